@@ -8,7 +8,9 @@ attribute assignment after ``__init__`` (ADR 0001).
 
 from __future__ import annotations
 
-from typing import Any
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 __all__ = ["Frozen"]
 
