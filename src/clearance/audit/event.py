@@ -1,0 +1,68 @@
+"""An event on the bus: ``ui_prompt`` (a human is about to be asked) or ``decision``.
+
+``ui_prompt`` is emitted exactly when a human is about to be asked — never for a policy, session,
+yolo or authorizer resolution, nor by a process with no human. Its payload: ``requestId``,
+``tool``, ``surface``, ``value``, ``agent``, ``session``, ``cwd``, ``forwarding``
+(``{"requesterAgent", "requesterSession"}`` or null). ``decision`` is emitted for every
+resolution: ``requestId``, ``tool``, ``surface``, ``value``, ``agent``, ``session``, ``result``
+(``allow``/``deny``), ``resolution``, ``decidedBy``, ``rule``, ``forwarding``. Notes §12.
+"""
+
+from __future__ import annotations
+
+import time
+
+from clearance._frozen import Frozen
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+    from typing import Literal
+
+    EventKind = Literal["ui_prompt", "decision"]
+
+__all__ = ["EVENT_KINDS", "Event"]
+
+EVENT_KINDS = ("decision", "ui_prompt")
+_set = object.__setattr__
+
+
+class Event(Frozen):
+    """One event: its kind, its payload, and when it happened (seconds since the epoch)."""
+
+    __slots__ = ("kind", "payload", "timestamp")
+    kind: EventKind
+    payload: Mapping[str, object]
+    timestamp: float
+
+    def __init__(
+        self, kind: EventKind, payload: Mapping[str, object], *, timestamp: float | None = None
+    ) -> None:
+        if kind not in EVENT_KINDS:
+            raise ValueError(f"unknown event kind {kind!r} (allowed: {', '.join(EVENT_KINDS)})")
+        _set(self, "kind", kind)
+        _set(self, "payload", dict(payload))
+        _set(self, "timestamp", time.time() if timestamp is None else timestamp)
+
+    def to_json(self, *, max_width: int = 1000) -> str:
+        """``{"kind", "timestamp", "payload"}`` as JSON, payload capped and redacted."""
+        from clearance.audit._encoder import encode
+        from clearance.audit._timestamp import iso_timestamp
+        from clearance.audit.redaction import redact_fields
+
+        payload = redact_fields(self.payload, max_width=max_width)
+        return encode(
+            {"kind": self.kind, "timestamp": iso_timestamp(self.timestamp), "payload": payload}
+        )
+
+    def summary(self) -> str:
+        """One human line, e.g. ``ask: bash git push origin (agent reviewer)``."""
+        from clearance.audit.redaction import redact_fields
+
+        payload = redact_fields(self.payload, max_width=200)
+        what = payload.get("value") or payload.get("tool") or payload.get("surface") or "?"
+        surface = payload.get("surface") or payload.get("tool")
+        head = "ask" if self.kind == "ui_prompt" else str(payload.get("result") or "decision")
+        text = f"{head}: {surface} {what}" if surface and surface != what else f"{head}: {what}"
+        agent = payload.get("agent")
+        return f"{text} (agent {agent})" if agent else text

@@ -1,0 +1,124 @@
+"""Text for a plain terminal: safe characters, their width in cells, wrapping and fitting.
+
+Everything shown in the dialog comes from the agent or a subagent (a command, a path, a
+requester's name), so nothing is written raw: control characters, C1 codes and invisible
+format characters (bidi overrides, zero-width marks) are shown as visible escapes, so a value
+cannot move the cursor, recolour the screen or reorder what the human reads.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+
+__all__ = ["BOLD", "DIM", "RESET", "REVERSE", "cells", "fit", "fit_middle", "visible", "wrap"]
+
+BOLD = "\x1b[1m"
+DIM = "\x1b[2m"
+REVERSE = "\x1b[7m"
+RESET = "\x1b[0m"
+ELLIPSIS = "…"
+
+
+def _visible_char(char: str) -> str:
+    code = ord(char)
+    if 0x20 <= code < 0x7F:
+        return char
+    if char == "\t":
+        return "  "
+    if code < 0x20:
+        return "^" + chr(code + 0x40)
+    if code == 0x7F:
+        return "^?"
+    if code < 0xA0:
+        return f"<{code:02x}>"
+    if unicodedata.category(char) in ("Cf", "Cs", "Co", "Zl", "Zp"):
+        return f"<U+{code:04X}>"
+    return char
+
+
+def _char_cells(char: str) -> int:
+    if " " <= char < "\x7f":
+        return 1
+    if unicodedata.combining(char):
+        return 0
+    return 2 if unicodedata.east_asian_width(char) in ("W", "F") else 1
+
+
+def visible(text: str) -> str:
+    """``text`` with every character that could act on the terminal made visible."""
+    if text.isascii() and text.isprintable():
+        return text
+    return "".join(_visible_char(c) for c in text)
+
+
+def cells(text: str) -> int:
+    """Columns ``text`` (already :func:`visible`) takes on screen."""
+    if text.isascii():
+        return len(text)
+    return sum(_char_cells(c) for c in text)
+
+
+def fit(text: str, width: int) -> str:
+    """``text`` made visible and cut to ``width`` cells, ending in ``…`` when cut."""
+    text = visible(text)
+    if cells(text) <= width:
+        return text
+    out: list[str] = []
+    used = 0
+    for char in text:
+        size = _char_cells(char)
+        if used + size > width - 1:
+            break
+        out.append(char)
+        used += size
+    return "".join(out) + ELLIPSIS if width > 0 else ""
+
+
+def fit_middle(text: str, width: int) -> str:
+    """``text`` made visible and cut to ``width`` cells in the middle, keeping both ends."""
+    text = visible(text)
+    if cells(text) <= width or width < 8:
+        return fit(text, width)
+    tail_width = (width - 1) // 3
+    tail: list[str] = []
+    used = 0
+    for char in reversed(text):
+        size = _char_cells(char)
+        if used + size > tail_width:
+            break
+        tail.append(char)
+        used += size
+    head = fit(text, width - used)
+    return head + "".join(reversed(tail))
+
+
+def wrap(text: str, width: int, limit: int | None = None) -> tuple[list[str], int]:
+    """Hard-wrap ``text`` to ``width`` cells, breaking at newlines too.
+
+    Returns the visible lines (at most ``limit``) and how many characters of ``text`` they
+    show, so a caller can say how many are left. Stops as soon as ``limit`` lines are full,
+    so previewing a huge value costs no more than the preview.
+    """
+    width = max(width, 4)
+    lines: list[str] = []
+    line: list[str] = []
+    used = 0
+    for index, char in enumerate(text):
+        if char == "\n":
+            lines.append("".join(line))
+            line, used = [], 0
+            if limit is not None and len(lines) >= limit:
+                return lines, index + 1
+            continue
+        shown = _visible_char(char)
+        size = 1 if len(shown) == 1 and " " <= shown < "\x7f" else cells(shown)
+        if used + size > width and line:
+            lines.append("".join(line))
+            line, used = [], 0
+            if limit is not None and len(lines) >= limit:
+                return lines, index
+        line.append(shown)
+        used += size
+    if line or not lines:
+        lines.append("".join(line))
+    return lines, len(text)

@@ -1,0 +1,60 @@
+"""The ``clearance`` command. Each subcommand lives in its own module, imported on use."""
+
+from __future__ import annotations
+
+import sys
+
+__all__ = ["main"]
+
+USAGE = """\
+usage: clearance <command> [options]
+
+commands:
+  check    [--config F] [--cwd D] [--agent A] [--session S] [--yolo] [--json] [--policy JSON]
+           TOOL [INPUT]            decide one call (exit 0 allow, 3 ask, 4 deny)
+  check    --batch [options]       decide JSON lines from stdin, one JSON result per line
+  explain  (same as check)         a human-readable trace of every gate and rule
+  validate [F] [--cwd D]           config errors with file:line:col, then the policy's self-tests
+  trust    [DIR] [--remove|--list] trust a project so its .clearance/config.jsonc is loaded
+
+INPUT is the tool input as JSON, or a plain string: the command for bash, the path for file
+tools, server:tool for mcp. Exit status 2 is a usage error, 1 a config or internal error.
+"""
+
+_COMMANDS = {
+    "check": ("clearance.cli.check", "run_check"),
+    "explain": ("clearance.cli.check", "run_explain"),
+    "validate": ("clearance.cli.validate", "run_validate"),
+    "trust": ("clearance.cli.trust", "run_trust"),
+}
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if not argv or argv[0] in ("-h", "--help", "help"):
+        sys.stdout.write(USAGE)
+        return 0 if argv else 2
+    if argv[0] == "--version":
+        from clearance import __version__
+
+        sys.stdout.write(f"clearance {__version__}\n")
+        return 0
+    entry = _COMMANDS.get(argv[0])
+    if entry is None:
+        sys.stderr.write(f"clearance: unknown command {argv[0]!r}\n\n{USAGE}")
+        return 2
+    from clearance.cli._args import UsageError
+
+    try:
+        run = getattr(__import__(entry[0], fromlist=[entry[1]]), entry[1])
+        return int(run(argv[1:]))
+    except UsageError as exc:
+        sys.stderr.write(f"clearance {argv[0]}: {exc}\n(see `clearance --help`)\n")
+        return 2
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        return 1
+    except Exception as exc:  # never a traceback for users; the message says what failed
+        sys.stderr.write(f"clearance {argv[0]}: internal error: {type(exc).__name__}: {exc}\n")
+        return 1

@@ -1,0 +1,62 @@
+"""``clearance check --batch``: JSON lines in, one JSON result per line out.
+
+Each line is ``{"tool", "input", "cwd"?, "agent"?, "session"?, "policy"?}``; engines are loaded
+once per distinct (cwd, agent, policy), so hundreds of calls cost one process start.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+from clearance._json import dumps, loads
+from clearance.cli.render import decision_json
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from clearance.cli._args import Args
+    from clearance.decide.engine import Engine
+
+__all__ = ["run_batch"]
+
+
+def run_batch(args: Args) -> int:
+    from clearance.cli.check import _engine, call_input
+    from clearance.intent.call import ToolCall
+
+    default_cwd = os.path.abspath(args.value("--cwd") or os.getcwd())
+    engines: dict[tuple[str, str | None, str | None], Engine] = {}
+    status = 0
+    out = sys.stdout
+    for number, line in enumerate(sys.stdin, 1):
+        if not line.strip():
+            continue
+        try:
+            item = loads(line)
+            if not isinstance(item, dict) or not isinstance(item.get("tool"), str):
+                raise ValueError('expected an object with "tool" and "input"')
+            cwd = item.get("cwd") or default_cwd
+            agent = item.get("agent") or args.value("--agent")
+            policy = item.get("policy")
+            if policy is not None and not isinstance(policy, str):
+                policy = dumps(policy)
+            policy = policy if policy is not None else args.value("--policy")
+            if not isinstance(cwd, str) or (agent is not None and not isinstance(agent, str)):
+                raise ValueError('"cwd" and "agent" must be strings')
+            key = (os.path.abspath(cwd), agent, policy)
+            engine = engines.get(key)
+            if engine is None:
+                engine = engines[key] = _engine(key[0], args, agent, policy)
+            raw = item.get("input")
+            data = call_input(item["tool"], raw) if isinstance(raw, str) else (raw or {})
+            call = ToolCall(item["tool"], data, key[0], agent, item.get("session"))
+            result = decision_json(engine.check(call), engine.policy)
+            result["line"] = number
+            if engine.policy.errors:
+                status = 1
+        except ValueError as exc:
+            result = {"line": number, "error": str(exc)}
+            status = 1
+        out.write(dumps(result) + "\n")
+    out.flush()
+    return status

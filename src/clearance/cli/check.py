@@ -1,0 +1,129 @@
+"""``clearance check`` and ``clearance explain``: decide a call from the command line."""
+
+from __future__ import annotations
+
+import os
+import sys
+
+from clearance.cli._args import UsageError, parse_args
+from clearance.cli.render import EXIT
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+    from clearance.decide.engine import Engine
+
+__all__ = ["call_input", "run_check", "run_explain"]
+
+_VALUED = ("--config", "--cwd", "--agent", "--session", "--policy")
+_SWITCHES = ("--yolo", "--json", "--batch", "--no-cache")
+
+# Which input field a plain-string INPUT fills, per canonical tool.
+_PLAIN_FIELD = {
+    "bash": "command",
+    "read": "path",
+    "write": "path",
+    "edit": "path",
+    "grep": "path",
+    "find": "path",
+    "ls": "path",
+    "skill": "skill",
+    "webfetch": "url",
+    "websearch": "query",
+    "task": "subagent_type",
+}
+
+
+def call_input(tool: str, raw: str | None) -> Any:
+    """INPUT as the tool's input: JSON when it is a JSON object, else the plain-string field."""
+    from clearance.intent.call import canonical_tool
+
+    if raw is None:
+        return {}
+    stripped = raw.lstrip()
+    if stripped.startswith("{"):
+        from clearance._json import loads
+
+        try:
+            value = loads(raw)
+        except ValueError as exc:
+            if canonical_tool(tool) != "bash":
+                raise UsageError(f"INPUT looks like JSON but does not parse: {exc}") from None
+        else:
+            if isinstance(value, dict):
+                return value
+    kind = canonical_tool(tool)
+    if kind == "mcp":
+        return raw
+    return {_PLAIN_FIELD.get(kind, "value"): raw}
+
+
+def _engine(args_cwd: str, flags: Any, agent: str | None, policy_text: str | None) -> Engine:
+    from clearance.decide.engine import Engine
+
+    return Engine.load(
+        cwd=args_cwd,
+        agent=agent,
+        config=flags.value("--config"),
+        policy=policy_text,
+        yolo=True if flags.on("--yolo") else None,
+        use_cache=not flags.on("--no-cache"),
+    )
+
+
+def _report_policy(engine: Engine) -> None:
+    for warning in engine.policy.warnings:
+        sys.stderr.write(f"clearance: warning: {warning}\n")
+    for error in engine.policy.errors:
+        sys.stderr.write(f"clearance: error: {error}\n")
+    if engine.policy.errors:
+        sys.stderr.write("clearance: failing closed until the configuration is fixed\n")
+
+
+def _run(argv: list[str], *, explain: bool) -> int:
+    args = parse_args(argv, valued=_VALUED, switches=_SWITCHES)
+    if args.on("--batch"):
+        if explain:
+            raise UsageError("--batch works with check, not explain")
+        from clearance.cli.batch import run_batch
+
+        return run_batch(args)
+    if not args.positionals:
+        raise UsageError("missing TOOL (for example: clearance check bash \"git status\")")
+    if len(args.positionals) > 2:
+        raise UsageError("too many arguments: quote INPUT as one argument")
+    tool = args.positionals[0]
+    raw = args.positionals[1] if len(args.positionals) > 1 else None
+    cwd = os.path.abspath(args.value("--cwd") or os.getcwd())
+    engine = _engine(cwd, args, args.value("--agent"), args.value("--policy"))
+    from clearance.intent.call import ToolCall
+
+    call = ToolCall(tool, call_input(tool, raw), cwd, args.value("--agent"), args.value("--session"))
+    decision = engine.check(call)
+    if explain:
+        from clearance.cli.render import explain_text
+
+        sys.stdout.write(explain_text(decision, engine.policy))
+    elif args.on("--json"):
+        from clearance._json import dumps
+        from clearance.cli.render import decision_json
+
+        sys.stdout.write(dumps(decision_json(decision, engine.policy), indent=2) + "\n")
+    else:
+        from clearance.cli.render import decision_text
+
+        sys.stdout.write(decision_text(decision))
+    if not explain:
+        _report_policy(engine)
+    if engine.policy.errors:
+        return 1
+    return EXIT[decision.action]
+
+
+def run_check(argv: list[str]) -> int:
+    return _run(argv, explain=False)
+
+
+def run_explain(argv: list[str]) -> int:
+    return _run(argv, explain=True)

@@ -1,0 +1,90 @@
+"""Decisions as text for people and as JSON for programs (``check --json``, DESIGN §8)."""
+
+from __future__ import annotations
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+    from clearance.decide.decision import Decision
+    from clearance.policy.policy import Policy
+
+__all__ = ["EXIT", "decision_json", "decision_text", "explain_text"]
+
+EXIT = {"allow": 0, "ask": 3, "deny": 4}
+
+
+def decision_json(decision: Decision, policy: Policy | None = None) -> dict[str, Any]:
+    rule = decision.rule
+    out: dict[str, Any] = {
+        "decision": decision.action,
+        "reason": decision.reason,
+        "rule": None
+        if rule is None
+        else {"surface": rule.surface, "pattern": rule.pattern, "origin": rule.origin,
+              "source": rule.source},
+        "tool": decision.call.tool,
+        "units": [
+            {"text": u.text, "context": u.context, "wrapper": u.wrapper, "sentinel": u.sentinel,
+             "decision": u.action,
+             "rule": None if u.rule is None else {"surface": u.rule.surface,
+                                                   "pattern": u.rule.pattern}}
+            for u in decision.units
+        ],
+        "paths": [p.as_json() for p in decision.paths],
+        "gates": [g.as_json() for g in decision.gates],
+        "suggestions": [
+            {"surface": s.surface, "pattern": s.pattern, "label": s.label}
+            for s in decision.suggestions
+        ],
+    }  # fmt: skip
+    if policy is not None:
+        out["warnings"] = list(policy.warnings)
+        out["errors"] = [str(e) for e in policy.errors]
+    return out
+
+
+def decision_text(decision: Decision) -> str:
+    return f"{decision.action}: {decision.reason}\n"
+
+
+def explain_text(decision: Decision, policy: Policy) -> str:
+    lines = [f"call: {decision.call.tool} {_short(decision.call.input)}"]
+    lines.append(f"cwd: {decision.call.cwd}" + (f"   agent: {policy.agent}" if policy.agent else ""))
+    if policy.project:
+        state = "trusted" if policy.trusted else "not trusted"
+        lines.append(f"project: {policy.project} ({state})")
+    lines.append("policy files: " + (", ".join(policy.files) or "(none)"))
+    if policy.yolo:
+        lines.append("yolo: on (asks become allows; denies stand)")
+    for warning in policy.warnings:
+        lines.append(f"warning: {warning}")
+    for error in policy.errors:
+        lines.append(f"error: {error}")
+        lines.append("  → failing closed: every allow is an ask until this is fixed")
+    if decision.units:
+        lines.append("units:")
+        for unit in decision.units:
+            tags = [t for t in (unit.context, unit.wrapper and f"{unit.wrapper} wrapper",
+                                unit.sentinel) if t]  # fmt: skip
+            tag = f"  [{', '.join(tags)}]" if tags else ""
+            rule = "" if unit.rule is None else f'  ← {unit.rule.surface} "{unit.rule.pattern}"'
+            lines.append(f"  {unit.action:5}  {unit.text}{tag}{rule}")
+    if decision.paths:
+        lines.append("paths:")
+        for path in decision.paths:
+            lines.append("  " + path.describe())
+    lines.append("gates:")
+    for gate in decision.gates:
+        lines.append(f"  {gate.action:5}  {gate.gate} [{gate.surface}] {gate.message}")
+    lines.append(f"decision: {decision.action}: {decision.reason}")
+    for s in decision.suggestions:
+        lines.append(f"  option: {s.label}")
+    return "\n".join(lines) + "\n"
+
+
+def _short(value: object, limit: int = 200) -> str:
+    from clearance._json import dumps
+
+    text = value if isinstance(value, str) else dumps(value)
+    return text if len(text) <= limit else text[: limit - 1] + "…"

@@ -1,0 +1,39 @@
+"""``clearance trust [DIR] [--remove|--list]``: which projects may shape the policy."""
+
+from __future__ import annotations
+
+import os
+import sys
+
+from clearance.cli._args import UsageError, parse_args
+from clearance.policy.state import state_root
+from clearance.policy.trust import read_trusted, trust, untrust
+
+__all__ = ["run_trust"]
+
+
+def run_trust(argv: list[str]) -> int:
+    args = parse_args(argv, valued=(), switches=("--remove", "--list"))
+    state = state_root()
+    if args.on("--list"):
+        for entry in read_trusted(state):
+            sys.stdout.write(entry + "\n")
+        return 0
+    if len(args.positionals) > 1:
+        raise UsageError("trust takes at most one directory")
+    directory = args.positionals[0] if args.positionals else os.getcwd()
+    if args.on("--remove"):
+        if untrust(state, directory):
+            sys.stdout.write(f"no longer trusted: {os.path.realpath(directory)}\n")
+        else:
+            sys.stdout.write(f"was not trusted: {os.path.realpath(directory)}\n")
+        return 0
+    try:
+        real = trust(state, directory)
+    except OSError as exc:
+        sys.stderr.write(f"clearance trust: {exc}\n")
+        return 1
+    config = os.path.join(real, ".clearance", "config.jsonc")
+    note = "" if os.path.exists(config) else " (it has no .clearance/config.jsonc yet)"
+    sys.stdout.write(f"trusted: {real}{note}\n")
+    return 0

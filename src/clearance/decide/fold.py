@@ -1,0 +1,43 @@
+"""One call, many gates, one answer.
+
+Every gate's result is produced first; then any deny denies (naming the rule that denied — no
+prompt is shown for a call that is denied anyway), else any ask asks (one ask that lists every
+reason), else the call is allowed (DESIGN §4, notes §4 "deny pre-empts ask").
+"""
+
+from __future__ import annotations
+
+from clearance.decide.decision import Decision
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+    from typing import Any
+
+    from clearance.decide.decision import GateResult, UnitFact
+    from clearance.intent.call import ToolCall
+
+__all__ = ["fold"]
+
+
+def fold(
+    call: ToolCall,
+    gates: Sequence[GateResult],
+    *,
+    units: tuple[UnitFact, ...] = (),
+    paths: tuple[Any, ...] = (),
+    suggestions: tuple[Any, ...] = (),
+) -> Decision:
+    denies = [g for g in gates if g.action == "deny"]
+    if denies:
+        first = denies[0]
+        return Decision("deny", first.message, first.rule, tuple(gates), call, units, paths, ())
+    asks = [g for g in gates if g.action == "ask"]
+    if asks:
+        messages = list(dict.fromkeys(g.message for g in asks))
+        reason = messages[0] if len(messages) == 1 else "; ".join(messages)
+        return Decision("ask", reason, asks[0].rule, tuple(gates), call, units, paths, suggestions)
+    if not gates:
+        return Decision("ask", "no gate could decide this call", None, (), call, units, paths, ())
+    decider = gates[0]
+    return Decision("allow", decider.message, decider.rule, tuple(gates), call, units, paths, ())

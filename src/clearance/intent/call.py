@@ -1,0 +1,84 @@
+"""The host-neutral tool call every decision starts from."""
+
+from __future__ import annotations
+
+from clearance._frozen import Frozen
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+__all__ = ["ToolCall", "canonical_tool"]
+
+_set = object.__setattr__
+
+# Names hosts use for the canonical tools (DESIGN §2). Lookup is case-insensitive.
+_ALIASES = {
+    "bash": "bash",
+    "shell": "bash",
+    "read": "read",
+    "write": "write",
+    "edit": "edit",
+    "multiedit": "edit",
+    "notebookedit": "edit",
+    "grep": "grep",
+    "glob": "find",
+    "find": "find",
+    "ls": "ls",
+    "skill": "skill",
+    "webfetch": "webfetch",
+    "websearch": "websearch",
+    "task": "task",
+    "agent": "task",
+    "mcp": "mcp",
+}
+
+
+def canonical_tool(name: str) -> str:
+    """``Bash`` → ``bash``, ``MultiEdit`` → ``edit``, ``mcp__srv__tool`` → ``mcp``; others as given."""
+    if name.startswith("mcp__"):
+        return "mcp"
+    return _ALIASES.get(name.lower(), name)
+
+
+class ToolCall(Frozen):
+    """``tool`` is the name as the host gave it; ``input`` the tool's arguments (a mapping, or
+    a plain string: the command for ``bash``, the path for file tools)."""
+
+    __slots__ = ("agent", "cwd", "input", "session", "tool")
+    tool: str
+    input: Any
+    cwd: str
+    agent: str | None
+    session: str | None
+
+    def __init__(
+        self,
+        tool: str,
+        input: Any = None,
+        cwd: str = ".",
+        agent: str | None = None,
+        session: str | None = None,
+    ) -> None:
+        _set(self, "tool", tool)
+        _set(self, "input", {} if input is None else input)
+        _set(self, "cwd", cwd)
+        _set(self, "agent", agent or None)
+        _set(self, "session", session or None)
+
+    @property
+    def kind(self) -> str:
+        """The canonical tool name (the surface its own rules live on)."""
+        return canonical_tool(self.tool)
+
+    def field(self, *names: str) -> Any:
+        """The first of ``names`` present in a mapping input; a string input answers any."""
+        data = self.input
+        if isinstance(data, str):
+            return data
+        if isinstance(data, dict):
+            for name in names:
+                value = data.get(name)
+                if value is not None:
+                    return value
+        return None

@@ -1,0 +1,414 @@
+"""The tree walk: from a tree-sitter bash tree to statements in source order.
+
+The walk sees through chains, pipelines, substitutions (``$(…)``, backticks, ``<(…)``,
+``>(…)``), subshells, compound statements, function bodies, heredoc bodies with an unquoted
+delimiter, and the hosts of substitutions (arguments, redirect targets, herestrings, assignment
+values, declarations, tests, conditions, for-word lists, case subjects). It records structure
+only: wrappers, effects and spellings belong to :mod:`assembly` and the modules it calls.
+
+Fail closed (notes §5.3): an ``ERROR`` region is recorded whole and never descended (the grammar
+invents structure inside it); every statement at or beneath a statement whose subtree holds an
+error is marked unresolved. ``program``/``list``/``pipeline`` containers are not consulted.
+"""
+
+from __future__ import annotations
+
+from clearance.intent.shell.statement import Redirect, Scope, Statement
+from clearance.intent.shell.word import build_word, collect_substitutions, scan_substitutions
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from tree_sitter import Node
+
+    from clearance.intent.shell.source import Source
+    from clearance.intent.shell.word import Word
+
+__all__ = ["DEPTH_LIMIT", "Walk"]
+
+DEPTH_LIMIT = 48
+CONTAINERS = frozenset({"program", "list", "pipeline"})
+COMPOUNDS = frozenset(
+    {
+        "if_statement",
+        "while_statement",
+        "for_statement",
+        "c_style_for_statement",
+        "case_statement",
+        "compound_statement",
+        "function_definition",
+        "negated_command",
+        "subshell",
+    }
+)
+PLAIN = frozenset(
+    {"variable_assignment", "variable_assignments", "declaration_command", "unset_command"}
+)
+STATEMENTS = (
+    CONTAINERS
+    | COMPOUNDS
+    | PLAIN
+    | {"command", "redirected_statement", "test_command", "ERROR"}
+)
+REDIRECTS = frozenset({"file_redirect", "heredoc_redirect", "herestring_redirect"})
+CLAUSES = frozenset({"do_group", "elif_clause", "else_clause", "case_item"})
+_EXPRESSION_FIELDS = frozenset({"initializer", "condition", "update"})
+_SUB_CONTEXT = {
+    "command_substitution": "command_substitution",
+    "process_substitution": "process_substitution",
+}
+_WORDLIKE = frozenset(
+    {
+        "word",
+        "string",
+        "raw_string",
+        "ansi_c_string",
+        "translated_string",
+        "concatenation",
+        "number",
+        "simple_expansion",
+        "expansion",
+        "command_substitution",
+        "process_substitution",
+        "extglob_pattern",
+        "regex",
+    }
+)
+
+
+class _Pending:
+    """Redirect facts gathered from a statement before its unit is recorded."""
+
+    __slots__ = ("after", "extra", "heredoc", "redirects", "subs")
+
+    def __init__(self) -> None:
+        self.redirects: list[Redirect] = []
+        self.extra: list[Word] = []  # words the grammar hung on a redirect: they are arguments
+        self.subs: list[Node] = []
+        self.heredoc: list[Node] = []  # substitutions in unquoted heredoc bodies
+        self.after: list[Node] = []  # statements on a heredoc's first line (`<<EOF && rm x`)
+
+
+class Walk:
+    """Walks one tree; ``statements`` and ``errors`` hold the result."""
+
+    __slots__ = ("errors", "home_ok", "pwd_ok", "src", "statements")
+
+    def __init__(self, src: Source, home_ok: bool, pwd_ok: bool) -> None:
+        self.src = src
+        self.home_ok = home_ok
+        self.pwd_ok = pwd_ok
+        self.statements: list[Statement] = []
+        self.errors: list[Statement] = []
+
+    def run(self, root: Node, context: str, scope: Scope, unresolved: bool = False) -> None:
+        self._statement(root, context, scope, unresolved, False, 0)
+
+    # -- statements -----------------------------------------------------------------------
+
+    def _block(
+        self, node: Node, ctx: str, scope: Scope, unres: bool, writes: bool, depth: int
+    ) -> None:
+        children = node.children
+        count = len(children)
+        split = node.type == "pipeline" and sum(1 for c in children if c.is_named) > 1
+        for i, child in enumerate(children):
+            if not child.is_named or child.type == "comment":
+                continue
+            own = scope
+            if split or (i + 1 < count and children[i + 1].type == "&"):
+                own = Scope(scope)  # a pipeline element or a background job is a subshell
+            self._statement(child, ctx, own, unres, writes, depth)
+
+    def _statement(
+        self, node: Node, ctx: str, scope: Scope, unres: bool, writes: bool, depth: int
+    ) -> None:
+        kind = node.type
+        if kind in CONTAINERS:
+            self._block(node, ctx, scope, unres, writes, depth)
+            return
+        if kind == "comment":
+            return
+        if kind == "ERROR" or depth > DEPTH_LIMIT:
+            self._error(node, ctx, scope)
+            return
+        unres = unres or node.has_error
+        if kind == "redirected_statement":
+            self._redirected(node, ctx, scope, unres, writes, depth)
+        elif kind == "command":
+            self._command(node, ctx, scope, unres, writes, _Pending(), depth)
+        elif kind in COMPOUNDS:
+            self._compound(node, ctx, scope, unres, writes, _Pending(), depth)
+        elif kind in PLAIN or kind == "test_command":
+            self._plain(node, ctx, scope, unres, writes, depth)
+        else:
+            self._error(node, ctx, scope)
+
+    def _error(self, node: Node, ctx: str, scope: Scope) -> None:
+        text = self.src.slice(node.start_byte, node.end_byte)
+        if not text.strip():
+            return
+        stmt = Statement("error", text, ctx, scope, True)
+        self.statements.append(stmt)
+        self.errors.append(stmt)
+
+    def _nested(self, subs: list[Node], ctx: str | None, scope: Scope, unres: bool, depth: int) -> None:
+        """Walk substitutions: each is a fresh shell and a fresh redirect scope (§5.5)."""
+        for sub in subs:
+            inner = ctx or _SUB_CONTEXT.get(sub.type, "command_substitution")
+            own = Scope(scope)
+            if depth + 1 > DEPTH_LIMIT:
+                self._error(sub, inner, own)
+                continue
+            for child in sub.children:
+                if child.is_named:
+                    self._statement(child, inner, own, unres, False, depth + 1)
+
+    def _finish(self, pending: _Pending, ctx: str, scope: Scope, unres: bool, writes: bool, depth: int) -> None:
+        self._nested(pending.subs, None, scope, unres, depth)
+        self._nested(pending.heredoc, "heredoc", scope, unres, depth)
+        for node in pending.after:
+            self._statement(node, ctx, scope, unres, writes, depth)
+
+    def _redirected(
+        self, node: Node, ctx: str, scope: Scope, unres: bool, writes: bool, depth: int
+    ) -> None:
+        pending = _Pending()
+        body: Node | None = None
+        for i, child in enumerate(node.children):
+            if child.type in REDIRECTS:
+                self._redirect(child, pending)
+            elif body is None and node.field_name_for_child(i) == "body":
+                body = child
+            elif child.type in STATEMENTS:
+                pending.after.append(child)
+        writes = writes or any(r.writes for r in pending.redirects)
+        if body is None:
+            text = self.src.slice(node.start_byte, node.end_byte)
+            stmt = Statement("simple", text, ctx, scope, unres, writes)
+            stmt.redirects = pending.redirects
+            self.statements.append(stmt)
+        elif body.type == "command":
+            self._command(body, ctx, scope, unres or body.has_error, writes, pending, depth)
+            return
+        elif body.type in COMPOUNDS:
+            self._compound(body, ctx, scope, unres or body.has_error, writes, pending, depth)
+            return
+        else:
+            text = self.src.slice(body.start_byte, body.end_byte)
+            carrier = Statement("redirects", text, ctx, scope, unres, writes)
+            carrier.redirects = pending.redirects
+            carrier.words = pending.extra
+            self.statements.append(carrier)
+            self._statement(body, ctx, scope, unres, writes, depth)
+        self._finish(pending, ctx, scope, unres, writes, depth)
+
+    def _redirect(self, node: Node, pending: _Pending) -> None:
+        kind = node.type
+        src = self.src
+        if kind == "herestring_redirect":
+            target = None
+            for child in node.children:
+                if child.is_named:
+                    target = self._word(child, pending.subs)
+                    break
+            pending.redirects.append(Redirect("<<<", target))
+            return
+        if kind == "heredoc_redirect":
+            op = "<<"
+            quoted = False
+            for i, child in enumerate(node.children):
+                ctype = child.type
+                if ctype in ("<<", "<<-"):
+                    op = ctype
+                elif ctype == "heredoc_start":
+                    delimiter = src.slice(child.start_byte, child.end_byte)
+                    quoted = any(ch in delimiter for ch in "'\"\\")
+                elif ctype == "heredoc_body":
+                    if not quoted:
+                        scan_substitutions(child, pending.heredoc)
+                elif ctype in REDIRECTS:
+                    self._redirect(child, pending)
+                elif node.field_name_for_child(i) == "argument":
+                    pending.extra.append(self._word(child, pending.subs))
+                elif ctype in STATEMENTS:
+                    pending.after.append(child)
+            pending.redirects.append(Redirect(op, None))
+            return
+        op = "?"
+        target: Word | None = None
+        for i, child in enumerate(node.children):
+            ctype = child.type
+            if ctype == "ERROR":
+                op = "?"
+            elif not child.is_named:
+                if op == "?" and target is None:
+                    op = ctype
+            elif ctype == "file_descriptor":
+                continue
+            elif node.field_name_for_child(i) == "destination" or ctype in _WORDLIKE:
+                word = self._word(child, pending.subs)
+                if target is None and op not in (">&-", "<&-"):
+                    target = word
+                else:
+                    pending.extra.append(word)
+        if node.has_error:
+            op = "?"
+        pending.redirects.append(Redirect(op, target))
+
+    def _word(self, node: Node, subs: list[Node]) -> Word:
+        return build_word(node, self.src, subs, self.home_ok, self.pwd_ok)
+
+    def _command(
+        self,
+        node: Node,
+        ctx: str,
+        scope: Scope,
+        unres: bool,
+        writes: bool,
+        pending: _Pending,
+        depth: int,
+    ) -> None:
+        src = self.src
+        words: list[Word] = []
+        subs = pending.subs
+        subshells: list[Node] = []
+        prev_end = -1
+        removed = False
+
+        def add(word: Word) -> None:
+            nonlocal prev_end, removed
+            if words:
+                word.sep = " " if removed else src.slice(prev_end, word.start)
+            else:
+                word.sep = ""
+            words.append(word)
+            prev_end = word.end
+            removed = False
+
+        for child in node.children:
+            kind = child.type
+            if kind == "variable_assignment":
+                scan_substitutions(child, subs)
+                removed = True
+            elif kind in REDIRECTS:
+                before = len(pending.extra)
+                self._redirect(child, pending)
+                removed = True
+                for extra in pending.extra[before:]:
+                    add(extra)
+                del pending.extra[before:]
+            elif kind == "command_name":
+                target = child.children[0] if child.child_count == 1 else child
+                add(self._word(target, subs))
+            elif kind == "subshell":
+                subshells.append(child)
+            elif kind == "comment" or not child.is_named:
+                continue
+            else:
+                add(self._word(child, subs))
+        for extra in pending.extra:
+            add(extra)
+        writes = writes or any(r.writes for r in pending.redirects)
+        if words:
+            text = "".join([w.sep + w.raw for w in words])
+        else:
+            text = src.slice(node.start_byte, node.end_byte)
+        stmt = Statement("simple", text, ctx, scope, unres, writes)
+        stmt.words = words
+        stmt.redirects = pending.redirects
+        if subshells:
+            # `time ( … )` times a subshell; anything else before `(` is a bash syntax error.
+            stmt.text = src.slice(node.start_byte, node.end_byte)
+            if words and words[0].value == "time" and len(words) == 1:
+                stmt.time_subshell = True
+            else:
+                stmt.unresolved = True
+        self.statements.append(stmt)
+        for sub in subshells:
+            own = Scope(scope)
+            for child in sub.children:
+                if child.is_named:
+                    self._statement(child, "subshell", own, stmt.unresolved, False, depth + 1)
+        self._finish(pending, ctx, scope, unres, writes, depth)
+
+    def _compound(
+        self,
+        node: Node,
+        ctx: str,
+        scope: Scope,
+        unres: bool,
+        writes: bool,
+        pending: _Pending,
+        depth: int,
+    ) -> None:
+        kind = node.type
+        stmt = Statement("compound", self.src.slice(node.start_byte, node.end_byte), "compound", scope, unres)
+        stmt.writes = writes or any(r.writes for r in pending.redirects)
+        stmt.redirects = pending.redirects
+        stmt.words = pending.extra
+        body: list[Node] = []
+        subs: list[Node] = []
+        for i, child in enumerate(node.children):
+            field = node.field_name_for_child(i)
+            ctype = child.type
+            if kind == "for_statement" and field == "value" or kind == "case_statement" and field == "value":
+                stmt.operands.append(self._word(child, subs))
+            elif kind == "function_definition" and field == "name":
+                continue
+            elif kind == "c_style_for_statement" and field in _EXPRESSION_FIELDS:
+                collect_substitutions(child, subs)
+            elif kind == "function_definition" and ctype == "compound_statement":
+                body.extend(c for c in child.children if c.type in STATEMENTS)
+            elif ctype in STATEMENTS or ctype in CLAUSES:
+                body.append(child)
+            elif child.is_named:
+                collect_substitutions(child, subs)
+        self.statements.append(stmt)
+        self._nested(subs, None, scope, unres, depth)
+        inner_ctx = ctx
+        inner_scope = scope
+        if kind == "subshell":
+            inner_ctx = "subshell"
+            inner_scope = Scope(scope)
+        for child in body:
+            self._body(child, inner_ctx, inner_scope, unres, stmt.writes, depth + 1)
+        self._finish(pending, ctx, scope, unres, writes, depth)
+
+    def _body(self, node: Node, ctx: str, scope: Scope, unres: bool, writes: bool, depth: int) -> None:
+        kind = node.type
+        if kind in CLAUSES:
+            subs: list[Node] = []
+            for i, child in enumerate(node.children):
+                if kind == "case_item" and node.field_name_for_child(i) == "value":
+                    collect_substitutions(child, subs)
+                elif child.type in STATEMENTS or child.type in CLAUSES:
+                    self._body(child, ctx, scope, unres or child.has_error, writes, depth)
+            self._nested(subs, None, scope, unres, depth)
+            return
+        self._statement(node, ctx, scope, unres, writes, depth)
+
+    def _plain(
+        self, node: Node, ctx: str, scope: Scope, unres: bool, writes: bool, depth: int
+    ) -> None:
+        stmt = Statement(
+            "test" if node.type == "test_command" else "plain",
+            self.src.slice(node.start_byte, node.end_byte),
+            ctx,
+            scope,
+            unres,
+            writes,
+        )
+        subs: list[Node] = []
+        if node.type == "test_command":
+            self._test_words(node, stmt.operands, subs)
+        else:
+            scan_substitutions(node, subs)
+        self.statements.append(stmt)
+        self._nested(subs, None, scope, unres, depth)
+
+    def _test_words(self, node: Node, out: list[Word], subs: list[Node]) -> None:
+        for child in node.children:
+            if child.type in _WORDLIKE:
+                out.append(self._word(child, subs))
+            elif child.is_named and child.type != "test_operator" and child.child_count:
+                self._test_words(child, out, subs)

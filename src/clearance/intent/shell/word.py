@@ -1,0 +1,315 @@
+"""A word of a command line: where it is, what it says, and what the shell would make of it.
+
+A :class:`Word` keeps its source span and text (``raw``), the value after quote removal when the
+shell would produce it without running anything (``value``; ``None`` when computed), and the few
+facts the rest of the analyzer asks about: was it quoted, does it glob, may it start with ``-``.
+``$HOME``/``${HOME}``/``~`` and ``$PWD``/``${PWD}`` stay symbolic (``segs``) so the projection can
+expand them against the home and the effective directory. Substitutions met inside the word are
+appended to the caller's ``subs`` list so the walk can descend into them.
+"""
+
+from __future__ import annotations
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from tree_sitter import Node
+
+    from clearance.intent.shell.source import Source
+
+__all__ = [
+    "DYN",
+    "HOME",
+    "PWD",
+    "SUBSTITUTIONS",
+    "Word",
+    "build_word",
+    "collect_substitutions",
+    "scan_substitutions",
+]
+
+DYN = 0
+HOME = 1
+PWD = 2
+
+SUBSTITUTIONS = frozenset({"command_substitution", "process_substitution"})
+_GLOB = frozenset("*?[{")
+_DQ_ESCAPABLE = frozenset('$`"\\\n')
+_ANSI = {
+    "n": "\n",
+    "t": "\t",
+    "r": "\r",
+    "a": "\a",
+    "b": "\b",
+    "e": "\x1b",
+    "E": "\x1b",
+    "f": "\f",
+    "v": "\v",
+    "\\": "\\",
+    "'": "'",
+    '"': '"',
+    "?": "?",
+}
+
+
+class Word:
+    """One word. Mutable only while the walk builds it (``sep`` is set by the command builder)."""
+
+    __slots__ = ("dq_dyn", "end", "glob", "lead_dyn", "quoted", "raw", "segs", "sep", "start", "value")
+
+    start: int
+    end: int
+    raw: str
+    value: str | None
+    segs: tuple[str | int, ...] | None
+    quoted: bool
+    glob: bool
+    lead_dyn: bool
+    dq_dyn: bool
+    sep: str
+
+    def __init__(self, start: int, end: int, raw: str) -> None:
+        self.start = start
+        self.end = end
+        self.raw = raw
+        self.value = None
+        self.segs = None
+        self.quoted = False
+        self.glob = False
+        self.lead_dyn = False
+        self.dq_dyn = False
+        self.sep = " "
+
+    def __repr__(self) -> str:
+        return f"Word({self.raw!r}, value={self.value!r})"
+
+    @property
+    def computed(self) -> bool:
+        """The shell computes this word (variables, substitutions, arithmetic)."""
+        return self.value is None
+
+
+def collect_substitutions(node: Node, subs: list[Node]) -> None:
+    """Append ``node`` if it is a substitution, else every substitution beneath it."""
+    if node.type in SUBSTITUTIONS:
+        subs.append(node)
+    elif node.child_count:
+        scan_substitutions(node, subs)
+
+
+def scan_substitutions(node: Node, subs: list[Node]) -> None:
+    """Append every substitution under ``node`` (not descending into the substitutions)."""
+    for child in node.children:
+        if child.type in SUBSTITUTIONS:
+            subs.append(child)
+        elif child.child_count:
+            scan_substitutions(child, subs)
+
+
+class _Acc:
+    __slots__ = ("dq_dyn", "glob", "parts", "quoted")
+
+    def __init__(self) -> None:
+        self.parts: list[str | int] = []
+        self.quoted = False
+        self.glob = False
+        self.dq_dyn = False
+
+
+def build_word(node: Node, src: Source, subs: list[Node], home_ok: bool, pwd_ok: bool) -> Word:
+    """The :class:`Word` for ``node``; substitutions inside it are appended to ``subs``."""
+    start = node.start_byte
+    end = node.end_byte
+    word = Word(start, end, src.slice(start, end))
+    acc = _Acc()
+    _piece(node, src, acc, subs, home_ok, pwd_ok, True)
+    parts = acc.parts
+    word.quoted = acc.quoted
+    word.glob = acc.glob
+    word.dq_dyn = acc.dq_dyn
+    if not parts:
+        word.value = ""
+        return word
+    first = parts[0]
+    if all(type(p) is str for p in parts):
+        word.value = "".join(parts)  # type: ignore[arg-type]
+        return word
+    word.lead_dyn = first == DYN
+    if DYN not in parts:
+        word.segs = tuple(parts)
+    return word
+
+
+def _piece(
+    node: Node,
+    src: Source,
+    acc: _Acc,
+    subs: list[Node],
+    home_ok: bool,
+    pwd_ok: bool,
+    first: bool,
+) -> None:
+    kind = node.type
+    if kind == "word" or kind == "number" or kind == "extglob_pattern" or kind == "regex":
+        if node.child_count and kind == "word":
+            for i, child in enumerate(node.children):
+                _piece(child, src, acc, subs, home_ok, pwd_ok, first and i == 0)
+            return
+        _unquoted(src.slice(node.start_byte, node.end_byte), acc, home_ok, first)
+    elif kind == "raw_string":
+        acc.quoted = True
+        acc.parts.append(src.slice(node.start_byte + 1, node.end_byte - 1))
+    elif kind == "string" or kind == "translated_string":
+        acc.quoted = True
+        _double_quoted(node, src, acc, subs, home_ok, pwd_ok)
+    elif kind == "ansi_c_string":
+        acc.quoted = True
+        acc.parts.append(_ansi_c(src.slice(node.start_byte + 2, node.end_byte - 1)))
+    elif kind == "concatenation":
+        for i, child in enumerate(node.children):
+            _piece(child, src, acc, subs, home_ok, pwd_ok, first and i == 0)
+    elif kind == "simple_expansion" or kind == "expansion":
+        acc.parts.append(_variable(src.slice(node.start_byte, node.end_byte), home_ok, pwd_ok))
+        if kind == "expansion":
+            scan_substitutions(node, subs)
+    elif kind in SUBSTITUTIONS:
+        subs.append(node)
+        acc.parts.append(DYN)
+    else:
+        # arithmetic, brace expressions, arrays, anything unforeseen: computed.
+        acc.parts.append(DYN)
+        if kind == "brace_expression":
+            acc.glob = True
+        if node.child_count:
+            scan_substitutions(node, subs)
+
+
+def _variable(text: str, home_ok: bool, pwd_ok: bool) -> int:
+    if text == "$HOME" or text == "${HOME}":
+        return HOME if home_ok else DYN
+    if text == "$PWD" or text == "${PWD}":
+        return PWD if pwd_ok else DYN
+    return DYN
+
+
+def _unquoted(raw: str, acc: _Acc, home_ok: bool, first: bool) -> None:
+    if "\\" in raw:
+        acc.quoted = True
+        out: list[str] = []
+        i = 0
+        n = len(raw)
+        while i < n:
+            ch = raw[i]
+            if ch == "\\" and i + 1 < n:
+                if raw[i + 1] != "\n":
+                    out.append(raw[i + 1])
+                i += 2
+                continue
+            if ch in _GLOB:
+                acc.glob = True
+            out.append(ch)
+            i += 1
+        value = "".join(out)
+    else:
+        value = raw
+        if not acc.glob and any(ch in _GLOB for ch in raw):
+            acc.glob = True
+    if first and raw[:1] == "~" and (len(raw) == 1 or raw[1] == "/"):
+        acc.parts.append(HOME if home_ok else DYN)
+        value = value[1:]
+        if not value:
+            return
+    acc.parts.append(value)
+
+
+def _double_quoted(
+    node: Node, src: Source, acc: _Acc, subs: list[Node], home_ok: bool, pwd_ok: bool
+) -> None:
+    pos = node.start_byte
+    for child in node.children:
+        kind = child.type
+        if child.start_byte > pos:
+            acc.parts.append(_unescape_dq(src.slice(pos, child.start_byte)))
+        pos = child.end_byte
+        if kind == '"':
+            continue
+        if kind == "string_content":
+            acc.parts.append(_unescape_dq(src.slice(child.start_byte, child.end_byte)))
+            continue
+        acc.dq_dyn = True
+        if kind == "simple_expansion" or kind == "expansion":
+            acc.parts.append(
+                _variable(src.slice(child.start_byte, child.end_byte), home_ok, pwd_ok)
+            )
+            if kind == "expansion":
+                scan_substitutions(child, subs)
+        elif kind in SUBSTITUTIONS:
+            subs.append(child)
+            acc.parts.append(DYN)
+        else:
+            acc.parts.append(DYN)
+            if child.child_count:
+                scan_substitutions(child, subs)
+
+
+def _unescape_dq(text: str) -> str:
+    if "\\" not in text:
+        return text
+    out: list[str] = []
+    i = 0
+    n = len(text)
+    while i < n:
+        ch = text[i]
+        if ch == "\\" and i + 1 < n and text[i + 1] in _DQ_ESCAPABLE:
+            if text[i + 1] != "\n":
+                out.append(text[i + 1])
+            i += 2
+            continue
+        out.append(ch)
+        i += 1
+    return "".join(out)
+
+
+def _ansi_c(text: str) -> str:
+    if "\\" not in text:
+        return text
+    out: list[str] = []
+    i = 0
+    n = len(text)
+    while i < n:
+        ch = text[i]
+        if ch != "\\" or i + 1 >= n:
+            out.append(ch)
+            i += 1
+            continue
+        nxt = text[i + 1]
+        if nxt in _ANSI:
+            out.append(_ANSI[nxt])
+            i += 2
+        elif nxt in "xuU":
+            width = {"x": 2, "u": 4, "U": 8}[nxt]
+            digits = ""
+            j = i + 2
+            while j < n and len(digits) < width and text[j] in "0123456789abcdefABCDEF":
+                digits += text[j]
+                j += 1
+            if digits:
+                code = int(digits, 16)
+                out.append(chr(code) if code < 0x110000 else "\ufffd")
+            else:
+                out.append("\\" + nxt)
+            i = j
+        elif nxt in "01234567":
+            j = i + 1
+            digits = ""
+            while j < n and len(digits) < 3 and text[j] in "01234567":
+                digits += text[j]
+                j += 1
+            out.append(chr(int(digits, 8) & 0xFF))
+            i = j
+        elif nxt == "c" and i + 2 < n:
+            out.append(chr(ord(text[i + 2]) & 0x1F))
+            i += 3
+        else:
+            out.append("\\" + nxt)
+            i += 2
+    return "".join(out)

@@ -1,0 +1,84 @@
+"""What a non-path, non-shell call is about: the values its tool surface matches against.
+
+MCP calls are looked up under every name a user might write a rule for (``server:tool``,
+``server_tool``, ``server``, ``tool``, ``mcp__server__tool``; notes §2.5); rule position decides
+which wins, not the order of these names.
+"""
+
+from __future__ import annotations
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from clearance.intent.call import ToolCall
+
+__all__ = ["mcp_parts", "mcp_targets", "skill_name", "tool_value"]
+
+# The input field whose value the tool's own surface matches, per canonical tool.
+_VALUE_FIELDS: dict[str, tuple[str, ...]] = {
+    "bash": ("command",),
+    "webfetch": ("url",),
+    "websearch": ("query",),
+    "task": ("subagent_type", "agent"),
+    "skill": ("skill", "name"),
+}
+
+
+def _sanitize(name: str) -> str:
+    return "".join(ch if ch.isalnum() or ch == "_" else "_" for ch in name)
+
+
+def mcp_parts(call: ToolCall) -> tuple[str | None, str | None]:
+    """(server, tool) of an MCP call, from ``mcp__server__tool`` or the input."""
+    if call.tool.startswith("mcp__"):
+        rest = call.tool[5:]
+        server, sep, tool = rest.partition("__")
+        return (server or None, tool or None) if sep else (rest or None, None)
+    data = call.input
+    if isinstance(data, str):
+        server, sep, tool = data.partition(":")
+        return (server or None, tool or None) if sep else (None, data or None)
+    if isinstance(data, dict):
+        server = data.get("server")
+        tool = data.get("tool") or data.get("name")
+        server = server if isinstance(server, str) and server else None
+        tool = tool if isinstance(tool, str) and tool else None
+        if server is None and tool and tool.startswith("mcp__"):
+            rest = tool[5:]
+            s, sep, t = rest.partition("__")
+            if sep:
+                return s or None, t or None
+        if server is None and tool and ":" in tool:
+            s, _, t = tool.partition(":")
+            return s or None, t or None
+        return server, tool
+    return None, None
+
+
+def mcp_targets(call: ToolCall) -> tuple[str, ...]:
+    server, tool = mcp_parts(call)
+    out: list[str] = []
+    if server and tool:
+        out += [f"{server}:{tool}", f"{server}_{tool}", server, tool]
+        out.append(f"mcp__{_sanitize(server)}__{_sanitize(tool)}")
+    elif server:
+        out.append(server)
+    elif tool:
+        out.append(tool)
+    if call.tool.startswith("mcp__") and call.tool not in out:
+        out.append(call.tool)
+    return tuple(dict.fromkeys(out)) or ("*",)
+
+
+def skill_name(call: ToolCall) -> str:
+    value = call.field("skill", "name", "command")
+    return value.strip().removeprefix("/skill:") if isinstance(value, str) else "*"
+
+
+def tool_value(call: ToolCall) -> str:
+    """The value a tool surface without paths matches: a known field, else ``*``."""
+    fields = _VALUE_FIELDS.get(call.kind)
+    if fields:
+        value = call.field(*fields)
+        if isinstance(value, str):
+            return value
+    return "*"

@@ -1,0 +1,85 @@
+"""Finding the files a decision depends on: global config, project config, agent definitions.
+
+The project is the nearest directory from the working directory up that holds ``.clearance``,
+``.git`` or ``.claude`` (the home directory itself is never a project). Every path probed is
+returned with its stat signature, present or not, so the compiled-policy cache knows exactly
+what to re-check.
+"""
+
+from __future__ import annotations
+
+import os
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    pass
+
+__all__ = ["Probe", "agent_files", "find_project", "signature"]
+
+_MARKERS = (".clearance", ".git", ".claude")
+
+# (path, size, mtime_ns); (path, -1, -1) when missing.
+Probe = tuple[str, int, int]
+
+
+def signature(path: str) -> Probe:
+    try:
+        st = os.stat(path)
+    except OSError:
+        return (path, -1, -1)
+    return (path, st.st_size, st.st_mtime_ns)
+
+
+def find_project(cwd: str, home: str) -> str | None:
+    """The project root for ``cwd``, or ``None`` outside any project."""
+    current = os.path.abspath(cwd)
+    home = os.path.abspath(home) if home else ""
+    while True:
+        if current != home:
+            for marker in _MARKERS:
+                if os.path.exists(os.path.join(current, marker)):
+                    return current
+        parent = os.path.dirname(current)
+        if parent == current:
+            return None
+        current = parent
+
+
+def agent_files(directory: str, agent: str, probes: list[Probe]) -> list[str]:
+    """Definition files for ``agent`` in ``directory``: ``<agent>.md``, else one whose front
+    matter says ``name: <agent>``. Every probe made is appended to ``probes``."""
+    exact = os.path.join(directory, agent + ".md")
+    probe = signature(exact)
+    probes.append(probe)
+    if probe[1] >= 0:
+        return [exact]
+    probes.append(signature(directory))
+    try:
+        names = sorted(os.listdir(directory))
+    except OSError:
+        return []
+    found = []
+    for name in names:
+        if not name.endswith(".md"):
+            continue
+        path = os.path.join(directory, name)
+        probes.append(signature(path))
+        if _declares_name(path, agent):
+            found.append(path)
+    return found
+
+
+def _declares_name(path: str, agent: str) -> bool:
+    try:
+        with open(path, encoding="utf-8") as handle:
+            head = handle.read(4096)
+    except (OSError, UnicodeDecodeError):
+        return False
+    if not head.startswith("---"):
+        return False
+    for line in head.splitlines()[1:]:
+        if line.strip() == "---":
+            break
+        if line.startswith("name:"):
+            return line[5:].strip().strip("\"'") == agent
+    return False

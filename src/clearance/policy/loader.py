@@ -1,0 +1,273 @@
+"""Loading the policy for one call: discover, validate, layer, cache.
+
+A fresh process per tool call (a hook) must not re-parse and re-validate an unchanged policy, so
+the layered rules are cached under ``$state/cache/`` (0600, ``marshal``, written atomically),
+keyed by everything they depend on and checked against the size and mtime of every file probed
+— including files that did not exist, so creating one invalidates the cache (ADR 0003).
+"""
+
+from __future__ import annotations
+
+import os
+
+from clearance import __version__
+from clearance.policy.discovery import agent_files, find_project, signature
+from clearance.policy.errors import ConfigError
+from clearance.policy.layering import clamp_allows, merge, rewrite_yolo
+from clearance.policy.policy import Policy
+from clearance.policy.rule import Rule, RuleSet
+from clearance.policy.state import config_home, home_dir, state_root
+from clearance.policy.surface import PATH_SURFACES
+from clearance.policy.trust import is_trusted, read_trusted, trust_file
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+    from typing import Any
+
+    from clearance.policy.config import PermissionMap, ScopeConfig
+    from clearance.policy.discovery import Probe
+
+__all__ = ["load_policy"]
+
+_CACHE_FORMAT = 1
+
+
+def _fnv(text: str) -> int:
+    """FNV-1a, 64 bits: a stable file name for a cache key, without importing a hash module."""
+    h = 0xCBF29CE484222325
+    for byte in text.encode("utf-8", "surrogatepass"):
+        h = ((h ^ byte) * 0x100000001B3) & 0xFFFFFFFFFFFFFFFF
+    return h
+
+
+def _truthy(value: str | None) -> bool:
+    return (value or "").strip().lower() in ("1", "true", "yes", "on")
+
+
+def load_policy(
+    *,
+    cwd: str,
+    agent: str | None = None,
+    config: str | None = None,
+    inline: str | None = None,
+    yolo: bool | None = None,
+    env: Mapping[str, str] | None = None,
+    use_cache: bool = True,
+) -> Policy:
+    """The policy for a call in ``cwd`` by ``agent``.
+
+    ``config`` (or ``$CLEARANCE_CONFIG``) names the one file to use instead of discovery;
+    ``inline`` is configuration text used instead of any file. ``yolo`` forces yolo on or off;
+    by default it comes from ``$CLEARANCE_YOLO`` or the configuration. Never raises for a bad
+    configuration: errors are carried in ``Policy.errors`` and the rules fail closed.
+    """
+    env = os.environ if env is None else env
+    home = home_dir(env)
+    if config is None and inline is None:
+        config = env.get("CLEARANCE_CONFIG") or None
+    if config is not None:
+        config = os.path.abspath(os.path.expanduser(config))
+    agent = agent or None
+    if inline is not None:
+        data = _compile(cwd, agent, config, inline, home, env, [])
+    else:
+        data = _cached(cwd, agent, config, home, env, use_cache)
+    rules = data["rules"]
+    config_yolo = bool(data["yolo"])
+    if yolo is None:
+        yolo = _truthy(env.get("CLEARANCE_YOLO")) or config_yolo
+    if yolo:
+        rules = rewrite_yolo(rules)
+    errors = tuple(
+        ConfigError(m, file=f, line=ln, column=c, text=t) for m, f, ln, c, t in data["errors"]
+    )
+    if errors:
+        rules = clamp_allows(rules)  # after yolo: a broken policy asks even under yolo (ADR 0002)
+    from clearance.policy.config import SelfTest
+
+    return Policy(
+        rules=RuleSet([Rule(*r) for r in rules], expand=tuple(PATH_SURFACES), home=home),  # type: ignore[arg-type]
+        yolo=yolo,
+        settings=dict(data["settings"]),
+        tests=tuple(SelfTest(**t) for t in data["tests"]),
+        warnings=tuple(data["warnings"]),
+        errors=errors,
+        files=tuple(data["files"]),
+        project=data["project"],
+        trusted=bool(data["trusted"]),
+        agent=agent,
+        home=home,
+    )
+
+
+def _cached(
+    cwd: str,
+    agent: str | None,
+    config: str | None,
+    home: str,
+    env: Mapping[str, str],
+    use_cache: bool,
+) -> dict[str, Any]:
+    import marshal
+
+    state = state_root(env)
+    project = None if config else find_project(cwd, home)
+    key = "\0".join(
+        [__version__, str(_CACHE_FORMAT), config or "", project or "", agent or "", home,
+         config_home(env)]
+    )  # fmt: skip
+    path = os.path.join(state, "cache", f"policy-{_fnv(key):016x}.marshal")
+    if use_cache:
+        try:
+            with open(path, "rb") as handle:
+                cached = marshal.loads(handle.read())
+            if cached["key"] == key and all(signature(p[0]) == tuple(p) for p in cached["probes"]):
+                return cached["data"]  # type: ignore[no-any-return]
+        except Exception:  # a missing, stale or corrupt cache is simply rebuilt
+            pass
+    probes: list[Probe] = []
+    data = _compile(cwd, agent, config, None, home, env, probes, project=project)
+    if use_cache:
+        try:
+            from clearance.policy.state import atomic_write, ensure_private_dir
+
+            ensure_private_dir(state)
+            ensure_private_dir(os.path.dirname(path))
+            blob = marshal.dumps({"key": key, "probes": probes, "data": data})
+            atomic_write(path, blob)
+        except (OSError, ValueError):
+            pass
+    return data
+
+
+def _compile(
+    cwd: str,
+    agent: str | None,
+    config: str | None,
+    inline: str | None,
+    home: str,
+    env: Mapping[str, str],
+    probes: list[Probe],
+    *,
+    project: str | None = None,
+) -> dict[str, Any]:
+    from clearance.policy.config import load_config_file, parse_config
+    from clearance.policy.defaults import BUILTIN_FILE, BUILTIN_POLICY
+    from clearance.policy.frontmatter import parse_frontmatter
+
+    scopes: list[tuple[str, PermissionMap]] = []
+    agent_scopes: list[tuple[str, PermissionMap]] = []
+    errors: list[ConfigError] = []
+    warnings: list[str] = []
+    files: list[str] = []
+    loaded: list[ScopeConfig] = []
+    trusted = False
+
+    def use(origin: str, path: str, scope: ScopeConfig) -> None:
+        loaded.append(scope)
+        files.append(path)
+        warnings.extend(scope.warnings)
+        scopes.append((origin, scope.permission))
+        if agent:
+            for name, pmap in scope.agents:
+                if name == agent:
+                    agent_origin = "agent" if origin in ("global", "builtin", "inline") else "project_agent"
+                    agent_scopes.append((agent_origin, pmap))
+
+    def load_file(origin: str, path: str) -> None:
+        probes.append(signature(path))
+        try:
+            use(origin, path, load_config_file(path))
+        except ConfigError as exc:
+            errors.append(exc)
+            files.append(path)
+
+    def load_agent_dir(origin: str, directory: str) -> None:
+        assert agent is not None
+        for path in agent_files(directory, agent, probes):
+            try:
+                with open(path, encoding="utf-8") as handle:
+                    text = handle.read()
+            except (OSError, UnicodeDecodeError) as exc:
+                errors.append(ConfigError(f"cannot read the agent file: {exc}", file=path))
+                continue
+            try:
+                doc = parse_frontmatter(text)
+                if doc is None or "permission" not in doc.value:
+                    continue
+                from clearance.policy.config import _Checker, parse_permission
+
+                pmap = parse_permission(_Checker(doc, path), doc.value["permission"], ("permission",))
+            except ConfigError as exc:
+                errors.append(exc)
+                continue
+            except ValueError as exc:  # a JsoncError from the front matter reader
+                offset = getattr(exc, "offset", 0)
+                errors.append(ConfigError.at(str(exc), file=path, source=text, offset=offset))
+                continue
+            files.append(path)
+            agent_scopes.append((origin, pmap))
+
+    if inline is not None:
+        try:
+            use("inline", "<inline>", parse_config(inline, "<inline policy>"))
+        except ConfigError as exc:
+            errors.append(exc)
+    elif config is not None:
+        load_file("global", config)
+    else:
+        global_dir = config_home(env)
+        global_file = os.path.join(global_dir, "config.jsonc")
+        probe = signature(global_file)
+        if probe[1] < 0:
+            probes.append(probe)
+            global_file = os.path.join(global_dir, "config.json")
+        if signature(global_file)[1] >= 0:
+            load_file("global", global_file)
+        else:
+            probes.append(signature(global_file))
+            use("builtin", BUILTIN_FILE, parse_config(BUILTIN_POLICY, BUILTIN_FILE))
+        if agent:
+            load_agent_dir("agent", os.path.join(global_dir, "agents"))
+        if project is not None:
+            state = state_root(env)
+            probes.append(signature(trust_file(state)))
+            trusted = is_trusted(project, read_trusted(state))
+            project_file = os.path.join(project, ".clearance", "config.jsonc")
+            probe = signature(project_file)
+            if trusted:
+                if probe[1] >= 0:
+                    load_file("project", project_file)
+                else:
+                    probes.append(probe)
+                if agent:
+                    load_agent_dir("project_agent", os.path.join(project, ".clearance", "agents"))
+                    load_agent_dir("project_agent", os.path.join(project, ".claude", "agents"))
+            else:
+                probes.append(probe)
+                if probe[1] >= 0:
+                    warnings.append(
+                        f"{project_file}: skipped because the project is not trusted; "
+                        f"run `clearance trust {project}` to use it"
+                    )
+    rules = merge([*scopes, *agent_scopes])
+    settings: dict[str, Any] = {}
+    yolo = False
+    tests = []
+    for scope in loaded:
+        settings.update(scope.settings)
+        if scope.yolo is not None:
+            yolo = scope.yolo
+        tests.extend({f: getattr(t, f) for f in t._fields} for t in scope.tests)
+    return {
+        "rules": rules,
+        "yolo": yolo,
+        "settings": settings,
+        "tests": tests,
+        "warnings": warnings,
+        "errors": [(e.message, e.file, e.line, e.column, e.text) for e in errors],
+        "files": files,
+        "project": project,
+        "trusted": trusted,
+    }

@@ -1,0 +1,214 @@
+"""The rule model: one ``Rule`` type, one pure evaluation, provenance as data.
+
+Defaults, scopes, yolo rewrites and fail-closed clamps all produce rules in one ordered list; inside
+a surface the **last** matching rule wins. :class:`RuleSet` indexes the list so that a lookup
+costs about the same with 10 rules as with 10,000: patterns whose literal head reaches past the
+first word or path component are bucketed under that head, exact patterns under their text, and
+only the rest (``*``, ``*.env``, ``gi*``) are scanned — newest first, stopping at the first hit.
+"""
+
+from __future__ import annotations
+
+from clearance._frozen import Frozen
+from clearance.policy.wildcard import compile_pattern
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Sequence
+    from typing import Literal
+
+    from clearance.policy.wildcard import Wildcard
+
+    Action = Literal["allow", "ask", "deny"]
+    Origin = Literal[
+        "default", "builtin", "global", "project", "agent", "project_agent", "inline",
+        "session", "yolo", "fail_closed",
+    ]  # fmt: skip
+
+__all__ = ["ACTIONS", "RANK", "Rule", "RuleSet", "most_restrictive"]
+
+ACTIONS = ("allow", "ask", "deny")
+RANK = {"allow": 0, "ask": 1, "deny": 2}
+_set = object.__setattr__
+
+
+def most_restrictive(actions: Iterable[str]) -> str:
+    """deny > ask > allow; ``allow`` for no actions."""
+    best = "allow"
+    for action in actions:
+        if RANK[action] > RANK[best]:
+            best = action
+            if best == "deny":
+                break
+    return best
+
+
+class Rule(Frozen):
+    """``(surface, pattern, action)`` with where it came from.
+
+    ``origin`` is the scope (or rewrite) that produced the rule; ``source`` names the file and
+    line it was written on, when there is one; ``reason`` is shown to the agent on a deny.
+    """
+
+    __slots__ = ("action", "origin", "pattern", "reason", "source", "surface")
+    surface: str
+    pattern: str
+    action: Action
+    origin: Origin
+    reason: str | None
+    source: str | None
+
+    def __init__(
+        self,
+        surface: str,
+        pattern: str,
+        action: Action,
+        origin: Origin,
+        reason: str | None = None,
+        source: str | None = None,
+    ) -> None:
+        _set(self, "surface", surface)
+        _set(self, "pattern", pattern)
+        _set(self, "action", action)
+        _set(self, "origin", origin)
+        _set(self, "reason", reason)
+        _set(self, "source", source)
+
+    @property
+    def universal(self) -> bool:
+        """The universal fallback (``"*": ...``), which some gates do not listen to."""
+        return self.surface == "*"
+
+    def describe(self) -> str:
+        where = f" at {self.source}" if self.source else ""
+        if self.universal:
+            return f'universal "*": {self.action} ({self.origin}{where})'
+        return f'{self.surface} "{self.pattern}": {self.action} ({self.origin}{where})'
+
+
+def _head_key(text: str) -> str | None:
+    """The text up to and including its first separator (space or ``/``) past index 0."""
+    n = len(text)
+    i = 1
+    while i < n:
+        ch = text[i]
+        if ch == " " or ch == "/":
+            return text[: i + 1]
+        i += 1
+    return None
+
+
+def _literal_head(pattern: str) -> str:
+    cut = len(pattern)
+    for ch in "*?":
+        i = pattern.find(ch)
+        if 0 <= i < cut:
+            cut = i
+    return pattern[:cut]
+
+
+class _SurfaceIndex:
+    __slots__ = ("buckets", "exact", "general")
+
+    def __init__(self) -> None:
+        # Every list holds (index, rule, matcher), newest (highest index) first.
+        self.buckets: dict[str, list[tuple[int, Rule, Wildcard]]] = {}
+        self.exact: dict[str, list[tuple[int, Rule, Wildcard]]] = {}
+        self.general: list[tuple[int, Rule, Wildcard]] = []
+
+    def add(self, index: int, rule: Rule, pattern: str) -> None:
+        entry = (index, rule, compile_pattern(pattern))
+        head = _literal_head(pattern)
+        if head == pattern:
+            self.exact.setdefault(pattern, []).insert(0, entry)
+            return
+        key = _head_key(head)
+        if key is not None:
+            self.buckets.setdefault(key, []).insert(0, entry)
+        else:
+            self.general.insert(0, entry)
+
+    def best(self, value: str, floor: int) -> tuple[int, Rule | None]:
+        """The highest-index rule above ``floor`` that matches ``value``."""
+        best_index, best_rule = floor, None
+        for entries in self._candidates(value):
+            for index, rule, matcher in entries:
+                if index <= best_index:
+                    break
+                if matcher.match(value):
+                    best_index, best_rule = index, rule
+                    break
+        return best_index, best_rule
+
+    def _candidates(self, value: str) -> list[list[tuple[int, Rule, Wildcard]]]:
+        out = []
+        hit = self.exact.get(value)
+        if hit:
+            out.append(hit)
+        key = _head_key(value)
+        if key is None:
+            key = value + " "  # "git *" also matches the bare "git"
+        hit = self.buckets.get(key)
+        if hit:
+            out.append(hit)
+        if self.general:
+            out.append(self.general)
+        return out
+
+
+class RuleSet:
+    """An ordered, indexed list of rules; immutable once built."""
+
+    __slots__ = ("_index", "_universal", "rules")
+
+    def __init__(self, rules: Sequence[Rule], *, expand: Sequence[str] = (), home: str = "") -> None:
+        """``expand`` names surfaces whose patterns get ``~``/``$HOME`` expansion to ``home``."""
+        from clearance.policy.wildcard import expand_home
+
+        self.rules: tuple[Rule, ...] = tuple(rules)
+        self._index: dict[str, _SurfaceIndex] = {}
+        self._universal: list[tuple[int, Rule]] = []
+        for i, rule in enumerate(self.rules):
+            if rule.surface == "*":
+                self._universal.insert(0, (i, rule))
+                continue
+            pattern = rule.pattern
+            if home and rule.surface in expand:
+                pattern = expand_home(pattern, home)
+            index = self._index.get(rule.surface)
+            if index is None:
+                index = self._index[rule.surface] = _SurfaceIndex()
+            index.add(i, rule, pattern)
+
+    def surfaces(self) -> frozenset[str]:
+        return frozenset(self._index)
+
+    def evaluate(self, surface: str, values: Sequence[str]) -> Rule:
+        """The last rule on ``surface`` (or the universal one) matching any of ``values``.
+
+        Pure: reads no file, clock, cwd or environment. With no rule at all the answer is a
+        synthesized universal *ask* (least privilege).
+        """
+        floor, found = -1, None
+        if self._universal:
+            floor, found = self._universal[0]
+        index = self._index.get(surface)
+        if index is not None:
+            for value in values:
+                i, rule = index.best(value, floor)
+                if rule is not None:
+                    floor, found = i, rule
+        if found is None:
+            return Rule("*", "*", "ask", "default")
+        return found
+
+    def explicit(self, surface: str, values: Sequence[str]) -> Rule | None:
+        """Like :meth:`evaluate`, but ``None`` when only the universal fallback would match."""
+        rule = self.evaluate(surface, values)
+        return None if rule.universal else rule
+
+    def __len__(self) -> int:
+        return len(self.rules)
+
+    def __iter__(self) -> Iterable[Rule]:  # type: ignore[override]
+        return iter(self.rules)

@@ -1,0 +1,165 @@
+"""Wildcard patterns: ``*`` any run of characters (``/``, spaces and newlines included), ``?``
+exactly one character, everything else literal, fully anchored; a trailing `` *`` also matches
+the bare command (``git *`` matches ``git``).
+
+Patterns are compiled once into a :class:`Wildcard` that matches without regular expressions:
+the pattern is split at its stars into segments, the first is anchored at the start, the last at
+the end, and each middle segment is placed at its leftmost occurrence (leftmost placement is
+always safe because a star absorbs whatever lies between). There is no backtracking, so matching
+is linear in the value's length for any pattern — ``*a*a*a*…b`` against 10,000 characters
+included.
+"""
+
+from __future__ import annotations
+
+__all__ = ["Wildcard", "compile_pattern", "expand_home", "has_wildcard"]
+
+
+def has_wildcard(pattern: str) -> bool:
+    return "*" in pattern or "?" in pattern
+
+
+def expand_home(pattern: str, home: str) -> str:
+    """Expand a leading ``~``, ``$HOME`` or ``${HOME}`` (alone or before ``/``) to ``home``.
+
+    ``~user``, ``$HOMEDIR`` and ``${HOME:-x}`` are left alone.
+    """
+    for prefix in ("~", "${HOME}", "$HOME"):
+        if pattern == prefix:
+            return home
+        if pattern.startswith(prefix + "/"):
+            return home.rstrip("/") + pattern[len(prefix) :]
+    return pattern
+
+
+def _segment_at(value: str, segment: str, pos: int) -> bool:
+    """Whether ``segment`` (``?`` = any one character) matches ``value`` at ``pos``."""
+    if pos < 0 or pos + len(segment) > len(value):
+        return False
+    for i, ch in enumerate(segment):
+        if ch != "?" and value[pos + i] != ch:
+            return False
+    return True
+
+
+def _find(value: str, segment: str, start: int, stop: int) -> int:
+    """Leftmost position >= start where ``segment`` matches and ends by ``stop``; -1 if none."""
+    if "?" not in segment:
+        return value.find(segment, start, stop)
+    # Anchor the search on the longest literal run, then verify the whole segment around it.
+    runs = segment.split("?")
+    best = max(range(len(runs)), key=lambda i: len(runs[i]))
+    run = runs[best]
+    offset = sum(len(r) + 1 for r in runs[:best])
+    last = stop - len(segment)
+    if not run:
+        return start if start <= last else -1
+    pos = start
+    while pos <= last:
+        hit = value.find(run, pos + offset, last + offset + len(run))
+        if hit < 0:
+            return -1
+        candidate = hit - offset
+        if _segment_at(value, segment, candidate):
+            return candidate
+        pos = candidate + 1
+    return -1
+
+
+class _Glob:
+    """One glob without the optional-trailing rule."""
+
+    __slots__ = ("exact", "first", "last", "middle", "min_len")
+
+    def __init__(self, pattern: str) -> None:
+        parts = pattern.split("*")
+        self.exact = len(parts) == 1
+        self.first = parts[0]
+        self.last = parts[-1] if len(parts) > 1 else ""
+        self.middle = tuple(p for p in parts[1:-1] if p)
+        self.min_len = sum(len(p) for p in parts)
+
+    def match(self, value: str) -> bool:
+        first = self.first
+        if self.exact:
+            return len(value) == len(first) and _segment_at(value, first, 0)
+        if len(value) < self.min_len:
+            return False
+        if first and not _segment_at(value, first, 0):
+            return False
+        last = self.last
+        end = len(value) - len(last)
+        if last and not _segment_at(value, last, end):
+            return False
+        pos = len(first)
+        for segment in self.middle:
+            hit = _find(value, segment, pos, end)
+            if hit < 0:
+                return False
+            pos = hit + len(segment)
+        return True
+
+
+class Wildcard:
+    """A compiled pattern. ``match(value)`` is pure and never backtracks."""
+
+    __slots__ = ("_bare", "_glob", "_kind", "_lit", "_lit2", "pattern")
+
+    def __init__(self, pattern: str) -> None:
+        self.pattern = pattern
+        self._glob: _Glob | None = None
+        self._bare: _Glob | None = None
+        self._lit = ""
+        self._lit2 = ""
+        if "?" not in pattern:
+            stars = pattern.count("*")
+            if stars == 0:
+                self._kind = "exact"
+                self._lit = pattern
+                return
+            if pattern.strip("*") == "":
+                self._kind = "any"
+                return
+            if stars == 1 and pattern.endswith("*") and not pattern.endswith(" *"):
+                self._kind = "prefix"
+                self._lit = pattern[:-1]
+                return
+            if stars == 1 and pattern.startswith("*"):
+                self._kind = "suffix"
+                self._lit = pattern[1:]
+                return
+        self._kind = "glob"
+        self._glob = _Glob(pattern)
+        if pattern.endswith(" *"):
+            self._bare = _Glob(pattern[:-2])
+
+    def match(self, value: str) -> bool:
+        kind = self._kind
+        if kind == "exact":
+            return value == self._lit
+        if kind == "any":
+            return True
+        if kind == "prefix":
+            return value.startswith(self._lit)
+        if kind == "suffix":
+            return value.endswith(self._lit)
+        glob = self._glob
+        assert glob is not None
+        if glob.match(value):
+            return True
+        bare = self._bare
+        return bare is not None and bare.match(value)
+
+    def __repr__(self) -> str:
+        return f"Wildcard({self.pattern!r})"
+
+
+_cache: dict[str, Wildcard] = {}
+
+
+def compile_pattern(pattern: str) -> Wildcard:
+    """A compiled, shared :class:`Wildcard` for ``pattern``."""
+    hit = _cache.get(pattern)
+    if hit is None:
+        hit = _cache[pattern] = Wildcard(pattern)
+    return hit
