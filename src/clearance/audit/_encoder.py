@@ -19,7 +19,15 @@ __all__ = ["encode", "encode_string"]
 
 _MAX_DEPTH = 64
 _escape: Callable[[str], str] | None = None
-_ESCAPES = {'"': '\\"', "\\": "\\\\", "\b": "\\b", "\f": "\\f", "\n": "\\n", "\r": "\\r", "\t": "\\t"}
+_ESCAPES = {
+    '"': '\\"',
+    "\\": "\\\\",
+    "\b": "\\b",
+    "\f": "\\f",
+    "\n": "\\n",
+    "\r": "\\r",
+    "\t": "\\t",
+}
 
 
 def encode(value: object) -> str:

@@ -7,8 +7,8 @@ two shapes and replaces the secret with ``[redacted]`` (notes §9.2, ADR 0010 am
   word (``API_KEY=sk-1 curl …``), after a declaration builtin (``export GH_TOKEN="abc"``), after
   ``env`` or ``sudo`` and their options (``env MY_SECRET=x cmd``): ``API_KEY=[redacted] curl …``;
 * an HTTP header whose field name is sensitive, in any argument, quoted or not, alone or after
-  ``-H``/``--header=``/``name=``: ``-H "Authorization: Bearer x"`` → ``-H "Authorization:[redacted]"``
-  (the quote that closed the value is kept, so quoting stays balanced).
+  ``-H``/``--header=``/``name=``: ``-H "Authorization: Bearer x"`` becomes
+  ``-H "Authorization:[redacted]"`` (the closing quote is kept, so quoting stays balanced).
 
 It looks inside ``$(…)``, backticks, double quotes and heredoc bodies (each body line as a
 command), and treats ``; & | ( )`` and newlines as command boundaries. It does not mask long

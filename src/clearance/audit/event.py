@@ -47,7 +47,7 @@ class Event(Frozen):
     def to_json(self, *, max_width: int = 1000) -> str:
         """``{"kind", "timestamp", "payload"}`` as JSON, payload capped and redacted."""
         from clearance.audit._encoder import encode
-        from clearance.audit._timestamp import iso_timestamp
+        from clearance.audit.log import iso_timestamp
         from clearance.audit.redaction import redact_fields
 
         payload = redact_fields(self.payload, max_width=max_width)

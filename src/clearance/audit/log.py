@@ -20,17 +20,17 @@ It does not own what the events mean (:mod:`clearance.audit.review_event`) or re
 from __future__ import annotations
 
 import os
+import time
 
 from clearance._frozen import Frozen
 from clearance.audit._encoder import encode, encode_string
-from clearance.audit._timestamp import iso_timestamp
 from clearance.audit.redaction import redact_fields
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
-__all__ = ["DEFAULT_FIELD_MAX_WIDTH", "ReviewLog", "default_log_path"]
+__all__ = ["DEFAULT_FIELD_MAX_WIDTH", "ReviewLog", "default_log_path", "iso_timestamp"]
 
 DEFAULT_FIELD_MAX_WIDTH = 1000
 _FIXED = frozenset({"timestamp", "event"})
@@ -45,6 +45,13 @@ _FLAGS = (
 _S_IFMT = 0o170000
 _S_IFREG = 0o100000
 _set = object.__setattr__
+
+
+def iso_timestamp(now: float | None = None) -> str:
+    """``2025-01-31T09:15:02.123Z`` for ``now`` (seconds since the epoch; default: the clock)."""
+    millis = int((time.time() if now is None else now) * 1000)
+    seconds, millis = divmod(millis, 1000)
+    return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(seconds)) + f".{millis:03d}Z"
 
 
 def default_log_path(state_root: str) -> str:
@@ -106,7 +113,9 @@ class ReviewLog(Frozen):
         finally:
             os.close(fd)
         if written != len(line):
-            return f"clearance: review log: short write to {self.path} ({written}/{len(line)} bytes)"
+            return (
+                f"clearance: review log: short write to {self.path} ({written}/{len(line)} bytes)"
+            )
         return None
 
     def _open(self) -> int:

@@ -21,6 +21,10 @@ from clearance._frozen import Frozen
 from clearance.audit.command_redaction import REDACTED, redact_command
 from clearance.audit.sensitive_name import is_sensitive_name
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
 __all__ = ["COMMAND_KEYS", "ELLIPSIS", "REDACTED", "cap", "redact", "redact_fields"]
 
 ELLIPSIS = "\u2026"
@@ -41,7 +45,9 @@ def redact(value: object, *, max_width: int | None = None) -> object:
     return _value(value, max_width, False, 0)
 
 
-def redact_fields(fields: Mapping[str, object], *, max_width: int | None = None) -> dict[str, object]:
+def redact_fields(
+    fields: Mapping[str, object], *, max_width: int | None = None
+) -> dict[str, object]:
     """:func:`redact` for the top-level mapping of a log line or event payload."""
     return _mapping(fields, max_width, 0)
 
@@ -71,7 +77,7 @@ def _value(value: object, width: int | None, command: bool, depth: int) -> objec
     return _value(text, width, command, depth)
 
 
-def _mapping(mapping: Mapping[object, object], width: int | None, depth: int) -> dict[str, object]:
+def _mapping(mapping: Mapping[Any, object], width: int | None, depth: int) -> dict[str, object]:
     bash = mapping.get("surface") == "bash" or mapping.get("tool") == "bash"
     out: dict[str, object] = {}
     for key, value in mapping.items():

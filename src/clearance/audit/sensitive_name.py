@@ -70,10 +70,7 @@ def _scan(name: str) -> bool:
 
 def _has_key_segment(lower: str) -> bool:
     # (?:^|[-_])keys?(?:$|[-_]) is "some segment between '-'/'_' separators is key or keys".
-    for part in lower.replace("-", "_").split("_"):
-        if part == "key" or part == "keys":
-            return True
-    return False
+    return any(part in ("key", "keys") for part in lower.replace("-", "_").split("_"))
 
 
 def _has_camel_key(name: str) -> bool:

@@ -8,6 +8,7 @@ happened in between — an exception, a signal, or a terminal that went away.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import select
 import signal
@@ -99,6 +100,10 @@ class Terminal:
         trace: TracebackType | None,
     ) -> None:
         self._close()
+
+    def discard(self) -> None:
+        """Close a terminal that was opened but never entered."""
+        os.close(self.fd)
 
     def size(self) -> tuple[int, int]:
         """Columns and rows, 80×24 when the terminal does not say."""
@@ -217,14 +222,10 @@ class Terminal:
 
     def _close(self) -> None:
         self._closing = True
-        try:
+        with contextlib.suppress(EOFError):
             self.write(_LEAVE)
-        except EOFError:
-            pass
-        try:
+        with contextlib.suppress(OSError, termios.error):
             termios.tcsetattr(self.fd, termios.TCSADRAIN, self._saved)
-        except (OSError, termios.error):
-            pass
         os.close(self.fd)
         for number, handler in reversed(self._handlers):
             signal.signal(number, handler)

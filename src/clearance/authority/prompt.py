@@ -83,7 +83,7 @@ class Answer(Frozen):
     (Ctrl-D or the terminal went away) or ``escape``.
     """
 
-    __slots__ = ("choice", "reason")  # noqa: RUF023 -- field order is the constructor's
+    __slots__ = ("choice", "reason")
     choice: Choice
     reason: str | None
 

@@ -84,13 +84,11 @@ def load_policy(
     )
     if errors:
         rules = clamp_allows(rules)  # after yolo: a broken policy asks even under yolo (ADR 0002)
-    from clearance.policy.config import SelfTest
-
     return Policy(
         rules=RuleSet([Rule(*r) for r in rules], expand=tuple(PATH_SURFACES), home=home),  # type: ignore[arg-type]
         yolo=yolo,
         settings=dict(data["settings"]),
-        tests=tuple(SelfTest(**t) for t in data["tests"]),
+        test_data=tuple(data["tests"]),
         warnings=tuple(data["warnings"]),
         errors=errors,
         files=tuple(data["files"]),

@@ -28,7 +28,7 @@ class Policy(Frozen):
         "project",
         "rules",
         "settings",
-        "tests",
+        "test_data",
         "trusted",
         "warnings",
         "yolo",
@@ -36,7 +36,7 @@ class Policy(Frozen):
     rules: RuleSet
     yolo: bool
     settings: dict[str, Any]
-    tests: tuple[SelfTest, ...]
+    test_data: tuple[dict[str, Any], ...]
     warnings: tuple[str, ...]
     errors: tuple[ConfigError, ...]
     files: tuple[str, ...]
@@ -53,6 +53,13 @@ class Policy(Frozen):
     def failed_closed(self) -> bool:
         """Whether a broken scope clamped every allow to ask."""
         return bool(self.errors)
+
+    @property
+    def tests(self) -> tuple[SelfTest, ...]:
+        """The self-tests of every loaded scope (``"tests"`` in a config)."""
+        from clearance.policy.config import SelfTest
+
+        return tuple(SelfTest(**t) for t in self.test_data)
 
     def setting(self, key: str, default: Any = None) -> Any:
         return self.settings.get(key, default)

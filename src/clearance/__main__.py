@@ -1,0 +1,7 @@
+"""``python -m clearance``: the same as the ``clearance`` command."""
+
+import sys
+
+from clearance.cli import main
+
+sys.exit(main())

@@ -1,0 +1,270 @@
+"""Effect attribution: does a command prove it only reads? (notes §5.7)
+
+The pure-reader core is a frozen roster of commands whose operands are read, never written.
+A core word counts only as a bare, unquoted basename (``./grep``, ``/usr/bin/grep``,
+``bin\\grep`` prove nothing). A core command withdraws its claim (``retracted``) when an option
+that writes or runs something appears (``find -delete``, ``fd -x``, ``sort -o``), when a computed
+argument may begin with ``-``, or when ``sed``/``awk`` cannot be proven read-only.
+"""
+
+from __future__ import annotations
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+    from typing import Literal
+
+    from clearance.intent.shell.word import Word
+
+    Claim = Literal["read", "retracted"]
+
+__all__ = ["CORE", "reader_claim"]
+
+CORE = frozenset(
+    {
+        ":",
+        "awk",
+        "basename",
+        "cat",
+        "cd",
+        "diff",
+        "dirname",
+        "echo",
+        "egrep",
+        "false",
+        "fd",
+        "fgrep",
+        "find",
+        "grep",
+        "head",
+        "ls",
+        "pwd",
+        "realpath",
+        "rg",
+        "sed",
+        "sort",
+        "stat",
+        "tail",
+        "true",
+        "wc",
+        "which",
+    }
+)
+_FIND_GUARDS = frozenset(
+    {"-exec", "-execdir", "-ok", "-okdir", "-delete", "-fprint", "-fprint0", "-fprintf", "-fls"}
+)
+_SED_SHORT = frozenset("nErsuz")
+_SED_LONG = frozenset(
+    {
+        "--quiet",
+        "--silent",
+        "--regexp-extended",
+        "--separate",
+        "--unbuffered",
+        "--null-data",
+        "--posix",
+        "--debug",
+        "--sandbox",
+    }
+)
+_SED_READONLY = frozenset("pPnNdDgGhHxlz=qQbtT:#{}FvL")
+_LEADING_GLOB = frozenset("*?[")
+
+
+def reader_claim(words: Sequence[Word]) -> Claim | None:
+    """``read`` when the command proves a read, ``retracted`` when a core command withdrew the
+    claim, ``None`` when the command is not in the core at all."""
+    head = words[0]
+    name = head.value
+    if name is None or name not in CORE or head.raw != name:
+        return None
+    values: list[str | None] = []
+    for word in words[1:]:
+        if word.lead_dyn or word.dq_dyn:
+            return "retracted"
+        value = word.value
+        if value is not None and word.glob and value[:1] in _LEADING_GLOB:
+            return "retracted"
+        values.append(value)
+    literal = [v for v in values if v is not None]
+    if name == "find":
+        if any(v in _FIND_GUARDS for v in literal):
+            return "retracted"
+    elif name == "fd":
+        if any(_fd_exec(v) for v in literal):
+            return "retracted"
+    elif name == "sort":
+        if any(_sort_output(v) for v in literal):
+            return "retracted"
+    elif name == "sed":
+        if not _sed_reads(values):
+            return "retracted"
+    elif name == "awk" and not _awk_reads(values):
+        return "retracted"
+    return "read"
+
+
+def _long_prefix(value: str, *names: str) -> bool:
+    stem = value[2:].partition("=")[0]
+    return bool(stem) and any(name.startswith(stem) for name in names)
+
+
+def _fd_exec(value: str) -> bool:
+    if value.startswith("--"):
+        return _long_prefix(value, "exec", "exec-batch")
+    return value.startswith("-") and ("x" in value or "X" in value)
+
+
+def _sort_output(value: str) -> bool:
+    if value.startswith("--"):
+        return _long_prefix(value, "output")
+    return value.startswith("-") and "o" in value
+
+
+def _sed_reads(values: Sequence[str | None]) -> bool:
+    scripts: list[str] = []
+    positional = False
+    explicit = False
+    i = 0
+    count = len(values)
+    while i < count:
+        value = values[i]
+        if value is None:
+            return False
+        if value == "--":
+            if not explicit and i + 1 < count:
+                nxt = values[i + 1]
+                if nxt is None:
+                    return False
+                scripts.append(nxt)
+            break
+        if value.startswith("--"):
+            name, eq, rest = value.partition("=")
+            if name == "--expression":
+                if positional:
+                    return False
+                if not eq:
+                    i += 1
+                    if i >= count or values[i] is None:
+                        return False
+                    rest = values[i]  # type: ignore[assignment]
+                scripts.append(rest)
+                explicit = True
+            elif value not in _SED_LONG:
+                return False
+        elif value.startswith("-") and len(value) > 1:
+            for j, letter in enumerate(value[1:], 1):
+                if letter in _SED_SHORT:
+                    continue
+                if letter != "e" or positional:
+                    return False
+                rest = value[j + 1 :]
+                if not rest:
+                    i += 1
+                    if i >= count or values[i] is None:
+                        return False
+                    rest = values[i]  # type: ignore[assignment]
+                scripts.append(rest)
+                explicit = True
+                break
+        elif not explicit and not positional:
+            scripts.append(value)
+            positional = True
+        else:
+            positional = True
+        i += 1
+    return bool(scripts) and all(_sed_script_reads(s) for s in scripts)
+
+
+def _skip_regex(script: str, i: int, delimiter: str) -> int:
+    """Index just past the closing ``delimiter`` of a regex starting at ``i`` (-1 if none)."""
+    count = len(script)
+    while i < count:
+        ch = script[i]
+        if ch == "\\":
+            i += 2
+            continue
+        if ch == "\n":
+            return -1
+        if ch == delimiter:
+            return i + 1
+        i += 1
+    return -1
+
+
+def _sed_script_reads(script: str) -> bool:
+    """A conservative scan of a sed script: only commands that read and print (no w r e a i c,
+    no ``s///w`` or ``s///e``); anything the scan does not understand is not proven."""
+    i = 0
+    count = len(script)
+    while i < count:
+        ch = script[i]
+        if ch in " \t\n;!,0123456789$~":
+            i += 1
+            continue
+        if ch == "/":
+            i = _skip_regex(script, i + 1, "/")
+            if i < 0:
+                return False
+            continue
+        if ch == "\\" and i + 1 < count:
+            delimiter = script[i + 1]
+            if delimiter in "\n\\[]{}()":
+                return False
+            i = _skip_regex(script, i + 2, delimiter)
+            if i < 0:
+                return False
+            continue
+        if ch in "sy":
+            if i + 1 >= count:
+                return False
+            delimiter = script[i + 1]
+            if delimiter in " \t\n\\[]{}()":
+                return False
+            i = _skip_regex(script, i + 2, delimiter)
+            if i < 0:
+                return False
+            i = _skip_regex(script, i, delimiter)
+            if i < 0:
+                return False
+            while i < count and script[i] not in ";\n}":
+                if ch == "s" and script[i] in "wWe":
+                    return False
+                i += 1
+            continue
+        if ch in "bt:T#":
+            while i < count and script[i] not in ";\n":
+                i += 1
+            continue
+        if ch in _SED_READONLY:
+            i += 1
+            continue
+        return False
+    return True
+
+
+def _awk_reads(values: Sequence[str | None]) -> bool:
+    program: str | None = None
+    i = 0
+    count = len(values)
+    while i < count:
+        value = values[i]
+        if value is None:
+            return False
+        if program is None:
+            if value == "--":
+                i += 1
+                continue
+            if value in ("-F", "-v"):
+                i += 2
+                continue
+            if value.startswith(("-F", "-v")):
+                i += 1
+                continue
+            if value.startswith("-") and len(value) > 1:
+                return False
+            program = value
+        i += 1
+    if program is None:
+        return False
+    return not any(mark in program for mark in (">", "|", "system", "@"))

@@ -1,0 +1,218 @@
+"""Argument roles: which words of a command may name a path (notes §5.8, §5.9, §7.5).
+
+Position decides, not spelling. Pattern-first commands (``grep``, ``rg``, ``sed``, ``awk``,
+``sd``) take a pattern or script as their first positional(s) unless a flag supplied it;
+interpreters take an inline script after ``-c``/``-e``. Neither the pattern nor the script is a
+path candidate; a file flag's value (``grep -f FILE``) is. For any other command, flags are
+skipped, a ``--opt=value`` / ``-o=value`` yields its value, and every other word is a candidate.
+
+This module says which words are *candidates*; :mod:`token` decides whether a candidate looks
+like a path.
+"""
+
+from __future__ import annotations
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from clearance.intent.shell.word import Word
+
+__all__ = ["candidates"]
+
+
+class _Spec:
+    __slots__ = (
+        "files",
+        "long_optional",
+        "long_values",
+        "pattern_flags",
+        "positional_patterns",
+        "short_values",
+        "stop_after_script",
+    )
+
+    def __init__(
+        self,
+        short_values: str,
+        long_values: str,
+        *,
+        pattern_flags: str = "",
+        files: str = "",
+        positional_patterns: int = 0,
+        long_optional: str = "",
+        stop_after_script: bool = False,
+    ) -> None:
+        self.short_values = frozenset(short_values)
+        self.long_values = frozenset(long_values.split())
+        self.long_optional = frozenset(long_optional.split())
+        self.pattern_flags = frozenset(pattern_flags.split())  # supply the pattern or script
+        self.files = frozenset(files.split())  # their value is a path candidate
+        self.positional_patterns = positional_patterns
+        self.stop_after_script = stop_after_script
+
+
+_GREP = _Spec(
+    "efmABCdD",
+    "regexp file max-count after-context before-context label include exclude exclude-from "
+    "exclude-dir binary-files devices directories group-separator",
+    pattern_flags="e f regexp file",
+    files="f file exclude-from",
+    positional_patterns=1,
+    long_optional="context color colour",
+)
+_RG = _Spec(
+    "efgtTmABCMjErd",
+    "regexp file glob iglob type type-not type-add type-clear max-count after-context "
+    "before-context context max-columns threads encoding replace max-depth max-filesize sort "
+    "sortr colors color path-separator pre pre-glob ignore-file engine dfa-size-limit "
+    "regex-size-limit context-separator field-context-separator field-match-separator",
+    pattern_flags="e f regexp file",
+    files="f file ignore-file",
+    positional_patterns=1,
+)
+_SED = _Spec(
+    "efl",
+    "expression file line-length",
+    pattern_flags="e f expression file",
+    files="f file",
+    positional_patterns=1,
+    long_optional="in-place",
+)
+_AWK = _Spec("fvF", "", pattern_flags="f", files="f", positional_patterns=1)
+_GAWK = _Spec(
+    "fvFeiEl",
+    "file assign field-separator source include exec load",
+    pattern_flags="f e file source exec E",
+    files="f file i include E exec",
+    positional_patterns=1,
+)
+_SD = _Spec("fn", "flags max-replacements", positional_patterns=2)
+_PYTHON = _Spec("cmWXQ", "", pattern_flags="c m", stop_after_script=True)
+_NODE = _Spec("eprC", "eval print require conditions", pattern_flags="e p eval print")
+_PERL = _Spec("eEIlmMx", "", pattern_flags="e E")
+_RUBY = _Spec("eIrCEF", "", pattern_flags="e")
+
+_SPECS: dict[str, _Spec] = {
+    "grep": _GREP,
+    "egrep": _GREP,
+    "fgrep": _GREP,
+    "rg": _RG,
+    "sed": _SED,
+    "awk": _AWK,
+    "nawk": _AWK,
+    "gawk": _GAWK,
+    "sd": _SD,
+    "python": _PYTHON,
+    "python2": _PYTHON,
+    "python3": _PYTHON,
+    "node": _NODE,
+    "nodejs": _NODE,
+    "perl": _PERL,
+    "ruby": _RUBY,
+}
+
+
+def _spec_for(name: str | None) -> _Spec | None:
+    if name is None:
+        return None
+    base = name.rsplit("/", 1)[-1]
+    spec = _SPECS.get(base)
+    if spec is None and base.startswith("python3."):
+        spec = _PYTHON
+    return spec
+
+
+def candidates(words: Sequence[Word]) -> list[Word | str]:
+    """The words after the command name that may name a path, in order.
+
+    A ``str`` item is a value embedded in an option (``--file=/tmp/p`` yields ``/tmp/p``).
+    """
+    spec = _spec_for(words[0].value)
+    if spec is None:
+        return _generic(words)
+    return _specific(words, spec)
+
+
+def _embedded(value: str) -> str | None:
+    if value.startswith("--"):
+        _, eq, rest = value.partition("=")
+        return rest if eq and rest else None
+    if len(value) > 3 and value[2] == "=":
+        return value[3:]
+    return None
+
+
+def _generic(words: Sequence[Word]) -> list[Word | str]:
+    out: list[Word | str] = []
+    options = True
+    for word in words[1:]:
+        value = word.value
+        if options and value is not None and value.startswith("-") and len(value) > 1:
+            if value == "--":
+                options = False
+                continue
+            embedded = _embedded(value)
+            if embedded is not None:
+                out.append(embedded)
+            continue
+        out.append(word)
+    return out
+
+
+def _specific(words: Sequence[Word], spec: _Spec) -> list[Word | str]:
+    out: list[Word | str] = []
+    supplied = False
+    positionals = 0
+    options = True
+    sed = spec is _SED
+    i = 1
+    count = len(words)
+    while i < count:
+        word = words[i]
+        value = word.value
+        if options and value is not None and value.startswith("-") and len(value) > 1:
+            if value == "--":
+                options = False
+                i += 1
+                continue
+            if value.startswith("--"):
+                name, eq, rest = value[2:].partition("=")
+                if name in spec.long_values:
+                    supplied = supplied or name in spec.pattern_flags
+                    target: Word | str | None = rest if eq else None
+                    if not eq:
+                        i += 1
+                        target = words[i] if i < count else None
+                    if target is not None and name in spec.files:
+                        out.append(target)
+                elif eq and rest and name not in spec.long_optional:
+                    out.append(rest)
+                i += 1
+                continue
+            for j in range(1, len(value)):
+                letter = value[j]
+                if sed and letter == "i":
+                    if j + 1 == len(value) and i + 1 < count and words[i + 1].value == "":
+                        i += 1
+                    break
+                if letter in spec.short_values:
+                    supplied = supplied or letter in spec.pattern_flags
+                    attached = value[j + 1 :]
+                    short: Word | str | None = attached
+                    if not attached:
+                        i += 1
+                        short = words[i] if i < count else None
+                    if short is not None and letter in spec.files:
+                        out.append(short)
+                    break
+            i += 1
+            if supplied and spec.stop_after_script:
+                options = False
+            continue
+        if positionals < spec.positional_patterns and not supplied:
+            positionals += 1
+        else:
+            out.append(word)
+        i += 1
+    return out

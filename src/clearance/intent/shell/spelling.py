@@ -1,0 +1,77 @@
+"""Extra spellings of a unit a rule may match (notes §5.10).
+
+* The *absolute spelling*: every literal, path-shaped argument (or bare argument naming an
+  existing entry) replaced by its absolute path against the effective directory, quotes removed;
+  all at once. Computed and glob-bearing arguments stay as typed; relative ones are not spelled
+  when the effective directory is unknown.
+* *Home spellings*: a unit whose text starts with ``~``, ``$HOME``, ``${HOME}`` or the absolute
+  home directory is also spelled with each of the other three prefixes, unless the program
+  reassigns ``HOME``. Home prefixes in argument position are matched as typed only.
+"""
+
+from __future__ import annotations
+
+from clearance.intent.shell.token import absolute, exists_safely, path_shaped
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable, Sequence
+
+    from clearance.intent.shell.word import Word
+
+__all__ = ["spellings"]
+
+
+def spellings(
+    text: str,
+    words: Sequence[Word],
+    base: str | None,
+    home: str,
+    home_ok: bool,
+    exists: Callable[[str], bool],
+) -> tuple[str, ...]:
+    """The extra spellings of the unit ``text`` made of ``words`` (never ``text`` itself)."""
+    out: list[str] = []
+    spelled = _absolute(words, base, exists)
+    if spelled is not None and spelled != text:
+        out.append(spelled)
+    if home_ok and home:
+        for variant in _home(text, home):
+            if variant != text and variant not in out:
+                out.append(variant)
+    return tuple(out)
+
+
+def _absolute(words: Sequence[Word], base: str | None, exists: Callable[[str], bool]) -> str | None:
+    if len(words) < 2:
+        return None
+    parts = [words[0].raw]
+    changed = False
+    for word in words[1:]:
+        value = word.value
+        replacement = None
+        if value is not None and not word.glob and value and value[0] != "-":
+            if path_shaped(value):
+                if value[0] != "~":
+                    replacement = absolute(value, base)
+            elif base is not None and "\n" not in value:
+                candidate = absolute(value, base)
+                if candidate is not None and exists_safely(exists, candidate):
+                    replacement = candidate
+        if replacement is not None:
+            changed = True
+            parts.append(word.sep + replacement)
+        else:
+            parts.append(word.sep + word.raw)
+    return "".join(parts) if changed else None
+
+
+def _home(text: str, home: str) -> list[str]:
+    home = home.rstrip("/") or "/"
+    prefixes = ("~", "$HOME", "${HOME}", home)
+    for prefix in prefixes:
+        if text.startswith(prefix):
+            rest = text[len(prefix) :]
+            if rest[:1] in ("", "/", " ", "\t"):
+                return [other + rest for other in prefixes if other != prefix]
+    return []

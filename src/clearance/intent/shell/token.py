@@ -1,0 +1,110 @@
+"""Path tokens: the paths a command line touches, and in which direction (notes §5.7, §7.5).
+
+Candidacy is decided without policy, by shape: absolute (``/x``), home (``~/x``), parent
+traversal (``..`` as a whole segment), separator-bearing (``a/b``), dot-files (``.env``),
+Windows drive paths. Flags, URLs, ``NAME=value`` and ``@scope/pkg`` are not paths; neither is a
+relative value holding whitespace or a newline (prose such as a commit message) unless it names
+an existing entry. A bare name is a candidate only when it names an existing entry and the
+base directory is known; redirect targets are candidates by role, whatever their shape.
+"""
+
+from __future__ import annotations
+
+import os.path
+
+from clearance._frozen import Frozen
+from clearance.intent.shell.options import is_assignment
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterable
+    from typing import Literal
+
+    Effect = Literal["read", "write", "unproven"]
+    Source = Literal["syntax", "core", "retracted", "unproven"]
+
+__all__ = ["PathToken", "absolute", "merge", "path_shaped"]
+
+_set = object.__setattr__
+
+
+class PathToken(Frozen):
+    """One path a command touches.
+
+    ``raw`` is the token as written (quotes removed); ``path`` its lexical absolute form
+    (normalised, ``~``/``$HOME``/``$PWD`` expanded) or ``None`` when the base directory is
+    unknown and ``raw`` is relative. ``effect`` is ``read``, ``write`` or ``unproven``;
+    ``source`` says what proved it: ``syntax`` (a redirect), ``core`` (an operand of the
+    pure-reader core), ``retracted`` (a core command withdrew its claim) or ``unproven``.
+    ``command`` is the text of the unit the token belongs to.
+    """
+
+    __slots__ = ("command", "effect", "path", "raw", "source")
+
+    raw: str
+    path: str | None
+    effect: Effect
+    source: Source
+    command: str
+
+    def __init__(
+        self, raw: str, path: str | None, effect: Effect, source: Source, command: str
+    ) -> None:
+        _set(self, "raw", raw)
+        _set(self, "path", path)
+        _set(self, "effect", effect)
+        _set(self, "source", source)
+        _set(self, "command", command)
+
+
+def path_shaped(value: str) -> bool:
+    """Whether ``value`` looks like a path on its own (no filesystem access)."""
+    if not value or value[0] == "-" or "\n" in value or "\x00" in value:
+        return False
+    first = value[0]
+    if first == "/" or first == "~":
+        return True
+    if "://" in value or is_assignment(value):
+        return False
+    if first == "@" and "/" in value:
+        return False
+    if any(ch.isspace() for ch in value):
+        return False
+    if len(value) > 2 and value[1] == ":" and value[2] in "/\\" and first.isalpha():
+        return True
+    if "/" in value:
+        return True
+    return first == "." and value != "."
+
+
+def absolute(value: str, base: str | None) -> str | None:
+    """``value`` made absolute against ``base`` and normalised (``None``: base unknown)."""
+    if not value.startswith("/"):
+        if base is None:
+            return None
+        value = os.path.join(base, value)
+    path = os.path.normpath(value)
+    if path.startswith("//"):
+        path = "/" + path.lstrip("/")
+    return path
+
+
+def exists_safely(exists: Callable[[str], bool], path: str) -> bool:
+    """``exists(path)``, with any failure (bad bytes, NUL, a raising callback) meaning no."""
+    try:
+        return bool(exists(path))
+    except Exception:
+        return False
+
+
+def merge(tokens: Iterable[PathToken]) -> tuple[PathToken, ...]:
+    """Deduplicate by path (or raw when unknown), merging effects: disagreement → unproven."""
+    seen: dict[str, PathToken] = {}
+    for token in tokens:
+        key = token.path if token.path is not None else "\x00" + token.raw
+        prior = seen.get(key)
+        if prior is None:
+            seen[key] = token
+        elif prior.effect != token.effect:
+            seen[key] = prior.replace(effect="unproven", source="unproven")
+    return tuple(seen.values())

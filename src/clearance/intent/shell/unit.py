@@ -1,0 +1,89 @@
+"""A unit: one command of a bash command line, as the bash gate matches it (notes §5.2)."""
+
+from __future__ import annotations
+
+from clearance._frozen import Frozen
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Literal
+
+    Context = Literal[
+        "",
+        "command_substitution",
+        "process_substitution",
+        "subshell",
+        "heredoc",
+        "wrapped",
+        "opaque_payload",
+        "compound",
+    ]
+    WrapperKind = Literal["opaque", "indirection"]
+    Exemption = Literal["core-reader", "execution-modifier"]
+
+__all__ = ["Unit"]
+
+_set = object.__setattr__
+
+
+class Unit(Frozen):
+    """One command unit.
+
+    ``text`` is the unit as typed with leading ``NAME=value`` assignments and every redirect
+    removed (source spacing kept); ``canonical`` has the command word replaced by its unquoted
+    basename. ``context`` says where it runs (the innermost enclosing construct): ``""`` at top
+    level, ``command_substitution``, ``process_substitution``, ``subshell``, ``heredoc``,
+    ``wrapped`` (the inner command of a wrapper), ``opaque_payload`` (parsed out of a literal
+    ``bash -c``/``eval`` payload) or ``compound`` (a whole compound statement).
+
+    ``wrapper`` classifies the unit itself (``opaque`` or ``indirection``); ``executed`` is the
+    command it finally runs after peeling wrappers; ``exemption`` names the floor exemption it
+    qualifies for (notes §5.5). ``unresolved`` marks a unit at or beneath a statement that did
+    not parse cleanly; ``salvaged`` one recovered by re-parsing an error region. ``spellings``
+    are extra spellings a rule may match (notes §5.10), never including ``text``.
+    """
+
+    __slots__ = (
+        "canonical",
+        "context",
+        "executed",
+        "exemption",
+        "salvaged",
+        "spellings",
+        "text",
+        "unresolved",
+        "wrapper",
+    )
+
+    text: str
+    canonical: str
+    context: Context
+    wrapper: WrapperKind | None
+    executed: str | None
+    exemption: Exemption | None
+    unresolved: bool
+    salvaged: bool
+    spellings: tuple[str, ...]
+
+    def __init__(
+        self,
+        text: str,
+        *,
+        canonical: str | None = None,
+        context: Context = "",
+        wrapper: WrapperKind | None = None,
+        executed: str | None = None,
+        exemption: Exemption | None = None,
+        unresolved: bool = False,
+        salvaged: bool = False,
+        spellings: tuple[str, ...] = (),
+    ) -> None:
+        _set(self, "text", text)
+        _set(self, "canonical", text if canonical is None else canonical)
+        _set(self, "context", context)
+        _set(self, "wrapper", wrapper)
+        _set(self, "executed", executed)
+        _set(self, "exemption", exemption)
+        _set(self, "unresolved", unresolved)
+        _set(self, "salvaged", salvaged)
+        _set(self, "spellings", spellings)

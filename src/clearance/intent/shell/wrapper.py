@@ -1,0 +1,260 @@
+"""Wrappers: commands that run another command (notes §5.4, §5.5).
+
+* ``opaque``: ``eval``, or ``bash|sh|dash|zsh|ksh`` with a short-flag cluster holding ``c``
+  before any ``--``. The payload is a program of its own.
+* ``indirection``: ``sudo env xargs time nohup timeout nice parallel rust-parallel rush doas
+  setsid stdbuf watch flock``, ``find`` with ``-exec|-execdir|-ok|-okdir``, ``fd`` with
+  ``-x|--exec|-X|--exec-batch``.
+
+Classification is by basename, so ``/usr/bin/sudo`` counts. :func:`layer` locates the inner
+command of one wrapper; :func:`peel` follows up to four layers to the command finally executed
+and decides the floor exemption (``core-reader`` or ``execution-modifier``).
+"""
+
+from __future__ import annotations
+
+from clearance.intent.shell.effect import reader_claim
+from clearance.intent.shell.options import GETOPT, table_inner
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+    from typing import Literal
+
+    from clearance.intent.shell.word import Word
+
+    Kind = Literal["opaque", "indirection"]
+    Exemption = Literal["core-reader", "execution-modifier"]
+
+__all__ = ["INDIRECTION", "SHELLS", "Layer", "basename", "join", "layer", "peel"]
+
+SHELLS = frozenset({"bash", "sh", "dash", "zsh", "ksh"})
+INDIRECTION = frozenset(
+    {
+        "sudo",
+        "env",
+        "xargs",
+        "time",
+        "nohup",
+        "timeout",
+        "nice",
+        "parallel",
+        "rust-parallel",
+        "rush",
+        "doas",
+        "setsid",
+        "stdbuf",
+        "watch",
+        "flock",
+    }
+)
+# Wrappers that hand their arguments to a shell as one command line.
+OPAQUE_LINE = frozenset({"watch", "parallel", "rush", "rust-parallel"})
+MODIFIERS = frozenset({"time", "timeout", "nice", "stdbuf", "setsid"})
+_FIND_EXEC = frozenset({"-exec", "-execdir", "-ok", "-okdir"})
+_FD_EXEC = frozenset({"-x", "--exec", "-X", "--exec-batch"})
+_SHELL_VALUE_OPTIONS = frozenset({"-o", "+o", "-O", "+O"})
+_NOT_LITERAL_NAMES = (
+    SHELLS
+    | INDIRECTION
+    | {"eval", "exec", "command", "builtin", "source", ".", "fish", "find", "fd"}
+    | {"if", "then", "else", "elif", "fi", "case", "esac", "for", "select", "while", "until"}
+    | {"do", "done", "in", "function", "{", "}", "!", "[[", "]]", "coproc"}
+)
+# Options admitted for an execution modifier: (flags, value-taking options).
+_ADMITTED: dict[str, tuple[frozenset[str], frozenset[str]]] = {
+    "time": (frozenset({"-p", "-l", "-h"}), frozenset({"-f", "--format"})),
+    "timeout": (
+        frozenset({"-f", "--foreground", "-p", "--preserve-status", "-v", "--verbose"}),
+        frozenset({"-s", "-k", "--signal", "--kill-after"}),
+    ),
+    "nice": (frozenset(), frozenset({"-n", "--adjustment"})),
+    "stdbuf": (frozenset(), frozenset({"-i", "-o", "-e", "--input", "--output", "--error"})),
+    "setsid": (frozenset(), frozenset()),
+}
+
+
+def basename(value: str) -> str:
+    return value.rstrip("/").rsplit("/", 1)[-1] or value
+
+
+def join(words: Sequence[Word]) -> str:
+    """The text of consecutive words as typed (the first word's separator dropped)."""
+    if not words:
+        return ""
+    return words[0].raw + "".join([w.sep + w.raw for w in words[1:]])
+
+
+class Layer:
+    """One wrapper layer: its kind, name, and where its inner command or payload is."""
+
+    __slots__ = ("end", "kind", "name", "payload", "start")
+
+    def __init__(
+        self,
+        kind: Kind,
+        name: str,
+        start: int | None,
+        end: int,
+        payload: str | None = None,
+    ) -> None:
+        self.kind: Kind = kind
+        self.name = name
+        self.start = start  # first word of the inner command (None: the peel failed)
+        self.end = end  # one past its last word
+        self.payload = payload  # an opaque wrapper's literal payload
+
+
+def layer(words: Sequence[Word]) -> Layer | None:
+    """The wrapper layer of ``words``, or ``None`` when the command is not a wrapper."""
+    head = words[0].value if words else None
+    if head is None:
+        return None
+    name = basename(head)
+    count = len(words)
+    values = [w.value for w in words]
+    if name == "eval":
+        literal = [v for v in values[1:] if v is not None]
+        payload = " ".join(literal) if len(literal) == count - 1 and literal else None
+        return Layer("opaque", name, 1 if count > 1 else None, count, payload)
+    if name in SHELLS:
+        return _shell(name, words, values)
+    if name in INDIRECTION:
+        grammar = GETOPT.get(name)
+        start = grammar.inner(values) if grammar is not None else table_inner(name, values)
+        return Layer("indirection", name, start, count)
+    if name == "find" or name == "fd":
+        flags = _FIND_EXEC if name == "find" else _FD_EXEC
+        for i, value in enumerate(values):
+            if i and value in flags:
+                return _exec(name, values, i)
+    return None
+
+
+def _shell(name: str, words: Sequence[Word], values: Sequence[str | None]) -> Layer | None:
+    opaque = False
+    i = 1
+    count = len(values)
+    while i < count:
+        value = values[i]
+        if value is None or value == "--":
+            break
+        if value in _SHELL_VALUE_OPTIONS:
+            i += 2
+            continue
+        if value[:1] in "-+" and len(value) > 1:
+            if value[0] == "-" and value[1] != "-" and "c" in value[1:]:
+                opaque = True
+            i += 1
+            continue
+        break
+    if not opaque:
+        return None
+    if i >= count:
+        return Layer("opaque", name, None, count)
+    return Layer("opaque", name, i, i + 1, values[i])
+
+
+def _exec(name: str, values: Sequence[str | None], flag: int) -> Layer:
+    start = flag + 1
+    end = len(values)
+    for j in range(start, end):
+        value = values[j]
+        if value == ";" or (name == "find" and value == "+" and values[j - 1] == "{}"):
+            end = j
+            break
+    return Layer("indirection", name, start if start < end else None, end)
+
+
+class Peel:
+    """The result of peeling a unit's wrappers: executed text, layers, exemption."""
+
+    __slots__ = ("executed", "exemption", "layers")
+
+    def __init__(self) -> None:
+        self.layers: list[Layer] = []
+        self.executed: str | None = None
+        self.exemption: Exemption | None = None
+
+
+def peel(words: Sequence[Word], writes: bool) -> Peel:
+    """Peel up to four wrapper layers; ``writes``: the enclosing statement writes a file."""
+    out = Peel()
+    current = words
+    reached = True
+    opaque = False
+    modifier_ok = True
+    for _ in range(4):
+        found = layer(current)
+        if found is None:
+            break
+        out.layers.append(found)
+        if found.kind == "opaque":
+            opaque = True
+            if found.payload is not None:
+                out.executed = found.payload
+            reached = False
+            break
+        if found.start is None:
+            reached = False
+            break
+        own = current[: found.start]
+        if found.name not in MODIFIERS or not _admitted(found.name, own):
+            modifier_ok = False
+        current = current[found.start : found.end]
+        out.executed = join(current)
+    else:
+        reached = layer(current) is None
+    if out.executed is not None and out.executed.startswith("-"):
+        out.executed = None
+    if not out.layers or out.layers[0].kind != "indirection" or not reached or opaque:
+        return out
+    if (
+        not writes
+        and not any(lay.name in OPAQUE_LINE for lay in out.layers)
+        and reader_claim(current) == "read"
+    ):
+        out.exemption = "core-reader"
+    elif modifier_ok and _literal_name(current[0]):
+        out.exemption = "execution-modifier"
+    return out
+
+
+def _literal_name(word: Word) -> bool:
+    value = word.value
+    if value is None or word.glob or not value:
+        return False
+    return basename(value) not in _NOT_LITERAL_NAMES
+
+
+def _admitted(name: str, own: Sequence[Word]) -> bool:
+    if any(w.value is None or w.glob for w in own):
+        return False
+    flags, takes = _ADMITTED[name]
+    values = [w.value for w in own]
+    i = 1
+    count = len(values)
+    while i < count:
+        value = values[i]
+        assert value is not None
+        if value == "--":
+            i += 1
+            break
+        if not value.startswith("-") or len(value) == 1:
+            break
+        if value in flags:
+            i += 1
+        elif value in takes:
+            if i + 1 >= count:
+                return False
+            i += 2
+        elif value.startswith("--"):
+            stem, eq, _ = value.partition("=")
+            if not eq or stem not in takes:
+                return False
+            i += 1
+        elif value[:2] in takes:
+            i += 1
+        else:
+            return False
+    return count - i == (1 if name == "timeout" else 0)

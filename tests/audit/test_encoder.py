@@ -1,0 +1,36 @@
+from __future__ import annotations
+
+import json
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from clearance.audit._encoder import _escape_python, encode, encode_string
+
+JSON = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers()
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(),
+    lambda children: st.lists(children, max_size=4)
+    | st.dictionaries(st.text(max_size=8), children, max_size=4),
+    max_leaves=20,
+)
+
+
+@given(JSON)
+def test_encoding_matches_compact_ascii_json_dumps(value: object) -> None:
+    assert encode(value) == json.dumps(value, separators=(",", ":"))
+
+
+@given(st.text())
+def test_the_pure_python_string_escape_matches_the_c_accelerator(text: str) -> None:
+    assert _escape_python(text) == json.dumps(text)
+    assert encode_string(text) == json.dumps(text)
+
+
+def test_tuples_are_arrays_and_other_objects_are_their_strings() -> None:
+    assert encode({"t": (1, 2), "o": object.__new__(type("Thing", (), {"__str__": lambda s: "T"}))}) == (
+        '{"t":[1,2],"o":"T"}'
+    )

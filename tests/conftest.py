@@ -1,0 +1,74 @@
+"""Shared fixtures: every test runs with its own HOME, config home and state root."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+SRC = Path(__file__).resolve().parent.parent / "src"
+
+
+class World:
+    """An isolated user: home, config home, state root, and helpers to write files there."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.home = root / "home"
+        self.config_home = root / "config"
+        self.state = root / "state"
+        for directory in (self.home, self.config_home):
+            directory.mkdir(parents=True, exist_ok=True)
+
+    @property
+    def env(self) -> dict[str, str]:
+        env = {k: v for k, v in os.environ.items() if not k.startswith("CLEARANCE_")}
+        env.update(
+            HOME=str(self.home),
+            XDG_CONFIG_HOME=str(self.config_home),
+            XDG_STATE_HOME=str(self.root / "xdg-state"),
+            CLEARANCE_HOME=str(self.state),
+        )
+        return env
+
+    def global_config(self, text: str) -> Path:
+        path = self.config_home / "clearance" / "config.jsonc"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+        return path
+
+    def project(self, name: str = "proj", config: str | None = None) -> Path:
+        project = self.home / name
+        (project / ".git").mkdir(parents=True, exist_ok=True)
+        if config is not None:
+            (project / ".clearance").mkdir(exist_ok=True)
+            (project / ".clearance" / "config.jsonc").write_text(config)
+        return project
+
+    def run(self, *args: str, stdin: str | None = None, cwd: Path | None = None):  # type: ignore[no-untyped-def]
+        """Run the real ``clearance`` command in a subprocess."""
+        return subprocess.run(
+            [sys.executable, "-m", "clearance", *args],
+            input=stdin,
+            capture_output=True,
+            text=True,
+            env={**self.env, "PYTHONPATH": str(SRC)},
+            cwd=str(cwd or self.home),
+            timeout=60,
+        )
+
+
+@pytest.fixture
+def world(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> World:
+    w = World(tmp_path)
+    for key in list(os.environ):
+        if key.startswith("CLEARANCE_"):
+            monkeypatch.delenv(key)
+    for key, value in w.env.items():
+        if os.environ.get(key) != value:
+            monkeypatch.setenv(key, value)
+    monkeypatch.chdir(w.home)
+    return w
