@@ -1,0 +1,118 @@
+"""The engine: per-tool surfaces, MCP targets, skills, interim bash, fail closed."""
+
+from __future__ import annotations
+
+import pytest
+
+from clearance.decide.engine import Engine
+from clearance.intent.call import ToolCall
+
+
+def engine(policy: str, **kw) -> Engine:  # type: ignore[no-untyped-def]
+    return Engine.load(cwd="/", policy=policy, **kw)
+
+
+MCP = '{"permission": {"*": "ask", "mcp": {"*": "ask", "github:*": "allow", "github_delete*": "deny", "danger": "deny"}}}'
+
+
+@pytest.mark.parametrize(
+    ("tool", "data", "expected"),
+    [
+        ("mcp", {"server": "github", "tool": "search"}, "allow"),
+        ("mcp__github__search", {"query": "x"}, "allow"),
+        ("mcp", "github:search", "allow"),
+        ("mcp", {"tool": "github:search"}, "allow"),
+        ("mcp", {"server": "github", "tool": "delete_repo"}, "deny"),
+        ("mcp__github__delete_repo", {}, "deny"),
+        ("mcp__danger__anything", {}, "deny"),
+        ("mcp", {"server": "slack", "tool": "post"}, "ask"),
+        ("mcp", {}, "ask"),
+    ],
+)
+def test_mcp_calls_match_every_target_spelling(tool: str, data: object, expected: str) -> None:
+    assert engine(MCP).check(ToolCall(tool, data)).action == expected
+
+
+def test_a_rule_under_the_hosts_own_tool_name_still_applies() -> None:
+    e = engine('{"permission": {"mcp": "allow", "mcp__github__delete": "deny"}}')
+    assert e.check(ToolCall("mcp__github__delete", {})).action == "deny"
+    assert e.check(ToolCall("mcp__github__read", {})).action == "allow"
+
+
+@pytest.mark.parametrize(
+    ("data", "expected"),
+    [({"skill": "pdf"}, "allow"), ({"skill": "deploy"}, "deny"), ({"name": "other"}, "ask")],
+)
+def test_skills_match_by_name(data: object, expected: str) -> None:
+    e = engine('{"permission": {"skill": {"*": "ask", "pdf": "allow", "dep*": "deny"}}}')
+    assert e.check(ToolCall("skill", data)).action == expected
+
+
+@pytest.mark.parametrize(
+    ("tool", "data", "expected"),
+    [
+        ("WebFetch", {"url": "https://docs.python.org/3/"}, "allow"),
+        ("webfetch", {"url": "https://evil.example/x"}, "deny"),
+        ("Task", {"subagent_type": "Explore"}, "allow"),
+        ("Task", {"subagent_type": "general"}, "ask"),
+        ("unknown_tool", {}, "deny"),
+    ],
+)
+def test_other_tools_match_their_own_surface(tool: str, data: object, expected: str) -> None:
+    e = engine(
+        '{"permission": {"*": "deny", "webfetch": {"*": "ask", "https://docs.python.org/*": "allow",'
+        ' "https://evil.example/*": "deny"}, "task": {"*": "ask", "Explore": "allow"}}}'
+    )
+    assert e.check(ToolCall(tool, data)).action == expected
+
+
+BASH = '{"permission": {"bash": {"*": "allow", "rm *": "deny", "git push *": "ask"}}}'
+
+
+@pytest.mark.parametrize(
+    ("command", "expected", "sentinel"),
+    [
+        ("git status", "allow", None),
+        ("git push origin", "ask", None),
+        ("rm -rf x", "deny", None),
+        ("git status; rm -rf x", "ask", "<unanalyzed-shell-syntax>"),
+        ("echo $(whoami)", "ask", "<unanalyzed-shell-syntax>"),
+        ("echo 'a'", "ask", "<unanalyzed-shell-syntax>"),
+        ("ls\nrm x", "ask", "<unanalyzed-shell-syntax>"),
+        ("rm -rf x && ls", "deny", None),
+        ("ls > out", "ask", "<unanalyzed-shell-syntax>"),
+    ],
+)
+def test_bash_matches_the_whole_command_only_without_shell_syntax(
+    command: str, expected: str, sentinel: str | None
+) -> None:
+    decision = engine(BASH).check(ToolCall("bash", {"command": command}))
+    assert decision.action == expected
+    assert decision.gates[0].sentinel == sentinel
+
+
+def test_a_deny_names_the_rule_and_its_reason() -> None:
+    e = engine('{"permission": {"bash": {"rm *": {"action": "deny", "reason": "use trash-cli"}}}}')
+    decision = e.check(ToolCall("bash", {"command": "rm x"}))
+    assert decision.action == "deny"
+    assert decision.rule is not None and decision.rule.pattern == "rm *"
+    assert "use trash-cli" in decision.reason and "rm *" in decision.reason
+
+
+def test_an_exception_on_the_decision_path_denies_with_gate_error() -> None:
+    e = engine('{"permission": {"*": "allow"}}')
+
+    class Exploding(dict):  # type: ignore[type-arg]
+        def get(self, *args: object) -> object:
+            raise RuntimeError("boom")
+
+    decision = e.check(ToolCall("bash", Exploding()))
+    assert decision.action == "deny"
+    assert decision.gates[0].gate == "gate_error"
+    assert "boom" in decision.reason and "fails closed" in decision.reason
+
+
+def test_yolo_allows_asks_but_keeps_denies() -> None:
+    e = engine('{"permission": {"*": "ask", "bash": {"rm *": "deny"}}}', yolo=True)
+    assert e.check(ToolCall("webfetch", {"url": "x"})).action == "allow"
+    assert e.check(ToolCall("bash", {"command": "rm x"})).action == "deny"
