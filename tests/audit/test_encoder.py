@@ -13,8 +13,9 @@ JSON = st.recursive(
     | st.integers()
     | st.floats(allow_nan=False, allow_infinity=False)
     | st.text(),
-    lambda children: st.lists(children, max_size=4)
-    | st.dictionaries(st.text(max_size=8), children, max_size=4),
+    lambda children: (
+        st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=8), children, max_size=4)
+    ),
     max_leaves=20,
 )
 
@@ -31,6 +32,6 @@ def test_the_pure_python_string_escape_matches_the_c_accelerator(text: str) -> N
 
 
 def test_tuples_are_arrays_and_other_objects_are_their_strings() -> None:
-    assert encode({"t": (1, 2), "o": object.__new__(type("Thing", (), {"__str__": lambda s: "T"}))}) == (
-        '{"t":[1,2],"o":"T"}'
-    )
+    assert encode(
+        {"t": (1, 2), "o": object.__new__(type("Thing", (), {"__str__": lambda s: "T"}))}
+    ) == ('{"t":[1,2],"o":"T"}')

@@ -44,7 +44,9 @@ def regex_says(name: str) -> bool:
         "key-id",
         "sortKeys",
         "cacheKey",
-        "s3Key_id", "Key", "valueKeyX",
+        "s3Key_id",
+        "Key",
+        "valueKeyX",
         "myKeys-x",
     ],
 )
@@ -54,8 +56,23 @@ def test_a_sensitive_name_is_recognised(name: str) -> None:
 
 @pytest.mark.parametrize(
     "name",
-    ["monkey", "keyboard", "Keyboard", "turkey_sandwich", "KEYNOTE", "hotkeyX", "keyed",
-     "donkeys", "path", "command", "value", "requestId", "session", "MyKeyboard", "Keystone"],
+    [
+        "monkey",
+        "keyboard",
+        "Keyboard",
+        "turkey_sandwich",
+        "KEYNOTE",
+        "hotkeyX",
+        "keyed",
+        "donkeys",
+        "path",
+        "command",
+        "value",
+        "requestId",
+        "session",
+        "MyKeyboard",
+        "Keystone",
+    ],
 )
 def test_an_ordinary_name_is_not_sensitive(name: str) -> None:
     assert not is_sensitive_name(name)

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from clearance.audit.sensitive_name import is_sensitive_name
 
-__all__ = ["REDACTED", "redact_command"]
+__all__ = ["REDACTED", "redact_argv", "redact_command"]
 
 REDACTED = "[redacted]"
 
@@ -69,6 +69,22 @@ def redact_command(command: str) -> str:
         last = end
     out.append(command[last:])
     return "".join(out)
+
+
+def redact_argv(argv: list[str] | tuple[str, ...]) -> list[str]:
+    """The same masking for a command given as an argument vector (each item one word)."""
+    out: list[str] = []
+    state, skip_word = _COMMAND, False
+    for arg in argv:
+        edits: list[Edit] = []
+        word: Word = (list(arg), list(range(len(arg))), [""] * len(arg), True)
+        if skip_word:
+            skip_word = False
+            _mask_header(word, len(arg), edits)
+        else:
+            state, skip_word = _word(word, len(arg), state, edits)
+        out.append(arg[: edits[0][0]] + edits[0][2] if edits else arg)
+    return out
 
 
 def _scan(text: str, i: int, end: int, edits: list[Edit], depth: int) -> None:

@@ -8,7 +8,8 @@
   its non-null value replaced by ``"[redacted]"``, and nothing under it is visited;
 * a command-bearing string — under ``command``, ``executed`` or ``executedUnit`` anywhere, or under
   ``value`` in an object whose ``surface`` or ``tool`` is ``bash`` — goes through
-  :func:`~clearance.audit.command_redaction.redact_command`;
+  :func:`~clearance.audit.command_redaction.redact_command` (a list of strings there is taken as
+  an argument vector: :func:`~clearance.audit.command_redaction.redact_argv`);
 * anything else is converted: :class:`~clearance._frozen.Frozen` values to objects of their
   fields, sets to lists, bytes and other objects to strings; nesting deeper than 32 levels is cut.
 """
@@ -18,7 +19,7 @@ from __future__ import annotations
 from _collections_abc import Mapping
 
 from clearance._frozen import Frozen
-from clearance.audit.command_redaction import REDACTED, redact_command
+from clearance.audit.command_redaction import REDACTED, redact_argv, redact_command
 from clearance.audit.sensitive_name import is_sensitive_name
 
 TYPE_CHECKING = False
@@ -63,6 +64,8 @@ def _value(value: object, width: int | None, command: bool, depth: int) -> objec
     if isinstance(value, Mapping):
         return _mapping(value, width, depth + 1)
     if isinstance(value, (list, tuple)):
+        if command and all(isinstance(item, str) for item in value):
+            return redact_argv([cap(str(item), width) for item in value])
         return [_value(item, width, command, depth + 1) for item in value]
     if isinstance(value, Frozen):
         return _mapping({name: getattr(value, name) for name in value._fields}, width, depth + 1)
