@@ -43,7 +43,7 @@ class Frozen:
     def __eq__(self, other: object) -> bool:
         if type(other) is not type(self):
             return NotImplemented
-        return self.astuple() == other.astuple()  # type: ignore[attr-defined]
+        return self.astuple() == other.astuple()
 
     def __hash__(self) -> int:
         return hash((type(self).__name__, self.astuple()))

@@ -26,7 +26,11 @@ def run(capsys, *argv: str) -> tuple[int, str, str]:  # type: ignore[no-untyped-
     ],
 )
 def test_exit_status_is_0_allow_3_ask_4_deny_on_the_builtin_policy(
-    world, capsys, argv: list[str], code: int, word: str  # type: ignore[no-untyped-def]
+    world,
+    capsys,
+    argv: list[str],
+    code: int,
+    word: str,  # type: ignore[no-untyped-def]
 ) -> None:
     status, out, _ = run(capsys, *argv)
     assert status == code
@@ -35,7 +39,7 @@ def test_exit_status_is_0_allow_3_ask_4_deny_on_the_builtin_policy(
 
 def test_the_decision_says_why(world, capsys) -> None:  # type: ignore[no-untyped-def]
     _, out, _ = run(capsys, "check", "bash", "git push --force")
-    assert 'git push --force*' in out and "builtin:" in out and "force-push" in out
+    assert "git push --force*" in out and "builtin:" in out and "force-push" in out
 
 
 def test_json_output_has_the_documented_fields(world, capsys) -> None:  # type: ignore[no-untyped-def]
@@ -59,7 +63,9 @@ def test_json_input_is_accepted(world, capsys) -> None:  # type: ignore[no-untyp
 
 def test_an_inline_policy_replaces_the_files(world, capsys) -> None:  # type: ignore[no-untyped-def]
     world.global_config('{"permission": {"bash": "deny"}}')
-    status, _, _ = run(capsys, "check", "--policy", '{"permission": {"bash": "allow"}}', "bash", "ls")
+    status, _, _ = run(
+        capsys, "check", "--policy", '{"permission": {"bash": "allow"}}', "bash", "ls"
+    )
     assert status == 0
     status, _, _ = run(capsys, "check", "bash", "ls")
     assert status == 4
@@ -114,7 +120,9 @@ def test_batch_decides_json_lines_in_one_process(world, capsys, monkeypatch) -> 
         "not json",
         {"input": "missing tool"},
     ]
-    world.global_config('{"permission": {"*": "ask"}, "agents": {"ro": {"permission": {"write": "deny"}}}}')
+    world.global_config(
+        '{"permission": {"*": "ask"}, "agents": {"ro": {"permission": {"write": "deny"}}}}'
+    )
     text = "\n".join(line if isinstance(line, str) else json.dumps(line) for line in lines) + "\n"
     monkeypatch.setattr("sys.stdin", io.StringIO(text))
     status, out, _ = run(capsys, "check", "--batch")

@@ -59,7 +59,9 @@ def test_an_invalid_config_shows_file_line_column_and_a_caret(world, capsys) -> 
 
 
 def test_validate_without_a_file_checks_the_discovered_policy(world, capsys) -> None:  # type: ignore[no-untyped-def]
-    world.global_config('{"permission": {"read": "allow"}, "tests": [{"tool": "read", "input": "x", "expect": "allow"}]}')
+    world.global_config(
+        '{"permission": {"read": "allow"}, "tests": [{"tool": "read", "input": "x", "expect": "allow"}]}'
+    )
     status, out = run(capsys, "validate")
     assert status == 0 and "1 test(s) passed" in out
 

@@ -56,8 +56,16 @@ def test_a_string_surface_replaces_and_a_map_merges() -> None:
         ('{"permission": {"bash": 3}}', "1:25", "not a number"),
         ('{"permission": []}', "1:16", "must be an object"),
         ('{"permission": {"bash": {"": "deny"}}}', "1:26", "empty pattern"),
-        ('{"permission": {"bash": {"x": {"action": "deny", "why": 1}}}}', "1:50", 'unknown key "why"'),
-        ('{"permission": {"bash": {"x": {"action": "deny", "reason": 42}}}}', "1:60", "must be a string"),
+        (
+            '{"permission": {"bash": {"x": {"action": "deny", "why": 1}}}}',
+            "1:50",
+            'unknown key "why"',
+        ),
+        (
+            '{"permission": {"bash": {"x": {"action": "deny", "reason": 42}}}}',
+            "1:60",
+            "must be a string",
+        ),
         ('{"permission": {"bash": {"x": {"reason": "r"}}}}', "1:31", 'no "action"'),
         ('{"permission": {"*": "maybe"}}', "1:22", "universal"),
         ('{"yolo": "yes"}', "1:10", "true or false"),
@@ -66,7 +74,11 @@ def test_a_string_surface_replaces_and_a_map_merges() -> None:
         ('{"tests": [{"tool": "bash", "expected": "deny"}]}', "1:29", 'did you mean "expect"'),
         ('{"forwardingTimeoutMs": -1}', "1:25", "positive integer"),
         ("[1]", "1:1", "must be a JSON object"),
-        ('{\n  "permission": {\n    "read": "allow",\n    "bash": {"git *": "alow"}\n  }\n}', "4:23", "unknown action"),
+        (
+            '{\n  "permission": {\n    "read": "allow",\n    "bash": {"git *": "alow"}\n  }\n}',
+            "4:23",
+            "unknown action",
+        ),
     ],
 )
 def test_invalid_configs_point_at_the_fault(text: str, where: str, words: str) -> None:

@@ -54,7 +54,9 @@ def test_malformed_text_is_an_error_at_the_fault(
 
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers() | st.text(),
-    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=5), inner, max_size=4),
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=5), inner, max_size=4)
+    ),
     max_leaves=20,
 )
 

@@ -56,7 +56,9 @@ def test_yolo_turns_asks_into_allows_and_keeps_denies() -> None:
 
 
 def test_the_clamp_turns_allows_into_asks_and_keeps_denies() -> None:
-    merged = merge([("global", pmap('{"permission": {"read": "allow", "bash": {"rm *": "deny"}}}'))])
+    merged = merge(
+        [("global", pmap('{"permission": {"read": "allow", "bash": {"rm *": "deny"}}}'))]
+    )
     assert [(r[2], r[3]) for r in clamp_allows(merged)] == [
         ("ask", "fail_closed"),
         ("deny", "global"),

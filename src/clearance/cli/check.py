@@ -90,7 +90,7 @@ def _run(argv: list[str], *, explain: bool) -> int:
 
         return run_batch(args)
     if not args.positionals:
-        raise UsageError("missing TOOL (for example: clearance check bash \"git status\")")
+        raise UsageError('missing TOOL (for example: clearance check bash "git status")')
     if len(args.positionals) > 2:
         raise UsageError("too many arguments: quote INPUT as one argument")
     tool = args.positionals[0]
@@ -99,7 +99,9 @@ def _run(argv: list[str], *, explain: bool) -> int:
     engine = _engine(cwd, args, args.value("--agent"), args.value("--policy"))
     from clearance.intent.call import ToolCall
 
-    call = ToolCall(tool, call_input(tool, raw), cwd, args.value("--agent"), args.value("--session"))
+    call = ToolCall(
+        tool, call_input(tool, raw), cwd, args.value("--agent"), args.value("--session")
+    )
     decision = engine.check(call)
     if explain:
         from clearance.cli.render import explain_text

@@ -50,7 +50,9 @@ def decision_text(decision: Decision) -> str:
 
 def explain_text(decision: Decision, policy: Policy) -> str:
     lines = [f"call: {decision.call.tool} {_short(decision.call.input)}"]
-    lines.append(f"cwd: {decision.call.cwd}" + (f"   agent: {policy.agent}" if policy.agent else ""))
+    lines.append(
+        f"cwd: {decision.call.cwd}" + (f"   agent: {policy.agent}" if policy.agent else "")
+    )
     if policy.project:
         state = "trusted" if policy.trusted else "not trusted"
         lines.append(f"project: {policy.project} ({state})")

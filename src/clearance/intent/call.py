@@ -35,7 +35,8 @@ _ALIASES = {
 
 
 def canonical_tool(name: str) -> str:
-    """``Bash`` → ``bash``, ``MultiEdit`` → ``edit``, ``mcp__srv__tool`` → ``mcp``; others as given."""
+    """``Bash`` → ``bash``, ``MultiEdit`` → ``edit``, ``mcp__srv__tool`` → ``mcp``; others as
+    given."""
     if name.startswith("mcp__"):
         return "mcp"
     return _ALIASES.get(name.lower(), name)

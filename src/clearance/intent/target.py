@@ -38,19 +38,18 @@ def mcp_parts(call: ToolCall) -> tuple[str | None, str | None]:
         server, sep, tool = data.partition(":")
         return (server or None, tool or None) if sep else (None, data or None)
     if isinstance(data, dict):
-        server = data.get("server")
-        tool = data.get("tool") or data.get("name")
-        server = server if isinstance(server, str) and server else None
-        tool = tool if isinstance(tool, str) and tool else None
-        if server is None and tool and tool.startswith("mcp__"):
-            rest = tool[5:]
-            s, sep, t = rest.partition("__")
+        raw_server = data.get("server")
+        raw_tool = data.get("tool") or data.get("name")
+        srv = raw_server if isinstance(raw_server, str) and raw_server else None
+        name = raw_tool if isinstance(raw_tool, str) and raw_tool else None
+        if srv is None and name and name.startswith("mcp__"):
+            s, sep, t = name[5:].partition("__")
             if sep:
                 return s or None, t or None
-        if server is None and tool and ":" in tool:
-            s, _, t = tool.partition(":")
+        if srv is None and name and ":" in name:
+            s, _, t = name.partition(":")
             return s or None, t or None
-        return server, tool
+        return srv, name
     return None, None
 
 

@@ -185,7 +185,9 @@ def _did_you_mean(word: str, choices: tuple[str, ...] | list[str]) -> str:
     return f' (did you mean "{close[0]}"?)' if close else ""
 
 
-def _action(ck: _Checker, value: object, path: tuple[object, ...], what: str) -> tuple[str, str | None]:
+def _action(
+    ck: _Checker, value: object, path: tuple[object, ...], what: str
+) -> tuple[str, str | None]:
     if isinstance(value, str):
         if value not in _ACTIONS:
             raise ck.fail(
@@ -282,9 +284,7 @@ def _setting(ck: _Checker, key: str, value: object) -> object:
 
 def _tests(ck: _Checker, value: object) -> tuple[SelfTest, ...]:
     if not isinstance(value, list):
-        raise ck.fail(
-            '"tests" must be an array of {"tool", "input", "expect"} objects', ("tests",)
-        )
+        raise ck.fail('"tests" must be an array of {"tool", "input", "expect"} objects', ("tests",))
     out = []
     allowed = ("tool", "input", "expect", "cwd", "agent", "name")
     for i, item in enumerate(value):
@@ -349,9 +349,7 @@ def parse_config(text: str, file: str) -> ScopeConfig:
             yolo = value
         elif key == "agents":
             if not isinstance(value, dict):
-                raise ck.fail(
-                    '"agents" must map agent names to {"permission": {...}}', ("agents",)
-                )
+                raise ck.fail('"agents" must map agent names to {"permission": {...}}', ("agents",))
             for name, body in value.items():
                 apath = ("agents", name)
                 if not isinstance(body, dict):

@@ -58,7 +58,10 @@ class ConfigError(ValueError):
         return f"{head}\n    {shown}\n    {caret}"
 
     def __repr__(self) -> str:
-        return f"ConfigError({self.message!r}, file={self.file!r}, line={self.line}, column={self.column})"
+        return (
+            f"ConfigError({self.message!r}, file={self.file!r}, "
+            f"line={self.line}, column={self.column})"
+        )
 
     def __reduce__(self) -> tuple[object, ...]:  # picklable despite keyword-only fields
         return (_rebuild, (self.message, self.file, self.line, self.column, self.text))

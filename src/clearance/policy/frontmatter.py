@@ -83,13 +83,11 @@ def parse_frontmatter(text: str) -> Document | None:
         if not body or body.startswith("#"):
             continue
         indent = len(raw) - len(raw.lstrip(" "))
-        if "\t" in raw[:indent + 1] and raw.lstrip(" ").startswith("\t"):
+        if "\t" in raw[: indent + 1] and raw.lstrip(" ").startswith("\t"):
             raise JsoncError("tabs cannot indent YAML; use spaces", line_offset)
         while stack and indent <= stack[-1][0]:
             stack.pop()
-        parent_indent, mapping, path = stack[-1]
-        if mapping is None:
-            raise JsoncError("unexpected indentation", line_offset + indent)
+        _, mapping, path = stack[-1]
         if body.startswith("- "):
             # A list item: only allowed under keys we skip (e.g. ``tools:``).
             if path and path[0] in ("name", "permission"):
@@ -99,7 +97,9 @@ def parse_frontmatter(text: str) -> Document | None:
         rest = _strip_comment(rest).strip()
         child = (*path, key)
         keys[child] = line_offset + indent
-        spans[child] = line_offset + indent + len(body) - len(rest) if rest else line_offset + indent
+        spans[child] = (
+            line_offset + indent + len(body) - len(rest) if rest else line_offset + indent
+        )
         if rest in ("", "|", ">"):
             nested: dict[str, Any] = {}
             mapping[key] = nested

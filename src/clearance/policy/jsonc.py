@@ -36,14 +36,16 @@ class Document:
 
     __slots__ = ("keys", "source", "spans", "value")
 
-    def __init__(self, value: Any, source: str, spans: dict[Path, int], keys: dict[Path, int]):
+    def __init__(
+        self, value: Any, source: str, spans: dict[Path, int], keys: dict[Path, int]
+    ) -> None:
         self.value = value
         self.source = source
         self.spans = spans
         self.keys = keys
 
     def offset(self, path: Path, *, key: bool = False) -> int:
-        """Where the value (or, with ``key``, its key) at ``path`` starts; the nearest parent else."""
+        """Where the value (or with ``key`` its key) at ``path`` starts, else its nearest parent."""
         table = self.keys if key else self.spans
         while path:
             if path in table:
@@ -116,7 +118,7 @@ class _Parser:
         if ch and ch in _NUMBER_CHARS:
             return self.number(pos)
         if ch == "'":
-            raise JsoncError("strings must use double quotes (\"...\"), not single quotes", pos)
+            raise JsoncError('strings must use double quotes ("..."), not single quotes', pos)
         if not ch:
             raise JsoncError("unexpected end of file; expected a value", pos)
         raise JsoncError(

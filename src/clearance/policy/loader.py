@@ -85,7 +85,7 @@ def load_policy(
     if errors:
         rules = clamp_allows(rules)  # after yolo: a broken policy asks even under yolo (ADR 0002)
     return Policy(
-        rules=RuleSet([Rule(*r) for r in rules], expand=tuple(PATH_SURFACES), home=home),  # type: ignore[arg-type]
+        rules=RuleSet([Rule(*r) for r in rules], expand=tuple(PATH_SURFACES), home=home),
         yolo=yolo,
         settings=dict(data["settings"]),
         test_data=tuple(data["tests"]),
@@ -170,7 +170,9 @@ def _compile(
         if agent:
             for name, pmap in scope.agents:
                 if name == agent:
-                    agent_origin = "agent" if origin in ("global", "builtin", "inline") else "project_agent"
+                    agent_origin = (
+                        "agent" if origin in ("global", "builtin", "inline") else "project_agent"
+                    )
                     agent_scopes.append((agent_origin, pmap))
 
     def load_file(origin: str, path: str) -> None:
@@ -196,7 +198,9 @@ def _compile(
                     continue
                 from clearance.policy.config import _Checker, parse_permission
 
-                pmap = parse_permission(_Checker(doc, path), doc.value["permission"], ("permission",))
+                pmap = parse_permission(
+                    _Checker(doc, path), doc.value["permission"], ("permission",)
+                )
             except ConfigError as exc:
                 errors.append(exc)
                 continue
@@ -252,7 +256,7 @@ def _compile(
     rules = merge([*scopes, *agent_scopes])
     settings: dict[str, Any] = {}
     yolo = False
-    tests = []
+    tests: list[dict[str, Any]] = []
     for scope in loaded:
         settings.update(scope.settings)
         if scope.yolo is not None:

@@ -161,7 +161,9 @@ class RuleSet:
 
     __slots__ = ("_index", "_universal", "rules")
 
-    def __init__(self, rules: Sequence[Rule], *, expand: Sequence[str] = (), home: str = "") -> None:
+    def __init__(
+        self, rules: Sequence[Rule], *, expand: Sequence[str] = (), home: str = ""
+    ) -> None:
         """``expand`` names surfaces whose patterns get ``~``/``$HOME`` expansion to ``home``."""
         from clearance.policy.wildcard import expand_home
 
@@ -210,5 +212,5 @@ class RuleSet:
     def __len__(self) -> int:
         return len(self.rules)
 
-    def __iter__(self) -> Iterable[Rule]:  # type: ignore[override]
+    def __iter__(self) -> Iterable[Rule]:
         return iter(self.rules)

@@ -62,7 +62,9 @@ def _is_dir(mode: int) -> bool:
 def atomic_write(path: str, data: bytes, *, mode: int = 0o600) -> None:
     """Write ``data`` to ``path`` all at once: a temp file beside it, then rename over it."""
     directory = os.path.dirname(path) or "."
-    tmp = os.path.join(directory, f".{os.path.basename(path)}.{os.getpid()}.{os.urandom(4).hex()}.tmp")
+    tmp = os.path.join(
+        directory, f".{os.path.basename(path)}.{os.getpid()}.{os.urandom(4).hex()}.tmp"
+    )
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
     fd = os.open(tmp, flags, mode)
     try:

@@ -38,7 +38,7 @@ def family_members(surface: str) -> tuple[str, ...]:
 def check_surface_key(key: str) -> str | None:
     """Why ``key`` cannot be a surface, or ``None`` when it can."""
     if not key:
-        return "an empty surface name; write a tool name such as \"bash\" or \"read\""
+        return 'an empty surface name; write a tool name such as "bash" or "read"'
     if key != key.strip():
         return f"surface {key!r} has leading or trailing spaces"
     for family in FAMILIES:

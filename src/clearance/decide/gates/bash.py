@@ -34,7 +34,7 @@ def bash_gate(rules: RuleSet, call: ToolCall) -> tuple[list[GateResult], tuple[U
                             gate_message(rule.action, what, rule), unit=text)  # fmt: skip
         return [result], (UnitFact(text, "", None, None, rule.action, rule),)
     message = (
-        f"Needs approval: bash command \"{text}\" uses shell syntax that is not analyzed yet "
+        f'Needs approval: bash command "{text}" uses shell syntax that is not analyzed yet '
         f"({SENTINEL})"
     )
     result = GateResult("bash", "bash", text, "ask", rule, message, sentinel=SENTINEL, unit=text)
