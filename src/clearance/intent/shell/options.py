@@ -29,7 +29,7 @@ def is_assignment(value: str) -> bool:
         return False
     if name[0].isdigit():
         return False
-    return all(ch == "_" or ch.isascii() and ch.isalnum() for ch in name)
+    return all(ch == "_" or (ch.isascii() and ch.isalnum()) for ch in name)
 
 
 class Grammar:

@@ -51,7 +51,7 @@ def _absolute(words: Sequence[Word], base: str | None, exists: Callable[[str], b
         value = word.value
         replacement = None
         if value is not None and not word.glob and value and value[0] != "-":
-            if path_shaped(value):
+            if path_shaped(value) or ("/" in value and "\n" not in value):
                 if value[0] != "~":
                     replacement = absolute(value, base)
             elif base is not None and "\n" not in value:

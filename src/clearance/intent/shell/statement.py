@@ -26,18 +26,21 @@ class Redirect:
     """One redirect: its operator and, when it names one, its target word.
 
     ``op`` is the operator as written (``>``, ``>>``, ``>|``, ``&>``, ``&>>``, ``<``, ``<<<``,
-    ``>&``, ``<&``, ``<<``, ``<<-``, ``>&-``, ``<&-``) or ``?`` when the parse could not resolve it
-    (e.g. ``<>``, which the grammar does not know).
+    ``>&``, ``<&``, ``<<``, ``<<-``, ``>&-``, ``<&-``) or ``?`` when the parse found none;
+    ``broken`` when the redirect did not parse cleanly (e.g. ``<>``, which the grammar does not
+    know).
     """
 
-    __slots__ = ("op", "target")
+    __slots__ = ("broken", "op", "target")
 
     op: str
     target: Word | None
+    broken: bool
 
-    def __init__(self, op: str, target: Word | None) -> None:
+    def __init__(self, op: str, target: Word | None, broken: bool = False) -> None:
         self.op = op
         self.target = target
+        self.broken = broken  # the parse could not resolve it: it proves nothing (#814)
 
     @property
     def duplicates(self) -> bool:
@@ -57,7 +60,7 @@ class Redirect:
         a quoted ``"/dev/null"`` and any computed destination do.
         """
         op = self.op
-        if op == "?":
+        if op == "?" or self.broken:
             return True
         if op not in WRITE_OPERATORS and op != ">&":
             return False

@@ -13,8 +13,26 @@ error is marked unresolved. ``program``/``list``/``pipeline`` containers are not
 
 from __future__ import annotations
 
-from clearance.intent.shell.statement import Redirect, Scope, Statement
-from clearance.intent.shell.word import build_word, collect_substitutions, scan_substitutions
+from clearance.intent.shell.redirect import (
+    CLAUSES,
+    COMPOUNDS,
+    CONTAINERS,
+    EXPRESSION_FIELDS,
+    PLAIN,
+    STATEMENTS,
+    SUB_CONTEXT,
+    WORDLIKE,
+    Pending,
+    read_redirect,
+)
+from clearance.intent.shell.redirect import REDIRECTS as REDIRECTS
+from clearance.intent.shell.statement import Scope, Statement
+from clearance.intent.shell.word import (
+    SUBSTITUTIONS,
+    build_word,
+    collect_substitutions,
+    scan_substitutions,
+)
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -26,79 +44,32 @@ if TYPE_CHECKING:
 __all__ = ["DEPTH_LIMIT", "Walk"]
 
 DEPTH_LIMIT = 48
-CONTAINERS = frozenset({"program", "list", "pipeline"})
-COMPOUNDS = frozenset(
-    {
-        "if_statement",
-        "while_statement",
-        "for_statement",
-        "c_style_for_statement",
-        "case_statement",
-        "compound_statement",
-        "function_definition",
-        "negated_command",
-        "subshell",
-    }
-)
-PLAIN = frozenset(
-    {"variable_assignment", "variable_assignments", "declaration_command", "unset_command"}
-)
-STATEMENTS = (
-    CONTAINERS
-    | COMPOUNDS
-    | PLAIN
-    | {"command", "redirected_statement", "test_command", "ERROR"}
-)
-REDIRECTS = frozenset({"file_redirect", "heredoc_redirect", "herestring_redirect"})
-CLAUSES = frozenset({"do_group", "elif_clause", "else_clause", "case_item"})
-_EXPRESSION_FIELDS = frozenset({"initializer", "condition", "update"})
-_SUB_CONTEXT = {
-    "command_substitution": "command_substitution",
-    "process_substitution": "process_substitution",
-}
-_WORDLIKE = frozenset(
-    {
-        "word",
-        "string",
-        "raw_string",
-        "ansi_c_string",
-        "translated_string",
-        "concatenation",
-        "number",
-        "simple_expansion",
-        "expansion",
-        "command_substitution",
-        "process_substitution",
-        "extglob_pattern",
-        "regex",
-    }
-)
-
-
-class _Pending:
-    """Redirect facts gathered from a statement before its unit is recorded."""
-
-    __slots__ = ("after", "extra", "heredoc", "redirects", "subs")
-
-    def __init__(self) -> None:
-        self.redirects: list[Redirect] = []
-        self.extra: list[Word] = []  # words the grammar hung on a redirect: they are arguments
-        self.subs: list[Node] = []
-        self.heredoc: list[Node] = []  # substitutions in unquoted heredoc bodies
-        self.after: list[Node] = []  # statements on a heredoc's first line (`<<EOF && rm x`)
+_BLANK = " \t\\\n"
 
 
 class Walk:
     """Walks one tree; ``statements`` and ``errors`` hold the result."""
 
-    __slots__ = ("errors", "home_ok", "pwd_ok", "src", "statements")
+    __slots__ = ("home_ok", "pwd_ok", "salvage", "src", "statements", "strays")
 
     def __init__(self, src: Source, home_ok: bool, pwd_ok: bool) -> None:
         self.src = src
         self.home_ok = home_ok
         self.pwd_ok = pwd_ok
         self.statements: list[Statement] = []
-        self.errors: list[Statement] = []
+        # Byte ranges worth re-parsing for salvage, with the context of their error region.
+        self.salvage: list[tuple[int, int, str]] = []
+        self.strays: list[Node] = []  # ERROR nodes met inside words and redirects
+
+    def _record(self, stmt: Statement) -> None:
+        """Append ``stmt``, then the error regions met while building it (as their own units)."""
+        self.statements.append(stmt)
+        if self.strays:
+            strays = self.strays
+            self.strays = []
+            context = stmt.context if stmt.kind != "compound" else ""
+            for node in strays:
+                self._error(node, context, stmt.scope)
 
     def run(self, root: Node, context: str, scope: Scope, unresolved: bool = False) -> None:
         self._statement(root, context, scope, unresolved, False, 0)
@@ -129,32 +100,46 @@ class Walk:
         if kind == "comment":
             return
         if kind == "ERROR" or depth > DEPTH_LIMIT:
-            self._error(node, ctx, scope)
+            self._error(node, ctx, scope, depth <= DEPTH_LIMIT)
             return
         unres = unres or node.has_error
         if kind == "redirected_statement":
             self._redirected(node, ctx, scope, unres, writes, depth)
         elif kind == "command":
-            self._command(node, ctx, scope, unres, writes, _Pending(), depth)
+            self._command(node, ctx, scope, unres, writes, Pending(), depth)
         elif kind in COMPOUNDS:
-            self._compound(node, ctx, scope, unres, writes, _Pending(), depth)
+            self._compound(node, ctx, scope, unres, writes, Pending(), depth)
         elif kind in PLAIN or kind == "test_command":
             self._plain(node, ctx, scope, unres, writes, depth)
         else:
             self._error(node, ctx, scope)
 
-    def _error(self, node: Node, ctx: str, scope: Scope) -> None:
-        text = self.src.slice(node.start_byte, node.end_byte)
+    def _error(self, node: Node, ctx: str, scope: Scope, salvage: bool = True) -> None:
+        start = node.start_byte
+        end = node.end_byte
+        text = self.src.slice(start, end)
         if not text.strip():
             return
-        stmt = Statement("error", text, ctx, scope, True)
-        self.statements.append(stmt)
-        self.errors.append(stmt)
+        self.statements.append(Statement("error", text, ctx, scope, True))
+        if not salvage:
+            return
+        ranges = self.salvage
+        ranges.append((start, end, ctx))
+        parent = node.parent
+        if parent is not None and parent.type != "program" and parent.end_byte > end:
+            ranges.append((end, parent.end_byte, ctx))
+        for child in node.children:
+            if child.type == "ERROR":
+                ranges.append((child.end_byte, end, ctx))
+            elif child.type in STATEMENTS:
+                ranges.append((child.start_byte, child.end_byte, ctx))
 
-    def _nested(self, subs: list[Node], ctx: str | None, scope: Scope, unres: bool, depth: int) -> None:
+    def _nested(
+        self, subs: list[Node], ctx: str | None, scope: Scope, unres: bool, depth: int
+    ) -> None:
         """Walk substitutions: each is a fresh shell and a fresh redirect scope (§5.5)."""
         for sub in subs:
-            inner = ctx or _SUB_CONTEXT.get(sub.type, "command_substitution")
+            inner = ctx or SUB_CONTEXT.get(sub.type, "command_substitution")
             own = Scope(scope)
             if depth + 1 > DEPTH_LIMIT:
                 self._error(sub, inner, own)
@@ -163,7 +148,9 @@ class Walk:
                 if child.is_named:
                     self._statement(child, inner, own, unres, False, depth + 1)
 
-    def _finish(self, pending: _Pending, ctx: str, scope: Scope, unres: bool, writes: bool, depth: int) -> None:
+    def _finish(
+        self, pending: Pending, ctx: str, scope: Scope, unres: bool, writes: bool, depth: int
+    ) -> None:
         self._nested(pending.subs, None, scope, unres, depth)
         self._nested(pending.heredoc, "heredoc", scope, unres, depth)
         for node in pending.after:
@@ -172,7 +159,7 @@ class Walk:
     def _redirected(
         self, node: Node, ctx: str, scope: Scope, unres: bool, writes: bool, depth: int
     ) -> None:
-        pending = _Pending()
+        pending = Pending()
         body: Node | None = None
         for i, child in enumerate(node.children):
             if child.type in REDIRECTS:
@@ -186,7 +173,7 @@ class Walk:
             text = self.src.slice(node.start_byte, node.end_byte)
             stmt = Statement("simple", text, ctx, scope, unres, writes)
             stmt.redirects = pending.redirects
-            self.statements.append(stmt)
+            self._record(stmt)
         elif body.type == "command":
             self._command(body, ctx, scope, unres or body.has_error, writes, pending, depth)
             return
@@ -198,65 +185,25 @@ class Walk:
             carrier = Statement("redirects", text, ctx, scope, unres, writes)
             carrier.redirects = pending.redirects
             carrier.words = pending.extra
-            self.statements.append(carrier)
+            self._record(carrier)
             self._statement(body, ctx, scope, unres, writes, depth)
         self._finish(pending, ctx, scope, unres, writes, depth)
 
-    def _redirect(self, node: Node, pending: _Pending) -> None:
-        kind = node.type
-        src = self.src
-        if kind == "herestring_redirect":
-            target = None
-            for child in node.children:
-                if child.is_named:
-                    target = self._word(child, pending.subs)
-                    break
-            pending.redirects.append(Redirect("<<<", target))
-            return
-        if kind == "heredoc_redirect":
-            op = "<<"
-            quoted = False
-            for i, child in enumerate(node.children):
-                ctype = child.type
-                if ctype in ("<<", "<<-"):
-                    op = ctype
-                elif ctype == "heredoc_start":
-                    delimiter = src.slice(child.start_byte, child.end_byte)
-                    quoted = any(ch in delimiter for ch in "'\"\\")
-                elif ctype == "heredoc_body":
-                    if not quoted:
-                        scan_substitutions(child, pending.heredoc)
-                elif ctype in REDIRECTS:
-                    self._redirect(child, pending)
-                elif node.field_name_for_child(i) == "argument":
-                    pending.extra.append(self._word(child, pending.subs))
-                elif ctype in STATEMENTS:
-                    pending.after.append(child)
-            pending.redirects.append(Redirect(op, None))
-            return
-        op = "?"
-        target: Word | None = None
-        for i, child in enumerate(node.children):
-            ctype = child.type
-            if ctype == "ERROR":
-                op = "?"
-            elif not child.is_named:
-                if op == "?" and target is None:
-                    op = ctype
-            elif ctype == "file_descriptor":
-                continue
-            elif node.field_name_for_child(i) == "destination" or ctype in _WORDLIKE:
-                word = self._word(child, pending.subs)
-                if target is None and op not in (">&-", "<&-"):
-                    target = word
-                else:
-                    pending.extra.append(word)
-        if node.has_error:
-            op = "?"
-        pending.redirects.append(Redirect(op, target))
+    def _redirect(self, node: Node, pending: Pending) -> None:
+        read_redirect(node, pending, self.src, self._word, self.strays)
 
     def _word(self, node: Node, subs: list[Node]) -> Word:
+        if node.has_error:
+            self._find_errors(node)
         return build_word(node, self.src, subs, self.home_ok, self.pwd_ok)
+
+    def _find_errors(self, node: Node) -> None:
+        if node.type == "ERROR":
+            self.strays.append(node)
+            return
+        for child in node.children:
+            if child.has_error and child.type not in SUBSTITUTIONS:
+                self._find_errors(child)
 
     def _command(
         self,
@@ -265,7 +212,7 @@ class Walk:
         scope: Scope,
         unres: bool,
         writes: bool,
-        pending: _Pending,
+        pending: Pending,
         depth: int,
     ) -> None:
         src = self.src
@@ -273,27 +220,27 @@ class Walk:
         subs = pending.subs
         subshells: list[Node] = []
         prev_end = -1
-        removed = False
 
         def add(word: Word) -> None:
-            nonlocal prev_end, removed
+            nonlocal prev_end
             if words:
-                word.sep = " " if removed else src.slice(prev_end, word.start)
+                gap = src.slice(prev_end, word.start) if word.start >= prev_end else " "
+                # Source spacing is kept unless something (a redirect, an assignment) was cut.
+                word.sep = gap if not gap.strip(_BLANK) else " "
             else:
                 word.sep = ""
             words.append(word)
             prev_end = word.end
-            removed = False
 
         for child in node.children:
             kind = child.type
             if kind == "variable_assignment":
                 scan_substitutions(child, subs)
-                removed = True
+            elif kind == "ERROR":
+                self.strays.append(child)
             elif kind in REDIRECTS:
                 before = len(pending.extra)
                 self._redirect(child, pending)
-                removed = True
                 for extra in pending.extra[before:]:
                     add(extra)
                 del pending.extra[before:]
@@ -323,7 +270,7 @@ class Walk:
                 stmt.time_subshell = True
             else:
                 stmt.unresolved = True
-        self.statements.append(stmt)
+        self._record(stmt)
         for sub in subshells:
             own = Scope(scope)
             for child in sub.children:
@@ -338,11 +285,13 @@ class Walk:
         scope: Scope,
         unres: bool,
         writes: bool,
-        pending: _Pending,
+        pending: Pending,
         depth: int,
     ) -> None:
         kind = node.type
-        stmt = Statement("compound", self.src.slice(node.start_byte, node.end_byte), "compound", scope, unres)
+        stmt = Statement(
+            "compound", self.src.slice(node.start_byte, node.end_byte), "compound", scope, unres
+        )
         stmt.writes = writes or any(r.writes for r in pending.redirects)
         stmt.redirects = pending.redirects
         stmt.words = pending.extra
@@ -351,11 +300,13 @@ class Walk:
         for i, child in enumerate(node.children):
             field = node.field_name_for_child(i)
             ctype = child.type
-            if kind == "for_statement" and field == "value" or kind == "case_statement" and field == "value":
+            if (kind == "for_statement" and field == "value") or (
+                kind == "case_statement" and field == "value"
+            ):
                 stmt.operands.append(self._word(child, subs))
             elif kind == "function_definition" and field == "name":
                 continue
-            elif kind == "c_style_for_statement" and field in _EXPRESSION_FIELDS:
+            elif kind == "c_style_for_statement" and field in EXPRESSION_FIELDS:
                 collect_substitutions(child, subs)
             elif kind == "function_definition" and ctype == "compound_statement":
                 body.extend(c for c in child.children if c.type in STATEMENTS)
@@ -363,7 +314,7 @@ class Walk:
                 body.append(child)
             elif child.is_named:
                 collect_substitutions(child, subs)
-        self.statements.append(stmt)
+        self._record(stmt)
         self._nested(subs, None, scope, unres, depth)
         inner_ctx = ctx
         inner_scope = scope
@@ -374,7 +325,9 @@ class Walk:
             self._body(child, inner_ctx, inner_scope, unres, stmt.writes, depth + 1)
         self._finish(pending, ctx, scope, unres, writes, depth)
 
-    def _body(self, node: Node, ctx: str, scope: Scope, unres: bool, writes: bool, depth: int) -> None:
+    def _body(
+        self, node: Node, ctx: str, scope: Scope, unres: bool, writes: bool, depth: int
+    ) -> None:
         kind = node.type
         if kind in CLAUSES:
             subs: list[Node] = []
@@ -403,12 +356,14 @@ class Walk:
             self._test_words(node, stmt.operands, subs)
         else:
             scan_substitutions(node, subs)
-        self.statements.append(stmt)
+            if node.has_error:
+                self._find_errors(node)
+        self._record(stmt)
         self._nested(subs, None, scope, unres, depth)
 
     def _test_words(self, node: Node, out: list[Word], subs: list[Node]) -> None:
         for child in node.children:
-            if child.type in _WORDLIKE:
+            if child.type in WORDLIKE:
                 out.append(self._word(child, subs))
             elif child.is_named and child.type != "test_operator" and child.child_count:
                 self._test_words(child, out, subs)

@@ -54,7 +54,18 @@ _ANSI = {
 class Word:
     """One word. Mutable only while the walk builds it (``sep`` is set by the command builder)."""
 
-    __slots__ = ("dq_dyn", "end", "glob", "lead_dyn", "quoted", "raw", "segs", "sep", "start", "value")
+    __slots__ = (
+        "dq_dyn",
+        "end",
+        "glob",
+        "lead_dyn",
+        "quoted",
+        "raw",
+        "segs",
+        "sep",
+        "start",
+        "value",
+    )
 
     start: int
     end: int
@@ -235,14 +246,15 @@ def _double_quoted(
         if kind == "string_content":
             acc.parts.append(_unescape_dq(src.slice(child.start_byte, child.end_byte)))
             continue
-        acc.dq_dyn = True
         if kind == "simple_expansion" or kind == "expansion":
-            acc.parts.append(
-                _variable(src.slice(child.start_byte, child.end_byte), home_ok, pwd_ok)
-            )
+            part = _variable(src.slice(child.start_byte, child.end_byte), home_ok, pwd_ok)
+            acc.parts.append(part)
+            acc.dq_dyn = acc.dq_dyn or part == DYN
             if kind == "expansion":
                 scan_substitutions(child, subs)
-        elif kind in SUBSTITUTIONS:
+            continue
+        acc.dq_dyn = True
+        if kind in SUBSTITUTIONS:
             subs.append(child)
             acc.parts.append(DYN)
         else:

@@ -1,0 +1,185 @@
+"""The analysis of one bash command line: units, path tokens, and the fail-closed facts.
+
+:func:`analyze` never raises. Whatever goes wrong inside (a grammar surprise, a recursion limit,
+an allocation failure), it returns an analysis whose single unit is the whole command marked
+``unresolved``: the gate floors that to *ask* (notes §5.3).
+"""
+
+from __future__ import annotations
+
+import os.path
+
+from clearance._frozen import Frozen
+from clearance.intent.shell.assembly import MAX_LAYERS, Assembly, normalise_cwd
+from clearance.intent.shell.source import Source
+from clearance.intent.shell.statement import Scope
+from clearance.intent.shell.token import merge
+from clearance.intent.shell.unit import Unit
+from clearance.intent.shell.walk import Walk
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from clearance.intent.shell.statement import Statement
+    from clearance.intent.shell.token import PathToken
+
+__all__ = ["Analysis", "analyze"]
+
+_set = object.__setattr__
+MAX_SALVAGE = 16
+_IDENT = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_")
+_USE = frozenset("${#!")
+
+
+class Analysis(Frozen):
+    """What a bash command line runs and touches.
+
+    ``units`` in source order (an enclosing unit before the ones nested in it); ``paths``
+    deduplicated by path (or raw when unknown) with effects merged; ``unparseable`` is true for
+    a non-empty, non-comment command that yielded no unit; ``home_reassigned`` is true when the
+    program may assign ``HOME`` (then ``~``/``$HOME`` are not expanded and no home spelling is
+    offered).
+    """
+
+    __slots__ = ("command", "home_reassigned", "paths", "units", "unparseable")
+
+    command: str
+    units: tuple[Unit, ...]
+    paths: tuple[PathToken, ...]
+    unparseable: bool
+    home_reassigned: bool
+
+    def __init__(
+        self,
+        command: str,
+        units: tuple[Unit, ...],
+        paths: tuple[PathToken, ...],
+        unparseable: bool,
+        home_reassigned: bool,
+    ) -> None:
+        _set(self, "command", command)
+        _set(self, "units", units)
+        _set(self, "paths", paths)
+        _set(self, "unparseable", unparseable)
+        _set(self, "home_reassigned", home_reassigned)
+
+
+def analyze(
+    command: str,
+    *,
+    cwd: str | None,
+    home: str,
+    exists: Callable[[str], bool] | None = None,
+) -> Analysis:
+    """Analyse ``command`` as bash run in ``cwd`` (``None``: unknown) by a user whose home is
+    ``home``; ``exists(abs_path)`` tells whether a bare word names an existing entry (default
+    :func:`os.path.lexists`). Never raises: an internal failure yields the fail-closed analysis."""
+    try:
+        return _analyze(command, cwd, home, exists or os.path.lexists)
+    except Exception:
+        return _fail_closed(command)
+
+
+def _fail_closed(command: str) -> Analysis:
+    text = command if isinstance(command, str) else repr(command)
+    return Analysis(text, (Unit(text, unresolved=True),), (), False, True)
+
+
+def reassigns(command: str, name: str) -> bool:
+    """Whether ``name`` may be assigned anywhere in ``command``: it appears as a bare word or
+    before ``=``/``+=``/``[`` rather than only as ``$NAME``/``${NAME}``. Deliberately
+    over-approximate (``echo HOME`` counts): the cost is a missed expansion, never a wrong one."""
+    start = command.find(name)
+    size = len(name)
+    while start >= 0:
+        before = command[start - 1] if start else " "
+        end = start + size
+        after = command[end] if end < len(command) else " "
+        free = before not in _IDENT and before not in _USE and before != "/"
+        if free and after not in _IDENT and after not in "/}:":
+            return True
+        start = command.find(name, end)
+    return False
+
+
+def _analyze(command: str, cwd: str | None, home: str, exists: Callable[[str], bool]) -> Analysis:
+    if not command.strip():
+        return Analysis(command, (), (), False, False)
+    home_reassigned = reassigns(command, "HOME")
+    pwd_ok = not reassigns(command, "PWD")
+    home = home.rstrip("/") or "/"
+    session = _Session(home, not home_reassigned, pwd_ok, exists)
+    src = Source(command)
+    asm, comments_only, _ = session.run(src, "", Scope(None, normalise_cwd(cwd)), 0, False)
+    units = tuple(asm.units)
+    unparseable = not units and not comments_only
+    return Analysis(command, units, merge(asm.tokens), unparseable, home_reassigned)
+
+
+class _Session:
+    """Shared settings of one analysis, including recursive payload and salvage parses."""
+
+    __slots__ = ("exists", "home", "home_ok", "pwd_ok", "salvages")
+
+    def __init__(self, home: str, home_ok: bool, pwd_ok: bool, exists: Callable[[str], bool]):
+        self.home = home
+        self.home_ok = home_ok
+        self.pwd_ok = pwd_ok
+        self.exists = exists
+        self.salvages = 0
+
+    def run(
+        self, src: Source, context: str, scope: Scope, depth: int, payload: bool
+    ) -> tuple[Assembly, bool, bool]:
+        """Parse and assemble ``src``: (assembly, only comments?, parsed cleanly?)."""
+        from clearance.intent.shell.parser import parse
+
+        root = parse(src.data)
+        walk = Walk(src, self.home_ok, self.pwd_ok)
+        walk.run(root, context, scope)
+
+        def payloads(text: str, stmt: Statement, level: int) -> list[Unit]:
+            return self.payload(text, stmt, level)
+
+        asm = Assembly(
+            self.home, self.home_ok, self.exists, payloads, project=not payload, depth=depth
+        )
+        for stmt in walk.statements:
+            asm.add(stmt)
+        if walk.salvage and depth == 0:
+            self._salvage(src, walk, asm)
+        comments_only = not walk.statements and not root.has_error
+        return asm, comments_only, not root.has_error
+
+    def payload(self, text: str, stmt: Statement, depth: int) -> list[Unit]:
+        """Units of a literal opaque payload (``bash -c '…'``, ``eval …``)."""
+        if depth > MAX_LAYERS or not text.strip():
+            return []
+        asm, _, _ = self.run(Source(text), "opaque_payload", Scope(None), depth, True)
+        if not stmt.unresolved:
+            return asm.units
+        return [u.replace(unresolved=True) for u in asm.units]
+
+    def _salvage(self, src: Source, walk: Walk, asm: Assembly) -> None:
+        """Re-parse error regions; commands of a region that parses cleanly are kept (§5.3)."""
+        seen: set[tuple[str, str]] = {(u.text, u.context) for u in asm.units}
+        whole = (0, len(src.data))
+        tried: set[tuple[int, int]] = set()
+        for start, end, context in walk.salvage:
+            if (start, end) in tried or (start, end) == whole or self.salvages >= MAX_SALVAGE:
+                continue
+            tried.add((start, end))
+            text = src.slice(start, end)
+            if not text.strip():
+                continue
+            self.salvages += 1
+            inner, _, clean = self.run(Source(text), context, Scope(None), 1, False)
+            if not clean:
+                continue
+            for unit in inner.units:
+                if (unit.text, unit.context) in seen:
+                    continue
+                seen.add((unit.text, unit.context))
+                asm.units.append(unit.replace(unresolved=True, salvaged=True))
+            asm.tokens.extend(inner.tokens)

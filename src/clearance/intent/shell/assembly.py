@@ -1,0 +1,333 @@
+"""Assembly: from walked statements to units and path tokens.
+
+For each statement in source order this module builds the unit(s) the bash gate sees (the unit
+itself, then one ``wrapped`` unit per peeled wrapper layer, then the units of a literal opaque
+payload) and the path tokens its words and redirects project, folding literal ``cd`` into the
+effective directory of the statement's shell (notes §5.11).
+"""
+
+from __future__ import annotations
+
+import os.path
+
+from clearance.intent.shell.effect import reader_claim
+from clearance.intent.shell.role import candidates
+from clearance.intent.shell.spelling import spellings
+from clearance.intent.shell.token import PathToken, absolute, exists_safely, path_shaped
+from clearance.intent.shell.unit import Unit
+from clearance.intent.shell.word import HOME, PWD
+from clearance.intent.shell.wrapper import OPAQUE_LINE, basename, join, layer, peel
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable, Sequence
+
+    from clearance.intent.shell.statement import Redirect, Statement
+    from clearance.intent.shell.token import Effect, Source
+    from clearance.intent.shell.unit import Context
+    from clearance.intent.shell.word import Word
+
+    Payloads = Callable[[str, Statement, int], list[Unit]]
+
+__all__ = ["Assembly"]
+
+MAX_LAYERS = 4
+_HOME_PREFIXES = ("~/", "$HOME", "${HOME}")
+_READS = frozenset({"<", "<<<", "<&"})
+_WRITES = frozenset({">", ">>", ">|", "&>", "&>>", ">&"})
+
+
+class Assembly:
+    """Collects units and tokens for one command line (or one payload)."""
+
+    __slots__ = ("depth", "exists", "home", "home_ok", "payloads", "project", "tokens", "units")
+
+    def __init__(
+        self,
+        home: str,
+        home_ok: bool,
+        exists: Callable[[str], bool],
+        payloads: Payloads,
+        *,
+        project: bool = True,
+        depth: int = 0,
+    ) -> None:
+        self.home = home
+        self.home_ok = home_ok
+        self.exists = exists
+        self.payloads = payloads  # parses a literal opaque payload into units
+        self.project = project  # payload units project no paths and get no spellings
+        self.depth = depth
+        self.units: list[Unit] = []
+        self.tokens: list[PathToken] = []
+
+    # -- statements -----------------------------------------------------------------------
+
+    def add(self, stmt: Statement) -> None:
+        kind = stmt.kind
+        base = stmt.scope.current() if not stmt.salvaged else None
+        if kind == "simple":
+            self._simple(stmt, base)
+        elif kind == "redirects":
+            self._redirects(stmt, base)
+            self._arguments(stmt.words, base, stmt.text, "unproven", "unproven")
+        else:
+            self.units.append(
+                Unit(
+                    stmt.text,
+                    context=stmt.context,  # type: ignore[arg-type]
+                    unresolved=stmt.unresolved,
+                    salvaged=stmt.salvaged,
+                )
+            )
+            if kind != "error":
+                self._redirects(stmt, base)
+                self._arguments(stmt.words, base, stmt.text, "unproven", "unproven")
+                self._arguments(stmt.operands, base, stmt.text, "unproven", "unproven")
+
+    def _simple(self, stmt: Statement, base: str | None) -> None:
+        words = stmt.words
+        if not words:
+            self.units.append(
+                Unit(
+                    stmt.text,
+                    context=stmt.context,  # type: ignore[arg-type]
+                    unresolved=stmt.unresolved,
+                    salvaged=stmt.salvaged,
+                )
+            )
+            self._redirects(stmt, base)
+            return
+        self._unit(words, stmt, stmt.context, base, 0)  # type: ignore[arg-type]
+        self._redirects(stmt, base)
+        self._command_tokens(words, base, stmt.text, True)
+        self._fold_cd(words, stmt, base)
+
+    def _unit(
+        self, words: Sequence[Word], stmt: Statement, context: Context, base: str | None, level: int
+    ) -> None:
+        text = join(words)
+        head = words[0]
+        canonical = text
+        if head.value is not None:
+            name = basename(head.value)
+            if name != head.raw:
+                canonical = name + text[len(head.raw) :]
+        peeled = peel(words, stmt.writes)
+        first = peeled.layers[0] if peeled.layers else None
+        exemption = peeled.exemption
+        if stmt.time_subshell:
+            first = None
+            exemption = "execution-modifier"
+        extra: tuple[str, ...] = ()
+        if self.project:
+            extra = spellings(text, words, base, self.home, self.home_ok, self.exists)
+        self.units.append(
+            Unit(
+                stmt.text if stmt.time_subshell else text,
+                canonical=stmt.text if stmt.time_subshell else canonical,
+                context=context,
+                wrapper="indirection" if stmt.time_subshell else first.kind if first else None,
+                executed=peeled.executed,
+                exemption=exemption,
+                unresolved=stmt.unresolved,
+                salvaged=stmt.salvaged,
+                spellings=extra,
+            )
+        )
+        if first is None or first.start is None:
+            return
+        if first.kind == "opaque":
+            if first.payload is not None and self.depth < MAX_LAYERS:
+                self.units.extend(self.payloads(first.payload, stmt, self.depth + 1))
+            return
+        inner = words[first.start : first.end]
+        if level < MAX_LAYERS:
+            self._unit(inner, stmt, "wrapped", base, level + 1)
+        if first.name in OPAQUE_LINE and self.depth < MAX_LAYERS:
+            # watch/parallel/rush hand their arguments to a shell as one command line.
+            values = [w.value for w in inner]
+            if all(v is not None for v in values):
+                line = " ".join(values)  # type: ignore[arg-type]
+                self.units.extend(self.payloads(line, stmt, self.depth + 1))
+
+    def _fold_cd(self, words: Sequence[Word], stmt: Statement, base: str | None) -> None:
+        name = words[0].value
+        if name not in ("cd", "pushd", "popd"):
+            return
+        scope = stmt.scope
+        target: Word | None = None
+        for word in words[1:]:
+            value = word.value
+            if value is not None and value.startswith("-") and value != "-":
+                continue  # -P, -L, -e, -@
+            target = word
+            break
+        if name == "popd" or target is None:
+            scope.base = None
+            return
+        scope.base = self._resolve(target, base)
+
+    def _resolve(self, word: Word, base: str | None) -> str | None:
+        value = self._expand(word, base)
+        if value is None or value == "-" or word.glob:
+            return None
+        return absolute(value, base)
+
+    def _expand(self, word: Word, base: str | None) -> str | None:
+        if word.value is not None:
+            return word.value
+        if word.segs is None:
+            return None
+        parts: list[str] = []
+        for seg in word.segs:
+            if seg == HOME:
+                parts.append(self.home)
+            elif seg == PWD:
+                if base is None:
+                    return None
+                parts.append(base)
+            else:
+                parts.append(seg)  # type: ignore[arg-type]
+        return "".join(parts)
+
+    # -- tokens ---------------------------------------------------------------------------
+
+    def _redirects(self, stmt: Statement, base: str | None) -> None:
+        if not self.project:
+            return
+        for redirect in stmt.redirects:
+            self._redirect(redirect, base, stmt.text)
+
+    def _redirect(self, redirect: Redirect, base: str | None, command: str) -> None:
+        target = redirect.target
+        if target is None or redirect.duplicates:
+            return
+        op = redirect.op
+        effect: Effect
+        source: Source = "syntax"
+        if redirect.broken:
+            effect, source = "unproven", "unproven"
+        elif op in _WRITES:
+            effect = "write"
+        elif op in _READS:
+            effect = "read"
+        else:
+            effect, source = "unproven", "unproven"
+        self._token(target, base, command, effect, source, by_role=op != "<<<")
+
+    def _command_tokens(
+        self, words: Sequence[Word], base: str | None, command: str, provable: bool
+    ) -> None:
+        if not self.project:
+            return
+        found = layer(words)
+        if found is not None:
+            if found.kind == "opaque":
+                return  # the payload is not projected; the wrapper is floored instead
+            own = list(words[: found.start]) if found.start is not None else list(words)
+            if found.start is not None:
+                own.extend(words[found.end :])
+            source: Source = "retracted" if found.name in ("find", "fd") else "unproven"
+            self._arguments(own[1:], base, command, "unproven", source, generic_of=own)
+            if found.start is not None:
+                inner = words[found.start : found.end]
+                self._command_tokens(
+                    inner, base, command, provable and found.name not in OPAQUE_LINE
+                )
+            return
+        claim = reader_claim(words) if provable else None
+        if claim == "read":
+            self._candidates(words, base, command, "read", "core")
+        elif claim == "retracted":
+            self._candidates(words, base, command, "unproven", "retracted")
+        else:
+            self._candidates(words, base, command, "unproven", "unproven")
+
+    def _candidates(
+        self, words: Sequence[Word], base: str | None, command: str, effect: Effect, source: Source
+    ) -> None:
+        for item in candidates(words):
+            if isinstance(item, str):
+                self._value(item, item, base, command, effect, source)
+            else:
+                self._token(item, base, command, effect, source)
+
+    def _arguments(
+        self,
+        words: Sequence[Word],
+        base: str | None,
+        command: str,
+        effect: Effect,
+        source: Source,
+        generic_of: Sequence[Word] | None = None,
+    ) -> None:
+        if not self.project or not words:
+            return
+        if generic_of is not None:
+            self._candidates(generic_of, base, command, effect, source)
+            return
+        for word in words:
+            value = word.value
+            if value is not None and value.startswith("-"):
+                continue
+            self._token(word, base, command, effect, source)
+
+    def _token(
+        self,
+        word: Word,
+        base: str | None,
+        command: str,
+        effect: Effect,
+        source: Source,
+        by_role: bool = False,
+    ) -> None:
+        value = self._expand(word, base)
+        if word.value is None:
+            if word.segs is None:
+                if not self.home_ok and word.raw.lstrip("\"'").startswith(_HOME_PREFIXES):
+                    # HOME is reassigned: a home path whose directory is unknown (§5.10).
+                    self.tokens.append(PathToken(word.raw, None, effect, source, command))
+                return  # computed: nothing literal to project
+            raw = word.raw.replace('"', "").replace("'", "")
+            if value is None:  # $PWD with an unknown base
+                self.tokens.append(PathToken(raw, None, effect, source, command))
+                return
+        else:
+            raw = word.value
+        assert value is not None
+        self._value(raw, value, base, command, effect, source, by_role)
+
+    def _value(
+        self,
+        raw: str,
+        value: str,
+        base: str | None,
+        command: str,
+        effect: Effect,
+        source: Source,
+        by_role: bool = False,
+    ) -> None:
+        if not value:
+            return
+        if not by_role and not path_shaped(value):
+            if base is None or "\n" in value or value.startswith("-"):
+                return
+            probe = absolute(value, base)
+            if probe is None or not exists_safely(self.exists, probe):
+                return
+        if value.startswith("~"):
+            if value != "~" and not value.startswith("~/"):
+                self.tokens.append(PathToken(raw, None, effect, source, command))
+                return
+            if not self.home_ok:
+                self.tokens.append(PathToken(raw, None, effect, source, command))
+                return
+            value = self.home + value[1:]
+        self.tokens.append(PathToken(raw, absolute(value, base), effect, source, command))
+
+
+def normalise_cwd(cwd: str | None) -> str | None:
+    if cwd is None or not cwd.startswith("/"):
+        return None
+    return os.path.normpath(cwd)

@@ -1,0 +1,150 @@
+"""Redirects as the walk reads them, and the node-type vocabulary the walk dispatches on.
+
+tree-sitter-bash attaches words that follow a redirect target to the redirect
+(``git 2>/dev/null push --force`` parses ``push`` and ``--force`` as further destinations) and
+hosts a heredoc's first-line continuation (``<<EOF && rm x``) inside the heredoc redirect.
+:func:`read_redirect` gives those words back to the command and those statements back to the
+walk.
+"""
+
+from __future__ import annotations
+
+from clearance.intent.shell.statement import Redirect
+from clearance.intent.shell.word import scan_substitutions
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from tree_sitter import Node
+
+    from clearance.intent.shell.source import Source
+    from clearance.intent.shell.word import Word
+
+    WordOf = Callable[[Node, list[Node]], Word]
+
+__all__ = [
+    "CLAUSES",
+    "COMPOUNDS",
+    "CONTAINERS",
+    "EXPRESSION_FIELDS",
+    "PLAIN",
+    "REDIRECTS",
+    "STATEMENTS",
+    "SUB_CONTEXT",
+    "WORDLIKE",
+    "Pending",
+    "read_redirect",
+]
+
+CONTAINERS = frozenset({"program", "list", "pipeline"})
+COMPOUNDS = frozenset(
+    {
+        "if_statement",
+        "while_statement",
+        "for_statement",
+        "c_style_for_statement",
+        "case_statement",
+        "compound_statement",
+        "function_definition",
+        "negated_command",
+        "subshell",
+    }
+)
+PLAIN = frozenset(
+    {"variable_assignment", "variable_assignments", "declaration_command", "unset_command"}
+)
+STATEMENTS = (
+    CONTAINERS | COMPOUNDS | PLAIN | {"command", "redirected_statement", "test_command", "ERROR"}
+)
+REDIRECTS = frozenset({"file_redirect", "heredoc_redirect", "herestring_redirect"})
+CLAUSES = frozenset({"do_group", "elif_clause", "else_clause", "case_item"})
+EXPRESSION_FIELDS = frozenset({"initializer", "condition", "update"})
+SUB_CONTEXT = {
+    "command_substitution": "command_substitution",
+    "process_substitution": "process_substitution",
+}
+WORDLIKE = frozenset(
+    {
+        "word",
+        "string",
+        "raw_string",
+        "ansi_c_string",
+        "translated_string",
+        "concatenation",
+        "number",
+        "simple_expansion",
+        "expansion",
+        "command_substitution",
+        "process_substitution",
+        "extglob_pattern",
+        "regex",
+    }
+)
+
+
+class Pending:
+    """Redirect facts gathered from a statement before its unit is recorded."""
+
+    __slots__ = ("after", "extra", "heredoc", "redirects", "subs")
+
+    def __init__(self) -> None:
+        self.redirects: list[Redirect] = []
+        self.extra: list[Word] = []  # words the grammar hung on a redirect: they are arguments
+        self.subs: list[Node] = []
+        self.heredoc: list[Node] = []  # substitutions in unquoted heredoc bodies
+        self.after: list[Node] = []  # statements on a heredoc's first line (`<<EOF && rm x`)
+
+
+def read_redirect(
+    node: Node, pending: Pending, src: Source, word: WordOf, strays: list[Node]
+) -> None:
+    """Record the redirect ``node`` into ``pending`` (its words, statements, substitutions)."""
+    kind = node.type
+    if kind == "herestring_redirect":
+        string: Word | None = None
+        for child in node.children:
+            if child.is_named:
+                string = word(child, pending.subs)
+                break
+        pending.redirects.append(Redirect("<<<", string))
+        return
+    if kind == "heredoc_redirect":
+        op = "<<"
+        quoted = False
+        for i, child in enumerate(node.children):
+            ctype = child.type
+            if ctype in ("<<", "<<-"):
+                op = ctype
+            elif ctype == "heredoc_start":
+                delimiter = src.slice(child.start_byte, child.end_byte)
+                quoted = any(ch in delimiter for ch in "'\"\\")
+            elif ctype == "heredoc_body":
+                if not quoted:
+                    scan_substitutions(child, pending.heredoc)
+            elif ctype in REDIRECTS:
+                read_redirect(child, pending, src, word, strays)
+            elif node.field_name_for_child(i) == "argument":
+                pending.extra.append(word(child, pending.subs))
+            elif ctype in STATEMENTS:
+                pending.after.append(child)
+        pending.redirects.append(Redirect(op, None))
+        return
+    op = "?"
+    target: Word | None = None
+    for i, child in enumerate(node.children):
+        ctype = child.type
+        if ctype == "ERROR":
+            strays.append(child)
+        elif not child.is_named:
+            if op == "?" and target is None:
+                op = ctype
+        elif ctype == "file_descriptor":
+            continue
+        elif node.field_name_for_child(i) == "destination" or ctype in WORDLIKE:
+            dest = word(child, pending.subs)
+            if target is None and op not in (">&-", "<&-"):
+                target = dest
+            else:
+                pending.extra.append(dest)
+    pending.redirects.append(Redirect(op, target, node.has_error))
