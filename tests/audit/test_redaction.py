@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from clearance._frozen import Frozen
@@ -8,7 +10,7 @@ from clearance.audit.redaction import ELLIPSIS, REDACTED, cap, redact, redact_fi
 R = REDACTED
 
 # (fields written, fields as they reach the log)
-TABLE: list[tuple[dict[str, object], dict[str, object]]] = [
+TABLE: list[tuple[dict[Any, object], dict[str, object]]] = [
     # sensitive keys, any casing and spelling
     ({"authorization": "Bearer x"}, {"authorization": R}),
     ({"Authorization": "Basic eDp5"}, {"Authorization": R}),

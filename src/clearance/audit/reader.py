@@ -15,7 +15,7 @@ from clearance.audit.review_event import decision_of
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Callable, Iterable, Iterator
+    from collections.abc import Callable, Generator, Iterable, Iterator
     from datetime import datetime
     from typing import Any, BinaryIO
 
@@ -140,7 +140,7 @@ def follow(
     from_start: bool = False,
     poll_interval: float = 0.1,
     stop: Callable[[], bool] | None = None,
-) -> Iterator[dict[str, Any]]:
+) -> Generator[dict[str, Any], None, None]:
     """Records appended to ``path`` from now on (all of them with ``from_start``), as they come.
 
     Polls every ``poll_interval`` seconds; waits for a missing file; starts over when the file is
