@@ -2,9 +2,10 @@
 
 Defaults, scopes, yolo rewrites and fail-closed clamps all produce rules in one ordered list; inside
 a surface the **last** matching rule wins. :class:`RuleSet` indexes the list so that a lookup
-costs about the same with 10 rules as with 10,000: patterns whose literal head reaches past the
-first word or path component are bucketed under that head, exact patterns under their text, and
-only the rest (``*``, ``*.env``, ``gi*``) are scanned — newest first, stopping at the first hit.
+costs about the same with 10 rules as with 10,000: patterns whose literal head holds a separator
+(space, ``/``, ``:``, ``.``, ``@``, ``=``) are bucketed under that head, exact patterns under
+their text, and only the rest (``*``, ``*.env``, ``gi*``) are scanned — newest first, stopping at
+the first hit.
 """
 
 from __future__ import annotations
@@ -86,15 +87,15 @@ class Rule(Frozen):
         return f'{self.surface} "{self.pattern}": {self.action} ({self.origin}{where})'
 
 
-def _head_key(text: str) -> str | None:
-    """The text up to and including its first separator (space or ``/``) past index 0."""
-    n = len(text)
-    i = 1
-    while i < n:
-        ch = text[i]
-        if ch == " " or ch == "/":
-            return text[: i + 1]
-        i += 1
+# Characters after which a literal prefix is cut into an index key.
+_SEPARATORS = frozenset(" /:.@=")
+
+
+def _longest_key(head: str) -> str | None:
+    """The longest prefix of ``head`` that ends with a separator character, if any."""
+    for i in range(len(head) - 1, 0, -1):
+        if head[i] in _SEPARATORS:
+            return head[: i + 1]
     return None
 
 
@@ -107,14 +108,26 @@ def _literal_head(pattern: str) -> str:
     return pattern[:cut]
 
 
+_Entry = tuple[int, "Rule", "Wildcard"]
+
+
 class _SurfaceIndex:
-    __slots__ = ("buckets", "exact", "general")
+    """Rules of one surface, bucketed so a lookup touches few of them.
+
+    A value can only match a pattern whose literal head it starts with; each pattern is filed
+    under the longest separator-ended prefix of its head, and a value looks up each of its own
+    separator-ended prefixes (no longer than the longest key). Exact patterns are looked up by
+    the value itself; patterns with no such prefix (``*``, ``*.env``, ``gi*``) are scanned.
+    """
+
+    __slots__ = ("buckets", "exact", "general", "max_key")
 
     def __init__(self) -> None:
         # Every list holds (index, rule, matcher), newest (highest index) first.
-        self.buckets: dict[str, list[tuple[int, Rule, Wildcard]]] = {}
-        self.exact: dict[str, list[tuple[int, Rule, Wildcard]]] = {}
-        self.general: list[tuple[int, Rule, Wildcard]] = []
+        self.buckets: dict[str, list[_Entry]] = {}
+        self.exact: dict[str, list[_Entry]] = {}
+        self.general: list[_Entry] = []
+        self.max_key = 0
 
     def add(self, index: int, rule: Rule, pattern: str) -> None:
         entry = (index, rule, compile_pattern(pattern))
@@ -122,11 +135,13 @@ class _SurfaceIndex:
         if head == pattern:
             self.exact.setdefault(pattern, []).insert(0, entry)
             return
-        key = _head_key(head)
-        if key is not None:
-            self.buckets.setdefault(key, []).insert(0, entry)
-        else:
+        key = _longest_key(head)
+        if key is None:
             self.general.insert(0, entry)
+            return
+        self.buckets.setdefault(key, []).insert(0, entry)
+        if len(key) > self.max_key:
+            self.max_key = len(key)
 
     def best(self, value: str, floor: int) -> tuple[int, Rule | None]:
         """The highest-index rule above ``floor`` that matches ``value``."""
@@ -140,17 +155,24 @@ class _SurfaceIndex:
                     break
         return best_index, best_rule
 
-    def _candidates(self, value: str) -> list[list[tuple[int, Rule, Wildcard]]]:
+    def _candidates(self, value: str) -> list[list[_Entry]]:
         out = []
         hit = self.exact.get(value)
         if hit:
             out.append(hit)
-        key = _head_key(value)
-        if key is None:
-            key = value + " "  # "git *" also matches the bare "git"
-        hit = self.buckets.get(key)
-        if hit:
-            out.append(hit)
+        buckets = self.buckets
+        if buckets:
+            limit = min(len(value), self.max_key)
+            seps = _SEPARATORS
+            for i in range(1, limit):
+                if value[i] in seps:
+                    hit = buckets.get(value[: i + 1])
+                    if hit:
+                        out.append(hit)
+            if len(value) < self.max_key:
+                hit = buckets.get(value + " ")  # "git *" also matches the bare "git"
+                if hit:
+                    out.append(hit)
         if self.general:
             out.append(self.general)
         return out
