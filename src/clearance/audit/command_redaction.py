@@ -31,6 +31,10 @@ _BREAKS = _BLANKS | _OPERATORS | frozenset("<>")
 _TOKEN = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_.")
 _NAME_START = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_")
 _NAME = _NAME_START | frozenset("0123456789")
+_PLAIN_STOP = _BREAKS | frozenset("\\'\"$`")
+_DQUOTE_STOP = frozenset('\\"$`')
+# Every sensitive ASCII name contains one of these, lowercased (shell and header names are ASCII).
+_HINTS = ("key", "secret", "token", "passw", "credential", "cookie", "authorization")
 _SUBSTITUTION = "\x00"  # stands for a whole $(…), `…` or ${…} in a word's unquoted text
 _MAX_DEPTH = 16
 
@@ -53,6 +57,9 @@ Word = tuple[list[str], list[int], list[str], bool]  # chars, raw positions, quo
 def redact_command(command: str) -> str:
     """``command`` with values bound to sensitive names replaced by ``[redacted]``."""
     if "=" not in command and ":" not in command:
+        return command
+    lower = command.lower()
+    if not any(hint in lower for hint in _HINTS):
         return command
     edits: list[Edit] = []
     _scan(command, 0, len(command), edits, 0)
@@ -225,10 +232,10 @@ def _lex_word(text: str, i: int, end: int, edits: list[Edit], depth: int) -> tup
     quotes: list[str] = []
     closed = True
 
-    def add(char: str, at: int, quote: str) -> None:
-        chars.append(char)
-        positions.append(at)
-        quotes.append(quote)
+    def run(start: int, stop: int, quote: str) -> None:
+        chars.extend(text[start:stop])
+        positions.extend(range(start, stop))
+        quotes.extend([quote] * (stop - start))
 
     while i < end:
         char = text[i]
@@ -239,46 +246,56 @@ def _lex_word(text: str, i: int, end: int, edits: list[Edit], depth: int) -> tup
             if nxt == "\n":
                 i += 2
             elif nxt:
-                add(nxt, i + 1, "\\")
+                run(i + 1, i + 2, "\\")
                 i += 2
             else:
-                add(char, i, "")
+                run(i, i + 1, "")
                 i += 1
-        elif char == "'" or (char == "$" and nxt == "'"):
-            start = i + 1 if char == "'" else i + 2
-            i = start
+        elif char == "'":
+            close = text.find("'", i + 1, end)
+            stop = end if close == -1 else close
+            run(i + 1, stop, "'")
+            closed = close != -1
+            i = stop + 1
+        elif char == "$" and nxt == "'":  # $'…' with backslash escapes
+            i += 2
             while i < end and text[i] != "'":
-                if char == "$" and text[i] == "\\" and i + 1 < end:
-                    add(text[i + 1], i + 1, "'")
-                    i += 2
-                    continue
-                add(text[i], i, "'")
-                i += 1
-            if i >= end:
-                closed = False
+                step = 2 if text[i] == "\\" and i + 1 < end else 1
+                run(i + step - 1, i + step, "'")
+                i += step
+            closed = i < end
             i += 1
         elif char == '"':
             i += 1
             while i < end and text[i] != '"':
                 inner = text[i]
                 if inner == "\\" and i + 1 < end:
-                    add(text[i + 1], i + 1, '"')
+                    run(i + 1, i + 2, '"')
                     i += 2
                 elif (inner == "$" and text.startswith("$(", i)) or inner == "`":
                     i = _substitution(text, i, end, edits, depth)
-                    add(_SUBSTITUTION, i - 1, '"')
+                    chars.append(_SUBSTITUTION)
+                    positions.append(i - 1)
+                    quotes.append('"')
                 else:
-                    add(inner, i, '"')
-                    i += 1
-            if i >= end:
-                closed = False
+                    stop = i + 1
+                    while stop < end and text[stop] not in _DQUOTE_STOP:
+                        stop += 1
+                    run(i, stop, '"')
+                    i = stop
+            closed = i < end
             i += 1
         elif (char == "$" and nxt in ("(", "{")) or char == "`":
             i = _substitution(text, i, end, edits, depth)
-            add(_SUBSTITUTION, i - 1, "")
+            chars.append(_SUBSTITUTION)
+            positions.append(i - 1)
+            quotes.append("")
         else:
-            add(char, i, "")
-            i += 1
+            stop = i + 1
+            while stop < end and text[stop] not in _PLAIN_STOP:
+                stop += 1
+            run(i, stop, "")
+            i = stop
     return min(i, end), (chars, positions, quotes, closed)
 
 
