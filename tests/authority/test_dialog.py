@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import json
 import os
+import shlex
+import shutil
 import signal
 import subprocess
 import sys
@@ -10,7 +13,7 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import CHILD, Dialog, plain
+from ptydialog import BASIC, CHILD, Dialog, plain
 
 from clearance.authority.dialog import NoTerminal, ask_on_terminal, terminal_available
 from clearance.authority.prompt import Answer, Prompt
@@ -18,6 +21,7 @@ from clearance.authority.prompt import Answer, Prompt
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
+    from typing import Any
 
     Open = Callable[..., Dialog]
 
@@ -40,12 +44,14 @@ BOTH = 'Yes, allow reads and writes to "/other/*" for this session'
         (["ctrl-d"], {"choice": "deny", "reason": "eof"}),
     ],
 )
-def test_each_key_gives_its_answer(open_dialog: Open, keys: list[str], expected: dict) -> None:
+def test_each_key_gives_its_answer(
+    open_dialog: Open, keys: list[str], expected: dict[str, Any]
+) -> None:
     dialog = open_dialog()
     dialog.press(*keys)
     if expected["choice"] == "deny_reason":
         dialog.wait_for("the agent is told why")
-        dialog.press(*"no", "enter")
+        dialog.press("no", "enter")
         expected = {**expected, "reason": "no"}
     assert dialog.answer() == expected
 
@@ -88,9 +94,9 @@ def test_a_reason_is_typed_edited_and_sent(open_dialog: Open) -> None:
     dialog = open_dialog()
     dialog.press("r")
     dialog.wait_for("the agent is told why")
-    dialog.press(*"use the staging remote", "backspace", "backspace", *"xy")
+    dialog.press("use the staging remote", "backspace", "backspace", "xy")
     assert "> use the staging remoxy" in dialog.settle()
-    dialog.press("ctrl-u", *"use  trash-cli ", "enter")
+    dialog.press("ctrl-u", "use  trash-cli ", "enter")
     assert dialog.answer() == {"choice": "deny_reason", "reason": "use  trash-cli"}
 
 
@@ -191,9 +197,10 @@ def test_no_line_is_wider_than_80_columns(open_dialog: Open) -> None:
         suggestions=[["bash", long, f'Yes, allow bash "{long}" for this session']],
         both_label=BOTH + " " * 100 + "tail",
     )
-    dialog.press("v", "pgdn", "q", "r", *"a reason " * 20, "esc", "down", "down")
+    dialog.press("v", "pgdn", "q", "r", "a reason " * 20, "esc", "down", "down")
     dialog.settle()
-    lines = plain(dialog.output).replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    frames = dialog.output.replace("\x1b[H", "\n")  # each frame starts at the top-left corner
+    lines = plain(frames).replace("\r\n", "\n").replace("\r", "\n").split("\n")
     widths = [sum(2 if "\u4e00" <= c <= "\u9fff" else 1 for c in line) for line in lines]
     assert max(widths) <= 80
     assert "…" in plain(dialog.output)
@@ -246,3 +253,45 @@ def test_an_answer_knows_whether_the_call_may_run() -> None:
     assert not Answer("deny_reason", "no").allowed
     with pytest.raises(ValueError):
         Answer("maybe")  # type: ignore[arg-type]
+
+
+@pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
+def test_the_layout_on_an_80_by_24_screen(tmp_path: Path) -> None:
+    spec = tmp_path / "spec.json"
+    spec.write_text(json.dumps({"prompt": {**BASIC, "value": "git status --short"}}))
+    out = tmp_path / "answer.json"
+    socket = str(tmp_path / "tmux.sock")
+    tmux = ["tmux", "-S", socket]
+    command = f"{shlex.quote(sys.executable)} {CHILD} {spec} -1 > {out}"
+    subprocess.run([*tmux, "new-session", "-d", "-x", "80", "-y", "24", command], check=True)
+    try:
+        deadline = time.monotonic() + 10
+        screen = ""
+        while "No, with a reason" not in screen and time.monotonic() < deadline:
+            time.sleep(0.1)
+            capture = [*tmux, "capture-pane", "-p"]
+            screen = subprocess.run(capture, capture_output=True, text=True).stdout
+        assert screen.splitlines()[:16] == [
+            "Permission Required",
+            "Requested by: agent reviewer",
+            "Tool: bash",
+            "Command:",
+            "  git status --short",
+            'Rule: bash "git *" (global ~/.config/clearance/config.jsonc:4)',
+            "Why:  bash: git status --short matched an ask rule",
+            "",
+            "> y  Yes",
+            '  s  Yes, allow bash "git status *" for this session',
+            "  n  No",
+            "  r  No, with a reason",
+            "",
+            "↑↓ move · Enter choose · Esc deny · v view value",
+            "",
+            "",
+        ]
+        subprocess.run([*tmux, "send-keys", "s"], check=True)
+        while not out.read_text() and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert json.loads(out.read_text()) == {"choice": "session", "reason": None}
+    finally:
+        subprocess.run([*tmux, "kill-server"], capture_output=True)
