@@ -118,14 +118,15 @@ class Assembly:
         exemption = peeled.exemption
         if stmt.time_subshell:
             first = None
+            peeled.executed = None
             exemption = "execution-modifier"
         extra: tuple[str, ...] = ()
         if self.project:
             extra = spellings(text, words, base, self.home, self.home_ok, self.exists)
         self.units.append(
             Unit(
-                stmt.text if stmt.time_subshell else text,
-                canonical=stmt.text if stmt.time_subshell else canonical,
+                text,
+                canonical=canonical,
                 context=context,
                 wrapper="indirection" if stmt.time_subshell else first.kind if first else None,
                 executed=peeled.executed,
@@ -142,14 +143,15 @@ class Assembly:
                 self.units.extend(self.payloads(first.payload, stmt, self.depth + 1))
             return
         inner = words[first.start : first.end]
-        if level < MAX_LAYERS:
+        if level < MAX_LAYERS and inner[0].raw[:1] != "-":
             self._unit(inner, stmt, "wrapped", base, level + 1)
         if first.name in OPAQUE_LINE and self.depth < MAX_LAYERS:
             # watch/parallel/rush hand their arguments to a shell as one command line.
             values = [w.value for w in inner]
             if all(v is not None for v in values):
                 line = " ".join(values)  # type: ignore[arg-type]
-                self.units.extend(self.payloads(line, stmt, self.depth + 1))
+                if line != join(inner):
+                    self.units.extend(self.payloads(line, stmt, self.depth + 1))
 
     def _fold_cd(self, words: Sequence[Word], stmt: Statement, base: str | None) -> None:
         name = words[0].value

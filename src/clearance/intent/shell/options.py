@@ -176,6 +176,13 @@ VALUE_FLAGS: dict[str, frozenset[str]] = {
 LEADING_OPERAND = frozenset({"timeout", "flock"})
 
 
+def _abbreviates(word: str, takes: frozenset[str]) -> bool:
+    """``--sig`` for ``--signal``: a unique prefix of one value-taking long option."""
+    if not word.startswith("--") or "=" in word or len(word) < 3:
+        return False
+    return len([name for name in takes if name.startswith(word)]) == 1
+
+
 def table_inner(name: str, values: Sequence[str | None]) -> int | None:
     """Index of the inner command of a table-walk wrapper, or ``None``."""
     takes = VALUE_FLAGS.get(name, frozenset())
@@ -189,7 +196,7 @@ def table_inner(name: str, values: Sequence[str | None]) -> int | None:
             i += 1
             break
         if word.startswith("-") and len(word) > 1:
-            i += 2 if word in takes else 1
+            i += 2 if word in takes or _abbreviates(word, takes) else 1
             continue
         if is_assignment(word):
             i += 1

@@ -95,6 +95,14 @@ class Pending:
         self.heredoc: list[Node] = []  # substitutions in unquoted heredoc bodies
         self.after: list[Node] = []  # statements on a heredoc's first line (`<<EOF && rm x`)
 
+    def merge(self, outer: Pending) -> None:
+        """Take over the facts of an enclosing redirected statement (they come later)."""
+        self.redirects.extend(outer.redirects)
+        self.extra.extend(outer.extra)
+        self.subs.extend(outer.subs)
+        self.heredoc.extend(outer.heredoc)
+        self.after.extend(outer.after)
+
 
 def read_redirect(
     node: Node, pending: Pending, src: Source, word: WordOf, strays: list[Node]

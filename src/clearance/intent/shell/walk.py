@@ -29,6 +29,7 @@ from clearance.intent.shell.redirect import REDIRECTS as REDIRECTS
 from clearance.intent.shell.statement import Scope, Statement
 from clearance.intent.shell.word import (
     SUBSTITUTIONS,
+    Word,
     build_word,
     collect_substitutions,
     scan_substitutions,
@@ -45,6 +46,21 @@ __all__ = ["DEPTH_LIMIT", "Walk"]
 
 DEPTH_LIMIT = 48
 _BLANK = " \t\\\n"
+
+
+def _flatten(node: Node) -> list[Node]:
+    """The children of a left-nested ``list`` (``a && b || c`` nests as ((a && b) || c)),
+    flattened without recursion so a 10,000-link chain does not exhaust the stack."""
+    tails: list[list[Node]] = []
+    current = node
+    while current.type == "list" and current.child_count:
+        children = current.children
+        tails.append(children[1:])
+        current = children[0]
+    flat = [current]
+    for tail in reversed(tails):
+        flat.extend(tail)
+    return flat
 
 
 class Walk:
@@ -77,18 +93,33 @@ class Walk:
     # -- statements -----------------------------------------------------------------------
 
     def _block(
-        self, node: Node, ctx: str, scope: Scope, unres: bool, writes: bool, depth: int
+        self,
+        node: Node,
+        ctx: str,
+        scope: Scope,
+        unres: bool,
+        writes: bool,
+        depth: int,
+        tail: Pending | None = None,
     ) -> None:
-        children = node.children
+        children = _flatten(node) if node.type == "list" else node.children
         count = len(children)
         split = node.type == "pipeline" and sum(1 for c in children if c.is_named) > 1
+        last = -1
+        if tail is not None:
+            for i, child in enumerate(children):
+                if child.is_named and child.type != "comment":
+                    last = i
         for i, child in enumerate(children):
             if not child.is_named or child.type == "comment":
                 continue
             own = scope
             if split or (i + 1 < count and children[i + 1].type == "&"):
                 own = Scope(scope)  # a pipeline element or a background job is a subshell
-            self._statement(child, ctx, own, unres, writes, depth)
+            if i == last and tail is not None:
+                self._attach(child, tail, ctx, own, unres, writes, depth)
+            else:
+                self._statement(child, ctx, own, unres, writes, depth)
 
     def _statement(
         self, node: Node, ctx: str, scope: Scope, unres: bool, writes: bool, depth: int
@@ -157,7 +188,14 @@ class Walk:
             self._statement(node, ctx, scope, unres, writes, depth)
 
     def _redirected(
-        self, node: Node, ctx: str, scope: Scope, unres: bool, writes: bool, depth: int
+        self,
+        node: Node,
+        ctx: str,
+        scope: Scope,
+        unres: bool,
+        writes: bool,
+        depth: int,
+        outer: Pending | None = None,
     ) -> None:
         pending = Pending()
         body: Node | None = None
@@ -168,26 +206,48 @@ class Walk:
                 body = child
             elif child.type in STATEMENTS:
                 pending.after.append(child)
-        writes = writes or any(r.writes for r in pending.redirects)
+        if outer is not None:
+            pending.merge(outer)
         if body is None:
             text = self.src.slice(node.start_byte, node.end_byte)
             stmt = Statement("simple", text, ctx, scope, unres, writes)
+            stmt.writes = writes or any(r.writes for r in pending.redirects)
             stmt.redirects = pending.redirects
             self._record(stmt)
-        elif body.type == "command":
+            self._finish(pending, ctx, scope, unres, writes, depth)
+            return
+        self._attach(body, pending, ctx, scope, unres, writes, depth)
+
+    def _attach(
+        self,
+        body: Node,
+        pending: Pending,
+        ctx: str,
+        scope: Scope,
+        unres: bool,
+        writes: bool,
+        depth: int,
+    ) -> None:
+        """Give redirects to the statement they bind to. The grammar hangs the redirect of
+        `a && b > f` or `a | b > f` on the whole list or pipeline; bash binds it to `b`."""
+        kind = body.type
+        if kind == "command":
             self._command(body, ctx, scope, unres or body.has_error, writes, pending, depth)
-            return
-        elif body.type in COMPOUNDS:
+        elif kind in COMPOUNDS:
             self._compound(body, ctx, scope, unres or body.has_error, writes, pending, depth)
-            return
+        elif kind == "list" or kind == "pipeline":
+            self._block(body, ctx, scope, unres, writes, depth, pending)
+        elif kind == "redirected_statement":
+            self._redirected(body, ctx, scope, unres or body.has_error, writes, depth, pending)
         else:
             text = self.src.slice(body.start_byte, body.end_byte)
+            writes = writes or any(r.writes for r in pending.redirects)
             carrier = Statement("redirects", text, ctx, scope, unres, writes)
             carrier.redirects = pending.redirects
             carrier.words = pending.extra
             self._record(carrier)
             self._statement(body, ctx, scope, unres, writes, depth)
-        self._finish(pending, ctx, scope, unres, writes, depth)
+            self._finish(pending, ctx, scope, unres, writes, depth)
 
     def _redirect(self, node: Node, pending: Pending) -> None:
         read_redirect(node, pending, self.src, self._word, self.strays)
@@ -249,6 +309,10 @@ class Walk:
                 add(self._word(target, subs))
             elif kind == "subshell":
                 subshells.append(child)
+                raw = src.slice(child.start_byte, child.end_byte)
+                pseudo = Word(child.start_byte, child.end_byte, raw)
+                pseudo.lead_dyn = True  # computed: its value is whatever the subshell prints
+                add(pseudo)
             elif kind == "comment" or not child.is_named:
                 continue
             else:
@@ -265,8 +329,7 @@ class Walk:
         stmt.redirects = pending.redirects
         if subshells:
             # `time ( … )` times a subshell; anything else before `(` is a bash syntax error.
-            stmt.text = src.slice(node.start_byte, node.end_byte)
-            if words and words[0].value == "time" and len(words) == 1:
+            if len(words) == 2 and words[0].value == "time" and words[0].raw == "time":
                 stmt.time_subshell = True
             else:
                 stmt.unresolved = True

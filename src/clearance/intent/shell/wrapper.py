@@ -51,6 +51,9 @@ INDIRECTION = frozenset(
 # Wrappers that hand their arguments to a shell as one command line.
 OPAQUE_LINE = frozenset({"watch", "parallel", "rush", "rust-parallel"})
 MODIFIERS = frozenset({"time", "timeout", "nice", "stdbuf", "setsid"})
+# Never core-reader exempt: they hand a command line to a shell, or write a file themselves
+# (nohup.out, the lock file).
+NEVER_CORE = OPAQUE_LINE | {"nohup", "flock"}
 _FIND_EXEC = frozenset({"-exec", "-execdir", "-ok", "-okdir"})
 _FD_EXEC = frozenset({"-x", "--exec", "-X", "--exec-batch"})
 _SHELL_VALUE_OPTIONS = frozenset({"-o", "+o", "-O", "+O"})
@@ -88,7 +91,7 @@ def join(words: Sequence[Word]) -> str:
 class Layer:
     """One wrapper layer: its kind, name, and where its inner command or payload is."""
 
-    __slots__ = ("end", "kind", "name", "payload", "start")
+    __slots__ = ("end", "kind", "name", "own", "payload", "start")
 
     def __init__(
         self,
@@ -103,6 +106,7 @@ class Layer:
         self.start = start  # first word of the inner command (None: the peel failed)
         self.end = end  # one past its last word
         self.payload = payload  # an opaque wrapper's literal payload
+        self.own: Sequence[Word] = ()  # the wrapper's own words (set while peeling)
 
 
 def layer(words: Sequence[Word]) -> Layer | None:
@@ -121,7 +125,15 @@ def layer(words: Sequence[Word]) -> Layer | None:
         return _shell(name, words, values)
     if name in INDIRECTION:
         grammar = GETOPT.get(name)
-        start = grammar.inner(values) if grammar is not None else table_inner(name, values)
+        if grammar is not None:
+            start = grammar.inner(values)
+        else:
+            # A computed word spelled as an option (`-n$N`) is still an option to skip.
+            flagged = [
+                w.raw if v is None and w.raw[:1] == "-" else v
+                for w, v in zip(words, values, strict=True)
+            ]
+            start = table_inner(name, flagged)
         return Layer("indirection", name, start, count)
     if name == "find" or name == "fd":
         flags = _FIND_EXEC if name == "find" else _FD_EXEC
@@ -198,7 +210,7 @@ def peel(words: Sequence[Word], writes: bool) -> Peel:
         if found.start is None:
             reached = False
             break
-        own = current[: found.start]
+        own = found.own = current[: found.start]
         if found.name not in MODIFIERS or not _admitted(found.name, own):
             modifier_ok = False
         current = current[found.start : found.end]
@@ -209,15 +221,42 @@ def peel(words: Sequence[Word], writes: bool) -> Peel:
         out.executed = None
     if not out.layers or out.layers[0].kind != "indirection" or not reached or opaque:
         return out
+    if any(_abbreviated(lay) for lay in out.layers):
+        return out  # `timeout --sig KILL 5 …`: an abbreviation is never exempt (§5.5)
     if (
         not writes
-        and not any(lay.name in OPAQUE_LINE for lay in out.layers)
+        and not any(lay.name in NEVER_CORE for lay in out.layers)
+        and not _writes_file(out.layers)
         and reader_claim(current) == "read"
     ):
         out.exemption = "core-reader"
     elif modifier_ok and _literal_name(current[0]):
         out.exemption = "execution-modifier"
     return out
+
+
+def _abbreviated(lay: Layer) -> bool:
+    """A modifier layer spelled a long option by abbreviation."""
+    admitted = _ADMITTED.get(lay.name)
+    if admitted is None:
+        return False
+    known = admitted[0] | admitted[1]
+    for word in lay.own:
+        value = word.value
+        if value and value.startswith("--") and value.partition("=")[0] not in known:
+            return True
+    return False
+
+
+def _writes_file(layers: Sequence[Layer]) -> bool:
+    """``time -o FILE`` / ``time -a``: the wrapper itself writes a file."""
+    for lay in layers:
+        if lay.name == "time":
+            for word in lay.own:
+                value = word.value or ""
+                if value in ("-o", "-a") or value.startswith(("--output", "--append", "-o")):
+                    return True
+    return False
 
 
 def _literal_name(word: Word) -> bool:

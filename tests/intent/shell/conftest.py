@@ -1,0 +1,49 @@
+"""Shared helpers for the bash analyzer tests: a fixed cwd and home, a fake filesystem."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from clearance.intent.shell import Analysis, analyze
+
+CWD = "/work/proj"
+HOME = "/home/me"
+# The entries that "exist" for bare-token candidacy (notes §7.5).
+EXISTING = frozenset(
+    {
+        "/work/proj/README.md",
+        "/work/proj/src",
+        "/work/proj/data.txt",
+        "/work/proj/Makefile",
+        "/work/proj",
+        "/work/proj/notes",
+        "/tmp/build",
+    }
+)
+
+
+def exists(path: str) -> bool:
+    return path in EXISTING
+
+
+def run(command: str, *, cwd: str | None = CWD, home: str = HOME) -> Analysis:
+    return analyze(command, cwd=cwd, home=home, exists=exists)
+
+
+def unit_fields(analysis: Analysis) -> list[tuple[Any, ...]]:
+    return [
+        (u.text, u.context, u.wrapper, u.executed, u.exemption, u.unresolved)
+        for u in analysis.units
+    ]
+
+
+def expected_fields(spec: str | tuple[str, dict[str, Any]]) -> tuple[Any, ...]:
+    text, fields = (spec, {}) if isinstance(spec, str) else spec
+    return (
+        text,
+        fields.get("context", ""),
+        fields.get("wrapper"),
+        fields.get("executed"),
+        fields.get("exemption"),
+        fields.get("unresolved", False),
+    )
