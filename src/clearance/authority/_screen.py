@@ -1,9 +1,10 @@
 """Text for a plain terminal: safe characters, their width in cells, wrapping and fitting.
 
 Everything shown in the dialog comes from the agent or a subagent (a command, a path, a
-requester's name), so nothing is written raw: control characters, C1 codes and invisible
-format characters (bidi overrides, zero-width marks) are shown as visible escapes, so a value
-cannot move the cursor, recolour the screen or reorder what the human reads.
+requester's name), so nothing is written raw: control characters, C1 codes and every other
+non-printable character (bidi overrides, zero-width marks, unassigned code points) are shown
+as visible escapes, so a value cannot move the cursor, recolour the screen or reorder what the
+human reads.
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ def _visible_char(char: str) -> str:
         return "^?"
     if code < 0xA0:
         return f"<{code:02x}>"
-    if unicodedata.category(char) in ("Cf", "Cs", "Co", "Zl", "Zp"):
+    if not char.isprintable():  # format (bidi, zero-width), unassigned, private, odd spaces
         return f"<U+{code:04X}>"
     return char
 
@@ -110,15 +111,15 @@ def wrap(text: str, width: int, limit: int | None = None) -> tuple[list[str], in
             if limit is not None and len(lines) >= limit:
                 return lines, index + 1
             continue
-        shown = _visible_char(char)
-        size = 1 if len(shown) == 1 and " " <= shown < "\x7f" else cells(shown)
-        if used + size > width and line:
-            lines.append("".join(line))
-            line, used = [], 0
-            if limit is not None and len(lines) >= limit:
-                return lines, index
-        line.append(shown)
-        used += size
+        for piece in _visible_char(char):  # an escape such as <U+202E> may wrap too
+            size = 1 if " " <= piece < "\x7f" else _char_cells(piece)
+            if used + size > width and line:
+                lines.append("".join(line))
+                line, used = [], 0
+                if limit is not None and len(lines) >= limit:
+                    return lines, index
+            line.append(piece)
+            used += size
     if line or not lines:
         lines.append("".join(line))
     return lines, len(text)
