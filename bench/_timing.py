@@ -41,8 +41,13 @@ def process_times(
     return samples
 
 
-def interleaved(commands: dict[str, Sequence[str]], *, runs: int, env: dict[str, str] | None = None,
-                stdin: bytes = b"") -> dict[str, list[float]]:
+def interleaved(
+    commands: dict[str, Sequence[str]],
+    *,
+    runs: int,
+    env: dict[str, str] | None = None,
+    stdin: bytes = b"",
+) -> dict[str, list[float]]:
     """Process times for several commands, interleaved so machine noise hits all alike."""
     out: dict[str, list[float]] = {name: [] for name in commands}
     for _ in range(runs):

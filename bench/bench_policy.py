@@ -15,7 +15,7 @@ import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from _timing import (  # noqa: E402
+from _timing import (
     bare_python,
     clearance_command,
     compile_sources,
@@ -27,8 +27,8 @@ from _timing import (  # noqa: E402
     us,
 )
 
-from clearance.decide.engine import Engine  # noqa: E402
-from clearance.intent.call import ToolCall  # noqa: E402
+from clearance.decide.engine import Engine
+from clearance.intent.call import ToolCall
 
 WORDS = ["git", "npm", "cargo", "docker", "kubectl", "make", "pytest", "terraform", "aws", "gh"]
 SUBS = ["status", "run", "build", "push", "apply", "test", "deploy", "logs", "exec", "list"]
@@ -112,8 +112,10 @@ def main() -> None:
     for n, med, p99 in rows:
         print(f"{n:>8} | {us(med)} | {us(p99)} | {med / base:5.2f}x")
     ratio = next(m for n, m, _ in rows if n == 10_000) / base
-    print(f"target: 10,000 rules within 2x of 100 rules -> {ratio:.2f}x "
-          f"{'OK' if ratio <= 2 else 'MISSED'}")
+    print(
+        f"target: 10,000 rules within 2x of 100 rules -> {ratio:.2f}x "
+        f"{'OK' if ratio <= 2 else 'MISSED'}"
+    )
     print()
     runs = int(os.environ.get("BENCH_RUNS", "40"))
     times = cold_start(runs)
@@ -121,11 +123,15 @@ def main() -> None:
     print(f"Cold process start ({runs} runs each, interleaved, compiled-policy cache warm)")
     print(f"{'command':>24} | {'median':>11} | {'p95':>11} | vs bare")
     for name, samples in times.items():
-        print(f"{name:>24} | {ms(median(samples))} | {ms(percentile(samples, 95))} | "
-              f"{median(samples) / bare:5.2f}x")
+        print(
+            f"{name:>24} | {ms(median(samples))} | {ms(percentile(samples, 95))} | "
+            f"{median(samples) / bare:5.2f}x"
+        )
     ratio = median(times["clearance check read"]) / bare
-    print(f"target: cold check within 2.5x of bare python -> {ratio:.2f}x "
-          f"{'OK' if ratio <= 2.5 else 'MISSED'}")
+    print(
+        f"target: cold check within 2.5x of bare python -> {ratio:.2f}x "
+        f"{'OK' if ratio <= 2.5 else 'MISSED'}"
+    )
 
 
 if __name__ == "__main__":

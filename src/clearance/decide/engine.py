@@ -6,15 +6,20 @@
 
 from __future__ import annotations
 
+import os
+
 from clearance.decide.decision import Decision, GateResult
 from clearance.decide.fold import fold
+from clearance.intent.path import canonicalize
 from clearance.policy.loader import load_policy
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
+    from clearance.decide.suggestion import Suggestion
     from clearance.intent.call import ToolCall
+    from clearance.intent.path import PathFact
     from clearance.policy.policy import Policy
 
 __all__ = ["Engine"]
@@ -67,6 +72,47 @@ class Engine:
 
             results, units = bash_gate(rules, call)
             return fold(call, results, units=units)
+        from clearance.decide.gates.path import external_gate, path_gate
         from clearance.decide.gates.tool import tool_gate
+        from clearance.intent.path import path_fact
+        from clearance.intent.tool_paths import paths_of
 
-        return fold(call, [tool_gate(rules, call)])
+        raw_paths, direction, path_tool = paths_of(call)
+        cwd = os.path.abspath(call.cwd)
+        boundary = canonicalize(cwd)
+        facts = [
+            path_fact(raw, cwd=cwd, home=self.policy.home, direction=direction, boundary=boundary)
+            for raw in raw_paths
+        ]
+        if path_tool and facts:
+            results = [tool_gate(rules, call, path_values=f.aliases) for f in facts]
+        else:
+            results = [tool_gate(rules, call, path_values=("*",) if path_tool else None)]
+        results += path_gate(rules, facts, tool=kind)
+        results += external_gate(rules, facts, tool=kind)
+        decision = fold(call, results, paths=tuple(facts))
+        if decision.action == "ask":
+            decision = decision.replace(suggestions=suggestions_for(decision, facts))
+        return decision
+
+
+def suggestions_for(decision: Decision, facts: list[PathFact]) -> tuple[Suggestion, ...]:
+    """Session-approval options for every gate that asked, deciding gate first."""
+    from clearance.decide.suggestion import suggest
+
+    by_value = {f.shown: f for f in facts}
+    out: dict[tuple[str, str], Suggestion] = {}
+    tool = decision.call.kind
+    for gate in decision.gates:
+        if gate.action != "ask" or gate.sentinel is not None:
+            continue
+        fact = by_value.get(gate.value)
+        is_dir = fact.is_dir if fact is not None else False
+        value = gate.value
+        if fact is not None and fact.canonical and gate.gate == "external_directory":
+            value = fact.canonical  # what lies outside; a grant must not cover the symlink
+        elif fact is not None:
+            value = fact.shown
+        for s in suggest(gate.surface, value, tool=tool, is_dir=is_dir):
+            out.setdefault((s.surface, s.pattern), s)
+    return tuple(out.values())

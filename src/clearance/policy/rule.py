@@ -99,6 +99,19 @@ def _longest_key(head: str) -> str | None:
     return None
 
 
+def _suffix_key(tail: str) -> str | None:
+    """The longest suffix of ``tail`` that starts with a separator character, if any."""
+    for i in range(len(tail)):
+        if tail[i] in _SEPARATORS:
+            return tail[i:]
+    return None
+
+
+def _literal_tail(pattern: str) -> str:
+    cut = max(pattern.rfind("*"), pattern.rfind("?"))
+    return pattern[cut + 1 :]
+
+
 def _literal_head(pattern: str) -> str:
     cut = len(pattern)
     for ch in "*?":
@@ -117,17 +130,20 @@ class _SurfaceIndex:
     A value can only match a pattern whose literal head it starts with; each pattern is filed
     under the longest separator-ended prefix of its head, and a value looks up each of its own
     separator-ended prefixes (no longer than the longest key). Exact patterns are looked up by
-    the value itself; patterns with no such prefix (``*``, ``*.env``, ``gi*``) are scanned.
+    the value itself. Patterns with no such prefix but a literal tail holding a separator
+    (``*.env``) are filed the same way by suffix; the rest (``*``, ``gi*``) are scanned.
     """
 
-    __slots__ = ("buckets", "exact", "general", "max_key")
+    __slots__ = ("buckets", "exact", "general", "max_key", "max_suffix", "suffixes")
 
     def __init__(self) -> None:
         # Every list holds (index, rule, matcher), newest (highest index) first.
         self.buckets: dict[str, list[_Entry]] = {}
         self.exact: dict[str, list[_Entry]] = {}
         self.general: list[_Entry] = []
+        self.suffixes: dict[str, list[_Entry]] = {}
         self.max_key = 0
+        self.max_suffix = 0
 
     def add(self, index: int, rule: Rule, pattern: str) -> None:
         entry = (index, rule, compile_pattern(pattern))
@@ -137,7 +153,12 @@ class _SurfaceIndex:
             return
         key = _longest_key(head)
         if key is None:
-            self.general.insert(0, entry)
+            suffix = _suffix_key(_literal_tail(pattern))
+            if suffix is None:
+                self.general.insert(0, entry)
+            else:
+                self.suffixes.setdefault(suffix, []).insert(0, entry)
+                self.max_suffix = max(self.max_suffix, len(suffix))
             return
         self.buckets.setdefault(key, []).insert(0, entry)
         if len(key) > self.max_key:
@@ -161,9 +182,9 @@ class _SurfaceIndex:
         if hit:
             out.append(hit)
         buckets = self.buckets
+        seps = _SEPARATORS
         if buckets:
             limit = min(len(value), self.max_key)
-            seps = _SEPARATORS
             for i in range(1, limit):
                 if value[i] in seps:
                     hit = buckets.get(value[: i + 1])
@@ -173,6 +194,15 @@ class _SurfaceIndex:
                 hit = buckets.get(value + " ")  # "git *" also matches the bare "git"
                 if hit:
                     out.append(hit)
+        suffixes = self.suffixes
+        if suffixes:
+            n = len(value)
+            stop = max(-1, n - self.max_suffix - 1)
+            for i in range(n - 1, stop, -1):
+                if value[i] in seps:
+                    hit = suffixes.get(value[i:])
+                    if hit:
+                        out.append(hit)
         if self.general:
             out.append(self.general)
         return out

@@ -1,0 +1,89 @@
+"""The path gates: ``path`` (cross-cutting) and ``external_directory`` (outside the cwd).
+
+The ``path`` gate applies to every path of every tool and shell command, but speaks only when an
+explicit ``path*`` rule matches — the universal fallback does not count (notes §7.2). The
+``external_directory`` gate fires for a path whose canonical form lies outside the working
+directory, and there the universal fallback does apply (notes §7.3). Reads consult ``*_read``,
+writes ``*_write``, unproven accesses both, most restrictive.
+"""
+
+from __future__ import annotations
+
+from clearance.decide.decision import GateResult
+from clearance.decide.gates._message import gate_message
+from clearance.policy.rule import RANK
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from clearance.intent.path import PathFact
+    from clearance.policy.rule import Rule, RuleSet
+
+__all__ = ["external_gate", "path_gate"]
+
+_VERB = {"read": "read of", "write": "write to", "both": "access to"}
+
+
+def _worst(
+    rules: RuleSet, surfaces: Sequence[str], values: Sequence[str], *, explicit: bool
+) -> tuple[str, Rule] | None:
+    best: tuple[str, Rule] | None = None
+    for surface in surfaces:
+        rule = rules.explicit(surface, values) if explicit else rules.evaluate(surface, values)
+        if rule is None:
+            continue
+        if best is None or RANK[rule.action] > RANK[best[1].action]:
+            best = (surface, rule)
+    return best
+
+
+def _what(fact: PathFact, tool: str) -> str:
+    text = f'{_VERB[fact.direction]} "{fact.shown}" by {tool}'
+    if fact.canonical and fact.canonical != fact.path:
+        text += f" (resolves to {fact.canonical})"
+    return text
+
+
+def path_gate(rules: RuleSet, facts: Sequence[PathFact], *, tool: str) -> list[GateResult]:
+    out = []
+    for fact in facts:
+        found = _worst(rules, fact.surfaces, fact.aliases, explicit=True)
+        if found is None:
+            continue
+        surface, rule = found
+        out.append(
+            GateResult(
+                "path",
+                surface,
+                fact.shown,
+                rule.action,
+                rule,
+                gate_message(rule.action, _what(fact, tool), rule),
+            )
+        )
+    return out
+
+
+def external_gate(rules: RuleSet, facts: Sequence[PathFact], *, tool: str) -> list[GateResult]:
+    out = []
+    for fact in facts:
+        if not fact.external:
+            continue
+        surfaces = [s.replace("path", "external_directory", 1) for s in fact.surfaces]
+        found = _worst(rules, surfaces, fact.aliases, explicit=False)
+        assert found is not None
+        surface, rule = found
+        boundary = fact.boundary or "(unknown: the command changed directory)"
+        what = f"{_what(fact, tool)}, outside the working directory {boundary},"
+        out.append(
+            GateResult(
+                "external_directory",
+                surface,
+                fact.shown,
+                rule.action,
+                rule,
+                gate_message(rule.action, what, rule),
+            )
+        )
+    return out

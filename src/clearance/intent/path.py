@@ -1,0 +1,171 @@
+"""Path facts: for each path a call touches, every spelling a rule might be written against.
+
+A path is matched as written, as a lexical absolute path (relative paths resolved against the
+call's working directory), and as its canonical symlink-resolved form — so a symlink can never
+alias past a deny (notes §7.1). "Outside the working directory" is judged on the canonical form
+against the canonical working directory; the standard streams and ``/dev/null`` are never
+outside.
+
+Symlink resolution is the only I/O here; it never raises (missing, looping and unreadable paths
+resolve as far as they can).
+"""
+
+from __future__ import annotations
+
+import os
+
+from clearance._frozen import Frozen
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, Literal
+
+    Direction = Literal["read", "write", "both"]
+
+__all__ = ["SAFE_DEVICES", "PathFact", "canonicalize", "is_within", "path_fact"]
+
+SAFE_DEVICES = frozenset({"/dev/null", "/dev/stdin", "/dev/stdout", "/dev/stderr"})
+_set = object.__setattr__
+
+
+def canonicalize(path: str) -> str:
+    """The symlink-resolved form of an absolute ``path``: the realpath of its longest existing
+    ancestor plus the missing tail. Never raises."""
+    try:
+        return os.path.realpath(path)
+    except (OSError, ValueError, RuntimeError):
+        return os.path.normpath(path)
+
+
+def is_within(path: str, root: str) -> bool:
+    if root == "/":
+        return path.startswith("/")
+    return path == root or path.startswith(root + "/")
+
+
+def expand_user(raw: str, home: str) -> str:
+    if raw == "~":
+        return home
+    if raw.startswith("~/"):
+        return home.rstrip("/") + raw[1:]
+    return raw
+
+
+class PathFact(Frozen):
+    """One accessed path.
+
+    ``raw`` is the spelling as written; ``path`` the lexical absolute form (``None`` when the
+    base directory is unknown, e.g. after a computed ``cd``); ``canonical`` the symlink-resolved
+    form; ``aliases`` every spelling rules match against (lexical, as written, canonical);
+    ``direction`` what the access proves (``read``, ``write``, or ``both`` when unproven);
+    ``external`` whether it lies outside ``boundary`` (the canonical working directory).
+    """
+
+    __slots__ = (
+        "aliases", "boundary", "canonical", "direction", "external", "is_dir", "path", "raw",
+        "source",
+    )  # fmt: skip
+    raw: str
+    path: str | None
+    canonical: str | None
+    aliases: tuple[str, ...]
+    direction: Direction
+    external: bool
+    boundary: str
+    is_dir: bool
+    source: str
+
+    def __init__(
+        self,
+        raw: str,
+        path: str | None,
+        canonical: str | None,
+        aliases: tuple[str, ...],
+        direction: Direction,
+        external: bool,
+        boundary: str,
+        is_dir: bool = False,
+        source: str = "",
+    ) -> None:
+        _set(self, "raw", raw)
+        _set(self, "path", path)
+        _set(self, "canonical", canonical)
+        _set(self, "aliases", aliases)
+        _set(self, "direction", direction)
+        _set(self, "external", external)
+        _set(self, "boundary", boundary)
+        _set(self, "is_dir", is_dir)
+        _set(self, "source", source)
+
+    @property
+    def surfaces(self) -> tuple[str, ...]:
+        """The ``path_*`` surfaces this access consults (both when unproven)."""
+        if self.direction == "read":
+            return ("path_read",)
+        if self.direction == "write":
+            return ("path_write",)
+        return ("path_read", "path_write")
+
+    @property
+    def surface(self) -> str:
+        """The path family member this access proves, or the bare family."""
+        return {"read": "path_read", "write": "path_write"}.get(self.direction, "path")
+
+    @property
+    def shown(self) -> str:
+        return self.path or self.raw
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "path": self.shown,
+            "raw": self.raw,
+            "surface": self.surface,
+            "external": self.external,
+            "aliases": list(self.aliases),
+        }
+
+    def describe(self) -> str:
+        where = "outside" if self.external else "inside"
+        extra = f" → {self.canonical}" if self.canonical and self.canonical != self.path else ""
+        return f"{self.direction:5}  {self.shown}{extra}  ({where} {self.boundary or '?'})"
+
+
+def path_fact(
+    raw: str,
+    *,
+    cwd: str | None,
+    home: str,
+    direction: Direction,
+    boundary: str | None = None,
+    source: str = "",
+) -> PathFact:
+    """The fact for ``raw`` accessed from ``cwd`` (``None``: the base directory is unknown).
+
+    ``boundary`` is the canonical working directory the call is confined to (computed from
+    ``cwd`` when not given).
+    """
+    expanded = expand_user(raw, home)
+    if boundary is None:
+        boundary = canonicalize(cwd) if cwd else ""
+    if not os.path.isabs(expanded) and cwd is None:
+        # Unknown base: only the spelling as written can match, and it counts as outside.
+        return PathFact(raw, None, None, (raw,), direction, True, boundary, False, source)
+    joined = os.path.join(cwd or "/", expanded)
+    lexical = os.path.normpath(joined)
+    if lexical.startswith("//"):
+        lexical = "/" + lexical.lstrip("/")
+    canonical = canonicalize(joined)
+    aliases = [lexical]
+    if raw not in aliases:
+        aliases.append(raw)
+    if expanded not in aliases and expanded != raw:
+        aliases.append(expanded)
+    if canonical not in aliases:
+        aliases.append(canonical)
+    if lexical in SAFE_DEVICES or canonical in SAFE_DEVICES:
+        external = False
+    else:
+        external = not (boundary and is_within(canonical, boundary))
+    is_dir = raw.endswith("/") or os.path.isdir(canonical)
+    return PathFact(raw, lexical, canonical, tuple(aliases), direction, external, boundary,
+                    is_dir, source)  # fmt: skip

@@ -1,0 +1,67 @@
+"""Which tools carry paths, where in their input, and in which direction.
+
+File tools keep their path under the names hosts use (``path``, ``file_path``,
+``notebook_path``); MCP tools under ``arguments.path`` and the like. An integration declares
+another tool with :func:`register_path_tool`. Reads consult ``*_read``, writes ``*_write``, and
+edits, MCP and unknown tools both (notes §7.6).
+"""
+
+from __future__ import annotations
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from clearance.intent.call import ToolCall
+    from clearance.intent.path import Direction
+
+__all__ = ["PATH_TOOLS", "paths_of", "register_path_tool"]
+
+_FILE_KEYS = ("file_path", "path", "notebook_path", "filePath")
+_MCP_KEYS = ("path", "file_path", "filePath", "notebook_path", "paths")
+
+# canonical tool -> (input keys, direction, path optional)
+PATH_TOOLS: dict[str, tuple[tuple[str, ...], Direction, bool]] = {
+    "read": (_FILE_KEYS, "read", False),
+    "write": (_FILE_KEYS, "write", False),
+    "edit": (_FILE_KEYS, "both", False),
+    "grep": (("path",), "read", True),
+    "find": (("path",), "read", True),
+    "ls": (("path",), "read", True),
+}
+
+
+def register_path_tool(tool: str, keys: tuple[str, ...], direction: Direction = "both") -> None:
+    """Declare that ``tool`` keeps paths under ``keys`` of its input (a list value counts too)."""
+    PATH_TOOLS[tool] = (tuple(keys), direction, True)
+
+
+def _strings(value: object) -> list[str]:
+    if isinstance(value, str) and value:
+        return [value]
+    if isinstance(value, list):
+        return [v for v in value if isinstance(v, str) and v]
+    return []
+
+
+def paths_of(call: ToolCall) -> tuple[list[str], Direction, bool]:
+    """(raw paths, direction, whether the tool is path-bearing at all)."""
+    kind = call.kind
+    data = call.input
+    entry = PATH_TOOLS.get(call.tool) or PATH_TOOLS.get(kind)
+    if entry is not None:
+        keys, direction, _ = entry
+        if isinstance(data, str):
+            return ([data] if data else []), direction, True
+        if isinstance(data, dict):
+            for key in keys:
+                found = _strings(data.get(key))
+                if found:
+                    return found, direction, True
+        return [], direction, True
+    if kind == "mcp" and isinstance(data, dict):
+        args = data.get("arguments")
+        source = args if isinstance(args, dict) else data
+        found = []
+        for key in _MCP_KEYS:
+            found += _strings(source.get(key))
+        return found, "both", False
+    return [], "both", False
