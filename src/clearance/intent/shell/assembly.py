@@ -32,6 +32,10 @@ if TYPE_CHECKING:
 __all__ = ["Assembly"]
 
 MAX_LAYERS = 4
+_KEYWORDS = frozenset(
+    {"!", "{", "if", "then", "else", "elif", "fi", "do", "done", "while", "until", "case", "esac"}
+    | {"for", "select", "in", "function", "}"}
+)
 _HOME_PREFIXES = ("~/", "$HOME", "${HOME}")
 _READS = frozenset({"<", "<<<", "<&"})
 _WRITES = frozenset({">", ">>", ">|", "&>", "&>>", ">&"})
@@ -106,6 +110,7 @@ class Assembly:
     def _unit(
         self, words: Sequence[Word], stmt: Statement, context: Context, base: str | None, level: int
     ) -> None:
+        words, lost = _keywordless(words)
         text = join(words)
         head = words[0]
         canonical = text
@@ -131,7 +136,7 @@ class Assembly:
                 wrapper="indirection" if stmt.time_subshell else first.kind if first else None,
                 executed=peeled.executed,
                 exemption=exemption,
-                unresolved=stmt.unresolved,
+                unresolved=stmt.unresolved or lost,
                 salvaged=stmt.salvaged,
                 spellings=extra,
             )
@@ -327,6 +332,21 @@ class Assembly:
                 return
             value = self.home + value[1:]
         self.tokens.append(PathToken(raw, absolute(value, base), effect, source, command))
+
+
+def _keywordless(words: Sequence[Word]) -> tuple[Sequence[Word], bool]:
+    """Drop leading keywords the grammar took for a command name (``! ! rm x``,
+    ``! { rm x; }``, ``! if …; then rm x; fi``): bash reads them as keywords and runs what
+    follows. A structural keyword there means the grammar lost the statement's shape, so the
+    unit is reported unresolved."""
+    start = 0
+    lost = False
+    while start < len(words) and words[start].raw in _KEYWORDS:
+        lost = lost or words[start].raw not in ("!", "{")
+        if start + 1 == len(words):
+            break
+        start += 1
+    return (words[start:] if start else words), lost
 
 
 def normalise_cwd(cwd: str | None) -> str | None:

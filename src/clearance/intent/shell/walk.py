@@ -66,7 +66,7 @@ def _flatten(node: Node) -> list[Node]:
 class Walk:
     """Walks one tree; ``statements`` and ``errors`` hold the result."""
 
-    __slots__ = ("home_ok", "pwd_ok", "salvage", "src", "statements", "strays")
+    __slots__ = ("glued", "home_ok", "pwd_ok", "salvage", "src", "statements", "strays")
 
     def __init__(self, src: Source, home_ok: bool, pwd_ok: bool) -> None:
         self.src = src
@@ -76,9 +76,13 @@ class Walk:
         # Byte ranges worth re-parsing for salvage, with the context of their error region.
         self.salvage: list[tuple[int, int, str]] = []
         self.strays: list[Node] = []  # ERROR nodes met inside words and redirects
+        self.glued = False  # a word swallowed a line break (see _glued)
 
     def _record(self, stmt: Statement) -> None:
         """Append ``stmt``, then the error regions met while building it (as their own units)."""
+        if self.glued:
+            stmt.unresolved = True
+            self.glued = False
         self.statements.append(stmt)
         if self.strays:
             strays = self.strays
@@ -255,7 +259,24 @@ class Walk:
     def _word(self, node: Node, subs: list[Node]) -> Word:
         if node.has_error:
             self._find_errors(node)
-        return build_word(node, self.src, subs, self.home_ok, self.pwd_ok)
+        word = build_word(node, self.src, subs, self.home_ok, self.pwd_ok)
+        if "\n" in word.raw and node.type == "word":
+            self._glued(word)
+        return word
+
+    def _glued(self, word: Word) -> None:
+        """The grammar glues a line that starts with a backslash to the previous command
+        (``ls\n\\rm x`` parses as ``ls`` with argument ``\n\\rm``); bash runs it as its own
+        command. Mark the statement unresolved and salvage from the newline on."""
+        raw = word.raw
+        index = raw.find("\n")
+        while index > 0 and raw[index - 1] == "\\":
+            index = raw.find("\n", index + 1)
+        if index < 0:
+            return
+        self.glued = True
+        offset = word.start + len(raw[:index].encode("utf-8", "surrogatepass"))
+        self.salvage.append((offset, len(self.src.data), ""))
 
     def _find_errors(self, node: Node) -> None:
         if node.type == "ERROR":

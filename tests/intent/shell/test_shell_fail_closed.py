@@ -1,0 +1,132 @@
+"""Fail closed: error regions, salvage, unparseable commands, internal failures (notes §5.3)."""
+
+from __future__ import annotations
+
+import pytest
+
+from clearance.intent.shell import analyze
+from conftest import run
+
+
+def test_an_error_region_is_a_whole_unresolved_unit_and_siblings_stay_resolved() -> None:
+    units = run("echo hi > out.txt <> rw.txt; rm -rf /tmp/y").units
+    by_text = {u.text: u for u in units}
+    assert by_text["echo hi"].unresolved
+    assert not by_text["rm -rf /tmp/y"].unresolved
+    assert any(u.text == ">" and u.unresolved for u in units)
+
+
+def test_units_beneath_a_broken_statement_are_unresolved() -> None:
+    units = run("echo $(rm x").units
+    assert [(u.text, u.context, u.unresolved) for u in units] == [
+        ("echo $(rm x", "", True),
+        ("rm x", "command_substitution", True),
+    ]
+
+
+def test_a_region_that_reparses_cleanly_is_salvaged() -> None:
+    units = run("cat <<'MSG' 2>&1 | rm -rf /tmp/x\nhello\nMSG").units
+    salvaged = [u for u in units if u.salvaged]
+    assert [(u.text, u.unresolved) for u in salvaged] == [("rm -rf /tmp/x", True)]
+
+
+def test_salvage_recovers_commands_after_a_broken_keyword() -> None:
+    units = run("ls; if; rm y").units
+    assert units[0].text == "ls; if; rm y" and units[0].unresolved
+    assert ("rm y", True, True) in [(u.text, u.unresolved, u.salvaged) for u in units]
+
+
+def test_salvaged_relative_operands_have_no_base() -> None:
+    paths = run("cat <<'M' 2>&1 | rm -rf ./x /abs\nM").paths
+    assert ("./x", None) in [(p.raw, p.path) for p in paths]
+    assert ("/abs", "/abs") in [(p.raw, p.path) for p in paths]
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ";",
+        ")",
+        "|| ls",
+        "echo 'unterminated",
+        'echo "unterminated',
+        "if true; then",
+        "case x in",
+        "$(",
+        "`",
+        "((",
+        "{",
+        "<<EOF",
+    ],
+)
+def test_a_broken_command_is_never_silently_empty(command: str) -> None:
+    analysis = run(command)
+    assert analysis.unparseable or any(u.unresolved for u in analysis.units)
+
+
+def test_sudo_before_a_subshell_is_a_syntax_error_and_unresolved() -> None:
+    units = run("sudo (rm x)").units
+    assert all(u.unresolved for u in units)
+    assert units[0].wrapper == "indirection"
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "\x00",
+        "ls\x00rm x",
+        "\udcff\udcfe rm",
+        "echo \ud800",
+        "\u202erm -rf x",
+        "é ü ñ 中文 && rm x",
+        "\\" * 1001,
+        "'" * 999,
+        "$(" * 300,
+        "(" * 500 + "rm x" + ")" * 500,
+        "$(" * 500 + "rm x" + ")" * 500,
+        "{ " * 500 + "rm x; " + "}; " * 500,
+        "`" * 500,
+        "a | " * 5000 + "b",
+        "if true; then " * 300 + "rm x" + "; fi" * 300,
+        "x" * 200_000,
+    ],
+)
+def test_analyze_never_raises_and_never_hides_a_command(command: str) -> None:
+    analysis = analyze(command, cwd="/w", home="/h")
+    assert analysis.command == command
+    if command.strip():
+        assert analysis.units or analysis.unparseable
+
+
+def test_deep_nesting_beyond_the_walk_limit_is_unresolved_not_hidden() -> None:
+    command = "$(" * 500 + "rm x" + ")" * 500
+    analysis = analyze(command, cwd="/w", home="/h")
+    assert any(u.unresolved for u in analysis.units)
+
+
+def test_an_internal_failure_yields_the_whole_command_unresolved(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import clearance.intent.shell.analysis as analysis_module
+
+    def broken(*args: object) -> object:
+        raise RuntimeError("grammar surprise")
+
+    monkeypatch.setattr(analysis_module, "_analyze", broken)
+    analysis = analyze("rm -rf /", cwd="/w", home="/h")
+    assert [(u.text, u.unresolved) for u in analysis.units] == [("rm -rf /", True)]
+    assert analysis.paths == ()
+    assert analysis.home_reassigned
+
+
+def test_a_failing_parser_yields_the_fail_closed_analysis(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import clearance.intent.shell.parser as parser_module
+
+    def broken(data: bytes) -> object:
+        raise MemoryError
+
+    monkeypatch.setattr(parser_module, "parse", broken)
+    analysis = analyze("git status", cwd="/w", home="/h")
+    assert analysis.units[0].unresolved
