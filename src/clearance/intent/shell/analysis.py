@@ -10,6 +10,7 @@ from __future__ import annotations
 import os.path
 
 from clearance._frozen import Frozen
+from clearance.intent.shell import parser
 from clearance.intent.shell.assembly import MAX_LAYERS, Assembly, normalise_cwd
 from clearance.intent.shell.source import Source
 from clearance.intent.shell.statement import Scope
@@ -109,12 +110,25 @@ def _analyze(command: str, cwd: str | None, home: str, exists: Callable[[str], b
     home_reassigned = reassigns(command, "HOME")
     pwd_ok = not reassigns(command, "PWD")
     home = home.rstrip("/") or "/"
-    session = _Session(home, not home_reassigned, pwd_ok, exists)
+    session = _Session(home, not home_reassigned, pwd_ok, _memo(exists))
     src = Source(command)
     asm, comments_only, _ = session.run(src, "", Scope(None, normalise_cwd(cwd)), 0, False)
     units = tuple(asm.units)
     unparseable = not units and not comments_only
     return Analysis(command, units, merge(asm.tokens), unparseable, home_reassigned)
+
+
+def _memo(exists: Callable[[str], bool]) -> Callable[[str], bool]:
+    """``exists`` asked at most once per path in one analysis (spelling and projection share)."""
+    known: dict[str, bool] = {}
+
+    def cached(path: str) -> bool:
+        hit = known.get(path)
+        if hit is None:
+            hit = known[path] = bool(exists(path))
+        return hit
+
+    return cached
 
 
 class _Session:
@@ -133,9 +147,7 @@ class _Session:
         self, src: Source, context: str, scope: Scope, depth: int, payload: bool
     ) -> tuple[Assembly, bool, bool]:
         """Parse and assemble ``src``: (assembly, only comments?, parsed cleanly?)."""
-        from clearance.intent.shell.parser import parse
-
-        root = parse(src.data)
+        root = parser.parse(src.data)
         walk = Walk(src, self.home_ok, self.pwd_ok)
         walk.run(root, context, scope)
 

@@ -26,6 +26,7 @@ if TYPE_CHECKING:
 __all__ = ["PathToken", "absolute", "merge", "path_shaped"]
 
 _set = object.__setattr__
+_SPACE = frozenset(" \t\r\n\v\f")
 
 
 class PathToken(Frozen):
@@ -68,7 +69,7 @@ def path_shaped(value: str) -> bool:
         return False
     if first == "@" and "/" in value:
         return False
-    if any(ch.isspace() for ch in value):
+    if not _SPACE.isdisjoint(value):
         return False
     if len(value) > 2 and value[1] == ":" and value[2] in "/\\" and first.isalpha():
         return True
@@ -82,6 +83,8 @@ def absolute(value: str, base: str | None) -> str | None:
     if not value.startswith("/"):
         if base is None:
             return None
+        if "/" not in value and value != "." and value != "..":
+            return base + "/" + value if base != "/" else "/" + value  # already normal
         value = os.path.join(base, value)
     path = os.path.normpath(value)
     if path.startswith("//"):

@@ -33,6 +33,7 @@ PWD = 2
 
 SUBSTITUTIONS = frozenset({"command_substitution", "process_substitution"})
 _GLOB = frozenset("*?[{")
+_PLAIN = frozenset("*?[{\\~")  # a word without these is its own value
 _DQ_ESCAPABLE = frozenset('$`"\\\n')
 _ANSI = {
     "n": "\n",
@@ -130,7 +131,11 @@ def build_word(node: Node, src: Source, subs: list[Node], home_ok: bool, pwd_ok:
     """The :class:`Word` for ``node``; substitutions inside it are appended to ``subs``."""
     start = node.start_byte
     end = node.end_byte
-    word = Word(start, end, src.slice(start, end))
+    raw = src.slice(start, end)
+    word = Word(start, end, raw)
+    if node.type == "word" and not node.child_count and _PLAIN.isdisjoint(raw):
+        word.value = raw  # the common case: a plain word, nothing to unquote or expand
+        return word
     acc = _Acc()
     _piece(node, src, acc, subs, home_ok, pwd_ok, True)
     parts = acc.parts
@@ -222,7 +227,7 @@ def _unquoted(raw: str, acc: _Acc, home_ok: bool, first: bool) -> None:
         value = "".join(out)
     else:
         value = raw
-        if not acc.glob and any(ch in _GLOB for ch in raw):
+        if not acc.glob and not _GLOB.isdisjoint(raw):
             acc.glob = True
     if first and raw[:1] == "~" and (len(raw) == 1 or raw[1] == "/"):
         acc.parts.append(HOME if home_ok else DYN)
