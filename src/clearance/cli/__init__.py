@@ -16,6 +16,11 @@ commands:
   explain  (same as check)         a human-readable trace of every gate and rule
   validate [F] [--cwd D]           config errors with file:line:col, then the policy's self-tests
   trust    [DIR] [--remove|--list] trust a project so its .clearance/config.jsonc is loaded
+  hook     claude-code             answer one Claude Code hook payload (JSON in, JSON out)
+  install  claude-code [--user|--project|--local]   add the hook to Claude Code's settings
+  uninstall claude-code [--user|--project|--local]  remove it again
+  sync     claude-code [--user|--project|--local]   refresh the tools hidden from Claude Code
+  doctor   [--cwd D]               check the installation, config, trust and state; say what to fix
 
 INPUT is the tool input as JSON, or a plain string: the command for bash, the path for file
 tools, server:tool for mcp. Exit status 2 is a usage error, 1 a config or internal error.
@@ -26,6 +31,11 @@ _COMMANDS = {
     "explain": ("clearance.cli.check", "run_explain"),
     "validate": ("clearance.cli.validate", "run_validate"),
     "trust": ("clearance.cli.trust", "run_trust"),
+    "hook": ("clearance.cli.hook", "run_hook"),
+    "install": ("clearance.cli.install", "run_install"),
+    "uninstall": ("clearance.cli.install", "run_uninstall"),
+    "sync": ("clearance.cli.install", "run_sync"),
+    "doctor": ("clearance.cli.doctor", "run_doctor"),
 }
 
 

@@ -1,0 +1,215 @@
+"""``clearance hook claude-code``: one hook payload in on stdin, one answer out on stdout.
+
+Claude Code lets a tool call proceed when a hook exits with any status but 0 or 2, or prints
+something it cannot read, so this module never lets an error escape: a payload it cannot read,
+a broken configuration or an exception anywhere becomes a JSON *deny* with a reason, exit 0,
+and nothing but that JSON ever reaches stdout.
+
+``PreToolUse``: allow → ``allow``; deny → ``deny`` with the reason; ask → by
+``hosts.claudeCode.ask``: ``native`` (default) answers ``ask`` so Claude Code shows its own
+dialog, ``deny`` refuses, ``forward`` hands the ask to :func:`forward_ask` (a serving session),
+falling back to native. A headless run (``permission_mode`` ``dontAsk``, or ``claude -p``:
+``CLAUDE_CODE_ENTRYPOINT`` ``sdk-*``) has no dialog, so there an unforwarded ask is a deny.
+``PermissionRequest`` (Claude Code is about to show its dialog): allow or deny when the policy
+decides; silence on ask, so the dialog shows.
+
+What this module does not own: the policy (``clearance.policy``), deciding (``Engine``), session
+grants (``Engine.check`` consults them for ``ToolCall.session``), forwarding (``clearance.serve``).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+from clearance.hosts.claude_code.payload import (
+    MAX_PAYLOAD_BYTES,
+    PayloadError,
+    parse_payload,
+    to_call,
+)
+from clearance.hosts.claude_code.response import error_answer, permission_request, pre_tool_use
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+
+    from clearance.authority.ask import Verdict
+    from clearance.decide.decision import Decision
+    from clearance.hosts.claude_code.payload import Payload
+    from clearance.intent.call import ToolCall
+    from clearance.policy.policy import Policy
+
+__all__ = ["ASK_MODES", "answer", "ask_mode", "forward_ask", "headless_reason", "main"]
+
+ASK_MODES = ("native", "forward", "deny")
+
+# Tools that only touch Claude Code's own session state (its todo and task lists, plan mode, a
+# question to the user). When no rule of the user's names them — only the universal ``"*"``
+# would ask — the hook stays silent and Claude Code's own rules apply; an explicit rule for
+# them is enforced like any other.
+HOST_INTERNAL_TOOLS = frozenset(
+    {
+        "TodoWrite", "TaskCreate", "TaskGet", "TaskUpdate", "TaskList", "TaskOutput",
+        "AskUserQuestion", "EnterPlanMode", "ExitPlanMode",
+    }
+)  # fmt: skip
+
+_FAILS_CLOSED = "clearance fails closed, so the call is denied"
+
+
+def forward_ask(decision: Decision, call: ToolCall) -> Verdict | None:
+    """PLACEHOLDER seam for forwarding an ask to a serving session (``clearance serve``).
+
+    Forwarding is not built yet: this always answers ``None`` ("no serving session answered"),
+    and the hook falls back to Claude Code's own dialog, or to a deny in a headless run. The
+    forwarding work replaces this body; its contract: return the serving session's
+    :class:`~clearance.authority.ask.Verdict` (``allow`` or ``deny``, grants already recorded
+    for ``call.session``), or ``None`` when no session serves.
+    """
+    return None
+
+
+def ask_mode(policy: Policy) -> str:
+    """``hosts.claudeCode.ask`` from the configuration; ``native`` when unset or unknown."""
+    hosts = policy.setting("hosts")
+    host = hosts.get("claudeCode") if isinstance(hosts, dict) else None
+    mode = host.get("ask") if isinstance(host, dict) else None
+    return mode if mode in ASK_MODES else "native"
+
+
+def headless_reason(payload: Payload, env: Mapping[str, str]) -> str | None:
+    """Why no one can answer Claude Code's dialog in this run, or ``None`` when someone can.
+
+    ``permission_mode`` ``dontAsk`` means Claude Code itself refuses whatever would ask.
+    ``claude -p`` and the Agent SDK mark their process (and so this hook, its child) with
+    ``CLAUDE_CODE_ENTRYPOINT=sdk-cli`` / ``sdk-py`` / ``sdk-ts``; ``CLEARANCE_HEADLESS=1``
+    forces it (``0`` forces an interactive run).
+    """
+    forced = env.get("CLEARANCE_HEADLESS")
+    if forced:
+        return None if forced in ("0", "false", "no") else "CLEARANCE_HEADLESS is set"
+    if payload.permission_mode == "dontAsk":
+        return "Claude Code runs in dontAsk mode"
+    entry = env.get("CLAUDE_CODE_ENTRYPOINT", "")
+    if entry.startswith("sdk"):
+        return "this is a headless run (claude -p or the Agent SDK)"
+    return None
+
+
+def _only_fallback(decision: Decision) -> bool:
+    """Whether every gate that asked was answered by the universal ``"*"`` rule alone."""
+    asked = [g for g in decision.gates if g.action == "ask"]
+    return bool(asked) and all(g.rule is not None and g.rule.universal for g in asked)
+
+
+def _config_note(policy: Policy) -> str:
+    if not policy.failed_closed:
+        return ""
+    first = str(policy.errors[0]).splitlines()[0]
+    return (
+        f" (clearance's configuration has errors, so every allow rule now asks: {first}; "
+        "the user can run `clearance validate` to see them)"
+    )
+
+
+def _pre_tool_use(payload: Payload, env: Mapping[str, str]) -> str:
+    from clearance.decide.engine import Engine
+
+    call = to_call(payload)
+    engine = Engine.load(cwd=payload.cwd, agent=payload.agent_type, env=env)
+    decision = engine.check(call)
+    action = decision.action
+    if action == "allow":
+        return pre_tool_use("allow", decision.reason)
+    note = _config_note(engine.policy)
+    if action == "deny":
+        return pre_tool_use("deny", decision.reason + note)
+    if payload.tool_name in HOST_INTERNAL_TOOLS and _only_fallback(decision):
+        return ""
+    mode = ask_mode(engine.policy)
+    if mode == "forward":
+        verdict = forward_ask(decision, call)
+        if verdict is not None and verdict.action in ("allow", "deny"):
+            why = verdict.reason or decision.reason
+            return pre_tool_use(verdict.action, why)
+    if mode == "deny":
+        return pre_tool_use(
+            "deny",
+            f"{decision.reason}{note}. It needs approval and this setup denies what needs "
+            'approval (hosts.claudeCode.ask is "deny"); do it another way or ask the user',
+        )
+    nobody = headless_reason(payload, env)
+    if nobody is not None:
+        return pre_tool_use(
+            "deny",
+            f"{decision.reason}{note}. It needs approval, but no one can approve it here "
+            f"({nobody}); do it another way or ask the user to allow it in clearance's policy",
+        )
+    return pre_tool_use("ask", decision.reason + note)
+
+
+def _permission_request(payload: Payload, env: Mapping[str, str]) -> str:
+    from clearance.decide.engine import Engine
+
+    call = to_call(payload)
+    engine = Engine.load(cwd=payload.cwd, agent=payload.agent_type, env=env)
+    decision = engine.check(call)
+    if decision.action == "allow":
+        return permission_request("allow")
+    if decision.action == "deny":
+        return permission_request("deny", decision.reason + _config_note(engine.policy))
+    return ""  # ask: Claude Code shows its dialog
+
+
+def _sniff_event(raw: bytes) -> str | None:
+    """The event of a payload that did not parse, when its text names one."""
+    for event in ("PermissionRequest", "PreToolUse"):
+        if event.encode() in raw[:65536]:
+            return event
+    return None
+
+
+def answer(raw: bytes, env: Mapping[str, str] | None = None) -> str:
+    """The hook's whole stdout for one payload ("" for silence). Never raises."""
+    env = os.environ if env is None else env
+    event: str | None = None
+    try:
+        try:
+            payload = parse_payload(raw)
+        except PayloadError as exc:
+            event = _sniff_event(raw) or "PreToolUse"
+            return error_answer(event, f"Denied: {exc}; {_FAILS_CLOSED}")
+        event = payload.event
+        if event == "PreToolUse":
+            return _pre_tool_use(payload, env)
+        if event == "PermissionRequest":
+            return _permission_request(payload, env)
+        return error_answer(
+            None,
+            f"Denied: clearance does not handle the {event} hook event; install it with "
+            "`clearance install claude-code`, which hooks PreToolUse and PermissionRequest",
+        )
+    except Exception as exc:
+        return error_answer(
+            event or "PreToolUse",
+            f"Denied: clearance could not decide this call ({type(exc).__name__}: {exc}); "
+            f"{_FAILS_CLOSED}. The user can run `clearance doctor` to find the fault",
+        )
+
+
+def main() -> int:
+    """Read stdin, answer on stdout, exit 0 whatever happens."""
+    try:
+        raw = sys.stdin.buffer.read(MAX_PAYLOAD_BYTES + 1)
+    except Exception as exc:
+        out = error_answer("PreToolUse", f"Denied: the hook could not read its payload ({exc})")
+    else:
+        out = answer(raw)
+    try:
+        if out:
+            sys.stdout.write(out)
+        sys.stdout.flush()
+    except Exception:
+        pass
+    return 0
