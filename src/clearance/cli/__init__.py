@@ -21,6 +21,13 @@ commands:
   uninstall claude-code [--user|--project|--local]  remove it again
   sync     claude-code [--user|--project|--local]   refresh the tools hidden from Claude Code
   doctor   [--cwd D]               check the installation, config, trust and state; say what to fix
+  gate     (check's options) [--tty PATH] TOOL [INPUT]
+                                   decide end to end, asking a human on the terminal when the
+                                   policy says ask (exit 0 allow, 4 deny)
+  log      [--follow] [--event E] [--tool T] [--decision D] [--session S] [--since T] [--json]
+                                   read the review log
+  sessions [--show ID | --clear ID | --clear-all | --prune]
+                                   list and clear session grants
 
 INPUT is the tool input as JSON, or a plain string: the command for bash, the path for file
 tools, server:tool for mcp. Exit status 2 is a usage error, 1 a config or internal error.
@@ -36,6 +43,9 @@ _COMMANDS = {
     "uninstall": ("clearance.cli.install", "run_uninstall"),
     "sync": ("clearance.cli.install", "run_sync"),
     "doctor": ("clearance.cli.doctor", "run_doctor"),
+    "gate": ("clearance.cli.gate", "run_gate"),
+    "log": ("clearance.cli.log", "run_log"),
+    "sessions": ("clearance.cli.sessions", "run_sessions"),
 }
 
 

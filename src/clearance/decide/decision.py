@@ -25,7 +25,9 @@ class GateResult(Frozen):
     closed sentinels, whose ``sentinel`` names them); ``message`` a line for humans and agents.
     """
 
-    __slots__ = ("action", "gate", "message", "rule", "sentinel", "surface", "unit", "value")
+    __slots__ = (
+        "action", "gate", "message", "rule", "sentinel", "surface", "unit", "value", "values",
+    )  # fmt: skip
     gate: str
     surface: str
     value: str
@@ -34,6 +36,7 @@ class GateResult(Frozen):
     message: str
     sentinel: str | None
     unit: str | None
+    values: tuple[str, ...]
 
     def __init__(
         self,
@@ -45,6 +48,7 @@ class GateResult(Frozen):
         message: str,
         sentinel: str | None = None,
         unit: str | None = None,
+        values: tuple[str, ...] = (),
     ) -> None:
         _set(self, "gate", gate)
         _set(self, "surface", surface)
@@ -54,6 +58,7 @@ class GateResult(Frozen):
         _set(self, "message", message)
         _set(self, "sentinel", sentinel)
         _set(self, "unit", unit)
+        _set(self, "values", tuple(values) or (value,))
 
     def as_json(self) -> dict[str, Any]:
         rule = self.rule

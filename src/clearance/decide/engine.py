@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import os
 
-from clearance.decide.decision import Decision, GateResult
+from clearance.decide.decision import Decision, GateResult, UnitFact
 from clearance.decide.fold import fold
 from clearance.intent.path import canonicalize
 from clearance.policy.loader import load_policy
@@ -17,7 +17,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
-    from clearance.decide.suggestion import Suggestion
+    from clearance.decide.grant import GrantStore
     from clearance.intent.call import ToolCall
     from clearance.intent.path import PathFact
     from clearance.policy.policy import Policy
@@ -28,10 +28,17 @@ __all__ = ["Engine"]
 class Engine:
     """Decides tool calls against one :class:`~clearance.policy.policy.Policy`."""
 
-    __slots__ = ("policy",)
+    __slots__ = ("_disk", "grants", "policy", "state")
 
-    def __init__(self, policy: Policy) -> None:
+    def __init__(
+        self, policy: Policy, *, grants: GrantStore | None = None, state: str | None = None
+    ) -> None:
+        """``grants``: a session's grants held in memory (long-lived hosts); without it, a call
+        with a session reads that session's grants from ``state`` (one process per call)."""
         self.policy = policy
+        self.grants = grants
+        self.state = state
+        self._disk: dict[str, GrantStore] = {}
 
     @classmethod
     def load(
@@ -46,12 +53,13 @@ class Engine:
         use_cache: bool = True,
     ) -> Engine:
         """Load the layered policy for ``cwd`` and ``agent`` (``policy`` = inline JSONC text)."""
-        return cls(
-            load_policy(
-                cwd=cwd, agent=agent, config=config, inline=policy, yolo=yolo, env=env,
-                use_cache=use_cache,
-            )
+        from clearance.policy.state import state_root
+
+        loaded = load_policy(
+            cwd=cwd, agent=agent, config=config, inline=policy, yolo=yolo, env=env,
+            use_cache=use_cache,
         )  # fmt: skip
+        return cls(loaded, state=state_root(env))
 
     def check(self, call: ToolCall) -> Decision:
         try:
@@ -71,7 +79,7 @@ class Engine:
             from clearance.decide.gates.bash import bash_gate
 
             results, units = bash_gate(rules, call)
-            return fold(call, results, units=units)
+            return self._finish(call, results, units=units)
         from clearance.decide.gates.path import external_gate, path_gate
         from clearance.decide.gates.tool import tool_gate
         from clearance.intent.path import path_fact
@@ -90,29 +98,52 @@ class Engine:
             results = [tool_gate(rules, call, path_values=("*",) if path_tool else None)]
         results += path_gate(rules, facts, tool=kind)
         results += external_gate(rules, facts, tool=kind)
-        decision = fold(call, results, paths=tuple(facts))
+        return self._finish(call, results, paths=tuple(facts))
+
+    def _finish(
+        self,
+        call: ToolCall,
+        results: list[GateResult],
+        *,
+        units: tuple[UnitFact, ...] = (),
+        paths: tuple[PathFact, ...] = (),
+    ) -> Decision:
+        """Apply session grants where a gate asks, fold, and attach the session offers."""
+        if any(r.action == "ask" for r in results):
+            store = self.grants_for(call.session)
+            if store is not None and store.grants():
+                results = [self._granted(r, store) for r in results]
+        decision = fold(call, results, units=units, paths=paths)
         if decision.action == "ask":
-            decision = decision.replace(suggestions=suggestions_for(decision, facts))
+            from clearance.decide.offer import flatten, offers
+
+            decision = decision.replace(suggestions=flatten(offers(decision)))
         return decision
 
+    def _granted(self, result: GateResult, store: GrantStore) -> GateResult:
+        if result.action != "ask":
+            return result
+        grant = store.find(result.surface, result.values, self.policy.home)
+        if grant is None:
+            return result
+        from clearance.policy.rule import Rule
 
-def suggestions_for(decision: Decision, facts: list[PathFact]) -> tuple[Suggestion, ...]:
-    """Session-approval options for every gate that asked, deciding gate first."""
-    from clearance.decide.suggestion import suggest
+        rule = Rule(grant.surface, grant.pattern, "allow", "session")
+        message = f'Allowed by a session grant: {grant.surface} "{grant.pattern}"'
+        granted: GateResult = result.replace(
+            action="allow", rule=rule, message=message, sentinel=None
+        )
+        return granted
 
-    by_value = {f.shown: f for f in facts}
-    out: dict[tuple[str, str], Suggestion] = {}
-    tool = decision.call.kind
-    for gate in decision.gates:
-        if gate.action != "ask" or gate.sentinel is not None:
-            continue
-        fact = by_value.get(gate.value)
-        is_dir = fact.is_dir if fact is not None else False
-        value = gate.value
-        if fact is not None and fact.canonical and gate.gate == "external_directory":
-            value = fact.canonical  # what lies outside; a grant must not cover the symlink
-        elif fact is not None:
-            value = fact.shown
-        for s in suggest(gate.surface, value, tool=tool, is_dir=is_dir):
-            out.setdefault((s.surface, s.pattern), s)
-    return tuple(out.values())
+    def grants_for(self, session: str | None) -> GrantStore | None:
+        """The grants of ``session``: the engine's own store, else the session's file."""
+        if self.grants is not None:
+            return self.grants
+        if not session or not self.state:
+            return None
+        store = self._disk.get(session)
+        if store is None:
+            from clearance.decide.grant import DiskGrants
+
+            store = self._disk[session] = DiskGrants(self.state, session)
+        return store

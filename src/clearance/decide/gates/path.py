@@ -60,6 +60,7 @@ def path_gate(rules: RuleSet, facts: Sequence[PathFact], *, tool: str) -> list[G
                 rule.action,
                 rule,
                 gate_message(rule.action, _what(fact, tool), rule),
+                values=fact.aliases,
             )
         )
     return out
@@ -84,6 +85,7 @@ def external_gate(rules: RuleSet, facts: Sequence[PathFact], *, tool: str) -> li
                 rule.action,
                 rule,
                 gate_message(rule.action, what, rule),
+                values=fact.aliases,
             )
         )
     return out

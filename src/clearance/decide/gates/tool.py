@@ -39,7 +39,8 @@ def tool_gate(
         what = f'tool "{kind}"' if values[0] == "*" else f'{kind} "{values[0]}"'
     rule = rules.evaluate(kind, values)
     result = GateResult(kind if kind in ("mcp", "skill") else "tool", kind, values[0],
-                        rule.action, rule, gate_message(rule.action, what, rule))  # fmt: skip
+                        rule.action, rule, gate_message(rule.action, what, rule),
+                        values=tuple(values))  # fmt: skip
     if call.tool != kind and call.tool in rules.surfaces():
         # A rule written under the host's own name (e.g. "mcp__github__delete") applies too.
         own = rules.evaluate(call.tool, ("*",))

@@ -1,0 +1,59 @@
+"""``clearance gate``: decide a call end to end — asking a human when the policy says ask.
+
+Unlike ``check`` (which only reports), ``gate`` runs the whole path: session grants, yolo, the
+authorizer chain and the dialog on the terminal, the review log and events. Exit 0 allow, 4 deny.
+With ``--session`` the grants are shared by every process of that session.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+from clearance.cli._args import UsageError, parse_args
+
+__all__ = ["run_gate"]
+
+
+def run_gate(argv: list[str]) -> int:
+    from clearance.cli.check import call_input
+    from clearance.decide.engine import Engine
+    from clearance.hosts.gatekeeper import Gatekeeper
+    from clearance.intent.call import ToolCall
+
+    args = parse_args(
+        argv,
+        valued=("--config", "--cwd", "--agent", "--session", "--policy", "--tty"),
+        switches=("--yolo", "--json"),
+    )
+    if not args.positionals or len(args.positionals) > 2:
+        raise UsageError('expected TOOL [INPUT], e.g. clearance gate bash "git push"')
+    tool = args.positionals[0]
+    raw = args.positionals[1] if len(args.positionals) > 1 else None
+    cwd = os.path.abspath(args.value("--cwd") or os.getcwd())
+    engine = Engine.load(
+        cwd=cwd,
+        agent=args.value("--agent"),
+        config=args.value("--config"),
+        policy=args.value("--policy"),
+        yolo=True if args.on("--yolo") else None,
+    )
+    keeper = Gatekeeper.from_config(engine, tty_path=args.value("--tty") or "/dev/tty")
+    call = ToolCall(
+        tool, call_input(tool, raw), cwd, args.value("--agent"), args.value("--session")
+    )
+    outcome = keeper.decide(call)
+    if args.on("--json"):
+        from clearance._json import dumps
+
+        body = {
+            "decision": outcome.action,
+            "reason": outcome.reason,
+            "resolution": outcome.resolution,
+            "decidedBy": outcome.decided_by,
+            "requestId": outcome.request_id,
+        }
+        sys.stdout.write(dumps(body) + "\n")
+    else:
+        sys.stdout.write(f"{outcome.action}: {outcome.reason}\n")
+    return 0 if outcome.action == "allow" else 4

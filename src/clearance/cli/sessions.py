@@ -1,0 +1,46 @@
+"""``clearance sessions [--clear ID | --clear-all | --prune]``: session grants on disk."""
+
+from __future__ import annotations
+
+import sys
+import time
+
+from clearance.cli._args import UsageError, parse_args
+
+__all__ = ["run_sessions"]
+
+
+def run_sessions(argv: list[str]) -> int:
+    from clearance.decide.grant import DiskGrants, list_sessions, remove_session
+    from clearance.policy.state import state_root
+
+    args = parse_args(argv, valued=("--clear", "--show"), switches=("--clear-all", "--prune"))
+    if args.positionals:
+        raise UsageError("sessions takes no arguments; see --clear ID, --show ID, --clear-all")
+    state = state_root()
+    target = args.value("--clear")
+    if target is not None:
+        found = remove_session(state, target)
+        sys.stdout.write(f"{'cleared' if found else 'no grants for'} session {target}\n")
+        return 0 if found else 1
+    shown = args.value("--show")
+    if shown is not None:
+        for grant in DiskGrants(state, shown).grants():
+            sys.stdout.write(f'{grant.surface} "{grant.pattern}"\n')
+        return 0
+    sessions = list_sessions(state)
+    if args.on("--clear-all") or args.on("--prune"):
+        count = 0
+        for session, _, _, expired in sessions:
+            if args.on("--clear-all") or expired:
+                count += remove_session(state, session)
+        sys.stdout.write(f"cleared {count} session(s)\n")
+        return 0
+    if not sessions:
+        sys.stdout.write("no session grants\n")
+        return 0
+    for session, updated, count, expired in sessions:
+        when = time.strftime("%Y-%m-%d %H:%M", time.localtime(updated))
+        state_word = "expired" if expired else "active"
+        sys.stdout.write(f"{session}\t{count} grant(s)\tupdated {when}\t{state_word}\n")
+    return 0

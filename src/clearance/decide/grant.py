@@ -1,0 +1,208 @@
+"""Session grants: "yes, for this session" recorded as ``(surface, pattern)`` allows.
+
+A grant is consulted only where the policy would ask: it turns an asking gate into an allow when
+its pattern covers that gate's value, and never touches a deny — not a deny on another gate, and
+not a config deny on the same surface (a grant ``git *`` from approving ``git status`` does not
+let ``git push --force`` through ``git push --force*: deny``; notes §8.2, issue 5).
+
+Long-lived hosts keep grants in memory (:class:`GrantStore`). Hosts that run a fresh process per
+call keep them on disk (:class:`DiskGrants`): ``$state/sessions/<session>/grants.json``, 0600,
+rewritten atomically under an exclusive lock so concurrent writers never lose a grant. A session
+unused for :data:`SESSION_TTL` seconds has expired.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+
+from clearance._frozen import Frozen
+from clearance.policy.wildcard import compile_pattern, expand_home
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Sequence
+
+__all__ = [
+    "SESSION_TTL",
+    "DiskGrants",
+    "Grant",
+    "GrantStore",
+    "list_sessions",
+    "remove_session",
+    "session_dir",
+]
+
+SESSION_TTL = 24 * 3600
+_set = object.__setattr__
+
+
+class Grant(Frozen):
+    __slots__ = ("pattern", "surface")
+    surface: str
+    pattern: str
+
+    def __init__(self, surface: str, pattern: str) -> None:
+        _set(self, "surface", surface)
+        _set(self, "pattern", pattern)
+
+    def covers(self, surface: str, values: Sequence[str], home: str = "") -> bool:
+        if surface != self.surface:
+            return False
+        pattern = expand_home(self.pattern, home) if home else self.pattern
+        matcher = compile_pattern(pattern)
+        return any(matcher.match(v) for v in values)
+
+
+class GrantStore:
+    """Grants held in memory, for hosts that live as long as the session."""
+
+    __slots__ = ("_grants",)
+
+    def __init__(self, grants: Iterable[Grant] = ()) -> None:
+        self._grants: list[Grant] = list(dict.fromkeys(grants))
+
+    def grants(self) -> tuple[Grant, ...]:
+        return tuple(self._grants)
+
+    def add(self, grants: Iterable[Grant]) -> None:
+        for grant in grants:
+            if grant not in self._grants:
+                self._grants.append(grant)
+
+    def find(self, surface: str, values: Sequence[str], home: str = "") -> Grant | None:
+        for grant in reversed(self.grants()):
+            if grant.covers(surface, values, home):
+                return grant
+        return None
+
+    def clear(self) -> None:
+        self._grants.clear()
+
+
+def _safe(session: str) -> str:
+    """A session id as one directory name: unsafe characters percent-encoded."""
+    out = []
+    for ch in session:
+        if ch.isalnum() or ch in "-_.":
+            out.append(ch)
+        else:
+            out.extend(f"%{b:02X}" for b in ch.encode("utf-8"))
+    name = "".join(out)
+    return name if name not in ("", ".", "..") else "%2E" * max(1, len(name))
+
+
+def session_dir(state: str, session: str) -> str:
+    return os.path.join(state, "sessions", _safe(session))
+
+
+class DiskGrants(GrantStore):
+    """Grants of one session on disk, shared by every process of that session."""
+
+    __slots__ = ("path", "session", "state")
+
+    def __init__(self, state: str, session: str) -> None:
+        self.state = state
+        self.session = session
+        self.path = os.path.join(session_dir(state, session), "grants.json")
+        super().__init__(self._read())
+
+    def _read(self) -> list[Grant]:
+        try:
+            st = os.stat(self.path)
+            if time.time() - st.st_mtime > SESSION_TTL:
+                return []
+            with open(self.path, encoding="utf-8") as handle:
+                text = handle.read()
+        except (OSError, UnicodeDecodeError):
+            return []
+        from clearance._json import loads
+
+        try:
+            data = loads(text)
+            return [
+                Grant(g["surface"], g["pattern"])
+                for g in data.get("grants", [])
+                if isinstance(g, dict)
+                and isinstance(g.get("surface"), str)
+                and isinstance(g.get("pattern"), str)
+            ]
+        except (ValueError, AttributeError):
+            return []
+
+    def grants(self) -> tuple[Grant, ...]:
+        return tuple(self._grants)
+
+    def add(self, grants: Iterable[Grant]) -> None:
+        """Record ``grants`` for the session (merged with what other processes recorded)."""
+        import fcntl
+
+        from clearance._json import dumps
+        from clearance.policy.state import atomic_write, ensure_private_dir
+
+        new = list(grants)
+        directory = os.path.dirname(self.path)
+        ensure_private_dir(self.state)
+        ensure_private_dir(os.path.join(self.state, "sessions"))
+        ensure_private_dir(directory)
+        lock_path = os.path.join(directory, "grants.lock")
+        fd = os.open(lock_path, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o600)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX)
+            current = self._read()
+            for grant in new:
+                if grant not in current:
+                    current.append(grant)
+            now = time.time()
+            body = {
+                "version": 1,
+                "session": self.session,
+                "updated": now,
+                "grants": [{"surface": g.surface, "pattern": g.pattern} for g in current],
+            }
+            atomic_write(self.path, (dumps(body, indent=2) + "\n").encode("utf-8"))
+            self._grants = current
+        finally:
+            os.close(fd)
+
+    def clear(self) -> None:
+        remove_session(self.state, self.session)
+        self._grants = []
+
+
+def list_sessions(state: str) -> list[tuple[str, float, int, bool]]:
+    """(session id, last update, number of grants, expired) for every recorded session."""
+    root = os.path.join(state, "sessions")
+    out = []
+    try:
+        names = sorted(os.listdir(root))
+    except OSError:
+        return []
+    from urllib.parse import unquote
+
+    for name in names:
+        session = unquote(name)
+        path = os.path.join(root, name, "grants.json")
+        try:
+            mtime = os.stat(path).st_mtime
+        except OSError:
+            continue
+        count = len(DiskGrants(state, session).grants())
+        out.append((session, mtime, count, time.time() - mtime > SESSION_TTL))
+    return out
+
+
+def remove_session(state: str, session: str) -> bool:
+    directory = session_dir(state, session)
+    removed = False
+    for name in ("grants.json", "grants.lock"):
+        try:
+            os.unlink(os.path.join(directory, name))
+            removed = removed or name == "grants.json"
+        except OSError:
+            pass
+    try:
+        os.rmdir(directory)
+    except OSError:
+        pass
+    return removed

@@ -1,0 +1,53 @@
+"""What a human could approve for the session: one offer per gate that asked.
+
+Each asking gate gets its own suggestions (notes §8.3): a bash unit by the arity table, a path by
+its directory on the surface that asked, an outside path by where it really leads (a grant must
+not cover the symlink that pointed there). "Yes, for this session" grants the first suggestion
+of every asking gate, so an ask mixing a read and a write grants each only its own direction.
+"""
+
+from __future__ import annotations
+
+from clearance.decide.suggestion import Suggestion, suggest
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from clearance.decide.decision import Decision, GateResult
+
+__all__ = ["WHOLE_COMMAND_SENTINELS", "flatten", "offers"]
+
+# Sentinels whose session grant is the exact command, never a wildcard (notes §8.3).
+WHOLE_COMMAND_SENTINELS = frozenset({"<unparsed-bash-subtree>", "<unparseable-bash-command>"})
+
+
+def offers(decision: Decision) -> list[tuple[GateResult, tuple[Suggestion, ...]]]:
+    facts = {f.shown: f for f in decision.paths}
+    tool = decision.call.kind
+    out: list[tuple[GateResult, tuple[Suggestion, ...]]] = []
+    for gate in decision.gates:
+        if gate.action != "ask":
+            continue
+        if gate.gate == "bash" and gate.sentinel in WHOLE_COMMAND_SENTINELS:
+            label = f'Yes, allow bash "{gate.value}" for this session'
+            out.append((gate, (Suggestion("bash", gate.value, label),)))
+            continue
+        fact = facts.get(gate.value)
+        value = gate.value
+        is_dir = False
+        if fact is not None:
+            is_dir = fact.is_dir
+            value = fact.shown
+            if gate.gate == "external_directory" and fact.canonical:
+                value = fact.canonical
+        suggestions = suggest(gate.surface, value, tool=tool, is_dir=is_dir)
+        if suggestions:
+            out.append((gate, suggestions))
+    return out
+
+
+def flatten(found: list[tuple[GateResult, tuple[Suggestion, ...]]]) -> tuple[Suggestion, ...]:
+    seen: dict[tuple[str, str], Suggestion] = {}
+    for _, suggestions in found:
+        for s in suggestions:
+            seen.setdefault((s.surface, s.pattern), s)
+    return tuple(seen.values())

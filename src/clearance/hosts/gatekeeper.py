@@ -1,0 +1,264 @@
+"""The gatekeeper: the whole path of one call, for any host (the generic Python API).
+
+``decide(call)`` runs the engine; a deny is logged as ``blocked`` and refused without a prompt;
+an ask goes through session grants (already applied by the engine), yolo, the authorizer chain
+and the terminal authorizer; "for this session" answers are recorded as grants. Every
+resolution is written to the review log and emitted as a ``decision`` event; ``ui_prompt`` is
+emitted exactly when a human is about to be asked. Any exception between the call and the
+verdict denies the call and writes ``gate_error`` (fail closed).
+"""
+
+from __future__ import annotations
+
+from clearance._frozen import Frozen
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+    from typing import Any
+
+    from clearance.audit.bus import EventBus
+    from clearance.audit.log import ReviewLog
+    from clearance.authority.ask import Ask, Verdict
+    from clearance.authority.authorizer import Authorizer
+    from clearance.authority.prompt import Prompt
+    from clearance.decide.decision import Decision
+    from clearance.decide.engine import Engine
+    from clearance.intent.call import ToolCall
+
+__all__ = ["Gatekeeper", "Outcome"]
+
+_set = object.__setattr__
+_SYNTHETIC = ("<opaque-bash-wrapper>", "<indirection-bash-wrapper>", "<unparsed-bash-subtree>",
+              "<unparseable-bash-command>", "<unanalyzed-shell-syntax>")  # fmt: skip
+
+
+class Outcome(Frozen):
+    """The final answer for a call: ``allow`` or ``deny``, and how it was reached."""
+
+    __slots__ = ("action", "decided_by", "decision", "reason", "request_id", "resolution")
+    action: str
+    reason: str
+    resolution: str
+    decided_by: str
+    decision: Decision | None
+    request_id: str
+
+    def __init__(
+        self,
+        action: str,
+        reason: str,
+        resolution: str,
+        decided_by: str,
+        decision: Decision | None,
+        request_id: str,
+    ) -> None:
+        for name, value in (("action", action), ("reason", reason), ("resolution", resolution),
+                            ("decided_by", decided_by), ("decision", decision),
+                            ("request_id", request_id)):  # fmt: skip
+            _set(self, name, value)
+
+
+def _rule_json(decision: Decision) -> dict[str, Any] | None:
+    rule = decision.rule
+    if rule is None:
+        return None
+    return {"surface": rule.surface, "pattern": rule.pattern, "origin": rule.origin}
+
+
+class Gatekeeper:
+    """Decides calls end to end: policy, grants, yolo, authorizers, log and events."""
+
+    __slots__ = ("authorizer", "bus", "engine", "log")
+
+    def __init__(
+        self,
+        engine: Engine,
+        *,
+        authorizer: Authorizer | None = None,
+        log: ReviewLog | None = None,
+        bus: EventBus | None = None,
+        tty_path: str = "/dev/tty",
+    ) -> None:
+        """``authorizer`` answers asks (default: the configured chain, then the terminal on
+        ``tty_path``); ``log`` and ``bus`` receive every resolution."""
+        self.engine = engine
+        self.log = log
+        self.bus = bus
+        self.authorizer = authorizer or self._default_authorizer(tty_path=tty_path)
+
+    @classmethod
+    def from_config(
+        cls,
+        engine: Engine,
+        *,
+        authorizer: Authorizer | None = None,
+        tty_path: str = "/dev/tty",
+        env: Mapping[str, str] | None = None,
+    ) -> Gatekeeper:
+        """A gatekeeper with the review log, notifications and chain the policy configures."""
+        from clearance.audit.bus import EventBus
+        from clearance.audit.log import ReviewLog, default_log_path
+        from clearance.policy.state import state_root
+
+        policy = engine.policy
+        log = None
+        if policy.setting("reviewLog", True):
+            width = policy.setting("reviewLogFieldMaxWidth", 1000)
+            log = ReviewLog(
+                default_log_path(engine.state or state_root(env)), field_max_width=width
+            )
+        consumers = []
+        notify = policy.setting("notify")
+        if notify:
+            from clearance.audit.notify import NotifyConfigError, consumers_from_config
+
+            try:
+                consumers = consumers_from_config(notify)
+            except NotifyConfigError as exc:
+                if log is not None:
+                    log.write("notify.error", {"message": f"notify is not used: {exc}"})
+        bus = EventBus(consumers, log=log)
+        return cls(engine, authorizer=authorizer, log=log, bus=bus, tty_path=tty_path)
+
+    def _default_authorizer(self, *, tty_path: str) -> Authorizer:
+        from clearance.authority.authorizer import Chain
+        from clearance.authority.terminal import TerminalAuthorizer
+
+        policy = self.engine.policy
+        terminal = TerminalAuthorizer(
+            tty_path=tty_path,
+            double_press=bool(policy.setting("doublePressToConfirm", False)),
+            before_prompt=self._prompting,
+        )
+        return Chain(policy.setting("authorizerChain", []) or [], terminal, report=self._write)
+
+    # -- reporting ---------------------------------------------------------------------------
+
+    def _write(self, event: str, fields: dict[str, Any]) -> None:
+        if self.log is not None:
+            self.log.write(event, fields)
+
+    def _fields(self, call: ToolCall, decision: Decision | None, request_id: str) -> dict[str, Any]:
+        fields: dict[str, Any] = {
+            "requestId": request_id,
+            "tool": call.tool,
+            "agent": call.agent,
+            "session": call.session,
+            "cwd": call.cwd,
+        }
+        if decision is not None:
+            deciding = decision.deciding or (decision.gates[0] if decision.gates else None)
+            fields["surface"] = deciding.surface if deciding else None
+            fields["value"] = deciding.value if deciding else None
+            fields["rule"] = _rule_json(decision)
+        return fields
+
+    def _emit(self, kind: str, payload: dict[str, Any]) -> None:
+        if self.bus is None:
+            return
+        from clearance.audit.event import Event
+
+        self.bus.emit(Event(kind, payload))  # type: ignore[arg-type]
+
+    def _prompting(self, ask: Ask, prompt: Prompt) -> None:
+        payload = self._fields(ask.decision.call, ask.decision, ask.request_id)
+        payload["message"] = ask.decision.reason
+        payload["forwarding"] = ask.requester.as_json() if ask.requester else None
+        self._emit("ui_prompt", payload)
+
+    def _finish(
+        self,
+        event: str,
+        call: ToolCall,
+        decision: Decision | None,
+        request_id: str,
+        action: str,
+        reason: str,
+        resolution: str,
+        decided_by: str,
+        extra: dict[str, Any] | None = None,
+    ) -> Outcome:
+        fields = self._fields(call, decision, request_id)
+        fields.update(decision=action, reason=reason, resolution=resolution, decidedBy=decided_by)
+        if extra:
+            fields.update(extra)
+        self._write(event, fields)
+        self._emit("decision", dict(fields))
+        return Outcome(action, reason, resolution, decided_by, decision, request_id)
+
+    # -- deciding ----------------------------------------------------------------------------
+
+    def decide(self, call: ToolCall) -> Outcome:
+        from clearance.audit.request_id import new_request_id
+
+        request_id = new_request_id()
+        decision = None
+        try:
+            decision = self.engine.check(call)
+            return self._resolve(call, decision, request_id)
+        except Exception as exc:  # fail closed (ADR 0002)
+            reason = f"Denied: clearance failed while deciding ({type(exc).__name__}: {exc})"
+            return self._finish("gate_error", call, decision, request_id, "deny", reason,
+                                "gate_error", "gate_error")  # fmt: skip
+
+    def _resolve(self, call: ToolCall, decision: Decision, request_id: str) -> Outcome:
+        finish = self._finish
+        if decision.gates and decision.gates[0].gate == "gate_error":
+            return finish("gate_error", call, decision, request_id, "deny", decision.reason,
+                          "gate_error", "gate_error")  # fmt: skip
+        if decision.action == "deny":
+            return finish("permission_request.blocked", call, decision, request_id, "deny",
+                          decision.reason, "policy_denied", "rule")  # fmt: skip
+        if decision.action == "allow":
+            granted = [
+                g for g in decision.gates if g.rule is not None and g.rule.origin == "session"
+            ]
+            if granted:
+                rule = granted[0].rule
+                assert rule is not None
+                return finish("permission_request.session_approved", call, decision, request_id,
+                              "allow", decision.reason, "session_approved", "session_approval",
+                              {"sessionApprovalPattern": rule.pattern})  # fmt: skip
+            if any(g.rule is not None and g.rule.origin == "yolo" for g in decision.gates):
+                return finish("permission_request.auto_approved", call, decision, request_id,
+                              "allow", decision.reason, "auto_approved", "yolo")  # fmt: skip
+            return finish("permission_request.allowed", call, decision, request_id, "allow",
+                          decision.reason, "policy_allow", "rule")  # fmt: skip
+        # An ask.
+        if self.engine.policy.yolo:
+            # Only synthetic asks survive the yolo rewrite (wrapped or unparsed commands).
+            return finish("permission_request.auto_approved", call, decision, request_id,
+                          "allow", f"Approved by yolo: {decision.reason}", "auto_approved",
+                          "yolo")  # fmt: skip
+        from clearance.authority.ask import Ask
+
+        ask = Ask(decision, request_id)
+        self._write("permission_request.waiting",
+                    {**self._fields(call, decision, request_id), "decision": "ask",
+                     "reason": decision.reason})  # fmt: skip
+        verdict = self.authorizer.authorize(ask)
+        return self._apply(call, decision, request_id, verdict)
+
+    def _apply(
+        self, call: ToolCall, decision: Decision, request_id: str, verdict: Verdict
+    ) -> Outcome:
+        if verdict.action == "allow":
+            extra: dict[str, Any] = {}
+            if verdict.grants:
+                store = self.engine.grants_for(call.session)
+                if store is None:
+                    from clearance.decide.grant import GrantStore
+
+                    store = self.engine.grants = GrantStore()
+                store.add(verdict.grants)
+                extra["grants"] = [
+                    {"surface": g.surface, "pattern": g.pattern} for g in verdict.grants
+                ]
+            reason = verdict.reason or "Approved."
+            return self._finish("permission_request.approved", call, decision, request_id,
+                                "allow", reason, verdict.resolution, verdict.decided_by,
+                                extra)  # fmt: skip
+        reason = verdict.reason or "Denied."
+        return self._finish("permission_request.denied", call, decision, request_id, "deny",
+                            reason, verdict.resolution, verdict.decided_by)  # fmt: skip
