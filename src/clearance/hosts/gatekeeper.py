@@ -142,7 +142,7 @@ class Gatekeeper:
     def _fields(self, call: ToolCall, decision: Decision | None, request_id: str) -> dict[str, Any]:
         fields: dict[str, Any] = {
             "requestId": request_id,
-            "tool": call.tool,
+            "tool": call.kind,
             "agent": call.agent,
             "session": call.session,
             "cwd": call.cwd,
