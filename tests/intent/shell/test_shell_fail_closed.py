@@ -130,3 +130,23 @@ def test_a_failing_parser_yields_the_fail_closed_analysis(
     monkeypatch.setattr(parser_module, "parse", broken)
     analysis = analyze("git status", cwd="/w", home="/h")
     assert analysis.units[0].unresolved
+
+
+def test_inputs_that_crash_the_grammar_are_parsed_through_placeholders() -> None:
+    # tree-sitter-bash 0.25.1 segfaults on these; run in a child so a crash fails the test.
+    import subprocess
+    import sys
+
+    code = (
+        "from clearance.intent.shell import analyze\n"
+        "for s in ['ab{\\U000f2871', 'x{\\U0010ffff', '\\u00ee\\x98{\\U000f2871']:\n"
+        "    assert analyze(s, cwd='/w', home='/h').units[0].text == s\n"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+
+
+def test_non_ascii_text_keeps_its_offsets() -> None:
+    analysis = run("cat /tmp/é中\U0001f600 > /tmp/ü && rm ./ñ")
+    assert [u.text for u in analysis.units] == ["cat /tmp/é中\U0001f600", "rm ./ñ"]
+    assert sorted(p.raw for p in analysis.paths) == sorted(["/tmp/é中\U0001f600", "/tmp/ü", "./ñ"])

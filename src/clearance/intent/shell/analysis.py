@@ -147,7 +147,7 @@ class _Session:
         self, src: Source, context: str, scope: Scope, depth: int, payload: bool
     ) -> tuple[Assembly, bool, bool]:
         """Parse and assemble ``src``: (assembly, only comments?, parsed cleanly?)."""
-        root = parser.parse(src.data)
+        root = parser.parse(src.parsed)
         walk = Walk(src, self.home_ok, self.pwd_ok)
         walk.run(root, context, scope)
 

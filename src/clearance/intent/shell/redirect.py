@@ -1,4 +1,4 @@
-"""Redirects as the walk reads them, and the node-type vocabulary the walk dispatches on.
+"""Redirects as the walk reads them.
 
 tree-sitter-bash attaches words that follow a redirect target to the redirect
 (``git 2>/dev/null push --force`` parses ``push`` and ``--force`` as further destinations) and
@@ -9,6 +9,7 @@ walk.
 
 from __future__ import annotations
 
+from clearance.intent.shell.grammar import REDIRECTS, STATEMENTS, WORDLIKE
 from clearance.intent.shell.statement import Redirect
 from clearance.intent.shell.word import scan_substitutions
 
@@ -23,64 +24,7 @@ if TYPE_CHECKING:
 
     WordOf = Callable[[Node, list[Node]], Word]
 
-__all__ = [
-    "CLAUSES",
-    "COMPOUNDS",
-    "CONTAINERS",
-    "EXPRESSION_FIELDS",
-    "PLAIN",
-    "REDIRECTS",
-    "STATEMENTS",
-    "SUB_CONTEXT",
-    "WORDLIKE",
-    "Pending",
-    "read_redirect",
-]
-
-CONTAINERS = frozenset({"program", "list", "pipeline"})
-COMPOUNDS = frozenset(
-    {
-        "if_statement",
-        "while_statement",
-        "for_statement",
-        "c_style_for_statement",
-        "case_statement",
-        "compound_statement",
-        "function_definition",
-        "negated_command",
-        "subshell",
-    }
-)
-PLAIN = frozenset(
-    {"variable_assignment", "variable_assignments", "declaration_command", "unset_command"}
-)
-STATEMENTS = (
-    CONTAINERS | COMPOUNDS | PLAIN | {"command", "redirected_statement", "test_command", "ERROR"}
-)
-REDIRECTS = frozenset({"file_redirect", "heredoc_redirect", "herestring_redirect"})
-CLAUSES = frozenset({"do_group", "elif_clause", "else_clause", "case_item"})
-EXPRESSION_FIELDS = frozenset({"initializer", "condition", "update"})
-SUB_CONTEXT = {
-    "command_substitution": "command_substitution",
-    "process_substitution": "process_substitution",
-}
-WORDLIKE = frozenset(
-    {
-        "word",
-        "string",
-        "raw_string",
-        "ansi_c_string",
-        "translated_string",
-        "concatenation",
-        "number",
-        "simple_expansion",
-        "expansion",
-        "command_substitution",
-        "process_substitution",
-        "extglob_pattern",
-        "regex",
-    }
-)
+__all__ = ["Pending", "read_redirect"]
 
 
 class Pending:

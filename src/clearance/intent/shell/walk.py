@@ -13,19 +13,19 @@ error is marked unresolved. ``program``/``list``/``pipeline`` containers are not
 
 from __future__ import annotations
 
-from clearance.intent.shell.redirect import (
+from clearance.intent.shell.grammar import (
     CLAUSES,
     COMPOUNDS,
     CONTAINERS,
     EXPRESSION_FIELDS,
     PLAIN,
+    REDIRECTS,
     STATEMENTS,
     SUB_CONTEXT,
     WORDLIKE,
-    Pending,
-    read_redirect,
+    flatten,
 )
-from clearance.intent.shell.redirect import REDIRECTS as REDIRECTS
+from clearance.intent.shell.redirect import Pending, read_redirect
 from clearance.intent.shell.statement import Scope, Statement
 from clearance.intent.shell.word import (
     SUBSTITUTIONS,
@@ -46,21 +46,6 @@ __all__ = ["DEPTH_LIMIT", "Walk"]
 
 DEPTH_LIMIT = 48
 _BLANK = " \t\\\n"
-
-
-def _flatten(node: Node) -> list[Node]:
-    """The children of a left-nested ``list`` (``a && b || c`` nests as ((a && b) || c)),
-    flattened without recursion so a 10,000-link chain does not exhaust the stack."""
-    tails: list[list[Node]] = []
-    current = node
-    while current.type == "list" and current.child_count:
-        children = current.children
-        tails.append(children[1:])
-        current = children[0]
-    flat = [current]
-    for tail in reversed(tails):
-        flat.extend(tail)
-    return flat
 
 
 class Walk:
@@ -106,7 +91,7 @@ class Walk:
         depth: int,
         tail: Pending | None = None,
     ) -> None:
-        children = _flatten(node) if node.type == "list" else node.children
+        children = flatten(node) if node.type == "list" else node.children
         count = len(children)
         split = node.type == "pipeline" and sum(1 for c in children if c.is_named) > 1
         last = -1
