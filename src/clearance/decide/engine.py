@@ -75,19 +75,24 @@ class Engine:
     def _check(self, call: ToolCall) -> Decision:
         rules = self.policy.rules
         kind = call.kind
+        cwd = os.path.abspath(call.cwd)
+        boundary = canonicalize(cwd)
+        from clearance.decide.gates.path import external_gate, path_gate
+
         if kind == "bash":
             from clearance.decide.gates.bash import bash_gate
 
-            results, units = bash_gate(rules, call)
-            return self._finish(call, results, units=units)
-        from clearance.decide.gates.path import external_gate, path_gate
+            if call.cwd != cwd:
+                call = call.replace(cwd=cwd)
+            results, units, facts = bash_gate(rules, call, home=self.policy.home, boundary=boundary)
+            results += path_gate(rules, facts, tool="bash")
+            results += external_gate(rules, facts, tool="bash")
+            return self._finish(call, results, units=units, paths=tuple(facts))
         from clearance.decide.gates.tool import tool_gate
         from clearance.intent.path import path_fact
         from clearance.intent.tool_paths import paths_of
 
         raw_paths, direction, path_tool = paths_of(call)
-        cwd = os.path.abspath(call.cwd)
-        boundary = canonicalize(cwd)
         facts = [
             path_fact(raw, cwd=cwd, home=self.policy.home, direction=direction, boundary=boundary)
             for raw in raw_paths

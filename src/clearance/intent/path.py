@@ -138,12 +138,19 @@ def path_fact(
     direction: Direction,
     boundary: str | None = None,
     source: str = "",
+    written: str | None = None,
 ) -> PathFact:
     """The fact for ``raw`` accessed from ``cwd`` (``None``: the base directory is unknown).
 
     ``boundary`` is the canonical working directory the call is confined to (computed from
-    ``cwd`` when not given).
+    ``cwd`` when not given); ``written`` the spelling as the user wrote it, when ``raw`` is
+    already resolved (a shell token after ``cd`` folding).
     """
+    if written is not None and written != raw:
+        fact = path_fact(raw, cwd=cwd, home=home, direction=direction, boundary=boundary,
+                         source=source)  # fmt: skip
+        spellings = fact.aliases if written in fact.aliases else (*fact.aliases, written)
+        return fact.replace(raw=written, aliases=spellings)  # type: ignore[no-any-return]
     expanded = expand_user(raw, home)
     if boundary is None:
         boundary = canonicalize(cwd) if cwd else ""

@@ -1,41 +1,151 @@
-"""The bash gate (interim): the whole command, only when it has no shell syntax at all.
+"""The bash gate: every command a shell line runs, matched on its own; fail closed.
 
-Until the shell analyzer is wired in, a command with any of ``; & | < > $ ` ( ) { }``, quotes,
-backslashes or newlines cannot be proven to be one simple command, so it is at least *ask*; an
-explicit deny on the whole string still denies.
+The analyzer (``clearance.intent.shell``) splits the line into units — chains, pipelines,
+substitutions, subshells, compound statements, and the commands wrappers run. Each unit is
+matched against the ``bash`` rules as typed (and with its paths absolutised, notes §5.10) and
+with its command word normalised (``\\rm``, ``/bin/rm``, ``r''m`` → ``rm``), the more
+restrictive of the two counting; the most restrictive unit decides. What cannot be proven is at
+least *ask* (notes §5.3–§5.5):
+
+- an opaque wrapper (``bash -c``, ``eval``) whose own text is allowed → ``<opaque-bash-wrapper>``;
+- an indirection wrapper (``sudo``, ``env``, ``xargs``, ``find -exec`` …) allowed by its text →
+  ``<indirection-bash-wrapper>``, unless the analyzer proved it transparent (a pure reader or an
+  execution modifier), where the inner command — a unit of its own — decides;
+- a unit inside a region the parser could not read → ``<unparsed-bash-subtree>``, naming the
+  whole command line;
+- a non-empty line with no units at all → ``<unparseable-bash-command>``, unless the whole string
+  is denied.
+
+An explicit deny or ask on a unit always stands. The paths the line touches feed the path and
+outside-directory gates (``clearance.decide.gates.path``).
 """
 
 from __future__ import annotations
 
 from clearance.decide.decision import GateResult, UnitFact
 from clearance.decide.gates._message import gate_message
-from clearance.intent.target import tool_value
+from clearance.intent.path import path_fact
+from clearance.policy.rule import RANK
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from clearance.intent.call import ToolCall
-    from clearance.policy.rule import RuleSet
+    from clearance.intent.path import Direction, PathFact
+    from clearance.intent.shell import Analysis, Unit
+    from clearance.policy.rule import Rule, RuleSet
 
-__all__ = ["bash_gate"]
+__all__ = ["INDIRECTION", "OPAQUE", "UNPARSEABLE", "UNPARSED", "bash_gate"]
 
-_SYNTAX = frozenset(";&|<>$`(){}'\"\\\n")
-SENTINEL = "<unanalyzed-shell-syntax>"
+OPAQUE = "<opaque-bash-wrapper>"
+INDIRECTION = "<indirection-bash-wrapper>"
+UNPARSED = "<unparsed-bash-subtree>"
+UNPARSEABLE = "<unparseable-bash-command>"
+
+_CONTEXT = {
+    "command_substitution": " (inside a command substitution)",
+    "process_substitution": " (inside a process substitution)",
+    "subshell": " (inside a subshell)",
+    "heredoc": " (inside a here-document)",
+    "wrapped": " (run by a wrapper command)",
+    "opaque_payload": " (inside a shell string)",
+    "compound": "",
+}
+_DIRECTION: dict[str, Direction] = {"read": "read", "write": "write"}
 
 
-def bash_gate(rules: RuleSet, call: ToolCall) -> tuple[list[GateResult], tuple[UnitFact, ...]]:
-    command = tool_value(call)
-    if command == "*" and not isinstance(call.field("command"), str):
-        command = ""
+def _command_of(call: ToolCall) -> str:
+    value = call.field("command", "cmd")
+    return value if isinstance(value, str) else ""
+
+
+def _unit_rule(rules: RuleSet, unit: Unit) -> tuple[Rule, tuple[str, ...]]:
+    values = (unit.text, *unit.spellings)
+    rule = rules.evaluate("bash", values)
+    if unit.canonical != unit.text:
+        other = rules.evaluate("bash", (unit.canonical,))
+        if RANK[other.action] > RANK[rule.action]:
+            rule = other
+        values = (*values, unit.canonical)
+    return rule, values
+
+
+def _unit_result(rules: RuleSet, unit: Unit, command: str) -> tuple[GateResult, UnitFact]:
+    rule, values = _unit_rule(rules, unit)
+    action = rule.action
+    sentinel = None
+    value = unit.text
+    what = f'bash command "{unit.text}"{_CONTEXT.get(unit.context, "")}'
+    message = ""
+    if action == "allow":
+        if unit.wrapper == "opaque":
+            action, sentinel = "ask", OPAQUE
+            message = (
+                f"Needs approval: {what} runs a shell on a string clearance does not look into "
+                f"({OPAQUE})"
+            )
+        elif unit.wrapper == "indirection" and not unit.exemption:
+            action, sentinel = "ask", INDIRECTION
+            inner = f' "{unit.executed}"' if unit.executed else " another command"
+            message = f"Needs approval: {what} runs{inner} through a wrapper ({INDIRECTION})"
+        elif unit.unresolved:
+            action, sentinel, value = "ask", UNPARSED, command
+            message = (
+                f'Needs approval: part of the command ("{unit.text}") could not be parsed, so '
+                f"the whole line needs approval ({UNPARSED})"
+            )
+    if not message:
+        message = gate_message(action, what, rule)
+    result = GateResult("bash", "bash", value, action, rule, message, sentinel, unit.text, values)
+    fact = UnitFact(unit.text, unit.context, unit.wrapper, sentinel, action, rule)
+    return result, fact
+
+
+def _paths(analysis: Analysis, call: ToolCall, home: str, boundary: str) -> list[PathFact]:
+    facts = []
+    for token in analysis.paths:
+        direction = _DIRECTION.get(token.effect, "both")
+        if token.path is None:
+            fact = path_fact(token.raw, cwd=None, home=home, direction=direction,
+                             boundary=boundary, source=token.command)  # fmt: skip
+        else:
+            fact = path_fact(
+                token.path, cwd=call.cwd, home=home, direction=direction, boundary=boundary,
+                source=token.command, written=token.raw,
+            )  # fmt: skip
+        facts.append(fact)
+    return facts
+
+
+def bash_gate(
+    rules: RuleSet, call: ToolCall, *, home: str, boundary: str
+) -> tuple[list[GateResult], tuple[UnitFact, ...], list[PathFact]]:
+    """Every unit's result, the units as shown to users, and the paths the line touches."""
+    from clearance.intent.shell import analyze
+
+    command = _command_of(call)
     text = command.strip()
-    rule = rules.evaluate("bash", (text,))
-    what = f'bash command "{text}"'
-    if _SYNTAX.isdisjoint(text) or rule.action == "deny":
+    analysis = analyze(command, cwd=call.cwd, home=home)
+    if not analysis.units:
+        rule = rules.evaluate("bash", (text,))
+        if analysis.unparseable and rule.action != "deny":
+            message = f'Needs approval: bash command "{text}" could not be parsed ({UNPARSEABLE})'
+            result = GateResult("bash", "bash", command, "ask", rule, message, UNPARSEABLE, text)
+            return [result], (UnitFact(text, "", None, UNPARSEABLE, "ask", rule),), []
+        what = f'bash command "{text}"'
         result = GateResult("bash", "bash", text, rule.action, rule,
-                            gate_message(rule.action, what, rule), unit=text)  # fmt: skip
-        return [result], (UnitFact(text, "", None, None, rule.action, rule),)
-    message = (
-        f'Needs approval: bash command "{text}" uses shell syntax that is not analyzed yet '
-        f"({SENTINEL})"
-    )
-    result = GateResult("bash", "bash", text, "ask", rule, message, sentinel=SENTINEL, unit=text)
-    return [result], (UnitFact(text, "", None, SENTINEL, "ask", rule),)
+                            gate_message(rule.action, what, rule), None, text)  # fmt: skip
+        return [result], (UnitFact(text, "", None, None, rule.action, rule),), []
+    results = []
+    units = []
+    for unit in analysis.units:
+        result, fact = _unit_result(rules, unit, command)
+        results.append(result)
+        units.append(fact)
+    if any(u.unresolved for u in analysis.units):
+        # Part of the line could not be parsed: a deny written for the whole line still fires.
+        rule = rules.evaluate("bash", (text,))
+        if rule.action == "deny":
+            what = f'bash command "{text}"'
+            results.append(GateResult("bash", "bash", text, "deny", rule,
+                                      gate_message("deny", what, rule), None, text))  # fmt: skip
+    return results, tuple(units), _paths(analysis, call, home, boundary)
