@@ -130,7 +130,7 @@ def approval_pattern(path: str) -> str:
 def mcp_pattern(target: str) -> str:
     """``server:tool`` → ``server:*``; ``server_tool`` → ``server_*``; else ``*``.
 
-    A Claude Code style name (``mcp__srv__tool``) is kept exactly: its server cannot be told
+    A host-style name (``mcp__srv__tool``) is kept exactly: its server cannot be told
     from the tool by the name alone once either contains ``__``.
     """
     if target.startswith("mcp__"):

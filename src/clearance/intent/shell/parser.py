@@ -3,12 +3,23 @@
 Importing ``tree_sitter`` and loading the bash grammar costs milliseconds; the hook process pays
 for it only when a bash call is actually checked, so nothing here runs at import time. This
 module owns the parser object and nothing else: it does not interpret the tree.
+
+The two packages' ``__init__`` modules import ``typing`` (``tree_sitter``) and
+``importlib.resources`` (``tree_sitter_bash``, for query files we never read) — together about
+30 ms per process on our machines. Only their compiled ``_binding`` extensions are needed, so
+they are loaded directly (ADR 0005); if that fails for any reason the packages are imported the
+ordinary way.
 """
 
 from __future__ import annotations
 
+import os
+import sys
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from types import ModuleType
+
     from tree_sitter import Node, Parser
 
 __all__ = ["parse"]
@@ -16,11 +27,43 @@ __all__ = ["parse"]
 _parser: list[Parser] = []
 
 
-def _load() -> Parser:
-    from tree_sitter import Language, Parser
-    from tree_sitter_bash import language
+def _binding(package: str) -> ModuleType:
+    """``<package>._binding`` loaded from its file, without running ``<package>/__init__``."""
+    name = package + "._binding"
+    loaded = sys.modules.get(name)
+    if loaded is not None:
+        return loaded
+    import _frozen_importlib as bootstrap
+    import _frozen_importlib_external as external
 
-    parser = Parser(Language(language()))
+    for entry in sys.path:
+        directory = os.path.join(entry or ".", package)
+        try:
+            names = os.listdir(directory)
+        except OSError:
+            continue
+        for filename in names:
+            if filename.startswith("_binding.") and filename.endswith((".so", ".pyd")):
+                spec = external.spec_from_file_location(name, os.path.join(directory, filename))
+                if spec is None or spec.loader is None:
+                    continue
+                module = bootstrap.module_from_spec(spec)
+                spec.loader.exec_module(module)
+                sys.modules[name] = module
+                return module
+    raise ImportError(f"no compiled binding for {package}")
+
+
+def _load() -> Parser:
+    try:
+        core = _binding("tree_sitter")
+        bash = _binding("tree_sitter_bash")
+        parser: Parser = core.Parser(core.Language(bash.language()))
+    except Exception:  # an unusual installation: the ordinary imports
+        from tree_sitter import Language, Parser
+        from tree_sitter_bash import language
+
+        parser = Parser(Language(language()))
     _parser.append(parser)
     return parser
 

@@ -1,0 +1,43 @@
+"""The hook's hot path stays light: a decision imports no heavy standard-library module.
+
+Start-up is the product's latency (DESIGN §9); each of these costs milliseconds per tool call.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+SRC = Path(__file__).resolve().parent.parent / "src"
+HEAVY = {"typing", "json", "dataclasses", "argparse", "pathlib", "importlib.resources", "subprocess"}
+SCRIPT = """
+import sys, io, contextlib
+before = set(sys.modules)
+from clearance.cli import main
+sys.stdout = io.StringIO()
+main({argv!r})
+sys.stdout = sys.__stdout__
+print(",".join(sorted(set(sys.modules) - before)))
+"""
+
+
+@pytest.mark.parametrize(
+    ("argv", "also_forbidden"),
+    [
+        (["check", "read", "notes.md"], {"re", "tree_sitter", "enum"}),
+        (["check", "--json", "mcp", "github:search"], {"re", "tree_sitter"}),
+        (["check", "bash", "git status && rm -rf build"], set()),
+    ],
+)
+def test_a_check_imports_nothing_heavy(world, argv: list[str], also_forbidden: set[str]) -> None:  # type: ignore[no-untyped-def]
+    result = subprocess.run(
+        [sys.executable, "-S", "-c", SCRIPT.format(argv=argv)],
+        capture_output=True, text=True, timeout=60,
+        env={**world.env, "PYTHONPATH": str(SRC)},
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    loaded = set(result.stdout.strip().split(","))
+    assert not (loaded & (HEAVY | also_forbidden)), sorted(loaded & (HEAVY | also_forbidden))
