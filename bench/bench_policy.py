@@ -98,10 +98,14 @@ def cold_start(runs: int) -> dict[str, list[float]]:
         with open(config, "w") as handle:
             handle.write(policy_with(100))
         check = [*clearance_command(), "check", "read", "notes.md"]
+        bash = [*clearance_command(), "check", "bash", "git status && npm run build"]
         interleaved({"warm": check}, runs=2, env=env)  # fill the compiled-policy cache
         return interleaved(
-            {"python -c pass": bare_python(), "clearance check read": check}, runs=runs, env=env
-        )
+            {"python -c pass": bare_python(), "clearance check read": check,
+             "clearance check bash": bash},
+            runs=runs,
+            env=env,
+        )  # fmt: skip
 
 
 def main() -> None:

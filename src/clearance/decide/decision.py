@@ -112,7 +112,7 @@ class Decision(Frozen):
     """
 
     __slots__ = (
-        "action", "call", "gates", "paths", "reason", "rule", "suggestions", "units",
+        "_suggestions", "action", "call", "gates", "paths", "reason", "rule", "units",
     )  # fmt: skip
     action: str
     reason: str
@@ -121,7 +121,7 @@ class Decision(Frozen):
     call: ToolCall
     units: tuple[UnitFact, ...]
     paths: tuple[Any, ...]
-    suggestions: tuple[Any, ...]
+    _suggestions: tuple[Any, ...] | None
 
     def __init__(
         self,
@@ -132,8 +132,10 @@ class Decision(Frozen):
         call: ToolCall,
         units: tuple[UnitFact, ...] = (),
         paths: tuple[Any, ...] = (),
-        suggestions: tuple[Any, ...] = (),
+        suggestions: tuple[Any, ...] | None = None,
     ) -> None:
+        """``suggestions`` default to the session offers of every asking gate, computed when
+        first read (``clearance.decide.offer``)."""
         _set(self, "action", action)
         _set(self, "reason", reason)
         _set(self, "rule", rule)
@@ -141,7 +143,20 @@ class Decision(Frozen):
         _set(self, "call", call)
         _set(self, "units", units)
         _set(self, "paths", paths)
-        _set(self, "suggestions", suggestions)
+        _set(self, "_suggestions", suggestions)
+
+    @property
+    def suggestions(self) -> tuple[Any, ...]:
+        """Session-approval options for an ask (empty for allow and deny)."""
+        found = self._suggestions
+        if found is None:
+            found = ()
+            if self.action == "ask":
+                from clearance.decide.offer import flatten, offers
+
+                found = flatten(offers(self))
+            _set(self, "_suggestions", found)
+        return found
 
     @property
     def deciding(self) -> GateResult | None:

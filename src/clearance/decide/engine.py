@@ -113,17 +113,12 @@ class Engine:
         units: tuple[UnitFact, ...] = (),
         paths: tuple[PathFact, ...] = (),
     ) -> Decision:
-        """Apply session grants where a gate asks, fold, and attach the session offers."""
+        """Apply session grants where a gate asks, then fold."""
         if any(r.action == "ask" for r in results):
             store = self.grants_for(call.session)
             if store is not None and store.grants():
                 results = [self._granted(r, store) for r in results]
-        decision = fold(call, results, units=units, paths=paths)
-        if decision.action == "ask":
-            from clearance.decide.offer import flatten, offers
-
-            decision = decision.replace(suggestions=flatten(offers(decision)))
-        return decision
+        return fold(call, results, units=units, paths=paths)
 
     def _granted(self, result: GateResult, store: GrantStore) -> GateResult:
         if result.action != "ask":

@@ -26,7 +26,7 @@ def fold(
     *,
     units: tuple[UnitFact, ...] = (),
     paths: tuple[Any, ...] = (),
-    suggestions: tuple[Any, ...] = (),
+    suggestions: tuple[Any, ...] | None = None,
 ) -> Decision:
     denies = [g for g in gates if g.action == "deny"]
     if denies:

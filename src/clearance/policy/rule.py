@@ -184,9 +184,8 @@ class _SurfaceIndex:
         buckets = self.buckets
         seps = _SEPARATORS
         if buckets:
-            limit = min(len(value), self.max_key)
-            for i in range(1, limit):
-                if value[i] in seps:
+            for i, ch in enumerate(value[1 : self.max_key], 1):
+                if ch in seps:
                     hit = buckets.get(value[: i + 1])
                     if hit:
                         out.append(hit)
