@@ -13,11 +13,11 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from _timing import median, percentile, us  # noqa: E402
+from _timing import median, percentile, us
 
-from clearance.decide.engine import Engine  # noqa: E402
-from clearance.intent.call import ToolCall  # noqa: E402
-from clearance.intent.shell import analyze  # noqa: E402
+from clearance.decide.engine import Engine
+from clearance.intent.call import ToolCall
+from clearance.intent.shell import analyze
 
 CORPUS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "shell_corpus.txt")
 POLICY = {

@@ -14,12 +14,12 @@ import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from _timing import median, per_call, percentile, us  # noqa: E402
+from _timing import median, per_call, percentile, us
 
-from clearance.audit.log import ReviewLog  # noqa: E402
-from clearance.decide.engine import Engine  # noqa: E402
-from clearance.decide.grant import DiskGrants, Grant  # noqa: E402
-from clearance.intent.call import ToolCall  # noqa: E402
+from clearance.audit.log import ReviewLog
+from clearance.decide.engine import Engine
+from clearance.decide.grant import DiskGrants, Grant
+from clearance.intent.call import ToolCall
 
 
 def main() -> None:
