@@ -65,13 +65,14 @@ def explain_text(decision: Decision, policy: Policy) -> str:
         lines.append(f"error: {error}")
         lines.append("  → failing closed: every allow is an ask until this is fixed")
     if decision.units:
-        lines.append("units:")
+        lines.append("units (nested units indented under the command that runs them):")
         for unit in decision.units:
             tags = [t for t in (unit.context, unit.wrapper and f"{unit.wrapper} wrapper",
                                 unit.sentinel) if t]  # fmt: skip
             tag = f"  [{', '.join(tags)}]" if tags else ""
             rule = "" if unit.rule is None else f'  ← {unit.rule.surface} "{unit.rule.pattern}"'
-            lines.append(f"  {unit.action:5}  {unit.text}{tag}{rule}")
+            indent = "  └─ " if unit.context and unit.context != "compound" else ""
+            lines.append(f"  {unit.action:5}  {indent}{unit.text}{tag}{rule}")
     if decision.paths:
         lines.append("paths:")
         for path in decision.paths:
