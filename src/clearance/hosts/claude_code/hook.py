@@ -51,6 +51,7 @@ ASK_MODES = ("native", "forward", "deny")
 HOST_INTERNAL_TOOLS = frozenset(
     {
         "TodoWrite", "TaskCreate", "TaskGet", "TaskUpdate", "TaskList", "TaskOutput",
+        "ToolSearch", "ListAgents", "ReportFindings",
         "AskUserQuestion", "EnterPlanMode", "ExitPlanMode",
     }
 )  # fmt: skip

@@ -1,0 +1,92 @@
+"""``clearance install|uninstall|sync claude-code [--user|--project|--local] [--dir D]``."""
+
+from __future__ import annotations
+
+import os
+import sys
+
+from clearance.cli._args import UsageError, parse_args
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from clearance.hosts.claude_code.settings import Change
+
+__all__ = ["run_install", "run_sync", "run_uninstall"]
+
+_SWITCHES = ("--user", "--project", "--local", "--no-hide")
+
+
+def _target(argv: list[str], verb: str) -> tuple[str, str, bool]:
+    """(settings path, directory whose policy applies, whether to hide tools)."""
+    from clearance.hosts.claude_code.settings import settings_path
+
+    args = parse_args(argv, valued=("--dir",), switches=_SWITCHES)
+    if args.positionals != ["claude-code"]:
+        raise UsageError(f"{verb} takes one host: claude-code")
+    scopes = [s for s in ("user", "project", "local") if args.on("--" + s)]
+    if len(scopes) > 1:
+        raise UsageError("choose one of --user, --project, --local")
+    scope = scopes[0] if scopes else "user"
+    directory = os.path.abspath(args.value("--dir") or os.getcwd())
+    if scope == "user":
+        from clearance.policy.state import home_dir
+
+        directory = home_dir()
+    return settings_path(scope, directory), directory, not args.on("--no-hide")
+
+
+def _hidden(directory: str) -> list[str]:
+    from clearance.decide.engine import Engine
+    from clearance.hosts.claude_code.settings import hidden_tools
+
+    policy = Engine.load(cwd=directory).policy
+    for error in policy.errors:
+        sys.stderr.write(f"warning: {error}\n")
+    return hidden_tools(policy)
+
+
+def _report(change: Change, what: str) -> None:
+    if not change.changed:
+        sys.stdout.write(f"{change.path}: already {what}, nothing to change\n")
+        return
+    sys.stdout.write(f"{change.path}: {what}\n")
+    if change.backup:
+        sys.stdout.write(f"  previous file kept as {change.backup}\n")
+    if change.hidden:
+        sys.stdout.write(f"  hidden from the model (denied outright): {', '.join(change.hidden)}\n")
+    if change.unhidden:
+        sys.stdout.write(f"  no longer hidden: {', '.join(change.unhidden)}\n")
+
+
+def _run(argv: list[str], verb: str) -> int:
+    from clearance.hosts.claude_code import settings
+
+    path, directory, hide = _target(argv, verb)
+    try:
+        if verb == "install":
+            hidden = _hidden(directory) if hide else None
+            command = settings.hook_command()
+            change = settings.install(path, command=command, hide=hidden)
+            _report(change, "installed")
+            if change.changed:
+                sys.stdout.write(f"  hook command: {command}\n")
+        elif verb == "uninstall":
+            _report(settings.uninstall(path), "uninstalled")
+        else:
+            _report(settings.sync(path, _hidden(directory) if hide else []), "in sync")
+    except (settings.SettingsError, OSError) as exc:
+        sys.stderr.write(f"clearance {verb}: {exc}\n")
+        return 1
+    return 0
+
+
+def run_install(argv: list[str]) -> int:
+    return _run(argv, "install")
+
+
+def run_uninstall(argv: list[str]) -> int:
+    return _run(argv, "uninstall")
+
+
+def run_sync(argv: list[str]) -> int:
+    return _run(argv, "sync")

@@ -1,0 +1,360 @@
+"""Claude Code's ``settings.json``: install and remove our hook, hide fully denied tools.
+
+Three files, as Claude Code names its scopes: ``user`` (``~/.claude/settings.json``),
+``project`` (``<dir>/.claude/settings.json``, shared through the repository) and ``local``
+(``<dir>/.claude/settings.local.json``, personal). Every write keeps every other key and hook,
+reads JSONC (comments and trailing commas; they are not written back), leaves the previous file
+as ``<file>.bak``, and replaces the file atomically.
+
+Our hook is recognised by its command (``… clearance hook claude-code``), so installing twice
+leaves one entry and uninstall removes only ours. Tools the policy denies outright (every value
+of the tool's surface denied, notes §3.1) are added to ``permissions.deny`` so the model never
+sees them; which entries we added is recorded under the state root, so uninstall and ``sync``
+remove or refresh only those, never one the user wrote.
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+import sys
+
+from clearance._json import dumps
+from clearance.policy.state import atomic_write, ensure_private_dir, home_dir, state_root
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+    from typing import Any
+
+    from clearance.policy.policy import Policy
+
+__all__ = [
+    "EVENTS",
+    "HIDEABLE_TOOLS",
+    "SCOPES",
+    "Change",
+    "SettingsError",
+    "hidden_tools",
+    "hook_command",
+    "install",
+    "installed_commands",
+    "is_our_command",
+    "read_settings",
+    "settings_path",
+    "sync",
+    "uninstall",
+]
+
+SCOPES = ("user", "project", "local")
+EVENTS = ("PreToolUse", "PermissionRequest")
+# Seconds Claude Code waits for the hook; long enough for a forwarded ask to be answered. A hook
+# that times out lets the call proceed in Claude Code, so this must outlast any wait we make.
+HOOK_TIMEOUT = 600
+
+# Claude Code tool name → the clearance surface whose rules decide it.
+HIDEABLE_TOOLS = {
+    "Bash": "bash",
+    "Read": "read",
+    "Write": "write",
+    "Edit": "edit",
+    "MultiEdit": "edit",
+    "NotebookEdit": "edit",
+    "Glob": "find",
+    "Grep": "grep",
+    "WebFetch": "webfetch",
+    "WebSearch": "websearch",
+    "Agent": "task",
+    "Skill": "skill",
+}
+_PATH_SURFACES = ("read", "write", "edit", "grep", "find", "ls")
+
+
+class SettingsError(ValueError):
+    """A settings file we will not rewrite (it does not parse, or is not an object)."""
+
+
+class Change:
+    """What one install, uninstall or sync did to one file."""
+
+    __slots__ = ("backup", "changed", "hidden", "path", "unhidden")
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self.changed = False
+        self.backup: str | None = None
+        self.hidden: list[str] = []
+        self.unhidden: list[str] = []
+
+
+def settings_path(scope: str, directory: str, env: Mapping[str, str] | None = None) -> str:
+    if scope == "user":
+        config_dir = (env or os.environ).get("CLAUDE_CONFIG_DIR")
+        base = config_dir or os.path.join(home_dir(env), ".claude")
+        return os.path.join(os.path.abspath(base), "settings.json")
+    name = "settings.json" if scope == "project" else "settings.local.json"
+    return os.path.join(os.path.abspath(directory), ".claude", name)
+
+
+def _executable() -> list[str]:
+    """How to run this clearance: the ``clearance`` script beside the interpreter (a venv's
+    ``bin``), else the one on ``PATH``, else ``python -m clearance``; always absolute."""
+    here = os.path.join(os.path.dirname(os.path.abspath(sys.executable)), "clearance")
+    if os.access(here, os.X_OK):
+        return [here]
+    import shutil
+
+    found = shutil.which("clearance")
+    if found:
+        return [os.path.abspath(found)]
+    return [os.path.abspath(sys.executable), "-m", "clearance"]
+
+
+def hook_command(executable: list[str] | None = None) -> str:
+    words = (executable or _executable()) + ["hook", "claude-code"]
+    return " ".join(shlex.quote(w) for w in words)
+
+
+def is_our_command(command: object) -> bool:
+    """``… clearance hook claude-code`` (a script, or ``python -m clearance``)."""
+    if not isinstance(command, str):
+        return False
+    try:
+        words = shlex.split(command)
+    except ValueError:
+        return False
+    if len(words) < 3 or words[-2:] != ["hook", "claude-code"]:
+        return False
+    before = words[-3]
+    return before == "clearance" or os.path.basename(before).startswith("clearance")
+
+
+def read_settings(path: str) -> tuple[dict[str, Any], bytes | None]:
+    """The settings object and the file's bytes (``None`` when there is no file)."""
+    try:
+        with open(path, "rb") as f:
+            raw = f.read()
+    except FileNotFoundError:
+        return {}, None
+    from clearance.policy.jsonc import JsoncError, parse
+
+    text = raw.decode("utf-8-sig", errors="replace")
+    if not text.strip():
+        return {}, raw
+    try:
+        value = parse(text).value
+    except JsoncError as exc:
+        line = text.count("\n", 0, exc.offset) + 1
+        raise SettingsError(f"{path}:{line}: {exc.message}; fix or move it first") from None
+    if not isinstance(value, dict):
+        raise SettingsError(f"{path}: the settings are not a JSON object; fix or move it first")
+    return value, raw
+
+
+def _write(
+    path: str, data: dict[str, Any], before: bytes | None, snapshot: str, change: Change
+) -> None:
+    """Write ``data`` unless it is what was read (``snapshot``: its compact JSON)."""
+    if dumps(data) == snapshot:
+        return
+    text = (dumps(data, indent=2) + "\n").encode()
+    directory = os.path.dirname(path)
+    os.makedirs(directory, exist_ok=True)
+    mode = 0o644
+    if before is not None:
+        mode = os.stat(path).st_mode & 0o777
+        atomic_write(path + ".bak", before, mode=mode)
+        change.backup = path + ".bak"
+    atomic_write(path, text, mode=mode)
+    change.changed = True
+
+
+def _is_our_hook(hook: object) -> bool:
+    return isinstance(hook, dict) and is_our_command(hook.get("command"))
+
+
+def _strip_ours(hooks: dict[str, Any]) -> None:
+    """Remove our command from every matcher group of our events; drop emptied groups."""
+    for event in EVENTS:
+        groups = hooks.get(event)
+        if not isinstance(groups, list):
+            continue
+        kept = []
+        for group in groups:
+            if isinstance(group, dict) and isinstance(group.get("hooks"), list):
+                inner = [h for h in group["hooks"] if not _is_our_hook(h)]
+                if not inner and group["hooks"]:
+                    continue
+                group = {**group, "hooks": inner}
+            kept.append(group)
+        if kept:
+            hooks[event] = kept
+        else:
+            del hooks[event]
+
+
+def installed_commands(data: dict[str, Any]) -> dict[str, list[str]]:
+    """Our hook commands in a settings object, per event."""
+    out: dict[str, list[str]] = {}
+    hooks = data.get("hooks")
+    if not isinstance(hooks, dict):
+        return out
+    for event in EVENTS:
+        for group in hooks.get(event) or []:
+            if not isinstance(group, dict):
+                continue
+            for h in group.get("hooks") or []:
+                if isinstance(h, dict) and is_our_command(h.get("command")):
+                    out.setdefault(event, []).append(h["command"])
+    return out
+
+
+# --- tool hiding --------------------------------------------------------------------------
+
+
+def _fully_denied(policy: Policy, tool: str, surface: str) -> bool:
+    from clearance.policy.wildcard import expand_home
+
+    rules = policy.rules
+    if tool in rules.surfaces() and rules.evaluate(tool, ("*",)).action == "deny":
+        return True
+    probes = {"*"}
+    for rule in rules.rules:
+        if rule.surface == surface:
+            pattern = rule.pattern
+            if surface in _PATH_SURFACES:
+                pattern = expand_home(pattern, policy.home)
+            probes.add(pattern)
+    return all(rules.evaluate(surface, (probe,)).action == "deny" for probe in sorted(probes))
+
+
+def hidden_tools(policy: Policy) -> list[str]:
+    """Claude Code tools whose every value the policy denies (notes §3.1), in a stable order."""
+    return [tool for tool, surface in HIDEABLE_TOOLS.items()
+            if _fully_denied(policy, tool, surface)]  # fmt: skip
+
+
+def _record_path(env: Mapping[str, str] | None) -> str:
+    return os.path.join(state_root(env), "hosts", "claude-code", "hidden.json")
+
+
+def _read_record(env: Mapping[str, str] | None) -> dict[str, list[str]]:
+    from clearance._json import loads
+
+    try:
+        with open(_record_path(env), encoding="utf-8") as f:
+            data = loads(f.read())
+    except (OSError, ValueError):
+        return {}
+    if not isinstance(data, dict):
+        return {}
+    return {k: [x for x in v if isinstance(x, str)] for k, v in data.items() if isinstance(v, list)}
+
+
+def _write_record(record: dict[str, list[str]], env: Mapping[str, str] | None) -> None:
+    path = _record_path(env)
+    ensure_private_dir(os.path.dirname(path))
+    atomic_write(path, (dumps({k: v for k, v in record.items() if v}, indent=2) + "\n").encode())
+
+
+def _apply_hiding(
+    data: dict[str, Any], path: str, hide: list[str], change: Change, env: Mapping[str, str] | None
+) -> None:
+    """Make our entries of ``permissions.deny`` exactly ``hide``; never touch the user's own."""
+    record = _read_record(env)
+    ours = record.get(path, [])
+    permissions = data.get("permissions")
+    if permissions is None:
+        permissions = {}
+    if not isinstance(permissions, dict):
+        raise SettingsError(f'{path}: "permissions" is not an object; fix it first')
+    deny = permissions.get("deny")
+    if deny is None:
+        deny = []
+    if not isinstance(deny, list):
+        raise SettingsError(f'{path}: "permissions.deny" is not a list; fix it first')
+    deny = list(deny)
+    still_ours = []
+    for entry in ours:
+        if entry in hide:
+            still_ours.append(entry)
+        elif entry in deny:
+            deny.remove(entry)
+            change.unhidden.append(entry)
+    for tool in hide:
+        if tool not in deny:
+            deny.append(tool)
+            still_ours.append(tool)
+            change.hidden.append(tool)
+    if deny:
+        permissions["deny"] = deny
+    else:
+        permissions.pop("deny", None)
+    if permissions:
+        data["permissions"] = permissions
+    else:
+        data.pop("permissions", None)
+    if still_ours != ours:
+        record[path] = still_ours
+        _write_record(record, env)
+
+
+# --- the three operations -----------------------------------------------------------------
+
+
+def install(
+    path: str,
+    *,
+    command: str | None = None,
+    hide: list[str] | None = None,
+    env: Mapping[str, str] | None = None,
+) -> Change:
+    """Add our hook for every event (replacing an older one of ours), and hide ``hide``."""
+    change = Change(path)
+    data, before = read_settings(path)
+    snapshot = dumps(data)
+    hooks = data.get("hooks")
+    if hooks is None:
+        hooks = {}
+    if not isinstance(hooks, dict):
+        raise SettingsError(f'{path}: "hooks" is not an object; fix it first')
+    _strip_ours(hooks)
+    entry = {"type": "command", "command": command or hook_command(), "timeout": HOOK_TIMEOUT}
+    for event in EVENTS:
+        groups = hooks.get(event)
+        if not isinstance(groups, list):
+            groups = []
+        groups.append({"matcher": "*", "hooks": [dict(entry)]})
+        hooks[event] = groups
+    data["hooks"] = hooks
+    if hide is not None:
+        _apply_hiding(data, path, hide, change, env)
+    _write(path, data, before, snapshot, change)
+    return change
+
+
+def uninstall(path: str, *, env: Mapping[str, str] | None = None) -> Change:
+    """Remove our hook and the tools we hid; everything else stays as it is."""
+    change = Change(path)
+    data, before = read_settings(path)
+    if before is None:
+        return change
+    snapshot = dumps(data)
+    hooks = data.get("hooks")
+    if isinstance(hooks, dict):
+        _strip_ours(hooks)
+        if not hooks:
+            del data["hooks"]
+    _apply_hiding(data, path, [], change, env)
+    _write(path, data, before, snapshot, change)
+    return change
+
+
+def sync(path: str, hide: list[str], *, env: Mapping[str, str] | None = None) -> Change:
+    """Refresh the hidden tools after a policy change; the hooks are left alone."""
+    change = Change(path)
+    data, before = read_settings(path)
+    snapshot = dumps(data)
+    _apply_hiding(data, path, hide, change, env)
+    _write(path, data, before, snapshot, change)
+    return change

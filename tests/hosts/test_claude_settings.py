@@ -1,0 +1,211 @@
+"""install, uninstall and sync of Claude Code's settings files."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from clearance.decide.engine import Engine
+from clearance.hosts.claude_code import settings
+from clearance.hosts.claude_code.settings import (
+    hidden_tools,
+    hook_command,
+    install,
+    installed_commands,
+    is_our_command,
+    settings_path,
+    sync,
+    uninstall,
+)
+
+CMD = "/opt/clearance/bin/clearance hook claude-code"
+
+USER_FILE = """{
+  // the user's own settings
+  "model": "opus",
+  "permissions": {"allow": ["Bash(npm test)"], "deny": ["Read(./secrets/**)"]},
+  "hooks": {
+    "PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "audit.sh"}]}],
+    "Stop": [{"hooks": [{"type": "command", "command": "notify.sh"}]}],
+  },
+}
+"""
+
+
+def read(path: Path) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads(path.read_text())
+    return data
+
+
+@pytest.fixture
+def file(world: Any) -> Path:
+    path = Path(world.home) / "proj" / ".claude" / "settings.json"
+    path.parent.mkdir(parents=True)
+    path.write_text(USER_FILE)
+    return path
+
+
+@pytest.mark.parametrize(
+    ("scope", "suffix"),
+    [
+        ("user", "home/.claude/settings.json"),
+        ("project", "dir/.claude/settings.json"),
+        ("local", "dir/.claude/settings.local.json"),
+    ],
+)
+def test_each_scope_names_claude_codes_own_file(scope: str, suffix: str) -> None:
+    path = settings_path(scope, "/x/dir", {"HOME": "/x/home"})
+    assert path == "/x/" + suffix
+
+
+def test_install_keeps_every_other_setting_and_hook(file: Path) -> None:
+    change = install(str(file), command=CMD, hide=[])
+    data = read(file)
+    assert data["model"] == "opus"
+    assert data["permissions"] == {"allow": ["Bash(npm test)"], "deny": ["Read(./secrets/**)"]}
+    assert data["hooks"]["Stop"] == [{"hooks": [{"type": "command", "command": "notify.sh"}]}]
+    pre = data["hooks"]["PreToolUse"]
+    assert pre[0]["hooks"][0]["command"] == "audit.sh"
+    assert pre[1] == {
+        "matcher": "*",
+        "hooks": [{"type": "command", "command": CMD, "timeout": 600}],
+    }
+    assert data["hooks"]["PermissionRequest"][0]["hooks"][0]["command"] == CMD
+    assert change.backup == str(file) + ".bak"
+    assert Path(change.backup).read_text() == USER_FILE
+
+
+def test_installing_twice_leaves_one_entry_and_touches_nothing(file: Path) -> None:
+    install(str(file), command=CMD)
+    first = file.read_bytes()
+    change = install(str(file), command=CMD)
+    assert not change.changed
+    assert file.read_bytes() == first
+    assert installed_commands(read(file)) == {"PreToolUse": [CMD], "PermissionRequest": [CMD]}
+
+
+def test_installing_from_a_new_location_replaces_the_old_command(file: Path) -> None:
+    install(str(file), command=CMD)
+    install(str(file), command="/new/venv/bin/clearance hook claude-code")
+    assert installed_commands(read(file))["PreToolUse"] == [
+        "/new/venv/bin/clearance hook claude-code"
+    ]
+
+
+def test_uninstall_removes_only_our_hook(file: Path) -> None:
+    install(str(file), command=CMD)
+    uninstall(str(file))
+    data = read(file)
+    assert installed_commands(data) == {}
+    assert data["hooks"]["PreToolUse"] == [
+        {"matcher": "Bash", "hooks": [{"type": "command", "command": "audit.sh"}]}
+    ]
+    assert "PermissionRequest" not in data["hooks"]
+    assert data["model"] == "opus"
+
+
+def test_install_creates_a_missing_file_and_its_directory(world: Any) -> None:
+    path = Path(world.home) / "fresh" / ".claude" / "settings.local.json"
+    change = install(str(path), command=CMD)
+    assert change.changed and change.backup is None
+    assert installed_commands(read(path))["PermissionRequest"] == [CMD]
+
+
+def test_a_settings_file_that_does_not_parse_is_left_alone(file: Path) -> None:
+    file.write_text('{"model": ')
+    with pytest.raises(settings.SettingsError, match=r"settings\.json:1"):
+        install(str(file), command=CMD)
+    assert file.read_text() == '{"model": '
+
+
+@pytest.mark.parametrize(
+    ("command", "ours"),
+    [
+        (CMD, True),
+        ("'/path with space/clearance' hook claude-code", True),
+        ("/venv/bin/python -m clearance hook claude-code", True),
+        ("clearance hook claude-code", True),
+        ("audit.sh", False),
+        ("other hook claude-code", False),
+        ("clearance check bash ls", False),
+        ("'unbalanced", False),
+    ],
+)
+def test_our_hook_is_recognised_by_its_command(command: str, ours: bool) -> None:
+    assert is_our_command(command) is ours
+
+
+def test_the_hook_command_quotes_the_executable_path() -> None:
+    assert hook_command(["/a b/clearance"]) == "'/a b/clearance' hook claude-code"
+
+
+def test_the_default_hook_command_is_an_absolute_path() -> None:
+    assert os.path.isabs(hook_command().split()[0].strip("'"))
+
+
+@pytest.mark.parametrize(
+    ("permission", "hidden"),
+    [
+        ({"*": "ask"}, []),
+        ({"*": "ask", "webfetch": "deny"}, ["WebFetch"]),
+        ({"*": "ask", "WebFetch": "deny"}, ["WebFetch"]),
+        ({"*": "ask", "bash": {"*": "deny", "git *": "ask"}}, []),
+        ({"*": "ask", "bash": {"git *": "ask", "*": "deny"}}, ["Bash"]),
+        ({"*": "ask", "edit": "deny"}, ["Edit", "MultiEdit", "NotebookEdit"]),
+        ({"*": "ask", "read": {"*": "deny", "~/notes/*": "allow"}}, []),
+        ({"*": "ask", "task": "deny", "skill": "deny"}, ["Agent", "Skill"]),
+    ],
+)
+def test_tools_the_policy_denies_outright_are_hidden(
+    world: Any, permission: dict[str, Any], hidden: list[str]
+) -> None:
+    policy = Engine.load(cwd=str(world.home), policy=json.dumps({"permission": permission})).policy
+    assert hidden_tools(policy) == hidden
+
+
+def test_hidden_tools_are_added_once_and_removed_only_if_we_added_them(file: Path) -> None:
+    install(str(file), command=CMD, hide=["WebFetch", "Read(./secrets/**)"])
+    deny = read(file)["permissions"]["deny"]
+    assert deny == ["Read(./secrets/**)", "WebFetch"]
+    uninstall(str(file))
+    assert read(file)["permissions"]["deny"] == ["Read(./secrets/**)"]
+
+
+def test_sync_refreshes_the_hidden_tools_after_a_policy_change(file: Path) -> None:
+    install(str(file), command=CMD, hide=["WebFetch", "Bash"])
+    change = sync(str(file), ["Bash", "WebSearch"])
+    assert change.unhidden == ["WebFetch"] and change.hidden == ["WebSearch"]
+    assert read(file)["permissions"]["deny"] == ["Read(./secrets/**)", "Bash", "WebSearch"]
+    assert installed_commands(read(file))["PreToolUse"] == [CMD]
+
+
+def test_the_install_command_writes_the_project_file_and_reports_it(world: Any) -> None:
+    world.global_config('{"permission": {"*": "ask", "webfetch": "deny"}}')
+    proj = world.project("p")
+    proc = world.run("install", "claude-code", "--project", cwd=proj)
+    assert proc.returncode == 0, proc.stderr
+    assert "hidden from the model (denied outright): WebFetch" in proc.stdout
+    data = read(proj / ".claude" / "settings.json")
+    assert data["permissions"]["deny"] == ["WebFetch"]
+    [command] = installed_commands(data)["PreToolUse"]
+    assert "hook claude-code" in command
+    proc = world.run("uninstall", "claude-code", "--project", cwd=proj)
+    assert proc.returncode == 0, proc.stderr
+    assert read(proj / ".claude" / "settings.json") == {}
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["install"],
+        ["install", "codex"],
+        ["install", "claude-code", "--user", "--project"],
+        ["sync", "claude-code", "--global"],
+    ],
+)
+def test_install_usage_errors_exit_two(world: Any, argv: list[str]) -> None:
+    assert world.run(*argv).returncode == 2
