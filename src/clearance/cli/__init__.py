@@ -28,6 +28,8 @@ commands:
                                    read the review log
   sessions [--show ID | --clear ID | --clear-all | --prune]
                                    list and clear session grants
+  serve    [--session ID] [--dir D] [--relay] [--parent ID] [--tty PATH] [--no-human]
+                                   answer forwarded asks of agents without a screen
 
 INPUT is the tool input as JSON, or a plain string: the command for bash, the path for file
 tools, server:tool for mcp. Exit status 2 is a usage error, 1 a config or internal error.
@@ -46,6 +48,7 @@ _COMMANDS = {
     "gate": ("clearance.cli.gate", "run_gate"),
     "log": ("clearance.cli.log", "run_log"),
     "sessions": ("clearance.cli.sessions", "run_sessions"),
+    "serve": ("clearance.cli.serve", "run_serve"),
 }
 
 

@@ -123,13 +123,19 @@ class Gatekeeper:
 
     def _default_authorizer(self, *, tty_path: str) -> Authorizer:
         from clearance.authority.authorizer import Chain
+        from clearance.authority.forwarding.child import ForwardingAuthorizer
         from clearance.authority.terminal import TerminalAuthorizer
 
         policy = self.engine.policy
+        # No human here: forward to a serving session (DESIGN §6), else nobody can approve.
+        forwarding = ForwardingAuthorizer.from_policy(
+            policy, state=self.engine.state, report=self._write
+        )
         terminal = TerminalAuthorizer(
             tty_path=tty_path,
             double_press=bool(policy.setting("doublePressToConfirm", False)),
             before_prompt=self._prompting,
+            fallback=forwarding,
         )
         return Chain(policy.setting("authorizerChain", []) or [], terminal, report=self._write)
 

@@ -1,0 +1,369 @@
+"""The serving side: drain an inbox, resolve each request by policy, escalate only asks.
+
+A :class:`Server` publishes its heartbeat, claims each request in its inbox (exactly once, even
+with two servers racing — :class:`~clearance.authority.forwarding.inbox.Inbox`), and resolves it
+against its own base policy and session grants
+(:func:`~clearance.authority.forwarding.resolution.resolve`): allow and deny are answered at
+once, with no prompt and no ``ui_prompt``. An ask goes through the serving session's own
+authorizers — the configured chain, then its human on the dialog, titled "Permission Required
+(Subagent)" and naming the requester — on a worker thread, so the heartbeat and the automatic
+answers go on while the human thinks. The human may approve once, "for this subagent only" (the
+child records the grants) or "for the whole session" (the serving session records them, and the
+child's next identical call is approved by them). With no human: relay the ask one hop up
+(``relay``), else deny with "no human at the serving session".
+
+Review events (``forwarded_permission.*``): ``serving_started``, ``serving_stopped``,
+``auto_approved``, ``auto_denied``, ``prompted``, ``approved``, ``denied``, ``session_recorded``,
+``file_rejected``. It does not own the command line or the live list (``clearance.cli.serve``).
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+
+from clearance.authority.ask import Ask, Requester, Verdict
+from clearance.authority.forwarding.heartbeat import REFRESH, Heartbeat, publish, serving, withdraw
+from clearance.authority.forwarding.inbox import Inbox, read_private_json
+from clearance.authority.forwarding.protocol import ProtocolError, Request, is_id
+from clearance.authority.forwarding.resolution import resolve
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import Any
+
+    from clearance.audit.bus import EventBus
+    from clearance.audit.log import ReviewLog
+    from clearance.authority.forwarding.inbox import Claim
+    from clearance.authority.forwarding.resolution import Resolution
+    from clearance.decide.engine import Engine
+
+    Observer = Callable[[str, Request | None, str], None]
+
+__all__ = ["NO_HUMAN", "Server"]
+
+NO_HUMAN = "there is no human at the serving session"
+_RELOAD = 2.0
+_SWEEP = 30.0
+
+
+class Server:
+    """One serving session: ``session`` serving ``directory``."""
+
+    def __init__(
+        self,
+        load: Callable[[], Engine],
+        *,
+        session: str,
+        directory: str,
+        state: str,
+        tty_path: str | None = None,
+        relay: bool = False,
+        parent: str | None = None,
+        log: ReviewLog | None = None,
+        bus: EventBus | None = None,
+        observe: Observer | None = None,
+    ) -> None:
+        """``load`` builds the serving engine (base policy, agent-neutral); ``tty_path`` is the
+        human's terminal (``None``: no human); ``observe(event, request, text)`` hears about
+        ``pending``, ``answered``, ``dialog_open``, ``dialog_closed`` and ``notice``."""
+        self.load = load
+        self.engine = load()
+        self.loaded = time.monotonic()
+        self.session = session
+        self.directory = directory
+        self.state = state
+        self.tty_path = tty_path
+        self.relay = relay
+        self.parent = parent
+        self.log = log
+        self.bus = bus
+        self.observe = observe or (lambda event, request, text: None)
+        self.inbox = Inbox(state, session)
+        self.started = time.time()
+        self.beat_at = 0.0
+        self.swept_at = 0.0
+        self.dialog_open = False
+        self._busy: dict[str, tuple[Request, Claim]] = {}
+        self._lock = threading.Lock()
+        self._human = threading.Lock()  # one dialog at a time
+
+    # -- reporting ---------------------------------------------------------------------------
+
+    def write(self, event: str, fields: dict[str, Any]) -> None:
+        if self.log is not None:
+            self.log.write(event, fields)
+
+    def _fields(self, request: Request) -> dict[str, Any]:
+        who = request.requester
+        first = request.gates[0] if request.gates else None
+        return {
+            "requestId": request.id, "askId": request.ask_id, "requesterSession": who.session,
+            "requesterAgent": who.agent, "responderSession": self.session, "tool": who.tool,
+            "surface": first.surface if first else who.surface,
+            "value": first.value if first else who.value, "cwd": who.cwd, "via": list(request.via),
+        }  # fmt: skip
+
+    def _emit(self, kind: str, payload: dict[str, Any]) -> None:
+        if self.bus is not None:
+            from clearance.audit.event import Event
+
+            self.bus.emit(Event(kind, payload))  # type: ignore[arg-type]
+
+    def _forwarding(self, request: Request) -> dict[str, Any]:
+        return {**request.requester.as_json(), "requesterSession": request.requester.session,
+                "requesterAgent": request.requester.agent, "responderSession": self.session,
+                "via": list(request.via),
+                "gates": [{"surface": g.surface, "values": list(g.values), "sentinel": g.sentinel}
+                          for g in request.gates]}  # fmt: skip
+
+    # -- life cycle --------------------------------------------------------------------------
+
+    def start(self) -> None:
+        self.inbox.prepare()
+        serving(self.state, sweep=True)
+        self.heartbeat(force=True)
+        self.write("forwarded_permission.serving_started", {
+            "responderSession": self.session, "pid": os.getpid(), "dir": self.directory,
+            "human": self.tty_path is not None, "relay": self.relay,
+        })  # fmt: skip
+
+    def heartbeat(self, *, force: bool = False) -> None:
+        now = time.time()
+        if force or now - self.beat_at >= REFRESH:
+            beat = Heartbeat(self.session, os.getpid(), self.started, now, self.directory,
+                             self.relay)  # fmt: skip
+            publish(self.state, beat)
+            self.beat_at = now
+
+    def stop(self, why: str = "stopped") -> None:
+        """Deny what is still waiting on this session, withdraw the heartbeat, tidy up."""
+        with self._lock:
+            busy = list(self._busy.values())
+            self._busy.clear()
+        for request, claim in busy:
+            reason = (f"No one could approve this: the serving session '{self.session}' stopped "
+                      f"({why}) before anyone answered.")  # fmt: skip
+            verdict = Verdict("deny", reason, decided_by="unavailable",
+                              resolution="confirmation_unavailable")  # fmt: skip
+            self.answer(request, claim, verdict, None)
+        withdraw(self.state, self.session, os.getpid())
+        self.write("forwarded_permission.serving_stopped",
+                   {"responderSession": self.session, "pid": os.getpid(), "why": why})  # fmt: skip
+        self.inbox.sweep()
+        self.inbox.remove_if_empty()
+
+    def run(self, stop: threading.Event, *, wake_mode: str | None = None) -> None:
+        """Serve until ``stop`` is set."""
+        from clearance.authority.forwarding.wake import Waker
+
+        with Waker(self.inbox.requests, mode=wake_mode) as waker:
+            while not stop.is_set():
+                self.step()
+                waker.wait(0.25)
+
+    def step(self) -> int:
+        """One pass: refresh the heartbeat, reload the policy when due, drain the inbox."""
+        self.heartbeat()
+        now = time.monotonic()
+        if now - self.loaded >= _RELOAD:
+            try:
+                self.engine, self.loaded = self.load(), now
+            except Exception as exc:  # keep the last good policy
+                self.observe("notice", None, f"policy reload failed: {exc}")
+                self.loaded = now
+        if now - self.swept_at >= _SWEEP:
+            self.inbox.sweep()
+            self.swept_at = now
+        return self.drain()
+
+    # -- draining ----------------------------------------------------------------------------
+
+    def drain(self) -> int:
+        handled = 0
+        for name in self.inbox.pending():
+            request_id = name[: -len(".json")]
+            if request_id in self._busy:
+                continue
+            if not is_id(request_id):
+                self._reject(name, "the file name is not a request id")
+                continue
+            claim = self.inbox.claim(request_id)
+            if claim is None:
+                continue
+            try:
+                request = Request.from_json(read_private_json(self.inbox.request_path(request_id)))
+                if request.id != request_id or request.target != self.session:
+                    raise ProtocolError("the request is addressed to another id or session")
+            except FileNotFoundError:
+                claim.release()
+                continue
+            except (OSError, ValueError) as exc:
+                self._reject(name, str(exc))
+                claim.release()
+                continue
+            if request.expires < time.time():
+                self.inbox.discard(name)
+                claim.release()
+                continue
+            self.handle(request, claim)
+            handled += 1
+        return handled
+
+    def _reject(self, name: str, why: str) -> None:
+        self.write("forwarded_permission.file_rejected",
+                   {"responderSession": self.session, "file": name, "why": why})  # fmt: skip
+        self.observe("notice", None, f"ignored {name}: {why}")
+        self.inbox.discard(name)
+
+    def resolve(self, request: Request) -> Resolution:
+        from clearance.decide.grant import DiskGrants
+
+        policy = self.engine.policy
+        grants = DiskGrants(self.state, self.session)  # fresh: other processes may add grants
+        return resolve(request, policy.rules, yolo=policy.yolo, grants=grants, home=policy.home)
+
+    def handle(self, request: Request, claim: Claim) -> None:
+        try:
+            resolution = self.resolve(request)
+        except Exception as exc:  # fail closed
+            self.answer(request, claim, Verdict(
+                "deny", f"Denied: the serving session could not decide ({type(exc).__name__}: "
+                f"{exc})", decided_by="gate_error", resolution="gate_error"), None)  # fmt: skip
+            return
+        if resolution.action != "ask":
+            verdict = Verdict(resolution.action, resolution.reason,  # type: ignore[arg-type]
+                              decided_by=resolution.decided_by,
+                              resolution=resolution.resolution)  # fmt: skip
+            self.answer(request, claim, verdict, resolution, automatic=True)
+            return
+        with self._lock:
+            self._busy[request.id] = (request, claim)
+        self.write("forwarded_permission.prompted", {**self._fields(request),
+                                                     "reason": resolution.reason})  # fmt: skip
+        self.observe("pending", request, resolution.reason)
+        worker = threading.Thread(target=self._escalate, args=(request, resolution), daemon=True)
+        worker.start()
+
+    def _escalate(self, request: Request, resolution: Resolution) -> None:
+        from clearance.authority.authorizer import Chain
+
+        try:
+            ask = _ask(request, resolution)
+            names = self.engine.policy.setting("authorizerChain", []) or []
+            chain = Chain(names, _Escalation(self, request), report=self.write)
+            verdict = chain.authorize(ask)
+        except Exception as exc:  # fail closed
+            verdict = Verdict("deny", f"Denied: the serving session failed while asking "
+                              f"({type(exc).__name__}: {exc})", decided_by="gate_error",
+                              resolution="gate_error")  # fmt: skip
+        with self._lock:
+            held = self._busy.pop(request.id, None)
+        if held is not None:
+            self.answer(request, held[1], verdict, resolution)
+
+    def answer(
+        self,
+        request: Request,
+        claim: Claim,
+        verdict: Verdict,
+        resolution: Resolution | None,
+        *,
+        automatic: bool = False,
+    ) -> None:
+        allow = verdict.action == "allow"
+        if allow:
+            state = "approved_for_session" if verdict.grants else "approved"
+        else:
+            state = "denied_with_reason" if verdict.resolution.endswith("with_reason") else "denied"
+        reason = verdict.reason or ("Approved." if allow else "Denied.")
+        body = {
+            "version": 1, "kind": "response", "id": request.id, "nonce": request.nonce,
+            "approved": allow, "state": state, "reason": reason, "responder": self.session,
+            "responded": time.time(), "decidedBy": verdict.decided_by,
+            "resolution": verdict.resolution,
+        }  # fmt: skip
+        delivered = self.inbox.answer(request.id, body, claim)
+        if automatic:
+            event = "auto_approved" if allow else "auto_denied"
+        else:
+            event = "approved" if allow else "denied"
+        rule = resolution.rule if resolution is not None and automatic else None
+        fields = {
+            **self._fields(request), "decision": "allow" if allow else "deny", "reason": reason,
+            "state": state, "resolution": verdict.resolution, "decidedBy": verdict.decided_by,
+            "rule": None if rule is None else {"surface": rule.surface, "pattern": rule.pattern,
+                                               "origin": rule.origin},
+            "delivered": delivered,
+        }  # fmt: skip
+        self.write(f"forwarded_permission.{event}", fields)
+        self._emit("decision", {**fields, "result": fields["decision"],
+                                "agent": request.requester.agent,
+                                "session": request.requester.session,
+                                "forwarding": self._forwarding(request)})  # fmt: skip
+        self.observe("answered", request, f"{event}: {reason}")
+
+
+def _ask(request: Request, resolution: Resolution) -> Ask:
+    """The ask shown to the serving human: the requester's facts, as the serving policy sees
+    them, and the requester's provenance as data."""
+    from clearance.decide.decision import Decision
+    from clearance.intent.call import ToolCall
+
+    who = request.requester
+    call = ToolCall(who.tool or "tool", {}, who.cwd or "/", who.agent, who.session)
+    gates = resolution.gates
+    decision = Decision("ask", resolution.reason or request.reason, resolution.rule, gates, call)
+    requester = Requester(who.agent, who.session, who.cwd, who.tool, who.surface, who.value)
+    return Ask(decision, request.ask_id or request.id, requester)
+
+
+class _Escalation:
+    """The serving session's terminal authorizer for one forwarded ask: its human, else one
+    hop up (relay), else nobody."""
+
+    __slots__ = ("request", "server")
+
+    def __init__(self, server: Server, request: Request) -> None:
+        self.server = server
+        self.request = request
+
+    def authorize(self, ask: Ask) -> Verdict:
+        from clearance.authority.dialog import terminal_available
+
+        server = self.server
+        if server.tty_path is not None and terminal_available(server.tty_path):
+            return self._ask_human(ask, server.tty_path)
+        if server.relay:
+            from clearance.authority.forwarding.relay import relay_up
+
+            return relay_up(server, self.request)
+        return Verdict("deny", f"No one could approve this: {NO_HUMAN} '{server.session}' "
+                       "(it runs without a terminal).", decided_by="unavailable",
+                       resolution="confirmation_unavailable")  # fmt: skip
+
+    def _ask_human(self, ask: Ask, tty_path: str) -> Verdict:
+        from clearance.authority.dialog import ask_on_terminal
+        from clearance.authority.forwarding.scope import forwarded_prompt, scoped_verdict
+
+        server, request = self.server, self.request
+        prompt = forwarded_prompt(ask, request)
+        with server._human:
+            payload = {**server._fields(request), "agent": request.requester.agent,
+                       "session": request.requester.session, "message": ask.decision.reason,
+                       "forwarding": server._forwarding(request)}  # fmt: skip
+            server._emit("ui_prompt", payload)
+            server.dialog_open = True
+            server.observe("dialog_open", request, "")
+            try:
+                answer = ask_on_terminal(
+                    prompt, tty_path=tty_path,
+                    double_press=bool(server.engine.policy.setting("doublePressToConfirm", False)),
+                    timeout=max(request.expires - time.time(), 0.0),
+                )  # fmt: skip
+            finally:
+                server.dialog_open = False
+                server.observe("dialog_closed", request, "")
+        return scoped_verdict(answer, ask, request, server)

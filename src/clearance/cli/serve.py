@@ -1,0 +1,211 @@
+"""``clearance serve``: a serving session that answers forwarded asks (DESIGN §6).
+
+Agents without a screen (subagents, ``claude -p``, CI jobs) forward their asks here: to the
+session named by ``CLEARANCE_PARENT_SESSION``, or to the serving session whose directory holds
+their cwd. Each request is resolved by this session's base policy first (no prompt for a recorded
+allow or deny); only asks reach the human at this terminal. Without a terminal (stdin is not a
+TTY, e.g. under a process manager) asks are denied at once with "no human at the serving
+session" — or, with ``--relay``, forwarded one hop further up. Ctrl-C or SIGTERM stops serving
+and withdraws the heartbeat. The terminal shows a live list of pending and recent requests.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+
+from clearance.cli._args import UsageError, parse_args
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from types import FrameType
+    from typing import Any
+
+    from clearance.authority.forwarding.protocol import Request
+
+__all__ = ["run_serve"]
+
+_RECENT = 10
+
+
+class _Panel:
+    """The live list: pending and recent requests (redrawn on a terminal, one line each
+    otherwise)."""
+
+    def __init__(self, header: str, *, live: bool) -> None:
+        self.header = header
+        self.live = live
+        self.pending: dict[str, str] = {}
+        self.recent: list[str] = []
+        self.paused = False
+
+    def __call__(self, event: str, request: Request | None, text: str) -> None:
+        stamp = time.strftime("%H:%M:%S")
+        if event == "dialog_open":
+            self.paused = True
+            return
+        if event == "dialog_closed":
+            self.paused = False
+            self.draw()
+            return
+        line = f"{stamp}  {text}" if request is None else f"{stamp}  {_who(request)}  {text}"
+        if event == "pending" and request is not None:
+            self.pending[request.id] = f"{stamp}  {_who(request)}"
+            line = f"{stamp}  ? {_who(request)}  waiting for you"
+        elif event == "answered" and request is not None:
+            self.pending.pop(request.id, None)
+        self.recent = [*self.recent, line][-_RECENT:]
+        if self.live:
+            self.draw()
+        else:
+            sys.stdout.write(line + "\n")
+            sys.stdout.flush()
+
+    def draw(self) -> None:
+        if not self.live or self.paused:
+            return
+        rows = [self.header, "", f"Pending ({len(self.pending)}):"]
+        rows += [f"  {p}" for p in self.pending.values()] or ["  (none)"]
+        rows += ["", "Recent:"] + ([f"  {r}" for r in self.recent] or ["  (none)"])
+        rows += ["", "Ctrl-C stops serving."]
+        sys.stdout.write("\x1b[H\x1b[2J" + "\n".join(rows) + "\n")
+        sys.stdout.flush()
+
+
+def _who(request: Request) -> str:
+    who = request.requester
+    first = request.gates[0] if request.gates else None
+    value = (first.unit or first.value) if first else (who.value or "")
+    if len(value) > 60:
+        value = value[:59] + "…"
+    agent = who.agent or "headless"
+    return f"{agent} · {who.session} · {who.tool} {value!r}"
+
+
+def _logging(engine: Any, state: str) -> tuple[Any, Any]:
+    from clearance.audit.bus import EventBus
+    from clearance.audit.log import ReviewLog, default_log_path
+
+    policy = engine.policy
+    log = None
+    if policy.setting("reviewLog", True):
+        width = policy.setting("reviewLogFieldMaxWidth", 1000)
+        log = ReviewLog(default_log_path(state), field_max_width=width)
+    consumers = []
+    notify = policy.setting("notify")
+    if notify:
+        from clearance.audit.notify import NotifyConfigError, consumers_from_config
+
+        try:
+            consumers = consumers_from_config(notify)
+        except NotifyConfigError as exc:
+            if log is not None:
+                log.write("notify.error", {"message": f"notify is not used: {exc}"})
+    return log, EventBus(consumers, log=log)
+
+
+def run_serve(argv: list[str]) -> int:
+    import signal
+    import threading
+
+    from clearance.authority.dialog import terminal_available
+    from clearance.authority.forwarding.server import Server
+    from clearance.decide.engine import Engine
+    from clearance.policy.state import state_root
+
+    args = parse_args(
+        argv,
+        valued=("--session", "--dir", "--parent", "--tty", "--config", "--policy"),
+        switches=("--relay", "--yolo", "--no-human"),
+    )
+    if args.positionals:
+        raise UsageError("serve takes no positional arguments")
+    session = args.value("--session") or "serve-" + os.urandom(6).hex()
+    directory = os.path.realpath(os.path.abspath(args.value("--dir") or os.getcwd()))
+    if not os.path.isdir(directory):
+        raise UsageError(f"--dir {directory} is not a directory")
+    tty_path: str | None = args.value("--tty")
+    if args.on("--no-human"):
+        tty_path = None
+    elif tty_path is None and sys.stdin.isatty() and terminal_available("/dev/tty"):
+        tty_path = "/dev/tty"
+
+    def load() -> Engine:
+        # The base policy, agent-neutral: the requester already applied its per-agent policy.
+        return Engine.load(cwd=directory, agent=None, config=args.value("--config"),
+                           policy=args.value("--policy"),
+                           yolo=True if args.on("--yolo") else None)  # fmt: skip
+
+    state = state_root()
+    engine = load()
+    log, bus = _logging(engine, state)
+    mode = "asks go to you here" if tty_path else (
+        "no human: asks are relayed one hop up" if args.on("--relay")
+        else "no human: asks are denied"
+    )  # fmt: skip
+    header = f"clearance serve — session {session} serving {directory} (pid {os.getpid()}; {mode})"
+    panel = _Panel(header, live=sys.stdout.isatty() and tty_path is not None)
+    server = Server(load, session=session, directory=directory, state=state, tty_path=tty_path,
+                    relay=args.on("--relay"), parent=args.value("--parent"), log=log, bus=bus,
+                    observe=panel)  # fmt: skip
+    saved = _save_terminal(tty_path)
+    stop = threading.Event()
+    why = ["stopped"]
+
+    def on_signal(number: int, frame: FrameType | None) -> None:
+        why[0] = signal.Signals(number).name
+        stop.set()
+
+    for number in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+        signal.signal(number, on_signal)
+    server.start()
+    sys.stdout.write(f"{header}\nexport CLEARANCE_PARENT_SESSION={session}\n")
+    sys.stdout.flush()
+    panel.draw()
+    try:
+        server.run(stop)
+    finally:
+        server.stop(why[0])
+        if server.dialog_open:
+            _restore_terminal(tty_path, saved)
+        sys.stdout.write(f"clearance serve: session {session} stopped ({why[0]})\n")
+        sys.stdout.flush()
+    return 0
+
+
+def _save_terminal(tty_path: str | None) -> Any:
+    if tty_path is None:
+        return None
+    import termios
+
+    try:
+        fd = os.open(tty_path, os.O_RDWR | os.O_NOCTTY)
+    except OSError:
+        return None
+    try:
+        return termios.tcgetattr(fd)
+    except termios.error:
+        return None
+    finally:
+        os.close(fd)
+
+
+def _restore_terminal(tty_path: str | None, saved: Any) -> None:
+    """A dialog was open when serving stopped: leave its screen and raw mode behind."""
+    if tty_path is None:
+        return
+    import termios
+
+    try:
+        fd = os.open(tty_path, os.O_RDWR | os.O_NOCTTY)
+    except OSError:
+        return
+    try:
+        os.write(fd, b"\x1b[0m\x1b[?25h\x1b[?1049l")
+        if saved is not None:
+            termios.tcsetattr(fd, termios.TCSADRAIN, saved)
+    except (OSError, termios.error):
+        pass
+    finally:
+        os.close(fd)
