@@ -8,9 +8,8 @@ session (``clearance serve``) gets its end-to-end case once that command exists.
 from __future__ import annotations
 
 import pytest
+from claude_harness import ClaudeProject
 from model_server import Conversation, text, tool_use
-
-from conftest import ClaudeProject
 
 POLICY = """{
   "permission": {
