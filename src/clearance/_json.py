@@ -1,18 +1,48 @@
 """JSON in and out without ``import json`` (which pulls ``re``: milliseconds per hook process).
 
-Decoding reuses the JSONC reader (strict JSON is a subset); encoding is a small recursive
-encoder over the C string escaper of ``_json``. Output is compact and keeps key order.
+Decoding reuses the JSONC reader (strict JSON is a subset). Encoding handles exactly the JSON
+types — ``str``, ``int``, ``float``, ``bool``, ``None``, lists, tuples and dicts — as ASCII-only
+JSON; compact output is bytes-identical to ``json.dumps(..., separators=(",", ":"))``. Strings go
+through the C accelerator ``_json.encode_basestring_ascii`` (loaded on the first string that
+needs escaping) or a pure-Python twin. A float JSON cannot spell (NaN, ±infinity) becomes the
+string ``"NaN"``/``"Infinity"``/``"-Infinity"``; any other object becomes its ``str``; nesting
+deeper than 64 levels becomes ``"[too deep]"``. Used by the review log, the hooks and the CLI.
 """
 
 from __future__ import annotations
 
-from _json import encode_basestring
-
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from typing import Any
 
-__all__ = ["dumps", "loads"]
+__all__ = ["dumps", "encode", "encode_string", "loads"]
+
+_MAX_DEPTH = 64
+_escape: Callable[[str], str] | None = None
+_ESCAPES = {
+    '"': '\\"',
+    "\\": "\\\\",
+    "\b": "\\b",
+    "\f": "\\f",
+    "\n": "\\n",
+    "\r": "\\r",
+    "\t": "\\t",
+}
+
+
+def encode(value: object) -> str:
+    """``value`` as compact ASCII JSON text."""
+    parts: list[str] = []
+    _encode(value, parts, 0, None)
+    return "".join(parts)
+
+
+def dumps(value: object, *, indent: int | None = None) -> str:
+    """``value`` as JSON: compact by default, or pretty with ``indent`` spaces per level."""
+    parts: list[str] = []
+    _encode(value, parts, 0, None if indent is None else " " * indent)
+    return "".join(parts)
 
 
 def loads(text: str) -> Any:
@@ -22,61 +52,100 @@ def loads(text: str) -> Any:
     return parse(text).value
 
 
-def _encode(value: Any, out: list[str], indent: str | None, level: int) -> None:
+def encode_string(text: str) -> str:
+    """One JSON string literal, quotes included."""
+    if text.isascii() and text.isprintable() and '"' not in text and "\\" not in text:
+        return f'"{text}"'
+    return (_escape or _load_escape())(text)
+
+
+def _encode(value: object, parts: list[str], depth: int, indent: str | None) -> None:
     if isinstance(value, str):
-        out.append(encode_basestring(value))
+        parts.append(encode_string(value))
     elif value is None:
-        out.append("null")
+        parts.append("null")
     elif value is True:
-        out.append("true")
+        parts.append("true")
     elif value is False:
-        out.append("false")
+        parts.append("false")
     elif isinstance(value, int):
-        out.append(int.__repr__(value))
+        parts.append(int.__repr__(value))
     elif isinstance(value, float):
-        if value != value or value in (float("inf"), float("-inf")):
-            out.append("null")
-        else:
-            out.append(float.__repr__(value))
+        parts.append(_float(value))
+    elif depth >= _MAX_DEPTH:
+        parts.append('"[too deep]"')
     elif isinstance(value, dict):
         if not value:
-            out.append("{}")
+            parts.append("{}")
             return
-        out.append("{")
-        inner = None if indent is None else "\n" + indent * (level + 1)
+        inner = None if indent is None else "\n" + indent * (depth + 1)
+        parts.append("{")
         first = True
         for key, item in value.items():
             if not first:
-                out.append(",")
+                parts.append(",")
             first = False
             if inner:
-                out.append(inner)
-            out.append(encode_basestring(str(key)))
-            out.append(": " if indent is not None else ":")
-            _encode(item, out, indent, level + 1)
+                parts.append(inner)
+            parts.append(encode_string(key if isinstance(key, str) else str(key)))
+            parts.append(":" if indent is None else ": ")
+            _encode(item, parts, depth + 1, indent)
         if inner:
-            out.append("\n" + indent * level)  # type: ignore[operator]
-        out.append("}")
+            parts.append("\n" + indent * depth)  # type: ignore[operator]
+        parts.append("}")
     elif isinstance(value, (list, tuple)):
         if not value:
-            out.append("[]")
+            parts.append("[]")
             return
-        out.append("[")
-        inner = None if indent is None else "\n" + indent * (level + 1)
-        for i, item in enumerate(value):
-            if i:
-                out.append(",")
+        inner = None if indent is None else "\n" + indent * (depth + 1)
+        parts.append("[")
+        for index, item in enumerate(value):
+            if index:
+                parts.append(",")
             if inner:
-                out.append(inner)
-            _encode(item, out, indent, level + 1)
+                parts.append(inner)
+            _encode(item, parts, depth + 1, indent)
         if inner:
-            out.append("\n" + indent * level)  # type: ignore[operator]
-        out.append("]")
+            parts.append("\n" + indent * depth)  # type: ignore[operator]
+        parts.append("]")
     else:
-        out.append(encode_basestring(str(value)))
+        parts.append(encode_string(str(value)))
 
 
-def dumps(value: Any, *, indent: int | None = None) -> str:
-    out: list[str] = []
-    _encode(value, out, None if indent is None else " " * indent, 0)
+def _float(value: float) -> str:
+    if value != value:
+        return '"NaN"'
+    if value == float("inf"):
+        return '"Infinity"'
+    if value == -float("inf"):
+        return '"-Infinity"'
+    return float.__repr__(value)
+
+
+def _load_escape() -> Callable[[str], str]:
+    global _escape
+    try:
+        from _json import encode_basestring_ascii
+    except ImportError:  # pragma: no cover - CPython always ships _json
+        _escape = _escape_python
+    else:
+        _escape = encode_basestring_ascii
+    return _escape
+
+
+def _escape_python(text: str) -> str:
+    """The pure-Python twin of ``_json.encode_basestring_ascii``."""
+    out = ['"']
+    for char in text:
+        code = ord(char)
+        if 0x20 <= code < 0x7F and char != '"' and char != "\\":
+            out.append(char)
+        elif char in _ESCAPES:
+            out.append(_ESCAPES[char])
+        elif code < 0x10000:
+            out.append(f"\\u{code:04x}")
+        else:
+            code -= 0x10000
+            out.append(f"\\u{0xD800 | (code >> 10):04x}\\u{0xDC00 | (code & 0x3FF):04x}")
+    out.append('"')
     return "".join(out)

@@ -46,7 +46,7 @@ class Event(Frozen):
 
     def to_json(self, *, max_width: int = 1000) -> str:
         """``{"kind", "timestamp", "payload"}`` as JSON, payload capped and redacted."""
-        from clearance.audit._encoder import encode
+        from clearance._json import encode
         from clearance.audit.log import iso_timestamp
         from clearance.audit.redaction import redact_fields
 

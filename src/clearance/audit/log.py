@@ -2,7 +2,7 @@
 
 A line is ``{"timestamp": "2025-01-31T09:15:02.123Z", "event": <name>, **fields}`` — fields
 capped and redacted (:mod:`clearance.audit.redaction`), then encoded without ``json``
-(:mod:`clearance.audit._encoder`), because the hook writing it is a fresh process per tool call.
+(:mod:`clearance._json`), because the hook writing it is a fresh process per tool call.
 
 Guarantees (DESIGN §7, notes §9.1):
 
@@ -23,7 +23,7 @@ import os
 import time
 
 from clearance._frozen import Frozen
-from clearance.audit._encoder import encode, encode_string
+from clearance._json import encode, encode_string
 from clearance.audit.redaction import redact_fields
 
 TYPE_CHECKING = False

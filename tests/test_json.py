@@ -5,7 +5,7 @@ import json
 from hypothesis import given
 from hypothesis import strategies as st
 
-from clearance.audit._encoder import _escape_python, encode, encode_string
+from clearance._json import _escape_python, dumps, encode, encode_string, loads
 
 JSON = st.recursive(
     st.none()
@@ -35,3 +35,14 @@ def test_tuples_are_arrays_and_other_objects_are_their_strings() -> None:
     assert encode(
         {"t": (1, 2), "o": object.__new__(type("Thing", (), {"__str__": lambda s: "T"}))}
     ) == ('{"t":[1,2],"o":"T"}')
+
+
+@given(JSON)
+def test_pretty_output_parses_back_to_the_same_value(value: object) -> None:
+    assert json.loads(dumps(value, indent=2)) == value
+    assert loads(dumps(value, indent=2)) == value
+
+
+def test_pretty_output_is_indented_like_the_standard_library() -> None:
+    value = {"a": [1, {"b": None}], "c": {}, "d": []}
+    assert dumps(value, indent=2) == json.dumps(value, indent=2)
