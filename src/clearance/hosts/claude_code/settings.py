@@ -253,7 +253,9 @@ def _read_record(env: Mapping[str, str] | None) -> dict[str, list[str]]:
 
 def _write_record(record: dict[str, list[str]], env: Mapping[str, str] | None) -> None:
     path = _record_path(env)
-    ensure_private_dir(os.path.dirname(path))
+    directory = state_root(env)
+    for part in ("", "hosts", "claude-code"):  # makedirs would leave the parents 0755
+        directory = ensure_private_dir(os.path.join(directory, part) if part else directory)
     atomic_write(path, (dumps({k: v for k, v in record.items() if v}, indent=2) + "\n").encode())
 
 

@@ -1,0 +1,32 @@
+"""``clearance doctor [--cwd D]``: check the Claude Code installation; exit 1 on a problem."""
+
+from __future__ import annotations
+
+import os
+import sys
+
+from clearance.cli._args import UsageError, parse_args
+
+__all__ = ["run_doctor"]
+
+
+def run_doctor(argv: list[str]) -> int:
+    args = parse_args(argv, valued=("--cwd",), switches=())
+    if args.positionals not in ([], ["claude-code"]):
+        raise UsageError("doctor takes no arguments but --cwd (and optionally claude-code)")
+    from clearance.hosts.claude_code.doctor import run_checks
+
+    cwd = os.path.abspath(args.value("--cwd") or os.getcwd())
+    checks = run_checks(cwd)
+    for check in checks:
+        mark = "ok  " if check.ok else "FAIL"
+        body = check.summary.replace("\n", "\n      ")
+        sys.stdout.write(f"{mark}  {check.name}: {body}\n")
+        if check.fix:
+            sys.stdout.write(f"      fix: {check.fix}\n")
+    failed = [c.name for c in checks if not c.ok]
+    if failed:
+        sys.stdout.write(f"\n{len(failed)} problem(s): {', '.join(failed)}\n")
+        return 1
+    sys.stdout.write("\nclearance is guarding Claude Code here.\n")
+    return 0

@@ -1,0 +1,195 @@
+"""``clearance doctor``: is clearance really guarding Claude Code here, and if not, what to fix.
+
+Five checks, each a :class:`Check` with what was found and, when it failed, the fix: the hook is
+installed (for both events, in some settings file, its command executable); the configuration
+validates; the project's own configuration is trusted (else it is silently skipped); the state
+directory keeps its modes (0700 directories, 0600 files); and a sample payload round-trips
+through the installed hook command as a real process, answering JSON.
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+import subprocess
+import time
+
+from clearance.hosts.claude_code.settings import (
+    EVENTS,
+    SCOPES,
+    SettingsError,
+    hook_command,
+    installed_commands,
+    read_settings,
+    settings_path,
+)
+from clearance.policy.state import state_root
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+
+__all__ = ["Check", "run_checks"]
+
+
+class Check:
+    __slots__ = ("fix", "name", "ok", "summary")
+
+    def __init__(self, name: str, ok: bool, summary: str, fix: str | None = None) -> None:
+        self.name = name
+        self.ok = ok
+        self.summary = summary
+        self.fix = fix
+
+
+def _runnable(command: str) -> str | None:
+    """Why ``command``'s program cannot run, or ``None``."""
+    try:
+        program = shlex.split(command)[0]
+    except (ValueError, IndexError):
+        return f"the hook command {command!r} does not parse"
+    if not os.path.isabs(program):
+        return f"the hook command runs {program!r} by name; PATH may differ under Claude Code"
+    if not os.access(program, os.X_OK):
+        return f"{program} is missing or not executable"
+    return None
+
+
+def check_installation(cwd: str, env: Mapping[str, str]) -> tuple[Check, list[str]]:
+    found: list[str] = []
+    commands: list[str] = []
+    problems: list[str] = []
+    for scope in SCOPES:
+        path = settings_path(scope, cwd, env)
+        try:
+            data, _ = read_settings(path)
+        except SettingsError as exc:
+            problems.append(str(exc))
+            continue
+        events = installed_commands(data)
+        if not events:
+            continue
+        found.append(f"{path} ({', '.join(events)})")
+        for event in EVENTS:
+            if event not in events:
+                problems.append(f"{path} has no {event} hook")
+        for command in {c for cs in events.values() for c in cs}:
+            commands.append(command)
+            why = _runnable(command)
+            if why:
+                problems.append(why)
+    if not found:
+        return Check(
+            "installation", False, "the clearance hook is in none of Claude Code's settings files",
+            "run `clearance install claude-code` (or --project / --local)",
+        ), commands  # fmt: skip
+    if problems:
+        fix = "run `clearance install claude-code` again for that scope"
+        return Check("installation", False, "; ".join(problems), fix), commands
+    return Check("installation", True, "hook installed in " + "; ".join(found)), commands
+
+
+def check_config(cwd: str, env: Mapping[str, str]) -> Check:
+    from clearance.policy.loader import load_policy
+
+    policy = load_policy(cwd=cwd, env=env, use_cache=False)
+    if policy.errors:
+        text = "\n".join(str(e) for e in policy.errors)
+        return Check("config", False, "the configuration has errors, so clearance fails closed "
+                     f"(every allow now asks):\n{text}", "fix the file at the line shown, then "
+                     "run `clearance validate`")  # fmt: skip
+    files = ", ".join(policy.files) or "the built-in policy"
+    warnings = "".join(f"\n  warning: {w}" for w in policy.warnings)
+    return Check("config", True, f"valid ({files}){warnings}")
+
+
+def check_trust(cwd: str, env: Mapping[str, str]) -> Check:
+    from clearance.policy.loader import load_policy
+
+    policy = load_policy(cwd=cwd, env=env)
+    project = policy.project
+    if project is None:
+        return Check("trust", True, f"{cwd} is in no project")
+    own = [os.path.join(project, p) for p in (".clearance/config.jsonc", ".clearance/agents",
+                                              ".claude/agents")]  # fmt: skip
+    present = [p for p in own if os.path.exists(p)]
+    if policy.trusted:
+        return Check("trust", True, f"project {project} is trusted")
+    if not present:
+        return Check(
+            "trust", True, f"project {project} is not trusted (it has no config of its own)"
+        )
+    return Check(
+        "trust", False,
+        f"project {project} is not trusted, so {', '.join(present)} is skipped",
+        f"if you trust this repository's policy, run `clearance trust {shlex.quote(project)}`",
+    )  # fmt: skip
+
+
+def check_state(env: Mapping[str, str]) -> Check:
+    root = state_root(env)
+    if not os.path.isdir(root):
+        return Check("state", True, f"{root} does not exist yet (created 0700 on first use)")
+    loose: list[str] = []
+    seen = 0
+    for directory, _dirs, files in os.walk(root):
+        for name, want in [(directory, 0o700)] + [
+            (os.path.join(directory, f), 0o600) for f in files
+        ]:
+            seen += 1
+            try:
+                st = os.lstat(name)
+            except OSError:
+                continue
+            if st.st_mode & 0o077:
+                loose.append(f"{name} ({oct(st.st_mode & 0o777)}, want {oct(want)})")
+        if seen > 5000:
+            break
+    if loose:
+        shown = "\n  ".join(loose[:5]) + (
+            f"\n  … and {len(loose) - 5} more" if len(loose) > 5 else ""
+        )
+        return Check("state", False, f"others can read clearance's state:\n  {shown}",
+                     f"run `chmod -R go-rwx {shlex.quote(root)}`")  # fmt: skip
+    return Check("state", True, f"{root}: directories 0700, files 0600")
+
+
+def check_round_trip(cwd: str, command: str, env: Mapping[str, str]) -> Check:
+    from clearance._json import dumps, loads
+
+    payload = dumps({
+        "session_id": "clearance-doctor", "transcript_path": os.devnull, "cwd": cwd,
+        "permission_mode": "default", "hook_event_name": "PreToolUse", "tool_name": "Read",
+        "tool_input": {"file_path": os.path.join(cwd, "clearance-doctor-probe.txt")},
+        "tool_use_id": "toolu_doctor",
+    })  # fmt: skip
+    child_env = {k: v for k, v in env.items() if not k.startswith("CLAUDE_CODE_")}
+    start = time.monotonic()
+    try:
+        proc = subprocess.run(
+            command, shell=True, input=payload, capture_output=True, text=True, cwd=cwd,
+            env=child_env, timeout=30,
+        )  # fmt: skip
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        return Check("round trip", False, f"the hook did not answer: {exc}",
+                     "run `clearance install claude-code` again")  # fmt: skip
+    ms = (time.monotonic() - start) * 1000
+    try:
+        answer = loads(proc.stdout)["hookSpecificOutput"]["permissionDecision"]
+    except (ValueError, KeyError, TypeError):
+        answer = None
+    if proc.returncode != 0 or answer not in ("allow", "deny", "ask"):
+        got = (proc.stdout or proc.stderr).strip()[:300]
+        return Check("round trip", False, f"`{command}` exited {proc.returncode} and answered "
+                     f"{got!r}", "run `clearance install claude-code` again; if that does not "
+                     "help, reinstall clearance")  # fmt: skip
+    return Check("round trip", True, f"a sample Read answered {answer!r} in {ms:.0f} ms")
+
+
+def run_checks(cwd: str, env: Mapping[str, str] | None = None) -> list[Check]:
+    env = os.environ if env is None else env
+    installation, commands = check_installation(cwd, env)
+    checks = [installation, check_config(cwd, env), check_trust(cwd, env), check_state(env)]
+    command = commands[0] if commands and _runnable(commands[0]) is None else hook_command()
+    checks.append(check_round_trip(cwd, command, env))
+    return checks

@@ -1,0 +1,88 @@
+"""``clearance doctor``: each check finds its problem and says how to fix it."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from clearance.hosts.claude_code.doctor import (
+    check_config,
+    check_installation,
+    check_state,
+    check_trust,
+    run_checks,
+)
+from clearance.hosts.claude_code.settings import hook_command, install, settings_path
+
+
+@pytest.fixture
+def proj(world: Any) -> Path:
+    project: Path = world.project("proj")
+    return project
+
+
+def test_a_healthy_installation_passes_every_check(world: Any, proj: Path) -> None:
+    world.global_config('{"permission": {"*": "ask", "read": "allow"}}')
+    install(settings_path("project", str(proj)), command=hook_command())
+    checks = run_checks(str(proj))
+    assert [(c.name, c.ok) for c in checks] == [
+        ("installation", True), ("config", True), ("trust", True), ("state", True),
+        ("round trip", True),
+    ]  # fmt: skip
+    assert "'allow'" in checks[-1].summary
+
+
+def test_a_missing_hook_says_how_to_install_it(world: Any, proj: Path) -> None:
+    check, _ = check_installation(str(proj), os.environ)
+    assert not check.ok
+    assert check.fix is not None and "clearance install claude-code" in check.fix
+
+
+def test_a_hook_whose_program_is_gone_is_reported(world: Any, proj: Path) -> None:
+    install(settings_path("local", str(proj)), command="/nowhere/clearance hook claude-code")
+    check, _ = check_installation(str(proj), os.environ)
+    assert not check.ok
+    assert "/nowhere/clearance is missing" in check.summary
+
+
+def test_a_broken_config_is_reported_with_its_location(world: Any, proj: Path) -> None:
+    path = world.global_config('{"permission": {"bash": "alow"}}')
+    check = check_config(str(proj), os.environ)
+    assert not check.ok
+    assert f"{path}:1:" in check.summary
+
+
+def test_an_untrusted_project_config_is_reported(world: Any) -> None:
+    project = world.project("cloned", config='{"permission": {"*": "allow"}}')
+    check = check_trust(str(project), os.environ)
+    assert not check.ok
+    assert check.fix is not None and "clearance trust" in check.fix
+    world.run("trust", str(project))
+    assert check_trust(str(project), os.environ).ok
+
+
+def test_loose_state_modes_are_reported(world: Any) -> None:
+    leak = Path(world.state) / "logs"
+    leak.mkdir(parents=True)
+    os.chmod(world.state, 0o700)
+    (leak / "review.jsonl").write_text("{}\n")
+    os.chmod(leak / "review.jsonl", 0o644)
+    check = check_state(os.environ)
+    assert not check.ok
+    assert "review.jsonl (0o644, want 0o600)" in check.summary
+    assert "logs (0o755, want 0o700)" in check.summary
+
+
+def test_the_doctor_command_exits_one_on_a_problem_and_zero_when_healthy(
+    world: Any, proj: Path
+) -> None:
+    proc = world.run("doctor", cwd=proj)
+    assert proc.returncode == 1
+    assert "FAIL  installation" in proc.stdout
+    assert world.run("install", "claude-code", "--project", cwd=proj).returncode == 0
+    proc = world.run("doctor", cwd=proj)
+    assert proc.returncode == 0, proc.stdout
+    assert "ok    round trip" in proc.stdout
