@@ -86,6 +86,7 @@ class Server:
         self.beat_at = 0.0
         self.swept_at = 0.0
         self.dialog_open = False
+        self._unsafe = ""
         self._busy: dict[str, tuple[Request, Claim]] = {}
         self._lock = threading.Lock()
         self._human = threading.Lock()  # one dialog at a time
@@ -182,6 +183,16 @@ class Server:
     # -- draining ----------------------------------------------------------------------------
 
     def drain(self) -> int:
+        try:
+            self.inbox.prepare()  # a symlink or a loosened directory since the last pass
+        except OSError as exc:
+            if str(exc) != self._unsafe:
+                self._unsafe = str(exc)
+                fields = {"responderSession": self.session, "why": f"unsafe inbox: {exc}"}
+                self.write("forwarded_permission.file_rejected", fields)
+                self.observe("notice", None, f"not serving an unsafe inbox: {exc}")
+            return 0
+        self._unsafe = ""
         handled = 0
         for name in self.inbox.pending():
             request_id = name[: -len(".json")]
@@ -285,7 +296,6 @@ class Server:
             "responded": time.time(), "decidedBy": verdict.decided_by,
             "resolution": verdict.resolution,
         }  # fmt: skip
-        delivered = self.inbox.answer(request.id, body, claim)
         if automatic:
             event = "auto_approved" if allow else "auto_denied"
         else:
@@ -296,9 +306,11 @@ class Server:
             "state": state, "resolution": verdict.resolution, "decidedBy": verdict.decided_by,
             "rule": None if rule is None else {"surface": rule.surface, "pattern": rule.pattern,
                                                "origin": rule.origin},
-            "delivered": delivered,
         }  # fmt: skip
-        self.write(f"forwarded_permission.{event}", fields)
+        self.write(f"forwarded_permission.{event}", fields)  # logged before the child can see it
+        delivered = self.inbox.answer(request.id, body, claim)
+        if not delivered:
+            self.observe("notice", request, "the requester had already withdrawn its request")
         self._emit("decision", {**fields, "result": fields["decision"],
                                 "agent": request.requester.agent,
                                 "session": request.requester.session,
