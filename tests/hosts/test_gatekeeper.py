@@ -58,7 +58,12 @@ def test_a_policy_deny_is_logged_as_blocked_without_asking(tmp_path: Path) -> No
     assert scripted.asks == []
     [record] = lines(log)
     assert record["event"] == "permission_request.blocked"
-    assert record["rule"] == {"surface": "bash", "pattern": "rm *", "origin": "inline"}
+    assert record["rule"] == {
+        "surface": "bash",
+        "pattern": "rm *",
+        "origin": "inline",
+        "source": "<inline policy>:1:26",
+    }
     assert (record["tool"], record["agent"], record["session"]) == ("bash", "a", "s")
     assert record["requestId"] == outcome.request_id
 

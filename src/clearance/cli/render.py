@@ -19,16 +19,17 @@ def decision_json(decision: Decision, policy: Policy | None = None) -> dict[str,
     out: dict[str, Any] = {
         "decision": decision.action,
         "reason": decision.reason,
-        "rule": None
-        if rule is None
-        else {"surface": rule.surface, "pattern": rule.pattern, "origin": rule.origin,
-              "source": rule.source},
+        "rule": None if rule is None else rule.as_json(),
         "tool": decision.call.tool,
         "units": [
-            {"text": u.text, "context": u.context, "wrapper": u.wrapper, "sentinel": u.sentinel,
-             "decision": u.action,
-             "rule": None if u.rule is None else {"surface": u.rule.surface,
-                                                   "pattern": u.rule.pattern}}
+            {
+                "text": u.text,
+                "context": u.context,
+                "wrapper": u.wrapper,
+                "sentinel": u.sentinel,
+                "decision": u.action,
+                "rule": None if u.rule is None else u.rule.as_json(),
+            }
             for u in decision.units
         ],
         "paths": [p.as_json() for p in decision.paths],
@@ -37,7 +38,7 @@ def decision_json(decision: Decision, policy: Policy | None = None) -> dict[str,
             {"surface": s.surface, "pattern": s.pattern, "label": s.label}
             for s in decision.suggestions
         ],
-    }  # fmt: skip
+    }
     if policy is not None:
         out["warnings"] = list(policy.warnings)
         out["errors"] = [str(e) for e in policy.errors]

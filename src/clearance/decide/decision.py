@@ -61,19 +61,15 @@ class GateResult(Frozen):
         _set(self, "values", tuple(values) or (value,))
 
     def as_json(self) -> dict[str, Any]:
-        rule = self.rule
         return {
             "gate": self.gate,
             "surface": self.surface,
             "value": self.value,
             "action": self.action,
-            "rule": None
-            if rule is None
-            else {"surface": rule.surface, "pattern": rule.pattern, "origin": rule.origin,
-                  "source": rule.source},
+            "rule": None if self.rule is None else self.rule.as_json(),
             "sentinel": self.sentinel,
             "message": self.message,
-        }  # fmt: skip
+        }
 
 
 class UnitFact(Frozen):

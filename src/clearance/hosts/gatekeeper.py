@@ -59,13 +59,6 @@ class Outcome(Frozen):
             _set(self, name, value)
 
 
-def _rule_json(decision: Decision) -> dict[str, Any] | None:
-    rule = decision.rule
-    if rule is None:
-        return None
-    return {"surface": rule.surface, "pattern": rule.pattern, "origin": rule.origin}
-
-
 class Gatekeeper:
     """Decides calls end to end: policy, grants, yolo, authorizers, log and events."""
 
@@ -157,7 +150,7 @@ class Gatekeeper:
             deciding = decision.deciding or (decision.gates[0] if decision.gates else None)
             fields["surface"] = deciding.surface if deciding else None
             fields["value"] = deciding.value if deciding else None
-            fields["rule"] = _rule_json(decision)
+            fields["rule"] = None if decision.rule is None else decision.rule.as_json()
         return fields
 
     def _emit(self, kind: str, payload: dict[str, Any]) -> None:

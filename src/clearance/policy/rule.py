@@ -80,6 +80,15 @@ class Rule(Frozen):
         """The universal fallback (``"*": ...``), which some gates do not listen to."""
         return self.surface == "*"
 
+    def as_json(self) -> dict[str, str | None]:
+        """``{"surface", "pattern", "origin", "source"}``: how logs and ``--json`` show a rule."""
+        return {
+            "surface": self.surface,
+            "pattern": self.pattern,
+            "origin": self.origin,
+            "source": self.source,
+        }
+
     def describe(self) -> str:
         where = f" at {self.source}" if self.source else ""
         if self.universal:
