@@ -69,3 +69,11 @@ def test_validate_without_a_file_checks_the_discovered_policy(world, capsys) -> 
 def test_a_missing_file_is_an_error(world, capsys) -> None:  # type: ignore[no-untyped-def]
     status, out = run(capsys, "validate", str(world.root / "nope.jsonc"))
     assert status == 1 and "no such file" in out
+
+
+def test_a_bad_notify_block_is_reported_at_its_line(world, capsys) -> None:  # type: ignore[no-untyped-def]
+    path = world.root / "n.jsonc"
+    path.write_text('{\n  "permission": {},\n  "notify": {"events": ["decisions"], "command": ["true"]}\n}\n')
+    status, out = run(capsys, "validate", str(path))
+    assert status == 1
+    assert f"{path}:3:25: notify.events[0]: unknown event kind" in out

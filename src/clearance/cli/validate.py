@@ -16,6 +16,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from clearance.decide.engine import Engine
     from clearance.policy.config import SelfTest
+    from clearance.policy.policy import Policy
 
 __all__ = ["run_validate"]
 
@@ -77,14 +78,43 @@ def run_validate(argv: list[str]) -> int:
         lines.append(f"warning: {warning}")
     for error in policy.errors:
         lines.append(f"error: {error}")
+    notify_errors = _check_notify(policy)
+    lines.extend(f"error: {e}" for e in notify_errors)
     failures = 0
     if not policy.errors and not args.on("--no-tests"):
         failures = _run_tests(engine, policy.tests, cwd, lines)
     files = ", ".join(f for f in policy.files) or "(no files)"
     if policy.errors:
         summary = f"{len(policy.errors)} error(s) in {files}; fix them (the policy fails closed)"
+    elif notify_errors:
+        summary = f"{len(notify_errors)} error(s) in {files}; notifications are off until fixed"
     else:
         passed = len(policy.tests) - failures
         summary = f"{files}: valid; {passed} test(s) passed, {failures} failed"
     sys.stdout.write("".join(line + "\n" for line in lines) + summary + "\n")
-    return 1 if policy.errors or failures else 0
+    return 1 if policy.errors or failures or notify_errors else 0
+
+
+def _check_notify(policy: Policy) -> list[str]:
+    """``notify`` is validated by the audit layer; point its errors into the file."""
+    from clearance.audit.notify import NotifyConfigError, consumers_from_config
+    from clearance.policy.errors import ConfigError
+    from clearance.policy.jsonc import JsoncError, parse
+
+    notify = policy.setting("notify")
+    if not notify:
+        return []
+    try:
+        consumers_from_config(notify)
+    except NotifyConfigError as exc:
+        for file in reversed(policy.files):
+            try:
+                with open(file, encoding="utf-8") as handle:
+                    doc = parse(handle.read())
+            except (OSError, JsoncError):
+                continue
+            if isinstance(doc.value, dict) and "notify" in doc.value:
+                offset = doc.offset(tuple(exc.path))
+                return [str(ConfigError.at(str(exc), file=file, source=doc.source, offset=offset))]
+        return [str(exc)]
+    return []
