@@ -40,7 +40,15 @@ if TYPE_CHECKING:
     from clearance.intent.call import ToolCall
     from clearance.policy.policy import Policy
 
-__all__ = ["ASK_MODES", "answer", "ask_mode", "forward_ask", "headless_reason", "main"]
+__all__ = [
+    "ASK_MODES",
+    "answer",
+    "ask_mode",
+    "forward_ask",
+    "headless_reason",
+    "main",
+    "pre_tool_use_answer",
+]
 
 ASK_MODES = ("native", "forward", "deny")
 
@@ -84,7 +92,8 @@ def headless_reason(payload: Payload, env: Mapping[str, str]) -> str | None:
 
     ``permission_mode`` ``dontAsk`` means Claude Code itself refuses whatever would ask.
     ``claude -p`` and the Agent SDK mark their process (and so this hook, its child) with
-    ``CLAUDE_CODE_ENTRYPOINT=sdk-cli`` / ``sdk-py`` / ``sdk-ts``; ``CLEARANCE_HEADLESS=1``
+    ``CLAUDE_CODE_ENTRYPOINT=sdk-cli`` / ``sdk-py`` / ``sdk-ts`` (and
+    ``CLAUDE_CODE_SESSION_ATTENDED=0``, as Claude Code 2.1 does); ``CLEARANCE_HEADLESS=1``
     forces it (``0`` forces an interactive run).
     """
     forced = env.get("CLEARANCE_HEADLESS")
@@ -95,6 +104,8 @@ def headless_reason(payload: Payload, env: Mapping[str, str]) -> str | None:
     entry = env.get("CLAUDE_CODE_ENTRYPOINT", "")
     if entry.startswith("sdk"):
         return "this is a headless run (claude -p or the Agent SDK)"
+    if env.get("CLAUDE_CODE_SESSION_ATTENDED") == "0":
+        return "no one attends this Claude Code session"
     return None
 
 
@@ -114,7 +125,8 @@ def _config_note(policy: Policy) -> str:
     )
 
 
-def _pre_tool_use(payload: Payload, env: Mapping[str, str]) -> str:
+def pre_tool_use_answer(payload: Payload, env: Mapping[str, str]) -> tuple[str, str] | None:
+    """``(permissionDecision, reason)`` for a PreToolUse payload; ``None`` for silence."""
     from clearance.decide.engine import Engine
 
     call = to_call(payload)
@@ -122,32 +134,34 @@ def _pre_tool_use(payload: Payload, env: Mapping[str, str]) -> str:
     decision = engine.check(call)
     action = decision.action
     if action == "allow":
-        return pre_tool_use("allow", decision.reason)
+        return "allow", decision.reason
     note = _config_note(engine.policy)
     if action == "deny":
-        return pre_tool_use("deny", decision.reason + note)
+        return "deny", decision.reason + note
     if payload.tool_name in HOST_INTERNAL_TOOLS and _only_fallback(decision):
-        return ""
+        return None
     mode = ask_mode(engine.policy)
     if mode == "forward":
         verdict = forward_ask(decision, call)
         if verdict is not None and verdict.action in ("allow", "deny"):
-            why = verdict.reason or decision.reason
-            return pre_tool_use(verdict.action, why)
+            return verdict.action, verdict.reason or decision.reason
     if mode == "deny":
-        return pre_tool_use(
-            "deny",
+        return "deny", (
             f"{decision.reason}{note}. It needs approval and this setup denies what needs "
-            'approval (hosts.claudeCode.ask is "deny"); do it another way or ask the user',
+            'approval (hosts.claudeCode.ask is "deny"); do it another way or ask the user'
         )
     nobody = headless_reason(payload, env)
     if nobody is not None:
-        return pre_tool_use(
-            "deny",
+        return "deny", (
             f"{decision.reason}{note}. It needs approval, but no one can approve it here "
-            f"({nobody}); do it another way or ask the user to allow it in clearance's policy",
+            f"({nobody}); do it another way or ask the user to allow it in clearance's policy"
         )
-    return pre_tool_use("ask", decision.reason + note)
+    return "ask", decision.reason + note
+
+
+def _pre_tool_use(payload: Payload, env: Mapping[str, str]) -> str:
+    answered = pre_tool_use_answer(payload, env)
+    return "" if answered is None else pre_tool_use(*answered)
 
 
 def _permission_request(payload: Payload, env: Mapping[str, str]) -> str:

@@ -1,0 +1,129 @@
+"""The Claude Agent SDK callbacks: the SDK's own result types, the same decisions as the hook."""
+
+from __future__ import annotations
+
+import asyncio
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+sdk = pytest.importorskip("claude_agent_sdk")
+
+from clearance.hosts import agent_sdk  # noqa: E402
+
+POLICY = """{"permission": {"*": "ask", "read": "allow",
+  "bash": {"*": "ask", "cat *": "allow", "rm *": {"action": "deny", "reason": "use trash"}}},
+  "agents": {"reviewer": {"permission": {"bash": "deny"}}}}"""
+
+
+def context() -> Any:
+    return sdk.ToolPermissionContext(tool_use_id="toolu_1")
+
+
+def decide(callback: Any, tool: str, tool_input: dict[str, Any]) -> Any:
+    return asyncio.run(callback(tool, tool_input, context()))
+
+
+@pytest.fixture
+def cwd(world: Any, tmp_path: Path) -> str:
+    world.global_config(POLICY)
+    return str(tmp_path)
+
+
+def test_an_allowed_call_gets_the_sdks_allow(cwd: str) -> None:
+    result = decide(agent_sdk.can_use_tool(cwd=cwd), "Bash", {"command": "cat a.txt"})
+    assert isinstance(result, sdk.PermissionResultAllow)
+
+
+def test_a_denied_call_gets_the_sdks_deny_with_the_reason(cwd: str) -> None:
+    result = decide(agent_sdk.can_use_tool(cwd=cwd), "Bash", {"command": "rm a.txt"})
+    assert isinstance(result, sdk.PermissionResultDeny)
+    assert result.message.startswith("[clearance] ") and "use trash" in result.message
+
+
+def test_an_ask_without_on_ask_is_denied_saying_no_one_can_approve(cwd: str) -> None:
+    result = decide(agent_sdk.can_use_tool(cwd=cwd), "Bash", {"command": "make"})
+    assert isinstance(result, sdk.PermissionResultDeny)
+    assert "on_ask" in result.message
+
+
+@pytest.mark.parametrize(
+    ("answer", "allowed"),
+    [(True, True), (False, False), ("async-yes", True), ("raises", False)],
+)
+def test_an_ask_is_put_to_on_ask(cwd: str, answer: object, allowed: bool) -> None:
+    seen: list[str] = []
+
+    def on_ask(decision: Any) -> Any:
+        seen.append(decision.action)
+        if answer == "raises":
+            raise RuntimeError("no tty")
+        if answer == "async-yes":
+
+            async def yes() -> bool:
+                return True
+
+            return yes()
+        return answer
+
+    result = decide(agent_sdk.can_use_tool(cwd=cwd, on_ask=on_ask), "Bash", {"command": "make"})
+    assert seen == ["ask"]
+    assert isinstance(result, sdk.PermissionResultAllow) is allowed
+
+
+def test_the_callback_uses_the_agents_policy(cwd: str) -> None:
+    callback = agent_sdk.can_use_tool(cwd=cwd, agent="reviewer")
+    assert isinstance(decide(callback, "Bash", {"command": "cat a"}), sdk.PermissionResultDeny)
+
+
+def hook_input(cwd: str, tool: str, tool_input: dict[str, Any], **extra: Any) -> dict[str, Any]:
+    return {"session_id": "s", "transcript_path": "/dev/null", "cwd": cwd,
+            "hook_event_name": "PreToolUse", "tool_name": tool, "tool_input": tool_input,
+            "tool_use_id": "toolu_1", **extra}  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("command", "extra", "ask", "expected"),
+    [
+        ("cat a", {}, "native", "allow"),
+        ("rm a", {}, "native", "deny"),
+        ("make", {}, "native", "ask"),
+        ("make", {}, "deny", "deny"),
+        ("cat a", {"agent_id": "x", "agent_type": "reviewer"}, "native", "deny"),
+    ],
+)
+def test_the_pre_tool_use_hook_answers_like_the_command_hook(
+    cwd: str, command: str, extra: dict[str, Any], ask: str, expected: str
+) -> None:
+    hook = agent_sdk.pre_tool_use_hook(ask=ask)
+    out = asyncio.run(
+        hook(hook_input(cwd, "Bash", {"command": command}, **extra), "toolu_1", {"signal": None})
+    )
+    specific = out["hookSpecificOutput"]
+    assert specific["hookEventName"] == "PreToolUse"
+    assert specific["permissionDecision"] == expected
+
+
+def test_the_hook_fails_closed_on_a_malformed_input(cwd: str) -> None:
+    hook = agent_sdk.pre_tool_use_hook()
+    out = asyncio.run(
+        hook({"tool_name": "Bash", "tool_input": "not a mapping"}, None, {"signal": None})
+    )
+    assert out["hookSpecificOutput"]["permissionDecision"] == "deny"
+
+
+def test_hooks_builds_the_options_entry() -> None:
+    entry = agent_sdk.hooks(timeout=30)
+    [matcher] = entry["PreToolUse"]
+    assert isinstance(matcher, sdk.HookMatcher)
+    assert matcher.matcher is None and matcher.timeout == 30
+    sdk.ClaudeAgentOptions(hooks=entry, can_use_tool=agent_sdk.can_use_tool())  # type: ignore[arg-type]
+
+
+def test_importing_clearance_and_its_hook_never_imports_the_sdk() -> None:
+    code = ("import sys, clearance, clearance.hosts, clearance.hosts.claude_code.hook, "
+            "clearance.cli; assert 'claude_agent_sdk' not in sys.modules")  # fmt: skip
+    subprocess.run([sys.executable, "-c", code], check=True)
