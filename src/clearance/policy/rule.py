@@ -139,11 +139,12 @@ class _SurfaceIndex:
     A value can only match a pattern whose literal head it starts with; each pattern is filed
     under the longest separator-ended prefix of its head, and a value looks up each of its own
     separator-ended prefixes (no longer than the longest key). Exact patterns are looked up by
-    the value itself. Patterns with no such prefix but a literal tail holding a separator
+    the value itself (only the key lengths in use are tried). Patterns with no such prefix but a
+    literal tail holding a separator
     (``*.env``) are filed the same way by suffix; the rest (``*``, ``gi*``) are scanned.
     """
 
-    __slots__ = ("buckets", "exact", "general", "max_key", "max_suffix", "suffixes")
+    __slots__ = ("buckets", "exact", "general", "key_lengths", "max_suffix", "suffixes")
 
     def __init__(self) -> None:
         # Every list holds (index, rule, matcher), newest (highest index) first.
@@ -151,7 +152,7 @@ class _SurfaceIndex:
         self.exact: dict[str, list[_Entry]] = {}
         self.general: list[_Entry] = []
         self.suffixes: dict[str, list[_Entry]] = {}
-        self.max_key = 0
+        self.key_lengths: list[int] = []
         self.max_suffix = 0
 
     def add(self, index: int, rule: Rule, pattern: str) -> None:
@@ -170,8 +171,9 @@ class _SurfaceIndex:
                 self.max_suffix = max(self.max_suffix, len(suffix))
             return
         self.buckets.setdefault(key, []).insert(0, entry)
-        if len(key) > self.max_key:
-            self.max_key = len(key)
+        if len(key) not in self.key_lengths:
+            self.key_lengths.append(len(key))
+            self.key_lengths.sort()
 
     def best(self, value: str, floor: int) -> tuple[int, Rule | None]:
         """The highest-index rule above ``floor`` that matches ``value``."""
@@ -193,15 +195,19 @@ class _SurfaceIndex:
         buckets = self.buckets
         seps = _SEPARATORS
         if buckets:
-            for i, ch in enumerate(value[1 : self.max_key], 1):
-                if ch in seps:
-                    hit = buckets.get(value[: i + 1])
+            # Keys end with a separator; try the value's prefixes of each key length in use.
+            n = len(value)
+            for length in self.key_lengths:
+                if length > n:
+                    if length == n + 1:
+                        hit = buckets.get(value + " ")  # "git *" also matches the bare "git"
+                        if hit:
+                            out.append(hit)
+                    break
+                if value[length - 1] in seps:
+                    hit = buckets.get(value[:length])
                     if hit:
                         out.append(hit)
-            if len(value) < self.max_key:
-                hit = buckets.get(value + " ")  # "git *" also matches the bare "git"
-                if hit:
-                    out.append(hit)
         suffixes = self.suffixes
         if suffixes:
             n = len(value)
