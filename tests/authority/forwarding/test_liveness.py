@@ -171,13 +171,12 @@ def test_garbage_and_foreign_files_are_ignored_logged_and_serving_goes_on(
         "not-an-id.json": "{}",
         "req-" + "c" * 32 + ".json": json.dumps([1, 2, 3]),
     }
+    files["req-" + "d" * 32 + ".json"] = "{}"
     for name, text in files.items():
-        path = requests / name
-        path.write_text(text)
-        path.chmod(0o600)
-    loose = requests / ("req-" + "d" * 32 + ".json")
-    loose.write_text("{}")
-    loose.chmod(0o644)  # readable by others: never trusted
+        hidden = requests / f".{name}.tmp"  # written aside, then renamed in, as a writer would
+        hidden.write_text(text)
+        hidden.chmod(0o644 if "d" * 32 in name else 0o600)  # readable by others: never trusted
+        hidden.rename(requests / name)
     assert ask(world, "C1", "make x", cwd=project, parent="P")["decision"] == "allow"
     rejected = [e for e in events(world) if e["event"] == "forwarded_permission.file_rejected"]
     assert len(rejected) == 5
