@@ -146,8 +146,15 @@ def run_serve(argv: list[str]) -> int:
     )  # fmt: skip
     header = f"clearance serve — session {session} serving {directory} (pid {os.getpid()}; {mode})"
     panel = _Panel(header, live=sys.stdout.isatty() and tty_path is not None)
+
+    def emit(kind: Any, payload: dict[str, Any]) -> None:
+        from clearance.audit.event import Event
+
+        bus.emit(Event(kind, payload))
+
     server = Server(load, session=session, directory=directory, state=state, tty_path=tty_path,
-                    relay=args.on("--relay"), parent=args.value("--parent"), log=log, bus=bus,
+                    relay=args.on("--relay"), parent=args.value("--parent"),
+                    report=log.write if log is not None else None, emit=emit,
                     observe=panel)  # fmt: skip
     saved = _save_terminal(tty_path)
     stop = threading.Event()

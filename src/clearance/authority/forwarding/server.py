@@ -34,13 +34,12 @@ if TYPE_CHECKING:
     from collections.abc import Callable
     from typing import Any
 
-    from clearance.audit.bus import EventBus
-    from clearance.audit.log import ReviewLog
     from clearance.authority.forwarding.inbox import Claim
     from clearance.authority.forwarding.resolution import Resolution
     from clearance.decide.engine import Engine
 
     Observer = Callable[[str, Request | None, str], None]
+    Report = Callable[[str, dict[str, Any]], object]
 
 __all__ = ["NO_HUMAN", "Server"]
 
@@ -62,12 +61,14 @@ class Server:
         tty_path: str | None = None,
         relay: bool = False,
         parent: str | None = None,
-        log: ReviewLog | None = None,
-        bus: EventBus | None = None,
+        report: Report | None = None,
+        emit: Report | None = None,
         observe: Observer | None = None,
     ) -> None:
         """``load`` builds the serving engine (base policy, agent-neutral); ``tty_path`` is the
-        human's terminal (``None``: no human); ``observe(event, request, text)`` hears about
+        human's terminal (``None``: no human); ``report(event, fields)`` writes the review log,
+        ``emit(kind, payload)`` the ``ui_prompt`` and ``decision`` events (the caller wires both:
+        this layer does not import ``audit``); ``observe(event, request, text)`` hears about
         ``pending``, ``answered``, ``dialog_open``, ``dialog_closed`` and ``notice``."""
         self.load = load
         self.engine = load()
@@ -78,8 +79,8 @@ class Server:
         self.tty_path = tty_path
         self.relay = relay
         self.parent = parent
-        self.log = log
-        self.bus = bus
+        self.report = report
+        self.emit = emit
         self.observe = observe or (lambda event, request, text: None)
         self.inbox = Inbox(state, session)
         self.started = time.time()
@@ -94,8 +95,8 @@ class Server:
     # -- reporting ---------------------------------------------------------------------------
 
     def write(self, event: str, fields: dict[str, Any]) -> None:
-        if self.log is not None:
-            self.log.write(event, fields)
+        if self.report is not None:
+            self.report(event, fields)
 
     def _fields(self, request: Request) -> dict[str, Any]:
         who = request.requester
@@ -108,10 +109,8 @@ class Server:
         }  # fmt: skip
 
     def _emit(self, kind: str, payload: dict[str, Any]) -> None:
-        if self.bus is not None:
-            from clearance.audit.event import Event
-
-            self.bus.emit(Event(kind, payload))  # type: ignore[arg-type]
+        if self.emit is not None:
+            self.emit(kind, payload)
 
     def _forwarding(self, request: Request) -> dict[str, Any]:
         return {**request.requester.as_json(), "requesterSession": request.requester.session,
