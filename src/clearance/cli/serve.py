@@ -166,7 +166,11 @@ def run_serve(argv: list[str]) -> int:
 
     for number in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
         signal.signal(number, on_signal)
-    server.start()
+    try:
+        server.start()
+    except OSError as exc:
+        sys.stderr.write(f"clearance serve: cannot serve session {session}: {exc}\n")
+        return 1
     sys.stdout.write(f"{header}\nexport CLEARANCE_PARENT_SESSION={session}\n")
     sys.stdout.flush()
     panel.draw()

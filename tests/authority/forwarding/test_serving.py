@@ -230,3 +230,18 @@ def test_a_stopped_serving_session_withdraws_its_heartbeat(
     names = [e["event"] for e in events(world)]
     assert names[0] == "forwarded_permission.serving_started"
     assert names[-1] == "forwarded_permission.serving_stopped"
+
+
+def test_a_host_with_its_own_dialog_can_forward_a_decision_and_gets_none_when_nobody_serves(
+    world: Any, project: Path, servers: list[Serving]
+) -> None:
+    from clearance.authority.forwarding.child import forward_decision
+    from clearance.decide.engine import Engine
+    from clearance.intent.call import ToolCall
+
+    engine = Engine.load(cwd=str(project), policy='{"permission": {"bash": {"*": "ask"}}}')
+    decision = engine.check(ToolCall("bash", {"command": "make all"}, str(project), None, "C1"))
+    assert forward_decision(engine, decision, "req-x") is None
+    serve(servers, world, "P", project, SERVING_POLICY)
+    verdict = forward_decision(engine, decision, "req-x")
+    assert verdict is not None and verdict.action == "allow"

@@ -29,9 +29,11 @@ if TYPE_CHECKING:
 
     from clearance.authority.ask import Ask, Requester, Verdict
     from clearance.authority.forwarding.protocol import Request, Response
+    from clearance.decide.decision import Decision
+    from clearance.decide.engine import Engine
     from clearance.policy.policy import Policy
 
-__all__ = ["DEFAULT_TIMEOUT", "GRACE", "ForwardingAuthorizer", "parent_session"]
+__all__ = ["DEFAULT_TIMEOUT", "GRACE", "ForwardingAuthorizer", "forward_decision", "parent_session"]
 
 DEFAULT_TIMEOUT = 600.0
 GRACE = 2.0
@@ -260,6 +262,31 @@ class ForwardingAuthorizer:
         reason = response.reason or f"Denied by serving session '{response.responder}'."
         return Verdict("deny", reason, decided_by="forwarded", resolution=resolution,
                        source=source)  # fmt: skip
+
+
+def forward_decision(
+    engine: Engine,
+    decision: Decision,
+    request_id: str,
+    *,
+    report: Callable[[str, dict[str, Any]], None] | None = None,
+) -> Verdict | None:
+    """Forward an asking ``decision`` for hosts that do not run the authorizer chain (a hook
+    whose host has its own dialog): the verdict — with "this subagent only" grants already
+    recorded in the call's session — or ``None`` when no session serves the call."""
+    from clearance.authority.ask import Ask
+
+    call = decision.call
+    forwarding = ForwardingAuthorizer.from_policy(engine.policy, state=engine.state, report=report)
+    target = forwarding.find_target(call.cwd, exclude=(call.session,) if call.session else ())
+    if target is None or target == call.session:
+        return None
+    verdict = forwarding.forward(forwarding.request_for(Ask(decision, request_id), target))
+    if verdict.action == "allow" and verdict.grants:
+        store = engine.grants_for(call.session)
+        if store is not None:
+            store.add(verdict.grants)
+    return verdict
 
 
 _LIVENESS = {
