@@ -63,5 +63,8 @@ def scoped_verdict(answer: Answer, ask: Ask, request: Request, server: Server) -
         reason = "Approved for the whole serving session by its user."
         return Verdict("allow", reason, decided_by="user",
                        resolution="user_approved_for_serving_session")  # fmt: skip
+    if answer.choice == "once":
+        reason = f"Approved once by the user of serving session '{server.session}'."
+        return Verdict("allow", reason, decided_by="user", resolution="user_approved")
     verdict: Verdict = verdict_from_answer(answer, ask)
     return verdict
