@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 
 import pytest
@@ -38,6 +39,19 @@ def servers() -> Iterator[list[Serving]]:
         server.close()
 
 
+def sink_kinds(sink: Path, *, wanted: int, timeout: float = 10.0) -> list[str]:
+    """The event kinds a notify command wrote, once ``wanted`` arrived (it runs after the
+    answer is delivered, so the child may finish first) and a moment passed for extras."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        lines = sink.read_text().splitlines() if sink.exists() else []
+        if len([x for x in lines if x.strip()]) >= wanted:
+            time.sleep(0.3)
+            break
+        time.sleep(0.05)
+    return [json.loads(x)["kind"] for x in sink.read_text().splitlines() if x.strip()]
+
+
 def serve(servers: list[Serving], *args: Any, **options: Any) -> Serving:
     server = Serving(*args, **options)
     servers.append(server)
@@ -57,7 +71,7 @@ def test_an_allow_of_the_serving_policy_approves_a_forwarded_ask_without_a_promp
     [approved] = [e for e in events(world) if e["event"] == "forwarded_permission.auto_approved"]
     assert approved["requesterSession"] == "C1" and approved["responderSession"] == "P"
     assert approved["requesterAgent"] == "builder" and approved["rule"]["pattern"] == "make *"
-    kinds = [json.loads(x)["kind"] for x in sink.read_text().splitlines() if x.strip()]
+    kinds = sink_kinds(sink, wanted=1)
     assert kinds == ["decision"]  # no ui_prompt: nobody was asked
 
 
@@ -141,6 +155,7 @@ def test_an_ask_reaches_the_serving_human_titled_for_a_subagent_with_its_provena
     server.press("y")
     result = child.result()
     assert result["decision"] == "allow" and result["resolution"] == "user_approved"
+    assert sink_kinds(sink, wanted=1) == ["ui_prompt"]
     [prompt] = [json.loads(x) for x in sink.read_text().splitlines() if x.strip()]
     forwarding = prompt["payload"]["forwarding"]
     assert prompt["kind"] == "ui_prompt"
