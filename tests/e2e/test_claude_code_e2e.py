@@ -7,6 +7,8 @@ session (``clearance serve``) gets its end-to-end case once that command exists.
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from claude_harness import ClaudeProject
 from model_server import Conversation, text, tool_use
@@ -126,3 +128,49 @@ def test_a_subagent_is_held_to_its_own_agent_policy(project: ClaudeProject) -> N
     assert sub_cat["is_error"] is True, sub_cat
     assert "[clearance]" in sub_cat["text"]
     assert "NOTES-CONTENT-7f3a" not in sub_cat["text"]
+
+
+def crash_the_hook(project: ClaudeProject, *, keep_fail_closed: bool = True) -> None:
+    """Point the installed hook at a "clearance" that dies of a segmentation fault."""
+    settings = project.project / ".claude" / "settings.json"
+    crasher = project.home / "crashing-clearance"
+    crasher.write_text("#!/bin/sh\nkill -SEGV $$\n")
+    crasher.chmod(0o755)
+    data = json.loads(settings.read_text())
+    for groups in data["hooks"].values():
+        for group in groups:
+            for hook in group["hooks"]:
+                exe = hook["command"].split(" hook claude-code")[0]
+                hook["command"] = hook["command"].replace(exe, str(crasher), 1)
+                if not keep_fail_closed:
+                    hook["command"] = hook["command"].replace(" || exit 2", "")
+    settings.write_text(json.dumps(data))
+
+
+def test_a_crashing_hook_blocks_the_call_instead_of_letting_it_through(
+    project: ClaudeProject,
+) -> None:
+    # Claude Code lets a call through when its hook fails with any status but 2, and here its own
+    # rules allow Bash outright. The installed command turns any death of the hook process into 2.
+    crash_the_hook(project)
+    run = project.run(
+        "E2E-MAIN delete it",
+        one_call("E2E-MAIN", "Bash", {"command": "rm victim.txt", "description": "rm"}),
+        "--allowedTools",
+        "Bash",
+    )
+    assert (project.project / "victim.txt").read_text() == "still here\n", run.describe()
+
+
+def test_without_the_fail_closed_suffix_a_crashing_hook_would_let_it_through(
+    project: ClaudeProject,
+) -> None:
+    # The control for the test above: the same crash, without "|| exit 2", deletes the file.
+    crash_the_hook(project, keep_fail_closed=False)
+    project.run(
+        "E2E-MAIN delete it",
+        one_call("E2E-MAIN", "Bash", {"command": "rm victim.txt", "description": "rm"}),
+        "--allowedTools",
+        "Bash",
+    )
+    assert not (project.project / "victim.txt").exists()

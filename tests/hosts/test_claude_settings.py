@@ -140,7 +140,21 @@ def test_our_hook_is_recognised_by_its_command(command: str, ours: bool) -> None
 
 
 def test_the_hook_command_quotes_the_executable_path() -> None:
-    assert hook_command(["/a b/clearance"]) == "'/a b/clearance' hook claude-code"
+    assert hook_command(["/a b/clearance"]) == "'/a b/clearance' hook claude-code || exit 2"
+
+
+def test_a_hook_process_that_dies_still_blocks_the_call(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    import subprocess
+
+    crasher = tmp_path / "clearance"
+    crasher.write_text("#!/bin/sh\nkill -SEGV $$\n")
+    crasher.chmod(0o755)
+    command = hook_command([str(crasher)])
+    assert is_our_command(command)
+    done = subprocess.run(["sh", "-c", command], input=b"{}", capture_output=True, timeout=10)
+    assert done.returncode == 2  # Claude Code blocks on 2; any other failure would let it through
+    missing = hook_command([str(tmp_path / "gone" / "clearance")])
+    assert subprocess.run(["sh", "-c", missing], capture_output=True, timeout=10).returncode == 2
 
 
 def test_the_default_hook_command_is_an_absolute_path() -> None:

@@ -110,9 +110,15 @@ def _executable() -> list[str]:
     return [os.path.abspath(sys.executable), "-m", "clearance"]
 
 
+# Claude Code lets a call through when a hook fails with any status but 2; if the hook process
+# itself dies (a crash in a native library, a missing interpreter), the shell turns that into 2,
+# which blocks the call. A working hook always exits 0 with its JSON answer.
+FAIL_CLOSED_SUFFIX = "|| exit 2"
+
+
 def hook_command(executable: list[str] | None = None) -> str:
     words = (executable or _executable()) + ["hook", "claude-code"]
-    return " ".join(shlex.quote(w) for w in words)
+    return " ".join(shlex.quote(w) for w in words) + " " + FAIL_CLOSED_SUFFIX
 
 
 def is_our_command(command: object) -> bool:
@@ -123,6 +129,8 @@ def is_our_command(command: object) -> bool:
         words = shlex.split(command)
     except ValueError:
         return False
+    if words[-3:] == ["||", "exit", "2"]:
+        words = words[:-3]
     if len(words) < 3 or words[-2:] != ["hook", "claude-code"]:
         return False
     before = words[-3]
