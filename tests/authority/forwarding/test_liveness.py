@@ -141,14 +141,31 @@ def test_a_symlinked_inbox_is_refused_by_child_and_server(
     requests = inbox(world, "P") / "requests"
     elsewhere = world.root / "elsewhere"
     elsewhere.mkdir(mode=0o700)
-    requests.rmdir()
-    requests.symlink_to(elsewhere)
+    for _ in range(50):  # the server re-creates a missing directory on its next pass: race it
+        try:
+            requests.rmdir()
+            requests.symlink_to(elsewhere)
+            break
+        except OSError:
+            continue
+    assert requests.is_symlink()
     result = ask(world, "C1", "make x", cwd=project, parent="P")
     assert result["decision"] == "deny" and "a symlink is not accepted" in result["reason"]
     assert list(elsewhere.iterdir()) == []
     time.sleep(0.6)
     rejected = [e for e in events(world) if e["event"] == "forwarded_permission.file_rejected"]
     assert any("unsafe inbox" in e["why"] for e in rejected)
+
+
+def test_a_serving_session_refuses_to_start_on_a_symlinked_inbox(world: Any, project: Path) -> None:
+    root = world.state / "forwarding"
+    root.mkdir(parents=True, mode=0o700)
+    world.state.chmod(0o700)
+    (world.root / "elsewhere").mkdir(mode=0o700)
+    (root / "P").symlink_to(world.root / "elsewhere")
+    result = world.run("serve", "--session", "P", "--dir", str(project), "--no-human")
+    assert result.returncode == 1
+    assert "cannot serve session P" in result.stderr and "symlink" in result.stderr
 
 
 def test_a_world_writable_inbox_is_refused(
