@@ -2,15 +2,18 @@
 
 The model is a scripted endpoint (``model_server.py``); each test asserts on files on disk and
 on what the model endpoint received back as tool results. Forwarding an ask to a serving
-session (``clearance serve``) gets its end-to-end case once that command exists.
+session (``clearance serve``) is exercised with a real serving process.
 """
 
 from __future__ import annotations
 
 import json
+import subprocess
+import time
+from collections.abc import Iterator
 
 import pytest
-from claude_harness import ClaudeProject
+from claude_harness import CLEARANCE, ClaudeProject
 from model_server import Conversation, text, tool_use
 
 POLICY = """{
@@ -174,3 +177,43 @@ def test_without_the_fail_closed_suffix_a_crashing_hook_would_let_it_through(
         "Bash",
     )
     assert not (project.project / "victim.txt").exists()
+
+
+@pytest.fixture
+def serving(project: ClaudeProject) -> Iterator[subprocess.Popen[bytes]]:
+    """``clearance serve`` for the project, without a human, whose own policy allows mkdir."""
+    policy = json.dumps({"permission": {"*": "ask", "bash": {"*": "ask", "mkdir *": "allow"}}})
+    process = subprocess.Popen(
+        [str(CLEARANCE), "serve", "--session", "parent-e2e", "--dir", str(project.project),
+         "--no-human", "--policy", policy],
+        stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        env=project.env, cwd=str(project.project),
+    )  # fmt: skip
+    heartbeat = project.state / "forwarding" / "serving" / "parent-e2e.json"
+    deadline = time.monotonic() + 20
+    while not heartbeat.exists() and time.monotonic() < deadline and process.poll() is None:
+        time.sleep(0.05)
+    assert heartbeat.exists(), "clearance serve did not start"
+    yield process
+    process.terminate()
+    process.wait(timeout=10)
+
+
+def test_a_headless_ask_is_forwarded_to_a_serving_session_that_answers(
+    project: ClaudeProject, serving: subprocess.Popen[bytes]
+) -> None:
+    run = project.run(
+        "E2E-MAIN make a directory",
+        one_call("E2E-MAIN", "Bash", {"command": "mkdir build", "description": "mkdir"}),
+    )
+    assert run.proc.returncode == 0, run.describe()
+    assert (project.project / "build").is_dir(), run.describe()
+    log = [
+        json.loads(line)
+        for line in (project.state / "logs" / "review.jsonl").read_text().splitlines()
+    ]
+    events = [record["event"] for record in log]
+    assert "forwarded_permission.request_created" in events
+    assert "forwarded_permission.auto_approved" in events
+    approved = [r for r in log if r["event"] == "permission_request.approved"]
+    assert approved and approved[-1]["tool"] == "bash"

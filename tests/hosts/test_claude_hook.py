@@ -118,7 +118,8 @@ def test_a_subagent_is_decided_by_its_agents_policy(world: Any, project: Path) -
         (None, "dontAsk", {"CLEARANCE_HEADLESS": "0"}, "ask"),
         ("native", "default", {}, "ask"),
         ("deny", "default", {}, "deny"),
-        ("forward", "default", {}, "ask"),
+        ("forward", "default", {}, "deny"),
+        ("native", "default", {"CLAUDE_CODE_ENTRYPOINT": "sdk-cli"}, "deny"),
         ("forward", "default", {"CLAUDE_CODE_ENTRYPOINT": "sdk-cli"}, "deny"),
         ("bogus", "default", {}, "ask"),
     ],
@@ -140,10 +141,6 @@ def test_an_ask_is_answered_by_the_ask_setting_and_whether_anyone_can_answer(
     assert decision == expected
     if expected == "deny":
         assert "approv" in reason
-
-
-def test_forwarding_is_a_placeholder_until_a_serving_session_exists() -> None:
-    assert hook_module.forward_ask(None, None) is None  # type: ignore[arg-type]
 
 
 def test_a_host_internal_tool_is_left_to_claude_code_when_only_the_fallback_asks(
@@ -260,3 +257,30 @@ def test_hook_without_a_known_host_is_a_usage_error(world: Any) -> None:
     proc = world.run("hook", "codex", stdin="{}")
     assert proc.returncode == 2
     assert proc.stdout == ""
+
+
+def test_every_decision_of_the_hook_is_written_to_the_review_log(
+    world: Any, tmp_path: Path
+) -> None:
+    world.global_config('{"permission": {"*": "ask", "bash": {"ls*": "allow", "rm *": "deny"}}}')
+    for command in ("ls", "rm x", "make"):
+        assert run_hook(world, pre("Bash", {"command": command}, tmp_path)).returncode == 0
+    log = [json.loads(x) for x in (world.state / "logs" / "review.jsonl").read_text().splitlines()]
+    assert [(r["event"], r["value"]) for r in log] == [
+        ("permission_request.allowed", "ls"),
+        ("permission_request.blocked", "rm x"),
+        ("permission_request.waiting", "make"),
+        ("permission_request.delegated", "make"),  # to Claude Code's own dialog
+    ]
+    assert {r["session"] for r in log} == {"sess-1"}
+
+
+def test_a_session_grant_recorded_by_a_serving_answer_is_honoured_by_the_next_hook_call(
+    world: Any, tmp_path: Path
+) -> None:
+    from clearance.decide.grant import DiskGrants, Grant
+
+    world.global_config('{"permission": {"*": "ask"}}')
+    DiskGrants(str(world.state), "sess-1").add([Grant("bash", "make *")])
+    decision, _ = decision_of(run_hook(world, pre("Bash", {"command": "make test"}, tmp_path)))
+    assert decision == "allow"

@@ -72,13 +72,18 @@ class Gatekeeper:
         log: ReviewLog | None = None,
         bus: EventBus | None = None,
         tty_path: str = "/dev/tty",
+        terminal: Authorizer | None = None,
     ) -> None:
-        """``authorizer`` answers asks (default: the configured chain, then the terminal on
-        ``tty_path``); ``log`` and ``bus`` receive every resolution."""
+        """``authorizer`` answers asks (default: the configured chain, then ``terminal`` — by
+        default the human on ``tty_path``, else a serving session, else nobody); ``log`` and
+        ``bus`` receive every resolution. A host with its own dialog passes a ``terminal`` that
+        may answer ``defer``: the outcome is then ``ask``, for the host to put to its user."""
         self.engine = engine
         self.log = log
         self.bus = bus
-        self.authorizer = authorizer or self._default_authorizer(tty_path=tty_path)
+        self.authorizer = authorizer or self._default_authorizer(
+            tty_path=tty_path, terminal=terminal
+        )
 
     @classmethod
     def from_config(
@@ -87,6 +92,7 @@ class Gatekeeper:
         *,
         authorizer: Authorizer | None = None,
         tty_path: str = "/dev/tty",
+        terminal: Authorizer | None = None,
         env: Mapping[str, str] | None = None,
     ) -> Gatekeeper:
         """A gatekeeper with the review log, notifications and chain the policy configures."""
@@ -112,29 +118,36 @@ class Gatekeeper:
                 if log is not None:
                     log.write("notify.error", {"message": f"notify is not used: {exc}"})
         bus = EventBus(consumers, log=log)
-        return cls(engine, authorizer=authorizer, log=log, bus=bus, tty_path=tty_path)
+        return cls(
+            engine, authorizer=authorizer, log=log, bus=bus, tty_path=tty_path, terminal=terminal
+        )
 
-    def _default_authorizer(self, *, tty_path: str) -> Authorizer:
+    def _default_authorizer(self, *, tty_path: str, terminal: Authorizer | None) -> Authorizer:
         from clearance.authority.authorizer import Chain
+
+        policy = self.engine.policy
+        names = policy.setting("authorizerChain", []) or []
+        if terminal is not None:
+            return Chain(names, terminal, report=self.write)
         from clearance.authority.forwarding.child import ForwardingAuthorizer
         from clearance.authority.terminal import TerminalAuthorizer
 
-        policy = self.engine.policy
         # No human here: forward to a serving session (DESIGN §6), else nobody can approve.
         forwarding = ForwardingAuthorizer.from_policy(
-            policy, state=self.engine.state, report=self._write
+            policy, state=self.engine.state, report=self.write
         )
-        terminal = TerminalAuthorizer(
+        local = TerminalAuthorizer(
             tty_path=tty_path,
             double_press=bool(policy.setting("doublePressToConfirm", False)),
             before_prompt=self._prompting,
             fallback=forwarding,
         )
-        return Chain(policy.setting("authorizerChain", []) or [], terminal, report=self._write)
+        return Chain(names, local, report=self.write)
 
     # -- reporting ---------------------------------------------------------------------------
 
-    def _write(self, event: str, fields: dict[str, Any]) -> None:
+    def write(self, event: str, fields: dict[str, Any]) -> None:
+        """One review-log line (no-op without a log)."""
         if self.log is not None:
             self.log.write(event, fields)
 
@@ -182,7 +195,7 @@ class Gatekeeper:
         fields.update(decision=action, reason=reason, resolution=resolution, decidedBy=decided_by)
         if extra:
             fields.update(extra)
-        self._write(event, fields)
+        self.write(event, fields)
         self._emit("decision", dict(fields))
         return Outcome(action, reason, resolution, decided_by, decision, request_id)
 
@@ -195,6 +208,19 @@ class Gatekeeper:
         decision = None
         try:
             decision = self.engine.check(call)
+            return self.resolve(call, decision, request_id)
+        except Exception as exc:  # fail closed (ADR 0002)
+            reason = f"Denied: clearance failed while deciding ({type(exc).__name__}: {exc})"
+            return self._finish("gate_error", call, decision, request_id, "deny", reason,
+                                "gate_error", "gate_error")  # fmt: skip
+
+    def resolve(self, call: ToolCall, decision: Decision, request_id: str | None = None) -> Outcome:
+        """Everything after the engine: grants are applied; yolo, authorizers, log, events."""
+        if request_id is None:
+            from clearance.audit.request_id import new_request_id
+
+            request_id = new_request_id()
+        try:
             return self._resolve(call, decision, request_id)
         except Exception as exc:  # fail closed (ADR 0002)
             reason = f"Denied: clearance failed while deciding ({type(exc).__name__}: {exc})"
@@ -233,7 +259,7 @@ class Gatekeeper:
         from clearance.authority.ask import Ask
 
         ask = Ask(decision, request_id)
-        self._write("permission_request.waiting",
+        self.write("permission_request.waiting",
                     {**self._fields(call, decision, request_id), "decision": "ask",
                      "reason": decision.reason})  # fmt: skip
         verdict = self.authorizer.authorize(ask)
@@ -242,6 +268,9 @@ class Gatekeeper:
     def _apply(
         self, call: ToolCall, decision: Decision, request_id: str, verdict: Verdict
     ) -> Outcome:
+        if verdict.action == "defer":  # the host's own dialog will ask its user
+            return self._finish("permission_request.delegated", call, decision, request_id,
+                                "ask", decision.reason, "host_dialog", "host")  # fmt: skip
         if verdict.action == "allow":
             extra: dict[str, Any] = {}
             if verdict.grants:

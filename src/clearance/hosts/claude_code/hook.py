@@ -32,25 +32,26 @@ from clearance.hosts.claude_code.response import error_answer, permission_reques
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Mapping
+    from collections.abc import Callable, Mapping
+    from typing import Any
 
-    from clearance.authority.ask import Verdict
+    from clearance.authority.ask import Ask, Verdict
     from clearance.decide.decision import Decision
+    from clearance.decide.engine import Engine
     from clearance.hosts.claude_code.payload import Payload
-    from clearance.intent.call import ToolCall
     from clearance.policy.policy import Policy
 
 __all__ = [
     "ASK_MODES",
+    "HostTerminal",
     "answer",
     "ask_mode",
-    "forward_ask",
     "headless_reason",
     "main",
     "pre_tool_use_answer",
 ]
 
-ASK_MODES = ("native", "forward", "deny")
+ASK_MODES = ("auto", "native", "forward", "deny")
 
 # Tools that only touch Claude Code's own session state (its todo and task lists, plan mode, a
 # question to the user). When no rule of the user's names them — only the universal ``"*"``
@@ -67,24 +68,77 @@ HOST_INTERNAL_TOOLS = frozenset(
 _FAILS_CLOSED = "clearance fails closed, so the call is denied"
 
 
-def forward_ask(decision: Decision, call: ToolCall) -> Verdict | None:
-    """PLACEHOLDER seam for forwarding an ask to a serving session (``clearance serve``).
+class HostTerminal:
+    """The last word on an ask inside Claude Code (after the configured authorizer chain).
 
-    Forwarding is not built yet: this always answers ``None`` ("no serving session answered"),
-    and the hook falls back to Claude Code's own dialog, or to a deny in a headless run. The
-    forwarding work replaces this body; its contract: return the serving session's
-    :class:`~clearance.authority.ask.Verdict` (``allow`` or ``deny``, grants already recorded
-    for ``call.session``), or ``None`` when no session serves.
+    ``auto`` (the default): a serving session when one serves this call (``clearance serve``,
+    DESIGN §6), else Claude Code's own dialog (``defer``), else — a headless run — nobody.
+    ``forward``: a serving session, else nobody. ``native``: Claude Code's dialog (nobody when
+    headless). ``deny``: refuse whatever needs approval.
     """
-    return None
+
+    __slots__ = ("engine", "mode", "nobody", "note", "report")
+
+    def __init__(
+        self,
+        engine: Engine,
+        mode: str,
+        nobody: str | None,
+        note: str,
+        report: Callable[[str, dict[str, Any]], None] | None = None,
+    ) -> None:
+        self.engine = engine
+        self.mode = mode
+        self.nobody = nobody
+        self.note = note
+        self.report = report
+
+    def authorize(self, ask: Ask) -> Verdict:
+        from clearance.authority.ask import Verdict
+
+        reason = ask.decision.reason + self.note
+        if self.mode == "deny":
+            return Verdict(
+                "deny",
+                f"{reason}. It needs approval and this setup denies what needs approval "
+                '(hosts.claudeCode.ask is "deny"); do it another way or ask the user',
+                decided_by="rule",
+                resolution="host_ask_denied",
+            )
+        if self.mode in ("auto", "forward"):
+            from clearance.authority.forwarding.child import forward_decision
+
+            verdict = forward_decision(
+                self.engine, ask.decision, ask.request_id, report=self.report
+            )
+            if verdict is not None:
+                return verdict
+            if self.mode == "forward":
+                return _nobody(reason, "no serving session serves this call; start one with "
+                                       "`clearance serve` in a terminal")  # fmt: skip
+        if self.nobody is not None:
+            return _nobody(reason, self.nobody)
+        return Verdict.defer()
+
+
+def _nobody(reason: str, why: str) -> Verdict:
+    from clearance.authority.ask import Verdict
+
+    return Verdict(
+        "deny",
+        f"{reason}. It needs approval, but no one can approve it here ({why}); do it another "
+        "way or ask the user to allow it in clearance's policy",
+        decided_by="unavailable",
+        resolution="confirmation_unavailable",
+    )
 
 
 def ask_mode(policy: Policy) -> str:
-    """``hosts.claudeCode.ask`` from the configuration; ``native`` when unset or unknown."""
+    """``hosts.claudeCode.ask`` from the configuration; ``auto`` when unset or unknown."""
     hosts = policy.setting("hosts")
     host = hosts.get("claudeCode") if isinstance(hosts, dict) else None
     mode = host.get("ask") if isinstance(host, dict) else None
-    return mode if mode in ASK_MODES else "native"
+    return mode if mode in ASK_MODES else "auto"
 
 
 def headless_reason(payload: Payload, env: Mapping[str, str]) -> str | None:
@@ -126,36 +180,34 @@ def _config_note(policy: Policy) -> str:
 
 
 def pre_tool_use_answer(payload: Payload, env: Mapping[str, str]) -> tuple[str, str] | None:
-    """``(permissionDecision, reason)`` for a PreToolUse payload; ``None`` for silence."""
+    """``(permissionDecision, reason)`` for a PreToolUse payload; ``None`` for silence.
+
+    The whole ask path runs here: session grants, yolo, the authorizer chain, forwarding to a
+    serving session, and the review log and events; what is left asking goes to Claude Code's
+    own dialog.
+    """
     from clearance.decide.engine import Engine
+    from clearance.hosts.gatekeeper import Gatekeeper
 
     call = to_call(payload)
     engine = Engine.load(cwd=payload.cwd, agent=payload.agent_type, env=env)
     decision = engine.check(call)
-    action = decision.action
-    if action == "allow":
-        return "allow", decision.reason
-    note = _config_note(engine.policy)
-    if action == "deny":
-        return "deny", decision.reason + note
-    if payload.tool_name in HOST_INTERNAL_TOOLS and _only_fallback(decision):
+    if (
+        decision.action == "ask"
+        and payload.tool_name in HOST_INTERNAL_TOOLS
+        and _only_fallback(decision)
+    ):
         return None
+    note = _config_note(engine.policy)
     mode = ask_mode(engine.policy)
-    if mode == "forward":
-        verdict = forward_ask(decision, call)
-        if verdict is not None and verdict.action in ("allow", "deny"):
-            return verdict.action, verdict.reason or decision.reason
-    if mode == "deny":
-        return "deny", (
-            f"{decision.reason}{note}. It needs approval and this setup denies what needs "
-            'approval (hosts.claudeCode.ask is "deny"); do it another way or ask the user'
-        )
-    nobody = headless_reason(payload, env)
-    if nobody is not None:
-        return "deny", (
-            f"{decision.reason}{note}. It needs approval, but no one can approve it here "
-            f"({nobody}); do it another way or ask the user to allow it in clearance's policy"
-        )
+    terminal = HostTerminal(engine, mode, headless_reason(payload, env), note)
+    keeper = Gatekeeper.from_config(engine, env=env, terminal=terminal)
+    terminal.report = keeper.write  # forwarding events go to the same review log
+    outcome = keeper.resolve(call, decision)
+    if outcome.action == "allow":
+        return "allow", outcome.reason
+    if outcome.action == "deny":
+        return "deny", outcome.reason if outcome.reason.endswith(note) else outcome.reason + note
     return "ask", decision.reason + note
 
 
