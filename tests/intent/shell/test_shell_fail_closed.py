@@ -150,3 +150,26 @@ def test_non_ascii_text_keeps_its_offsets() -> None:
     analysis = run("cat /tmp/é中\U0001f600 > /tmp/ü && rm ./ñ")
     assert [u.text for u in analysis.units] == ["cat /tmp/é中\U0001f600", "rm ./ñ"]
     assert sorted(p.raw for p in analysis.paths) == sorted(["/tmp/é中\U0001f600", "/tmp/ü", "./ñ"])
+
+
+def test_the_parser_loads_in_a_fresh_process_and_leaves_re_and_enum_real() -> None:
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    src = Path(__file__).resolve().parents[3] / "src"
+    script = (
+        "import sys\n"
+        "from clearance.intent.shell import analyze\n"
+        "a = analyze('git status; sudo rm -rf /', cwd='/tmp', home='/root')\n"
+        "assert [u.canonical for u in a.units][-1] == 'rm -rf /', a.units\n"
+        "assert 're' not in sys.modules and 'enum' not in sys.modules\n"
+        "import re, enum\n"
+        "assert re.compile('x+').fullmatch('xx') and enum.IntEnum('E', {'A': 1}).A == 1\n"
+        "print('ok')\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=60,
+        env={"PYTHONPATH": str(src)},
+    )  # fmt: skip
+    assert done.stdout.strip() == "ok", done.stderr

@@ -9,6 +9,14 @@ The two packages' ``__init__`` modules import ``typing`` (``tree_sitter``) and
 30 ms per process on our machines. Only their compiled ``_binding`` extensions are needed, so
 they are loaded directly (ADR 0005); if that fails for any reason the packages are imported the
 ordinary way.
+
+The compiled ``tree_sitter`` binding itself imports ``re`` (for query predicates, which we never
+use) and ``enum`` (for one ``IntEnum`` of logger message kinds) — another 10–12 ms. In a fresh,
+single-threaded process where neither is loaded yet, the binding is initialised against two
+stand-ins: ``re.compile`` that imports the real ``re`` when first called, and an ``IntEnum`` that
+builds a plain placeholder. ``sys.modules`` is restored right after, so nothing else ever sees
+them. Where another thread is running, or either module is already loaded, the real modules are
+used.
 """
 
 from __future__ import annotations
@@ -54,9 +62,44 @@ def _binding(package: str) -> ModuleType:
     raise ImportError(f"no compiled binding for {package}")
 
 
+def _lazy_compile(*args: object, **kwargs: object) -> object:
+    import re
+
+    return re.compile(*args, **kwargs)  # type: ignore[call-overload]
+
+
+class _LogTypePlaceholder:
+    """Stands in for the binding's ``LogType`` enum (parser logging, which we never enable)."""
+
+    def __init__(self, name: str, members: dict[str, int]) -> None:
+        self.name = name
+        self.members = dict(members)
+
+
+def _core_binding() -> ModuleType:
+    import _thread
+
+    stand_in = "re" not in sys.modules and "enum" not in sys.modules and _thread._count() == 0
+    if not stand_in:
+        return _binding("tree_sitter")
+    module_type = type(sys)
+    re_stand_in = module_type("re")
+    re_stand_in.compile = _lazy_compile  # type: ignore[attr-defined]
+    enum_stand_in = module_type("enum")
+    enum_stand_in.IntEnum = _LogTypePlaceholder  # type: ignore[attr-defined]
+    sys.modules["re"] = re_stand_in
+    sys.modules["enum"] = enum_stand_in
+    try:
+        return _binding("tree_sitter")
+    finally:
+        for name, module in (("re", re_stand_in), ("enum", enum_stand_in)):
+            if sys.modules.get(name) is module:
+                del sys.modules[name]
+
+
 def _load() -> Parser:
     try:
-        core = _binding("tree_sitter")
+        core = _core_binding()
         bash = _binding("tree_sitter_bash")
         parser: Parser = core.Parser(core.Language(bash.language()))
     except Exception:  # an unusual installation: the ordinary imports
