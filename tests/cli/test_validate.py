@@ -73,7 +73,9 @@ def test_a_missing_file_is_an_error(world, capsys) -> None:  # type: ignore[no-u
 
 def test_a_bad_notify_block_is_reported_at_its_line(world, capsys) -> None:  # type: ignore[no-untyped-def]
     path = world.root / "n.jsonc"
-    path.write_text('{\n  "permission": {},\n  "notify": {"events": ["decisions"], "command": ["true"]}\n}\n')
+    path.write_text(
+        '{\n  "permission": {},\n  "notify": {"events": ["decisions"], "command": ["true"]}\n}\n'
+    )
     status, out = run(capsys, "validate", str(path))
     assert status == 1
     assert f"{path}:3:25: notify.events[0]: unknown event kind" in out
