@@ -113,3 +113,34 @@ def test_an_unreadable_directory_does_not_crash(tree: Path) -> None:
 def test_the_cwd_itself_is_inside(tree: Path) -> None:
     assert not fact(".", tree / "proj").external
     assert not fact(str(tree / "proj"), tree / "proj").external
+
+
+def test_canonical_forms_agree_with_realpath_on_a_tree_of_links(tmp_path: Path) -> None:
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    root = tmp_path / "t"
+    (root / "a" / "b").mkdir(parents=True)
+    (root / "a" / "f").write_text("x")
+    links = {
+        "l": root / "a",
+        "rel": Path("a/b"),
+        "dang": root / "nowhere" / "x",
+        "loop1": root / "loop2",
+        "loop2": root / "loop1",
+        "up": Path(".."),
+    }
+    for name, target in links.items():
+        (root / name).symlink_to(target)
+    (root / "a" / "back").symlink_to(root)
+    parts = st.sampled_from(
+        ["a", "b", "f", "l", "rel", "dang", "loop1", "up", "back", "new", ".", ".."]
+    )
+
+    @given(st.lists(parts, max_size=6), st.booleans())
+    @settings(max_examples=400, deadline=None)
+    def agree(names: list[str], trailing: bool) -> None:
+        path = str(root) + "/" + "/".join(names) + ("/" if trailing else "")
+        assert canonicalize(path) == os.path.realpath(path), path
+
+    agree()
