@@ -11,6 +11,8 @@ least *ask* (notes §5.3–§5.5):
 - an indirection wrapper (``sudo``, ``env``, ``xargs``, ``find -exec`` …) allowed by its text →
   ``<indirection-bash-wrapper>``, unless the analyzer proved it transparent (a pure reader or an
   execution modifier), where the inner command — a unit of its own — decides;
+- a unit whose command word is computed (``$(which rm) x``, ``"$CMD" …``) →
+  ``<computed-bash-command>``;
 - a unit inside a region the parser could not read → ``<unparsed-bash-subtree>``, naming the
   whole command line;
 - a non-empty line with no units at all → ``<unparseable-bash-command>``, unless the whole string
@@ -40,6 +42,9 @@ OPAQUE = "<opaque-bash-wrapper>"
 INDIRECTION = "<indirection-bash-wrapper>"
 UNPARSED = "<unparsed-bash-subtree>"
 UNPARSEABLE = "<unparseable-bash-command>"
+COMPUTED = "<computed-bash-command>"
+# A command word that starts with one of these is a known place, matched by its home spelling.
+_KNOWN_PREFIXES = ("$HOME/", "${HOME}/", "$PWD/", "${PWD}/")
 
 _CONTEXT = {
     "command_substitution": " (inside a command substitution)",
@@ -56,6 +61,22 @@ _DIRECTION: dict[str, Direction] = {"read": "read", "write": "write"}
 def _command_of(call: ToolCall) -> str:
     value = call.field("command", "cmd")
     return value if isinstance(value, str) else ""
+
+
+def _computed_name(text: str) -> bool:
+    """Whether the command word is computed (``$(which rm) x``, ``"$RM" x``, `` `x` y``)."""
+    end = len(text)
+    for i, ch in enumerate(text):
+        if ch in " \t\n":
+            end = i
+            break
+    word = text[:end]
+    if "$" not in word and "`" not in word:
+        return False
+    name, eq, _ = word.partition("=")
+    if eq and name and (name[0].isalpha() or name[0] == "_") and name.replace("_", "a").isalnum():
+        return False  # `x=$(…)`: an assignment, whose substitution is a unit of its own
+    return not word.startswith(_KNOWN_PREFIXES)
 
 
 def _unit_rule(rules: RuleSet, unit: Unit) -> tuple[Rule, tuple[str, ...]]:
@@ -87,6 +108,12 @@ def _unit_result(rules: RuleSet, unit: Unit, command: str) -> tuple[GateResult, 
             action, sentinel = "ask", INDIRECTION
             inner = f' "{unit.executed}"' if unit.executed else " another command"
             message = f"Needs approval: {what} runs{inner} through a wrapper ({INDIRECTION})"
+        elif _computed_name(unit.canonical):
+            action, sentinel = "ask", COMPUTED
+            message = (
+                f"Needs approval: {what} runs a command whose name is computed when it runs, "
+                f"so clearance cannot tell which program it is ({COMPUTED})"
+            )
         elif unit.unresolved:
             action, sentinel, value = "ask", UNPARSED, command
             message = (

@@ -171,9 +171,56 @@ VALUE_FLAGS: dict[str, frozenset[str]] = {
     "stdbuf": frozenset({"-i", "-o", "-e", "--input", "--output", "--error"}),
     "watch": frozenset({"-n", "--interval"}),
     "flock": frozenset({"-w", "-E", "--timeout", "--conflict-exit-code"}),
+    # Beyond the reference's list: other commands that run a command given as arguments. A
+    # value-taking option missing here only misplaces the inner command; the wrapper floor
+    # still holds the unit at ask.
+    "exec": frozenset({"-a"}),
+    "chroot": frozenset({"--userspec", "--groups"}),
+    "ionice": frozenset({"-c", "-n", "-p", "-P", "-u", "--class", "--classdata"}),
+    "chrt": frozenset(),
+    "taskset": frozenset(),
+    "nsenter": frozenset({"-t", "-S", "-G", "--target", "--setuid", "--setgid", "-w", "-r"}),
+    "unshare": frozenset({"--propagation", "--setgroups", "-S", "-G", "--setuid", "--setgid"}),
+    "strace": frozenset({"-e", "-o", "-p", "-s", "-u", "-E", "-a", "-P", "-b", "-X", "-I"}),
+    "ltrace": frozenset({"-e", "-o", "-p", "-s", "-u", "-n", "-a", "-A", "-D", "-F", "-l"}),
+    "pkexec": frozenset({"--user"}),
+    "runuser": frozenset({"-u", "-g", "-G", "--user", "--group", "--supp-group"}),
+    "caffeinate": frozenset({"-w", "-t"}),
+    "numactl": frozenset(
+        {
+            "-C",
+            "-N",
+            "-m",
+            "-p",
+            "-i",
+            "--physcpubind",
+            "--cpunodebind",
+            "--membind",
+            "--preferred",
+            "--interleave",
+        }
+    ),  # fmt: skip
+    "prlimit": frozenset({"-p", "--pid"}),
+    "systemd-run": frozenset(
+        {
+            "-p",
+            "-u",
+            "-E",
+            "--unit",
+            "--property",
+            "--setenv",
+            "--uid",
+            "--gid",
+            "--slice",
+            "-M",
+            "--machine",
+        }
+    ),  # fmt: skip
 }
 
-LEADING_OPERAND = frozenset({"timeout", "flock"})
+# Wrappers whose first operand is theirs, not the command's (duration, lock file, new root,
+# scheduling priority, CPU mask).
+LEADING_OPERAND = frozenset({"timeout", "flock", "chroot", "chrt", "taskset"})
 
 
 def _abbreviates(word: str, takes: frozenset[str]) -> bool:

@@ -4,7 +4,10 @@
   before any ``--``. The payload is a program of its own.
 * ``indirection``: ``sudo env xargs time nohup timeout nice parallel rust-parallel rush doas
   setsid stdbuf watch flock``, ``find`` with ``-exec|-execdir|-ok|-okdir``, ``fd`` with
-  ``-x|--exec|-X|--exec-batch``.
+  ``-x|--exec|-X|--exec-batch`` — and, beyond the reference (ADR 0006), ``exec command chroot
+  nsenter unshare ionice chrt taskset strace ltrace pkexec runuser busybox caffeinate firejail
+  numactl prlimit systemd-run valgrind catchsegv``.
+* also ``opaque``: ``su -c``, ``runuser -c``, ``script -c``, ``sg GROUP CMD``, ``trap CMD …``.
 
 Classification is by basename, so ``/usr/bin/sudo`` counts. :func:`layer` locates the inner
 command of one wrapper; :func:`peel` follows up to four layers to the command finally executed
@@ -46,14 +49,40 @@ INDIRECTION = frozenset(
         "stdbuf",
         "watch",
         "flock",
+        # Beyond the reference's list (ADR 0006): builtins and tools that run their arguments.
+        "exec",
+        "command",
+        "chroot",
+        "nsenter",
+        "unshare",
+        "ionice",
+        "chrt",
+        "taskset",
+        "strace",
+        "ltrace",
+        "pkexec",
+        "runuser",
+        "busybox",
+        "caffeinate",
+        "firejail",
+        "numactl",
+        "prlimit",
+        "systemd-run",
+        "valgrind",
+        "catchsegv",
     }
 )
+# Commands whose payload is a shell command line given as one argument (ADR 0006):
+# ``su -c CMD``, ``runuser -c CMD``, ``script -c CMD``, ``sg GROUP CMD``, ``trap CMD SIGNAL…``.
+_COMMAND_OPTION = {"su": ("-c", "--command"), "runuser": ("-c", "--command"),
+                   "script": ("-c", "--command")}  # fmt: skip
 # Wrappers that hand their arguments to a shell as one command line.
 OPAQUE_LINE = frozenset({"watch", "parallel", "rush", "rust-parallel"})
 MODIFIERS = frozenset({"time", "timeout", "nice", "stdbuf", "setsid"})
 # Never core-reader exempt: they hand a command line to a shell, or write a file themselves
 # (nohup.out, the lock file).
-NEVER_CORE = OPAQUE_LINE | {"nohup", "flock"}
+NEVER_CORE = OPAQUE_LINE | {"nohup", "flock", "strace", "ltrace", "valgrind", "systemd-run",
+                            "firejail"}  # fmt: skip
 _FIND_EXEC = frozenset({"-exec", "-execdir", "-ok", "-okdir"})
 _FD_EXEC = frozenset({"-x", "--exec", "-X", "--exec-batch"})
 _SHELL_VALUE_OPTIONS = frozenset({"-o", "+o", "-O", "+O"})
@@ -123,6 +152,16 @@ def layer(words: Sequence[Word]) -> Layer | None:
         return Layer("opaque", name, 1 if count > 1 else None, count, payload)
     if name in SHELLS:
         return _shell(name, words, values)
+    if name in _COMMAND_OPTION:
+        found = _command_option(name, values)
+        if found is not None or name != "runuser":
+            return found
+    if name == "sg" and count >= 3:
+        return Layer("opaque", name, 2, 3, values[2])
+    if name == "trap" and count >= 3 and (values[1] or "-")[:1] != "-":
+        return Layer("opaque", name, 1, 2, values[1])
+    if name in ("exec", "command") and not _runs_a_command(name, values):
+        return None  # `exec 3>&1`, `command -v git`: nothing is run
     if name in INDIRECTION:
         grammar = GETOPT.get(name)
         if grammar is not None:
@@ -141,6 +180,34 @@ def layer(words: Sequence[Word]) -> Layer | None:
             if i and value in flags:
                 return _exec(name, values, i)
     return None
+
+
+def _command_option(name: str, values: Sequence[str | None]) -> Layer | None:
+    """``su -c CMD`` and the like: an opaque payload; ``None`` when no command is given."""
+    flags = _COMMAND_OPTION[name]
+    for i, value in enumerate(values):
+        if value is None or i == 0:
+            continue
+        if value in flags:
+            if i + 1 < len(values):
+                return Layer("opaque", name, i + 1, i + 2, values[i + 1])
+            return Layer("opaque", name, None, len(values))
+        for flag in flags:
+            if flag.startswith("--") and value.startswith(flag + "="):
+                return Layer("opaque", name, i, i + 1, value[len(flag) + 1 :])
+    return None
+
+
+def _runs_a_command(name: str, values: Sequence[str | None]) -> bool:
+    """Whether ``exec``/``command`` is given a command to run (not only options)."""
+    for value in values[1:]:
+        if value is None:
+            return True
+        if name == "command" and value in ("-v", "-V"):
+            return False
+        if not value.startswith("-") or value == "-":
+            return True
+    return False
 
 
 def _shell(name: str, words: Sequence[Word], values: Sequence[str | None]) -> Layer | None:
