@@ -199,7 +199,7 @@ VALUE_FLAGS: dict[str, frozenset[str]] = {
             "--preferred",
             "--interleave",
         }
-    ),  # fmt: skip
+    ),
     "prlimit": frozenset({"-p", "--pid"}),
     "systemd-run": frozenset(
         {
@@ -215,7 +215,7 @@ VALUE_FLAGS: dict[str, frozenset[str]] = {
             "-M",
             "--machine",
         }
-    ),  # fmt: skip
+    ),
 }
 
 # Wrappers whose first operand is theirs, not the command's (duration, lock file, new root,
