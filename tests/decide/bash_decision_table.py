@@ -40,7 +40,7 @@ DECISIONS: list[tuple[str, str, str | None]] = [
     ('git 2>/dev/null push --force', 'ask', 'bash:git push *'),
     ('cmd >&- arg', 'allow', None),
     ('cat f <<< hi', 'allow', None),
-    ('git  push \\\n  --force', 'allow', None),
+    ('git  push \\\n  --force', 'ask', 'bash:git push *'),
     ('echo hi > out.txt', 'allow', None),
     ('echo hi >> log.txt 2>&1', 'allow', None),
     ('make &> build.log', 'allow', None),

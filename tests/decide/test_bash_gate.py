@@ -90,6 +90,18 @@ CASES: list[tuple[dict, str, str, str | None]] = [  # type: ignore[type-arg]
     (RM, "$'rm' -rf x", "deny", "rm *"),
     (RM, "r\\m -rf x", "deny", "rm *"),
     (RM, "2>/dev/null rm -rf x", "deny", "rm *"),
+    # spacing, quoting and line continuations inside a unit are normalised too
+    (RM, "rm\\\n x", "deny", "rm *"),
+    (RM, "r\\\nm x", "deny", "rm *"),
+    (GIT, "git  push --force", "deny", "git push --force*"),
+    (GIT, "git\tpush --force", "deny", "git push --force*"),
+    (GIT, 'git "push" --force', "deny", "git push --force*"),
+    (GIT, "git p''ush --force", "deny", "git push --force*"),
+    (GIT, "git pu\\sh --force", "deny", "git push --force*"),
+    (GIT, "git $'push' --force", "deny", "git push --force*"),
+    (GIT, "git push '--force'", "deny", "git push --force*"),
+    (GIT, "git push --for''ce", "deny", "git push --force*"),
+    (GIT, "git push \\\n --force", "deny", "git push --force*"),
     (RM, "rm 2>/dev/null -rf x", "deny", "rm *"),
     # wrappers: the inner command decides a deny, an allow is floored
     (RM, "sudo rm -rf x", "deny", "rm *"),

@@ -41,6 +41,23 @@ _READS = frozenset({"<", "<<<", "<&"})
 _WRITES = frozenset({">", ">>", ">|", "&>", "&>>", ">&"})
 
 
+def _canonical(words: Sequence[Word]) -> str:
+    """The unit as bash sees it: each literal word unquoted and unescaped, line continuations
+    gone, single spaces between words, the command word by its basename (``\\rm  '-rf'  x`` →
+    ``rm -rf x``, ``git  "push"`` → ``git push``). A computed word stays as typed."""
+    out: list[str] = []
+    for i, word in enumerate(words):
+        value = word.value
+        part = (word.raw if value is None else value).replace("\\\n", "")
+        if i and word.sep == "\\\n":
+            out[-1] += part  # `r\<newline>m`: bash joins the two halves into one word
+        else:
+            out.append(part)
+    if out and words[0].value is not None:
+        out[0] = basename(out[0])
+    return " ".join(out)
+
+
 class Assembly:
     """Collects units and tokens for one command line (or one payload)."""
 
@@ -112,12 +129,7 @@ class Assembly:
     ) -> None:
         words, lost = _keywordless(words)
         text = join(words)
-        head = words[0]
-        canonical = text
-        if head.value is not None:
-            name = basename(head.value)
-            if name != head.raw:
-                canonical = name + text[len(head.raw) :]
+        canonical = _canonical(words)
         peeled = peel(words, stmt.writes)
         first = peeled.layers[0] if peeled.layers else None
         exemption = peeled.exemption
