@@ -270,14 +270,19 @@ def forward_decision(
     request_id: str,
     *,
     report: Callable[[str, dict[str, Any]], None] | None = None,
+    max_wait: float | None = None,
 ) -> Verdict | None:
     """Forward an asking ``decision`` for hosts that do not run the authorizer chain (a hook
     whose host has its own dialog): the verdict — with "this subagent only" grants already
-    recorded in the call's session — or ``None`` when no session serves the call."""
+    recorded in the call's session — or ``None`` when no session serves the call. ``max_wait``
+    caps the wait (seconds) below the host's own deadline."""
     from clearance.authority.ask import Ask
 
     call = decision.call
     forwarding = ForwardingAuthorizer.from_policy(engine.policy, state=engine.state, report=report)
+    if max_wait is not None:
+        # The host kills its hook after a while and may then let the call run: give up first.
+        forwarding.timeout = max(0.0, min(forwarding.timeout, max_wait))
     target = forwarding.find_target(call.cwd, exclude=(call.session,) if call.session else ())
     if target is None or target == call.session:
         return None

@@ -6,9 +6,9 @@ a broken configuration or an exception anywhere becomes a JSON *deny* with a rea
 and nothing but that JSON ever reaches stdout.
 
 ``PreToolUse``: allow → ``allow``; deny → ``deny`` with the reason; ask → by
-``hosts.claudeCode.ask``: ``native`` (default) answers ``ask`` so Claude Code shows its own
-dialog, ``deny`` refuses, ``forward`` hands the ask to :func:`forward_ask` (a serving session),
-falling back to native. A headless run (``permission_mode`` ``dontAsk``, or ``claude -p``:
+``hosts.claudeCode.ask``: ``auto`` (default) forwards to a serving session when one serves the
+call, else answers ``ask`` so Claude Code shows its own dialog; ``native`` never forwards;
+``forward`` always does; ``deny`` refuses. A headless run (``permission_mode`` ``dontAsk``, or ``claude -p``:
 ``CLAUDE_CODE_ENTRYPOINT`` ``sdk-*``) has no dialog, so there an unforwarded ask is a deny.
 ``PermissionRequest`` (Claude Code is about to show its dialog): allow or deny when the policy
 decides; silence on ask, so the dialog shows.
@@ -21,6 +21,9 @@ from __future__ import annotations
 
 import os
 import sys
+import time
+
+_STARTED = time.monotonic()
 
 from clearance.hosts.claude_code.payload import (
     MAX_PAYLOAD_BYTES,
@@ -109,7 +112,11 @@ class HostTerminal:
             from clearance.authority.forwarding.child import forward_decision
 
             verdict = forward_decision(
-                self.engine, ask.decision, ask.request_id, report=self.report
+                self.engine,
+                ask.decision,
+                ask.request_id,
+                report=self.report,
+                max_wait=forwarding_budget(os.environ),
             )
             if verdict is not None:
                 return verdict
@@ -119,6 +126,25 @@ class HostTerminal:
         if self.nobody is not None:
             return _nobody(reason, self.nobody)
         return Verdict.defer()
+
+
+# Claude Code kills a hook after its timeout and then lets the call through, so a forwarded ask
+# must be given up — and denied — well before that.
+_MARGIN = 20.0
+
+
+def forwarding_budget(env: Mapping[str, str]) -> float:
+    """Seconds this hook may still wait for a serving session: the installed hook timeout
+    (``CLEARANCE_HOOK_TIMEOUT`` when it was changed in settings.json) less what has passed and
+    a margin."""
+    from clearance.hosts.claude_code.settings import HOOK_TIMEOUT
+
+    try:
+        limit = float(env.get("CLEARANCE_HOOK_TIMEOUT") or HOOK_TIMEOUT)
+    except ValueError:
+        limit = float(HOOK_TIMEOUT)
+    margin = min(_MARGIN, limit / 4)
+    return max(0.0, limit - margin - (time.monotonic() - _STARTED))
 
 
 def _nobody(reason: str, why: str) -> Verdict:
