@@ -127,3 +127,63 @@ def test_importing_clearance_and_its_hook_never_imports_the_sdk() -> None:
     code = ("import sys, clearance, clearance.hosts, clearance.hosts.claude_code.hook, "
             "clearance.cli; assert 'claude_agent_sdk' not in sys.modules")  # fmt: skip
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+SUBAGENT_POLICY = """{"permission": {"bash": {"*": "ask", "git push *": "allow"}},
+  "agents": {"reviewer": {"permission": {"bash": {"git push *": "ask"}}}}}"""
+PUSH = {"command": "git push origin main"}
+
+
+def _on_ask(seen: list[Any]) -> Any:
+    def on_ask(decision: Any) -> bool:
+        seen.append(decision)
+        return False
+
+    return on_ask
+
+
+def test_a_subagents_ask_routed_to_can_use_tool_is_never_allowed(
+    world: Any, tmp_path: Path
+) -> None:
+    """The audit's repro: the hook asks under the subagent's policy; the callback (which only
+    gets the agent id) must not allow it with the main policy."""
+    world.global_config(SUBAGENT_POLICY)
+    cwd = str(tmp_path)
+    hook = agent_sdk.pre_tool_use_hook()
+    out = asyncio.run(hook(hook_input(cwd, "Bash", PUSH, agent_id="a-rev-1",
+                                      agent_type="reviewer"), "t1", {"signal": None}))  # fmt: skip
+    assert out["hookSpecificOutput"]["permissionDecision"] == "ask"
+    seen: list[Any] = []
+    callback = agent_sdk.can_use_tool(cwd=cwd, on_ask=_on_ask(seen))
+    result = asyncio.run(callback("Bash", PUSH, sdk.ToolPermissionContext(
+        tool_use_id="t1", agent_id="a-rev-1")))  # fmt: skip
+    assert isinstance(result, sdk.PermissionResultDeny)
+    assert [d.action for d in seen] == ["ask"]
+    assert seen[0].call.agent == "reviewer"  # decided with the subagent's own policy
+
+
+def test_a_subagent_named_by_subagent_start_gets_its_policy(world: Any, tmp_path: Path) -> None:
+    world.global_config(SUBAGENT_POLICY)
+    start = agent_sdk.hooks()["SubagentStart"][0].hooks[0]
+    asyncio.run(start({"hook_event_name": "SubagentStart", "agent_id": "a-rev-2",
+                       "agent_type": "reviewer"}, None, {"signal": None}))  # fmt: skip
+    seen: list[Any] = []
+    callback = agent_sdk.can_use_tool(cwd=str(tmp_path), on_ask=_on_ask(seen))
+    context = sdk.ToolPermissionContext(tool_use_id="t2", agent_id="a-rev-2")
+    assert isinstance(asyncio.run(callback("Bash", PUSH, context)), sdk.PermissionResultDeny)
+    assert seen[0].call.agent == "reviewer"
+
+
+def test_an_unknown_subagents_allow_still_asks(world: Any, tmp_path: Path) -> None:
+    world.global_config(SUBAGENT_POLICY)
+    cwd = str(tmp_path)
+    seen: list[Any] = []
+    callback = agent_sdk.can_use_tool(cwd=cwd, on_ask=_on_ask(seen))
+    context = sdk.ToolPermissionContext(tool_use_id="t3", agent_id="a-never-seen")
+    assert isinstance(asyncio.run(callback("Bash", PUSH, context)), sdk.PermissionResultDeny)
+    assert [d.action for d in seen] == ["ask"] and "a-never-seen" in seen[0].reason
+    denied = asyncio.run(agent_sdk.can_use_tool(cwd=cwd)("Bash", PUSH, context))
+    assert isinstance(denied, sdk.PermissionResultDeny) and "on_ask" in denied.message
+    # the main thread (no agent id) keeps its allow
+    main = asyncio.run(callback("Bash", PUSH, sdk.ToolPermissionContext(tool_use_id="t4")))
+    assert isinstance(main, sdk.PermissionResultAllow)

@@ -11,7 +11,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "authority" / "forwarding"))
 
-from fwdharness import Serving  # noqa: E402
+from fwdharness import Serving
 
 SRC = Path(__file__).resolve().parents[2] / "src"
 

@@ -15,6 +15,13 @@ permission prompt, which the SDK routes to ``can_use_tool``. The callback answer
 ``PermissionResultAllow`` / ``PermissionResultDeny``; on *ask* it awaits ``on_ask(decision)``
 when given (``True``/``False`` or a result object), and otherwise denies: an SDK program has no
 terminal dialog. Only this module imports the SDK; ``import clearance`` never does.
+
+Subagents: the hook's input names the subagent (``agent_id`` and ``agent_type``), the callback's
+``ToolPermissionContext`` only its ``agent_id``. The hooks (``PreToolUse`` and ``SubagentStart``)
+remember which agent type each id runs, process-wide, and the callback decides with that
+agent's policy. A call from an agent id it was never told about is decided with the main
+policy, and an *allow* then still asks (``on_ask``, else deny): the callback is never more
+lenient than the hook, which may have asked under the subagent's own policy.
 """
 
 from __future__ import annotations
@@ -54,7 +61,30 @@ _DECISIONS: dict[str, Literal["allow", "deny", "ask"]] = {
     "ask": "ask",
 }
 
-__all__ = ["can_use_tool", "hooks", "pre_tool_use_hook"]
+__all__ = ["can_use_tool", "hooks", "pre_tool_use_hook", "subagent_start_hook"]
+
+# agent_id → agent_type, as the hooks saw them (the permission callback sees only the id).
+_AGENT_TYPES: dict[str, str] = {}
+_MAX_AGENTS = 4096
+
+
+def _remember_agent(agent_id: object, agent_type: object) -> None:
+    if isinstance(agent_id, str) and agent_id and isinstance(agent_type, str) and agent_type:
+        if agent_id not in _AGENT_TYPES and len(_AGENT_TYPES) >= _MAX_AGENTS:
+            _AGENT_TYPES.pop(next(iter(_AGENT_TYPES)))
+        _AGENT_TYPES[agent_id] = agent_type
+
+
+def _unresolved(decision: Decision, agent_id: str) -> Decision:
+    """An allow for a call of an agent this callback cannot resolve to a policy, as an ask."""
+    from clearance.decide.decision import Decision
+
+    reason = (
+        f"{decision.reason}; but the call comes from subagent {agent_id!r}, whose policy "
+        "clearance cannot tell here (its hook never named the agent), so it needs approval"
+    )
+    return Decision("ask", reason, decision.rule, decision.gates, decision.call,
+                    decision.units, decision.paths, ())  # fmt: skip
 
 
 def _payload(
@@ -80,7 +110,8 @@ def can_use_tool(
     env: Mapping[str, str] | None = None,
 ) -> CanUseTool:
     """A ``can_use_tool`` callback deciding every permission prompt from the policy for
-    ``cwd`` (default: the process's working directory) and ``agent``."""
+    ``cwd`` (default: the process's working directory) and ``agent`` — or, for a subagent's
+    call (``context.agent_id``), that subagent's policy (see the module's docstring)."""
 
     async def decide(
         tool_name: str, tool_input: dict[str, Any], context: ToolPermissionContext
@@ -88,9 +119,17 @@ def can_use_tool(
         from clearance.decide.engine import Engine
 
         try:
-            payload = _payload(tool_name, tool_input, cwd, agent, session)
-            engine = Engine.load(cwd=payload.cwd, agent=agent, env=env)
+            agent_id = getattr(context, "agent_id", None)
+            who, unknown = agent, None
+            if isinstance(agent_id, str) and agent_id:
+                who = _AGENT_TYPES.get(agent_id)
+                unknown = None if who else agent_id
+                who = who or agent
+            payload = _payload(tool_name, tool_input, cwd, who, session)
+            engine = Engine.load(cwd=payload.cwd, agent=who, env=env)
             decision = engine.check(to_call(payload))
+            if unknown is not None and decision.action == "allow":
+                decision = _unresolved(decision, unknown)
         except Exception as exc:  # fail closed: ADR 0002
             return PermissionResultDeny(
                 message=f"{PREFIX}Denied: clearance could not decide this call "
@@ -134,6 +173,7 @@ def pre_tool_use_hook(
         input_data: HookInput, tool_use_id: str | None, context: HookContext
     ) -> HookJSONOutput:
         data: dict[str, Any] = dict(input_data) if isinstance(input_data, dict) else {}
+        _remember_agent(data.get("agent_id"), data.get("agent_type"))
         try:
             payload = _payload(
                 str(data.get("tool_name") or ""), data.get("tool_input") or {},
@@ -163,6 +203,23 @@ def pre_tool_use_hook(
 def hooks(
     *, agent: str | None = None, ask: str = "native", timeout: float | None = None
 ) -> dict[str, list[HookMatcher]]:
-    """``ClaudeAgentOptions(hooks=...)``: our PreToolUse hook for every tool."""
+    """``ClaudeAgentOptions(hooks=...)``: our PreToolUse hook for every tool, and a
+    ``SubagentStart`` hook that tells ``can_use_tool`` which agent each subagent id runs."""
     callback = pre_tool_use_hook(agent=agent, ask=ask)
-    return {"PreToolUse": [HookMatcher(matcher=None, hooks=[callback], timeout=timeout)]}
+    return {
+        "PreToolUse": [HookMatcher(matcher=None, hooks=[callback], timeout=timeout)],
+        "SubagentStart": [HookMatcher(matcher=None, hooks=[subagent_start_hook()])],
+    }
+
+
+def subagent_start_hook() -> HookCallback:
+    """A ``SubagentStart`` hook callback: remembers the subagent's type by its id."""
+
+    async def hook(
+        input_data: HookInput, tool_use_id: str | None, context: HookContext
+    ) -> HookJSONOutput:
+        if isinstance(input_data, dict):
+            _remember_agent(input_data.get("agent_id"), input_data.get("agent_type"))
+        return {}
+
+    return hook

@@ -8,8 +8,9 @@ and nothing but that JSON ever reaches stdout.
 ``PreToolUse``: allow → ``allow``; deny → ``deny`` with the reason; ask → by
 ``hosts.claudeCode.ask``: ``auto`` (default) forwards to a serving session when one serves the
 call, else answers ``ask`` so Claude Code shows its own dialog; ``native`` never forwards;
-``forward`` always does; ``deny`` refuses. A headless run (``permission_mode`` ``dontAsk``, or ``claude -p``:
-``CLAUDE_CODE_ENTRYPOINT`` ``sdk-*``) has no dialog, so there an unforwarded ask is a deny.
+``forward`` always does; ``deny`` refuses. A headless run (``permission_mode`` ``dontAsk``, or
+``claude -p``: ``CLAUDE_CODE_ENTRYPOINT`` ``sdk-*``) has no dialog, so there an unforwarded ask is
+a deny.
 ``PermissionRequest`` (Claude Code is about to show its dialog): allow or deny when the policy
 decides; silence on ask, so the dialog shows.
 
@@ -25,13 +26,17 @@ import time
 
 _STARTED = time.monotonic()
 
-from clearance.hosts.claude_code.payload import (
+from clearance.hosts.claude_code.payload import (  # noqa: E402 (after _STARTED, on purpose)
     MAX_PAYLOAD_BYTES,
     PayloadError,
     parse_payload,
     to_call,
 )
-from clearance.hosts.claude_code.response import error_answer, permission_request, pre_tool_use
+from clearance.hosts.claude_code.response import (  # noqa: E402
+    error_answer,
+    permission_request,
+    pre_tool_use,
+)
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
