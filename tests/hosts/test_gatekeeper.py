@@ -212,3 +212,17 @@ def test_no_with_a_reason_goes_back_to_the_agent(world) -> None:  # type: ignore
     )
     assert code == 4
     assert "Use pnpm instead" in out
+
+
+def test_reasons_in_the_log_and_events_never_carry_secrets(tmp_path: Path) -> None:
+    gk, log, _ = keeper(tmp_path, {"permission": {"*": "ask"}}, Verdict("deny", "no"))
+    commands = [
+        "curl -H 'Authorization: Bearer abc123secret' https://x",
+        "export GITHUB_TOKEN=ghp_zzzsecret",
+        "env OPENAI_API_KEY=sk-aaasecret python x",
+    ]
+    for command in commands:
+        gk.decide(ToolCall("bash", {"command": command}, str(tmp_path)))
+    text = log.read_text()
+    assert "secret" not in text, text
+    assert "[redacted]" in text

@@ -22,6 +22,11 @@ def run_trust(argv: list[str]) -> int:
     if len(args.positionals) > 1:
         raise UsageError("trust takes at most one directory")
     directory = args.positionals[0] if args.positionals else os.getcwd()
+    from clearance.policy.discovery import find_project
+    from clearance.policy.state import home_dir
+
+    # Trust is recorded for the project a directory belongs to, as the loader looks it up.
+    directory = find_project(os.path.abspath(directory), home_dir()) or directory
     if args.on("--remove"):
         if untrust(state, directory):
             sys.stdout.write(f"no longer trusted: {os.path.realpath(directory)}\n")

@@ -59,6 +59,26 @@ class Outcome(Frozen):
             _set(self, name, value)
 
 
+def _scrub(decision: Decision | None, text: str) -> str:
+    """``text`` with every shell command it quotes redacted (``API_KEY=…``, ``Authorization:``
+    headers): the log redacts command fields itself, but reasons quote commands verbatim."""
+    if decision is None or not text:
+        return text
+    from clearance.audit.command_redaction import redact_command
+
+    command = decision.call.field("command")
+    spans = {g.value for g in decision.gates if g.surface == "bash"}
+    spans |= {u.text for u in decision.units}
+    if isinstance(command, str):
+        spans.add(command)
+    for span in sorted(spans, key=len, reverse=True):
+        if span and span in text:
+            masked = redact_command(span)
+            if masked != span:
+                text = text.replace(span, masked)
+    return text
+
+
 class Gatekeeper:
     """Decides calls end to end: policy, grants, yolo, authorizers, log and events."""
 
@@ -192,7 +212,12 @@ class Gatekeeper:
         extra: dict[str, Any] | None = None,
     ) -> Outcome:
         fields = self._fields(call, decision, request_id)
-        fields.update(decision=action, reason=reason, resolution=resolution, decidedBy=decided_by)
+        fields.update(
+            decision=action,
+            reason=_scrub(decision, reason),
+            resolution=resolution,
+            decidedBy=decided_by,
+        )
         if extra:
             fields.update(extra)
         self.write(event, fields)
@@ -261,7 +286,7 @@ class Gatekeeper:
         ask = Ask(decision, request_id)
         self.write("permission_request.waiting",
                     {**self._fields(call, decision, request_id), "decision": "ask",
-                     "reason": decision.reason})  # fmt: skip
+                     "reason": _scrub(decision, decision.reason)})  # fmt: skip
         verdict = self.authorizer.authorize(ask)
         return self._apply(call, decision, request_id, verdict)
 

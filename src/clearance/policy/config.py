@@ -6,6 +6,8 @@ names, types) and every error names the file, line and column and what is allowe
 
 from __future__ import annotations
 
+import os
+
 from clearance._frozen import Frozen
 from clearance.policy.errors import ConfigError
 from clearance.policy.jsonc import Document, JsoncError, parse
@@ -386,9 +388,20 @@ def parse_config(text: str, file: str) -> ScopeConfig:
 
 def load_config_file(path: str) -> ScopeConfig:
     """Read and validate ``path``. Raises :class:`ConfigError` (unreadable files included)."""
+    import stat
+
     try:
+        st = os.stat(path)
+        if not stat.S_ISREG(st.st_mode):
+            raise ConfigError(
+                "not a regular file (a directory, a FIFO or a device cannot be a config)",
+                file=path,
+            )
         with open(path, encoding="utf-8") as handle:
             text = handle.read()
+    except FileNotFoundError:
+        why = "a symlink to nothing" if os.path.islink(path) else "the file is missing"
+        raise ConfigError(f"cannot read the file: {why}", file=path) from None
     except UnicodeDecodeError as exc:
         raise ConfigError(f"not UTF-8 text ({exc.reason} at byte {exc.start})", file=path) from None
     except OSError as exc:

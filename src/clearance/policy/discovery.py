@@ -18,16 +18,18 @@ __all__ = ["Probe", "agent_files", "find_project", "signature"]
 
 _MARKERS = (".clearance", ".git", ".claude")
 
-# (path, size, mtime_ns); (path, -1, -1) when missing.
-Probe = tuple[str, int, int]
+# (path, size, mtime_ns, ctime_ns, inode); (path, -1, -1, -1, -1) when missing. The change
+# time and inode catch a file replaced by one of the same size and modification time
+# (``cp -p``, ``rsync -a``, ``touch -d``).
+Probe = tuple[str, int, int, int, int]
 
 
 def signature(path: str) -> Probe:
     try:
         st = os.stat(path)
     except OSError:
-        return (path, -1, -1)
-    return (path, st.st_size, st.st_mtime_ns)
+        return (path, -1, -1, -1, -1)
+    return (path, st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino)
 
 
 def find_project(cwd: str, home: str) -> str | None:
@@ -45,9 +47,20 @@ def find_project(cwd: str, home: str) -> str | None:
         current = parent
 
 
+def safe_agent_name(agent: str) -> bool:
+    """Whether ``agent`` can name a file: no separators, no ``..``, not hidden. An agent name
+    comes from the host's payload; it must never steer which file is read (a ``../`` name
+    could load an untrusted project's agent file as a trusted one)."""
+    return bool(agent) and not (
+        "/" in agent or "\\" in agent or "\0" in agent or agent.startswith(".")
+    )
+
+
 def agent_files(directory: str, agent: str, probes: list[Probe]) -> list[str]:
     """Definition files for ``agent`` in ``directory``: ``<agent>.md``, else one whose front
     matter says ``name: <agent>``. Every probe made is appended to ``probes``."""
+    if not safe_agent_name(agent):
+        return []
     exact = os.path.join(directory, agent + ".md")
     probe = signature(exact)
     probes.append(probe)

@@ -132,6 +132,12 @@ class _Parser:
             text, end = scanstring(self.src, pos + 1, True)
         except ValueError as exc:
             raise JsoncError(f"invalid string: {str(exc).split(':')[0]}", pos) from None
+        except SystemError:
+            # The C scanner raises json.decoder's error type, which may not be imported in a
+            # fresh process; then it fails without one. Same fault, same message.
+            raise JsoncError(
+                "invalid string: unterminated, or a control character or bad escape in it", pos
+            ) from None
         return text, end
 
     def number(self, pos: int) -> tuple[int | float, int]:

@@ -30,7 +30,7 @@ if TYPE_CHECKING:
 
 __all__ = ["load_policy"]
 
-_CACHE_FORMAT = 1
+_CACHE_FORMAT = 2
 
 
 def _fnv(text: str) -> int:
@@ -222,10 +222,10 @@ def _compile(
         global_dir = config_home(env)
         global_file = os.path.join(global_dir, "config.jsonc")
         probe = signature(global_file)
-        if probe[1] < 0:
+        if probe[1] < 0 and not os.path.lexists(global_file):
             probes.append(probe)
             global_file = os.path.join(global_dir, "config.json")
-        if signature(global_file)[1] >= 0:
+        if signature(global_file)[1] >= 0 or os.path.lexists(global_file):
             load_file("global", global_file)
         else:
             probes.append(signature(global_file))
@@ -239,7 +239,7 @@ def _compile(
             project_file = os.path.join(project, ".clearance", "config.jsonc")
             probe = signature(project_file)
             if trusted:
-                if probe[1] >= 0:
+                if probe[1] >= 0 or os.path.lexists(project_file):
                     load_file("project", project_file)
                 else:
                     probes.append(probe)

@@ -3,7 +3,8 @@
 A cloned repository could otherwise ship a ``.clearance/config.jsonc`` that loosens your policy.
 Trust is recorded as one absolute, symlink-resolved directory per line in
 ``$state/trusted-projects`` (0600, atomic rewrite); a project is trusted when its root is a
-trusted directory or lies inside one.
+trusted directory — exactly: a repository nested inside a trusted one (a vendored dependency, a
+submodule, something the agent cloned) is a project of its own and needs its own trust.
 """
 
 from __future__ import annotations
@@ -28,11 +29,7 @@ def read_trusted(state: str) -> list[str]:
 
 
 def is_trusted(root: str, trusted: list[str]) -> bool:
-    real = os.path.realpath(root)
-    for entry in trusted:
-        if real == entry or real.startswith(entry.rstrip("/") + "/"):
-            return True
-    return False
+    return os.path.realpath(root) in trusted
 
 
 def _write(state: str, entries: list[str]) -> None:
