@@ -50,6 +50,7 @@ P_READ_DENY = {"*": "allow", "path_read": {"*/src/*": "deny"}}
 P_DEFAULT_ASK = {"*": "ask"}
 P_RELATIVE = {"*": "allow", "path": {"src/*": "deny"}}
 P_DIR = {"*": "allow", "external_directory_read": {"*": "deny"}}
+P_SSH_DIR = {"*": "allow", "path": {"~/.ssh/*": "deny"}}
 P_PATH_WRITE_ALLOW = {
     "*": "allow",
     "external_directory": "ask",
@@ -135,7 +136,7 @@ CASES = [
     (P_READ_DENY, "read", "src/app.py", "proj", "deny", "path"),
     (P_READ_DENY, "write", "src/app.py", "proj", "allow", "tool"),
     (P_READ_DENY, "edit", "src/app.py", "proj", "deny", "path"),
-    (P_READ_DENY, "grep", "src", "proj", "allow", "tool"),
+    (P_READ_DENY, "grep", "src", "proj", "deny", "path"),  # a directory reaches its files
     (P_READ_DENY, "grep", "src/nested", "proj", "deny", "path"),
     # the universal fallback: counts for external_directory, not for path
     (P_DEFAULT_ASK, "read", "src/app.py", "proj", "ask", "tool"),
@@ -145,10 +146,21 @@ CASES = [
     ({"*": "allow", "read": "allow"}, "read", "/etc/hosts", "proj", "allow", "tool"),
     # relative patterns match the spelling as written
     (P_RELATIVE, "read", "src/app.py", "proj", "deny", "path"),
-    (P_RELATIVE, "read", "{root}/proj/src/app.py", "proj", "allow", "tool"),
+    (P_RELATIVE, "read", "{root}/proj/src/app.py", "proj", "deny", "path"),  # cwd-relative alias
+    (P_RELATIVE, "read", "./src/app.py", "proj", "deny", "path"),
+    (
+        P_RELATIVE,
+        "read",
+        "app.py",
+        "proj/src",
+        "allow",
+        "tool",
+    ),  # relative to the cwd, not the project
     (P_RELATIVE, "write", "src/new.py", "proj", "deny", "path"),
     # a directory
     (P_DIR, "ls", "{root}/other", "proj", "deny", "external_directory"),
+    (P_SSH_DIR, "grep", "~/.ssh", "proj", "deny", "path"),
+    (P_SSH_DIR, "read", "~/.ssh/", "proj", "deny", "path"),
     (P_DIR, "ls", "src", "proj", "allow", "tool"),
     # optional-path tools without a path are not path-gated
     (P_EXT_ASK, "grep", None, "proj", "allow", "tool"),

@@ -53,15 +53,19 @@ def canonicalize(path: str) -> str:
     """The symlink-resolved form of an absolute ``path``: the realpath of its longest existing
     ancestor plus the missing tail. Never raises."""
     if _O_PATH and path.startswith("/") and not _DOT_PARTS.intersection(path.split("/")):
-        found = _kernel_resolved(path)
-        if found is not None:
-            return found
-        # A missing path: resolve the existing parent and keep the name — unless the name is
-        # itself a (dangling) symlink, which only the careful walk below follows.
-        stripped = path.rstrip("/")
-        head, name = os.path.split(stripped)
-        if name and head and not os.path.lexists(stripped):
-            return os.path.join(canonicalize(head), name)
+        # Walk up to the longest existing ancestor (a missing name is kept as written — unless
+        # it is itself a dangling symlink, which only the careful walk below follows).
+        tail: list[str] = []
+        current = path.rstrip("/") or "/"
+        while True:
+            found = _kernel_resolved(current)
+            if found is not None:
+                return os.path.join(found, *reversed(tail)) if tail else found
+            head, name = os.path.split(current)
+            if not name or not head or os.path.lexists(current):
+                break
+            tail.append(name)
+            current = head
     try:
         return os.path.realpath(path)
     except (OSError, ValueError, RuntimeError):
@@ -200,10 +204,22 @@ def path_fact(
         aliases.append(expanded)
     if canonical not in aliases:
         aliases.append(canonical)
+    if cwd and is_within(lexical, cwd.rstrip("/") or "/") and lexical != cwd.rstrip("/"):
+        # The cwd-relative spelling, so a pattern written `.env` or `src/*` matches
+        # `./.env` and `/abs/project/src/a` alike (notes §2.2).
+        relative = os.path.relpath(lexical, cwd)
+        if relative not in aliases:
+            aliases.append(relative)
+    is_dir = raw.endswith("/") or os.path.isdir(canonical)
+    if is_dir:
+        # A directory reaches everything inside it: `cp -r ~/.ssh x` meets a `~/.ssh/*` rule.
+        for form in (lexical, canonical):
+            inside = form.rstrip("/") + "/"
+            if inside not in aliases:
+                aliases.append(inside)
     if lexical in SAFE_DEVICES or canonical in SAFE_DEVICES:
         external = False
     else:
         external = not (boundary and is_within(canonical, boundary))
-    is_dir = raw.endswith("/") or os.path.isdir(canonical)
     return PathFact(raw, lexical, canonical, tuple(aliases), direction, external, boundary,
                     is_dir, source)  # fmt: skip
