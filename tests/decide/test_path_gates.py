@@ -197,6 +197,8 @@ def _fill(value, root: Path):  # type: ignore[no-untyped-def]
         return value.replace("{root}", str(root))
     if isinstance(value, dict):
         return {_fill(k, root): _fill(v, root) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_fill(v, root) for v in value]
     return value
 
 
@@ -301,3 +303,28 @@ def test_check_json_lists_paths_with_aliases(world) -> None:  # type: ignore[no-
     ]
     assert {g["gate"] for g in data["gates"]} >= {"tool", "external_directory"}
     assert data["suggestions"][0]["pattern"] == "/etc/*"
+
+
+@pytest.mark.parametrize(
+    "arguments",
+    [
+        {"source": "{root}/home/.ssh/id_rsa", "destination": "{root}/proj/stolen"},
+        {"options": {"file": "{root}/home/.ssh/id_rsa"}},
+        {"uri": "file://{root}/home/.ssh/id_rsa"},
+        {"files": ["{root}/proj/src/app.py", "{root}/home/.ssh/id_rsa"]},
+        {"items": [{"path": "{root}/home/.ssh/id_rsa"}]},
+    ],
+)
+def test_mcp_paths_under_other_argument_names_are_gated(root: Path, arguments: dict) -> None:  # type: ignore[type-arg]
+    policy = {"*": "ask", "mcp": {"fs:*": "allow"}, "path": {"~/.ssh/*": "deny"}}
+    engine = Engine.load(cwd=str(root / "proj"), policy=json.dumps({"permission": policy}),
+                         env={"HOME": str(root / "home")})  # fmt: skip
+    call = ToolCall("mcp__fs__move_file", {"arguments": _fill(arguments, root)}, str(root / "proj"))
+    assert engine.check(call).action == "deny"
+
+
+def test_a_file_tool_with_two_path_keys_is_gated_on_both(root: Path) -> None:
+    engine = Engine.load(cwd=str(root / "proj"), policy=json.dumps({"permission": P_ENV}),
+                         env={"HOME": str(root / "home")})  # fmt: skip
+    call = ToolCall("write", {"file_path": "ok.txt", "path": ".env"}, str(root / "proj"))
+    assert engine.check(call).action == "deny"

@@ -16,7 +16,15 @@ if TYPE_CHECKING:
 __all__ = ["PATH_TOOLS", "paths_of", "register_path_tool"]
 
 _FILE_KEYS = ("file_path", "path", "notebook_path", "filePath")
-_MCP_KEYS = ("path", "file_path", "filePath", "notebook_path", "paths")
+# Argument names MCP servers use for paths (the filesystem server's move_file uses
+# source/destination); string values only, `file://` URIs unwrapped, one level of nesting.
+_MCP_KEYS = frozenset(
+    {
+        "path", "paths", "file_path", "filePath", "file_paths", "notebook_path", "filename",
+        "file", "files", "source", "destination", "src", "dst", "dest", "target_path",
+        "directory", "dir", "cwd", "root", "uri",
+    }
+)  # fmt: skip
 
 # canonical tool -> (input keys, direction, path optional)
 PATH_TOOLS: dict[str, tuple[tuple[str, ...], Direction, bool]] = {
@@ -42,6 +50,28 @@ def _strings(value: object) -> list[str]:
     return []
 
 
+def _path_of(value: str) -> str | None:
+    if value.startswith("file://"):
+        return value[7:] or None
+    if "://" in value:
+        return None  # a URL, not a path
+    return value
+
+
+def _mcp_paths(arguments: dict[str, object], depth: int = 0) -> list[str]:
+    found: list[str] = []
+    for key, value in arguments.items():
+        if key in _MCP_KEYS:
+            found += [p for p in map(_path_of, _strings(value)) if p]
+        elif depth < 2 and isinstance(value, dict):
+            found += _mcp_paths(value, depth + 1)
+        elif depth < 2 and isinstance(value, list):
+            for item in value:
+                if isinstance(item, dict):
+                    found += _mcp_paths(item, depth + 1)
+    return found
+
+
 def paths_of(call: ToolCall) -> tuple[list[str], Direction, bool]:
     """(raw paths, direction, whether the tool is path-bearing at all)."""
     kind = call.kind
@@ -52,16 +82,14 @@ def paths_of(call: ToolCall) -> tuple[list[str], Direction, bool]:
         if isinstance(data, str):
             return ([data] if data else []), direction, True
         if isinstance(data, dict):
+            # Every key counts: `{"file_path": "ok.txt", "path": ".env"}` touches both.
+            found = []
             for key in keys:
-                found = _strings(data.get(key))
-                if found:
-                    return found, direction, True
+                found += [p for p in _strings(data.get(key)) if p not in found]
+            return found, direction, True
         return [], direction, True
     if kind == "mcp" and isinstance(data, dict):
         args = data.get("arguments")
         source = args if isinstance(args, dict) else data
-        found = []
-        for key in _MCP_KEYS:
-            found += _strings(source.get(key))
-        return found, "both", False
+        return list(dict.fromkeys(_mcp_paths(source))), "both", False
     return [], "both", False
