@@ -284,3 +284,17 @@ def test_a_session_grant_recorded_by_a_serving_answer_is_honoured_by_the_next_ho
     DiskGrants(str(world.state), "sess-1").add([Grant("bash", "make *")])
     decision, _ = decision_of(run_hook(world, pre("Bash", {"command": "make test"}, tmp_path)))
     assert decision == "allow"
+
+
+@pytest.mark.parametrize(
+    ("tool", "tool_input"),
+    [("Read", {}), ("Read", {"file_path": 123}), ("Bash", {"command": ["rm"]}), ("Bash", {})],
+)
+def test_a_malformed_tool_input_is_denied_with_a_reason(
+    world: Any, tmp_path: Path, tool: str, tool_input: dict[str, Any]
+) -> None:
+    world.global_config(POLICY)
+    out = answer_of(run_hook(world, pre(tool, tool_input, tmp_path)))
+    specific = out["hookSpecificOutput"]
+    assert specific["permissionDecision"] == "deny"
+    assert f"tool_input of {tool}" in specific["permissionDecisionReason"]

@@ -153,3 +153,30 @@ def test_a_malformed_payload_is_refused_with_what_is_wrong(raw: bytes, message: 
 def test_a_payload_over_the_size_limit_is_refused() -> None:
     with pytest.raises(PayloadError, match="larger than"):
         parse_payload(b" " * (MAX_PAYLOAD_BYTES + 1))
+
+
+@pytest.mark.parametrize(
+    ("tool", "tool_input", "why"),
+    [
+        ("Read", {}, "has no 'file_path'"),
+        ("Read", {"file_path": 123}, "'file_path' is a int, not a string"),
+        ("Read", {"file_path": ""}, "'file_path' is empty"),
+        ("Write", {"content": "x"}, "has no 'file_path'"),
+        ("Edit", {"file_path": ["/etc/passwd"]}, "'file_path' is a list"),
+        ("MultiEdit", {"file_path": None}, "has no 'file_path'"),
+        ("NotebookEdit", {"file_path": "/a.ipynb"}, "has no 'notebook_path'"),
+        ("Bash", {}, "has no 'command'"),
+        ("Bash", {"command": ["rm"]}, "'command' is a list, not a string"),
+        ("Glob", {"pattern": "*", "path": 7}, "'path' is a int"),
+        ("Grep", {"path": "/etc"}, "has no 'pattern'"),
+    ],
+)
+def test_a_file_tool_or_bash_without_its_field_as_a_string_is_refused(
+    tool: str, tool_input: dict[str, object], why: str
+) -> None:
+    with pytest.raises(PayloadError, match=why):
+        to_call(parse_payload(payload(tool, tool_input)))
+    from clearance.hosts.claude_code.payload import Payload
+
+    with pytest.raises(PayloadError):  # also for a Payload built directly (the Agent SDK)
+        to_call(Payload("PreToolUse", tool, tool_input, "/work/proj"))

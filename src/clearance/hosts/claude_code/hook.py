@@ -288,6 +288,8 @@ def answer(raw: bytes, env: Mapping[str, str] | None = None) -> str:
             f"Denied: clearance does not handle the {event} hook event; install it with "
             "`clearance install claude-code`, which hooks PreToolUse and PermissionRequest",
         )
+    except PayloadError as exc:
+        return error_answer(event or "PreToolUse", f"Denied: {exc}; {_FAILS_CLOSED}")
     except Exception as exc:
         return error_answer(
             event or "PreToolUse",

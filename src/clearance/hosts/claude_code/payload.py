@@ -16,7 +16,14 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-__all__ = ["MAX_PAYLOAD_BYTES", "Payload", "PayloadError", "parse_payload", "to_call"]
+__all__ = [
+    "MAX_PAYLOAD_BYTES",
+    "Payload",
+    "PayloadError",
+    "check_tool_input",
+    "parse_payload",
+    "to_call",
+]
 
 # A Write of a large file carries its whole content; beyond this a payload is refused (denied).
 MAX_PAYLOAD_BYTES = 32 * 1024 * 1024
@@ -66,6 +73,46 @@ class Payload(Frozen):
         _set(self, "agent_type", agent_type)
         _set(self, "agent_id", agent_id)
         _set(self, "tool_use_id", tool_use_id)
+
+
+# The fields the gates decide on, per tool: a call without one (or with a non-string one) would be
+# matched as if it named nothing — a path gate would see ``*`` — so it is refused instead.
+_REQUIRED: dict[str, tuple[str, ...]] = {
+    "Bash": ("command",),
+    "Read": ("file_path",),
+    "Write": ("file_path",),
+    "Edit": ("file_path",),
+    "MultiEdit": ("file_path",),
+    "NotebookEdit": ("notebook_path",),
+    "Glob": ("pattern",),
+    "Grep": ("pattern",),
+    "LS": ("path",),
+}
+_OPTIONAL_PATHS = ("path",)
+
+
+def check_tool_input(tool_name: str, tool_input: dict[str, Any]) -> None:
+    """Raise :class:`PayloadError` when a file tool's or Bash's ``tool_input`` lacks a field the
+    gates need, or carries it as something other than a non-empty string."""
+    required = _REQUIRED.get(tool_name)
+    if required is None:
+        return
+    for key in required:
+        value = tool_input.get(key)
+        if value is None:
+            raise PayloadError(f"tool_input of {tool_name} has no {key!r}")
+        if not isinstance(value, str):
+            raise PayloadError(
+                f"tool_input of {tool_name}: {key!r} is a {type(value).__name__}, not a string"
+            )
+        if not value:
+            raise PayloadError(f"tool_input of {tool_name}: {key!r} is empty")
+    for key in _OPTIONAL_PATHS:
+        value = tool_input.get(key)
+        if key not in required and value is not None and not isinstance(value, str):
+            raise PayloadError(
+                f"tool_input of {tool_name}: {key!r} is a {type(value).__name__}, not a string"
+            )
 
 
 def _optional(data: dict[str, Any], key: str) -> str | None:
@@ -153,9 +200,11 @@ def glob_root(pattern: str, path: str | None) -> str | None:
 
 def to_call(payload: Payload) -> ToolCall:
     """The host-neutral call for a payload; the tool name stays Claude Code's (``Bash``,
-    ``mcp__github__search``), whose canonical name (``bash``, ``mcp``) the engine derives."""
+    ``mcp__github__search``), whose canonical name (``bash``, ``mcp``) the engine derives.
+    Raises :class:`PayloadError` for a malformed file-tool or Bash input (``check_tool_input``)."""
     name = payload.tool_name
     data = payload.tool_input
+    check_tool_input(name, data)
     if name == "Glob":
         pattern = data.get("pattern")
         path = data.get("path")
