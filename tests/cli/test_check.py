@@ -139,3 +139,19 @@ def test_the_real_command_runs_in_a_subprocess(world) -> None:  # type: ignore[n
     assert result.stdout.startswith("ask: ")
     result = world.run("check", "--json", "read", "notes.md")
     assert result.returncode == 0 and json.loads(result.stdout)["decision"] == "allow"
+
+
+def test_batch_survives_any_bad_line(world, capsys, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    import io
+
+    lines = [
+        {"tool": "bash", "input": "ls", "policy": '{"permission": {"bash": {"x": "al'},
+        {"tool": "bash", "input": "ls", "session": 5},
+        {"tool": "bash", "input": "git status"},
+    ]
+    monkeypatch.setattr("sys.stdin", io.StringIO("\n".join(json.dumps(x) for x in lines) + "\n"))
+    status, out, _ = run(capsys, "check", "--batch")
+    results = [json.loads(line) for line in out.splitlines()]
+    assert len(results) == 3 and results[2]["decision"] == "allow"
+    assert "error" in results[1]
+    assert status == 1

@@ -105,3 +105,10 @@ def test_settings_are_kept_for_later_layers() -> None:
 def test_a_config_error_is_a_value_error() -> None:
     with pytest.raises(ValueError):
         parse_config("{", "c")
+
+
+def test_a_host_spelling_of_a_tool_surface_warns_with_the_canonical_name() -> None:
+    scope = parse_config('{"permission": {"Bash": "deny", "WebFetch": "deny", "bash": "ask"}}', "c")
+    assert len(scope.warnings) == 2
+    assert 'surface "Bash"' in scope.warnings[0] and 'write "bash"' in scope.warnings[0]
+    assert 'write "webfetch"' in scope.warnings[1]

@@ -48,3 +48,15 @@ def test_an_unclosed_front_matter_is_an_error() -> None:
 def test_a_list_inside_permission_is_an_error() -> None:
     with pytest.raises(JsoncError):
         parse_frontmatter("---\npermission:\n  - read\n---\n")
+
+
+def test_a_duplicate_key_in_the_permission_block_is_an_error() -> None:
+    with pytest.raises(JsoncError):
+        parse_frontmatter(
+            '---\npermission:\n  bash:\n    "ls*": deny\n  bash:\n    "x": allow\n---\n'
+        )
+
+
+def test_a_byte_order_mark_does_not_hide_the_front_matter() -> None:
+    doc = parse_frontmatter("\ufeff---\npermission:\n  read: deny\n---\n")
+    assert doc is not None and doc.value["permission"] == {"read": "deny"}

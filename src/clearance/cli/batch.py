@@ -41,21 +41,27 @@ def run_batch(args: Args) -> int:
             if policy is not None and not isinstance(policy, str):
                 policy = dumps(policy)
             policy = policy if policy is not None else args.value("--policy")
-            if not isinstance(cwd, str) or (agent is not None and not isinstance(agent, str)):
-                raise ValueError('"cwd" and "agent" must be strings')
+            session = item.get("session")
+            if not isinstance(cwd, str) or any(
+                v is not None and not isinstance(v, str) for v in (agent, session)
+            ):
+                raise ValueError('"cwd", "agent" and "session" must be strings')
             key = (os.path.abspath(cwd), agent, policy)
             engine = engines.get(key)
             if engine is None:
                 engine = engines[key] = _engine(key[0], args, agent, policy)
             raw = item.get("input")
             data = call_input(item["tool"], raw) if isinstance(raw, str) else (raw or {})
-            call = ToolCall(item["tool"], data, key[0], agent, item.get("session"))
+            call = ToolCall(item["tool"], data, key[0], agent, session)
             result = decision_json(engine.check(call), engine.policy)
             result["line"] = number
             if engine.policy.errors:
                 status = 1
         except ValueError as exc:
             result = {"line": number, "error": str(exc)}
+            status = 1
+        except Exception as exc:  # one bad line never stops the others
+            result = {"line": number, "error": f"{type(exc).__name__}: {exc}"}
             status = 1
         out.write(dumps(result) + "\n")
     out.flush()

@@ -34,6 +34,13 @@ Entry = tuple[str, str, "str | None", str]
 SurfaceEntries = tuple[str, bool, tuple[Entry, ...]]
 
 _ACTIONS = ("allow", "ask", "deny")
+# Tool names as hosts spell them → the canonical surface (DESIGN §2).
+_HOST_SPELLINGS = {
+    "bash": "bash", "read": "read", "write": "write", "edit": "edit", "multiedit": "edit",
+    "notebookedit": "edit", "grep": "grep", "glob": "find", "find": "find", "ls": "ls",
+    "skill": "skill", "webfetch": "webfetch", "websearch": "websearch", "task": "task",
+    "agent": "task", "mcp": "mcp",
+}  # fmt: skip
 _SETTINGS: dict[str, str] = {
     "authorizerChain": "list of strings",
     "notify": "object",
@@ -146,13 +153,14 @@ class ScopeConfig(Frozen):
 
 
 class _Checker:
-    """Raises errors that point into one document."""
+    """Raises errors that point into one document, and collects its warnings."""
 
-    __slots__ = ("doc", "file")
+    __slots__ = ("doc", "file", "warnings")
 
     def __init__(self, doc: Document, file: str) -> None:
         self.doc = doc
         self.file = file
+        self.warnings: list[str] = []
 
     def where(self, path: tuple[object, ...], *, key: bool = False) -> str:
         from clearance.policy.errors import position_of
@@ -246,6 +254,13 @@ def parse_permission(ck: _Checker, value: object, path: tuple[object, ...]) -> P
         problem = check_surface_key(surface)
         if problem:
             raise ck.fail(problem, spath, key=True)
+        canonical = _HOST_SPELLINGS.get(surface.lower())
+        if canonical is not None and canonical != surface:
+            ck.warnings.append(
+                f'{ck.where(spath, key=True)}: surface "{surface}" is a host\'s spelling; '
+                f'clearance decides this tool on "{canonical}" (shell commands, paths and '
+                f'patterns only there), so write "{canonical}"'
+            )
         if isinstance(rules, str) or (isinstance(rules, dict) and "action" in rules):
             action, reason = _action(ck, rules, spath, f'"{surface}"')
             surfaces.append((surface, True, (("*", action, reason, ck.where(spath)),)))
@@ -381,6 +396,7 @@ def parse_config(text: str, file: str) -> ScopeConfig:
                 (key,),
                 key=True,
             )
+    warnings.extend(ck.warnings)
     return ScopeConfig(
         file, permission, tuple(agents), yolo, tests, tuple(settings), tuple(warnings)
     )

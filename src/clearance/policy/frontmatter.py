@@ -60,6 +60,8 @@ def _strip_comment(value: str) -> str:
 
 def parse_frontmatter(text: str) -> Document | None:
     """The front matter of ``text`` as a document, or ``None`` when the file has none."""
+    if text.startswith("\ufeff"):
+        text = text[1:]  # a byte-order mark is not content
     if not (text.startswith("---\n") or text.startswith("---\r\n")):
         return None
     spans: dict[tuple[object, ...], int] = {(): 0}
@@ -95,6 +97,9 @@ def parse_frontmatter(text: str) -> Document | None:
             continue
         key, rest = _split_key(body, line_offset + indent)
         rest = _strip_comment(rest).strip()
+        if key in mapping and ((path and path[0] == "permission") or key in ("permission", "name")):
+            # A second `bash:` block would silently replace the first.
+            raise JsoncError(f"duplicate key {key!r}: keep one", line_offset + indent)
         child = (*path, key)
         keys[child] = line_offset + indent
         spans[child] = (
