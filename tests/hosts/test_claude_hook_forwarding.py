@@ -65,3 +65,22 @@ def test_a_forwarded_ask_is_denied_before_claude_code_would_kill_the_hook(world:
         assert took < 8, took
     finally:
         server.stop()
+
+
+def test_a_stale_parent_session_falls_back_to_claude_codes_dialog_in_auto_mode(
+    world: Any,
+) -> None:
+    # CLEARANCE_PARENT_SESSION names a session that does not serve (left over in the shell):
+    # an interactive run asks the user in Claude Code's own dialog, at once, instead of denying
+    # after the grace; only the "forward" mode denies.
+    world.global_config('{"permission": {"*": "ask"}}')
+    project = world.project()
+    out, took = hook(world, pre("npm publish", project), CLEARANCE_PARENT_SESSION="gone",
+                     CLEARANCE_FORWARDING_GRACE_MS="3000")  # fmt: skip
+    assert out["permissionDecision"] == "ask", out
+    assert took < 3, took
+    assert not list((world.state / "forwarding").glob("*/requests/*.json"))
+    world.global_config('{"permission": {"*": "ask"}, "hosts": {"claudeCode": {"ask": "forward"}}}')
+    out, _ = hook(world, pre("npm publish", project), CLEARANCE_PARENT_SESSION="gone")
+    assert out["permissionDecision"] == "deny", out
+    assert "no serving session" in out["permissionDecisionReason"]

@@ -274,9 +274,12 @@ def forward_decision(
 ) -> Verdict | None:
     """Forward an asking ``decision`` for hosts that do not run the authorizer chain (a hook
     whose host has its own dialog): the verdict — with "this subagent only" grants already
-    recorded in the call's session — or ``None`` when no session serves the call. ``max_wait``
-    caps the wait (seconds) below the host's own deadline."""
+    recorded in the call's session — or ``None`` when no session serves the call: none is named
+    or found, or the named one (``CLEARANCE_PARENT_SESSION``) is not alive when asked (no
+    request is written then, and the host can fall back to its own dialog). ``max_wait`` caps
+    the wait (seconds) below the host's own deadline."""
     from clearance.authority.ask import Ask
+    from clearance.authority.forwarding.heartbeat import liveness, read_heartbeat
 
     call = decision.call
     forwarding = ForwardingAuthorizer.from_policy(engine.policy, state=engine.state, report=report)
@@ -285,6 +288,15 @@ def forward_decision(
         forwarding.timeout = max(0.0, min(forwarding.timeout, max_wait))
     target = forwarding.find_target(call.cwd, exclude=(call.session,) if call.session else ())
     if target is None or target == call.session:
+        return None
+    why = liveness(read_heartbeat(forwarding.state, target))
+    if why != "alive":
+        if report is not None:
+            report("forwarded_permission.no_serving_session", {
+                "askId": request_id, "requesterSession": call.session,
+                "requesterAgent": call.agent, "targetSession": target, "liveness": why,
+                "written": False,
+            })  # fmt: skip
         return None
     verdict = forwarding.forward(forwarding.request_for(Ask(decision, request_id), target))
     if verdict.action == "allow" and verdict.grants:
