@@ -42,28 +42,38 @@ def _segment_at(value: str, segment: str, pos: int) -> bool:
     return True
 
 
-def _find(value: str, segment: str, start: int, stop: int) -> int:
+class _Shift:
+    """Shift-And search for a segment holding ``?``: one pass over the value, whatever the
+    segment (bit ``i`` of the state says the last ``i + 1`` characters match its prefix)."""
+
+    __slots__ = ("any", "high", "masks", "size")
+
+    def __init__(self, segment: str) -> None:
+        self.size = len(segment)
+        self.high = 1 << (self.size - 1)
+        self.any = 0
+        self.masks: dict[str, int] = {}
+        for i, ch in enumerate(segment):
+            if ch == "?":
+                self.any |= 1 << i
+            else:
+                self.masks[ch] = self.masks.get(ch, 0) | (1 << i)
+
+    def find(self, value: str, start: int, stop: int) -> int:
+        masks, any_mask, high = self.masks, self.any, self.high
+        state = 0
+        for j in range(start, stop):
+            state = ((state << 1) | 1) & (masks.get(value[j], 0) | any_mask)
+            if state & high:
+                return j - self.size + 1
+        return -1
+
+
+def _find(value: str, segment: str | _Shift, start: int, stop: int) -> int:
     """Leftmost position >= start where ``segment`` matches and ends by ``stop``; -1 if none."""
-    if "?" not in segment:
+    if isinstance(segment, str):
         return value.find(segment, start, stop)
-    # Anchor the search on the longest literal run, then verify the whole segment around it.
-    runs = segment.split("?")
-    best = max(range(len(runs)), key=lambda i: len(runs[i]))
-    run = runs[best]
-    offset = sum(len(r) + 1 for r in runs[:best])
-    last = stop - len(segment)
-    if not run:
-        return start if start <= last else -1
-    pos = start
-    while pos <= last:
-        hit = value.find(run, pos + offset, last + offset + len(run))
-        if hit < 0:
-            return -1
-        candidate = hit - offset
-        if _segment_at(value, segment, candidate):
-            return candidate
-        pos = candidate + 1
-    return -1
+    return segment.find(value, start, stop)
 
 
 class _Glob:
@@ -76,7 +86,9 @@ class _Glob:
         self.exact = len(parts) == 1
         self.first = parts[0]
         self.last = parts[-1] if len(parts) > 1 else ""
-        self.middle = tuple(p for p in parts[1:-1] if p)
+        self.middle: tuple[str | _Shift, ...] = tuple(
+            _Shift(p) if "?" in p else p for p in parts[1:-1] if p
+        )
         self.min_len = sum(len(p) for p in parts)
 
     def match(self, value: str) -> bool:
@@ -96,7 +108,7 @@ class _Glob:
             hit = _find(value, segment, pos, end)
             if hit < 0:
                 return False
-            pos = hit + len(segment)
+            pos = hit + (segment.size if isinstance(segment, _Shift) else len(segment))
         return True
 
 
