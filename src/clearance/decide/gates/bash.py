@@ -128,7 +128,9 @@ def _unit_result(rules: RuleSet, unit: Unit, command: str) -> tuple[GateResult, 
 
 
 def _paths(analysis: Analysis, call: ToolCall, home: str, boundary: str) -> list[PathFact]:
-    facts = []
+    from clearance.intent.glob import GLOB_CHARS, expand_pattern
+
+    facts: list[PathFact] = []
     for token in analysis.paths:
         direction = _DIRECTION.get(token.effect, "both")
         if token.path is None:
@@ -139,6 +141,13 @@ def _paths(analysis: Analysis, call: ToolCall, home: str, boundary: str) -> list
                 token.path, cwd=call.cwd, home=home, direction=direction, boundary=boundary,
                 source=token.command, written=token.raw,
             )  # fmt: skip
+            if not GLOB_CHARS.isdisjoint(token.path):
+                # `cat ~/.ss?/id_*`: the rules must see what the pattern reaches.
+                facts.extend(
+                    path_fact(match, cwd=call.cwd, home=home, direction=direction,
+                              boundary=boundary, source=token.command, written=token.raw)
+                    for match in expand_pattern(token.path)
+                )  # fmt: skip
         facts.append(fact)
     return facts
 

@@ -1,0 +1,68 @@
+"""What a shell glob or brace expansion in a path reaches, on the real filesystem.
+
+A rule is written for real paths (``~/.ssh/*``) but a command can name them by pattern
+(``cat ~/.ss?/id_*``, ``cat ~/{.ssh,x}/id_rsa``); the pattern text itself matches no such rule.
+Expanding it as the shell would — braces first, then the glob — gives the paths the rules must
+see. Bounded: at most 64 brace alternatives and 256 matches are considered.
+"""
+
+from __future__ import annotations
+
+__all__ = ["GLOB_CHARS", "expand_braces", "expand_pattern"]
+
+GLOB_CHARS = frozenset("*?[{")
+_MAX_ALTERNATIVES = 64
+_MAX_MATCHES = 256
+
+
+def expand_braces(text: str) -> list[str]:
+    """``a{b,c}d`` → ``[abd, acd]`` (nested braces too); text without a list is itself."""
+    out: list[str] = []
+    pending = [text]
+    while pending and len(out) + len(pending) <= _MAX_ALTERNATIVES:
+        current = pending.pop()
+        start = current.find("{")
+        expanded = False
+        while start >= 0:
+            depth, parts, last, end = 0, [], start + 1, -1
+            for i in range(start + 1, len(current)):
+                ch = current[i]
+                if ch == "{":
+                    depth += 1
+                elif ch == "}":
+                    if depth == 0:
+                        end = i
+                        break
+                    depth -= 1
+                elif ch == "," and depth == 0:
+                    parts.append(current[last:i])
+                    last = i + 1
+            if end > 0 and parts:
+                parts.append(current[last:end])
+                head, tail = current[:start], current[end + 1 :]
+                pending.extend(head + part + tail for part in reversed(parts))
+                expanded = True
+                break
+            start = current.find("{", start + 1)
+        if not expanded:
+            out.append(current)
+    return out + pending
+
+
+def expand_pattern(path: str) -> list[str]:
+    """The existing paths an absolute shell pattern names (empty when it names none)."""
+    if GLOB_CHARS.isdisjoint(path):
+        return []
+    import glob
+
+    found: list[str] = []
+    for alternative in expand_braces(path):
+        if GLOB_CHARS.isdisjoint(alternative.replace("{", "").replace("}", "")):
+            if alternative != path:
+                found.append(alternative)
+            continue
+        for match in glob.iglob(alternative):
+            found.append(match)
+            if len(found) >= _MAX_MATCHES:
+                return found
+    return found

@@ -1,0 +1,41 @@
+"""Shell patterns in paths, expanded as the shell would, on a real filesystem."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from clearance.intent.glob import expand_braces, expand_pattern
+
+
+@pytest.mark.parametrize(
+    ("text", "expanded"),
+    [
+        ("a{b,c}d", ["abd", "acd"]),
+        ("{x,y}/{1,2}", ["x/1", "x/2", "y/1", "y/2"]),
+        ("a{b,{c,d}}e", ["abe", "ace", "ade"]),
+        ("no-braces", ["no-braces"]),
+        ("{single}", ["{single}"]),
+        ("a{b,c", ["a{b,c"]),
+    ],
+)
+def test_brace_expansion(text: str, expanded: list[str]) -> None:
+    assert sorted(expand_braces(text)) == sorted(expanded)
+
+
+@given(st.text(alphabet=st.sampled_from(list("ab{},/")), max_size=30))
+def test_brace_expansion_is_bounded_and_never_raises(text: str) -> None:
+    assert 1 <= len(expand_braces(text)) <= 64
+
+
+def test_a_pattern_reaches_the_files_it_names(tmp_path: Path) -> None:
+    (tmp_path / ".ssh").mkdir()
+    (tmp_path / ".ssh" / "id_rsa").write_text("k")
+    (tmp_path / ".env").write_text("s")
+    assert expand_pattern(f"{tmp_path}/.ss?/id_*") == [f"{tmp_path}/.ssh/id_rsa"]
+    assert expand_pattern(f"{tmp_path}/.e?v") == [f"{tmp_path}/.env"]
+    assert f"{tmp_path}/.ssh/id_rsa" in expand_pattern(f"{tmp_path}/{{.ssh,x}}/id_rsa")
+    assert expand_pattern(f"{tmp_path}/plain") == []
