@@ -91,3 +91,11 @@ def test_yolo_allows_asks_but_keeps_denies() -> None:
     e = engine('{"permission": {"*": "ask", "bash": {"rm *": "deny"}}}', yolo=True)
     assert e.check(ToolCall("webfetch", {"url": "x"})).action == "allow"
     assert e.check(ToolCall("bash", {"command": "rm x"})).action == "deny"
+
+
+def test_yolo_approves_synthetic_asks_in_every_host_but_not_denies() -> None:
+    e = engine('{"permission": {"bash": {"*": "ask", "rm *": "deny"}}}', yolo=True)
+    decision = e.check(ToolCall("bash", {"command": 'eval "$X"'}))
+    assert decision.action == "allow" and decision.rule is not None
+    assert decision.rule.origin == "yolo"
+    assert e.check(ToolCall("bash", {"command": "sudo rm x"})).action == "deny"

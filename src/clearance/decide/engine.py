@@ -118,7 +118,23 @@ class Engine:
             store = self.grants_for(call.session)
             if store is not None and store.grants():
                 results = [self._granted(r, store) for r in results]
+            if self.policy.yolo:
+                # Yolo rewrote every ask rule; what still asks is a synthetic ask (a wrapped or
+                # unparsed command), which yolo approves too (DESIGN §3). Denies stand.
+                results = [self._yolo(r) for r in results]
         return fold(call, results, units=units, paths=paths)
+
+    @staticmethod
+    def _yolo(result: GateResult) -> GateResult:
+        if result.action != "ask":
+            return result
+        from clearance.policy.rule import Rule
+
+        rule = Rule(result.surface, result.value, "allow", "yolo")
+        approved: GateResult = result.replace(
+            action="allow", rule=rule, message=f"Approved by yolo: {result.message}"
+        )
+        return approved
 
     def _granted(self, result: GateResult, store: GrantStore) -> GateResult:
         if result.action != "ask":
