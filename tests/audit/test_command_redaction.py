@@ -92,3 +92,22 @@ def test_any_text_at_all_is_scanned_without_error(command: str) -> None:
 @given(st.text(alphabet=" ='\"$()`\\;&|<>\nabcdef-", max_size=40))
 def test_text_with_no_sensitive_name_comes_back_unchanged(command: str) -> None:
     assert redact_command(command) == command
+
+
+@pytest.mark.parametrize(
+    ("command", "expected"),
+    [
+        (
+            "git clone https://user:tok123@github.com/x.git",
+            "git clone https://user:[redacted]@github.com/x.git",
+        ),
+        ("curl -u bob:hunter2 https://x", "curl -u bob:[redacted] https://x"),
+        ("curl --user 'bob:hunter2' x", "curl --user 'bob:[redacted]' x"),
+        ("curl --user=bob:pw x", "curl --user=bob:[redacted] x"),
+        ("curl https://example.com/a@b", "curl https://example.com/a@b"),
+        ("ssh git@github.com", "ssh git@github.com"),
+        ("echo http://host:8080/x", "echo http://host:8080/x"),
+    ],
+)
+def test_credentials_in_urls_and_user_options_are_redacted(command: str, expected: str) -> None:
+    assert redact_command(command) == expected

@@ -55,7 +55,54 @@ Word = tuple[list[str], list[int], list[str], bool]  # chars, raw positions, quo
 
 
 def redact_command(command: str) -> str:
-    """``command`` with values bound to sensitive names replaced by ``[redacted]``."""
+    """``command`` with values bound to sensitive names replaced by ``[redacted]``, and the
+    password of credentials in URLs (``https://user:token@host``) and of ``-u user:password``."""
+    return _credentials(_named(command))
+
+
+def _credentials(command: str) -> str:
+    """``scheme://user:secret@host`` → ``scheme://user:[redacted]@host``; ``-u user:secret`` /
+    ``--user user:secret`` / ``--user=user:secret`` → the same for the part after the colon."""
+    if "@" in command and "://" in command:
+        out, pos = [], 0
+        while True:
+            scheme = command.find("://", pos)
+            if scheme < 0:
+                break
+            start = scheme + 3
+            end = start
+            while end < len(command) and command[end] not in " \t\n'\"/?#":
+                end += 1
+            userinfo = command[start:end]
+            at = userinfo.rfind("@")
+            colon = userinfo.find(":", 0, at) if at > 0 else -1
+            if colon >= 0:
+                out.append(command[pos : start + colon + 1])
+                out.append("[redacted]")
+                pos = start + at
+            else:
+                out.append(command[pos:end])
+                pos = end
+        out.append(command[pos:])
+        command = "".join(out)
+    for flag in (" -u ", " --user ", " --user="):
+        index = command.find(flag)
+        while index >= 0:
+            start = index + len(flag)
+            quote = command[start : start + 1] if command[start : start + 1] in ("'", '"') else ""
+            begin = start + len(quote)
+            end = begin
+            stops = quote or " \t\n"
+            while end < len(command) and command[end] not in stops:
+                end += 1
+            colon = command.find(":", begin, end)
+            if colon >= 0 and command[colon + 1 : end] != "[redacted]":
+                command = command[: colon + 1] + "[redacted]" + command[end:]
+            index = command.find(flag, start)
+    return command
+
+
+def _named(command: str) -> str:
     if "=" not in command and ":" not in command:
         return command
     lower = command.lower()
