@@ -14,7 +14,12 @@ child's next identical call is approved by them). With no human: relay the ask o
 
 Review events (``forwarded_permission.*``): ``serving_started``, ``serving_stopped``,
 ``auto_approved``, ``auto_denied``, ``prompted``, ``approved``, ``denied``, ``session_recorded``,
-``file_rejected``. It does not own the command line or the live list (``clearance.cli.serve``).
+``file_rejected``, ``abandoned``.
+
+A request whose requester died (its ``pid`` is gone: the host killed the hook) is abandoned: it
+is discarded unanswered before it is resolved, and one waiting for the human is dropped as soon
+as the requester is gone; an answer the human gives to it is neither recorded (no grant) nor
+written. It does not own the command line or the live list (``clearance.cli.serve``).
 """
 
 from __future__ import annotations
@@ -24,7 +29,14 @@ import threading
 import time
 
 from clearance.authority.ask import Ask, Requester, Verdict
-from clearance.authority.forwarding.heartbeat import REFRESH, Heartbeat, publish, serving, withdraw
+from clearance.authority.forwarding.heartbeat import (
+    REFRESH,
+    Heartbeat,
+    pid_alive,
+    publish,
+    serving,
+    withdraw,
+)
 from clearance.authority.forwarding.inbox import Inbox, read_private_json
 from clearance.authority.forwarding.protocol import ProtocolError, Request, is_id
 from clearance.authority.forwarding.resolution import resolve
@@ -177,7 +189,48 @@ class Server:
         if now - self.swept_at >= _SWEEP:
             self.inbox.sweep()
             self.swept_at = now
+        self.watch()
         return self.drain()
+
+    # -- requesters that died ----------------------------------------------------------------
+
+    def watch(self) -> int:
+        """Abandon every request waiting for the human whose requester is gone."""
+        with self._lock:
+            busy = list(self._busy.values())
+        gone = 0
+        for request, _ in busy:
+            if requester_gone(request) and self.abandon(request, "while it waited for the human"):
+                gone += 1
+        return gone
+
+    def abandon(self, request: Request, when: str, claim: Claim | None = None) -> bool:
+        """Discard ``request`` (its requester is gone) unanswered and log it; False when it was
+        already answered or abandoned."""
+        if claim is None:
+            with self._lock:
+                held = self._busy.pop(request.id, None)
+            if held is None:
+                return False
+            claim = held[1]
+        self.inbox.discard(request.id + ".json")
+        claim.release()
+        self.write("forwarded_permission.abandoned", {
+            **self._fields(request), "pid": request.pid,
+            "why": f"the requester (pid {request.pid}) is gone; discarded {when}",
+        })  # fmt: skip
+        self.observe("answered", request, f"abandoned: its requester (pid {request.pid}) is gone")
+        return True
+
+    def waiting(self, request: Request) -> bool:
+        """Whether ``request`` still waits for an answer (not abandoned, not stopped)."""
+        with self._lock:
+            if request.id not in self._busy:
+                return False
+        if requester_gone(request):
+            self.abandon(request, "while the human was answering")
+            return False
+        return True
 
     # -- draining ----------------------------------------------------------------------------
 
@@ -217,6 +270,9 @@ class Server:
             if request.expires < time.time():
                 self.inbox.discard(name)
                 claim.release()
+                continue
+            if requester_gone(request):
+                self.abandon(request, "before it was resolved", claim)
                 continue
             self.handle(request, claim)
             handled += 1
@@ -269,6 +325,9 @@ class Server:
             verdict = Verdict("deny", f"Denied: the serving session failed while asking "
                               f"({type(exc).__name__}: {exc})", decided_by="gate_error",
                               resolution="gate_error")  # fmt: skip
+        if requester_gone(request):  # died while it was being asked: no answer, no grant
+            self.abandon(request, "while it was being asked")
+            return
         with self._lock:
             held = self._busy.pop(request.id, None)
         if held is not None:
@@ -315,6 +374,21 @@ class Server:
                                 "session": request.requester.session,
                                 "forwarding": self._forwarding(request)})  # fmt: skip
         self.observe("answered", request, f"{event}: {reason}")
+
+
+def requester_gone(request: Request) -> bool:
+    """Whether the process that wrote ``request`` has exited (a zombie counts as exited); a
+    request without a pid is never judged gone."""
+    if request.pid <= 0:
+        return False
+    if not pid_alive(request.pid):
+        return True
+    try:
+        with open(f"/proc/{request.pid}/stat", "rb") as stat:
+            fields = stat.read().rpartition(b")")[2].split()
+    except OSError:
+        return False
+    return bool(fields) and fields[0] in (b"Z", b"X")
 
 
 def _ask(request: Request, resolution: Resolution) -> Ask:
@@ -377,4 +451,9 @@ class _Escalation:
             finally:
                 server.dialog_open = False
                 server.observe("dialog_closed", request, "")
+        if not server.waiting(request):
+            # Nobody waits for this answer any more (the requester died, or serving stopped):
+            # record nothing — no grant for the whole session nobody needed.
+            return Verdict("deny", "No one could approve this: the request was abandoned.",
+                           decided_by="unavailable", resolution="abandoned")  # fmt: skip
         return scoped_verdict(answer, ask, request, server)
