@@ -38,6 +38,20 @@ __all__ = ["DEFAULT_TIMEOUT", "GRACE", "ForwardingAuthorizer", "forward_decision
 DEFAULT_TIMEOUT = 600.0
 GRACE = 2.0
 _TICK = 0.25
+# What a request copies for display (the reason, each gate's message, value and unit, the
+# requester's value) is cut to this many characters; the match values are kept whole.
+CAP = 4096
+
+
+def cap(text: str, limit: int = CAP) -> str:
+    """``text``, cut to ``limit`` characters with a marker saying how much was left out."""
+    if len(text) <= limit:
+        return text
+    return f"{text[:limit]}… [truncated: {len(text) - limit} more characters]"
+
+
+def _cap_optional(text: str | None) -> str | None:
+    return None if text is None else cap(text)
 
 
 def parent_session(env: Mapping[str, str] | None = None) -> str | None:
@@ -131,7 +145,7 @@ class ForwardingAuthorizer:
         decision = ask.decision
         call = decision.call
         asking = [g for g in decision.gates if g.action == "ask"]
-        requester = ask.requester or Requester(
+        who = ask.requester or Requester(
             call.agent,
             call.session or f"pid-{os.getpid()}",
             os.path.abspath(call.cwd),
@@ -139,28 +153,48 @@ class ForwardingAuthorizer:
             asking[0].surface if asking else None,
             asking[0].value if asking else None,
         )
+        requester = Requester(who.agent, who.session, who.cwd, who.tool, who.surface,
+                              _cap_optional(who.value))  # fmt: skip
+        # The match values travel whole (the serving session decides on them); what is only
+        # shown is capped, so a long command is not copied into the request again and again.
         gates = tuple(
-            GateFact(g.gate, g.surface, g.value, g.values, g.sentinel, g.unit, g.message)
+            GateFact(
+                g.gate,
+                g.surface,
+                cap(g.value),
+                tuple(g.values) or (g.value,),
+                g.sentinel,
+                _cap_optional(g.unit),
+                cap(g.message),
+            )
             for g in asking
         )
         firsts = [s[0] for _, s in offers(decision)]
-        grants = tuple(dict.fromkeys(Grant(s.surface, s.pattern) for s in firsts))
+        grants = tuple(dict.fromkeys(Grant(s.surface, s.pattern) for s in firsts
+                                     if len(s.pattern) <= CAP))  # fmt: skip
         now = time.time()
         return Request(
             id=new_id(), nonce=new_nonce(), target=target, created=now,
-            expires=now + self.timeout, requester=requester, reason=decision.reason,
+            expires=now + self.timeout, requester=requester, reason=cap(decision.reason),
             gates=gates, grants=grants, ask_id=ask.request_id,
         )  # fmt: skip
 
     def forward(self, request: Request) -> Verdict:
         """Write ``request`` into its target's inbox and wait for the answer (or a reason why
         none will come)."""
-        from clearance.authority.forwarding.inbox import Inbox, write_private_json
+        from clearance._json import dumps
+        from clearance.authority.forwarding.inbox import MAX_FILE, Inbox, write_private_json
         from clearance.authority.forwarding.wake import Waker
 
         target = request.target
         inbox = Inbox(self.state, target)
         fields = _fields(request)
+        size = len(dumps(request.as_json()).encode("utf-8"))
+        if size > MAX_FILE:  # the serving session would not read it: say so now, not at timeout
+            why = f"{size} bytes, more than the {MAX_FILE} a serving session reads"
+            self.report("forwarded_permission.file_rejected", {**fields, "why": why})
+            return _abandon(f"this call is too large to forward to session '{target}' (the "
+                            f"request would be {why}); split it into smaller ones.")  # fmt: skip
         try:
             inbox.prepare()
         except OSError as exc:

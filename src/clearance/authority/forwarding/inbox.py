@@ -30,18 +30,21 @@ if TYPE_CHECKING:
     from typing import Any
 
 __all__ = [
+    "MAX_FILE",
     "Claim",
     "Inbox",
+    "TooLarge",
     "UnsafeFile",
     "UnsafeInbox",
     "forwarding_root",
     "private_dir",
+    "read_private_head",
     "read_private_json",
     "safe_name",
     "write_private_json",
 ]
 
-_MAX_FILE = 1 << 20
+MAX_FILE = 1 << 20  # the largest request or response read; a requester never writes more
 _S_IFMT = 0o170000
 _S_IFDIR = 0o040000
 _S_IFREG = 0o100000
@@ -67,6 +70,10 @@ class UnsafeInbox(OSError):
 
 class UnsafeFile(OSError):
     """A file in a forwarding directory that must not be trusted."""
+
+
+class TooLarge(ValueError):
+    """A private file larger than :data:`MAX_FILE` (not read)."""
 
 
 def forwarding_root(state: str) -> str:
@@ -117,8 +124,27 @@ def read_private_json(path: str) -> Any:
     """The JSON at ``path``: a private regular file of this user, never through a symlink.
 
     Raises ``FileNotFoundError`` when it is absent, :class:`UnsafeFile` when it must not be
-    trusted, ``ValueError`` when it is not JSON.
+    trusted, :class:`TooLarge` when it is larger than :data:`MAX_FILE`, ``ValueError`` when it is
+    not JSON.
     """
+    data = _read_private(path, MAX_FILE + 1)
+    if len(data) > MAX_FILE:
+        raise TooLarge(f"{path} is larger than {MAX_FILE} bytes")
+    from clearance._json import loads
+
+    try:
+        return loads(data.decode("utf-8"))
+    except UnicodeDecodeError as exc:
+        raise ValueError(f"{path} is not UTF-8") from exc
+
+
+def read_private_head(path: str, size: int) -> bytes:
+    """The first ``size`` bytes of a private regular file of this user (as
+    :func:`read_private_json` checks it)."""
+    return _read_private(path, size)
+
+
+def _read_private(path: str, size: int) -> bytes:
     try:
         fd = os.open(path, _READ)
     except OSError as exc:
@@ -133,17 +159,17 @@ def read_private_json(path: str) -> Any:
             raise UnsafeFile(f"{path} is owned by uid {st.st_uid}, not by this user")
         if st.st_mode & 0o077:
             raise UnsafeFile(f"{path} is readable or writable by others")
-        data = os.read(fd, _MAX_FILE + 1)
+        chunks: list[bytes] = []
+        left = size
+        while left > 0:
+            chunk = os.read(fd, min(left, 1 << 20))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            left -= len(chunk)
     finally:
         os.close(fd)
-    if len(data) > _MAX_FILE:
-        raise ValueError(f"{path} is larger than {_MAX_FILE} bytes")
-    from clearance._json import loads
-
-    try:
-        return loads(data.decode("utf-8"))
-    except UnicodeDecodeError as exc:
-        raise ValueError(f"{path} is not UTF-8") from exc
+    return b"".join(chunks)
 
 
 def _unlink(path: str) -> bool:

@@ -37,7 +37,13 @@ from clearance.authority.forwarding.heartbeat import (
     serving,
     withdraw,
 )
-from clearance.authority.forwarding.inbox import Inbox, read_private_json
+from clearance.authority.forwarding.inbox import (
+    MAX_FILE,
+    Inbox,
+    TooLarge,
+    read_private_head,
+    read_private_json,
+)
 from clearance.authority.forwarding.protocol import ProtocolError, Request, is_id
 from clearance.authority.forwarding.resolution import resolve
 
@@ -263,6 +269,9 @@ class Server:
             except FileNotFoundError:
                 claim.release()
                 continue
+            except TooLarge as exc:
+                self._too_large(name, request_id, claim, str(exc))
+                continue
             except (OSError, ValueError) as exc:
                 self._reject(name, str(exc))
                 claim.release()
@@ -277,6 +286,36 @@ class Server:
             self.handle(request, claim)
             handled += 1
         return handled
+
+    def _too_large(self, name: str, request_id: str, claim: Claim, why: str) -> None:
+        """An oversized request: when its head names a nonce (and a live requester), deny it
+        with the reason, so its requester does not wait for nothing; else reject it."""
+        import re
+
+        try:
+            head = read_private_head(self.inbox.request_path(request_id), 65536)
+        except OSError:
+            head = b""
+        nonce = re.search(rb'"nonce"\s*:\s*"([0-9a-f]{32})"', head)
+        pid = re.search(rb'"pid"\s*:\s*([0-9]{1,10})[,}\s]', head)
+        alive = pid is None or pid_alive(int(pid.group(1)))
+        if nonce is None or not alive:
+            self._reject(name, why)
+            claim.release()
+            return
+        reason = (f"No one could approve this: the forwarded request is larger than {MAX_FILE} "
+                  f"bytes, more than the serving session '{self.session}' reads.")  # fmt: skip
+        body = {
+            "version": 1, "kind": "response", "id": request_id,
+            "nonce": nonce.group(1).decode(), "approved": False, "state": "denied",
+            "reason": reason, "responder": self.session, "responded": time.time(),
+            "decidedBy": "unavailable", "resolution": "confirmation_unavailable",
+        }  # fmt: skip
+        self.write("forwarded_permission.file_rejected", {
+            "responderSession": self.session, "file": name, "why": why, "answered": "deny",
+        })  # fmt: skip
+        self.observe("notice", None, f"denied {name}: {why}")
+        self.inbox.answer(request_id, body, claim)
 
     def _reject(self, name: str, why: str) -> None:
         self.write("forwarded_permission.file_rejected",

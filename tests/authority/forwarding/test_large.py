@@ -1,0 +1,111 @@
+"""Large requests: the child caps what it copies, and nobody waits for a request too large."""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from pathlib import Path
+
+import pytest
+from fwdharness import Serving, events
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+    from typing import Any
+
+SERVING = {"permission": {"bash": {"*": "ask", "make *": "allow"}}}
+CHILD = json.dumps({"permission": {"bash": {"*": "ask"}}, "forwardingTimeoutMs": 8000})
+
+
+@pytest.fixture
+def project(world: Any) -> Path:
+    path: Path = world.project("proj")
+    return path
+
+
+@pytest.fixture
+def server(world: Any, project: Path) -> Iterator[Serving]:
+    serving = Serving(world, "P", project, SERVING)
+    yield serving
+    serving.close()
+
+
+def forward(project: Path, command: str) -> tuple[Any, float]:
+    from clearance.authority.forwarding.child import forward_decision
+    from clearance.decide.engine import Engine
+    from clearance.intent.call import ToolCall
+
+    engine = Engine.load(cwd=str(project), policy=CHILD)
+    decision = engine.check(ToolCall("bash", {"command": command}, str(project), None, "C1"))
+    assert decision.action == "ask"
+    started = time.monotonic()
+    verdict = forward_decision(engine, decision, "ask-1")
+    return verdict, time.monotonic() - started
+
+
+def long_command(size: int) -> str:
+    return "make " + " ".join(f"arg{i}" for i in range(size // 8))
+
+
+def test_a_200_kb_command_is_forwarded_and_resolved(
+    world: Any, project: Path, server: Serving
+) -> None:
+    command = long_command(200_000)
+    assert len(command) > 200_000
+    verdict, took = forward(project, command)
+    assert verdict is not None and verdict.action == "allow", verdict
+    assert took < 5, took
+
+
+def test_a_request_copies_a_long_value_once_and_caps_what_is_only_shown(project: Path) -> None:
+    from clearance.authority.ask import Ask
+    from clearance.authority.forwarding.child import CAP, ForwardingAuthorizer
+    from clearance.decide.engine import Engine
+    from clearance.intent.call import ToolCall
+
+    command = long_command(200_000)
+    engine = Engine.load(cwd=str(project), policy=CHILD)
+    decision = engine.check(ToolCall("bash", {"command": command}, str(project), None, "C1"))
+    request = ForwardingAuthorizer(state=str(project)).request_for(Ask(decision, "a"), "P")
+    [gate] = request.gates
+    assert command in gate.values  # the facts travel whole
+    for shown in (request.reason, gate.message, gate.value, gate.unit, request.requester.value):
+        assert shown is not None and len(shown) < CAP + 100 and "[truncated: " in shown
+
+
+def test_a_command_too_large_to_forward_is_denied_at_once(
+    world: Any, project: Path, server: Serving
+) -> None:
+    verdict, took = forward(project, long_command(1_200_000))
+    assert verdict is not None and verdict.action == "deny"
+    assert "too large to forward" in verdict.reason
+    assert took < 2, took
+    assert not list((world.state / "forwarding" / "P" / "requests").glob("*.json"))
+
+
+def test_an_oversized_request_is_denied_by_the_server_not_dropped(
+    world: Any, project: Path, server: Serving
+) -> None:
+    # A requester that does not cap (an older one): the server answers it with a reason.
+    from clearance.authority.forwarding.inbox import Inbox, write_private_json
+    from clearance.authority.forwarding.protocol import new_id, new_nonce
+
+    inbox = Inbox(str(world.state), "P")
+    request_id, nonce, now = new_id(), new_nonce(), time.time()
+    body = {"version": 1, "kind": "request", "id": request_id, "nonce": nonce, "target": "P",
+            "created": now, "expires": now + 60, "askId": None, "pid": os.getpid(),
+            "requester": {"session": "C1", "tool": "bash"}, "reason": "x" * (1 << 20),
+            "gates": [], "grants": [], "via": []}  # fmt: skip
+    write_private_json(inbox.request_path(request_id), body)
+    path = Path(inbox.response_path(request_id))
+    deadline = time.monotonic() + 10
+    while not path.exists() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    response = json.loads(path.read_text())
+    assert response["nonce"] == nonce and response["approved"] is False
+    assert "larger than" in response["reason"]
+    assert not Path(inbox.request_path(request_id)).exists()
+    [rejected] = [e for e in events(world) if e["event"] == "forwarded_permission.file_rejected"]
+    assert rejected["answered"] == "deny"
