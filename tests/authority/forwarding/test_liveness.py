@@ -200,6 +200,21 @@ def test_garbage_and_foreign_files_are_ignored_logged_and_serving_goes_on(
     assert [p.name for p in requests.iterdir()] == []
 
 
+def test_an_entry_that_cannot_be_removed_is_rejected_once_not_on_every_pass(
+    world: Any, project: Path, servers: list[Serving]
+) -> None:
+    serve(servers, world, "P", project, ALLOW_MAKE)
+    requests = inbox(world, "P") / "requests"
+    stuck = ["req-" + "e" * 32 + ".json", "not-an-id.json"]
+    for name in stuck:
+        (requests / name).mkdir(mode=0o700)  # a directory: it cannot be unlinked
+    time.sleep(1.5)  # about six passes
+    assert ask(world, "C1", "make x", cwd=project, parent="P")["decision"] == "allow"
+    rejected = [e for e in events(world) if e["event"] == "forwarded_permission.file_rejected"]
+    assert sorted(e["file"] for e in rejected) == sorted(stuck)
+    assert sorted(p.name for p in requests.iterdir()) == sorted(stuck)
+
+
 def test_two_servers_racing_on_one_inbox_answer_each_request_exactly_once(
     world: Any, project: Path, servers: list[Serving]
 ) -> None:

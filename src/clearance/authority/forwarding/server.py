@@ -106,6 +106,7 @@ class Server:
         self.swept_at = 0.0
         self.dialog_open = False
         self._unsafe = ""
+        self._stuck: set[str] = set()  # rejected entries that could not be removed
         self._busy: dict[str, tuple[Request, Claim]] = {}
         self._lock = threading.Lock()
         self._human = threading.Lock()  # one dialog at a time
@@ -252,9 +253,12 @@ class Server:
             return 0
         self._unsafe = ""
         handled = 0
-        for name in self.inbox.pending():
+        pending = self.inbox.pending()
+        if self._stuck:
+            self._stuck &= set(pending)
+        for name in pending:
             request_id = name[: -len(".json")]
-            if request_id in self._busy:
+            if request_id in self._busy or name in self._stuck:
                 continue
             if not is_id(request_id):
                 self._reject(name, "the file name is not a request id")
@@ -322,6 +326,8 @@ class Server:
                    {"responderSession": self.session, "file": name, "why": why})  # fmt: skip
         self.observe("notice", None, f"ignored {name}: {why}")
         self.inbox.discard(name)
+        if os.path.lexists(os.path.join(self.inbox.requests, name)):
+            self._stuck.add(name)  # a directory, say: rejected once, then left alone
 
     def resolve(self, request: Request) -> Resolution:
         from clearance.decide.grant import DiskGrants
