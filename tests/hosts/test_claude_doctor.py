@@ -86,3 +86,15 @@ def test_the_doctor_command_exits_one_on_a_problem_and_zero_when_healthy(
     proc = world.run("doctor", cwd=proj)
     assert proc.returncode == 0, proc.stdout
     assert "ok    round trip" in proc.stdout
+
+
+def test_a_forwarding_inbox_writable_by_others_is_to_be_removed_not_repaired(world: Any) -> None:
+    inbox = Path(world.state) / "forwarding" / "P"
+    (inbox / "requests").mkdir(parents=True)
+    for path in (world.state, Path(world.state) / "forwarding", inbox / "requests"):
+        os.chmod(path, 0o700)
+    os.chmod(inbox, 0o777)
+    check = check_state(os.environ)
+    assert not check.ok and check.fix is not None
+    assert "chmod" not in check.fix
+    assert f"rm -rf {inbox}" in check.fix and "restart `clearance serve`" in check.fix

@@ -131,6 +131,8 @@ def check_state(env: Mapping[str, str]) -> Check:
     if not os.path.isdir(root):
         return Check("state", True, f"{root} does not exist yet (created 0700 on first use)")
     loose: list[str] = []
+    unsafe: dict[str, None] = {}  # forwarding inboxes writable by others: remove, never repair
+    forwarding = os.path.join(root, "forwarding")
     seen = 0
     for directory, _dirs, files in os.walk(root):
         for name, want in [(directory, 0o700)] + [
@@ -143,14 +145,26 @@ def check_state(env: Mapping[str, str]) -> Check:
                 continue
             if st.st_mode & 0o077:
                 loose.append(f"{name} ({oct(st.st_mode & 0o777)}, want {oct(want)})")
+            if st.st_mode & 0o022 and (name + os.sep).startswith(forwarding + os.sep):
+                rest = os.path.relpath(name, forwarding).split(os.sep)[0]
+                top = forwarding if rest in (".", "serving") else os.path.join(forwarding, rest)
+                unsafe[top] = None
         if seen > 5000:
             break
     if loose:
         shown = "\n  ".join(loose[:5]) + (
             f"\n  … and {len(loose) - 5} more" if len(loose) > 5 else ""
         )
-        return Check("state", False, f"others can read clearance's state:\n  {shown}",
-                     f"run `chmod -R go-rwx {shlex.quote(root)}`")  # fmt: skip
+        fix = f"run `chmod -R go-rwx {shlex.quote(root)}`"
+        if unsafe:
+            # Files may already have been planted in a forwarding directory others could write:
+            # it is refused, never repaired (docs/forwarding.md).
+            dirs = " ".join(shlex.quote(d) for d in unsafe)
+            fix = (f"remove {dirs} (others could write there, so it is refused and never "
+                   f"repaired: `rm -rf {dirs}`), then restart `clearance serve`")  # fmt: skip
+            if len(loose) > sum(1 for x in loose if x.startswith(tuple(unsafe))):
+                fix += f"; for the rest, run `chmod -R go-rwx {shlex.quote(root)}`"
+        return Check("state", False, f"others can read clearance's state:\n  {shown}", fix)
     return Check("state", True, f"{root}: directories 0700, files 0600")
 
 
