@@ -29,6 +29,7 @@ __all__ = ["Analysis", "analyze"]
 
 _set = object.__setattr__
 MAX_SALVAGE = 16
+MAX_NESTED = 32  # programs parsed out of heredoc bodies, per analysis
 _IDENT = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_")
 _USE = frozenset("${#!")
 
@@ -134,7 +135,7 @@ def _memo(exists: Callable[[str], bool]) -> Callable[[str], bool]:
 class _Session:
     """Shared settings of one analysis, including recursive payload and salvage parses."""
 
-    __slots__ = ("exists", "home", "home_ok", "pwd_ok", "salvages")
+    __slots__ = ("exists", "home", "home_ok", "nests", "pwd_ok", "salvages")
 
     def __init__(self, home: str, home_ok: bool, pwd_ok: bool, exists: Callable[[str], bool]):
         self.home = home
@@ -142,6 +143,7 @@ class _Session:
         self.pwd_ok = pwd_ok
         self.exists = exists
         self.salvages = 0
+        self.nests = 0
 
     def run(
         self, src: Source, context: str, scope: Scope, depth: int, payload: bool
@@ -154,8 +156,19 @@ class _Session:
         def payloads(text: str, stmt: Statement, level: int) -> list[Unit]:
             return self.payload(text, stmt, level)
 
+        def programs(
+            stmt: Statement, level: int, project: bool
+        ) -> tuple[list[Unit], list[PathToken]]:
+            return self.nested(stmt, level, project)
+
         asm = Assembly(
-            self.home, self.home_ok, self.exists, payloads, project=not payload, depth=depth
+            self.home,
+            self.home_ok,
+            self.exists,
+            payloads,
+            programs,
+            project=not payload,
+            depth=depth,
         )
         for stmt in walk.statements:
             asm.add(stmt)
@@ -172,6 +185,19 @@ class _Session:
         if not stmt.unresolved:
             return asm.units
         return [u.replace(unresolved=True) for u in asm.units]
+
+    def nested(
+        self, stmt: Statement, depth: int, project: bool
+    ) -> tuple[list[Unit], list[PathToken]]:
+        """Units and tokens of program text the walk found outside the tree (a substitution in
+        a heredoc body), parsed in the statement's own shell and context."""
+        if self.nests >= MAX_NESTED:
+            return [Unit(stmt.text, context=stmt.context, unresolved=True)], []  # type: ignore[arg-type]
+        self.nests += 1
+        asm, _, _ = self.run(Source(stmt.text), stmt.context, stmt.scope, depth, not project)
+        if not stmt.unresolved:
+            return asm.units, asm.tokens
+        return [u.replace(unresolved=True) for u in asm.units], asm.tokens
 
     def _salvage(self, src: Source, walk: Walk, asm: Assembly) -> None:
         """Re-parse error regions; commands of a region that parses cleanly are kept (§5.3)."""

@@ -13,6 +13,7 @@ import os.path
 from clearance.intent.shell.effect import reader_claim
 from clearance.intent.shell.role import candidates
 from clearance.intent.shell.spelling import spellings
+from clearance.intent.shell.statement import stdin_text
 from clearance.intent.shell.token import PathToken, absolute, exists_safely, path_shaped
 from clearance.intent.shell.unit import Unit
 from clearance.intent.shell.word import HOME, PWD
@@ -28,6 +29,7 @@ if TYPE_CHECKING:
     from clearance.intent.shell.word import Word
 
     Payloads = Callable[[str, Statement, int], list[Unit]]
+    Programs = Callable[[Statement, int, bool], tuple[list[Unit], list[PathToken]]]
 
 __all__ = ["Assembly"]
 
@@ -61,7 +63,17 @@ def _canonical(words: Sequence[Word]) -> str:
 class Assembly:
     """Collects units and tokens for one command line (or one payload)."""
 
-    __slots__ = ("depth", "exists", "home", "home_ok", "payloads", "project", "tokens", "units")
+    __slots__ = (
+        "depth",
+        "exists",
+        "home",
+        "home_ok",
+        "payloads",
+        "programs",
+        "project",
+        "tokens",
+        "units",
+    )
 
     def __init__(
         self,
@@ -69,6 +81,7 @@ class Assembly:
         home_ok: bool,
         exists: Callable[[str], bool],
         payloads: Payloads,
+        programs: Programs,
         *,
         project: bool = True,
         depth: int = 0,
@@ -77,6 +90,7 @@ class Assembly:
         self.home_ok = home_ok
         self.exists = exists
         self.payloads = payloads  # parses a literal opaque payload into units
+        self.programs = programs  # parses program text found outside the tree (heredocs)
         self.project = project  # payload units project no paths and get no spellings
         self.depth = depth
         self.units: list[Unit] = []
@@ -89,6 +103,10 @@ class Assembly:
         base = stmt.scope.current() if not stmt.salvaged else None
         if kind == "simple":
             self._simple(stmt, base)
+        elif kind == "nested":
+            units, tokens = self.programs(stmt, self.depth, self.project)
+            self.units.extend(units)
+            self.tokens.extend(tokens)
         elif kind == "redirects":
             self._redirects(stmt, base)
             self._arguments(stmt.words, base, stmt.text, "unproven", "unproven")
@@ -153,13 +171,18 @@ class Assembly:
                 spellings=extra,
             )
         )
-        if first is None or first.start is None:
+        if first is None:
             return
         if first.kind == "opaque":
-            if first.payload is not None and self.depth < MAX_LAYERS:
-                self.units.extend(self.payloads(first.payload, stmt, self.depth + 1))
+            payload = first.payload
+            if payload is None and first.stdin:
+                payload = stdin_text(stmt.redirects)  # `bash <<< 'rm x'`, `bash -s <<EOF`
+            if payload is not None and self.depth < MAX_LAYERS:
+                self.units.extend(self.payloads(payload, stmt, self.depth + 1))
             return
-        inner = words[first.start : first.end]
+        inner = first.inner(words)
+        if not inner:
+            return
         if level < MAX_LAYERS and inner[0].raw[:1] != "-":
             self._unit(inner, stmt, "wrapped", base, level + 1)
         if first.name in OPAQUE_LINE and self.depth < MAX_LAYERS:
@@ -249,8 +272,8 @@ class Assembly:
                 own.extend(words[found.end :])
             source: Source = "retracted" if found.name in ("find", "fd") else "unproven"
             self._arguments(own[1:], base, command, "unproven", source, generic_of=own)
-            if found.start is not None:
-                inner = words[found.start : found.end]
+            inner = found.inner(words)
+            if inner:
                 self._command_tokens(
                     inner, base, command, provable and found.name not in OPAQUE_LINE
                 )

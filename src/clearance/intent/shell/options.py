@@ -216,7 +216,17 @@ VALUE_FLAGS: dict[str, frozenset[str]] = {
             "--machine",
         }
     ),
-}
+    "fakeroot": frozenset({"-l", "--lib", "--faked", "-s", "-i", "-b"}),
+    "proot": frozenset({"-r", "-b", "-m", "-w", "-q", "-k", "-i", "-v", "-R", "-S", "-p"}),
+    "torsocks": frozenset({"-u", "-p", "-a", "-P", "--user", "--pass", "--address", "--port"}),
+    "proxychains": frozenset({"-f"}),
+    "proxychains4": frozenset({"-f"}),
+    "dbus-launch": frozenset({"--config-file", "--autolaunch"}),
+    "xvfb-run": frozenset({"-e", "-f", "-n", "-s", "-w", "-p", "--error-file", "--auth-file",
+                           "--server-num", "--server-args", "--wait", "--xauth-protocol"}),
+    "ssh-agent": frozenset({"-a", "-E", "-O", "-P", "-t"}),
+    "screen": frozenset({"-S", "-c", "-e", "-h", "-p", "-t", "-T", "-s", "-Logfile"}),
+}  # fmt: skip
 
 # Wrappers whose first operand is theirs, not the command's (duration, lock file, new root,
 # scheduling priority, CPU mask).

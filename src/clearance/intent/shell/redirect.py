@@ -10,8 +10,8 @@ walk.
 from __future__ import annotations
 
 from clearance.intent.shell.grammar import REDIRECTS, STATEMENTS, WORDLIKE
+from clearance.intent.shell.heredoc import body_text
 from clearance.intent.shell.statement import Redirect
-from clearance.intent.shell.word import scan_substitutions
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -36,7 +36,7 @@ class Pending:
         self.redirects: list[Redirect] = []
         self.extra: list[Word] = []  # words the grammar hung on a redirect: they are arguments
         self.subs: list[Node] = []
-        self.heredoc: list[Node] = []  # substitutions in unquoted heredoc bodies
+        self.heredoc: list[str] = []  # the bodies of heredocs with an unquoted delimiter
         self.after: list[Node] = []  # statements on a heredoc's first line (`<<EOF && rm x`)
 
     def merge(self, outer: Pending) -> None:
@@ -64,6 +64,7 @@ def read_redirect(
     if kind == "heredoc_redirect":
         op = "<<"
         quoted = False
+        body: str | None = None
         for i, child in enumerate(node.children):
             ctype = child.type
             if ctype in ("<<", "<<-"):
@@ -72,15 +73,16 @@ def read_redirect(
                 delimiter = src.slice(child.start_byte, child.end_byte)
                 quoted = any(ch in delimiter for ch in "'\"\\")
             elif ctype == "heredoc_body":
+                body = body_text(src.data, child.start_byte, child.end_byte)
                 if not quoted:
-                    scan_substitutions(child, pending.heredoc)
+                    pending.heredoc.append(body)
             elif ctype in REDIRECTS:
                 read_redirect(child, pending, src, word, strays)
             elif node.field_name_for_child(i) == "argument":
                 pending.extra.append(word(child, pending.subs))
             elif ctype in STATEMENTS:
                 pending.after.append(child)
-        pending.redirects.append(Redirect(op, None))
+        pending.redirects.append(Redirect(op, None, body=body))
         return
     op = "?"
     target: Word | None = None

@@ -13,9 +13,9 @@ if TYPE_CHECKING:
 
     from clearance.intent.shell.word import Word
 
-    Kind = Literal["simple", "compound", "plain", "test", "error", "redirects"]
+    Kind = Literal["simple", "compound", "plain", "test", "error", "redirects", "nested"]
 
-__all__ = ["WRITE_OPERATORS", "Redirect", "Scope", "Statement"]
+__all__ = ["WRITE_OPERATORS", "Redirect", "Scope", "Statement", "stdin_text"]
 
 # Operators whose target the shell opens for writing (notes §5.7).
 WRITE_OPERATORS = frozenset({">", ">>", ">|", "&>", "&>>"})
@@ -28,19 +28,23 @@ class Redirect:
     ``op`` is the operator as written (``>``, ``>>``, ``>|``, ``&>``, ``&>>``, ``<``, ``<<<``,
     ``>&``, ``<&``, ``<<``, ``<<-``, ``>&-``, ``<&-``) or ``?`` when the parse found none;
     ``broken`` when the redirect did not parse cleanly (e.g. ``<>``, which the grammar does not
-    know).
+    know); ``body`` the text of a heredoc.
     """
 
-    __slots__ = ("broken", "op", "target")
+    __slots__ = ("body", "broken", "op", "target")
 
     op: str
     target: Word | None
     broken: bool
+    body: str | None
 
-    def __init__(self, op: str, target: Word | None, broken: bool = False) -> None:
+    def __init__(
+        self, op: str, target: Word | None, broken: bool = False, body: str | None = None
+    ) -> None:
         self.op = op
         self.target = target
         self.broken = broken  # the parse could not resolve it: it proves nothing (#814)
+        self.body = body
 
     @property
     def duplicates(self) -> bool:
@@ -72,6 +76,20 @@ class Redirect:
         return not (target.value == _DISCARD and not target.quoted)
 
 
+def stdin_text(redirects: list[Redirect]) -> str | None:
+    """The literal text a statement reads on standard input: its last input redirect's
+    here-string (a literal word) or heredoc body; ``None`` for a file, a pipe, a computed word."""
+    for redirect in reversed(redirects):
+        if redirect.op == "<<<":
+            target = redirect.target
+            return target.value if target is not None else None
+        if redirect.op in ("<<", "<<-"):
+            return redirect.body
+        if redirect.op in ("<", "<&"):
+            return None
+    return None
+
+
 class Scope:
     """One shell (the top level, a subshell, a substitution, a pipeline element).
 
@@ -99,7 +117,11 @@ class Scope:
 
 
 class Statement:
-    """One statement the walk found, in source order (enclosing before nested)."""
+    """One statement the walk found, in source order (enclosing before nested).
+
+    A ``nested`` statement is program text found outside the tree (a substitution the grammar
+    left inside a heredoc body): the assembly parses ``text`` as a program of its own.
+    """
 
     __slots__ = (
         "context",

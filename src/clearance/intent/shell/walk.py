@@ -25,6 +25,7 @@ from clearance.intent.shell.grammar import (
     WORDLIKE,
     flatten,
 )
+from clearance.intent.shell.heredoc import substitutions
 from clearance.intent.shell.redirect import Pending, read_redirect
 from clearance.intent.shell.statement import Scope, Statement
 from clearance.intent.shell.word import (
@@ -172,9 +173,21 @@ class Walk:
         self, pending: Pending, ctx: str, scope: Scope, unres: bool, writes: bool, depth: int
     ) -> None:
         self._nested(pending.subs, None, scope, unres, depth)
-        self._nested(pending.heredoc, "heredoc", scope, unres, depth)
+        for body in pending.heredoc:
+            self._heredoc(body, scope, unres)
         for node in pending.after:
             self._statement(node, ctx, scope, unres, writes, depth)
+
+    def _heredoc(self, body: str, scope: Scope, unres: bool) -> None:
+        """Each substitution of an unquoted heredoc body, as a program (an unclosed one is also
+        an unresolved unit)."""
+        for text, sure in substitutions(body):
+            if not text.strip():
+                continue
+            if not sure:
+                self.statements.append(Statement("error", text, "heredoc", scope, True))
+            own = Scope(scope)
+            self.statements.append(Statement("nested", text, "heredoc", own, unres or not sure))
 
     def _redirected(
         self,

@@ -1,13 +1,16 @@
 """Wrappers: commands that run another command (notes §5.4, §5.5).
 
-* ``opaque``: ``eval``, or ``bash|sh|dash|zsh|ksh`` with a short-flag cluster holding ``c``
-  before any ``--``. The payload is a program of its own.
+* ``opaque``: ``eval``, and the shells (:data:`~clearance.intent.shell.runners.SHELLS`) with
+  ``-c`` or reading their script from standard input; also ``su -c``, ``runuser -c``,
+  ``script -c``, ``sg GROUP CMD``, ``trap CMD …``, ``source`` of a pipe or standard input,
+  ``at``, ``expect -c``, ``nix-shell --run`` (:mod:`runners`). The payload is a program of its own.
 * ``indirection``: ``sudo env xargs time nohup timeout nice parallel rust-parallel rush doas
   setsid stdbuf watch flock``, ``find`` with ``-exec|-execdir|-ok|-okdir``, ``fd`` with
-  ``-x|--exec|-X|--exec-batch`` — and, beyond the reference (ADR 0006), ``exec command chroot
-  nsenter unshare ionice chrt taskset strace ltrace pkexec runuser busybox caffeinate firejail
-  numactl prlimit systemd-run valgrind catchsegv``.
-* also ``opaque``: ``su -c``, ``runuser -c``, ``script -c``, ``sg GROUP CMD``, ``trap CMD …``.
+  ``-x|--exec|-X|--exec-batch`` (also glued: ``-xCMD``, ``--exec=CMD``) — and, beyond the
+  reference (ADR 0006), ``exec command builtin coproc chroot nsenter unshare ionice chrt taskset
+  strace ltrace pkexec runuser busybox toybox caffeinate firejail numactl prlimit systemd-run
+  valgrind catchsegv unbuffer fakeroot proot torsocks proxychains proxychains4 dbus-launch
+  xvfb-run ssh-agent screen``, ``gdb --args`` and ``tmux new-session``/``new-window``/….
 
 Classification is by basename, so ``/usr/bin/sudo`` counts. :func:`layer` locates the inner
 command of one wrapper; :func:`peel` follows up to four layers to the command finally executed
@@ -17,7 +20,9 @@ and decides the floor exemption (``core-reader`` or ``execution-modifier``).
 from __future__ import annotations
 
 from clearance.intent.shell.effect import reader_claim
+from clearance.intent.shell.layer import Layer, basename, join
 from clearance.intent.shell.options import GETOPT, table_inner
+from clearance.intent.shell.runners import RUNNERS, SHELLS, fd_layer, runner
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -26,12 +31,10 @@ if TYPE_CHECKING:
 
     from clearance.intent.shell.word import Word
 
-    Kind = Literal["opaque", "indirection"]
     Exemption = Literal["core-reader", "execution-modifier"]
 
 __all__ = ["INDIRECTION", "SHELLS", "Layer", "basename", "join", "layer", "peel"]
 
-SHELLS = frozenset({"bash", "sh", "dash", "zsh", "ksh"})
 INDIRECTION = frozenset(
     {
         "sudo",
@@ -52,6 +55,8 @@ INDIRECTION = frozenset(
         # Beyond the reference's list (ADR 0006): builtins and tools that run their arguments.
         "exec",
         "command",
+        "builtin",
+        "coproc",
         "chroot",
         "nsenter",
         "unshare",
@@ -63,6 +68,7 @@ INDIRECTION = frozenset(
         "pkexec",
         "runuser",
         "busybox",
+        "toybox",
         "caffeinate",
         "firejail",
         "numactl",
@@ -70,26 +76,35 @@ INDIRECTION = frozenset(
         "systemd-run",
         "valgrind",
         "catchsegv",
+        "unbuffer",
+        "fakeroot",
+        "proot",
+        "torsocks",
+        "proxychains",
+        "proxychains4",
+        "dbus-launch",
+        "xvfb-run",
+        "ssh-agent",
+        "screen",
     }
 )
-# Commands whose payload is a shell command line given as one argument (ADR 0006):
-# ``su -c CMD``, ``runuser -c CMD``, ``script -c CMD``, ``sg GROUP CMD``, ``trap CMD SIGNAL…``.
-_COMMAND_OPTION = {"su": ("-c", "--command"), "runuser": ("-c", "--command"),
-                   "script": ("-c", "--command")}  # fmt: skip
 # Wrappers that hand their arguments to a shell as one command line.
-OPAQUE_LINE = frozenset({"watch", "parallel", "rush", "rust-parallel"})
-MODIFIERS = frozenset({"time", "timeout", "nice", "stdbuf", "setsid"})
+OPAQUE_LINE = frozenset({"watch", "parallel", "rush", "rust-parallel", "tmux"})
+MODIFIERS = frozenset({"time", "timeout", "nice", "stdbuf", "setsid", "builtin", "coproc"})
 # Never core-reader exempt: they hand a command line to a shell, or write a file themselves
-# (nohup.out, the lock file).
+# (nohup.out, the lock file), or leave the command running in a session of its own.
 NEVER_CORE = OPAQUE_LINE | {"nohup", "flock", "strace", "ltrace", "valgrind", "systemd-run",
-                            "firejail"}  # fmt: skip
+                            "firejail", "screen", "gdb"}  # fmt: skip
 _FIND_EXEC = frozenset({"-exec", "-execdir", "-ok", "-okdir"})
-_FD_EXEC = frozenset({"-x", "--exec", "-X", "--exec-batch"})
-_SHELL_VALUE_OPTIONS = frozenset({"-o", "+o", "-O", "+O"})
+# Without a command these print or change settings and run nothing (`eval $(ssh-agent -s)`).
+_COMMAND_OPTIONAL = frozenset({"ssh-agent", "dbus-launch"})
+# `screen -X CMD` / `-Q CMD` sends a command to a running session: no inner command to see.
+_SCREEN_SEND = frozenset({"-X", "-Q"})
 _NOT_LITERAL_NAMES = (
     SHELLS
     | INDIRECTION
-    | {"eval", "exec", "command", "builtin", "source", ".", "fish", "find", "fd"}
+    | RUNNERS
+    | {"eval", "exec", "command", "builtin", "source", ".", "find", "fd"}
     | {"if", "then", "else", "elif", "fi", "case", "esac", "for", "select", "while", "until"}
     | {"do", "done", "in", "function", "{", "}", "!", "[[", "]]", "coproc"}
 )
@@ -103,39 +118,9 @@ _ADMITTED: dict[str, tuple[frozenset[str], frozenset[str]]] = {
     "nice": (frozenset(), frozenset({"-n", "--adjustment"})),
     "stdbuf": (frozenset(), frozenset({"-i", "-o", "-e", "--input", "--output", "--error"})),
     "setsid": (frozenset(), frozenset()),
+    "builtin": (frozenset(), frozenset()),
+    "coproc": (frozenset(), frozenset()),
 }
-
-
-def basename(value: str) -> str:
-    return value.rstrip("/").rsplit("/", 1)[-1] or value
-
-
-def join(words: Sequence[Word]) -> str:
-    """The text of consecutive words as typed (the first word's separator dropped)."""
-    if not words:
-        return ""
-    return words[0].raw + "".join([w.sep + w.raw for w in words[1:]])
-
-
-class Layer:
-    """One wrapper layer: its kind, name, and where its inner command or payload is."""
-
-    __slots__ = ("end", "kind", "name", "own", "payload", "start")
-
-    def __init__(
-        self,
-        kind: Kind,
-        name: str,
-        start: int | None,
-        end: int,
-        payload: str | None = None,
-    ) -> None:
-        self.kind: Kind = kind
-        self.name = name
-        self.start = start  # first word of the inner command (None: the peel failed)
-        self.end = end  # one past its last word
-        self.payload = payload  # an opaque wrapper's literal payload
-        self.own: Sequence[Word] = ()  # the wrapper's own words (set while peeling)
 
 
 def layer(words: Sequence[Word]) -> Layer | None:
@@ -146,24 +131,21 @@ def layer(words: Sequence[Word]) -> Layer | None:
     name = basename(head)
     count = len(words)
     values = [w.value for w in words]
-    if name == "eval":
-        literal = [v for v in values[1:] if v is not None]
-        payload = " ".join(literal) if len(literal) == count - 1 and literal else None
-        return Layer("opaque", name, 1 if count > 1 else None, count, payload)
-    if name in SHELLS:
-        return _shell(name, words, values)
-    if name in _COMMAND_OPTION:
-        found = _command_option(name, values)
+    if name in RUNNERS or name in SHELLS:
+        found = runner(name, words, values)
         if found is not None or name != "runuser":
             return found
-    if name == "sg" and count >= 3:
-        return Layer("opaque", name, 2, 3, values[2])
-    if name == "trap" and count >= 3 and (values[1] or "-")[:1] != "-":
-        return Layer("opaque", name, 1, 2, values[1])
     if name in ("exec", "command") and not _runs_a_command(name, values):
         return None  # `exec 3>&1`, `command -v git`: nothing is run
+    if name == "coproc":
+        # `coproc NAME { …; }`: the grammar does not know coproc; NAME precedes a compound.
+        first = 2 if count > 2 and values[2] in ("{", "(") else 1
+        return Layer("indirection", name, first if first < count else None, count)
+    if name == "screen" and any(v in _SCREEN_SEND for v in values[1:]):
+        return Layer("indirection", name, None, count)
     if name in INDIRECTION:
         grammar = GETOPT.get(name)
+        start: int | None
         if grammar is not None:
             start = grammar.inner(values)
         else:
@@ -173,28 +155,15 @@ def layer(words: Sequence[Word]) -> Layer | None:
                 for w, v in zip(words, values, strict=True)
             ]
             start = table_inner(name, flagged)
+        if start is None and name in _COMMAND_OPTIONAL:
+            return None
         return Layer("indirection", name, start, count)
-    if name == "find" or name == "fd":
-        flags = _FIND_EXEC if name == "find" else _FD_EXEC
+    if name == "find":
         for i, value in enumerate(values):
-            if i and value in flags:
+            if i and value in _FIND_EXEC:
                 return _exec(name, values, i)
-    return None
-
-
-def _command_option(name: str, values: Sequence[str | None]) -> Layer | None:
-    """``su -c CMD`` and the like: an opaque payload; ``None`` when no command is given."""
-    flags = _COMMAND_OPTION[name]
-    for i, value in enumerate(values):
-        if value is None or i == 0:
-            continue
-        if value in flags:
-            if i + 1 < len(values):
-                return Layer("opaque", name, i + 1, i + 2, values[i + 1])
-            return Layer("opaque", name, None, len(values))
-        for flag in flags:
-            if flag.startswith("--") and value.startswith(flag + "="):
-                return Layer("opaque", name, i, i + 1, value[len(flag) + 1 :])
+    if name == "fd":
+        return fd_layer(words, values)
     return None
 
 
@@ -208,30 +177,6 @@ def _runs_a_command(name: str, values: Sequence[str | None]) -> bool:
         if not value.startswith("-") or value == "-":
             return True
     return False
-
-
-def _shell(name: str, words: Sequence[Word], values: Sequence[str | None]) -> Layer | None:
-    opaque = False
-    i = 1
-    count = len(values)
-    while i < count:
-        value = values[i]
-        if value is None or value == "--":
-            break
-        if value in _SHELL_VALUE_OPTIONS:
-            i += 2
-            continue
-        if value[:1] in "-+" and len(value) > 1:
-            if value[0] == "-" and value[1] != "-" and "c" in value[1:]:
-                opaque = True
-            i += 1
-            continue
-        break
-    if not opaque:
-        return None
-    if i >= count:
-        return Layer("opaque", name, None, count)
-    return Layer("opaque", name, i, i + 1, values[i])
 
 
 def _exec(name: str, values: Sequence[str | None], flag: int) -> Layer:
@@ -280,7 +225,10 @@ def peel(words: Sequence[Word], writes: bool) -> Peel:
         own = found.own = current[: found.start]
         if found.name not in MODIFIERS or not _admitted(found.name, own):
             modifier_ok = False
-        current = current[found.start : found.end]
+        current = found.inner(current)
+        if not current:
+            reached = False
+            break
         out.executed = join(current)
     else:
         reached = layer(current) is None

@@ -1,0 +1,277 @@
+"""Substitutions in the body of a heredoc whose delimiter is unquoted.
+
+bash expands ``$(…)`` and backticks in such a body like inside double quotes; tree-sitter-bash
+0.25 leaves many of them unparsed (a body that starts with a backtick, an indented ``$(…)``, a
+substitution after other text). The body is therefore scanned here, as text: each substitution
+found is handed back as program text for the walk to parse (context ``heredoc``). A
+substitution whose end cannot be found is reported *unsure*: the walk records it as an
+unresolved unit and still parses what follows its opening.
+
+Quotes are not special in the body itself; inside ``$(…)`` they are (the text is a program).
+"""
+
+from __future__ import annotations
+
+from itertools import pairwise
+
+__all__ = ["body_text", "substitutions"]
+
+_WORD_BREAK = frozenset(" \t\n;&|()<>")
+
+
+def body_text(data: bytes, start: int, end: int) -> str:
+    """The body between byte offsets, from the start of its first line (the grammar may start
+    the body node after leading blanks)."""
+    line = data.rfind(b"\n", 0, start) + 1
+    if data[line:start].strip(b" \t"):
+        line = start
+    return data[line:end].decode("utf-8", "replace")
+
+
+def substitutions(body: str) -> list[tuple[str, bool]]:
+    """The program text of every ``$(…)`` and backtick substitution in ``body``, outermost
+    only, each with whether its end was found."""
+    out: list[tuple[str, bool]] = []
+    _scan(body, out)
+    return out
+
+
+def _scan(text: str, out: list[tuple[str, bool]]) -> None:
+    i = 0
+    n = len(text)
+    while i < n:
+        ch = text[i]
+        if ch == "\\":
+            i += 2
+            continue
+        if ch == "$" and text.startswith("$(", i):
+            end = _close_paren(text, i + 2)
+            if end < 0:
+                out.append((text[i + 2 :], False))
+                return
+            inner = text[i + 2 : end]
+            if (
+                inner[:1] == "("
+                and inner[-1:] == ")"
+                and _close_paren(text, i + 3) == end - 1
+                and _arithmetic(inner[1:-1])
+            ):
+                _scan(inner[1:-1], out)  # `$(( … ))`: arithmetic; it may hold substitutions
+            else:
+                out.append((inner, True))
+            i = end + 1
+            continue
+        if ch == "`":
+            end = _close_backtick(text, i + 1)
+            if end < 0:
+                out.append((_unescape(text[i + 1 :]), False))
+                return
+            out.append((_unescape(text[i + 1 : end]), True))
+            i = end + 1
+            continue
+        i += 1
+
+
+def _arithmetic(expr: str) -> bool:
+    """Whether ``$(( expr ))`` reads as arithmetic rather than a subshell holding a command:
+    no quotes or ``;``, and no two operands (``rm x``) or an operand and an option (``rm -rf``)
+    side by side."""
+    expr = _flatten(expr)
+    if any(ch in expr for ch in "'\";\n"):
+        return False
+    parts = expr.split()
+    for left, right in pairwise(parts):
+        if not (left[-1].isalnum() or left[-1] in "_"):
+            continue
+        if right[0].isalnum() or right[0] in "_$" or (right[0] == "-" and right[1:2].isalpha()):
+            return False
+    return True
+
+
+def _flatten(expr: str) -> str:
+    """``expr`` with each ``$(…)``, ``${…}`` and backtick substitution replaced by ``0``."""
+    out: list[str] = []
+    i = 0
+    n = len(expr)
+    while i < n:
+        end = -1
+        if expr.startswith("$(", i):
+            end = _close_paren(expr, i + 2)
+            end = end + 1 if end >= 0 else -1
+        elif expr.startswith("${", i):
+            end = _close_brace(expr, i + 2)
+        elif expr[i] == "`":
+            end = _close_backtick(expr, i + 1)
+            end = end + 1 if end >= 0 else -1
+        else:
+            out.append(expr[i])
+            i += 1
+            continue
+        if end < 0:
+            return expr
+        out.append("0")
+        i = end
+    return "".join(out)
+
+
+def _close_paren(text: str, k: int) -> int:
+    """The index of the ``)`` closing a ``$(`` whose content starts at ``k``, or -1. A ``)``
+    ending a ``case`` pattern does not count."""
+    depth = 1
+    cases: list[int] = []  # the paren depth at each open `case`
+    n = len(text)
+    word_start = True
+    while k < n:
+        ch = text[k]
+        if ch == "\\":
+            k += 2
+            word_start = False
+            continue
+        if ch == "'" or (ch == "$" and text.startswith("$'", k)):
+            k = _close_single(text, k + (1 if ch == "'" else 2), ch == "$")
+        elif ch == '"':
+            k = _close_double(text, k + 1)
+        elif ch == "`":
+            k = _close_backtick(text, k + 1)
+            k = k + 1 if k >= 0 else -1
+        elif ch == "$" and text.startswith("$(", k):
+            k = _close_paren(text, k + 2)
+            k = k + 1 if k >= 0 else -1
+        elif ch == "$" and text.startswith("${", k):
+            k = _close_brace(text, k + 2)
+        elif ch == "#" and word_start:
+            newline = text.find("\n", k)
+            k = newline if newline >= 0 else n
+        else:
+            if word_start and _keyword(text, k, "case"):
+                cases.append(depth)
+            elif word_start and cases and _keyword(text, k, "esac"):
+                cases.pop()
+            if ch == "(":
+                depth += 1
+            elif ch == ")":
+                if cases and cases[-1] == depth:
+                    ch = " "  # `a)` closes a case pattern
+                else:
+                    depth -= 1
+                if depth == 0:
+                    return k
+            word_start = ch in _WORD_BREAK
+            k += 1
+            continue
+        if k < 0:
+            return -1
+        word_start = False
+    return -1
+
+
+def _keyword(text: str, k: int, word: str) -> bool:
+    end = k + len(word)
+    return text.startswith(word, k) and (end == len(text) or text[end] in _WORD_BREAK)
+
+
+def _close_single(text: str, k: int, ansi: bool) -> int:
+    """One past the ``'`` closing a single-quoted string (``$'…'`` honours escapes), or -1."""
+    n = len(text)
+    while k < n:
+        ch = text[k]
+        if ansi and ch == "\\":
+            k += 2
+            continue
+        if ch == "'":
+            return k + 1
+        k += 1
+    return -1
+
+
+def _close_double(text: str, k: int) -> int:
+    """One past the ``"`` closing a double-quoted string, or -1."""
+    n = len(text)
+    while k < n:
+        ch = text[k]
+        if ch == "\\":
+            k += 2
+        elif ch == '"':
+            return k + 1
+        elif ch == "`":
+            k = _close_backtick(text, k + 1)
+            if k < 0:
+                return -1
+            k += 1
+        elif ch == "$" and text.startswith("$(", k):
+            k = _close_paren(text, k + 2)
+            if k < 0:
+                return -1
+            k += 1
+        elif ch == "$" and text.startswith("${", k):
+            k = _close_brace(text, k + 2)
+            if k < 0:
+                return -1
+        else:
+            k += 1
+    return -1
+
+
+def _close_brace(text: str, k: int) -> int:
+    """One past the ``}`` closing a ``${`` whose content starts at ``k``, or -1."""
+    depth = 1
+    n = len(text)
+    while k < n:
+        ch = text[k]
+        if ch == "\\":
+            k += 2
+            continue
+        if ch == "'":
+            k = _close_single(text, k + 1, False)
+        elif ch == '"':
+            k = _close_double(text, k + 1)
+        elif ch == "`":
+            k = _close_backtick(text, k + 1)
+            k = k + 1 if k >= 0 else -1
+        elif ch == "$" and text.startswith("$(", k):
+            k = _close_paren(text, k + 2)
+            k = k + 1 if k >= 0 else -1
+        else:
+            if ch == "{":
+                depth += 1
+            elif ch == "}":
+                depth -= 1
+                if depth == 0:
+                    return k + 1
+            k += 1
+            continue
+        if k < 0:
+            return -1
+    return -1
+
+
+def _close_backtick(text: str, k: int) -> int:
+    """The index of the unescaped backtick closing one opened before ``k``, or -1."""
+    n = len(text)
+    while k < n:
+        ch = text[k]
+        if ch == "\\":
+            k += 2
+            continue
+        if ch == "`":
+            return k
+        k += 1
+    return -1
+
+
+def _unescape(text: str) -> str:
+    """Backtick content as the shell reads it: ``\\\\``, ``\\```, ``\\$`` lose the backslash."""
+    if "\\" not in text:
+        return text
+    out: list[str] = []
+    i = 0
+    n = len(text)
+    while i < n:
+        ch = text[i]
+        if ch == "\\" and i + 1 < n and text[i + 1] in "\\`$":
+            out.append(text[i + 1])
+            i += 2
+            continue
+        out.append(ch)
+        i += 1
+    return "".join(out)

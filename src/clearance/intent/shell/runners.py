@@ -1,0 +1,317 @@
+"""Commands that run a command line of their own (ADR 0006): shells, ``su -c``, ``source``,
+``trap``, ``at``, ``expect``, ``nix-shell``, and the indirections whose command is found by
+their own grammar (``tmux``, ``gdb --args``, ``fd -xCMD``).
+
+Each classifier takes the words of one command and its word values and returns the
+:class:`~clearance.intent.shell.layer.Layer` of that command, or ``None`` when it runs nothing.
+A shell that reads its script from standard input (no script operand, or ``-s``) is ``opaque``
+with ``stdin`` set: the assembly parses a literal here-string or heredoc as its payload.
+"""
+
+from __future__ import annotations
+
+from clearance.intent.shell.layer import Layer, glued
+from clearance.intent.shell.options import Grammar
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from clearance.intent.shell.word import Word
+
+__all__ = ["RUNNERS", "SHELLS", "fd_layer", "runner"]
+
+SHELLS = frozenset(
+    {"bash", "sh", "dash", "zsh", "ksh", "rbash", "mksh", "ksh93", "fish", "tcsh", "csh", "yash"}
+    | {"posh"}
+)
+# Short option letters that take the next word as their value, per shell family.
+_SHELL_VALUES = {"fish": "Cdop", "tcsh": "", "csh": ""}
+_SHELL_LONG_VALUES = frozenset({"--rcfile", "--init-file", "--init-command", "--command"})
+_NO_RUN = frozenset({"--version", "--help", "-version"})
+# Devices and spellings through which `source` reads standard input or a pipe.
+_STDIN = frozenset({"-", "/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"})
+_COMMAND_OPTION = {"su": "command session-command", "runuser": "command session-command",
+                   "script": "command"}  # fmt: skip
+# tmux subcommands that run a shell command, with their option grammars.
+_TMUX_RUN = {
+    "new-session": Grammar("AdDEPX", "cefFnstxy"),
+    "new-window": Grammar("abdkPS", "cenFt"),
+    "split-window": Grammar("bdfhIvPZ", "celFpt"),
+    "respawn-pane": Grammar("k", "cet"),
+    "respawn-window": Grammar("k", "cet"),
+    "run-shell": Grammar("bCE", "cdt"),
+}
+_TMUX_ALIAS = {
+    "new": "new-session",
+    "neww": "new-window",
+    "splitw": "split-window",
+    "respawnp": "respawn-pane",
+    "respawnw": "respawn-window",
+    "run": "run-shell",
+}
+# tmux subcommands that run nothing of the caller's (listing, attaching, killing).
+_QUIET = (
+    "ls list-sessions list-windows lsw list-panes lsp list-clients lsc list-buffers lsb "
+    "list-commands lscm list-keys lsk has-session has attach-session attach a detach-client "
+    "detach kill-session kill-server kill-window killw kill-pane killp display-message "
+    "display capture-pane capturep show-options show show-environment showenv select-window "
+    "selectw select-pane selectp rename-session rename rename-window renamew resize-pane "
+    "resizep"
+)
+_TMUX_QUIET = frozenset(_QUIET.split())
+_TMUX_GLOBAL = Grammar("2CDlNuvV", "fLST")
+RUNNERS = frozenset(
+    {"eval", "source", ".", "trap", "sg", "su", "runuser", "script", "at", "batch", "expect"}
+    | {"nix-shell", "tmux", "gdb"}
+)
+
+
+def runner(name: str, words: Sequence[Word], values: Sequence[str | None]) -> Layer | None:
+    """The layer of an opaque runner or a grammar-located indirection named ``name``."""
+    count = len(values)
+    if name == "eval":
+        literal = [v for v in values[1:] if v is not None]
+        payload = " ".join(literal) if len(literal) == count - 1 and literal else None
+        return Layer("opaque", name, 1 if count > 1 else None, count, payload)
+    if name in SHELLS:
+        return _shell(name, values)
+    if name in _COMMAND_OPTION:
+        return _command_option(name, values)
+    if name == "sg":
+        return Layer("opaque", name, 2, 3, values[2]) if count >= 3 else None
+    if name == "trap":
+        return _trap(values)
+    if name == "source" or name == ".":
+        return _source(name, words, values)
+    if name == "at" or name == "batch":
+        if any(v in ("-l", "-r", "-d", "-c", "-V") for v in values[1:]):
+            return None  # listing, removing or printing jobs
+        return Layer("opaque", name, None, count, stdin="-f" not in values)
+    if name == "expect":
+        return _expect(values)
+    if name == "nix-shell":
+        for i, value in enumerate(values):
+            if i and value in ("--run", "--command"):
+                payload = values[i + 1] if i + 1 < count else None
+                return Layer("opaque", name, i + 1 if payload else None, i + 2, payload)
+        return Layer("opaque", name, None, count, stdin=True)  # an interactive shell
+    if name == "tmux":
+        return _tmux(values)
+    if name == "gdb":
+        for i, value in enumerate(values):
+            if i and value == "--args":
+                return Layer("indirection", name, i + 1 if i + 1 < count else None, count)
+        return Layer("indirection", name, None, count)  # commands from stdin or -ex
+    return None
+
+
+def _shell(name: str, values: Sequence[str | None]) -> Layer | None:
+    """``bash -c CMD`` (opaque, payload ``CMD``); ``bash``, ``bash -s``, ``bash -i`` (opaque,
+    reading standard input); ``bash script.sh`` (not a wrapper)."""
+    takes = _SHELL_VALUES.get(name, "oO")
+    command = stdin = False
+    payload: int | None = None  # the index of an option's command value (fish -c, -C)
+    i = 1
+    count = len(values)
+    while i < count:
+        value = values[i]
+        if value is None:
+            break
+        if value in ("--", "-"):
+            i += 1
+            break
+        if value in _NO_RUN:
+            return None
+        if value.startswith("--"):
+            option, eq, _ = value.partition("=")
+            if option in ("--command", "--init-command"):
+                command = True
+                if not eq and name == "fish":
+                    payload = i + 1
+            i += 1 if eq or option not in _SHELL_LONG_VALUES else 2
+            continue
+        if value[:1] in "-+" and len(value) > 1:
+            letters = value[1:]
+            step = 1
+            for j, letter in enumerate(letters):
+                if value[0] == "-" and (letter == "c" or (name == "fish" and letter == "C")):
+                    command = True
+                    if name == "fish" and j + 1 == len(letters):
+                        payload = i + step
+                if value[0] == "-" and letter == "s":
+                    stdin = True
+                if letter in takes:
+                    if name == "fish" and j + 1 < len(letters):
+                        break  # the rest of the cluster is the value
+                    step += 1
+            i += step
+            continue
+        break
+    if command:
+        at = payload if payload is not None else i
+        if at >= count:
+            return Layer("opaque", name, None, count)
+        return Layer("opaque", name, at, at + 1, values[at])
+    if stdin or i >= count:
+        return Layer("opaque", name, None, count, stdin=True)
+    return None
+
+
+def _command_option(name: str, values: Sequence[str | None]) -> Layer | None:
+    """``su -c CMD``, ``su -lc CMD``, ``script -qc CMD``, ``--command=CMD``, ``--comm CMD``;
+    without a command ``su``/``script`` start an interactive shell (opaque, standard input),
+    ``runuser`` is an indirection."""
+    longs = _COMMAND_OPTION[name].split()
+    count = len(values)
+    for i, value in enumerate(values):
+        if value is None or i == 0 or value[:1] != "-" or value == "-":
+            continue
+        if value == "--":
+            break
+        if value.startswith("--"):
+            option, eq, rest = value[2:].partition("=")
+            if option and any(long.startswith(option) for long in longs):
+                if eq:
+                    return Layer("opaque", name, i, i + 1, rest)
+                return _payload_at(name, values, i + 1)
+            continue
+        letters = value[1:]
+        if "c" in letters:
+            after = letters[letters.index("c") + 1 :]
+            if after:
+                return Layer("opaque", name, i, i + 1, after)
+            return _payload_at(name, values, i + 1)
+    if name == "runuser":
+        return None
+    return Layer("opaque", name, None, count, stdin=True)
+
+
+def _payload_at(name: str, values: Sequence[str | None], at: int) -> Layer:
+    if at < len(values):
+        return Layer("opaque", name, at, at + 1, values[at])
+    return Layer("opaque", name, None, len(values))
+
+
+def _trap(values: Sequence[str | None]) -> Layer | None:
+    """``trap CMD SIGNAL…`` and ``trap -- CMD SIGNAL…`` run ``CMD`` (opaque)."""
+    first = 2 if len(values) > 1 and values[1] == "--" else 1
+    if len(values) < first + 2:
+        return None
+    value = values[first]
+    if first == 1 and (value or "-")[:1] == "-":
+        return None  # `trap - EXIT` resets, `trap -p`/`-l` list
+    return Layer("opaque", "trap", first, first + 1, value)
+
+
+def _source(name: str, words: Sequence[Word], values: Sequence[str | None]) -> Layer | None:
+    """``source FILE`` reads a file (not a wrapper); from a process substitution, standard
+    input, a descriptor or a computed name it runs text clearance cannot read (opaque)."""
+    i = 1
+    if i < len(values) and values[i] == "--":
+        i += 1
+    if i >= len(values):
+        return None
+    value = values[i]
+    if value is None:
+        return Layer("opaque", name, None, len(values), stdin=words[i].raw in _STDIN)
+    if value in _STDIN or value.startswith(("/dev/fd/", "/proc/")):
+        return Layer("opaque", name, None, len(values), stdin=True)
+    return None
+
+
+def _expect(values: Sequence[str | None]) -> Layer | None:
+    """``expect -c CMDS`` (opaque, payload); ``expect`` with no script reads standard input."""
+    count = len(values)
+    i = 1
+    while i < count:
+        value = values[i]
+        if value is None:
+            return None
+        if value == "-c":
+            return _payload_at("expect", values, i + 1)
+        if value in ("-f", "-b", "-D"):
+            return None if value != "-D" else _expect([None, *values[i + 2 :]])
+        if value in ("--", "-") or not value.startswith("-"):
+            return None if value != "-" else Layer("opaque", "expect", None, count, stdin=True)
+        i += 1
+    return Layer("opaque", "expect", None, count, stdin=True)
+
+
+def _tmux(values: Sequence[str | None]) -> Layer | None:
+    """``tmux new-session CMD``, ``tmux new-window CMD``, ``tmux run-shell CMD`` … run ``CMD``
+    through a shell (an indirection whose arguments are re-read as one line); ``tmux -c CMD``
+    is opaque; ``tmux ls``/``attach``/``kill-session`` run nothing; anything else (such as
+    ``send-keys``) is an indirection whose command clearance cannot locate."""
+    count = len(values)
+    for i, value in enumerate(values[1:], 1):
+        if value == "-c":
+            return _payload_at("tmux", values, i + 1)
+    at = _TMUX_GLOBAL.inner(values)
+    if at is None:
+        return Layer("indirection", "tmux", None, count)  # bare `tmux`: a new shell
+    sub = values[at]
+    sub = _TMUX_ALIAS.get(sub or "", sub)
+    if sub in _TMUX_QUIET:
+        return None
+    grammar = _TMUX_RUN.get(sub or "")
+    if grammar is None:
+        return Layer("indirection", "tmux", None, count)
+    start = grammar.inner(values, at + 1)
+    if start is None or values[start] == ";":
+        return Layer("indirection", "tmux", None, count)
+    end = count
+    for j in range(start, count):
+        if values[j] == ";":
+            end = j
+            break
+    return Layer("indirection", "tmux", start, end)
+
+
+_FD_EXEC = ("-x", "--exec", "-X", "--exec-batch")
+# fd's short options that take a value: in a cluster, the rest of it is that value.
+_FD_VALUES = frozenset("etdEcjSoCgb")
+
+
+def fd_layer(words: Sequence[Word], values: Sequence[str | None]) -> Layer | None:
+    """``fd … -x CMD``, ``--exec CMD``, ``--exec=CMD``, ``-xCMD``, ``-Hx CMD`` (an
+    indirection whose inner command ends at ``;``)."""
+    count = len(values)
+    for i in range(1, count):
+        value = values[i]
+        text = value if value is not None else words[i].raw
+        if text == "--":
+            return None
+        head: Word | None = None
+        if text in _FD_EXEC:
+            pass
+        elif text.startswith(("--exec=", "--exec-batch=")):
+            head = glued(words[i], text[: text.index("=") + 1])
+        elif text[:1] == "-" and text[1:2] != "-":
+            cut = _fd_cluster(text)
+            if cut is None:
+                continue
+            if cut < len(text):
+                head = glued(words[i], text[:cut])
+        else:
+            continue
+        end = count
+        for j in range(i + 1, count):
+            if values[j] == ";":
+                end = j
+                break
+        if head is not None:
+            return Layer("indirection", "fd", i + 1, end, head=head)
+        return Layer("indirection", "fd", i + 1 if i + 1 < end else None, end)
+    return None
+
+
+def _fd_cluster(text: str) -> int | None:
+    """Where the command starts in a short cluster holding ``x``/``X`` (``None``: no exec)."""
+    for j in range(1, len(text)):
+        letter = text[j]
+        if letter in "xX":
+            return j + 1
+        if letter in _FD_VALUES:
+            return None
+    return None
