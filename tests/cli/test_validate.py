@@ -34,7 +34,7 @@ def test_a_failing_self_test_reports_expected_decided_and_rule(world, capsys) ->
     status, out = run(capsys, "validate", str(path))
     assert status == 1
     assert f"FAIL test 2 (pipes to sh) at {path}:4:4" in out
-    assert "expected deny, decided allow" in out
+    assert "expected deny, decided ask" in out
     assert "1 test(s) passed, 1 failed" in out
 
 
