@@ -84,25 +84,9 @@ def _who(request: Request) -> str:
 
 
 def _logging(engine: Any, state: str) -> tuple[Any, Any]:
-    from clearance.audit.bus import EventBus
-    from clearance.audit.log import ReviewLog, default_log_path
+    from clearance.hosts.gatekeeper import reporting
 
-    policy = engine.policy
-    log = None
-    if policy.setting("reviewLog", True):
-        width = policy.setting("reviewLogFieldMaxWidth", 1000)
-        log = ReviewLog(default_log_path(state), field_max_width=width)
-    consumers = []
-    notify = policy.setting("notify")
-    if notify:
-        from clearance.audit.notify import NotifyConfigError, consumers_from_config
-
-        try:
-            consumers = consumers_from_config(notify)
-        except NotifyConfigError as exc:
-            if log is not None:
-                log.write("notify.error", {"message": f"notify is not used: {exc}"})
-    return log, EventBus(consumers, log=log)
+    return reporting(engine.policy, state)
 
 
 def run_serve(argv: list[str]) -> int:

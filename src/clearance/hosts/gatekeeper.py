@@ -25,8 +25,9 @@ if TYPE_CHECKING:
     from clearance.decide.decision import Decision
     from clearance.decide.engine import Engine
     from clearance.intent.call import ToolCall
+    from clearance.policy.policy import Policy
 
-__all__ = ["Gatekeeper", "Outcome"]
+__all__ = ["Gatekeeper", "Outcome", "reporting"]
 
 _set = object.__setattr__
 _SYNTHETIC = ("<opaque-bash-wrapper>", "<indirection-bash-wrapper>", "<unparsed-bash-subtree>",
@@ -79,6 +80,29 @@ def _scrub(decision: Decision | None, text: str) -> str:
     return text
 
 
+def reporting(policy: Policy, state: str) -> tuple[ReviewLog | None, EventBus]:
+    """The review log (unless ``"reviewLog": false``) and the event bus with the consumers
+    ``notify`` configures; a bad ``notify`` block is logged and leaves the bus empty."""
+    from clearance.audit.bus import EventBus
+    from clearance.audit.log import ReviewLog, default_log_path
+
+    log = None
+    if policy.setting("reviewLog", True):
+        width = policy.setting("reviewLogFieldMaxWidth", 1000)
+        log = ReviewLog(default_log_path(state), field_max_width=width)
+    consumers = []
+    notify = policy.setting("notify")
+    if notify:
+        from clearance.audit.notify import NotifyConfigError, consumers_from_config
+
+        try:
+            consumers = consumers_from_config(notify)
+        except NotifyConfigError as exc:
+            if log is not None:
+                log.write("notify.error", {"message": f"notify is not used: {exc}"})
+    return log, EventBus(consumers, log=log)
+
+
 class Gatekeeper:
     """Decides calls end to end: policy, grants, yolo, authorizers, log and events."""
 
@@ -116,28 +140,9 @@ class Gatekeeper:
         env: Mapping[str, str] | None = None,
     ) -> Gatekeeper:
         """A gatekeeper with the review log, notifications and chain the policy configures."""
-        from clearance.audit.bus import EventBus
-        from clearance.audit.log import ReviewLog, default_log_path
         from clearance.policy.state import state_root
 
-        policy = engine.policy
-        log = None
-        if policy.setting("reviewLog", True):
-            width = policy.setting("reviewLogFieldMaxWidth", 1000)
-            log = ReviewLog(
-                default_log_path(engine.state or state_root(env)), field_max_width=width
-            )
-        consumers = []
-        notify = policy.setting("notify")
-        if notify:
-            from clearance.audit.notify import NotifyConfigError, consumers_from_config
-
-            try:
-                consumers = consumers_from_config(notify)
-            except NotifyConfigError as exc:
-                if log is not None:
-                    log.write("notify.error", {"message": f"notify is not used: {exc}"})
-        bus = EventBus(consumers, log=log)
+        log, bus = reporting(engine.policy, engine.state or state_root(env))
         return cls(
             engine, authorizer=authorizer, log=log, bus=bus, tty_path=tty_path, terminal=terminal
         )
