@@ -14,6 +14,8 @@ from __future__ import annotations
 
 from itertools import pairwise
 
+from clearance.intent.shell.word import unescape
+
 __all__ = ["body_text", "substitutions"]
 
 _WORD_BREAK = frozenset(" \t\n;&|()<>")
@@ -259,19 +261,9 @@ def _close_backtick(text: str, k: int) -> int:
     return -1
 
 
+_BACKTICK_ESCAPABLE = frozenset("\\`$")
+
+
 def _unescape(text: str) -> str:
     """Backtick content as the shell reads it: ``\\\\``, ``\\```, ``\\$`` lose the backslash."""
-    if "\\" not in text:
-        return text
-    out: list[str] = []
-    i = 0
-    n = len(text)
-    while i < n:
-        ch = text[i]
-        if ch == "\\" and i + 1 < n and text[i + 1] in "\\`$":
-            out.append(text[i + 1])
-            i += 2
-            continue
-        out.append(ch)
-        i += 1
-    return "".join(out)
+    return unescape(text, _BACKTICK_ESCAPABLE)

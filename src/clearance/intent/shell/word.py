@@ -244,12 +244,12 @@ def _double_quoted(
     for child in node.children:
         kind = child.type
         if child.start_byte > pos:
-            acc.parts.append(_unescape_dq(src.slice(pos, child.start_byte)))
+            acc.parts.append(unescape(src.slice(pos, child.start_byte)))
         pos = child.end_byte
         if kind == '"':
             continue
         if kind == "string_content":
-            acc.parts.append(_unescape_dq(src.slice(child.start_byte, child.end_byte)))
+            acc.parts.append(unescape(src.slice(child.start_byte, child.end_byte)))
             continue
         if kind == "simple_expansion" or kind == "expansion":
             part = _variable(src.slice(child.start_byte, child.end_byte), home_ok, pwd_ok)
@@ -268,7 +268,10 @@ def _double_quoted(
                 scan_substitutions(child, subs)
 
 
-def _unescape_dq(text: str) -> str:
+def unescape(text: str, escapable: frozenset[str] = _DQ_ESCAPABLE) -> str:
+    """``text`` as the shell reads it inside double quotes (or backticks, with their own
+    ``escapable`` set): a backslash before one of ``escapable`` is dropped, and a
+    backslash-newline disappears whole."""
     if "\\" not in text:
         return text
     out: list[str] = []
@@ -276,7 +279,7 @@ def _unescape_dq(text: str) -> str:
     n = len(text)
     while i < n:
         ch = text[i]
-        if ch == "\\" and i + 1 < n and text[i + 1] in _DQ_ESCAPABLE:
+        if ch == "\\" and i + 1 < n and text[i + 1] in escapable:
             if text[i + 1] != "\n":
                 out.append(text[i + 1])
             i += 2
