@@ -181,11 +181,6 @@ def path_fact(
     ``cwd`` when not given); ``written`` the spelling as the user wrote it, when ``raw`` is
     already resolved (a shell token after ``cd`` folding).
     """
-    if written is not None and written != raw:
-        fact = path_fact(raw, cwd=cwd, home=home, direction=direction, boundary=boundary,
-                         source=source)  # fmt: skip
-        spellings = fact.aliases if written in fact.aliases else (*fact.aliases, written)
-        return fact.replace(raw=written, aliases=spellings)  # type: ignore[no-any-return]
     expanded = expand_user(raw, home)
     if boundary is None:
         boundary = canonicalize(cwd) if cwd else ""
@@ -198,18 +193,17 @@ def path_fact(
         lexical = "/" + lexical.lstrip("/")
     canonical = canonicalize(joined)
     aliases = [lexical]
-    if raw not in aliases:
-        aliases.append(raw)
-    if expanded not in aliases and expanded != raw:
-        aliases.append(expanded)
-    if canonical not in aliases:
-        aliases.append(canonical)
-    if cwd and is_within(lexical, cwd.rstrip("/") or "/") and lexical != cwd.rstrip("/"):
-        # The cwd-relative spelling, so a pattern written `.env` or `src/*` matches
-        # `./.env` and `/abs/project/src/a` alike (notes §2.2).
-        relative = os.path.relpath(lexical, cwd)
-        if relative not in aliases:
-            aliases.append(relative)
+    for spelling in (raw, expanded, canonical, written):
+        if spelling is not None and spelling not in aliases:
+            aliases.append(spelling)
+    if cwd:
+        base = os.path.normpath(cwd)
+        if base != "/" and lexical.startswith(base + "/"):
+            # The cwd-relative spelling, so a pattern written `.env` or `src/*` matches
+            # `./.env` and `/abs/project/src/a` alike (notes §2.2).
+            relative = lexical[len(base) + 1 :]
+            if relative not in aliases:
+                aliases.append(relative)
     is_dir = raw.endswith("/") or os.path.isdir(canonical)
     if is_dir:
         # A directory reaches everything inside it: `cp -r ~/.ssh x` meets a `~/.ssh/*` rule.
@@ -221,5 +215,7 @@ def path_fact(
         external = False
     else:
         external = not (boundary and is_within(canonical, boundary))
+    if written is not None:
+        raw = written
     return PathFact(raw, lexical, canonical, tuple(aliases), direction, external, boundary,
                     is_dir, source)  # fmt: skip

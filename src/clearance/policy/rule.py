@@ -225,7 +225,7 @@ class _SurfaceIndex:
 class RuleSet:
     """An ordered, indexed list of rules; immutable once built."""
 
-    __slots__ = ("_index", "_universal", "rules")
+    __slots__ = ("_index", "_surfaces", "_universal", "rules")
 
     def __init__(
         self, rules: Sequence[Rule], *, expand: Sequence[str] = (), home: str = ""
@@ -236,6 +236,7 @@ class RuleSet:
         self.rules: tuple[Rule, ...] = tuple(rules)
         self._index: dict[str, _SurfaceIndex] = {}
         self._universal: list[tuple[int, Rule]] = []
+        self._surfaces: frozenset[str] | None = None
         for i, rule in enumerate(self.rules):
             if rule.surface == "*":
                 self._universal.insert(0, (i, rule))
@@ -249,7 +250,11 @@ class RuleSet:
             index.add(i, rule, pattern)
 
     def surfaces(self) -> frozenset[str]:
-        return frozenset(self._index)
+        """The surfaces that have rules of their own (the universal rule aside)."""
+        found = self._surfaces
+        if found is None:
+            found = self._surfaces = frozenset(self._index)
+        return found
 
     def evaluate(self, surface: str, values: Sequence[str]) -> Rule:
         """The last rule on ``surface`` (or the universal one) matching any of ``values``.

@@ -22,6 +22,8 @@ if TYPE_CHECKING:
 
 __all__ = ["external_gate", "path_gate"]
 
+_PATH_SURFACES = frozenset({"path_read", "path_write"})
+_NO_PATH_RULES: frozenset[str] = frozenset()
 _VERB = {"read": "read of", "write": "write to", "both": "access to"}
 
 
@@ -46,7 +48,9 @@ def _what(fact: PathFact, tool: str) -> str:
 
 
 def path_gate(rules: RuleSet, facts: Sequence[PathFact], *, tool: str) -> list[GateResult]:
-    out = []
+    out: list[GateResult] = []
+    if not facts or _NO_PATH_RULES.issuperset(_PATH_SURFACES & rules.surfaces()):
+        return out  # no `path*` rule at all: this gate cannot speak
     for fact in facts:
         found = _worst(rules, fact.surfaces, fact.aliases, explicit=True)
         if found is None:
