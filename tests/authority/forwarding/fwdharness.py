@@ -134,6 +134,13 @@ class Serving:
             self.master = -1
 
 
+def serve(servers: list[Serving], *args: Any, **options: Any) -> Serving:
+    """Start a serving session that the ``servers`` fixture stops at the end of the test."""
+    server = Serving(*args, **options)
+    servers.append(server)
+    return server
+
+
 class Child:
     """A headless agent: ``clearance gate`` with no terminal, run in the background."""
 

@@ -12,24 +12,9 @@ from fwdharness import Child, Serving, events, inbox
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Iterator
     from typing import Any
 
 POLICY = {"permission": {"bash": {"*": "ask"}}}
-
-
-@pytest.fixture
-def project(world: Any) -> Path:
-    path: Path = world.project("proj")
-    return path
-
-
-@pytest.fixture
-def servers() -> Iterator[list[Serving]]:
-    started: list[Serving] = []
-    yield started
-    for server in started:
-        server.close()
 
 
 def wait_for(check: Any, timeout: float = 10.0) -> Any:

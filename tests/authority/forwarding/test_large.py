@@ -20,12 +20,6 @@ CHILD = json.dumps({"permission": {"bash": {"*": "ask"}}, "forwardingTimeoutMs":
 
 
 @pytest.fixture
-def project(world: Any) -> Path:
-    path: Path = world.project("proj")
-    return path
-
-
-@pytest.fixture
 def server(world: Any, project: Path) -> Iterator[Serving]:
     serving = Serving(world, "P", project, SERVING)
     yield serving

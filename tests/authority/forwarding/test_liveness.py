@@ -8,35 +8,13 @@ import os
 import time
 from pathlib import Path
 
-import pytest
-from fwdharness import Child, Serving, ask, events, inbox, review
+from fwdharness import Child, Serving, ask, events, inbox, review, serve
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Iterator
     from typing import Any
 
 ALLOW_MAKE = {"permission": {"bash": {"*": "ask", "make *": "allow"}}}
-
-
-@pytest.fixture
-def project(world: Any) -> Path:
-    path: Path = world.project("proj")
-    return path
-
-
-@pytest.fixture
-def servers() -> Iterator[list[Serving]]:
-    started: list[Serving] = []
-    yield started
-    for server in started:
-        server.close()
-
-
-def serve(servers: list[Serving], *args: Any, **options: Any) -> Serving:
-    server = Serving(*args, **options)
-    servers.append(server)
-    return server
 
 
 def answered(world: Any) -> collections.Counter[str]:

@@ -6,12 +6,10 @@ import json
 import time
 from pathlib import Path
 
-import pytest
-from fwdharness import Child, Serving, ask, events, review
+from fwdharness import Child, Serving, ask, events, review, serve
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Iterator
     from typing import Any
 
 SERVING_POLICY = {
@@ -25,20 +23,6 @@ SERVING_POLICY = {
 }
 
 
-@pytest.fixture
-def project(world: Any) -> Path:
-    path: Path = world.project("proj")
-    return path
-
-
-@pytest.fixture
-def servers() -> Iterator[list[Serving]]:
-    started: list[Serving] = []
-    yield started
-    for server in started:
-        server.close()
-
-
 def sink_kinds(sink: Path, *, wanted: int, timeout: float = 10.0) -> list[str]:
     """The event kinds a notify command wrote, once ``wanted`` arrived (it runs after the
     answer is delivered, so the child may finish first) and a moment passed for extras."""
@@ -50,12 +34,6 @@ def sink_kinds(sink: Path, *, wanted: int, timeout: float = 10.0) -> list[str]:
             break
         time.sleep(0.05)
     return [json.loads(x)["kind"] for x in sink.read_text().splitlines() if x.strip()]
-
-
-def serve(servers: list[Serving], *args: Any, **options: Any) -> Serving:
-    server = Serving(*args, **options)
-    servers.append(server)
-    return server
 
 
 def test_an_allow_of_the_serving_policy_approves_a_forwarded_ask_without_a_prompt(
