@@ -396,6 +396,9 @@ def test_rm_embedded_anywhere_a_command_can_run_is_never_allowed(
     for place in places:
         if "'" in place and "'" in command:
             place = place.replace("'", '"')
+        if "`" in place and "`" in command:
+            # Backticks do not nest unescaped (`echo `rm x`` runs `echo ` only): use $(…).
+            place = place.replace("`{}`", "$({})")
         command = (
             place.replace("{}", command, 1) if place != "{{ {}; }}" else "{ " + command + "; }"
         )
