@@ -12,6 +12,7 @@ import os.path
 from clearance._frozen import Frozen
 from clearance.intent.shell import parser
 from clearance.intent.shell.assembly import MAX_LAYERS, Assembly, normalise_cwd
+from clearance.intent.shell.plain import plain
 from clearance.intent.shell.source import Source
 from clearance.intent.shell.statement import Scope
 from clearance.intent.shell.token import merge
@@ -120,13 +121,18 @@ def _analyze(command: str, cwd: str | None, home: str, exists: Callable[[str], b
 
 
 def _memo(exists: Callable[[str], bool]) -> Callable[[str], bool]:
-    """``exists`` asked at most once per path in one analysis (spelling and projection share)."""
+    """``exists`` asked at most once per path in one analysis (spelling and projection share);
+    any failure (bad bytes, NUL, a raising callback) means no."""
     known: dict[str, bool] = {}
 
     def cached(path: str) -> bool:
         hit = known.get(path)
         if hit is None:
-            hit = known[path] = bool(exists(path))
+            try:
+                hit = bool(exists(path))
+            except Exception:
+                hit = False
+            known[path] = hit
         return hit
 
     return cached
@@ -149,33 +155,33 @@ class _Session:
         self, src: Source, context: str, scope: Scope, depth: int, payload: bool
     ) -> tuple[Assembly, bool, bool]:
         """Parse and assemble ``src``: (assembly, only comments?, parsed cleanly?)."""
+        simple = plain(src.text, context, scope)
+        if simple is not None:
+            # One command of literal words: bash's reading is fixed without a tree.
+            asm = self._assembly(depth, payload)
+            asm.add(simple)
+            return asm, False, True
         root = parser.parse(src.parsed)
         walk = Walk(src, self.home_ok, self.pwd_ok)
         walk.run(root, context, scope)
-
-        def payloads(text: str, stmt: Statement, level: int) -> list[Unit]:
-            return self.payload(text, stmt, level)
-
-        def programs(
-            stmt: Statement, level: int, project: bool
-        ) -> tuple[list[Unit], list[PathToken]]:
-            return self.nested(stmt, level, project)
-
-        asm = Assembly(
-            self.home,
-            self.home_ok,
-            self.exists,
-            payloads,
-            programs,
-            project=not payload,
-            depth=depth,
-        )
+        asm = self._assembly(depth, payload)
         for stmt in walk.statements:
             asm.add(stmt)
         if walk.salvage and depth == 0:
             self._salvage(src, walk, asm)
-        comments_only = not walk.statements and not root.has_error
-        return asm, comments_only, not root.has_error
+        clean = not root.has_error
+        return asm, not walk.statements and clean, clean
+
+    def _assembly(self, depth: int, payload: bool) -> Assembly:
+        return Assembly(
+            self.home,
+            self.home_ok,
+            self.exists,
+            self.payload,
+            self.nested,
+            project=not payload,
+            depth=depth,
+        )
 
     def payload(self, text: str, stmt: Statement, depth: int) -> list[Unit]:
         """Units of a literal opaque payload (``bash -c '…'``, ``eval …``)."""

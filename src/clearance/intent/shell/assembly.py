@@ -14,7 +14,7 @@ from clearance.intent.shell.effect import reader_claim
 from clearance.intent.shell.role import candidates
 from clearance.intent.shell.spelling import spellings
 from clearance.intent.shell.statement import stdin_text
-from clearance.intent.shell.token import PathToken, absolute, exists_safely, path_shaped
+from clearance.intent.shell.token import PathToken, absolute, path_shaped
 from clearance.intent.shell.unit import Unit
 from clearance.intent.shell.word import HOME, PWD
 from clearance.intent.shell.wrapper import OPAQUE_LINE, basename, join, layer, peel
@@ -79,7 +79,7 @@ class Assembly:
         self,
         home: str,
         home_ok: bool,
-        exists: Callable[[str], bool],
+        exists: Callable[[str], bool],  # never raises
         payloads: Payloads,
         programs: Programs,
         *,
@@ -353,12 +353,15 @@ class Assembly:
         if not value:
             return
         if not by_role and not path_shaped(value):
-            if base is None or "\n" in value or value.startswith("-"):
+            if base is None or "\n" in value or value[0] == "-":
                 return
             probe = absolute(value, base)
-            if probe is None or not exists_safely(self.exists, probe):
+            if probe is None or not self.exists(probe):
                 return
-        if value.startswith("~"):
+            if value[0] != "~":
+                self.tokens.append(PathToken(raw, probe, effect, source, command))
+                return
+        if value[0] == "~":
             if value != "~" and not value.startswith("~/"):
                 self.tokens.append(PathToken(raw, None, effect, source, command))
                 return

@@ -11,7 +11,7 @@
 
 from __future__ import annotations
 
-from clearance.intent.shell.token import absolute, exists_safely, path_shaped
+from clearance.intent.shell.token import absolute, path_shaped
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -43,20 +43,30 @@ def spellings(
 
 
 def _absolute(words: Sequence[Word], base: str | None, exists: Callable[[str], bool]) -> str | None:
-    if len(words) < 2:
+    """``exists`` never raises (the analysis wraps it)."""
+    count = len(words)
+    if count < 2:
         return None
     parts = [words[0].raw]
     changed = False
-    for word in words[1:]:
+    for i in range(1, count):
+        word = words[i]
         value = word.value
         replacement = None
-        if value is not None and not word.glob and value and value[0] != "-":
-            if path_shaped(value) or ("/" in value and "\n" not in value):
-                if value[0] != "~":
+        if value and not word.glob and value[0] != "-" and "\n" not in value:
+            first = value[0]
+            if "/" in value or (
+                (first == "~" or first == "." or (len(value) > 2 and value[1] == ":"))
+                and path_shaped(value)
+            ):
+                if first != "~":
                     replacement = absolute(value, base)
-            elif base is not None and "\n" not in value:
-                candidate = absolute(value, base)
-                if candidate is not None and exists_safely(exists, candidate):
+            elif base is not None:
+                if value == ".":
+                    candidate = absolute(value, base)
+                else:  # a bare name: `absolute` would only join it
+                    candidate = base + "/" + value if base != "/" else "/" + value
+                if candidate is not None and exists(candidate):
                     replacement = candidate
         if replacement is not None:
             changed = True

@@ -1,0 +1,115 @@
+"""Plain command lines are read without the parser — and exactly as the parser reads them."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from clearance.intent.shell import analysis as analysis_module
+from clearance.intent.shell import analyze, parser
+from clearance.intent.shell.plain import plain
+from clearance.intent.shell.source import Source
+from clearance.intent.shell.statement import Scope, Statement
+from clearance.intent.shell.walk import Walk
+from clearance.intent.shell.word import Word
+
+WORD_FIELDS = (
+    "start",
+    "end",
+    "raw",
+    "value",
+    "segs",
+    "quoted",
+    "glob",
+    "lead_dyn",
+    "dq_dyn",
+    "sep",
+)
+# Words that stress the grammar: reserved words, declarations, numbers, operators made of
+# word characters, and every punctuation character the plain reader admits.
+VOCABULARY = [
+    "git", "status", "-la", "--x=1", "a=b", "=", "==", "-", "--", "1", "12", "0x1", "1e5", "+x",
+    ",", ":", "a:b", "case", "esac", "in", "do", "done", "fi", "time", "declare", "export",
+    "local", "unset", "let", "eval", "echo", "test", "function", "select", "coproc", "then",
+    "elif", "else", "while", "until", "for", "if", "a.b", "..", ".", "/x", "x/", "a,b", "+",
+    "--a", "-1", "-e", "typeset", "readonly", "unsetenv", "alias", "command", "builtin", "exec",
+    "trap", "source", "-9", "1-2", "9.9.9", ":x", "sudo", "rm", "-rf", "/bin/rm", "x=", "a==b",
+]  # fmt: skip
+ALPHABET = "abcxyz019-_./:,+=%@"
+BLANKS = [" ", "  ", "\t", " \t"]
+
+
+def _word_sig(word: Word) -> tuple[object, ...]:
+    return tuple(getattr(word, name) for name in WORD_FIELDS)
+
+
+def _sig(stmt: Statement) -> tuple[object, ...]:
+    return (
+        stmt.kind, stmt.text, stmt.context, stmt.unresolved, stmt.writes, stmt.salvaged,
+        stmt.time_subshell, [_word_sig(w) for w in stmt.words], stmt.redirects, stmt.operands,
+    )  # fmt: skip
+
+
+def _walked(text: str) -> tuple[Walk, bool]:
+    src = Source(text)
+    root = parser.parse(src.parsed)
+    walk = Walk(src, True, True)
+    walk.run(root, "", Scope(None, "/w"))
+    return walk, root.has_error
+
+
+words = st.one_of(st.sampled_from(VOCABULARY), st.text(alphabet=ALPHABET, min_size=1, max_size=5))
+lines = st.builds(
+    lambda parts, blanks, tail: "".join(b + w for b, w in zip(blanks, parts, strict=False)) + tail,
+    st.lists(words, min_size=1, max_size=6),
+    st.lists(st.sampled_from(BLANKS), min_size=6, max_size=6),
+    st.sampled_from(["", " ", "\t"]),
+)
+
+
+@given(lines)
+@settings(max_examples=1500, deadline=None)
+def test_an_accepted_line_is_the_statement_the_parser_reads(text: str) -> None:
+    stmt = plain(text, "", Scope(None, "/w"))
+    if stmt is None:
+        return
+    walk, has_error = _walked(text)
+    assert not has_error and not walk.salvage
+    assert [_sig(s) for s in walk.statements] == [_sig(stmt)]
+
+
+@given(lines)
+@settings(max_examples=300, deadline=None)
+def test_analysis_is_the_same_with_and_without_the_plain_reader(text: str) -> None:
+    fast = analyze(text, cwd="/w", home="/h")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(analysis_module, "plain", lambda *args: None)
+        full = analyze(text, cwd="/w", home="/h")
+    assert fast == full
+
+
+PLAIN = [
+    "git status", "npm test -- --coverage", "ls -la src", "  make  -j8\t", "rm -rf build/",
+    "npm i @types/node", "git clone git@github.com:a/b.git", "fg %1",
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("text", PLAIN)
+def test_common_commands_are_plain(text: str) -> None:
+    stmt = plain(text, "", Scope(None, "/w"))
+    assert stmt is not None
+    assert stmt.text == text.strip()
+    assert [w.value for w in stmt.words] == text.split()
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "git status; rm -rf ~", "echo $HOME", "ls ~", "cat *.py", "FOO=1 make", "echo 'x'",
+        "a && b", "a | b", "echo x > f", "time make", "if x", "export A=1", "echo # c",
+        "echo \\x", "git\nstatus", "-x y", "@a b", "%1 x", "a+: b", "", "   ",
+    ],
+)  # fmt: skip
+def test_anything_else_takes_the_full_parse(text: str) -> None:
+    assert plain(text, "", Scope(None, "/w")) is None
