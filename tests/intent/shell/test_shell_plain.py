@@ -44,11 +44,23 @@ def _word_sig(word: Word) -> tuple[object, ...]:
     return tuple(getattr(word, name) for name in WORD_FIELDS)
 
 
-def _sig(stmt: Statement) -> tuple[object, ...]:
-    return (
-        stmt.kind, stmt.text, stmt.context, stmt.unresolved, stmt.writes, stmt.salvaged,
-        stmt.time_subshell, [_word_sig(w) for w in stmt.words], stmt.redirects, stmt.operands,
-    )  # fmt: skip
+def _sigs(statements: list[Statement]) -> list[tuple[object, ...]]:
+    """Each statement's fields, and its shell as a chain of scope numbers (scopes numbered in
+    order of first appearance, so sharing and nesting are compared, not identities)."""
+    scopes: list[Scope] = []
+    out = []
+    for stmt in statements:
+        chain = []
+        scope: Scope | None = stmt.scope
+        while scope is not None:
+            if not any(scope is known for known in scopes):
+                scopes.append(scope)
+            chain.append(next(i for i, known in enumerate(scopes) if known is scope))
+            scope = scope.parent
+        fields = (stmt.kind, stmt.text, stmt.context, stmt.unresolved, stmt.writes)
+        more = (stmt.salvaged, stmt.time_subshell, stmt.redirects, stmt.operands)
+        out.append((*fields, *more, [_word_sig(w) for w in stmt.words], chain))
+    return out
 
 
 def _walked(text: str) -> tuple[Walk, bool]:
@@ -60,23 +72,29 @@ def _walked(text: str) -> tuple[Walk, bool]:
 
 
 words = st.one_of(st.sampled_from(VOCABULARY), st.text(alphabet=ALPHABET, min_size=1, max_size=5))
+commands = st.builds(
+    lambda parts, blanks: "".join(b + w for b, w in zip(blanks, parts, strict=False)),
+    st.lists(words, min_size=1, max_size=5),
+    st.lists(st.sampled_from([*BLANKS, ""]), min_size=5, max_size=5),
+)
+OPERATORS = ["&&", "||", ";", "|", " && ", " | ", "; ", "&", "|&", ";;", "|||", " & "]
 lines = st.builds(
-    lambda parts, blanks, tail: "".join(b + w for b, w in zip(blanks, parts, strict=False)) + tail,
-    st.lists(words, min_size=1, max_size=6),
-    st.lists(st.sampled_from(BLANKS), min_size=6, max_size=6),
-    st.sampled_from(["", " ", "\t"]),
+    lambda first, rest, tail: first + "".join(op + cmd for op, cmd in rest) + tail,
+    commands,
+    st.lists(st.tuples(st.sampled_from(OPERATORS), commands), max_size=4),
+    st.sampled_from(["", " ", "\t", ";", " &&"]),
 )
 
 
 @given(lines)
 @settings(max_examples=1500, deadline=None)
 def test_an_accepted_line_is_the_statement_the_parser_reads(text: str) -> None:
-    stmt = plain(text, "", Scope(None, "/w"))
-    if stmt is None:
+    statements = plain(text, "", Scope(None, "/w"))
+    if statements is None:
         return
     walk, has_error = _walked(text)
     assert not has_error and not walk.salvage
-    assert [_sig(s) for s in walk.statements] == [_sig(stmt)]
+    assert _sigs(walk.statements) == _sigs(statements)
 
 
 @given(lines)
@@ -97,17 +115,33 @@ PLAIN = [
 
 @pytest.mark.parametrize("text", PLAIN)
 def test_common_commands_are_plain(text: str) -> None:
-    stmt = plain(text, "", Scope(None, "/w"))
-    assert stmt is not None
-    assert stmt.text == text.strip()
-    assert [w.value for w in stmt.words] == text.split()
+    statements = plain(text, "", Scope(None, "/w"))
+    assert statements is not None and len(statements) == 1
+    assert statements[0].text == text.strip()
+    assert [w.value for w in statements[0].words] == text.split()
+
+
+@pytest.mark.parametrize(
+    ("text", "shells"),
+    [
+        ("git add -A && git commit -m wip", [[0], [0]]),
+        ("git log | head -5", [[0, 1], [2, 1]]),
+        ("make || make clean; make", [[0], [0], [0]]),
+        # bash reads `a | b | c && d` as `(a | b | c) && d`: d runs in the outer shell.
+        ("ls | sort | uniq && cd /tmp", [[0, 1], [2, 1], [3, 1], [1]]),
+    ],
+)
+def test_chains_and_pipelines_of_plain_commands(text: str, shells: list[list[int]]) -> None:
+    statements = plain(text, "", Scope(None, "/w"))
+    assert statements is not None
+    assert [s[-1] for s in _sigs(statements)] == shells
 
 
 @pytest.mark.parametrize(
     "text",
     [
         "git status; rm -rf ~", "echo $HOME", "ls ~", "cat *.py", "FOO=1 make", "echo 'x'",
-        "a && b", "a | b", "echo x > f", "time make", "if x", "export A=1", "echo # c",
+        "a & b", "a |& b", "a;; b", "a && && b", "a &&", "| a", "echo x > f", "time make", "if x", "export A=1", "echo # c",
         "echo \\x", "git\nstatus", "-x y", "@a b", "%1 x", "a+: b", "", "   ",
     ],
 )  # fmt: skip

@@ -157,9 +157,10 @@ class _Session:
         """Parse and assemble ``src``: (assembly, only comments?, parsed cleanly?)."""
         simple = plain(src.text, context, scope)
         if simple is not None:
-            # One command of literal words: bash's reading is fixed without a tree.
+            # Commands of literal words: bash's reading is fixed without a tree.
             asm = self._assembly(depth, payload)
-            asm.add(simple)
+            for stmt in simple:
+                asm.add(stmt)
             return asm, False, True
         root = parser.parse(src.parsed)
         walk = Walk(src, self.home_ok, self.pwd_ok)

@@ -39,6 +39,7 @@ _KEYWORDS = frozenset(
     | {"for", "select", "in", "function", "}"}
 )
 _HOME_PREFIXES = ("~/", "$HOME", "${HOME}")
+_CD = frozenset({"cd", "pushd", "popd"})
 _READS = frozenset({"<", "<<<", "<&"})
 _WRITES = frozenset({">", ">>", ">|", "&>", "&>>", ">&"})
 
@@ -140,7 +141,8 @@ class Assembly:
         self._unit(words, stmt, stmt.context, base, 0)  # type: ignore[arg-type]
         self._redirects(stmt, base)
         self._command_tokens(words, base, stmt.text, True)
-        self._fold_cd(words, stmt, base)
+        if words[0].value in _CD:
+            self._fold_cd(words, stmt, base)
 
     def _unit(
         self, words: Sequence[Word], stmt: Statement, context: Context, base: str | None, level: int
@@ -195,8 +197,6 @@ class Assembly:
 
     def _fold_cd(self, words: Sequence[Word], stmt: Statement, base: str | None) -> None:
         name = words[0].value
-        if name not in ("cd", "pushd", "popd"):
-            return
         scope = stmt.scope
         target: Word | None = None
         for word in words[1:]:

@@ -77,6 +77,8 @@ def _absolute(words: Sequence[Word], base: str | None, exists: Callable[[str], b
 
 
 def _home(text: str, home: str) -> list[str]:
+    if text[:1] not in ("~", "$", "/"):
+        return []  # no home prefix can start it
     home = home.rstrip("/") or "/"
     prefixes = ("~", "$HOME", "${HOME}", home)
     for prefix in prefixes:
