@@ -35,6 +35,10 @@ VOCABULARY = [
     "elif", "else", "while", "until", "for", "if", "a.b", "..", ".", "/x", "x/", "a,b", "+",
     "--a", "-1", "-e", "typeset", "readonly", "unsetenv", "alias", "command", "builtin", "exec",
     "trap", "source", "-9", "1-2", "9.9.9", ":x", "sudo", "rm", "-rf", "/bin/rm", "x=", "a==b",
+    # quoted strings: literal, with separators, operators and specials inside
+    "'x y'", '"a b"', "''", '""', "'a|b;c&d'", '"#x"', "-m'msg'", '--f="a=b"', "'it\"s'",
+    '"it\'s"', "a'b'c", '"*.py"', "'$HOME'", '"x>y"', "'(x)'", '"!x"', "'~'", '"~/x"', "'rm'",
+    "'done'", '"if"', "'='", '"=x"', "='x'", "'a\tb'", '"$HOME"', "'unclosed", '"a\\"b"',
 ]  # fmt: skip
 ALPHABET = "abcxyz019-_./:,+=%@"
 BLANKS = [" ", "  ", "\t", " \t"]
@@ -122,6 +126,25 @@ def test_common_commands_are_plain(text: str) -> None:
 
 
 @pytest.mark.parametrize(
+    ("text", "values"),
+    [
+        (
+            "git commit -m 'fix: the parser; again'",
+            ["git", "commit", "-m", "fix: the parser; again"],
+        ),
+        ('grep -rn "TODO|FIXME" src', ["grep", "-rn", "TODO|FIXME", "src"]),
+        ('echo "it\'s" \'say "hi"\' a\'b\'"c"', ["echo", "it's", 'say "hi"', "abc"]),
+        ("sed -n '1,60p' f.py && echo ''", ["sed", "-n", "1,60p", "f.py", "echo", ""]),
+    ],
+)
+def test_quoted_strings_without_expansions_are_plain(text: str, values: list[str]) -> None:
+    statements = plain(text, "", Scope(None, "/w"))
+    assert statements is not None
+    assert [w.value for s in statements for w in s.words] == values
+    assert all(w.quoted == ("'" in w.raw or '"' in w.raw) for s in statements for w in s.words)
+
+
+@pytest.mark.parametrize(
     ("text", "shells"),
     [
         ("git add -A && git commit -m wip", [[0], [0]]),
@@ -140,8 +163,9 @@ def test_chains_and_pipelines_of_plain_commands(text: str, shells: list[list[int
 @pytest.mark.parametrize(
     "text",
     [
-        "git status; rm -rf ~", "echo $HOME", "ls ~", "cat *.py", "FOO=1 make", "echo 'x'",
-        "a & b", "a |& b", "a;; b", "a && && b", "a &&", "| a", "echo x > f", "time make", "if x", "export A=1", "echo # c",
+        "git status; rm -rf ~", "echo $HOME", "ls ~", "cat *.py", "FOO=1 make", "echo 'x'>f",
+        "a & b", "a |& b", "a;; b", "a && && b", "a &&", "| a", "echo x > f", "'rm' x",
+        'echo "$HOME"', 'echo "a\\"b"', "echo 'unclosed", 'echo "`id`"', "echo 'a\tb'", "time make", "if x", "export A=1", "echo # c",
         "echo \\x", "git\nstatus", "-x y", "@a b", "%1 x", "a+: b", "", "   ",
     ],
 )  # fmt: skip

@@ -22,13 +22,12 @@ __all__ = ["plain"]
 # Letters, digits and the punctuation bash reads as an ordinary word character in every
 # position after the command word: no quoting, expansion (`$ ~ * ? [ { }`), redirection
 # (`< >`), grouping (`( )`), comments (`#`), history (`!`), escapes (`\\`) or line breaks.
-_WORD_CHARS = frozenset(
-    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_./:,+=@%"
-)
+_WORD_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_./:,+=@%")
 _CHARS = _WORD_CHARS | {" ", "\t", "|", "&", ";"}
 # The command word is held to a narrower set: the grammar reads some first words made of the
 # characters above (`-`, `z+:`, `x@1`, `a%`) as something other than a command name.
 _NAME_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_./")
+# (A masked quoted string is all `q`s: the command word is checked for quotes separately.)
 # Words the grammar or bash read as something other than a command word: reserved words, and
 # the builtins the grammar parses as declarations (their assignments are scanned differently).
 _SPECIAL = frozenset(
@@ -43,19 +42,75 @@ _SPECIAL = frozenset(
 def plain(text: str, context: str, scope: Scope) -> list[Statement] | None:
     """The statements of ``text`` when it is plain commands joined by ``&& || ; |``, else
     ``None``."""
-    if not _CHARS.issuperset(text):
+    shape = text
+    if "'" in text or '"' in text:
+        masked = _masked(text)
+        if masked is None:
+            return None
+        shape = masked
+    if not _CHARS.issuperset(shape):
         return None
-    spans = _spans(text)
+    spans = _spans(shape)
     if spans is None:
         return None
     statements: list[Statement] = []
     for index, (start, end, op) in enumerate(spans):
         piped = op == "|" or (index and spans[index - 1][2] == "|")
-        stmt = _statement(text, start, end, context, Scope(scope) if piped else scope)
+        own = Scope(scope) if piped else scope
+        stmt = _statement(text, shape, start, end, context, own)
         if stmt is None:
             return None
         statements.append(stmt)
     return statements
+
+
+def _masked(text: str) -> str | None:
+    """``text`` with every quoted string (quotes included) replaced by ``q``s of its length,
+    so blanks and operators inside quotes are not taken for separators. ``None`` when a
+    string is unclosed, holds what is not printable ASCII, or — double-quoted — holds ``$``,
+    a backtick or a backslash (expansion and escapes)."""
+    parts: list[str] = []
+    pos = 0
+    while True:
+        single = text.find("'", pos)
+        double = text.find('"', pos)
+        if single < 0 and double < 0:
+            break
+        start = single if double < 0 or (0 <= single < double) else double
+        quote = text[start]
+        close = text.find(quote, start + 1)
+        if close < 0:
+            return None
+        content = text[start + 1 : close]
+        if not (content.isascii() and content.isprintable()):
+            return None
+        if quote == '"' and ("$" in content or "`" in content or "\\" in content):
+            return None
+        parts.append(text[pos:start])
+        parts.append("q" * (close + 1 - start))
+        pos = close + 1
+    parts.append(text[pos:])
+    return "".join(parts)
+
+
+def _unquoted(raw: str) -> str:
+    """The value of a word whose quoted strings are literal: the quote marks removed."""
+    out: list[str] = []
+    i = 0
+    n = len(raw)
+    while i < n:
+        ch = raw[i]
+        if ch == "'" or ch == '"':
+            close = raw.index(ch, i + 1)
+            out.append(raw[i + 1 : close])
+            i = close + 1
+        else:
+            j = i + 1
+            while j < n and raw[j] != "'" and raw[j] != '"':
+                j += 1
+            out.append(raw[i:j])
+            i = j
+    return "".join(out)
 
 
 def _spans(text: str) -> list[tuple[int, int, str | None]] | None:
@@ -91,22 +146,34 @@ def _spans(text: str) -> list[tuple[int, int, str | None]] | None:
     return spans
 
 
-def _statement(text: str, lo: int, hi: int, context: str, scope: Scope) -> Statement | None:
-    raws = text[lo:hi].split()  # blanks only: the whitelist admits no other whitespace
-    if not raws:
+def _statement(
+    text: str, shape: str, lo: int, hi: int, context: str, scope: Scope
+) -> Statement | None:
+    """One command of ``text`` between ``lo`` and ``hi``; ``shape`` is ``text`` with quoted
+    strings masked (or ``text`` itself)."""
+    shapes = shape[lo:hi].split()  # blanks only: the whitelist admits no other whitespace
+    if not shapes:
         return None  # an empty command: `a && && b`, a trailing operator
-    name = raws[0]
-    if name[0] == "-" or not _NAME_CHARS.issuperset(name) or not _SPECIAL.isdisjoint(raws):
+    name = shapes[0]
+    if name[0] == "-" or not _NAME_CHARS.issuperset(name) or not _SPECIAL.isdisjoint(shapes):
         return None
+    quoted = shape is not text
     words: list[Word] = []
     pos = lo
-    for raw in raws:
+    for piece in shapes:
+        start = shape.find(piece, pos)  # only blanks lie between `pos` and the word
+        end = start + len(piece)
+        raw = text[start:end] if quoted else piece
         if raw[0] == "=":
             return None  # the grammar reads a word such as `==` as an operator
-        start = text.find(raw, pos)  # only blanks lie between `pos` and the word
-        end = start + len(raw)
         word = Word(start, end, raw)
-        word.value = raw
+        if quoted and ("'" in raw or '"' in raw):
+            if not words:
+                return None  # a quoted command word
+            word.value = _unquoted(raw)
+            word.quoted = True
+        else:
+            word.value = raw
         word.sep = text[pos:start] if words else ""
         words.append(word)
         pos = end
