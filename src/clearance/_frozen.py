@@ -4,6 +4,12 @@
 the values that cross layers on the decision path derive from :class:`Frozen` instead: a class
 with ``__slots__``, no instance dict, equality, hashing and ``repr`` over its fields, and no
 attribute assignment after ``__init__`` (ADR 0001).
+
+Setting a field through ``object.__setattr__`` costs several times a plain attribute store, and a
+bash check builds about eight values. The values built on every check therefore keep their
+fields on a plain ``_XFields`` class with the same ``__slots__``, build the instance there with
+ordinary stores in ``__new__``, and then set ``__class__`` to the frozen class (same layout, so
+CPython allows the switch): from that moment assignment raises as for every other value.
 """
 
 from __future__ import annotations

@@ -28,22 +28,15 @@ if TYPE_CHECKING:
 
 __all__ = ["Analysis", "analyze"]
 
-_set = object.__setattr__
+_new = object.__new__
 MAX_SALVAGE = 16
 MAX_NESTED = 32  # programs parsed out of heredoc bodies, per analysis
 _IDENT = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_")
 _USE = frozenset("${#!")
 
 
-class Analysis(Frozen):
-    """What a bash command line runs and touches.
-
-    ``units`` in source order (an enclosing unit before the ones nested in it); ``paths``
-    deduplicated by path (or raw when unknown) with effects merged; ``unparseable`` is true for
-    a non-empty, non-comment command that yielded no unit; ``home_reassigned`` is true when the
-    program may assign ``HOME`` (then ``~``/``$HOME`` are not expanded and no home spelling is
-    offered).
-    """
+class _AnalysisFields:
+    """The fields of an :class:`Analysis`, assignable only while one is being built."""
 
     __slots__ = ("command", "home_reassigned", "paths", "units", "unparseable")
 
@@ -53,19 +46,35 @@ class Analysis(Frozen):
     unparseable: bool
     home_reassigned: bool
 
-    def __init__(
-        self,
+
+class Analysis(_AnalysisFields, Frozen):
+    """What a bash command line runs and touches.
+
+    ``units`` in source order (an enclosing unit before the ones nested in it); ``paths``
+    deduplicated by path (or raw when unknown) with effects merged; ``unparseable`` is true for
+    a non-empty, non-comment command that yielded no unit; ``home_reassigned`` is true when the
+    program may assign ``HOME`` (then ``~``/``$HOME`` are not expanded and no home spelling is
+    offered).
+    """
+
+    __slots__ = ()
+
+    def __new__(
+        cls,
         command: str,
         units: tuple[Unit, ...],
         paths: tuple[PathToken, ...],
         unparseable: bool,
         home_reassigned: bool,
-    ) -> None:
-        _set(self, "command", command)
-        _set(self, "units", units)
-        _set(self, "paths", paths)
-        _set(self, "unparseable", unparseable)
-        _set(self, "home_reassigned", home_reassigned)
+    ) -> Analysis:
+        self = _new(_AnalysisFields)  # built on its fields class, then sealed (ADR 0001)
+        self.command = command
+        self.units = units
+        self.paths = paths
+        self.unparseable = unparseable
+        self.home_reassigned = home_reassigned
+        self.__class__ = cls
+        return self  # type: ignore[return-value]
 
 
 def analyze(

@@ -25,11 +25,23 @@ if TYPE_CHECKING:
 
 __all__ = ["PathToken", "absolute", "merge", "path_shaped"]
 
-_set = object.__setattr__
+_new = object.__new__
 _SPACE = frozenset(" \t\r\n\v\f")
 
 
-class PathToken(Frozen):
+class _PathTokenFields:
+    """The fields of a :class:`PathToken`, assignable only while one is being built."""
+
+    __slots__ = ("command", "effect", "path", "raw", "source")
+
+    raw: str
+    path: str | None
+    effect: Effect
+    source: Source
+    command: str
+
+
+class PathToken(_PathTokenFields, Frozen):
     """One path a command touches.
 
     ``raw`` is the token as written (quotes removed); ``path`` its lexical absolute form
@@ -40,22 +52,19 @@ class PathToken(Frozen):
     ``command`` is the text of the unit the token belongs to.
     """
 
-    __slots__ = ("command", "effect", "path", "raw", "source")
+    __slots__ = ()
 
-    raw: str
-    path: str | None
-    effect: Effect
-    source: Source
-    command: str
-
-    def __init__(
-        self, raw: str, path: str | None, effect: Effect, source: Source, command: str
-    ) -> None:
-        _set(self, "raw", raw)
-        _set(self, "path", path)
-        _set(self, "effect", effect)
-        _set(self, "source", source)
-        _set(self, "command", command)
+    def __new__(
+        cls, raw: str, path: str | None, effect: Effect, source: Source, command: str
+    ) -> PathToken:
+        self = _new(_PathTokenFields)  # built on its fields class, then sealed (ADR 0001)
+        self.raw = raw
+        self.path = path
+        self.effect = effect
+        self.source = source
+        self.command = command
+        self.__class__ = cls
+        return self  # type: ignore[return-value]
 
 
 def path_shaped(value: str) -> bool:

@@ -23,25 +23,11 @@ if TYPE_CHECKING:
 
 __all__ = ["Unit"]
 
-_set = object.__setattr__
+_new = object.__new__
 
 
-class Unit(Frozen):
-    """One command unit.
-
-    ``text`` is the unit as typed with leading ``NAME=value`` assignments and every redirect
-    removed (source spacing kept); ``canonical`` has the command word replaced by its unquoted
-    basename. ``context`` says where it runs (the innermost enclosing construct): ``""`` at top
-    level, ``command_substitution``, ``process_substitution``, ``subshell``, ``heredoc``,
-    ``wrapped`` (the inner command of a wrapper), ``opaque_payload`` (parsed out of a literal
-    ``bash -c``/``eval`` payload) or ``compound`` (a whole compound statement).
-
-    ``wrapper`` classifies the unit itself (``opaque`` or ``indirection``); ``executed`` is the
-    command it finally runs after peeling wrappers; ``exemption`` names the floor exemption it
-    qualifies for (notes §5.5). ``unresolved`` marks a unit at or beneath a statement that did
-    not parse cleanly; ``salvaged`` one recovered by re-parsing an error region. ``spellings``
-    are extra spellings a rule may match (notes §5.10), never including ``text``.
-    """
+class _UnitFields:
+    """The fields of a :class:`Unit`, assignable only while one is being built."""
 
     __slots__ = (
         "canonical",
@@ -65,8 +51,28 @@ class Unit(Frozen):
     salvaged: bool
     spellings: tuple[str, ...]
 
-    def __init__(
-        self,
+
+class Unit(_UnitFields, Frozen):
+    """One command unit.
+
+    ``text`` is the unit as typed with leading ``NAME=value`` assignments and every redirect
+    removed (source spacing kept); ``canonical`` has the command word replaced by its unquoted
+    basename. ``context`` says where it runs (the innermost enclosing construct): ``""`` at top
+    level, ``command_substitution``, ``process_substitution``, ``subshell``, ``heredoc``,
+    ``wrapped`` (the inner command of a wrapper), ``opaque_payload`` (parsed out of a literal
+    ``bash -c``/``eval`` payload) or ``compound`` (a whole compound statement).
+
+    ``wrapper`` classifies the unit itself (``opaque`` or ``indirection``); ``executed`` is the
+    command it finally runs after peeling wrappers; ``exemption`` names the floor exemption it
+    qualifies for (notes §5.5). ``unresolved`` marks a unit at or beneath a statement that did
+    not parse cleanly; ``salvaged`` one recovered by re-parsing an error region. ``spellings``
+    are extra spellings a rule may match (notes §5.10), never including ``text``.
+    """
+
+    __slots__ = ()
+
+    def __new__(
+        cls,
         text: str,
         *,
         canonical: str | None = None,
@@ -77,13 +83,16 @@ class Unit(Frozen):
         unresolved: bool = False,
         salvaged: bool = False,
         spellings: tuple[str, ...] = (),
-    ) -> None:
-        _set(self, "text", text)
-        _set(self, "canonical", text if canonical is None else canonical)
-        _set(self, "context", context)
-        _set(self, "wrapper", wrapper)
-        _set(self, "executed", executed)
-        _set(self, "exemption", exemption)
-        _set(self, "unresolved", unresolved)
-        _set(self, "salvaged", salvaged)
-        _set(self, "spellings", spellings)
+    ) -> Unit:
+        self = _new(_UnitFields)  # built on its fields class, then sealed (ADR 0001)
+        self.text = text
+        self.canonical = text if canonical is None else canonical
+        self.context = context
+        self.wrapper = wrapper
+        self.executed = executed
+        self.exemption = exemption
+        self.unresolved = unresolved
+        self.salvaged = salvaged
+        self.spellings = spellings
+        self.__class__ = cls
+        return self  # type: ignore[return-value]
