@@ -23,6 +23,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
 
+    from clearance.intent.shell.layer import Layer
     from clearance.intent.shell.statement import Redirect, Statement
     from clearance.intent.shell.token import Effect, Source
     from clearance.intent.shell.unit import Context
@@ -138,20 +139,24 @@ class Assembly:
             )
             self._redirects(stmt, base)
             return
-        self._unit(words, stmt, stmt.context, base, 0)  # type: ignore[arg-type]
+        used, found = self._unit(words, stmt, stmt.context, base, 0)  # type: ignore[arg-type]
         self._redirects(stmt, base)
-        self._command_tokens(words, base, stmt.text, True)
+        # The unit's peel already found the wrapper layer of these words (unless keywords
+        # were dropped from their front): the projection reuses it.
+        self._command_tokens(words, base, stmt.text, True, (found,) if used is words else None)
         if words[0].value in _CD:
             self._fold_cd(words, stmt, base)
 
     def _unit(
         self, words: Sequence[Word], stmt: Statement, context: Context, base: str | None, level: int
-    ) -> None:
+    ) -> tuple[Sequence[Word], Layer | None]:
+        """Append the unit of ``words`` and those of its wrappers' inner commands; return the
+        words the unit was made of and their wrapper layer."""
         words, lost = _keywordless(words)
         text = join(words)
         canonical = _canonical(words)
         peeled = peel(words, stmt.writes)
-        first = peeled.layers[0] if peeled.layers else None
+        first = found = peeled.layers[0] if peeled.layers else None
         exemption = peeled.exemption
         if stmt.time_subshell:
             first = None
@@ -174,17 +179,17 @@ class Assembly:
             )
         )
         if first is None:
-            return
+            return words, found
         if first.kind == "opaque":
             payload = first.payload
             if payload is None and first.stdin:
                 payload = stdin_text(stmt.redirects)  # `bash <<< 'rm x'`, `bash -s <<EOF`
             if payload is not None and self.depth < MAX_LAYERS:
                 self.units.extend(self.payloads(payload, stmt, self.depth + 1))
-            return
+            return words, found
         inner = first.inner(words)
         if not inner:
-            return
+            return words, found
         if level < MAX_LAYERS and inner[0].raw[:1] != "-":
             self._unit(inner, stmt, "wrapped", base, level + 1)
         if first.name in OPAQUE_LINE and self.depth < MAX_LAYERS:
@@ -194,6 +199,7 @@ class Assembly:
                 line = " ".join(values)  # type: ignore[arg-type]
                 if line != join(inner):
                     self.units.extend(self.payloads(line, stmt, self.depth + 1))
+        return words, found
 
     def _fold_cd(self, words: Sequence[Word], stmt: Statement, base: str | None) -> None:
         name = words[0].value
@@ -259,11 +265,16 @@ class Assembly:
         self._token(target, base, command, effect, source, by_role=op != "<<<")
 
     def _command_tokens(
-        self, words: Sequence[Word], base: str | None, command: str, provable: bool
+        self,
+        words: Sequence[Word],
+        base: str | None,
+        command: str,
+        provable: bool,
+        known: tuple[Layer | None] | None = None,
     ) -> None:
         if not self.project:
             return
-        found = layer(words)
+        found = layer(words) if known is None else known[0]
         if found is not None:
             if found.kind == "opaque":
                 return  # the payload is not projected; the wrapper is floored instead
