@@ -153,7 +153,8 @@ class Assembly:
         """Append the unit of ``words`` and those of its wrappers' inner commands; return the
         words the unit was made of and their wrapper layer."""
         words, lost = _keywordless(words)
-        text = join(words)
+        # A simple statement's text is its words joined as typed (the walk builds it so).
+        text = stmt.text if words is stmt.words else join(words)
         canonical = _canonical(words)
         peeled = peel(words, stmt.writes)
         first = found = peeled.layers[0] if peeled.layers else None
