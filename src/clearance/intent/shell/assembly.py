@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from clearance.intent.shell.layer import Layer
     from clearance.intent.shell.statement import Redirect, Statement
     from clearance.intent.shell.token import Effect, Source
-    from clearance.intent.shell.unit import Context
+    from clearance.intent.shell.unit import Context, Exemption
     from clearance.intent.shell.word import Word
 
     Payloads = Callable[[str, Statement, int], list[Unit]]
@@ -156,12 +156,16 @@ class Assembly:
         # A simple statement's text is its words joined as typed (the walk builds it so).
         text = stmt.text if words is stmt.words else join(words)
         canonical = _canonical(words)
-        peeled = peel(words, stmt.writes)
-        first = found = peeled.layers[0] if peeled.layers else None
-        exemption = peeled.exemption
+        found = layer(words)
+        executed: str | None = None
+        exemption: Exemption | None = None
+        if found is not None:  # a wrapper: follow its layers to the command it runs
+            peeled = peel(words, stmt.writes, found)
+            executed, exemption = peeled.executed, peeled.exemption
+        first = found
         if stmt.time_subshell:
             first = None
-            peeled.executed = None
+            executed = None
             exemption = "execution-modifier"
         extra: tuple[str, ...] = ()
         if self.project:
@@ -172,7 +176,7 @@ class Assembly:
                 canonical=canonical,
                 context=context,
                 wrapper="indirection" if stmt.time_subshell else first.kind if first else None,
-                executed=peeled.executed,
+                executed=executed,
                 exemption=exemption,
                 unresolved=stmt.unresolved or lost,
                 salvaged=stmt.salvaged,

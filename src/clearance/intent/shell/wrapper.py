@@ -201,15 +201,16 @@ class Peel:
         self.exemption: Exemption | None = None
 
 
-def peel(words: Sequence[Word], writes: bool) -> Peel:
-    """Peel up to four wrapper layers; ``writes``: the enclosing statement writes a file."""
+def peel(words: Sequence[Word], writes: bool, first: Layer | None = None) -> Peel:
+    """Peel up to four wrapper layers; ``writes``: the enclosing statement writes a file;
+    ``first``: the layer of ``words`` when the caller already has it."""
     out = Peel()
     current = words
     reached = True
     opaque = False
     modifier_ok = True
-    for _ in range(4):
-        found = layer(current)
+    for step in range(4):
+        found = first if step == 0 and first is not None else layer(current)
         if found is None:
             break
         out.layers.append(found)
