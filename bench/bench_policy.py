@@ -99,11 +99,13 @@ def cold_start(runs: int) -> dict[str, list[float]]:
         with open(config, "w") as handle:
             handle.write(policy_with(100))
         check = [*clearance_command(), "check", "read", "notes.md"]
+        # A plain line is read without the parser; the other one loads tree-sitter.
         bash = [*clearance_command(), "check", "bash", "git status && npm run build"]
+        parsed = [*clearance_command(), "check", "bash", 'git log | grep "$(whoami)" > log']
         interleaved({"warm": check}, runs=2, env=env)  # fill the compiled-policy cache
         return interleaved(
             {"python -c pass": bare_python(), "clearance check read": check,
-             "clearance check bash": bash},
+             "clearance check bash": bash, "check bash (parsed)": parsed},
             runs=runs,
             env=env,
         )  # fmt: skip
@@ -137,11 +139,12 @@ def main() -> None:
         f"target: cold non-bash check within 2.5x of bare python -> {ratio:.2f}x "
         f"{'OK' if ratio <= 2.5 else 'MISSED'}"
     )
-    ratio = median(times["clearance check bash"]) / bare
-    print(
-        f"target: cold bash check within 3x of bare python -> {ratio:.2f}x "
-        f"{'OK' if ratio <= 3 else 'MISSED'}"
-    )
+    for name in ("clearance check bash", "check bash (parsed)"):
+        ratio = median(times[name]) / bare
+        print(
+            f"target: cold bash check within 3x of bare python ({name}) -> {ratio:.2f}x "
+            f"{'OK' if ratio <= 3 else 'MISSED'}"
+        )
 
 
 if __name__ == "__main__":

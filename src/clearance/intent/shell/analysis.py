@@ -10,14 +10,12 @@ from __future__ import annotations
 import os.path
 
 from clearance._frozen import Frozen
-from clearance.intent.shell import parser
 from clearance.intent.shell.assembly import MAX_LAYERS, Assembly, normalise_cwd
 from clearance.intent.shell.plain import plain
 from clearance.intent.shell.source import Source
 from clearance.intent.shell.statement import Scope
 from clearance.intent.shell.token import merge
 from clearance.intent.shell.unit import Unit
-from clearance.intent.shell.walk import Walk
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -25,6 +23,7 @@ if TYPE_CHECKING:
 
     from clearance.intent.shell.statement import Statement
     from clearance.intent.shell.token import PathToken
+    from clearance.intent.shell.walk import Walk
 
 __all__ = ["Analysis", "analyze"]
 
@@ -171,6 +170,10 @@ class _Session:
             for stmt in simple:
                 asm.add(stmt)
             return asm, False, True
+        # Anything else takes the parser (tree-sitter loads on the first such line).
+        from clearance.intent.shell import parser
+        from clearance.intent.shell.walk import Walk
+
         root = parser.parse(src.parsed)
         walk = Walk(src, self.home_ok, self.pwd_ok)
         walk.run(root, context, scope)
