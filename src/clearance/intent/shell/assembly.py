@@ -340,20 +340,20 @@ class Assembly:
         source: Source,
         by_role: bool = False,
     ) -> None:
+        value = word.value
+        if value is not None:  # a literal word: its value as written
+            self._value(value, value, base, command, effect, source, by_role)
+            return
+        if word.segs is None:  # computed: nothing literal to project
+            if not self.home_ok and word.raw.lstrip("\"'").startswith(_HOME_PREFIXES):
+                # HOME is reassigned: a home path whose directory is unknown (§5.10).
+                self.tokens.append(PathToken(word.raw, None, effect, source, command))
+            return
         value = self._expand(word, base)
-        if word.value is None:
-            if word.segs is None:
-                if not self.home_ok and word.raw.lstrip("\"'").startswith(_HOME_PREFIXES):
-                    # HOME is reassigned: a home path whose directory is unknown (§5.10).
-                    self.tokens.append(PathToken(word.raw, None, effect, source, command))
-                return  # computed: nothing literal to project
-            raw = word.raw.replace('"', "").replace("'", "")
-            if value is None:  # $PWD with an unknown base
-                self.tokens.append(PathToken(raw, None, effect, source, command))
-                return
-        else:
-            raw = word.value
-        assert value is not None
+        raw = word.raw.replace('"', "").replace("'", "")
+        if value is None:  # $PWD with an unknown base
+            self.tokens.append(PathToken(raw, None, effect, source, command))
+            return
         self._value(raw, value, base, command, effect, source, by_role)
 
     def _value(
@@ -368,8 +368,16 @@ class Assembly:
     ) -> None:
         if not value:
             return
-        if not by_role and not path_shaped(value):
-            if base is None or "\n" in value or value[0] == "-":
+        first = value[0]
+        if (
+            not by_role
+            # Only these can look like a path on their own (see `path_shaped`).
+            and not (
+                ("/" in value or first == "~" or first == "." or value[1:2] == ":")
+                and path_shaped(value)
+            )
+        ):
+            if base is None or "\n" in value or first == "-":
                 return
             probe = absolute(value, base)
             if probe is None or not self.exists(probe):
