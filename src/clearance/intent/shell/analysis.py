@@ -121,8 +121,7 @@ def _analyze(command: str, cwd: str | None, home: str, exists: Callable[[str], b
     pwd_ok = not reassigns(command, "PWD")
     home = home.rstrip("/") or "/"
     session = _Session(home, not home_reassigned, pwd_ok, _memo(exists))
-    src = Source(command)
-    asm, comments_only, _ = session.run(src, "", Scope(None, normalise_cwd(cwd)), 0, False)
+    asm, comments_only, _ = session.run(command, "", Scope(None, normalise_cwd(cwd)), 0, False)
     units = tuple(asm.units)
     unparseable = not units and not comments_only
     return Analysis(command, units, merge(asm.tokens), unparseable, home_reassigned)
@@ -160,10 +159,10 @@ class _Session:
         self.nests = 0
 
     def run(
-        self, src: Source, context: str, scope: Scope, depth: int, payload: bool
+        self, text: str, context: str, scope: Scope, depth: int, payload: bool
     ) -> tuple[Assembly, bool, bool]:
-        """Parse and assemble ``src``: (assembly, only comments?, parsed cleanly?)."""
-        simple = plain(src.text, context, scope)
+        """Read and assemble ``text``: (assembly, only comments?, parsed cleanly?)."""
+        simple = plain(text, context, scope)
         if simple is not None:
             # Commands of literal words: bash's reading is fixed without a tree.
             asm = self._assembly(depth, payload)
@@ -174,6 +173,7 @@ class _Session:
         from clearance.intent.shell import parser
         from clearance.intent.shell.walk import Walk
 
+        src = Source(text)
         root = parser.parse(src.parsed)
         walk = Walk(src, self.home_ok, self.pwd_ok)
         walk.run(root, context, scope)
@@ -200,7 +200,7 @@ class _Session:
         """Units of a literal opaque payload (``bash -c '…'``, ``eval …``)."""
         if depth > MAX_LAYERS or not text.strip():
             return []
-        asm, _, _ = self.run(Source(text), "opaque_payload", Scope(None), depth, True)
+        asm, _, _ = self.run(text, "opaque_payload", Scope(None), depth, True)
         if not stmt.unresolved:
             return asm.units
         return [u.replace(unresolved=True) for u in asm.units]
@@ -213,7 +213,7 @@ class _Session:
         if self.nests >= MAX_NESTED:
             return [Unit(stmt.text, context=stmt.context, unresolved=True)], []  # type: ignore[arg-type]
         self.nests += 1
-        asm, _, _ = self.run(Source(stmt.text), stmt.context, stmt.scope, depth, not project)
+        asm, _, _ = self.run(stmt.text, stmt.context, stmt.scope, depth, not project)
         if not stmt.unresolved:
             return asm.units, asm.tokens
         return [u.replace(unresolved=True) for u in asm.units], asm.tokens
@@ -231,7 +231,7 @@ class _Session:
             if not text.strip():
                 continue
             self.salvages += 1
-            inner, _, clean = self.run(Source(text), context, Scope(None), 1, False)
+            inner, _, clean = self.run(text, context, Scope(None), 1, False)
             if not clean:
                 continue
             for unit in inner.units:

@@ -414,4 +414,6 @@ def _keywordless(words: Sequence[Word]) -> tuple[Sequence[Word], bool]:
 def normalise_cwd(cwd: str | None) -> str | None:
     if cwd is None or not cwd.startswith("/"):
         return None
-    return os.path.normpath(cwd)
+    if "//" in cwd or "/." in cwd or (cwd.endswith("/") and cwd != "/"):
+        return os.path.normpath(cwd)
+    return cwd  # already normal: no empty, `.` or `..` segment, no trailing slash
