@@ -45,11 +45,17 @@ _READS = frozenset({"<", "<<<", "<&"})
 _WRITES = frozenset({">", ">>", ">|", "&>", "&>>", ">&"})
 
 
-def _canonical(words: Sequence[Word]) -> str:
+def _canonical(words: Sequence[Word], text: str) -> str:
     """The unit as bash sees it: each literal word unquoted and unescaped, line continuations
     gone, single spaces between words, the command word by its basename (``\\rm  '-rf'  x`` →
-    ``rm -rf x``, ``git  "push"`` → ``git push``). A computed word stays as typed."""
-    out: list[str] = []
+    ``rm -rf x``, ``git  "push"`` → ``git push``). A computed word stays as typed. ``text`` is
+    the words as typed."""
+    if "\\\n" not in text:  # no word is glued to the next by a line continuation
+        out = [(w.raw if w.value is None else w.value).replace("\\\n", "") for w in words]
+        if out and words[0].value is not None:
+            out[0] = basename(out[0])
+        return " ".join(out)
+    out = []
     for i, word in enumerate(words):
         value = word.value
         part = (word.raw if value is None else value).replace("\\\n", "")
@@ -155,7 +161,7 @@ class Assembly:
         words, lost = _keywordless(words)
         # A simple statement's text is its words joined as typed (the walk builds it so).
         text = stmt.text if words is stmt.words else join(words)
-        canonical = _canonical(words)
+        canonical = _canonical(words, text)
         found = layer(words)
         executed: str | None = None
         exemption: Exemption | None = None
