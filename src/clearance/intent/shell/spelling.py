@@ -31,25 +31,22 @@ def spellings(
     exists: Callable[[str], bool],
 ) -> tuple[str, ...]:
     """The extra spellings of the unit ``text`` made of ``words`` (never ``text`` itself)."""
+    spelled = _absolute(words, base, exists) if len(words) > 1 else None
+    if not (home_ok and home and text[:1] in ("~", "$", "/")):
+        return () if spelled is None or spelled == text else (spelled,)
     out: list[str] = []
-    spelled = _absolute(words, base, exists)
     if spelled is not None and spelled != text:
         out.append(spelled)
-    if home_ok and home:
-        for variant in _home(text, home):
-            if variant != text and variant not in out:
-                out.append(variant)
+    for variant in _home(text, home):
+        if variant != text and variant not in out:
+            out.append(variant)
     return tuple(out)
 
 
 def _absolute(words: Sequence[Word], base: str | None, exists: Callable[[str], bool]) -> str | None:
     """``exists`` never raises (the analysis wraps it)."""
-    count = len(words)
-    if count < 2:
-        return None
-    parts = [words[0].raw]
-    changed = False
-    for i in range(1, count):
+    parts: list[str] | None = None  # made at the first word that changes
+    for i in range(1, len(words)):
         word = words[i]
         value = word.value
         replacement = None
@@ -69,11 +66,12 @@ def _absolute(words: Sequence[Word], base: str | None, exists: Callable[[str], b
                 if candidate is not None and exists(candidate):
                     replacement = candidate
         if replacement is not None:
-            changed = True
+            if parts is None:
+                parts = [words[0].raw, *[w.sep + w.raw for w in words[1:i]]]
             parts.append(word.sep + replacement)
-        else:
+        elif parts is not None:
             parts.append(word.sep + word.raw)
-    return "".join(parts) if changed else None
+    return "".join(parts) if parts is not None else None
 
 
 def _home(text: str, home: str) -> list[str]:
