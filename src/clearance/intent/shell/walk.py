@@ -18,6 +18,7 @@ from clearance.intent.shell.grammar import (
     COMPOUNDS,
     CONTAINERS,
     EXPRESSION_FIELDS,
+    KIND,
     PLAIN,
     REDIRECTS,
     STATEMENTS,
@@ -29,6 +30,7 @@ from clearance.intent.shell.heredoc import substitutions
 from clearance.intent.shell.redirect import Pending, read_redirect
 from clearance.intent.shell.statement import Scope, Statement
 from clearance.intent.shell.word import (
+    EXPANDING,
     SUBSTITUTIONS,
     Word,
     build_word,
@@ -92,19 +94,26 @@ class Walk:
         depth: int,
         tail: Pending | None = None,
     ) -> None:
-        children = flatten(node) if node.type == "list" else node.children
+        kind = KIND[node.kind_id]
+        children = flatten(node) if kind == "list" else node.children
         count = len(children)
-        split = node.type == "pipeline" and sum(1 for c in children if c.is_named) > 1
+        if count == 1 and tail is None:  # the usual program: one statement
+            child = children[0]
+            if child.is_named:
+                self._statement(child, ctx, scope, unres, writes, depth)
+            return
+        kinds = [KIND[c.kind_id] for c in children]
+        split = kind == "pipeline" and sum(1 for c in children if c.is_named) > 1
         last = -1
         if tail is not None:
             for i, child in enumerate(children):
-                if child.is_named and child.type != "comment":
+                if child.is_named and kinds[i] != "comment":
                     last = i
         for i, child in enumerate(children):
-            if not child.is_named or child.type == "comment":
+            if not child.is_named or kinds[i] == "comment":
                 continue
             own = scope
-            if split or (i + 1 < count and children[i + 1].type == "&"):
+            if split or (i + 1 < count and kinds[i + 1] == "&"):
                 own = Scope(scope)  # a pipeline element or a background job is a subshell
             if i == last and tail is not None:
                 self._attach(child, tail, ctx, own, unres, writes, depth)
@@ -114,7 +123,10 @@ class Walk:
     def _statement(
         self, node: Node, ctx: str, scope: Scope, unres: bool, writes: bool, depth: int
     ) -> None:
-        kind = node.type
+        kind = KIND[node.kind_id]
+        if kind == "command" and depth <= DEPTH_LIMIT:
+            self._command(node, ctx, scope, unres or node.has_error, writes, None, depth)
+            return
         if kind in CONTAINERS:
             self._block(node, ctx, scope, unres, writes, depth)
             return
@@ -126,8 +138,6 @@ class Walk:
         unres = unres or node.has_error
         if kind == "redirected_statement":
             self._redirected(node, ctx, scope, unres, writes, depth)
-        elif kind == "command":
-            self._command(node, ctx, scope, unres, writes, Pending(), depth)
         elif kind in COMPOUNDS:
             self._compound(node, ctx, scope, unres, writes, Pending(), depth)
         elif kind in PLAIN or kind == "test_command":
@@ -147,12 +157,12 @@ class Walk:
         ranges = self.salvage
         ranges.append((start, end, ctx))
         parent = node.parent
-        if parent is not None and parent.type != "program" and parent.end_byte > end:
+        if parent is not None and KIND[parent.kind_id] != "program" and parent.end_byte > end:
             ranges.append((end, parent.end_byte, ctx))
         for child in node.children:
-            if child.type == "ERROR":
+            if KIND[child.kind_id] == "ERROR":
                 ranges.append((child.end_byte, end, ctx))
-            elif child.type in STATEMENTS:
+            elif KIND[child.kind_id] in STATEMENTS:
                 ranges.append((child.start_byte, child.end_byte, ctx))
 
     def _nested(
@@ -160,7 +170,7 @@ class Walk:
     ) -> None:
         """Walk substitutions: each is a fresh shell and a fresh redirect scope (§5.5)."""
         for sub in subs:
-            inner = ctx or SUB_CONTEXT.get(sub.type, "command_substitution")
+            inner = ctx or SUB_CONTEXT.get(KIND[sub.kind_id], "command_substitution")
             own = Scope(scope)
             if depth + 1 > DEPTH_LIMIT:
                 self._error(sub, inner, own)
@@ -202,11 +212,11 @@ class Walk:
         pending = Pending()
         body: Node | None = None
         for i, child in enumerate(node.children):
-            if child.type in REDIRECTS:
+            if KIND[child.kind_id] in REDIRECTS:
                 self._redirect(child, pending)
             elif body is None and node.field_name_for_child(i) == "body":
                 body = child
-            elif child.type in STATEMENTS:
+            elif KIND[child.kind_id] in STATEMENTS:
                 pending.after.append(child)
         if outer is not None:
             pending.merge(outer)
@@ -232,7 +242,7 @@ class Walk:
     ) -> None:
         """Give redirects to the statement they bind to. The grammar hangs the redirect of
         `a && b > f` or `a | b > f` on the whole list or pipeline; bash binds it to `b`."""
-        kind = body.type
+        kind = KIND[body.kind_id]
         if kind == "command":
             self._command(body, ctx, scope, unres or body.has_error, writes, pending, depth)
         elif kind in COMPOUNDS:
@@ -258,7 +268,7 @@ class Walk:
         if node.has_error:
             self._find_errors(node)
         word = build_word(node, self.src, subs, self.home_ok, self.pwd_ok)
-        if "\n" in word.raw and node.type == "word":
+        if "\n" in word.raw and KIND[node.kind_id] == "word":
             self._glued(word)
         return word
 
@@ -277,11 +287,11 @@ class Walk:
         self.salvage.append((offset, len(self.src.data), ""))
 
     def _find_errors(self, node: Node) -> None:
-        if node.type == "ERROR":
+        if KIND[node.kind_id] == "ERROR":
             self.strays.append(node)
             return
         for child in node.children:
-            if child.has_error and child.type not in SUBSTITUTIONS:
+            if child.has_error and KIND[child.kind_id] not in SUBSTITUTIONS:
                 self._find_errors(child)
 
     def _command(
@@ -291,74 +301,112 @@ class Walk:
         scope: Scope,
         unres: bool,
         writes: bool,
-        pending: Pending,
+        pending: Pending | None,
         depth: int,
     ) -> None:
+        """A simple command. ``pending`` holds the redirects of an enclosing redirected
+        statement; without one, a :class:`Pending` is made only if the command has its own."""
         src = self.src
+        text = src.text if src.ascii else None  # byte offsets index the str itself
         words: list[Word] = []
-        subs = pending.subs
-        subshells: list[Node] = []
-        prev_end = -1
-
-        def add(word: Word) -> None:
-            nonlocal prev_end
-            if words:
-                gap = src.slice(prev_end, word.start) if word.start >= prev_end else " "
-                # Source spacing is kept unless something (a redirect, an assignment) was cut.
-                word.sep = gap if not gap.strip(_BLANK) else " "
-            else:
-                word.sep = ""
-            words.append(word)
-            prev_end = word.end
-
+        subs: list[Node] = pending.subs if pending is not None else []
+        subshells: list[Node] | None = None
+        spans = text is not None  # every separator so far is the source text between words
         for child in node.children:
-            kind = child.type
-            if kind == "variable_assignment":
-                scan_substitutions(child, subs)
-            elif kind == "ERROR":
-                self.strays.append(child)
-            elif kind in REDIRECTS:
-                before = len(pending.extra)
-                self._redirect(child, pending)
-                for extra in pending.extra[before:]:
-                    add(extra)
-                del pending.extra[before:]
-            elif kind == "command_name":
-                target = child.children[0] if child.child_count == 1 else child
-                add(self._word(target, subs))
-            elif kind == "subshell":
-                subshells.append(child)
-                raw = src.slice(child.start_byte, child.end_byte)
-                pseudo = Word(child.start_byte, child.end_byte, raw)
-                pseudo.lead_dyn = True  # computed: its value is whatever the subshell prints
-                add(pseudo)
-            elif kind == "comment" or not child.is_named:
+            kind = KIND[child.kind_id]
+            if kind == "command_name":
+                if child.child_count == 1:
+                    child = child.children[0]
+                    kind = KIND[child.kind_id]
+                else:
+                    kind = "command_name"
+            elif kind != "word":
+                if kind == "variable_assignment":
+                    scan_substitutions(child, subs)
+                elif kind == "ERROR":
+                    self.strays.append(child)
+                elif kind in REDIRECTS:
+                    if pending is None:
+                        pending = Pending()
+                        pending.subs = subs
+                    before = len(pending.extra)
+                    self._redirect(child, pending)
+                    for extra in pending.extra[before:]:
+                        spans = _add(words, extra, src) and spans
+                    del pending.extra[before:]
+                elif kind == "subshell":
+                    if subshells is None:
+                        subshells = []
+                    subshells.append(child)
+                    start = child.start_byte
+                    end = child.end_byte
+                    pseudo = Word(start, end, src.slice(start, end))
+                    pseudo.lead_dyn = True  # computed: its value is whatever the subshell prints
+                    spans = _add(words, pseudo, src) and spans
+                elif kind != "comment" and child.is_named:
+                    spans = _add(words, self._word(child, subs), src) and spans
                 continue
+            # An argument word, or the command name's single child (of any kind).
+            if kind != "word" or text is None or child.child_count:
+                spans = _add(words, self._word(child, subs), src) and spans
+                continue
+            # The common case, inline: an ASCII word without children.
+            start = child.start_byte
+            end = child.end_byte
+            raw = text[start:end]
+            if EXPANDING.isdisjoint(raw):
+                word = Word(start, end, raw, raw)  # a plain word: nothing to unquote or expand
             else:
-                add(self._word(child, subs))
-        for extra in pending.extra:
-            add(extra)
-        writes = writes or any(r.writes for r in pending.redirects)
-        if words:
-            text = "".join([w.sep + w.raw for w in words])
+                word = build_word(child, src, subs, self.home_ok, self.pwd_ok)
+            if "\n" in raw:
+                self._glued(word)
+            if not words:
+                word.sep = ""
+                words.append(word)
+            elif text[words[-1].end : start] == " ":
+                words.append(word)  # one space between: the separator as built
+            else:
+                spans = _add(words, word, src) and spans
+        if pending is not None:
+            for extra in pending.extra:
+                spans = _add(words, extra, src) and spans
+            redirects = pending.redirects
+            if not writes:
+                for redirect in redirects:
+                    if redirect.writes:
+                        writes = True
+                        break
         else:
-            text = src.slice(node.start_byte, node.end_byte)
-        stmt = Statement("simple", text, ctx, scope, unres, writes)
+            redirects = []
+        if not words:
+            line = src.slice(node.start_byte, node.end_byte)
+        elif spans and text is not None:
+            line = text[words[0].start : words[-1].end]
+        else:
+            line = "".join([w.sep + w.raw for w in words])
+        stmt = Statement("simple", line, ctx, scope, unres, writes)
         stmt.words = words
-        stmt.redirects = pending.redirects
-        if subshells:
+        stmt.redirects = redirects
+        if subshells is not None:
             # `time ( … )` times a subshell; anything else before `(` is a bash syntax error.
             if len(words) == 2 and words[0].value == "time" and words[0].raw == "time":
                 stmt.time_subshell = True
             else:
                 stmt.unresolved = True
-        self._record(stmt)
-        for sub in subshells:
-            own = Scope(scope)
-            for child in sub.children:
-                if child.is_named:
-                    self._statement(child, "subshell", own, stmt.unresolved, False, depth + 1)
-        self._finish(pending, ctx, scope, unres, writes, depth)
+        if self.glued or self.strays:
+            self._record(stmt)
+        else:
+            self.statements.append(stmt)
+        if subshells is not None:
+            for sub in subshells:
+                own = Scope(scope)
+                for child in sub.children:
+                    if child.is_named:
+                        self._statement(child, "subshell", own, stmt.unresolved, False, depth + 1)
+        if pending is not None:
+            self._finish(pending, ctx, scope, unres, writes, depth)
+        elif subs:
+            self._nested(subs, None, scope, unres, depth)
 
     def _compound(
         self,
@@ -370,7 +418,7 @@ class Walk:
         pending: Pending,
         depth: int,
     ) -> None:
-        kind = node.type
+        kind = KIND[node.kind_id]
         stmt = Statement(
             "compound", self.src.slice(node.start_byte, node.end_byte), "compound", scope, unres
         )
@@ -381,7 +429,7 @@ class Walk:
         subs: list[Node] = []
         for i, child in enumerate(node.children):
             field = node.field_name_for_child(i)
-            ctype = child.type
+            ctype = KIND[child.kind_id]
             if (kind == "for_statement" and field == "value") or (
                 kind == "case_statement" and field == "value"
             ):
@@ -391,7 +439,7 @@ class Walk:
             elif kind == "c_style_for_statement" and field in EXPRESSION_FIELDS:
                 collect_substitutions(child, subs)
             elif kind == "function_definition" and ctype == "compound_statement":
-                body.extend(c for c in child.children if c.type in STATEMENTS)
+                body.extend(c for c in child.children if KIND[c.kind_id] in STATEMENTS)
             elif ctype in STATEMENTS or ctype in CLAUSES:
                 body.append(child)
             elif child.is_named:
@@ -410,13 +458,13 @@ class Walk:
     def _body(
         self, node: Node, ctx: str, scope: Scope, unres: bool, writes: bool, depth: int
     ) -> None:
-        kind = node.type
+        kind = KIND[node.kind_id]
         if kind in CLAUSES:
             subs: list[Node] = []
             for i, child in enumerate(node.children):
                 if kind == "case_item" and node.field_name_for_child(i) == "value":
                     collect_substitutions(child, subs)
-                elif child.type in STATEMENTS or child.type in CLAUSES:
+                elif KIND[child.kind_id] in STATEMENTS or KIND[child.kind_id] in CLAUSES:
                     self._body(child, ctx, scope, unres or child.has_error, writes, depth)
             self._nested(subs, None, scope, unres, depth)
             return
@@ -426,7 +474,7 @@ class Walk:
         self, node: Node, ctx: str, scope: Scope, unres: bool, writes: bool, depth: int
     ) -> None:
         stmt = Statement(
-            "test" if node.type == "test_command" else "plain",
+            "test" if KIND[node.kind_id] == "test_command" else "plain",
             self.src.slice(node.start_byte, node.end_byte),
             ctx,
             scope,
@@ -434,7 +482,7 @@ class Walk:
             writes,
         )
         subs: list[Node] = []
-        if node.type == "test_command":
+        if KIND[node.kind_id] == "test_command":
             self._test_words(node, stmt.operands, subs)
         else:
             scan_substitutions(node, subs)
@@ -445,7 +493,27 @@ class Walk:
 
     def _test_words(self, node: Node, out: list[Word], subs: list[Node]) -> None:
         for child in node.children:
-            if child.type in WORDLIKE:
+            if KIND[child.kind_id] in WORDLIKE:
                 out.append(self._word(child, subs))
-            elif child.is_named and child.type != "test_operator" and child.child_count:
+            elif child.is_named and KIND[child.kind_id] != "test_operator" and child.child_count:
                 self._test_words(child, out, subs)
+
+
+def _add(words: list[Word], word: Word, src: Source) -> bool:
+    """Append ``word`` with its separator: the source spacing before it, unless something (a
+    redirect, an assignment) was cut there. Whether the separator is that source text."""
+    if not words:
+        word.sep = ""
+        words.append(word)
+        return True
+    prev_end = words[-1].end
+    words.append(word)
+    if word.start < prev_end:
+        word.sep = " "
+        return False
+    gap = src.slice(prev_end, word.start)
+    if gap.strip(_BLANK):
+        word.sep = " "
+        return False
+    word.sep = gap
+    return True

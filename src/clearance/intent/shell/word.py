@@ -18,6 +18,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "DYN",
+    "EXPANDING",
     "HOME",
     "PWD",
     "SUBSTITUTIONS",
@@ -33,7 +34,7 @@ PWD = 2
 
 SUBSTITUTIONS = frozenset({"command_substitution", "process_substitution"})
 _GLOB = frozenset("*?[{")
-_PLAIN = frozenset("*?[{\\~")  # a word without these is its own value
+EXPANDING = frozenset("*?[{\\~")  # a bare word without these is its own value
 _DQ_ESCAPABLE = frozenset('$`"\\\n')
 _ANSI = {
     "n": "\n",
@@ -79,11 +80,11 @@ class Word:
     dq_dyn: bool
     sep: str
 
-    def __init__(self, start: int, end: int, raw: str) -> None:
+    def __init__(self, start: int, end: int, raw: str, value: str | None = None) -> None:
         self.start = start
         self.end = end
         self.raw = raw
-        self.value = None
+        self.value = value
         self.segs = None
         self.quoted = False
         self.glob = False
@@ -133,7 +134,7 @@ def build_word(node: Node, src: Source, subs: list[Node], home_ok: bool, pwd_ok:
     end = node.end_byte
     raw = src.slice(start, end)
     word = Word(start, end, raw)
-    if node.type == "word" and not node.child_count and _PLAIN.isdisjoint(raw):
+    if node.type == "word" and not node.child_count and EXPANDING.isdisjoint(raw):
         word.value = raw  # the common case: a plain word, nothing to unquote or expand
         return word
     acc = _Acc()
