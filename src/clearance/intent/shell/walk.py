@@ -35,6 +35,7 @@ from clearance.intent.shell.word import (
     Word,
     build_word,
     collect_substitutions,
+    plain_word,
     scan_substitutions,
 )
 
@@ -49,15 +50,31 @@ __all__ = ["DEPTH_LIMIT", "Walk"]
 
 DEPTH_LIMIT = 48
 _BLANK = " \t\\\n"
+_LEAVES = frozenset({"word", "number", "raw_string"})  # kinds a command's arguments mostly have
 
 
 class Walk:
     """Walks one tree; ``statements`` and ``errors`` hold the result."""
 
-    __slots__ = ("glued", "home_ok", "pwd_ok", "salvage", "src", "statements", "strays")
+    __slots__ = (
+        "glued",
+        "home_ok",
+        "plain",
+        "pwd_ok",
+        "salvage",
+        "src",
+        "statements",
+        "strays",
+        "text",
+    )
 
     def __init__(self, src: Source, home_ok: bool, pwd_ok: bool) -> None:
         self.src = src
+        text = src.text
+        # ASCII text: byte offsets index the str itself. Plain: no word of it needs more than
+        # a slice (nothing to unquote or expand, no line break).
+        self.text = text if src.ascii else None
+        self.plain = src.ascii and "\n" not in text and EXPANDING.isdisjoint(text)
         self.home_ok = home_ok
         self.pwd_ok = pwd_ok
         self.statements: list[Statement] = []
@@ -80,6 +97,11 @@ class Walk:
                 self._error(node, context, stmt.scope)
 
     def run(self, root: Node, context: str, scope: Scope, unresolved: bool = False) -> None:
+        if KIND[root.kind_id] == "program" and root.child_count == 1:
+            child = root.children[0]
+            if KIND[child.kind_id] == "command":  # the usual program: one simple command
+                self._command(child, context, scope, unresolved or child.has_error, False, None, 0)
+                return
         self._statement(root, context, scope, unresolved, False, 0)
 
     # -- statements -----------------------------------------------------------------------
@@ -103,7 +125,7 @@ class Walk:
                 self._statement(child, ctx, scope, unres, writes, depth)
             return
         kinds = [KIND[c.kind_id] for c in children]
-        split = kind == "pipeline" and sum(1 for c in children if c.is_named) > 1
+        split = kind == "pipeline" and node.named_child_count > 1
         last = -1
         if tail is not None:
             for i, child in enumerate(children):
@@ -117,6 +139,8 @@ class Walk:
                 own = Scope(scope)  # a pipeline element or a background job is a subshell
             if i == last and tail is not None:
                 self._attach(child, tail, ctx, own, unres, writes, depth)
+            elif kinds[i] == "command" and depth <= DEPTH_LIMIT:
+                self._command(child, ctx, own, unres or child.has_error, writes, None, depth)
             else:
                 self._statement(child, ctx, own, unres, writes, depth)
 
@@ -307,7 +331,8 @@ class Walk:
         """A simple command. ``pending`` holds the redirects of an enclosing redirected
         statement; without one, a :class:`Pending` is made only if the command has its own."""
         src = self.src
-        text = src.text if src.ascii else None  # byte offsets index the str itself
+        text = self.text
+        plain = self.plain
         words: list[Word] = []
         subs: list[Node] = pending.subs if pending is not None else []
         subshells: list[Node] | None = None
@@ -320,7 +345,7 @@ class Walk:
                     kind = KIND[child.kind_id]
                 else:
                     kind = "command_name"
-            elif kind != "word":
+            elif kind not in _LEAVES:
                 if kind == "variable_assignment":
                     scan_substitutions(child, subs)
                 elif kind == "ERROR":
@@ -346,20 +371,23 @@ class Walk:
                 elif kind != "comment" and child.is_named:
                     spans = _add(words, self._word(child, subs), src) and spans
                 continue
-            # An argument word, or the command name's single child (of any kind).
-            if kind != "word" or text is None or child.child_count:
+            # An argument, or the command name's single child (of any kind). A word, number or
+            # single-quoted string without children is built inline from ASCII text.
+            if kind not in _LEAVES or text is None or child.child_count:
                 spans = _add(words, self._word(child, subs), src) and spans
                 continue
-            # The common case, inline: an ASCII word without children.
-            start = child.start_byte
-            end = child.end_byte
+            start, end = child.byte_range
             raw = text[start:end]
-            if EXPANDING.isdisjoint(raw):
-                word = Word(start, end, raw, raw)  # a plain word: nothing to unquote or expand
+            if kind == "raw_string":
+                word = plain_word(start, end, raw)
+                word.value = raw[1:-1]
+                word.quoted = True
+            elif plain or (EXPANDING.isdisjoint(raw) and "\n" not in raw):
+                word = plain_word(start, end, raw)  # nothing to unquote or expand
             else:
                 word = build_word(child, src, subs, self.home_ok, self.pwd_ok)
-            if "\n" in raw:
-                self._glued(word)
+                if kind == "word" and "\n" in raw:
+                    self._glued(word)
             if not words:
                 word.sep = ""
                 words.append(word)
