@@ -10,6 +10,8 @@ appended to the caller's ``subs`` list so the walk can descend into them.
 
 from __future__ import annotations
 
+from clearance.intent.shell.grammar import KIND
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from tree_sitter import Node
@@ -37,6 +39,9 @@ SUBSTITUTIONS = frozenset({"command_substitution", "process_substitution"})
 _GLOB = frozenset("*?[{")
 EXPANDING = frozenset("*?[{\\~")  # a bare word without these is its own value
 _DQ_ESCAPABLE = frozenset('$`"\\\n')
+# Double-quoted text without these is its own value, and the grammar gives all of it to the
+# string's content (around a line break it may fold blanks into the closing quote).
+_DQ_SPECIAL = frozenset('$`"\\\n\r\v\f')
 _ANSI = {
     "n": "\n",
     "t": "\t",
@@ -124,7 +129,7 @@ _new = object.__new__
 
 def collect_substitutions(node: Node, subs: list[Node]) -> None:
     """Append ``node`` if it is a substitution, else every substitution beneath it."""
-    if node.type in SUBSTITUTIONS:
+    if KIND[node.kind_id] in SUBSTITUTIONS:
         subs.append(node)
     elif node.child_count:
         scan_substitutions(node, subs)
@@ -133,7 +138,7 @@ def collect_substitutions(node: Node, subs: list[Node]) -> None:
 def scan_substitutions(node: Node, subs: list[Node]) -> None:
     """Append every substitution under ``node`` (not descending into the substitutions)."""
     for child in node.children:
-        if child.type in SUBSTITUTIONS:
+        if KIND[child.kind_id] in SUBSTITUTIONS:
             subs.append(child)
         elif child.child_count:
             scan_substitutions(child, subs)
@@ -151,13 +156,21 @@ class _Acc:
 
 def build_word(node: Node, src: Source, subs: list[Node], home_ok: bool, pwd_ok: bool) -> Word:
     """The :class:`Word` for ``node``; substitutions inside it are appended to ``subs``."""
-    start = node.start_byte
-    end = node.end_byte
+    start, end = node.byte_range
     raw = src.slice(start, end)
+    kind = KIND[node.kind_id]
+    if kind == "word" and not node.child_count and EXPANDING.isdisjoint(raw):
+        return Word(start, end, raw, raw)  # the common case: nothing to unquote or expand
+    if kind == "string" and len(raw) > 1 and raw[0] == '"' and raw[-1] == '"':
+        inner = raw[1:-1]
+        if _DQ_SPECIAL.isdisjoint(inner) and (inner.strip() or not inner) and not node.has_error:
+            # Double quotes around one line without `$`, backquote or backslash: the grammar
+            # finds no expansion in it and there is nothing to unescape. (Blank text is left to
+            # _double_quoted: the grammar folds it into the closing quote.)
+            word = Word(start, end, raw, inner)
+            word.quoted = True
+            return word
     word = Word(start, end, raw)
-    if node.type == "word" and not node.child_count and EXPANDING.isdisjoint(raw):
-        word.value = raw  # the common case: a plain word, nothing to unquote or expand
-        return word
     acc = _Acc()
     _piece(node, src, acc, subs, home_ok, pwd_ok, True)
     parts = acc.parts
@@ -167,11 +180,10 @@ def build_word(node: Node, src: Source, subs: list[Node], home_ok: bool, pwd_ok:
     if not parts:
         word.value = ""
         return word
-    first = parts[0]
-    if all(type(p) is str for p in parts):
+    if DYN not in parts and HOME not in parts and PWD not in parts:
         word.value = "".join(parts)  # type: ignore[arg-type]
         return word
-    word.lead_dyn = first == DYN
+    word.lead_dyn = parts[0] == DYN
     if DYN not in parts:
         word.segs = tuple(parts)
     return word
@@ -186,7 +198,7 @@ def _piece(
     pwd_ok: bool,
     first: bool,
 ) -> None:
-    kind = node.type
+    kind = KIND[node.kind_id]
     if kind == "word" or kind == "number" or kind == "extglob_pattern" or kind == "regex":
         if node.child_count and kind == "word":
             for i, child in enumerate(node.children):
@@ -264,7 +276,7 @@ def _double_quoted(
 ) -> None:
     pos = node.start_byte
     for child in node.children:
-        kind = child.type
+        kind = KIND[child.kind_id]
         if child.start_byte > pos:
             acc.parts.append(unescape(src.slice(pos, child.start_byte)))
         pos = child.end_byte
