@@ -51,6 +51,8 @@ __all__ = ["DEPTH_LIMIT", "Walk"]
 DEPTH_LIMIT = 48
 _BLANK = " \t\\\n"
 _LEAVES = frozenset({"word", "number", "raw_string"})  # kinds a command's arguments mostly have
+# Text of only these bytes and single spaces splits into words the way the grammar does.
+_SAFE = b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./:,@%+= "
 
 
 class Walk:
@@ -61,6 +63,7 @@ class Walk:
         "home_ok",
         "plain",
         "pwd_ok",
+        "safe",
         "salvage",
         "src",
         "statements",
@@ -70,11 +73,15 @@ class Walk:
 
     def __init__(self, src: Source, home_ok: bool, pwd_ok: bool) -> None:
         self.src = src
-        text = src.text
-        # ASCII text: byte offsets index the str itself. Plain: no word of it needs more than
-        # a slice (nothing to unquote or expand, no line break).
-        self.text = text if src.ascii else None
-        self.plain = src.ascii and "\n" not in text and EXPANDING.isdisjoint(text)
+        # ASCII text: byte offsets index the str itself. Safe: only letters, digits, spaces and
+        # the punctuation of _SAFE. Plain: no word of it needs more than a slice (nothing to
+        # unquote or expand, no line break).
+        self.text: str | None = None
+        self.safe = self.plain = False
+        if src.ascii:
+            text = self.text = src.text
+            self.safe = not src.data.translate(None, _SAFE)
+            self.plain = self.safe or ("\n" not in text and EXPANDING.isdisjoint(text))
         self.home_ok = home_ok
         self.pwd_ok = pwd_ok
         self.statements: list[Statement] = []
@@ -333,11 +340,17 @@ class Walk:
         src = self.src
         text = self.text
         plain = self.plain
-        words: list[Word] = []
         subs: list[Node] = pending.subs if pending is not None else []
         subshells: list[Node] | None = None
         spans = text is not None  # every separator so far is the source text between words
-        for child in node.children:
+        found = _plain_words(node, text, self.safe) if text is not None else None
+        if found is None:
+            words: list[Word] = []
+            children = node.children
+        else:
+            words = found
+            children = []
+        for child in children:
             kind = KIND[child.kind_id]
             if kind == "command_name":
                 if child.child_count == 1:
@@ -545,3 +558,34 @@ def _add(words: list[Word], word: Word, src: Source) -> bool:
         return False
     word.sep = gap
     return True
+
+
+def _plain_words(node: Node, text: str, safe: bool) -> list[Word] | None:
+    """The words of a command written in safe text (see ``_SAFE``), read from the text; ``None``
+    when the command is anything else.
+
+    The text is trusted only where the tree agrees: as many children as space-separated
+    tokens, all named (``==`` is an unnamed child), and no nesting but the command name's one
+    child (``command_name`` → word). Every child is then a word, number or regex leaf spanning
+    one token, and each is its own value.
+    """
+    start, end = node.byte_range
+    line = text[start:end]
+    if not safe and line.encode().translate(None, _SAFE):
+        return None
+    tokens = line.split(" ")
+    count = len(tokens)
+    if (
+        node.named_child_count != count
+        or node.child_count != count
+        or node.descendant_count != count + 2
+        or node.has_error
+    ):
+        return None
+    words: list[Word] = []
+    for token in tokens:
+        end = start + len(token)
+        words.append(plain_word(start, end, token))
+        start = end + 1
+    words[0].sep = ""
+    return words
