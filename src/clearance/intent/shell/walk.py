@@ -51,8 +51,11 @@ __all__ = ["DEPTH_LIMIT", "Walk"]
 DEPTH_LIMIT = 48
 _BLANK = " \t\\\n"
 _LEAVES = frozenset({"word", "number", "raw_string"})  # kinds a command's arguments mostly have
-# Text of only these bytes and single spaces splits into words the way the grammar does.
+# Text of only these bytes (single spaces apart) splits into words the way the grammar does.
+# The table maps them to a letter and keeps every other byte, none of which is a letter: text
+# is safe when its translation is all letters.
 _SAFE = b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./:,@%+= "
+_SAFE_TABLE = bytes.maketrans(_SAFE, b"a" * len(_SAFE))
 
 
 class Walk:
@@ -80,7 +83,7 @@ class Walk:
         self.safe = self.plain = False
         if src.ascii:
             text = self.text = src.text
-            self.safe = not src.data.translate(None, _SAFE)
+            self.safe = src.data.translate(_SAFE_TABLE).isalpha()
             self.plain = self.safe or ("\n" not in text and EXPANDING.isdisjoint(text))
         self.home_ok = home_ok
         self.pwd_ok = pwd_ok
@@ -571,7 +574,7 @@ def _plain_words(node: Node, text: str, safe: bool) -> list[Word] | None:
     """
     start, end = node.byte_range
     line = text[start:end]
-    if not safe and line.encode().translate(None, _SAFE):
+    if not safe and not line.encode().translate(_SAFE_TABLE).isalpha():
         return None
     tokens = line.split(" ")
     count = len(tokens)
