@@ -109,8 +109,15 @@ class Walk:
     def run(self, root: Node, context: str, scope: Scope, unresolved: bool = False) -> None:
         if KIND[root.kind_id] == "program" and root.child_count == 1:
             child = root.children[0]
-            if KIND[child.kind_id] == "command":  # the usual program: one simple command
+            kind = KIND[child.kind_id]
+            if kind == "command":  # the usual program: one simple command
                 self._command(child, context, scope, unresolved or child.has_error, False, None, 0)
+                return
+            if kind == "list" or kind == "pipeline":
+                self._block(child, context, scope, unresolved, False, 0)
+                return
+            if kind == "redirected_statement":
+                self._redirected(child, context, scope, unresolved or child.has_error, False, 0)
                 return
         self._statement(root, context, scope, unresolved, False, 0)
 
@@ -216,7 +223,8 @@ class Walk:
     def _finish(
         self, pending: Pending, ctx: str, scope: Scope, unres: bool, writes: bool, depth: int
     ) -> None:
-        self._nested(pending.subs, None, scope, unres, depth)
+        if pending.subs:
+            self._nested(pending.subs, None, scope, unres, depth)
         for body in pending.heredoc:
             self._heredoc(body, scope, unres)
         for node in pending.after:
@@ -448,7 +456,8 @@ class Walk:
                     if child.is_named:
                         self._statement(child, "subshell", own, stmt.unresolved, False, depth + 1)
         if pending is not None:
-            self._finish(pending, ctx, scope, unres, writes, depth)
+            if pending.subs or pending.heredoc or pending.after:
+                self._finish(pending, ctx, scope, unres, writes, depth)
         elif subs:
             self._nested(subs, None, scope, unres, depth)
 

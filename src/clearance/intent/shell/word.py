@@ -159,8 +159,19 @@ def build_word(node: Node, src: Source, subs: list[Node], home_ok: bool, pwd_ok:
     start, end = node.byte_range
     raw = src.slice(start, end)
     kind = KIND[node.kind_id]
-    if kind == "word" and not node.child_count and EXPANDING.isdisjoint(raw):
-        return Word(start, end, raw, raw)  # the common case: nothing to unquote or expand
+    if (kind == "word" or kind == "number") and not node.child_count:
+        if EXPANDING.isdisjoint(raw):
+            return Word(start, end, raw, raw)  # the common case: nothing to unquote or expand
+        rest = raw[1:]
+        if raw[0] == "~" and rest[:1] in ("", "/") and EXPANDING.isdisjoint(rest):
+            word = Word(start, end, raw)  # `~` or `~/…`: the home directory, then plain text
+            if not home_ok:
+                word.lead_dyn = True
+            elif rest:
+                word.segs = (HOME, rest)
+            else:
+                word.segs = (HOME,)
+            return word
     if kind == "string" and len(raw) > 1 and raw[0] == '"' and raw[-1] == '"':
         inner = raw[1:-1]
         if _DQ_SPECIAL.isdisjoint(inner) and (inner.strip() or not inner) and not node.has_error:
