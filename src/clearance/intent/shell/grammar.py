@@ -1,26 +1,38 @@
 """The tree-sitter-bash node vocabulary the walk dispatches on, and one tree helper.
 
-Node type names are those of tree-sitter-bash 0.25 (notes §5.1).
+Node type names are those of tree-sitter-bash 0.25 (notes §5.1). The walk reads a node's kind
+as ``KIND[node.kind_id]``: the binding's ``node.type`` builds a new string on every access, while
+``KIND`` maps each kind id of the loaded grammar to its interned name once (:func:`bind`, called
+when the parser is built). The names are the very objects of the literals below, so comparing
+and hashing them costs next to nothing.
 """
 
 from __future__ import annotations
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from tree_sitter import Node
+    from tree_sitter import Language, Node
 
 __all__ = [
     "CLAUSES",
     "COMPOUNDS",
     "CONTAINERS",
     "EXPRESSION_FIELDS",
+    "KIND",
     "PLAIN",
     "REDIRECTS",
     "STATEMENTS",
     "SUB_CONTEXT",
     "WORDLIKE",
+    "bind",
     "flatten",
 ]
+
+# tree-sitter's symbol for an error node; it lies outside the grammar's own symbol range.
+_ERROR_ID = 0xFFFF
+
+KIND: dict[int, str] = {}
+"""Node kind id -> type name, for every kind the loaded grammar can produce (see :func:`bind`)."""
 
 CONTAINERS = frozenset({"program", "list", "pipeline"})
 COMPOUNDS = frozenset(
@@ -68,12 +80,23 @@ WORDLIKE = frozenset(
 )
 
 
+def bind(language: Language) -> None:
+    """Fill :data:`KIND` from ``language`` (the parser's; every node a parse produces has one of
+    its symbols, or the error symbol)."""
+    from sys import intern
+
+    kinds = {i: intern(language.node_kind_for_id(i) or "") for i in range(language.node_kind_count)}
+    kinds[_ERROR_ID] = "ERROR"
+    KIND.clear()
+    KIND.update(kinds)
+
+
 def flatten(node: Node) -> list[Node]:
     """The children of a left-nested ``list`` (``a && b || c`` nests as ((a && b) || c)),
     flattened without recursion so a 10,000-link chain does not exhaust the stack."""
     tails: list[list[Node]] = []
     current = node
-    while current.type == "list" and current.child_count:
+    while KIND[current.kind_id] == "list" and current.child_count:
         children = current.children
         tails.append(children[1:])
         current = children[0]

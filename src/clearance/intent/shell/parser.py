@@ -24,11 +24,13 @@ from __future__ import annotations
 import os
 import sys
 
+from clearance.intent.shell.grammar import bind
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from types import ModuleType
 
-    from tree_sitter import Node, Parser
+    from tree_sitter import Language, Node, Parser
 
 __all__ = ["parse"]
 
@@ -101,12 +103,15 @@ def _load() -> Parser:
     try:
         core = _core_binding()
         bash = _binding("tree_sitter_bash")
-        parser: Parser = core.Parser(core.Language(bash.language()))
+        language: Language = core.Language(bash.language())
+        parser: Parser = core.Parser(language)
     except Exception:  # an unusual installation: the ordinary imports
         from tree_sitter import Language, Parser
-        from tree_sitter_bash import language
+        from tree_sitter_bash import language as bash_language
 
-        parser = Parser(Language(language()))
+        language = Language(bash_language())
+        parser = Parser(language)
+    bind(language)
     _parser.append(parser)
     return parser
 

@@ -9,7 +9,7 @@ walk.
 
 from __future__ import annotations
 
-from clearance.intent.shell.grammar import REDIRECTS, STATEMENTS, WORDLIKE
+from clearance.intent.shell.grammar import KIND, REDIRECTS, STATEMENTS, WORDLIKE
 from clearance.intent.shell.heredoc import body_text
 from clearance.intent.shell.statement import Redirect
 
@@ -52,7 +52,7 @@ def read_redirect(
     node: Node, pending: Pending, src: Source, word: WordOf, strays: list[Node]
 ) -> None:
     """Record the redirect ``node`` into ``pending`` (its words, statements, substitutions)."""
-    kind = node.type
+    kind = KIND[node.kind_id]
     if kind == "herestring_redirect":
         string: Word | None = None
         for child in node.children:
@@ -66,7 +66,7 @@ def read_redirect(
         quoted = False
         body: str | None = None
         for i, child in enumerate(node.children):
-            ctype = child.type
+            ctype = KIND[child.kind_id]
             if ctype in ("<<", "<<-"):
                 op = ctype
             elif ctype == "heredoc_start":
@@ -87,7 +87,7 @@ def read_redirect(
     op = "?"
     target: Word | None = None
     for i, child in enumerate(node.children):
-        ctype = child.type
+        ctype = KIND[child.kind_id]
         if ctype == "ERROR":
             strays.append(child)
         elif not child.is_named:
@@ -95,7 +95,7 @@ def read_redirect(
                 op = ctype
         elif ctype == "file_descriptor":
             continue
-        elif node.field_name_for_child(i) == "destination" or ctype in WORDLIKE:
+        elif ctype in WORDLIKE or node.field_name_for_child(i) == "destination":
             dest = word(child, pending.subs)
             if target is None and op not in (">&-", "<&-"):
                 target = dest

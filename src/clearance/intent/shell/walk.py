@@ -13,11 +13,13 @@ error is marked unresolved. ``program``/``list``/``pipeline`` containers are not
 
 from __future__ import annotations
 
+from clearance.intent.shell.command import CommandWalk
 from clearance.intent.shell.grammar import (
     CLAUSES,
     COMPOUNDS,
     CONTAINERS,
     EXPRESSION_FIELDS,
+    KIND,
     PLAIN,
     REDIRECTS,
     STATEMENTS,
@@ -26,12 +28,10 @@ from clearance.intent.shell.grammar import (
     flatten,
 )
 from clearance.intent.shell.heredoc import substitutions
-from clearance.intent.shell.redirect import Pending, read_redirect
+from clearance.intent.shell.redirect import Pending
 from clearance.intent.shell.statement import Scope, Statement
 from clearance.intent.shell.word import (
-    SUBSTITUTIONS,
     Word,
-    build_word,
     collect_substitutions,
     scan_substitutions,
 )
@@ -40,44 +40,31 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from tree_sitter import Node
 
-    from clearance.intent.shell.source import Source
     from clearance.intent.shell.word import Word
 
 __all__ = ["DEPTH_LIMIT", "Walk"]
 
 DEPTH_LIMIT = 48
-_BLANK = " \t\\\n"
 
 
-class Walk:
+class Walk(CommandWalk):
     """Walks one tree; ``statements`` and ``errors`` hold the result."""
 
-    __slots__ = ("glued", "home_ok", "pwd_ok", "salvage", "src", "statements", "strays")
-
-    def __init__(self, src: Source, home_ok: bool, pwd_ok: bool) -> None:
-        self.src = src
-        self.home_ok = home_ok
-        self.pwd_ok = pwd_ok
-        self.statements: list[Statement] = []
-        # Byte ranges worth re-parsing for salvage, with the context of their error region.
-        self.salvage: list[tuple[int, int, str]] = []
-        self.strays: list[Node] = []  # ERROR nodes met inside words and redirects
-        self.glued = False  # a word swallowed a line break (see _glued)
-
-    def _record(self, stmt: Statement) -> None:
-        """Append ``stmt``, then the error regions met while building it (as their own units)."""
-        if self.glued:
-            stmt.unresolved = True
-            self.glued = False
-        self.statements.append(stmt)
-        if self.strays:
-            strays = self.strays
-            self.strays = []
-            context = stmt.context if stmt.kind != "compound" else ""
-            for node in strays:
-                self._error(node, context, stmt.scope)
+    __slots__ = ()
 
     def run(self, root: Node, context: str, scope: Scope, unresolved: bool = False) -> None:
+        if KIND[root.kind_id] == "program" and root.child_count == 1:
+            child = root.children[0]
+            kind = KIND[child.kind_id]
+            if kind == "command":  # the usual program: one simple command
+                self._command(child, context, scope, unresolved or child.has_error, False, None, 0)
+                return
+            if kind == "list" or kind == "pipeline":
+                self._block(child, context, scope, unresolved, False, 0)
+                return
+            if kind == "redirected_statement":
+                self._redirected(child, context, scope, unresolved or child.has_error, False, 0)
+                return
         self._statement(root, context, scope, unresolved, False, 0)
 
     # -- statements -----------------------------------------------------------------------
@@ -92,29 +79,41 @@ class Walk:
         depth: int,
         tail: Pending | None = None,
     ) -> None:
-        children = flatten(node) if node.type == "list" else node.children
+        kind = KIND[node.kind_id]
+        children = flatten(node) if kind == "list" else node.children
         count = len(children)
-        split = node.type == "pipeline" and sum(1 for c in children if c.is_named) > 1
+        if count == 1 and tail is None:  # the usual program: one statement
+            child = children[0]
+            if child.is_named:
+                self._statement(child, ctx, scope, unres, writes, depth)
+            return
+        kinds = [KIND[c.kind_id] for c in children]
+        split = kind == "pipeline" and node.named_child_count > 1
         last = -1
         if tail is not None:
             for i, child in enumerate(children):
-                if child.is_named and child.type != "comment":
+                if child.is_named and kinds[i] != "comment":
                     last = i
         for i, child in enumerate(children):
-            if not child.is_named or child.type == "comment":
+            if not child.is_named or kinds[i] == "comment":
                 continue
             own = scope
-            if split or (i + 1 < count and children[i + 1].type == "&"):
+            if split or (i + 1 < count and kinds[i + 1] == "&"):
                 own = Scope(scope)  # a pipeline element or a background job is a subshell
             if i == last and tail is not None:
                 self._attach(child, tail, ctx, own, unres, writes, depth)
+            elif kinds[i] == "command" and depth <= DEPTH_LIMIT:
+                self._command(child, ctx, own, unres or child.has_error, writes, None, depth)
             else:
                 self._statement(child, ctx, own, unres, writes, depth)
 
     def _statement(
         self, node: Node, ctx: str, scope: Scope, unres: bool, writes: bool, depth: int
     ) -> None:
-        kind = node.type
+        kind = KIND[node.kind_id]
+        if kind == "command" and depth <= DEPTH_LIMIT:
+            self._command(node, ctx, scope, unres or node.has_error, writes, None, depth)
+            return
         if kind in CONTAINERS:
             self._block(node, ctx, scope, unres, writes, depth)
             return
@@ -126,8 +125,6 @@ class Walk:
         unres = unres or node.has_error
         if kind == "redirected_statement":
             self._redirected(node, ctx, scope, unres, writes, depth)
-        elif kind == "command":
-            self._command(node, ctx, scope, unres, writes, Pending(), depth)
         elif kind in COMPOUNDS:
             self._compound(node, ctx, scope, unres, writes, Pending(), depth)
         elif kind in PLAIN or kind == "test_command":
@@ -135,32 +132,12 @@ class Walk:
         else:
             self._error(node, ctx, scope)
 
-    def _error(self, node: Node, ctx: str, scope: Scope, salvage: bool = True) -> None:
-        start = node.start_byte
-        end = node.end_byte
-        text = self.src.slice(start, end)
-        if not text.strip():
-            return
-        self.statements.append(Statement("error", text, ctx, scope, True))
-        if not salvage:
-            return
-        ranges = self.salvage
-        ranges.append((start, end, ctx))
-        parent = node.parent
-        if parent is not None and parent.type != "program" and parent.end_byte > end:
-            ranges.append((end, parent.end_byte, ctx))
-        for child in node.children:
-            if child.type == "ERROR":
-                ranges.append((child.end_byte, end, ctx))
-            elif child.type in STATEMENTS:
-                ranges.append((child.start_byte, child.end_byte, ctx))
-
     def _nested(
         self, subs: list[Node], ctx: str | None, scope: Scope, unres: bool, depth: int
     ) -> None:
         """Walk substitutions: each is a fresh shell and a fresh redirect scope (§5.5)."""
         for sub in subs:
-            inner = ctx or SUB_CONTEXT.get(sub.type, "command_substitution")
+            inner = ctx or SUB_CONTEXT.get(KIND[sub.kind_id], "command_substitution")
             own = Scope(scope)
             if depth + 1 > DEPTH_LIMIT:
                 self._error(sub, inner, own)
@@ -172,7 +149,8 @@ class Walk:
     def _finish(
         self, pending: Pending, ctx: str, scope: Scope, unres: bool, writes: bool, depth: int
     ) -> None:
-        self._nested(pending.subs, None, scope, unres, depth)
+        if pending.subs:
+            self._nested(pending.subs, None, scope, unres, depth)
         for body in pending.heredoc:
             self._heredoc(body, scope, unres)
         for node in pending.after:
@@ -202,11 +180,11 @@ class Walk:
         pending = Pending()
         body: Node | None = None
         for i, child in enumerate(node.children):
-            if child.type in REDIRECTS:
+            if KIND[child.kind_id] in REDIRECTS:
                 self._redirect(child, pending)
             elif body is None and node.field_name_for_child(i) == "body":
                 body = child
-            elif child.type in STATEMENTS:
+            elif KIND[child.kind_id] in STATEMENTS:
                 pending.after.append(child)
         if outer is not None:
             pending.merge(outer)
@@ -232,7 +210,7 @@ class Walk:
     ) -> None:
         """Give redirects to the statement they bind to. The grammar hangs the redirect of
         `a && b > f` or `a | b > f` on the whole list or pipeline; bash binds it to `b`."""
-        kind = body.type
+        kind = KIND[body.kind_id]
         if kind == "command":
             self._command(body, ctx, scope, unres or body.has_error, writes, pending, depth)
         elif kind in COMPOUNDS:
@@ -251,115 +229,6 @@ class Walk:
             self._statement(body, ctx, scope, unres, writes, depth)
             self._finish(pending, ctx, scope, unres, writes, depth)
 
-    def _redirect(self, node: Node, pending: Pending) -> None:
-        read_redirect(node, pending, self.src, self._word, self.strays)
-
-    def _word(self, node: Node, subs: list[Node]) -> Word:
-        if node.has_error:
-            self._find_errors(node)
-        word = build_word(node, self.src, subs, self.home_ok, self.pwd_ok)
-        if "\n" in word.raw and node.type == "word":
-            self._glued(word)
-        return word
-
-    def _glued(self, word: Word) -> None:
-        """The grammar glues a line that starts with a backslash to the previous command
-        (``ls\n\\rm x`` parses as ``ls`` with argument ``\n\\rm``); bash runs it as its own
-        command. Mark the statement unresolved and salvage from the newline on."""
-        raw = word.raw
-        index = raw.find("\n")
-        while index > 0 and raw[index - 1] == "\\":
-            index = raw.find("\n", index + 1)
-        if index < 0:
-            return
-        self.glued = True
-        offset = word.start + len(raw[:index].encode("utf-8", "surrogatepass"))
-        self.salvage.append((offset, len(self.src.data), ""))
-
-    def _find_errors(self, node: Node) -> None:
-        if node.type == "ERROR":
-            self.strays.append(node)
-            return
-        for child in node.children:
-            if child.has_error and child.type not in SUBSTITUTIONS:
-                self._find_errors(child)
-
-    def _command(
-        self,
-        node: Node,
-        ctx: str,
-        scope: Scope,
-        unres: bool,
-        writes: bool,
-        pending: Pending,
-        depth: int,
-    ) -> None:
-        src = self.src
-        words: list[Word] = []
-        subs = pending.subs
-        subshells: list[Node] = []
-        prev_end = -1
-
-        def add(word: Word) -> None:
-            nonlocal prev_end
-            if words:
-                gap = src.slice(prev_end, word.start) if word.start >= prev_end else " "
-                # Source spacing is kept unless something (a redirect, an assignment) was cut.
-                word.sep = gap if not gap.strip(_BLANK) else " "
-            else:
-                word.sep = ""
-            words.append(word)
-            prev_end = word.end
-
-        for child in node.children:
-            kind = child.type
-            if kind == "variable_assignment":
-                scan_substitutions(child, subs)
-            elif kind == "ERROR":
-                self.strays.append(child)
-            elif kind in REDIRECTS:
-                before = len(pending.extra)
-                self._redirect(child, pending)
-                for extra in pending.extra[before:]:
-                    add(extra)
-                del pending.extra[before:]
-            elif kind == "command_name":
-                target = child.children[0] if child.child_count == 1 else child
-                add(self._word(target, subs))
-            elif kind == "subshell":
-                subshells.append(child)
-                raw = src.slice(child.start_byte, child.end_byte)
-                pseudo = Word(child.start_byte, child.end_byte, raw)
-                pseudo.lead_dyn = True  # computed: its value is whatever the subshell prints
-                add(pseudo)
-            elif kind == "comment" or not child.is_named:
-                continue
-            else:
-                add(self._word(child, subs))
-        for extra in pending.extra:
-            add(extra)
-        writes = writes or any(r.writes for r in pending.redirects)
-        if words:
-            text = "".join([w.sep + w.raw for w in words])
-        else:
-            text = src.slice(node.start_byte, node.end_byte)
-        stmt = Statement("simple", text, ctx, scope, unres, writes)
-        stmt.words = words
-        stmt.redirects = pending.redirects
-        if subshells:
-            # `time ( … )` times a subshell; anything else before `(` is a bash syntax error.
-            if len(words) == 2 and words[0].value == "time" and words[0].raw == "time":
-                stmt.time_subshell = True
-            else:
-                stmt.unresolved = True
-        self._record(stmt)
-        for sub in subshells:
-            own = Scope(scope)
-            for child in sub.children:
-                if child.is_named:
-                    self._statement(child, "subshell", own, stmt.unresolved, False, depth + 1)
-        self._finish(pending, ctx, scope, unres, writes, depth)
-
     def _compound(
         self,
         node: Node,
@@ -370,7 +239,7 @@ class Walk:
         pending: Pending,
         depth: int,
     ) -> None:
-        kind = node.type
+        kind = KIND[node.kind_id]
         stmt = Statement(
             "compound", self.src.slice(node.start_byte, node.end_byte), "compound", scope, unres
         )
@@ -381,7 +250,7 @@ class Walk:
         subs: list[Node] = []
         for i, child in enumerate(node.children):
             field = node.field_name_for_child(i)
-            ctype = child.type
+            ctype = KIND[child.kind_id]
             if (kind == "for_statement" and field == "value") or (
                 kind == "case_statement" and field == "value"
             ):
@@ -391,7 +260,7 @@ class Walk:
             elif kind == "c_style_for_statement" and field in EXPRESSION_FIELDS:
                 collect_substitutions(child, subs)
             elif kind == "function_definition" and ctype == "compound_statement":
-                body.extend(c for c in child.children if c.type in STATEMENTS)
+                body.extend(c for c in child.children if KIND[c.kind_id] in STATEMENTS)
             elif ctype in STATEMENTS or ctype in CLAUSES:
                 body.append(child)
             elif child.is_named:
@@ -410,13 +279,13 @@ class Walk:
     def _body(
         self, node: Node, ctx: str, scope: Scope, unres: bool, writes: bool, depth: int
     ) -> None:
-        kind = node.type
+        kind = KIND[node.kind_id]
         if kind in CLAUSES:
             subs: list[Node] = []
             for i, child in enumerate(node.children):
                 if kind == "case_item" and node.field_name_for_child(i) == "value":
                     collect_substitutions(child, subs)
-                elif child.type in STATEMENTS or child.type in CLAUSES:
+                elif KIND[child.kind_id] in STATEMENTS or KIND[child.kind_id] in CLAUSES:
                     self._body(child, ctx, scope, unres or child.has_error, writes, depth)
             self._nested(subs, None, scope, unres, depth)
             return
@@ -426,7 +295,7 @@ class Walk:
         self, node: Node, ctx: str, scope: Scope, unres: bool, writes: bool, depth: int
     ) -> None:
         stmt = Statement(
-            "test" if node.type == "test_command" else "plain",
+            "test" if KIND[node.kind_id] == "test_command" else "plain",
             self.src.slice(node.start_byte, node.end_byte),
             ctx,
             scope,
@@ -434,7 +303,7 @@ class Walk:
             writes,
         )
         subs: list[Node] = []
-        if node.type == "test_command":
+        if KIND[node.kind_id] == "test_command":
             self._test_words(node, stmt.operands, subs)
         else:
             scan_substitutions(node, subs)
@@ -445,7 +314,7 @@ class Walk:
 
     def _test_words(self, node: Node, out: list[Word], subs: list[Node]) -> None:
         for child in node.children:
-            if child.type in WORDLIKE:
+            if KIND[child.kind_id] in WORDLIKE:
                 out.append(self._word(child, subs))
-            elif child.is_named and child.type != "test_operator" and child.child_count:
+            elif child.is_named and KIND[child.kind_id] != "test_operator" and child.child_count:
                 self._test_words(child, out, subs)

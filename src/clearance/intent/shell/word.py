@@ -10,6 +10,8 @@ appended to the caller's ``subs`` list so the walk can descend into them.
 
 from __future__ import annotations
 
+from clearance.intent.shell.grammar import KIND
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from tree_sitter import Node
@@ -18,12 +20,14 @@ if TYPE_CHECKING:
 
 __all__ = [
     "DYN",
+    "EXPANDING",
     "HOME",
     "PWD",
     "SUBSTITUTIONS",
     "Word",
     "build_word",
     "collect_substitutions",
+    "plain_word",
     "scan_substitutions",
 ]
 
@@ -33,8 +37,11 @@ PWD = 2
 
 SUBSTITUTIONS = frozenset({"command_substitution", "process_substitution"})
 _GLOB = frozenset("*?[{")
-_PLAIN = frozenset("*?[{\\~")  # a word without these is its own value
+EXPANDING = frozenset("*?[{\\~")  # a bare word without these is its own value
 _DQ_ESCAPABLE = frozenset('$`"\\\n')
+# Double-quoted text without these is its own value, and the grammar gives all of it to the
+# string's content (around a line break it may fold blanks into the closing quote).
+_DQ_SPECIAL = frozenset('$`"\\\n\r\v\f')
 _ANSI = {
     "n": "\n",
     "t": "\t",
@@ -79,11 +86,11 @@ class Word:
     dq_dyn: bool
     sep: str
 
-    def __init__(self, start: int, end: int, raw: str) -> None:
+    def __init__(self, start: int, end: int, raw: str, value: str | None = None) -> None:
         self.start = start
         self.end = end
         self.raw = raw
-        self.value = None
+        self.value = value
         self.segs = None
         self.quoted = False
         self.glob = False
@@ -100,9 +107,29 @@ class Word:
         return self.value is None
 
 
+def plain_word(start: int, end: int, raw: str) -> Word:
+    """The :class:`Word` whose value is its own text (the hot path of the walk: a function call
+    costs less than the class call of ``Word(start, end, raw, raw)``)."""
+    word: Word = _new(Word)
+    word.start = start
+    word.end = end
+    word.raw = raw
+    word.value = raw
+    word.segs = None
+    word.quoted = False
+    word.glob = False
+    word.lead_dyn = False
+    word.dq_dyn = False
+    word.sep = " "
+    return word
+
+
+_new = object.__new__
+
+
 def collect_substitutions(node: Node, subs: list[Node]) -> None:
     """Append ``node`` if it is a substitution, else every substitution beneath it."""
-    if node.type in SUBSTITUTIONS:
+    if KIND[node.kind_id] in SUBSTITUTIONS:
         subs.append(node)
     elif node.child_count:
         scan_substitutions(node, subs)
@@ -111,7 +138,7 @@ def collect_substitutions(node: Node, subs: list[Node]) -> None:
 def scan_substitutions(node: Node, subs: list[Node]) -> None:
     """Append every substitution under ``node`` (not descending into the substitutions)."""
     for child in node.children:
-        if child.type in SUBSTITUTIONS:
+        if KIND[child.kind_id] in SUBSTITUTIONS:
             subs.append(child)
         elif child.child_count:
             scan_substitutions(child, subs)
@@ -129,13 +156,32 @@ class _Acc:
 
 def build_word(node: Node, src: Source, subs: list[Node], home_ok: bool, pwd_ok: bool) -> Word:
     """The :class:`Word` for ``node``; substitutions inside it are appended to ``subs``."""
-    start = node.start_byte
-    end = node.end_byte
+    start, end = node.byte_range
     raw = src.slice(start, end)
+    kind = KIND[node.kind_id]
+    if (kind == "word" or kind == "number") and not node.child_count:
+        if EXPANDING.isdisjoint(raw):
+            return Word(start, end, raw, raw)  # the common case: nothing to unquote or expand
+        rest = raw[1:]
+        if raw[0] == "~" and rest[:1] in ("", "/") and EXPANDING.isdisjoint(rest):
+            word = Word(start, end, raw)  # `~` or `~/…`: the home directory, then plain text
+            if not home_ok:
+                word.lead_dyn = True
+            elif rest:
+                word.segs = (HOME, rest)
+            else:
+                word.segs = (HOME,)
+            return word
+    if kind == "string" and len(raw) > 1 and raw[0] == '"' and raw[-1] == '"':
+        inner = raw[1:-1]
+        if _DQ_SPECIAL.isdisjoint(inner) and (inner.strip() or not inner) and not node.has_error:
+            # Double quotes around one line without `$`, backquote or backslash: the grammar
+            # finds no expansion in it and there is nothing to unescape. (Blank text is left to
+            # _double_quoted: the grammar folds it into the closing quote.)
+            word = Word(start, end, raw, inner)
+            word.quoted = True
+            return word
     word = Word(start, end, raw)
-    if node.type == "word" and not node.child_count and _PLAIN.isdisjoint(raw):
-        word.value = raw  # the common case: a plain word, nothing to unquote or expand
-        return word
     acc = _Acc()
     _piece(node, src, acc, subs, home_ok, pwd_ok, True)
     parts = acc.parts
@@ -145,11 +191,10 @@ def build_word(node: Node, src: Source, subs: list[Node], home_ok: bool, pwd_ok:
     if not parts:
         word.value = ""
         return word
-    first = parts[0]
-    if all(type(p) is str for p in parts):
+    if DYN not in parts and HOME not in parts and PWD not in parts:
         word.value = "".join(parts)  # type: ignore[arg-type]
         return word
-    word.lead_dyn = first == DYN
+    word.lead_dyn = parts[0] == DYN
     if DYN not in parts:
         word.segs = tuple(parts)
     return word
@@ -164,7 +209,7 @@ def _piece(
     pwd_ok: bool,
     first: bool,
 ) -> None:
-    kind = node.type
+    kind = KIND[node.kind_id]
     if kind == "word" or kind == "number" or kind == "extglob_pattern" or kind == "regex":
         if node.child_count and kind == "word":
             for i, child in enumerate(node.children):
@@ -242,7 +287,7 @@ def _double_quoted(
 ) -> None:
     pos = node.start_byte
     for child in node.children:
-        kind = child.type
+        kind = KIND[child.kind_id]
         if child.start_byte > pos:
             acc.parts.append(unescape(src.slice(pos, child.start_byte)))
         pos = child.end_byte
