@@ -345,6 +345,32 @@ def test_paths_in_commands_feed_the_path_gates(tmp_path: Path) -> None:
     assert decision.action == "ask"  # unknown base: the relative path counts as outside
 
 
+@pytest.mark.parametrize(
+    "pipeline", ["true | true", "true | true | true", "ls | sort | uniq | head", "a|b|c"]
+)
+@pytest.mark.parametrize("reader", ["full parse", "plain"])
+def test_a_cd_after_a_pipeline_of_any_length_moves_the_base(
+    tmp_path: Path, pipeline: str, reader: str
+) -> None:
+    # bash reads `a | b | c && cd D; cat f` as `(a | b | c) && cd D; cat f`: f is D/f. The
+    # grammar nests the `&&` list inside the last pipeline element instead.
+    home = tmp_path / "home"
+    (home / ".ssh").mkdir(parents=True)
+    (home / ".ssh" / "id_rsa").write_text("k")
+    project = tmp_path / "proj"
+    project.mkdir()
+    policy = {"bash": "allow", "path": {"~/.ssh/id_*": "deny"}, "external_directory": "allow"}
+    engine = Engine.load(
+        cwd=str(project), policy=json.dumps({"permission": policy}), env={"HOME": str(home)}
+    )
+    target = "~/.ssh" if reader == "full parse" else str(home / ".ssh")
+    for joint in ("; ", " && "):
+        command = f"{pipeline} && cd {target}{joint}cat id_rsa"
+        decision = engine.check(ToolCall("bash", {"command": command}, str(project)))
+        assert decision.action == "deny", command
+        assert str(home / ".ssh" / "id_rsa") in [p.path for p in decision.paths], command
+
+
 def test_check_json_lists_units_with_context_wrapper_and_sentinel(world) -> None:  # type: ignore[no-untyped-def]
     result = world.run("check", "--json", "--policy", json.dumps({"permission": RM}), "bash",
                        "git status && sudo make $(whoami)")  # fmt: skip

@@ -82,6 +82,9 @@ class Walk(CommandWalk):
         kind = KIND[node.kind_id]
         children = flatten(node) if kind == "list" else node.children
         count = len(children)
+        if kind == "pipeline" and count > 1 and KIND[children[-1].kind_id] == "list":
+            self._regrouped(children, ctx, scope, unres, writes, depth, tail)
+            return
         if count == 1 and tail is None:  # the usual program: one statement
             child = children[0]
             if child.is_named:
@@ -106,6 +109,40 @@ class Walk(CommandWalk):
                 self._command(child, ctx, own, unres or child.has_error, writes, None, depth)
             else:
                 self._statement(child, ctx, own, unres, writes, depth)
+
+    def _regrouped(
+        self,
+        children: list[Node],
+        ctx: str,
+        scope: Scope,
+        unres: bool,
+        writes: bool,
+        depth: int,
+        tail: Pending | None,
+    ) -> None:
+        """A pipeline whose last element the grammar made a list: ``a | b | c && d`` parses as
+        ``a | ((b | c) && d)``, but bash reads ``(a | b | c) && d``. Walked as bash reads it:
+        each pipeline element in a shell of its own, then the rest of the list in this shell
+        (so a ``cd`` there moves the base of what follows)."""
+        elements = [c for c in children if c.is_named and KIND[c.kind_id] != "comment"]
+        after: list[Node] = []
+        while elements and KIND[elements[-1].kind_id] == "list":
+            operands = [c for c in flatten(elements.pop()) if c.is_named]
+            after[:0] = operands[1:]  # what follows the pipeline, before any outer rest
+            head = operands[0] if operands else None
+            if head is not None and KIND[head.kind_id] == "pipeline":
+                elements.extend(c for c in head.children if c.is_named)
+            elif head is not None:
+                elements.append(head)
+        ordered = [(child, Scope(scope)) for child in elements]
+        ordered.extend((child, scope) for child in after)
+        for i, (child, own) in enumerate(ordered):
+            if KIND[child.kind_id] == "comment":
+                continue
+            if tail is not None and i + 1 == len(ordered):
+                self._attach(child, tail, ctx, own, unres, writes, depth)
+            else:
+                self._statement(child, ctx, own, unres or child.has_error, writes, depth)
 
     def _statement(
         self, node: Node, ctx: str, scope: Scope, unres: bool, writes: bool, depth: int
