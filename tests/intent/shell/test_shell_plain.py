@@ -38,7 +38,7 @@ VOCABULARY = [
     # quoted strings: literal, with separators, operators and specials inside
     "'x y'", '"a b"', "''", '""', "'a|b;c&d'", '"#x"', "-m'msg'", '--f="a=b"', "'it\"s'",
     '"it\'s"', "a'b'c", '"*.py"', "'$HOME'", '"x>y"', "'(x)'", '"!x"', "'~'", '"~/x"', "'rm'",
-    "'done'", '"if"', "'='", '"=x"', "='x'", "'a\tb'", '"$HOME"', "'unclosed", '"a\\"b"',
+    "'done'", '"if"', "'='", '"=x"', "='x'", "'a\tb'", '"$HOME"', "'unclosed", '"a\\"b"', '" "', '"a  "', '"  a"', "' '",
 ]  # fmt: skip
 ALPHABET = "abcxyz019-_./:,+=%@"
 BLANKS = [" ", "  ", "\t", " \t"]

@@ -285,19 +285,29 @@ def _unquoted(raw: str, acc: _Acc, home_ok: bool, first: bool) -> None:
 def _double_quoted(
     node: Node, src: Source, acc: _Acc, subs: list[Node], home_ok: bool, pwd_ok: bool
 ) -> None:
+    # The grammar lets a token take the blanks before it: the closing quote of `"a  "` spans
+    # `  "`, the expansion in `" $HOME"` spans ` $HOME`. Those blanks are the string's text.
     pos = node.start_byte
-    for child in node.children:
+    for i, child in enumerate(node.children):
         kind = KIND[child.kind_id]
-        if child.start_byte > pos:
-            acc.parts.append(unescape(src.slice(pos, child.start_byte)))
+        start = child.start_byte
+        if start > pos:
+            acc.parts.append(unescape(src.slice(pos, start)))
         pos = child.end_byte
         if kind == '"':
+            if i and pos - 1 > start:  # blanks folded into the closing quote
+                acc.parts.append(unescape(src.slice(start, pos - 1)))
             continue
         if kind == "string_content":
-            acc.parts.append(unescape(src.slice(child.start_byte, child.end_byte)))
+            acc.parts.append(unescape(src.slice(start, pos)))
             continue
         if kind == "simple_expansion" or kind == "expansion":
-            part = _variable(src.slice(child.start_byte, child.end_byte), home_ok, pwd_ok)
+            text = src.slice(start, pos)
+            dollar = text.find("$")
+            if dollar > 0:  # blanks folded into the expansion
+                acc.parts.append(unescape(text[:dollar]))
+                text = text[dollar:]
+            part = _variable(text, home_ok, pwd_ok)
             acc.parts.append(part)
             acc.dq_dyn = acc.dq_dyn or part == DYN
             if kind == "expansion":
