@@ -15,7 +15,7 @@ roads give the same statements for every line this module accepts.
 from __future__ import annotations
 
 from clearance.intent.shell.statement import Scope, Statement
-from clearance.intent.shell.word import Word
+from clearance.intent.shell.word import Word, plain_word
 
 __all__ = ["plain"]
 
@@ -166,14 +166,13 @@ def _statement(
         raw = text[start:end] if quoted else piece
         if raw[0] == "=":
             return None  # the grammar reads a word such as `==` as an operator
-        word = Word(start, end, raw)
         if quoted and ("'" in raw or '"' in raw):
             if not words:
                 return None  # a quoted command word
-            word.value = _unquoted(raw)
+            word = Word(start, end, raw, _unquoted(raw))
             word.quoted = True
         else:
-            word.value = raw
+            word = plain_word(start, end, raw)
         word.sep = text[pos:start] if words else ""
         words.append(word)
         pos = end
