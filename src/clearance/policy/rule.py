@@ -177,23 +177,11 @@ class _SurfaceIndex:
 
     def best(self, value: str, floor: int) -> tuple[int, Rule | None]:
         """The highest-index rule above ``floor`` that matches ``value``."""
-        best_index, best_rule = floor, None
-        for entries in self._candidates(value):
-            for index, rule, matcher in entries:
-                if index <= best_index:
-                    break
-                if matcher.match(value):
-                    best_index, best_rule = index, rule
-                    break
-        return best_index, best_rule
-
-    def _candidates(self, value: str) -> list[list[_Entry]]:
-        out = []
+        found: tuple[int, Rule | None] = (floor, None)
         hit = self.exact.get(value)
-        if hit:
-            out.append(hit)
+        if hit is not None:
+            found = _newest(hit, value, found)
         buckets = self.buckets
-        seps = _SEPARATORS
         if buckets:
             # Keys end with a separator; try the value's prefixes of each key length in use.
             n = len(value)
@@ -201,25 +189,38 @@ class _SurfaceIndex:
                 if length > n:
                     if length == n + 1:
                         hit = buckets.get(value + " ")  # "git *" also matches the bare "git"
-                        if hit:
-                            out.append(hit)
+                        if hit is not None:
+                            found = _newest(hit, value, found)
                     break
-                if value[length - 1] in seps:
+                if value[length - 1] in _SEPARATORS:
                     hit = buckets.get(value[:length])
-                    if hit:
-                        out.append(hit)
+                    if hit is not None:
+                        found = _newest(hit, value, found)
         suffixes = self.suffixes
         if suffixes:
             n = len(value)
             stop = max(-1, n - self.max_suffix - 1)
             for i in range(n - 1, stop, -1):
-                if value[i] in seps:
+                if value[i] in _SEPARATORS:
                     hit = suffixes.get(value[i:])
-                    if hit:
-                        out.append(hit)
+                    if hit is not None:
+                        found = _newest(hit, value, found)
         if self.general:
-            out.append(self.general)
-        return out
+            found = _newest(self.general, value, found)
+        return found
+
+
+def _newest(
+    entries: list[_Entry], value: str, found: tuple[int, Rule | None]
+) -> tuple[int, Rule | None]:
+    """``found``, or the newest of ``entries`` above its index that matches ``value``."""
+    floor = found[0]
+    for index, rule, matcher in entries:
+        if index <= floor:
+            break
+        if matcher.match(value):
+            return index, rule
+    return found
 
 
 class RuleSet:
