@@ -26,11 +26,13 @@ from __future__ import annotations
 
 from clearance.decide.decision import GateResult, UnitFact
 from clearance.decide.gates._message import gate_message
-from clearance.intent.path import path_fact
+from clearance.intent.path import canonical_cwd, path_fact
 from clearance.policy.rule import RANK
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from clearance.intent.call import ToolCall
     from clearance.intent.path import Direction, PathFact
     from clearance.intent.shell import Analysis, Unit
@@ -127,10 +129,12 @@ def _unit_result(rules: RuleSet, unit: Unit, command: str) -> tuple[GateResult, 
     return result, fact
 
 
-def _paths(analysis: Analysis, call: ToolCall, home: str, boundary: str) -> list[PathFact]:
+def _paths(analysis: Analysis, call: ToolCall, home: str) -> list[PathFact]:
     from clearance.intent.glob import GLOB_CHARS, expand_pattern
 
     facts: list[PathFact] = []
+    cwd = call.cwd
+    boundary = canonical_cwd(cwd)
     for token in analysis.paths:
         direction = _DIRECTION.get(token.effect, "both")
         if token.path is None:
@@ -138,13 +142,13 @@ def _paths(analysis: Analysis, call: ToolCall, home: str, boundary: str) -> list
                              boundary=boundary, source=token.command)  # fmt: skip
         else:
             fact = path_fact(
-                token.path, cwd=call.cwd, home=home, direction=direction, boundary=boundary,
+                token.path, cwd=cwd, home=home, direction=direction, boundary=boundary,
                 source=token.command, written=token.raw,
             )  # fmt: skip
             if not GLOB_CHARS.isdisjoint(token.path):
                 # `cat ~/.ss?/id_*`: the rules must see what the pattern reaches.
                 facts.extend(
-                    path_fact(match, cwd=call.cwd, home=home, direction=direction,
+                    path_fact(match, cwd=cwd, home=home, direction=direction,
                               boundary=boundary, source=token.command, written=token.raw)
                     for match in expand_pattern(token.path)
                 )  # fmt: skip
@@ -153,11 +157,11 @@ def _paths(analysis: Analysis, call: ToolCall, home: str, boundary: str) -> list
 
 
 def bash_gate(
-    rules: RuleSet, call: ToolCall, *, home: str, boundary: str
+    rules: RuleSet, call: ToolCall, *, home: str
 ) -> tuple[list[GateResult], tuple[UnitFact, ...], list[PathFact]]:
-    """Every unit's result, the units as shown to users, and the paths the line touches."""
-    from clearance.intent.shell import analyze
-
+    """Every unit's result, the units as shown to users, and the paths the line touches (judged
+    against the canonical form of ``call.cwd``, an absolute path)."""
+    analyze = _ANALYZE or _load_analyze()
     command = _command_of(call)
     text = command.strip()
     analysis = analyze(command, cwd=call.cwd, home=home)
@@ -173,15 +177,31 @@ def bash_gate(
         return [result], (UnitFact(text, "", None, None, rule.action, rule),), []
     results = []
     units = []
+    unresolved = False
     for unit in analysis.units:
         result, fact = _unit_result(rules, unit, command)
         results.append(result)
         units.append(fact)
-    if any(u.unresolved for u in analysis.units):
+        if unit.unresolved:
+            unresolved = True
+    if unresolved:
         # Part of the line could not be parsed: a deny written for the whole line still fires.
         rule = rules.evaluate("bash", (text,))
         if rule.action == "deny":
             what = f'bash command "{text}"'
             results.append(GateResult("bash", "bash", text, "deny", rule,
                                       gate_message("deny", what, rule), None, text))  # fmt: skip
-    return results, tuple(units), _paths(analysis, call, home, boundary)
+    facts = _paths(analysis, call, home) if analysis.paths else []
+    return results, tuple(units), facts
+
+
+_ANALYZE: Callable[..., Analysis] | None = None
+
+
+def _load_analyze() -> Callable[..., Analysis]:
+    """The shell analyzer, imported on the first bash call (it loads the parser)."""
+    global _ANALYZE
+    from clearance.intent.shell import analyze
+
+    _ANALYZE = analyze
+    return analyze
