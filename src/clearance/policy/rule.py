@@ -175,39 +175,42 @@ class _SurfaceIndex:
             self.key_lengths.append(len(key))
             self.key_lengths.sort()
 
-    def best(self, value: str, floor: int) -> tuple[int, Rule | None]:
-        """The highest-index rule above ``floor`` that matches ``value``."""
+    def best(self, values: Iterable[str], floor: int) -> Rule | None:
+        """The highest-index rule above ``floor`` that matches any of ``values``."""
         found: tuple[int, Rule | None] = (floor, None)
-        hit = self.exact.get(value)
-        if hit is not None:
-            found = _newest(hit, value, found)
+        exact = self.exact
         buckets = self.buckets
-        if buckets:
-            # Keys end with a separator; try the value's prefixes of each key length in use.
-            n = len(value)
-            for length in self.key_lengths:
-                if length > n:
-                    if length == n + 1:
-                        hit = buckets.get(value + " ")  # "git *" also matches the bare "git"
+        suffixes = self.suffixes
+        general = self.general
+        for value in values:
+            hit = exact.get(value)
+            if hit is not None:
+                found = _newest(hit, value, found)
+            if buckets:
+                # Keys end with a separator; try the value's prefixes of each key length in use.
+                n = len(value)
+                for length in self.key_lengths:
+                    if length > n:
+                        if length == n + 1:
+                            hit = buckets.get(value + " ")  # "git *" also matches bare "git"
+                            if hit is not None:
+                                found = _newest(hit, value, found)
+                        break
+                    if value[length - 1] in _SEPARATORS:
+                        hit = buckets.get(value[:length])
                         if hit is not None:
                             found = _newest(hit, value, found)
-                    break
-                if value[length - 1] in _SEPARATORS:
-                    hit = buckets.get(value[:length])
-                    if hit is not None:
-                        found = _newest(hit, value, found)
-        suffixes = self.suffixes
-        if suffixes:
-            n = len(value)
-            stop = max(-1, n - self.max_suffix - 1)
-            for i in range(n - 1, stop, -1):
-                if value[i] in _SEPARATORS:
-                    hit = suffixes.get(value[i:])
-                    if hit is not None:
-                        found = _newest(hit, value, found)
-        if self.general:
-            found = _newest(self.general, value, found)
-        return found
+            if suffixes:
+                n = len(value)
+                stop = max(-1, n - self.max_suffix - 1)
+                for i in range(n - 1, stop, -1):
+                    if value[i] in _SEPARATORS:
+                        hit = suffixes.get(value[i:])
+                        if hit is not None:
+                            found = _newest(hit, value, found)
+            if general:
+                found = _newest(general, value, found)
+        return found[1]
 
 
 def _newest(
@@ -263,15 +266,13 @@ class RuleSet:
         Pure: reads no file, clock, cwd or environment. With no rule at all the answer is a
         synthesized universal *ask* (least privilege).
         """
-        floor, found = -1, None
-        if self._universal:
-            floor, found = self._universal[0]
+        universal = self._universal
+        floor, found = universal[0] if universal else (-1, None)
         index = self._index.get(surface)
         if index is not None:
-            for value in values:
-                i, rule = index.best(value, floor)
-                if rule is not None:
-                    floor, found = i, rule
+            rule = index.best(values, floor)
+            if rule is not None:
+                return rule
         if found is None:
             return Rule("*", "*", "ask", "default")
         return found
