@@ -21,6 +21,8 @@ _ORIGIN_WORDS = {
     "fail_closed": "fail-closed: a config file is invalid",
 }
 
+_VERBS = {"deny": "Denied by policy", "ask": "Needs approval", "allow": "Allowed"}
+
 
 def describe_rule(rule: Rule | None) -> str:
     if rule is None:
@@ -36,8 +38,7 @@ def describe_rule(rule: Rule | None) -> str:
 
 def gate_message(action: str, what: str, rule: Rule | None, *, extra: str = "") -> str:
     """``what`` names the thing decided, e.g. ``bash command "git push --force"``."""
-    verb = {"deny": "Denied by policy", "ask": "Needs approval", "allow": "Allowed"}[action]
-    text = f"{verb}: {what} matched {describe_rule(rule)}"
+    text = f"{_VERBS[action]}: {what} matched {describe_rule(rule)}"
     if extra:
         text += f" {extra}"
     if rule is not None and rule.reason:

@@ -67,6 +67,8 @@ def _command_of(call: ToolCall) -> str:
 
 def _computed_name(text: str) -> bool:
     """Whether the command word is computed (``$(which rm) x``, ``"$RM" x``, `` `x` y``)."""
+    if "$" not in text and "`" not in text:
+        return False  # nor in the command word, a prefix of it
     end = len(text)
     for i, ch in enumerate(text):
         if ch in " \t\n":
