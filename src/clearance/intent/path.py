@@ -28,7 +28,6 @@ __all__ = [
 ]  # fmt: skip
 
 SAFE_DEVICES = frozenset({"/dev/null", "/dev/stdin", "/dev/stdout", "/dev/stderr"})
-_set = object.__setattr__
 
 
 _O_PATH = getattr(os, "O_PATH", 0)
@@ -161,15 +160,19 @@ class PathFact(Frozen):
         is_dir: bool = False,
         source: str = "",
     ) -> None:
-        _set(self, "raw", raw)
-        _set(self, "path", path)
-        _set(self, "canonical", canonical)
-        _set(self, "aliases", aliases)
-        _set(self, "direction", direction)
-        _set(self, "external", external)
-        _set(self, "boundary", boundary)
-        _set(self, "is_dir", is_dir)
-        _set(self, "source", source)
+        (
+            s_raw, s_path, s_canonical, s_aliases, s_direction, s_external, s_boundary,
+            s_is_dir, s_source,
+        ) = _SET_FACT  # fmt: skip
+        s_raw(self, raw)
+        s_path(self, path)
+        s_canonical(self, canonical)
+        s_aliases(self, aliases)
+        s_direction(self, direction)
+        s_external(self, external)
+        s_boundary(self, boundary)
+        s_is_dir(self, is_dir)
+        s_source(self, source)
 
     @property
     def surfaces(self) -> tuple[str, ...]:
@@ -202,6 +205,17 @@ class PathFact(Frozen):
         where = "outside" if self.external else "inside"
         extra = f" → {self.canonical}" if self.canonical and self.canonical != self.path else ""
         return f"{self.direction:5}  {self.shown}{extra}  ({where} {self.boundary or '?'})"
+
+
+# The slot descriptors' own setters: a field written through its descriptor skips the attribute
+# lookup ``object.__setattr__`` makes, about half of the construction cost.
+_SET_FACT = tuple(
+    PathFact.__dict__[name].__set__
+    for name in (
+        "raw", "path", "canonical", "aliases", "direction", "external", "boundary", "is_dir",
+        "source",
+    )
+)  # fmt: skip
 
 
 def path_fact(
