@@ -131,6 +131,8 @@ def _literal_head(pattern: str) -> str:
 
 
 _Entry = tuple[int, "Rule", "Wildcard"]
+# Up to this many keys, one str.startswith/endswith over all of them filters a value.
+_FILTER_KEYS = 32
 
 
 class _SurfaceIndex:
@@ -142,9 +144,16 @@ class _SurfaceIndex:
     the value itself (only the key lengths in use are tried). Patterns with no such prefix but a
     literal tail holding a separator
     (``*.env``) are filed the same way by suffix; the rest (``*``, ``gi*``) are scanned.
+
+    Once every rule is added, :meth:`seal` keeps the keys as tuples when there are few of them:
+    one ``startswith``/``endswith`` then tells that no key can apply to a value, so most
+    values skip the per-length and per-character probing altogether.
     """
 
-    __slots__ = ("buckets", "exact", "general", "key_lengths", "max_suffix", "suffixes")
+    __slots__ = (
+        "buckets", "exact", "general", "key_lengths", "max_suffix", "prefix_keys", "suffix_keys",
+        "suffixes",
+    )  # fmt: skip
 
     def __init__(self) -> None:
         # Every list holds (index, rule, matcher), newest (highest index) first.
@@ -154,8 +163,12 @@ class _SurfaceIndex:
         self.suffixes: dict[str, list[_Entry]] = {}
         self.key_lengths: list[int] = []
         self.max_suffix = 0
+        # The keys of `buckets` and `suffixes` (None: not sealed, or too many to test at once).
+        self.prefix_keys: tuple[str, ...] | None = None
+        self.suffix_keys: tuple[str, ...] | None = None
 
     def add(self, index: int, rule: Rule, pattern: str) -> None:
+        self.prefix_keys = self.suffix_keys = None
         entry = (index, rule, compile_pattern(pattern))
         head = _literal_head(pattern)
         if head == pattern:
@@ -175,6 +188,13 @@ class _SurfaceIndex:
             self.key_lengths.append(len(key))
             self.key_lengths.sort()
 
+    def seal(self) -> None:
+        """Keep the keys for the one-call filters of :meth:`best` (when there are few)."""
+        if len(self.buckets) <= _FILTER_KEYS:
+            self.prefix_keys = tuple(self.buckets)
+        if len(self.suffixes) <= _FILTER_KEYS:
+            self.suffix_keys = tuple(self.suffixes)
+
     def best(self, values: Iterable[str], floor: int) -> Rule | None:
         """The highest-index rule above ``floor`` that matches any of ``values``."""
         found: tuple[int, Rule | None] = (floor, None)
@@ -182,25 +202,34 @@ class _SurfaceIndex:
         buckets = self.buckets
         suffixes = self.suffixes
         general = self.general
+        prefix_keys = self.prefix_keys
+        suffix_keys = self.suffix_keys
         for value in values:
             hit = exact.get(value)
             if hit is not None:
                 found = _newest(hit, value, found)
             if buckets:
-                # Keys end with a separator; try the value's prefixes of each key length in use.
                 n = len(value)
-                for length in self.key_lengths:
-                    if length > n:
-                        if length == n + 1:
-                            hit = buckets.get(value + " ")  # "git *" also matches bare "git"
-                            if hit is not None:
-                                found = _newest(hit, value, found)
-                        break
-                    if value[length - 1] in _SEPARATORS:
-                        hit = buckets.get(value[:length])
+                if prefix_keys is not None and not value.startswith(prefix_keys):
+                    # No key is a prefix: only "git *" for the bare "git" can still apply.
+                    if n + 1 in self.key_lengths:
+                        hit = buckets.get(value + " ")
                         if hit is not None:
                             found = _newest(hit, value, found)
-            if suffixes:
+                else:
+                    # Keys end with a separator; try the value's prefixes of each key length.
+                    for length in self.key_lengths:
+                        if length > n:
+                            if length == n + 1:
+                                hit = buckets.get(value + " ")  # "git *" matches bare "git"
+                                if hit is not None:
+                                    found = _newest(hit, value, found)
+                            break
+                        if value[length - 1] in _SEPARATORS:
+                            hit = buckets.get(value[:length])
+                            if hit is not None:
+                                found = _newest(hit, value, found)
+            if suffixes and (suffix_keys is None or value.endswith(suffix_keys)):
                 n = len(value)
                 stop = max(-1, n - self.max_suffix - 1)
                 for i in range(n - 1, stop, -1):
@@ -252,6 +281,8 @@ class RuleSet:
             if index is None:
                 index = self._index[rule.surface] = _SurfaceIndex()
             index.add(i, rule, pattern)
+        for index in self._index.values():
+            index.seal()
 
     def surfaces(self) -> frozenset[str]:
         """The surfaces that have rules of their own (the universal rule aside)."""
