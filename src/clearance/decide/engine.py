@@ -28,6 +28,8 @@ if TYPE_CHECKING:
 
 __all__ = ["Engine"]
 
+_normpath = os.path.normpath
+
 
 class Engine:
     """Decides tool calls against one :class:`~clearance.policy.policy.Policy`."""
@@ -79,7 +81,9 @@ class Engine:
     def _check(self, call: ToolCall) -> Decision:
         rules = self.policy.rules
         kind = call.kind
-        cwd = os.path.abspath(call.cwd)
+        cwd = call.cwd
+        # os.path.abspath, without its checks for the usual absolute string
+        cwd = _normpath(cwd) if isinstance(cwd, str) and cwd[:1] == "/" else os.path.abspath(cwd)
         if kind == "bash":
             if call.cwd != cwd:
                 call = call.replace(cwd=cwd)
