@@ -24,9 +24,25 @@ _ORIGIN_WORDS = {
 _VERBS = {"deny": "Denied by policy", "ask": "Needs approval", "allow": "Allowed"}
 
 
+# Descriptions by rule identity; each entry holds its rule, so an id is not reused while cached.
+_described: dict[int, tuple[Rule, str]] = {}
+_DESCRIBED_MAX = 4096
+
+
 def describe_rule(rule: Rule | None) -> str:
     if rule is None:
         return "no rule"
+    hit = _described.get(id(rule))
+    if hit is not None and hit[0] is rule:
+        return hit[1]
+    text = _describe(rule)
+    if len(_described) >= _DESCRIBED_MAX:
+        _described.clear()
+    _described[id(rule)] = (rule, text)
+    return text
+
+
+def _describe(rule: Rule) -> str:
     if rule.universal:
         head = f'the universal rule "*": {rule.action}'
     else:
