@@ -61,35 +61,47 @@ def _kernel_resolved(path: str, probe: bool) -> tuple[str, bool] | None:
     return (target, is_dir) if target.startswith("/") else None
 
 
-def _has_dot_part(path: str) -> bool:
-    return "/." in path and not _DOT_PARTS.isdisjoint(path.split("/"))
-
-
 def _resolve(path: str, probe: bool) -> tuple[str, bool]:
     """:func:`canonicalize` of ``path``, and with ``probe`` whether that names a directory
     (``False`` without ``probe``)."""
-    if _O_PATH and path.startswith("/") and not _has_dot_part(path):
+    if _O_PATH and path[:1] == "/" and ("/." not in path or _DOT_PARTS.isdisjoint(path.split("/"))):
+        current = path.rstrip("/") or "/"
+        found = _kernel_resolved(current, probe)
+        if found is not None:
+            return found
         # Walk up to the longest existing ancestor (a missing name is kept as written — unless
         # it is itself a dangling symlink, which only the careful walk below follows).
         tail: list[str] = []
-        current = path.rstrip("/") or "/"
         while True:
-            found = _kernel_resolved(current, probe and not tail)
-            if found is not None:
-                if not tail:
-                    return found
-                canonical = os.path.join(found[0], *reversed(tail))
-                return canonical, probe and os.path.isdir(canonical)
             head, name = os.path.split(current)
             if not name or not head or os.path.lexists(current):
                 break
             tail.append(name)
             current = head
+            found = _kernel_resolved(current, False)
+            if found is not None:
+                canonical = os.path.join(found[0], *reversed(tail))
+                return canonical, probe and os.path.isdir(canonical)
     try:
         canonical = os.path.realpath(path)
     except (OSError, ValueError, RuntimeError):
         canonical = os.path.normpath(path)
     return canonical, probe and os.path.isdir(canonical)
+
+
+_last_base = ("", ".")  # the last working directory normalised, and its normal form
+
+
+def _normalised(cwd: str) -> str:
+    """``os.path.normpath(cwd)``, remembered for the last ``cwd`` (every path of a call shares
+    it)."""
+    global _last_base
+    last = _last_base
+    if cwd == last[0]:
+        return last[1]
+    base = _normpath(cwd)
+    _last_base = (cwd, base)
+    return base
 
 
 def canonicalize(path: str) -> str:
@@ -252,11 +264,16 @@ def path_fact(
     trailing = raw[-1:] == "/"
     canonical, is_dir = _resolve(joined, not trailing)
     aliases = [lexical]
-    for spelling in (raw, expanded, canonical, written):
-        if spelling is not None and spelling not in aliases:
-            aliases.append(spelling)
+    if raw not in aliases:
+        aliases.append(raw)
+    if expanded not in aliases:
+        aliases.append(expanded)
+    if canonical not in aliases:
+        aliases.append(canonical)
+    if written is not None and written not in aliases:
+        aliases.append(written)
     if cwd:
-        base = _normpath(cwd)
+        base = _normalised(cwd)
         if base != "/" and lexical.startswith(base + "/"):
             # The cwd-relative spelling, so a pattern written `.env` or `src/*` matches
             # `./.env` and `/abs/project/src/a` alike (notes §2.2).
