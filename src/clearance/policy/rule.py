@@ -237,7 +237,7 @@ class _SurfaceIndex:
                         hit = suffixes.get(value[i:])
                         if hit is not None:
                             found = _newest(hit, value, found)
-            if general:
+            if general and general[0][0] > found[0]:
                 found = _newest(general, value, found)
         return found[1]
 
