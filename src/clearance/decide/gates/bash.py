@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from clearance.decide.decision import GateResult, UnitFact
 from clearance.decide.gates._message import gate_message
+from clearance.intent.glob import GLOB_CHARS, expand_pattern
 from clearance.intent.path import canonical_cwd, path_fact
 from clearance.policy.rule import RANK
 
@@ -132,8 +133,6 @@ def _unit_result(rules: RuleSet, unit: Unit, command: str) -> tuple[GateResult, 
 
 
 def _paths(analysis: Analysis, call: ToolCall, home: str) -> list[PathFact]:
-    from clearance.intent.glob import GLOB_CHARS, expand_pattern
-
     facts: list[PathFact] = []
     cwd = call.cwd
     boundary = canonical_cwd(cwd)
