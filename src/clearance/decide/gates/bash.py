@@ -37,7 +37,7 @@ if TYPE_CHECKING:
     from clearance.intent.call import ToolCall
     from clearance.intent.path import Direction, PathFact
     from clearance.intent.shell import Analysis, Unit
-    from clearance.policy.rule import Rule, RuleSet
+    from clearance.policy.rule import RuleSet
 
 __all__ = ["INDIRECTION", "OPAQUE", "UNPARSEABLE", "UNPARSED", "bash_gate"]
 
@@ -84,36 +84,36 @@ def _computed_name(text: str) -> bool:
     return not word.startswith(_KNOWN_PREFIXES)
 
 
-def _unit_rule(rules: RuleSet, unit: Unit) -> tuple[Rule, tuple[str, ...]]:
-    values = (unit.text, *unit.spellings)
+def _unit_result(rules: RuleSet, unit: Unit, command: str) -> tuple[GateResult, UnitFact]:
+    text = unit.text
+    canonical = unit.canonical
+    spellings = unit.spellings
+    values = (text, *spellings) if spellings else (text,)
     rule = rules.evaluate("bash", values)
-    if unit.canonical != unit.text:
-        other = rules.evaluate("bash", (unit.canonical,))
+    if canonical != text:
+        # The normalised command word counts too, the more restrictive of the two deciding.
+        other = rules.evaluate("bash", (canonical,))
         if RANK[other.action] > RANK[rule.action]:
             rule = other
-        values = (*values, unit.canonical)
-    return rule, values
-
-
-def _unit_result(rules: RuleSet, unit: Unit, command: str) -> tuple[GateResult, UnitFact]:
-    rule, values = _unit_rule(rules, unit)
+        values = (*values, canonical)
     action = rule.action
     sentinel = None
-    value = unit.text
-    what = f'bash command "{unit.text}"{_CONTEXT.get(unit.context, "")}'
+    value = text
+    what = f'bash command "{text}"{_CONTEXT.get(unit.context, "")}'
     message = ""
     if action == "allow":
-        if unit.wrapper == "opaque":
+        wrapper = unit.wrapper
+        if wrapper == "opaque":
             action, sentinel = "ask", OPAQUE
             message = (
                 f"Needs approval: {what} runs a shell on a string clearance does not look into "
                 f"({OPAQUE})"
             )
-        elif unit.wrapper == "indirection" and not unit.exemption:
+        elif wrapper == "indirection" and not unit.exemption:
             action, sentinel = "ask", INDIRECTION
             inner = f' "{unit.executed}"' if unit.executed else " another command"
             message = f"Needs approval: {what} runs{inner} through a wrapper ({INDIRECTION})"
-        elif _computed_name(unit.canonical):
+        elif _computed_name(canonical):
             action, sentinel = "ask", COMPUTED
             message = (
                 f"Needs approval: {what} runs a command whose name is computed when it runs, "
@@ -122,13 +122,13 @@ def _unit_result(rules: RuleSet, unit: Unit, command: str) -> tuple[GateResult, 
         elif unit.unresolved:
             action, sentinel, value = "ask", UNPARSED, command
             message = (
-                f'Needs approval: part of the command ("{unit.text}") could not be parsed, so '
+                f'Needs approval: part of the command ("{text}") could not be parsed, so '
                 f"the whole line needs approval ({UNPARSED})"
             )
     if not message:
         message = gate_message(action, what, rule)
-    result = GateResult("bash", "bash", value, action, rule, message, sentinel, unit.text, values)
-    fact = UnitFact(unit.text, unit.context, unit.wrapper, sentinel, action, rule)
+    result = GateResult("bash", "bash", value, action, rule, message, sentinel, text, values)
+    fact = UnitFact(text, unit.context, unit.wrapper, sentinel, action, rule)
     return result, fact
 
 
