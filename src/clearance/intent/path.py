@@ -80,8 +80,8 @@ def _resolve(path: str, probe: bool) -> tuple[str, bool]:
             current = head
             found = _kernel_resolved(current, False)
             if found is not None:
-                canonical = os.path.join(found[0], *reversed(tail))
-                return canonical, probe and os.path.isdir(canonical)
+                # Below an existing ancestor, a name just found missing: no directory there.
+                return os.path.join(found[0], *reversed(tail)), False
     try:
         canonical = os.path.realpath(path)
     except (OSError, ValueError, RuntimeError):
