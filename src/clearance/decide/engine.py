@@ -10,7 +10,11 @@ import os
 
 from clearance.decide.decision import Decision, GateResult, UnitFact
 from clearance.decide.fold import fold
-from clearance.intent.path import canonicalize
+from clearance.decide.gates.bash import bash_gate
+from clearance.decide.gates.path import external_gate, path_gate
+from clearance.decide.gates.tool import tool_gate
+from clearance.intent.path import canonical_cwd, path_fact
+from clearance.intent.tool_paths import paths_of
 from clearance.policy.loader import load_policy
 
 TYPE_CHECKING = False
@@ -23,6 +27,8 @@ if TYPE_CHECKING:
     from clearance.policy.policy import Policy
 
 __all__ = ["Engine"]
+
+_normpath = os.path.normpath
 
 
 class Engine:
@@ -75,24 +81,20 @@ class Engine:
     def _check(self, call: ToolCall) -> Decision:
         rules = self.policy.rules
         kind = call.kind
-        cwd = os.path.abspath(call.cwd)
-        boundary = canonicalize(cwd)
-        from clearance.decide.gates.path import external_gate, path_gate
-
+        cwd = call.cwd
+        # os.path.abspath, without its checks for the usual absolute string
+        cwd = _normpath(cwd) if isinstance(cwd, str) and cwd[:1] == "/" else os.path.abspath(cwd)
         if kind == "bash":
-            from clearance.decide.gates.bash import bash_gate
-
             if call.cwd != cwd:
                 call = call.replace(cwd=cwd)
-            results, units, facts = bash_gate(rules, call, home=self.policy.home, boundary=boundary)
-            results += path_gate(rules, facts, tool="bash")
-            results += external_gate(rules, facts, tool="bash")
+            # The canonical working directory is resolved only when the line touches a path.
+            results, units, facts = bash_gate(rules, call, home=self.policy.home)
+            if facts:
+                results += path_gate(rules, facts, tool="bash")
+                results += external_gate(rules, facts, tool="bash")
             return self._finish(call, results, units=units, paths=tuple(facts))
-        from clearance.decide.gates.tool import tool_gate
-        from clearance.intent.path import path_fact
-        from clearance.intent.tool_paths import paths_of
-
         raw_paths, direction, path_tool = paths_of(call)
+        boundary = canonical_cwd(cwd) if raw_paths else ""
         facts = [
             path_fact(raw, cwd=cwd, home=self.policy.home, direction=direction, boundary=boundary)
             for raw in raw_paths
@@ -114,14 +116,18 @@ class Engine:
         paths: tuple[PathFact, ...] = (),
     ) -> Decision:
         """Apply session grants where a gate asks, then fold."""
-        if any(r.action == "ask" for r in results):
-            store = self.grants_for(call.session)
-            if store is not None and store.grants():
-                results = [self._granted(r, store) for r in results]
-            if self.policy.yolo:
-                # Yolo rewrote every ask rule; what still asks is a synthetic ask (a wrapped or
-                # unparsed command), which yolo approves too (DESIGN §3). Denies stand.
-                results = [self._yolo(r) for r in results]
+        for result in results:
+            if result.action == "ask":
+                break
+        else:
+            return fold(call, results, units=units, paths=paths)  # nothing asks
+        store = self.grants_for(call.session)
+        if store is not None and store.grants():
+            results = [self._granted(r, store) for r in results]
+        if self.policy.yolo:
+            # Yolo rewrote every ask rule; what still asks is a synthetic ask (a wrapped or
+            # unparsed command), which yolo approves too (DESIGN §3). Denies stand.
+            results = [self._yolo(r) for r in results]
         return fold(call, results, units=units, paths=paths)
 
     @staticmethod

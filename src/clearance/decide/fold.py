@@ -28,14 +28,20 @@ def fold(
     paths: tuple[Any, ...] = (),
     suggestions: tuple[Any, ...] | None = None,
 ) -> Decision:
-    denies = [g for g in gates if g.action == "deny"]
-    if denies:
-        first = denies[0]
-        return Decision("deny", first.message, first.rule, tuple(gates), call, units, paths, ())
-    asks = [g for g in gates if g.action == "ask"]
+    asks: list[GateResult] = []
+    for gate in gates:
+        action = gate.action
+        if action == "deny":
+            # The first deny names the call's reason.
+            return Decision("deny", gate.message, gate.rule, tuple(gates), call, units, paths, ())
+        if action == "ask":
+            asks.append(gate)
     if asks:
-        messages = list(dict.fromkeys(g.message for g in asks))
-        reason = messages[0] if len(messages) == 1 else "; ".join(messages)
+        if len(asks) == 1:
+            reason = asks[0].message
+        else:
+            messages = list(dict.fromkeys(g.message for g in asks))
+            reason = messages[0] if len(messages) == 1 else "; ".join(messages)
         return Decision("ask", reason, asks[0].rule, tuple(gates), call, units, paths, suggestions)
     if not gates:
         return Decision("ask", "no gate could decide this call", None, (), call, units, paths, ())

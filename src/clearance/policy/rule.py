@@ -131,6 +131,8 @@ def _literal_head(pattern: str) -> str:
 
 
 _Entry = tuple[int, "Rule", "Wildcard"]
+# Up to this many keys, one str.startswith/endswith over all of them filters a value.
+_FILTER_KEYS = 32
 
 
 class _SurfaceIndex:
@@ -142,9 +144,16 @@ class _SurfaceIndex:
     the value itself (only the key lengths in use are tried). Patterns with no such prefix but a
     literal tail holding a separator
     (``*.env``) are filed the same way by suffix; the rest (``*``, ``gi*``) are scanned.
+
+    Once every rule is added, :meth:`seal` keeps the keys as tuples when there are few of them:
+    one ``startswith``/``endswith`` then tells that no key can apply to a value, so most
+    values skip the per-length and per-character probing altogether.
     """
 
-    __slots__ = ("buckets", "exact", "general", "key_lengths", "max_suffix", "suffixes")
+    __slots__ = (
+        "buckets", "exact", "general", "key_lengths", "max_suffix", "prefix_keys", "suffix_keys",
+        "suffixes",
+    )  # fmt: skip
 
     def __init__(self) -> None:
         # Every list holds (index, rule, matcher), newest (highest index) first.
@@ -154,8 +163,12 @@ class _SurfaceIndex:
         self.suffixes: dict[str, list[_Entry]] = {}
         self.key_lengths: list[int] = []
         self.max_suffix = 0
+        # The keys of `buckets` and `suffixes` (None: not sealed, or too many to test at once).
+        self.prefix_keys: tuple[str, ...] | None = None
+        self.suffix_keys: tuple[str, ...] | None = None
 
     def add(self, index: int, rule: Rule, pattern: str) -> None:
+        self.prefix_keys = self.suffix_keys = None
         entry = (index, rule, compile_pattern(pattern))
         head = _literal_head(pattern)
         if head == pattern:
@@ -175,51 +188,71 @@ class _SurfaceIndex:
             self.key_lengths.append(len(key))
             self.key_lengths.sort()
 
-    def best(self, value: str, floor: int) -> tuple[int, Rule | None]:
-        """The highest-index rule above ``floor`` that matches ``value``."""
-        best_index, best_rule = floor, None
-        for entries in self._candidates(value):
-            for index, rule, matcher in entries:
-                if index <= best_index:
-                    break
-                if matcher.match(value):
-                    best_index, best_rule = index, rule
-                    break
-        return best_index, best_rule
+    def seal(self) -> None:
+        """Keep the keys for the one-call filters of :meth:`best` (when there are few)."""
+        if len(self.buckets) <= _FILTER_KEYS:
+            self.prefix_keys = tuple(self.buckets)
+        if len(self.suffixes) <= _FILTER_KEYS:
+            self.suffix_keys = tuple(self.suffixes)
 
-    def _candidates(self, value: str) -> list[list[_Entry]]:
-        out = []
-        hit = self.exact.get(value)
-        if hit:
-            out.append(hit)
+    def best(self, values: Iterable[str], floor: int) -> Rule | None:
+        """The highest-index rule above ``floor`` that matches any of ``values``."""
+        found: tuple[int, Rule | None] = (floor, None)
+        exact = self.exact
         buckets = self.buckets
-        seps = _SEPARATORS
-        if buckets:
-            # Keys end with a separator; try the value's prefixes of each key length in use.
-            n = len(value)
-            for length in self.key_lengths:
-                if length > n:
-                    if length == n + 1:
-                        hit = buckets.get(value + " ")  # "git *" also matches the bare "git"
-                        if hit:
-                            out.append(hit)
-                    break
-                if value[length - 1] in seps:
-                    hit = buckets.get(value[:length])
-                    if hit:
-                        out.append(hit)
         suffixes = self.suffixes
-        if suffixes:
-            n = len(value)
-            stop = max(-1, n - self.max_suffix - 1)
-            for i in range(n - 1, stop, -1):
-                if value[i] in seps:
-                    hit = suffixes.get(value[i:])
-                    if hit:
-                        out.append(hit)
-        if self.general:
-            out.append(self.general)
-        return out
+        general = self.general
+        prefix_keys = self.prefix_keys
+        suffix_keys = self.suffix_keys
+        for value in values:
+            hit = exact.get(value)
+            if hit is not None:
+                found = _newest(hit, value, found)
+            if buckets:
+                n = len(value)
+                if prefix_keys is not None and not value.startswith(prefix_keys):
+                    # No key is a prefix: only "git *" for the bare "git" can still apply.
+                    if n + 1 in self.key_lengths:
+                        hit = buckets.get(value + " ")
+                        if hit is not None:
+                            found = _newest(hit, value, found)
+                else:
+                    # Keys end with a separator; try the value's prefixes of each key length.
+                    for length in self.key_lengths:
+                        if length > n:
+                            if length == n + 1:
+                                hit = buckets.get(value + " ")  # "git *" matches bare "git"
+                                if hit is not None:
+                                    found = _newest(hit, value, found)
+                            break
+                        if value[length - 1] in _SEPARATORS:
+                            hit = buckets.get(value[:length])
+                            if hit is not None:
+                                found = _newest(hit, value, found)
+            if suffixes and (suffix_keys is None or value.endswith(suffix_keys)):
+                n = len(value)
+                stop = max(-1, n - self.max_suffix - 1)
+                for i in range(n - 1, stop, -1):
+                    if value[i] in _SEPARATORS:
+                        hit = suffixes.get(value[i:])
+                        if hit is not None:
+                            found = _newest(hit, value, found)
+            if general and general[0][0] > found[0]:
+                found = _newest(general, value, found)
+        return found[1]
+
+
+def _newest(
+    entries: list[_Entry], value: str, found: tuple[int, Rule | None]
+) -> tuple[int, Rule | None]:
+    """``found``, or the newest of ``entries`` above its index that matches ``value``."""
+    floor = found[0]
+    for index, rule, matcher in entries:
+        if index <= floor:
+            break
+        if matcher.match(value):
+            return index, rule
+    return found
 
 
 class RuleSet:
@@ -248,6 +281,8 @@ class RuleSet:
             if index is None:
                 index = self._index[rule.surface] = _SurfaceIndex()
             index.add(i, rule, pattern)
+        for index in self._index.values():
+            index.seal()
 
     def surfaces(self) -> frozenset[str]:
         """The surfaces that have rules of their own (the universal rule aside)."""
@@ -262,15 +297,13 @@ class RuleSet:
         Pure: reads no file, clock, cwd or environment. With no rule at all the answer is a
         synthesized universal *ask* (least privilege).
         """
-        floor, found = -1, None
-        if self._universal:
-            floor, found = self._universal[0]
+        universal = self._universal
+        floor, found = universal[0] if universal else (-1, None)
         index = self._index.get(surface)
         if index is not None:
-            for value in values:
-                i, rule = index.best(value, floor)
-                if rule is not None:
-                    floor, found = i, rule
+            rule = index.best(values, floor)
+            if rule is not None:
+                return rule
         if found is None:
             return Rule("*", "*", "ask", "default")
         return found

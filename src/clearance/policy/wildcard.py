@@ -36,6 +36,8 @@ def _segment_at(value: str, segment: str, pos: int) -> bool:
     """Whether ``segment`` (``?`` = any one character) matches ``value`` at ``pos``."""
     if pos < 0 or pos + len(segment) > len(value):
         return False
+    if "?" not in segment:
+        return value.startswith(segment, pos)
     for i, ch in enumerate(segment):
         if ch != "?" and value[pos + i] != ch:
             return False
@@ -140,6 +142,12 @@ class Wildcard:
                 self._kind = "suffix"
                 self._lit = pattern[1:]
                 return
+            if stars == 1 and pattern.endswith(" *"):
+                # `git *`: everything after `git `, or the bare `git`.
+                self._kind = "command"
+                self._lit = pattern[:-1]
+                self._lit2 = pattern[:-2]
+                return
         self._kind = "glob"
         self._glob = _Glob(pattern)
         if pattern.endswith(" *"):
@@ -147,12 +155,14 @@ class Wildcard:
 
     def match(self, value: str) -> bool:
         kind = self._kind
-        if kind == "exact":
-            return value == self._lit
-        if kind == "any":
-            return True
+        if kind == "command":
+            return value.startswith(self._lit) or value == self._lit2
         if kind == "prefix":
             return value.startswith(self._lit)
+        if kind == "any":
+            return True
+        if kind == "exact":
+            return value == self._lit
         if kind == "suffix":
             return value.endswith(self._lit)
         glob = self._glob

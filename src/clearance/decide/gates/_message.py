@@ -21,10 +21,28 @@ _ORIGIN_WORDS = {
     "fail_closed": "fail-closed: a config file is invalid",
 }
 
+_VERBS = {"deny": "Denied by policy", "ask": "Needs approval", "allow": "Allowed"}
+
+
+# Descriptions by rule identity; each entry holds its rule, so an id is not reused while cached.
+_described: dict[int, tuple[Rule, str]] = {}
+_DESCRIBED_MAX = 4096
+
 
 def describe_rule(rule: Rule | None) -> str:
     if rule is None:
         return "no rule"
+    hit = _described.get(id(rule))
+    if hit is not None and hit[0] is rule:
+        return hit[1]
+    text = _describe(rule)
+    if len(_described) >= _DESCRIBED_MAX:
+        _described.clear()
+    _described[id(rule)] = (rule, text)
+    return text
+
+
+def _describe(rule: Rule) -> str:
     if rule.universal:
         head = f'the universal rule "*": {rule.action}'
     else:
@@ -36,8 +54,7 @@ def describe_rule(rule: Rule | None) -> str:
 
 def gate_message(action: str, what: str, rule: Rule | None, *, extra: str = "") -> str:
     """``what`` names the thing decided, e.g. ``bash command "git push --force"``."""
-    verb = {"deny": "Denied by policy", "ask": "Needs approval", "allow": "Allowed"}[action]
-    text = f"{verb}: {what} matched {describe_rule(rule)}"
+    text = f"{_VERBS[action]}: {what} matched {describe_rule(rule)}"
     if extra:
         text += f" {extra}"
     if rule is not None and rule.reason:

@@ -26,15 +26,18 @@ from __future__ import annotations
 
 from clearance.decide.decision import GateResult, UnitFact
 from clearance.decide.gates._message import gate_message
-from clearance.intent.path import path_fact
+from clearance.intent.glob import GLOB_CHARS, expand_pattern
+from clearance.intent.path import canonical_cwd, path_fact
 from clearance.policy.rule import RANK
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from clearance.intent.call import ToolCall
     from clearance.intent.path import Direction, PathFact
     from clearance.intent.shell import Analysis, Unit
-    from clearance.policy.rule import Rule, RuleSet
+    from clearance.policy.rule import RuleSet
 
 __all__ = ["INDIRECTION", "OPAQUE", "UNPARSEABLE", "UNPARSED", "bash_gate"]
 
@@ -65,6 +68,8 @@ def _command_of(call: ToolCall) -> str:
 
 def _computed_name(text: str) -> bool:
     """Whether the command word is computed (``$(which rm) x``, ``"$RM" x``, `` `x` y``)."""
+    if "$" not in text and "`" not in text:
+        return False  # nor in the command word, a prefix of it
     end = len(text)
     for i, ch in enumerate(text):
         if ch in " \t\n":
@@ -79,36 +84,36 @@ def _computed_name(text: str) -> bool:
     return not word.startswith(_KNOWN_PREFIXES)
 
 
-def _unit_rule(rules: RuleSet, unit: Unit) -> tuple[Rule, tuple[str, ...]]:
-    values = (unit.text, *unit.spellings)
+def _unit_result(rules: RuleSet, unit: Unit, command: str) -> tuple[GateResult, UnitFact]:
+    text = unit.text
+    canonical = unit.canonical
+    spellings = unit.spellings
+    values = (text, *spellings) if spellings else (text,)
     rule = rules.evaluate("bash", values)
-    if unit.canonical != unit.text:
-        other = rules.evaluate("bash", (unit.canonical,))
+    if canonical != text:
+        # The normalised command word counts too, the more restrictive of the two deciding.
+        other = rules.evaluate("bash", (canonical,))
         if RANK[other.action] > RANK[rule.action]:
             rule = other
-        values = (*values, unit.canonical)
-    return rule, values
-
-
-def _unit_result(rules: RuleSet, unit: Unit, command: str) -> tuple[GateResult, UnitFact]:
-    rule, values = _unit_rule(rules, unit)
+        values = (*values, canonical)
     action = rule.action
     sentinel = None
-    value = unit.text
-    what = f'bash command "{unit.text}"{_CONTEXT.get(unit.context, "")}'
+    value = text
+    what = f'bash command "{text}"{_CONTEXT.get(unit.context, "")}'
     message = ""
     if action == "allow":
-        if unit.wrapper == "opaque":
+        wrapper = unit.wrapper
+        if wrapper == "opaque":
             action, sentinel = "ask", OPAQUE
             message = (
                 f"Needs approval: {what} runs a shell on a string clearance does not look into "
                 f"({OPAQUE})"
             )
-        elif unit.wrapper == "indirection" and not unit.exemption:
+        elif wrapper == "indirection" and not unit.exemption:
             action, sentinel = "ask", INDIRECTION
             inner = f' "{unit.executed}"' if unit.executed else " another command"
             message = f"Needs approval: {what} runs{inner} through a wrapper ({INDIRECTION})"
-        elif _computed_name(unit.canonical):
+        elif _computed_name(canonical):
             action, sentinel = "ask", COMPUTED
             message = (
                 f"Needs approval: {what} runs a command whose name is computed when it runs, "
@@ -117,20 +122,20 @@ def _unit_result(rules: RuleSet, unit: Unit, command: str) -> tuple[GateResult, 
         elif unit.unresolved:
             action, sentinel, value = "ask", UNPARSED, command
             message = (
-                f'Needs approval: part of the command ("{unit.text}") could not be parsed, so '
+                f'Needs approval: part of the command ("{text}") could not be parsed, so '
                 f"the whole line needs approval ({UNPARSED})"
             )
     if not message:
         message = gate_message(action, what, rule)
-    result = GateResult("bash", "bash", value, action, rule, message, sentinel, unit.text, values)
-    fact = UnitFact(unit.text, unit.context, unit.wrapper, sentinel, action, rule)
+    result = GateResult("bash", "bash", value, action, rule, message, sentinel, text, values)
+    fact = UnitFact(text, unit.context, unit.wrapper, sentinel, action, rule)
     return result, fact
 
 
-def _paths(analysis: Analysis, call: ToolCall, home: str, boundary: str) -> list[PathFact]:
-    from clearance.intent.glob import GLOB_CHARS, expand_pattern
-
+def _paths(analysis: Analysis, call: ToolCall, home: str) -> list[PathFact]:
     facts: list[PathFact] = []
+    cwd = call.cwd
+    boundary = canonical_cwd(cwd)
     for token in analysis.paths:
         direction = _DIRECTION.get(token.effect, "both")
         if token.path is None:
@@ -138,13 +143,13 @@ def _paths(analysis: Analysis, call: ToolCall, home: str, boundary: str) -> list
                              boundary=boundary, source=token.command)  # fmt: skip
         else:
             fact = path_fact(
-                token.path, cwd=call.cwd, home=home, direction=direction, boundary=boundary,
+                token.path, cwd=cwd, home=home, direction=direction, boundary=boundary,
                 source=token.command, written=token.raw,
             )  # fmt: skip
             if not GLOB_CHARS.isdisjoint(token.path):
                 # `cat ~/.ss?/id_*`: the rules must see what the pattern reaches.
                 facts.extend(
-                    path_fact(match, cwd=call.cwd, home=home, direction=direction,
+                    path_fact(match, cwd=cwd, home=home, direction=direction,
                               boundary=boundary, source=token.command, written=token.raw)
                     for match in expand_pattern(token.path)
                 )  # fmt: skip
@@ -153,11 +158,11 @@ def _paths(analysis: Analysis, call: ToolCall, home: str, boundary: str) -> list
 
 
 def bash_gate(
-    rules: RuleSet, call: ToolCall, *, home: str, boundary: str
+    rules: RuleSet, call: ToolCall, *, home: str
 ) -> tuple[list[GateResult], tuple[UnitFact, ...], list[PathFact]]:
-    """Every unit's result, the units as shown to users, and the paths the line touches."""
-    from clearance.intent.shell import analyze
-
+    """Every unit's result, the units as shown to users, and the paths the line touches (judged
+    against the canonical form of ``call.cwd``, an absolute path)."""
+    analyze = _ANALYZE or _load_analyze()
     command = _command_of(call)
     text = command.strip()
     analysis = analyze(command, cwd=call.cwd, home=home)
@@ -173,15 +178,31 @@ def bash_gate(
         return [result], (UnitFact(text, "", None, None, rule.action, rule),), []
     results = []
     units = []
+    unresolved = False
     for unit in analysis.units:
         result, fact = _unit_result(rules, unit, command)
         results.append(result)
         units.append(fact)
-    if any(u.unresolved for u in analysis.units):
+        if unit.unresolved:
+            unresolved = True
+    if unresolved:
         # Part of the line could not be parsed: a deny written for the whole line still fires.
         rule = rules.evaluate("bash", (text,))
         if rule.action == "deny":
             what = f'bash command "{text}"'
             results.append(GateResult("bash", "bash", text, "deny", rule,
                                       gate_message("deny", what, rule), None, text))  # fmt: skip
-    return results, tuple(units), _paths(analysis, call, home, boundary)
+    facts = _paths(analysis, call, home) if analysis.paths else []
+    return results, tuple(units), facts
+
+
+_ANALYZE: Callable[..., Analysis] | None = None
+
+
+def _load_analyze() -> Callable[..., Analysis]:
+    """The shell analyzer, imported on the first bash call (it loads the parser)."""
+    global _ANALYZE
+    from clearance.intent.shell import analyze
+
+    _ANALYZE = analyze
+    return analyze

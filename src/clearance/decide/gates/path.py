@@ -23,8 +23,12 @@ if TYPE_CHECKING:
 __all__ = ["external_gate", "path_gate"]
 
 _PATH_SURFACES = frozenset({"path_read", "path_write"})
-_NO_PATH_RULES: frozenset[str] = frozenset()
 _VERB = {"read": "read of", "write": "write to", "both": "access to"}
+# The surfaces each direction consults: both members when the access is unproven.
+_BOTH = ("path_read", "path_write")
+_SURFACES = {"read": ("path_read",), "write": ("path_write",)}
+_EXTERNAL_BOTH = ("external_directory_read", "external_directory_write")
+_EXTERNAL = {"read": ("external_directory_read",), "write": ("external_directory_write",)}
 
 
 def _worst(
@@ -32,9 +36,9 @@ def _worst(
 ) -> tuple[str, Rule] | None:
     best: tuple[str, Rule] | None = None
     for surface in surfaces:
-        rule = rules.explicit(surface, values) if explicit else rules.evaluate(surface, values)
-        if rule is None:
-            continue
+        rule = rules.evaluate(surface, values)
+        if explicit and rule.surface == "*":
+            continue  # the universal fallback does not speak for the path gate
         if best is None or RANK[rule.action] > RANK[best[1].action]:
             best = (surface, rule)
     return best
@@ -49,10 +53,10 @@ def _what(fact: PathFact, tool: str) -> str:
 
 def path_gate(rules: RuleSet, facts: Sequence[PathFact], *, tool: str) -> list[GateResult]:
     out: list[GateResult] = []
-    if not facts or _NO_PATH_RULES.issuperset(_PATH_SURFACES & rules.surfaces()):
+    if not facts or _PATH_SURFACES.isdisjoint(rules.surfaces()):
         return out  # no `path*` rule at all: this gate cannot speak
     for fact in facts:
-        found = _worst(rules, fact.surfaces, fact.aliases, explicit=True)
+        found = _worst(rules, _SURFACES.get(fact.direction, _BOTH), fact.aliases, explicit=True)
         if found is None:
             continue
         surface, rule = found
@@ -60,7 +64,7 @@ def path_gate(rules: RuleSet, facts: Sequence[PathFact], *, tool: str) -> list[G
             GateResult(
                 "path",
                 surface,
-                fact.shown,
+                fact.path or fact.raw,
                 rule.action,
                 rule,
                 gate_message(rule.action, _what(fact, tool), rule),
@@ -75,8 +79,9 @@ def external_gate(rules: RuleSet, facts: Sequence[PathFact], *, tool: str) -> li
     for fact in facts:
         if not fact.external:
             continue
-        surfaces = [s.replace("path", "external_directory", 1) for s in fact.surfaces]
-        found = _worst(rules, surfaces, fact.aliases, explicit=False)
+        found = _worst(
+            rules, _EXTERNAL.get(fact.direction, _EXTERNAL_BOTH), fact.aliases, explicit=False
+        )
         assert found is not None
         surface, rule = found
         boundary = fact.boundary or "(unknown: the command changed directory)"
