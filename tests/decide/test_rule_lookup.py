@@ -15,12 +15,16 @@ patterns = st.text(alphabet=st.sampled_from(list("gitab /:.@=*?")), min_size=1, 
 values = st.text(alphabet=st.sampled_from(list("gitab /:.@=\n")), max_size=14)
 
 
+def _regex(pattern: str) -> str:
+    return "".join(".*" if c == "*" else "." if c == "?" else re.escape(c) for c in pattern)
+
+
 def _reference(pattern: str, value: str) -> bool:
-    """The documented semantics, spelled as a regular expression."""
-    body = "".join(".*" if c == "*" else "." if c == "?" else re.escape(c) for c in pattern)
-    if re.fullmatch(body, value, re.DOTALL):
+    """The documented semantics, spelled as a regular expression: a trailing ``" *"`` also
+    matches the bare command (once: ``"a * *"`` needs at least ``"a "``)."""
+    if re.fullmatch(_regex(pattern), value, re.DOTALL):
         return True
-    return pattern.endswith(" *") and _reference(pattern[:-2], value)
+    return pattern.endswith(" *") and bool(re.fullmatch(_regex(pattern[:-2]), value, re.DOTALL))
 
 
 @given(patterns, values)
