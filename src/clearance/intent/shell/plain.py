@@ -28,6 +28,16 @@ _CHARS = _WORD_CHARS | {" ", "\t", "|", "&", ";"}
 # characters above (`-`, `z+:`, `x@1`, `a%`) as something other than a command name.
 _NAME_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_./")
 # (A masked quoted string is all `q`s: the command word is checked for quotes separately.)
+# Membership tests on the text's bytes: every admitted byte becomes a letter, so the result is
+# all letters exactly when every character is admitted (non-ASCII never is).
+_ADMITTED = bytes.maketrans("".join(sorted(_CHARS)).encode(), b"a" * len(_CHARS))
+_NAME = bytes.maketrans("".join(sorted(_NAME_CHARS)).encode(), b"a" * len(_NAME_CHARS))
+
+
+def _admitted(text: str, table: bytes) -> bool:
+    return text.isascii() and text.encode().translate(table).isalpha()
+
+
 # Words the grammar or bash read as something other than a command word: reserved words, and
 # the builtins the grammar parses as declarations (their assignments are scanned differently).
 _SPECIAL = frozenset(
@@ -48,7 +58,7 @@ def plain(text: str, context: str, scope: Scope) -> list[Statement] | None:
         if masked is None:
             return None
         shape = masked
-    if not _CHARS.issuperset(shape):
+    if not _admitted(shape, _ADMITTED):
         return None
     spans = _spans(shape)
     if spans is None:
@@ -155,7 +165,7 @@ def _statement(
     if not shapes:
         return None  # an empty command: `a && && b`, a trailing operator
     name = shapes[0]
-    if name[0] == "-" or not _NAME_CHARS.issuperset(name) or not _SPECIAL.isdisjoint(shapes):
+    if name[0] == "-" or not _admitted(name, _NAME) or not _SPECIAL.isdisjoint(shapes):
         return None
     quoted = shape is not text
     words: list[Word] = []
