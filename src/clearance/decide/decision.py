@@ -14,23 +14,11 @@ if TYPE_CHECKING:
 __all__ = ["Decision", "GateResult", "UnitFact"]
 
 _set = object.__setattr__
+_new = object.__new__
 
 
-def _setters(cls: type, names: str) -> tuple[Any, ...]:
-    """The slot descriptors' own setters for ``names``: a field written through its descriptor
-    skips the attribute lookup ``object.__setattr__`` makes, about half of a frozen value's
-    construction cost on the decision path."""
-    return tuple(cls.__dict__[name].__set__ for name in names.split())
-
-
-class GateResult(Frozen):
-    """One gate's answer for one value.
-
-    ``gate`` is the gate's name (``tool``, ``mcp``, ``skill``, ``bash``, ``path``,
-    ``external_directory``, ``gate_error``); ``surface`` the surface consulted; ``value`` the
-    value matched; ``rule`` the deciding rule (``None`` for synthetic results such as the fail-
-    closed sentinels, whose ``sentinel`` names them); ``message`` a line for humans and agents.
-    """
+class _GateResultFields:
+    """The fields of a :class:`GateResult`, assignable only while one is being built."""
 
     __slots__ = (
         "action", "gate", "message", "rule", "sentinel", "surface", "unit", "value", "values",
@@ -45,8 +33,20 @@ class GateResult(Frozen):
     unit: str | None
     values: tuple[str, ...]
 
-    def __init__(
-        self,
+
+class GateResult(_GateResultFields, Frozen):
+    """One gate's answer for one value.
+
+    ``gate`` is the gate's name (``tool``, ``mcp``, ``skill``, ``bash``, ``path``,
+    ``external_directory``, ``gate_error``); ``surface`` the surface consulted; ``value`` the
+    value matched; ``rule`` the deciding rule (``None`` for synthetic results such as the fail-
+    closed sentinels, whose ``sentinel`` names them); ``message`` a line for humans and agents.
+    """
+
+    __slots__ = ()
+
+    def __new__(
+        cls,
         gate: str,
         surface: str,
         value: str,
@@ -56,19 +56,19 @@ class GateResult(Frozen):
         sentinel: str | None = None,
         unit: str | None = None,
         values: tuple[str, ...] = (),
-    ) -> None:
-        s_gate, s_surface, s_value, s_action, s_rule, s_message, s_sentinel, s_unit, s_values = (
-            _SET_RESULT
-        )
-        s_gate(self, gate)
-        s_surface(self, surface)
-        s_value(self, value)
-        s_action(self, action)
-        s_rule(self, rule)
-        s_message(self, message)
-        s_sentinel(self, sentinel)
-        s_unit(self, unit)
-        s_values(self, tuple(values) or (value,))
+    ) -> GateResult:
+        self = _new(_GateResultFields)  # built on its fields class, then sealed (ADR 0001)
+        self.gate = gate
+        self.surface = surface
+        self.value = value
+        self.action = action
+        self.rule = rule
+        self.message = message
+        self.sentinel = sentinel
+        self.unit = unit
+        self.values = tuple(values) or (value,)
+        self.__class__ = cls
+        return self  # type: ignore[return-value]
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -82,8 +82,8 @@ class GateResult(Frozen):
         }
 
 
-class UnitFact(Frozen):
-    """One command unit of a bash call, as shown to users (``check --json`` ``units``)."""
+class _UnitFactFields:
+    """The fields of a :class:`UnitFact`, assignable only while one is being built."""
 
     __slots__ = ("action", "context", "rule", "sentinel", "text", "wrapper")
     text: str
@@ -93,30 +93,34 @@ class UnitFact(Frozen):
     action: str
     rule: Rule | None
 
-    def __init__(
-        self,
+
+class UnitFact(_UnitFactFields, Frozen):
+    """One command unit of a bash call, as shown to users (``check --json`` ``units``)."""
+
+    __slots__ = ()
+
+    def __new__(
+        cls,
         text: str,
         context: str = "",
         wrapper: str | None = None,
         sentinel: str | None = None,
         action: str = "ask",
         rule: Rule | None = None,
-    ) -> None:
-        s_text, s_context, s_wrapper, s_sentinel, s_action, s_rule = _SET_UNIT
-        s_text(self, text)
-        s_context(self, context)
-        s_wrapper(self, wrapper)
-        s_sentinel(self, sentinel)
-        s_action(self, action)
-        s_rule(self, rule)
+    ) -> UnitFact:
+        self = _new(_UnitFactFields)  # built on its fields class, then sealed (ADR 0001)
+        self.text = text
+        self.context = context
+        self.wrapper = wrapper
+        self.sentinel = sentinel
+        self.action = action
+        self.rule = rule
+        self.__class__ = cls
+        return self  # type: ignore[return-value]
 
 
-class Decision(Frozen):
-    """The answer for one call: ``action`` is ``allow``, ``ask`` or ``deny``.
-
-    ``rule`` is the rule that decided (for a deny, the rule that denied; for an ask, the first
-    asking gate's), ``reason`` a sentence an agent can act on, ``gates`` every gate's result.
-    """
+class _DecisionFields:
+    """The fields of a :class:`Decision`, assignable only while one is being built."""
 
     __slots__ = (
         "_suggestions", "action", "call", "gates", "paths", "reason", "rule", "units",
@@ -130,8 +134,18 @@ class Decision(Frozen):
     paths: tuple[Any, ...]
     _suggestions: tuple[Any, ...] | None
 
-    def __init__(
-        self,
+
+class Decision(_DecisionFields, Frozen):
+    """The answer for one call: ``action`` is ``allow``, ``ask`` or ``deny``.
+
+    ``rule`` is the rule that decided (for a deny, the rule that denied; for an ask, the first
+    asking gate's), ``reason`` a sentence an agent can act on, ``gates`` every gate's result.
+    """
+
+    __slots__ = ()
+
+    def __new__(
+        cls,
         action: str,
         reason: str,
         rule: Rule | None,
@@ -140,18 +154,20 @@ class Decision(Frozen):
         units: tuple[UnitFact, ...] = (),
         paths: tuple[Any, ...] = (),
         suggestions: tuple[Any, ...] | None = None,
-    ) -> None:
+    ) -> Decision:
         """``suggestions`` default to the session offers of every asking gate, computed when
         first read (``clearance.decide.offer``)."""
-        s_action, s_reason, s_rule, s_gates, s_call, s_units, s_paths, s_suggestions = _SET_DECISION
-        s_action(self, action)
-        s_reason(self, reason)
-        s_rule(self, rule)
-        s_gates(self, gates)
-        s_call(self, call)
-        s_units(self, units)
-        s_paths(self, paths)
-        s_suggestions(self, suggestions)
+        self = _new(_DecisionFields)  # built on its fields class, then sealed (ADR 0001)
+        self.action = action
+        self.reason = reason
+        self.rule = rule
+        self.gates = gates
+        self.call = call
+        self.units = units
+        self.paths = paths
+        self._suggestions = suggestions
+        self.__class__ = cls
+        return self  # type: ignore[return-value]
 
     @property
     def suggestions(self) -> tuple[Any, ...]:
@@ -173,8 +189,3 @@ class Decision(Frozen):
             if gate.action == self.action:
                 return gate
         return None
-
-
-_SET_RESULT = _setters(GateResult, "gate surface value action rule message sentinel unit values")
-_SET_UNIT = _setters(UnitFact, "text context wrapper sentinel action rule")
-_SET_DECISION = _setters(Decision, "action reason rule gates call units paths _suggestions")

@@ -34,6 +34,7 @@ _O_PATH = getattr(os, "O_PATH", 0)
 _PROC_FD = "/proc/self/fd/"
 _DOT_PARTS = frozenset({".", ".."})
 _normpath = os.path.normpath
+_new = object.__new__
 
 
 def _kernel_resolved(path: str, probe: bool) -> tuple[str, bool] | None:
@@ -136,15 +137,8 @@ def expand_user(raw: str, home: str) -> str:
     return raw
 
 
-class PathFact(Frozen):
-    """One accessed path.
-
-    ``raw`` is the spelling as written; ``path`` the lexical absolute form (``None`` when the
-    base directory is unknown, e.g. after a computed ``cd``); ``canonical`` the symlink-resolved
-    form; ``aliases`` every spelling rules match against (lexical, as written, canonical);
-    ``direction`` what the access proves (``read``, ``write``, or ``both`` when unproven);
-    ``external`` whether it lies outside ``boundary`` (the canonical working directory).
-    """
+class _PathFactFields:
+    """The fields of a :class:`PathFact`, assignable only while one is being built."""
 
     __slots__ = (
         "aliases", "boundary", "canonical", "direction", "external", "is_dir", "path", "raw",
@@ -160,8 +154,21 @@ class PathFact(Frozen):
     is_dir: bool
     source: str
 
-    def __init__(
-        self,
+
+class PathFact(_PathFactFields, Frozen):
+    """One accessed path.
+
+    ``raw`` is the spelling as written; ``path`` the lexical absolute form (``None`` when the
+    base directory is unknown, e.g. after a computed ``cd``); ``canonical`` the symlink-resolved
+    form; ``aliases`` every spelling rules match against (lexical, as written, canonical);
+    ``direction`` what the access proves (``read``, ``write``, or ``both`` when unproven);
+    ``external`` whether it lies outside ``boundary`` (the canonical working directory).
+    """
+
+    __slots__ = ()
+
+    def __new__(
+        cls,
         raw: str,
         path: str | None,
         canonical: str | None,
@@ -171,20 +178,19 @@ class PathFact(Frozen):
         boundary: str,
         is_dir: bool = False,
         source: str = "",
-    ) -> None:
-        (
-            s_raw, s_path, s_canonical, s_aliases, s_direction, s_external, s_boundary,
-            s_is_dir, s_source,
-        ) = _SET_FACT  # fmt: skip
-        s_raw(self, raw)
-        s_path(self, path)
-        s_canonical(self, canonical)
-        s_aliases(self, aliases)
-        s_direction(self, direction)
-        s_external(self, external)
-        s_boundary(self, boundary)
-        s_is_dir(self, is_dir)
-        s_source(self, source)
+    ) -> PathFact:
+        self = _new(_PathFactFields)  # built on its fields class, then sealed (ADR 0001)
+        self.raw = raw
+        self.path = path
+        self.canonical = canonical
+        self.aliases = aliases
+        self.direction = direction
+        self.external = external
+        self.boundary = boundary
+        self.is_dir = is_dir
+        self.source = source
+        self.__class__ = cls
+        return self  # type: ignore[return-value]
 
     @property
     def surfaces(self) -> tuple[str, ...]:
@@ -221,15 +227,6 @@ class PathFact(Frozen):
 
 # The slot descriptors' own setters: a field written through its descriptor skips the attribute
 # lookup ``object.__setattr__`` makes, about half of the construction cost.
-_SET_FACT = tuple(
-    PathFact.__dict__[name].__set__
-    for name in (
-        "raw", "path", "canonical", "aliases", "direction", "external", "boundary", "is_dir",
-        "source",
-    )
-)  # fmt: skip
-
-
 def path_fact(
     raw: str,
     *,
