@@ -62,6 +62,27 @@ def _kernel_resolved(path: str, probe: bool) -> tuple[str, bool] | None:
     return (target, is_dir) if target.startswith("/") else None
 
 
+def _exists(path: str) -> bool:
+    """Whether ``path`` exists, symlinks followed; asked without raising on a missing path."""
+    try:
+        return os.access(path, os.F_OK)
+    except ValueError:  # a NUL byte
+        return False
+
+
+if os.access in os.supports_follow_symlinks:
+
+    def _lexists(path: str) -> bool:
+        """``os.path.lexists``, asked without raising on a missing path."""
+        try:
+            return os.access(path, os.F_OK, follow_symlinks=False)
+        except ValueError:  # a NUL byte
+            return False
+
+else:  # pragma: no cover - platforms without faccessat
+    _lexists = os.path.lexists
+
+
 def _resolve(path: str, probe: bool) -> tuple[str, bool]:
     """:func:`canonicalize` of ``path``, and with ``probe`` whether that names a directory
     (``False`` without ``probe``)."""
@@ -75,11 +96,12 @@ def _resolve(path: str, probe: bool) -> tuple[str, bool]:
         tail: list[str] = []
         while True:
             head, name = os.path.split(current)
-            if not name or not head or os.path.lexists(current):
+            if not name or not head or _lexists(current):
                 break
             tail.append(name)
             current = head
-            found = _kernel_resolved(current, False)
+            # Asked first without raising: a failed open costs a Python exception.
+            found = _kernel_resolved(current, False) if _exists(current) else None
             if found is not None:
                 # Below an existing ancestor, a name just found missing: no directory there.
                 return os.path.join(found[0], *reversed(tail)), False
