@@ -420,19 +420,28 @@ def test_rm_embedded_anywhere_a_command_can_run_is_never_allowed(
 ) -> None:
     command = spelling
     for place in places:
-        if "'" in place and "'" in command:
-            place = place.replace("'", '"')
-        if "`" in place and "`" in command:
-            # Backticks do not nest unescaped (`echo `rm x`` runs `echo ` only): use $(…).
-            place = place.replace("`{}`", "$({})")
-        command = (
-            place.replace("{}", command, 1) if place != "{{ {}; }}" else "{ " + command + "; }"
-        )
+        command = _embed(place, command)
     engine = _engine_rm()
     assert engine.check(ToolCall("bash", {"command": command}, "/w")).action != "allow", command
 
 
 _ENGINE: list[Engine] = []
+
+
+def _embed(place: str, command: str) -> str:
+    """``place`` with ``command`` where ``{}`` stands, quoted as bash needs it there, so the
+    result runs ``command`` exactly (a naive substitution can close the place's quotes early)."""
+    if place == "{{ {}; }}":
+        return "{ " + command + "; }"
+    if "'{}'" in place:
+        return place.replace("'{}'", "'" + command.replace("'", "'\\''") + "'", 1)
+    if '"{}"' in place:
+        escaped = "".join("\\" + ch if ch in '\\"$`' else ch for ch in command)
+        return place.replace('"{}"', '"' + escaped + '"', 1)
+    if "`" in place and "`" in command:
+        # Backticks do not nest unescaped (`echo `rm x`` runs `echo ` only): use $(…).
+        place = place.replace("`{}`", "$({})")
+    return place.replace("{}", command, 1)
 
 
 def _engine_rm() -> Engine:
