@@ -186,6 +186,7 @@ def _statement(
         word.sep = text[pos:start] if words else ""
         words.append(word)
         pos = end
-    stmt = Statement("simple", "".join([w.sep + w.raw for w in words]), context, scope, False)
+    # The words with the blanks between them as typed: the walk's text, in one slice.
+    stmt = Statement("simple", text[words[0].start : words[-1].end], context, scope, False)
     stmt.words = words
     return stmt
