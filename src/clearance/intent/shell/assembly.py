@@ -15,7 +15,7 @@ from clearance.intent.shell.role import candidates
 from clearance.intent.shell.spelling import spellings
 from clearance.intent.shell.statement import stdin_text
 from clearance.intent.shell.token import PathToken, absolute, path_shaped
-from clearance.intent.shell.unit import Unit
+from clearance.intent.shell.unit import Unit, unit
 from clearance.intent.shell.word import HOME, PWD
 from clearance.intent.shell.wrapper import OPAQUE_LINE, basename, join, layer, peel
 
@@ -177,16 +177,16 @@ class Assembly:
         if self.project:
             extra = spellings(text, words, base, self.home, self.home_ok, self.exists)
         self.units.append(
-            Unit(
+            unit(
                 text,
-                canonical=canonical,
-                context=context,
-                wrapper="indirection" if stmt.time_subshell else first.kind if first else None,
-                executed=executed,
-                exemption=exemption,
-                unresolved=stmt.unresolved or lost,
-                salvaged=stmt.salvaged,
-                spellings=extra,
+                canonical,
+                context,
+                "indirection" if stmt.time_subshell else first.kind if first else None,
+                executed,
+                exemption,
+                stmt.unresolved or lost,
+                stmt.salvaged,
+                extra,
             )
         )
         if first is None:

@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     WrapperKind = Literal["opaque", "indirection"]
     Exemption = Literal["core-reader", "execution-modifier"]
 
-__all__ = ["Unit"]
+__all__ = ["Unit", "unit"]
 
 _new = object.__new__
 
@@ -96,3 +96,30 @@ class Unit(_UnitFields, Frozen):
         self.spellings = spellings
         self.__class__ = cls
         return self  # type: ignore[return-value]
+
+
+def unit(
+    text: str,
+    canonical: str,
+    context: Context,
+    wrapper: WrapperKind | None,
+    executed: str | None,
+    exemption: Exemption | None,
+    unresolved: bool,
+    salvaged: bool,
+    spellings: tuple[str, ...],
+) -> Unit:
+    """A :class:`Unit` from every field, positionally: the assembly's way, without the keyword
+    handling of the class call."""
+    self = _new(_UnitFields)
+    self.text = text
+    self.canonical = canonical
+    self.context = context
+    self.wrapper = wrapper
+    self.executed = executed
+    self.exemption = exemption
+    self.unresolved = unresolved
+    self.salvaged = salvaged
+    self.spellings = spellings
+    self.__class__ = Unit
+    return self  # type: ignore[return-value]
