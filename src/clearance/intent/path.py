@@ -24,7 +24,8 @@ if TYPE_CHECKING:
     Direction = Literal["read", "write", "both"]
 
 __all__ = [
-    "SAFE_DEVICES", "PathFact", "canonical_cwd", "canonicalize", "is_within", "path_fact",
+    "SAFE_DEVICES", "PathFact", "canonical_cwd", "canonicalize", "is_within", "lexists",
+    "path_fact",
 ]  # fmt: skip
 
 SAFE_DEVICES = frozenset({"/dev/null", "/dev/stdin", "/dev/stdout", "/dev/stderr"})
@@ -72,15 +73,16 @@ def _exists(path: str) -> bool:
 
 if os.access in os.supports_follow_symlinks:
 
-    def _lexists(path: str) -> bool:
-        """``os.path.lexists``, asked without raising on a missing path."""
+    def lexists(path: str) -> bool:
+        """``os.path.lexists``, asked without raising on a missing path (a Python exception
+        costs more than the system call)."""
         try:
             return os.access(path, os.F_OK, follow_symlinks=False)
         except ValueError:  # a NUL byte
             return False
 
 else:  # pragma: no cover - platforms without faccessat
-    _lexists = os.path.lexists
+    lexists = os.path.lexists
 
 
 def _resolve(path: str, probe: bool) -> tuple[str, bool]:
@@ -96,7 +98,7 @@ def _resolve(path: str, probe: bool) -> tuple[str, bool]:
         tail: list[str] = []
         while True:
             head, name = os.path.split(current)
-            if not name or not head or _lexists(current):
+            if not name or not head or lexists(current):
                 break
             tail.append(name)
             current = head

@@ -7,9 +7,8 @@ an allocation failure), it returns an analysis whose single unit is the whole co
 
 from __future__ import annotations
 
-import os.path
-
 from clearance._frozen import Frozen
+from clearance.intent.path import lexists
 from clearance.intent.shell.assembly import MAX_LAYERS, Assembly, normalise_cwd
 from clearance.intent.shell.plain import plain
 from clearance.intent.shell.source import Source
@@ -85,9 +84,10 @@ def analyze(
 ) -> Analysis:
     """Analyse ``command`` as bash run in ``cwd`` (``None``: unknown) by a user whose home is
     ``home``; ``exists(abs_path)`` tells whether a bare word names an existing entry (default
-    :func:`os.path.lexists`). Never raises: an internal failure yields the fail-closed analysis."""
+    :func:`clearance.intent.path.lexists`, which is :func:`os.path.lexists`). Never raises: an
+    internal failure yields the fail-closed analysis."""
     try:
-        return _analyze(command, cwd, home, exists or os.path.lexists)
+        return _analyze(command, cwd, home, exists or lexists)
     except Exception:
         return _fail_closed(command)
 
