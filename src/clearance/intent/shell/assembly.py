@@ -421,5 +421,6 @@ def normalise_cwd(cwd: str | None) -> str | None:
     if cwd is None or not cwd.startswith("/"):
         return None
     if "//" in cwd or "/." in cwd or (cwd.endswith("/") and cwd != "/"):
-        return os.path.normpath(cwd)
+        base = os.path.normpath(cwd)
+        return "/" + base.lstrip("/") if base[:2] == "//" else base  # `//w` is `/w` on Linux
     return cwd  # already normal: no empty, `.` or `..` segment, no trailing slash

@@ -92,9 +92,11 @@ def absolute(value: str, base: str | None) -> str | None:
     if not value.startswith("/"):
         if base is None:
             return None
-        if "/" not in value and value != "." and value != "..":
+        if value and "/" not in value and value != "." and value != "..":
             return base + "/" + value if base != "/" else "/" + value  # already normal
-        value = os.path.join(base, value)
+        value = base + "/" + value if base[-1:] != "/" else base + value  # os.path.join
+    if "//" not in value and "/." not in value and value[-1:] != "/":
+        return value  # no empty, `.` or `..` segment and no trailing slash: already normal
     path = os.path.normpath(value)
     if path.startswith("//"):
         path = "/" + path.lstrip("/")
