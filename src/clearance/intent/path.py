@@ -279,7 +279,10 @@ def path_fact(
         joined = "/" + expanded
     else:
         joined = cwd + expanded if cwd[-1] == "/" else cwd + "/" + expanded  # os.path.join
-    lexical = _normpath(joined)
+    if "//" not in joined and "/." not in joined and (joined[-1:] != "/" or joined == "/"):
+        lexical = joined  # no empty, `.` or `..` segment and no trailing slash: already normal
+    else:
+        lexical = _normpath(joined)
     if lexical[:2] == "//":
         lexical = "/" + lexical.lstrip("/")
     trailing = raw[-1:] == "/"
