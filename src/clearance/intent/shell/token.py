@@ -17,7 +17,7 @@ from clearance.intent.shell.options import is_assignment
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Callable, Iterable
+    from collections.abc import Iterable
     from typing import Literal
 
     Effect = Literal["read", "write", "unproven"]
@@ -101,14 +101,6 @@ def absolute(value: str, base: str | None) -> str | None:
     if path.startswith("//"):
         path = "/" + path.lstrip("/")
     return path
-
-
-def exists_safely(exists: Callable[[str], bool], path: str) -> bool:
-    """``exists(path)``, with any failure (bad bytes, NUL, a raising callback) meaning no."""
-    try:
-        return bool(exists(path))
-    except Exception:
-        return False
 
 
 def merge(tokens: Iterable[PathToken]) -> tuple[PathToken, ...]:
