@@ -25,7 +25,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "SAFE_DEVICES", "PathFact", "canonical_cwd", "canonicalize", "is_within", "lexists",
-    "path_fact",
+    "normal_path", "path_fact",
 ]  # fmt: skip
 
 SAFE_DEVICES = frozenset({"/dev/null", "/dev/stdin", "/dev/stdout", "/dev/stderr"})
@@ -145,6 +145,16 @@ def canonical_cwd(cwd: str) -> str:
     except OSError:
         pass
     return canonicalize(cwd)
+
+
+def normal_path(path: str) -> str:
+    """``os.path.normpath`` of an absolute ``path``, with a leading ``//`` read as ``/`` (as
+    Linux does). A path without an empty, ``.`` or ``..`` segment and without a trailing slash
+    is already normal and is returned as it is."""
+    if "//" not in path and "/." not in path and (path[-1:] != "/" or path == "/"):
+        return path
+    normal = _normpath(path)
+    return "/" + normal.lstrip("/") if normal[:2] == "//" else normal
 
 
 def is_within(path: str, root: str) -> bool:
@@ -279,12 +289,7 @@ def path_fact(
         joined = "/" + expanded
     else:
         joined = cwd + expanded if cwd[-1] == "/" else cwd + "/" + expanded  # os.path.join
-    if "//" not in joined and "/." not in joined and (joined[-1:] != "/" or joined == "/"):
-        lexical = joined  # no empty, `.` or `..` segment and no trailing slash: already normal
-    else:
-        lexical = _normpath(joined)
-    if lexical[:2] == "//":
-        lexical = "/" + lexical.lstrip("/")
+    lexical = normal_path(joined)
     trailing = raw[-1:] == "/"
     canonical, is_dir = _resolve(joined, not trailing)
     aliases = [lexical]

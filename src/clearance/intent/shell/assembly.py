@@ -8,8 +8,7 @@ effective directory of the statement's shell (notes §5.11).
 
 from __future__ import annotations
 
-import os.path
-
+from clearance.intent.path import normal_path
 from clearance.intent.shell.effect import reader_claim
 from clearance.intent.shell.role import candidates
 from clearance.intent.shell.spelling import spellings
@@ -420,7 +419,4 @@ def _keywordless(words: Sequence[Word]) -> tuple[Sequence[Word], bool]:
 def normalise_cwd(cwd: str | None) -> str | None:
     if cwd is None or not cwd.startswith("/"):
         return None
-    if "//" in cwd or "/." in cwd or (cwd.endswith("/") and cwd != "/"):
-        base = os.path.normpath(cwd)
-        return "/" + base.lstrip("/") if base[:2] == "//" else base  # `//w` is `/w` on Linux
-    return cwd  # already normal: no empty, `.` or `..` segment, no trailing slash
+    return normal_path(cwd)

@@ -10,9 +10,8 @@ base directory is known; redirect targets are candidates by role, whatever their
 
 from __future__ import annotations
 
-import os.path
-
 from clearance._frozen import Frozen
+from clearance.intent.path import normal_path
 from clearance.intent.shell.options import is_assignment
 
 TYPE_CHECKING = False
@@ -95,12 +94,7 @@ def absolute(value: str, base: str | None) -> str | None:
         if value and "/" not in value and value != "." and value != "..":
             return base + "/" + value if base != "/" else "/" + value  # already normal
         value = base + "/" + value if base[-1:] != "/" else base + value  # os.path.join
-    if "//" not in value and "/." not in value and value[-1:] != "/":
-        return value  # no empty, `.` or `..` segment and no trailing slash: already normal
-    path = os.path.normpath(value)
-    if path.startswith("//"):
-        path = "/" + path.lstrip("/")
-    return path
+    return normal_path(value)
 
 
 def merge(tokens: Iterable[PathToken]) -> tuple[PathToken, ...]:
