@@ -8,7 +8,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from clearance.intent.shell.assembly import normalise_cwd
-from clearance.intent.shell.token import absolute
+from clearance.intent.shell.options import is_assignment
+from clearance.intent.shell.token import absolute, path_shaped
 
 SEGMENTS = ["a", "b", ".", "..", "", ".x", "x.", "...", "~", "a b", "-"]
 CWDS = ["/", "//", "/w", "//w", "///w", "/w/", "/w/x", "/w/./x", "/w/../x", "/w/.hidden"]
@@ -47,3 +48,24 @@ def test_a_working_directory_is_normalised_as_linux_reads_it() -> None:
         None,
         None,
     ]
+
+
+def _shaped_reference(value: str) -> bool:
+    """The documented shapes, tested one by one (no early exit)."""
+    if not value or value[0] == "-" or "\n" in value or "\x00" in value:
+        return False
+    if value[0] in "/~":
+        return True
+    if "://" in value or is_assignment(value) or (value[0] == "@" and "/" in value):
+        return False
+    if any(ch in value for ch in " \t\r\n\v\f"):
+        return False
+    if len(value) > 2 and value[1] == ":" and value[2] in "/\\" and value[0].isalpha():
+        return True
+    return "/" in value or (value[0] == "." and value != ".")
+
+
+@given(st.text(alphabet="ab./~:-@= \t\n\\C\x00", max_size=8))
+@settings(max_examples=3000, deadline=None)
+def test_path_shape_follows_the_documented_shapes(value: str) -> None:
+    assert path_shaped(value) is _shaped_reference(value)

@@ -374,23 +374,16 @@ class Assembly:
         if not value:
             return
         first = value[0]
-        if (
-            not by_role
-            # Only these can look like a path on their own (see `path_shaped`).
-            and not (
-                ("/" in value or first == "~" or first == "." or value[1:2] == ":")
-                and path_shaped(value)
-            )
-        ):
+        if not by_role and not path_shaped(value):
             if base is None or "\n" in value or first == "-":
                 return
             probe = absolute(value, base)
             if probe is None or not self.exists(probe):
                 return
-            if value[0] != "~":
+            if first != "~":
                 self.tokens.append(PathToken(raw, probe, effect, source, command))
                 return
-        if value[0] == "~":
+        if first == "~":
             if value != "~" and not value.startswith("~/"):
                 self.tokens.append(PathToken(raw, None, effect, source, command))
                 return

@@ -52,10 +52,7 @@ def _absolute(words: Sequence[Word], base: str | None, exists: Callable[[str], b
         replacement = None
         if value and not word.glob and value[0] != "-" and "\n" not in value:
             first = value[0]
-            if "/" in value or (
-                (first == "~" or first == "." or (len(value) > 2 and value[1] == ":"))
-                and path_shaped(value)
-            ):
+            if "/" in value or path_shaped(value):
                 if first != "~":
                     replacement = absolute(value, base)
             elif base is not None:

@@ -68,9 +68,13 @@ class PathToken(_PathTokenFields, Frozen):
 
 def path_shaped(value: str) -> bool:
     """Whether ``value`` looks like a path on its own (no filesystem access)."""
-    if not value or value[0] == "-" or "\n" in value or "\x00" in value:
+    if not value:
         return False
     first = value[0]
+    if "/" not in value and first != "~" and first != "." and value[1:2] != ":":
+        return False  # the usual bare word: nothing below could hold
+    if first == "-" or "\n" in value or "\x00" in value:
+        return False
     if first == "/" or first == "~":
         return True
     if "://" in value or is_assignment(value):
