@@ -84,18 +84,9 @@ class Unit(_UnitFields, Frozen):
         salvaged: bool = False,
         spellings: tuple[str, ...] = (),
     ) -> Unit:
-        self = _new(_UnitFields)  # built on its fields class, then sealed (ADR 0001)
-        self.text = text
-        self.canonical = text if canonical is None else canonical
-        self.context = context
-        self.wrapper = wrapper
-        self.executed = executed
-        self.exemption = exemption
-        self.unresolved = unresolved
-        self.salvaged = salvaged
-        self.spellings = spellings
-        self.__class__ = cls
-        return self  # type: ignore[return-value]
+        canonical = text if canonical is None else canonical
+        return unit(text, canonical, context, wrapper, executed, exemption, unresolved, salvaged,
+                    spellings)  # fmt: skip
 
 
 def unit(
@@ -110,7 +101,7 @@ def unit(
     spellings: tuple[str, ...],
 ) -> Unit:
     """A :class:`Unit` from every field, positionally: the assembly's way, without the keyword
-    handling of the class call."""
+    handling of the class call. Built on its fields class, then sealed (ADR 0001)."""
     self = _new(_UnitFields)
     self.text = text
     self.canonical = canonical
