@@ -30,8 +30,6 @@ if TYPE_CHECKING:
 __all__ = ["Gatekeeper", "Outcome", "reporting"]
 
 _set = object.__setattr__
-_SYNTHETIC = ("<opaque-bash-wrapper>", "<indirection-bash-wrapper>", "<unparsed-bash-subtree>",
-              "<unparseable-bash-command>", "<unanalyzed-shell-syntax>")  # fmt: skip
 
 
 class Outcome(Frozen):

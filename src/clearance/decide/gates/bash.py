@@ -28,6 +28,13 @@ from clearance.decide.decision import GateResult, UnitFact
 from clearance.decide.gates._message import gate_message
 from clearance.intent.glob import GLOB_CHARS, expand_pattern
 from clearance.intent.path import canonical_cwd, path_fact
+from clearance.intent.shell.sentinel import (
+    COMPUTED,
+    INDIRECTION,
+    OPAQUE,
+    UNPARSEABLE,
+    UNPARSED,
+)
 from clearance.policy.rule import RANK
 
 TYPE_CHECKING = False
@@ -39,13 +46,8 @@ if TYPE_CHECKING:
     from clearance.intent.shell import Analysis, Unit
     from clearance.policy.rule import RuleSet
 
-__all__ = ["INDIRECTION", "OPAQUE", "UNPARSEABLE", "UNPARSED", "bash_gate"]
+__all__ = ["bash_gate"]
 
-OPAQUE = "<opaque-bash-wrapper>"
-INDIRECTION = "<indirection-bash-wrapper>"
-UNPARSED = "<unparsed-bash-subtree>"
-UNPARSEABLE = "<unparseable-bash-command>"
-COMPUTED = "<computed-bash-command>"
 # A command word that starts with one of these is a known place, matched by its home spelling.
 _KNOWN_PREFIXES = ("$HOME/", "${HOME}/", "$PWD/", "${PWD}/")
 
@@ -119,6 +121,10 @@ def _unit_result(rules: RuleSet, unit: Unit, command: str) -> tuple[GateResult, 
                 f"Needs approval: {what} runs a command whose name is computed when it runs, "
                 f"so clearance cannot tell which program it is ({COMPUTED})"
             )
+        elif unit.floor is not None:
+            sentinel = unit.floor[0]
+            action = "ask"
+            message = f"Needs approval: {what} {unit.floor[1]} ({sentinel})"
         elif unit.unresolved:
             action, sentinel, value = "ask", UNPARSED, command
             message = (

@@ -124,6 +124,7 @@ class Assembly:
                     context=stmt.context,  # type: ignore[arg-type]
                     unresolved=stmt.unresolved,
                     salvaged=stmt.salvaged,
+                    floor=stmt.floor,
                 )
             )
             if kind != "error":
@@ -140,6 +141,7 @@ class Assembly:
                     context=stmt.context,  # type: ignore[arg-type]
                     unresolved=stmt.unresolved,
                     salvaged=stmt.salvaged,
+                    floor=stmt.floor,
                 )
             )
             self._redirects(stmt, base)
@@ -186,6 +188,7 @@ class Assembly:
                 stmt.unresolved or lost,
                 stmt.salvaged,
                 extra,
+                stmt.floor if level == 0 else None,
             )
         )
         if first is None:

@@ -33,6 +33,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from tree_sitter import Node
 
+    from clearance.intent.shell.sentinel import Floor
     from clearance.intent.shell.source import Source
 
 __all__ = ["CommandWalk"]
@@ -50,6 +51,7 @@ class CommandWalk:
     """The walk's state and its simple-command builder (see :class:`walk.Walk`)."""
 
     __slots__ = (
+        "floor",
         "glued",
         "home_ok",
         "plain",
@@ -80,6 +82,8 @@ class CommandWalk:
         self.salvage: list[tuple[int, int, str]] = []
         self.strays: list[Node] = []  # ERROR nodes met inside words and redirects
         self.glued = False  # a word swallowed a line break (see _glued)
+        # The first floor met in the words of the command being built (see sentinel.py).
+        self.floor: Floor | None = None
 
     # Defined by the walk proper (walk.Walk), which a simple command hands its subshells,
     # substitutions and heredoc continuations back to.
@@ -104,6 +108,10 @@ class CommandWalk:
         if self.glued:
             stmt.unresolved = True
             self.glued = False
+        if self.floor is not None:
+            if stmt.floor is None:
+                stmt.floor = self.floor
+            self.floor = None
         self.statements.append(stmt)
         if self.strays:
             strays = self.strays
@@ -141,6 +149,8 @@ class CommandWalk:
         word = build_word(node, self.src, subs, self.home_ok, self.pwd_ok)
         if "\n" in word.raw and KIND[node.kind_id] == "word":
             self._glued(word)
+        if word.floor is not None and self.floor is None:
+            self.floor = word.floor
         return word
 
     def _glued(self, word: Word) -> None:
@@ -241,6 +251,8 @@ class CommandWalk:
                 word = build_word(child, src, subs, self.home_ok, self.pwd_ok)
                 if kind == "word" and "\n" in raw:
                     self._glued(word)
+                if word.floor is not None and self.floor is None:
+                    self.floor = word.floor
             if not words:
                 word.sep = ""
                 words.append(word)
@@ -268,6 +280,9 @@ class CommandWalk:
         stmt = Statement("simple", line, ctx, scope, unres, writes)
         stmt.words = words
         stmt.redirects = redirects
+        if self.floor is not None:
+            stmt.floor = self.floor
+            self.floor = None
         if subshells is not None:
             # `time ( … )` times a subshell; anything else before `(` is a bash syntax error.
             if len(words) == 2 and words[0].value == "time" and words[0].raw == "time":

@@ -11,6 +11,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Literal
 
+    from clearance.intent.shell.sentinel import Floor
     from clearance.intent.shell.word import Word
 
     Kind = Literal["simple", "compound", "plain", "test", "error", "redirects", "nested"]
@@ -125,6 +126,7 @@ class Statement:
 
     __slots__ = (
         "context",
+        "floor",
         "kind",
         "operands",
         "redirects",
@@ -148,6 +150,7 @@ class Statement:
     scope: Scope
     writes: bool
     time_subshell: bool
+    floor: Floor | None
 
     def __init__(
         self,
@@ -169,6 +172,7 @@ class Statement:
         self.operands = []
         self.salvaged = False
         self.time_subshell = False
+        self.floor = None  # what the analysis could not prove about it (its first floor)
 
     def __repr__(self) -> str:
         return f"Statement({self.kind}, {self.text!r}, {self.context!r})"

@@ -8,6 +8,8 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Literal
 
+    from clearance.intent.shell.sentinel import Floor
+
     Context = Literal[
         "",
         "command_substitution",
@@ -34,6 +36,7 @@ class _UnitFields:
         "context",
         "executed",
         "exemption",
+        "floor",
         "salvaged",
         "spellings",
         "text",
@@ -50,6 +53,7 @@ class _UnitFields:
     unresolved: bool
     salvaged: bool
     spellings: tuple[str, ...]
+    floor: Floor | None
 
 
 class Unit(_UnitFields, Frozen):
@@ -66,7 +70,9 @@ class Unit(_UnitFields, Frozen):
     command it finally runs after peeling wrappers; ``exemption`` names the floor exemption it
     qualifies for (notes §5.5). ``unresolved`` marks a unit at or beneath a statement that did
     not parse cleanly; ``salvaged`` one recovered by re-parsing an error region. ``spellings``
-    are extra spellings a rule may match (notes §5.10), never including ``text``.
+    are extra spellings a rule may match (notes §5.10), never including ``text``. ``floor``
+    names what the analysis could not prove about the unit (a ``(sentinel, why)`` pair from
+    :mod:`~clearance.intent.shell.sentinel`): the gate asks where its rule would allow.
     """
 
     __slots__ = ()
@@ -83,10 +89,11 @@ class Unit(_UnitFields, Frozen):
         unresolved: bool = False,
         salvaged: bool = False,
         spellings: tuple[str, ...] = (),
+        floor: Floor | None = None,
     ) -> Unit:
         canonical = text if canonical is None else canonical
         return unit(text, canonical, context, wrapper, executed, exemption, unresolved, salvaged,
-                    spellings)  # fmt: skip
+                    spellings, floor)  # fmt: skip
 
 
 def unit(
@@ -99,6 +106,7 @@ def unit(
     unresolved: bool,
     salvaged: bool,
     spellings: tuple[str, ...],
+    floor: Floor | None = None,
 ) -> Unit:
     """A :class:`Unit` from every field, positionally: the assembly's way, without the keyword
     handling of the class call. Built on its fields class, then sealed (ADR 0001)."""
@@ -112,5 +120,6 @@ def unit(
     self.unresolved = unresolved
     self.salvaged = salvaged
     self.spellings = spellings
+    self.floor = floor
     self.__class__ = Unit
     return self  # type: ignore[return-value]

@@ -16,6 +16,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from tree_sitter import Node
 
+    from clearance.intent.shell.sentinel import Floor
     from clearance.intent.shell.source import Source
 
 __all__ = [
@@ -65,6 +66,7 @@ class Word:
     __slots__ = (
         "dq_dyn",
         "end",
+        "floor",
         "glob",
         "lead_dyn",
         "quoted",
@@ -85,6 +87,7 @@ class Word:
     lead_dyn: bool
     dq_dyn: bool
     sep: str
+    floor: Floor | None
 
     def __init__(self, start: int, end: int, raw: str, value: str | None = None) -> None:
         self.start = start
@@ -97,6 +100,7 @@ class Word:
         self.lead_dyn = False
         self.dq_dyn = False
         self.sep = " "
+        self.floor = None
 
     def __repr__(self) -> str:
         return f"Word({self.raw!r}, value={self.value!r})"
@@ -121,6 +125,7 @@ def plain_word(start: int, end: int, raw: str) -> Word:
     word.lead_dyn = False
     word.dq_dyn = False
     word.sep = " "
+    word.floor = None
     return word
 
 

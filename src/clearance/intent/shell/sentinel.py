@@ -1,0 +1,60 @@
+"""The sentinels: the names of what the shell analysis could not prove, each defined once.
+
+The analysis works on a positive model (``docs/shell-analysis.md``): every part of a command
+line is either understood, or the unit it belongs to carries a *floor* — a sentinel below that
+names what was not understood, and a sentence for the human. The bash gate turns a floored unit
+whose own rule allows into *ask*; an explicit deny or ask on the unit still stands.
+
+A floor is a ``(sentinel, why)`` pair; ``why`` completes "Needs approval: bash command "…"
+…" (for example ``"uses ${x@P}, which runs its value as a prompt string"``).
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "CODE_RUNNING",
+    "COMPUTED",
+    "DEADLINE",
+    "EXPANSION_LIMIT",
+    "INDIRECTION",
+    "OPAQUE",
+    "REEVALUATED",
+    "SENTINELS",
+    "UNKNOWN_PATH",
+    "UNMODELLED",
+    "UNPARSEABLE",
+    "UNPARSED",
+    "Floor",
+]
+
+Floor = tuple[str, str]
+
+# Wrappers and structure.
+OPAQUE = "<opaque-bash-wrapper>"
+INDIRECTION = "<indirection-bash-wrapper>"
+UNPARSED = "<unparsed-bash-subtree>"
+UNPARSEABLE = "<unparseable-bash-command>"
+COMPUTED = "<computed-bash-command>"
+# The positive model.
+UNMODELLED = "<unmodelled-shell-expansion>"  # a part of a word the analysis does not model
+REEVALUATED = "<reevaluated-shell-string>"  # a string bash evaluates again as code
+CODE_RUNNING = "<code-running-option>"  # an option or variable that makes a program run code
+UNKNOWN_PATH = "<unknown-path>"  # a computed word where path rules could match
+EXPANSION_LIMIT = "<expansion-limit>"  # a brace or glob expansion past its bound
+DEADLINE = "<analysis-deadline>"  # the analysis ran out of time
+
+SENTINELS = frozenset(
+    {
+        OPAQUE,
+        INDIRECTION,
+        UNPARSED,
+        UNPARSEABLE,
+        COMPUTED,
+        UNMODELLED,
+        REEVALUATED,
+        CODE_RUNNING,
+        UNKNOWN_PATH,
+        EXPANSION_LIMIT,
+        DEADLINE,
+    }
+)
