@@ -37,7 +37,7 @@ UNIT_CASES: list[tuple[str, list[Any]]] = [
     ('git 2>/dev/null push --force', ['git push --force']),
     ('cmd >&- arg', ['cmd arg']),
     ('cat f <<< hi', ['cat f']),
-    ('git  push \\\n  --force', ['git  push \\\n  --force']),
+    ('git  push \\\n  --force', ['git  push   --force']),  # continuations joined as bash joins them
     ('echo hi > out.txt', ['echo hi']),
     ('echo hi >> log.txt 2>&1', ['echo hi']),
     ('make &> build.log', ['make']),
@@ -121,8 +121,8 @@ UNIT_CASES: list[tuple[str, list[Any]]] = [
     # comments and continuations
     ('# just a comment', []),
     ('ls # trailing comment', ['ls']),
-    ('ls \\\n  -la', ['ls \\\n  -la']),
-    ('echo a\\\nb', ['echo a\\\nb']),
+    ('ls \\\n  -la', ['ls   -la']),
+    ('echo a\\\nb', ['echo ab']),
     ('git status # && rm -rf /', ['git status']),
     # wrappers: sudo
     ('sudo rm x', [U('sudo rm x', wrapper='indirection', executed='rm x'), U('rm x', context='wrapped')]),

@@ -44,8 +44,9 @@ def test_canonical_replaces_the_command_word_by_its_unquoted_basename(
     assert run(command).units[0].canonical == canonical
 
 
-def test_a_unit_keeps_its_source_spacing_and_line_continuations() -> None:
-    assert run("git  push \\\n  --force").units[0].text == "git  push \\\n  --force"
+def test_a_unit_keeps_its_source_spacing_and_reads_line_continuations_as_bash_joins_them() -> None:
+    assert run("git  push \\\n  --force").units[0].text == "git  push   --force"
+    assert run("echo '\\\n'").units[0].text == "echo '\\\n'"  # single quotes keep it
 
 
 @pytest.mark.parametrize("command", ["", "   ", "\n\n", "# only a comment", "# a\n# b\n"])

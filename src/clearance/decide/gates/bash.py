@@ -32,6 +32,7 @@ from clearance.intent.shell.sentinel import (
     COMPUTED,
     INDIRECTION,
     OPAQUE,
+    UNKNOWN_PATH,
     UNPARSEABLE,
     UNPARSED,
 )
@@ -198,8 +199,40 @@ def bash_gate(
             what = f'bash command "{text}"'
             results.append(GateResult("bash", "bash", text, "deny", rule,
                                       gate_message("deny", what, rule), None, text))  # fmt: skip
-    facts = _paths(analysis, call, home) if analysis.paths else []
+    facts: list[PathFact] = []
+    if analysis.paths:
+        facts = _paths(analysis, call, home)
+        _unknown_paths(rules, analysis, results)
     return results, tuple(units), facts
+
+
+_GUARDED = {"read": ("path_read",), "write": ("path_write",)}
+_UNKNOWN_VERB = {"read": "reads", "write": "writes"}
+
+
+def _unknown_paths(rules: RuleSet, analysis: Analysis, results: list[GateResult]) -> None:
+    """A computed operand (``cat "$f"``) is an unknown path: it asks when a path rule that
+    allows nothing could match it, whatever it turns out to be."""
+    for token in analysis.paths:
+        if token.source != "computed":
+            continue
+        surfaces = _GUARDED.get(token.effect, ("path_read", "path_write"))
+        guard = None
+        for rule in rules.rules:
+            if rule.surface not in surfaces or rule.action == "allow":
+                continue
+            if guard is None or RANK[rule.action] > RANK[guard.action]:
+                guard = rule
+        if guard is None:
+            continue
+        verb = _UNKNOWN_VERB.get(token.effect, "uses")
+        message = (
+            f'Needs approval: bash command "{token.command}" {verb} the path "{token.raw}", '
+            f"which is computed when the command runs, and a path rule could match it "
+            f"({UNKNOWN_PATH})"
+        )
+        results.append(GateResult("path", guard.surface, token.raw, "ask", guard, message,
+                                  UNKNOWN_PATH, token.command))  # fmt: skip
 
 
 _ANALYZE: Callable[..., Analysis] | None = None

@@ -10,7 +10,9 @@ from __future__ import annotations
 from clearance._frozen import Frozen
 from clearance.intent.path import lexists
 from clearance.intent.shell.assembly import MAX_LAYERS, Assembly, normalise_cwd
+from clearance.intent.shell.continuation import joined, touches_expansion
 from clearance.intent.shell.plain import plain
+from clearance.intent.shell.sentinel import UNMODELLED
 from clearance.intent.shell.source import Source
 from clearance.intent.shell.statement import Scope
 from clearance.intent.shell.token import merge
@@ -31,6 +33,11 @@ MAX_SALVAGE = 16
 MAX_NESTED = 32  # programs parsed out of heredoc bodies, per analysis
 _IDENT = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_")
 _USE = frozenset("${#!")
+_UNJOINED = (
+    UNMODELLED,
+    "continues a line inside an expansion, in a line with a here-document, which clearance "
+    "does not join",
+)
 
 
 class _AnalysisFields:
@@ -162,6 +169,13 @@ class _Session:
         self, text: str, context: str, scope: Scope, depth: int, payload: bool
     ) -> tuple[Assembly, bool, bool]:
         """Read and assemble ``text``: (assembly, only comments?, parsed cleanly?)."""
+        unjoined = False
+        if "\\\n" in text:
+            flat = joined(text)  # bash removes line continuations before it reads words
+            if flat is not None:
+                text = flat
+            else:
+                unjoined = touches_expansion(text)
         simple = plain(text, context, scope)
         if simple is not None:
             # Commands of literal words: bash's reading is fixed without a tree.
@@ -182,6 +196,8 @@ class _Session:
             asm.add(stmt)
         if walk.salvage and depth == 0:
             self._salvage(src, walk, asm)
+        if unjoined:
+            asm.units[:] = [u if u.floor else u.replace(floor=_UNJOINED) for u in asm.units]
         clean = not root.has_error
         return asm, not walk.statements and clean, clean
 

@@ -40,6 +40,12 @@ _KEYWORDS = frozenset(
 )
 _HOME_PREFIXES = ("~/", "$HOME", "${HOME}")
 _CD = frozenset({"cd", "pushd", "popd"})
+# Commands that open none of their operands: a computed operand is no unknown path. (`cd`
+# to a computed directory makes the base unknown instead: later relative paths are unknown.)
+_INERT = frozenset(
+    {"echo", "printf", "true", "false", ":", "cd", "pushd", "kill", "unset", "shift", "exit"}
+    | {"return", "export", "local", "declare", "typeset", "readonly", "set", "test", "["}
+)
 _READS = frozenset({"<", "<<<", "<&"})
 _WRITES = frozenset({">", ">>", ">|", "&>", "&>>", ">&"})
 
@@ -130,7 +136,9 @@ class Assembly:
             if kind != "error":
                 self._redirects(stmt, base)
                 self._arguments(stmt.words, base, stmt.text, "unproven", "unproven")
-                self._arguments(stmt.operands, base, stmt.text, "unproven", "unproven")
+                # Test operands, `for` lists and `case` subjects open no file: a computed one
+                # is no unknown path.
+                self._arguments(stmt.operands, base, stmt.text, "unproven", "unproven", None, False)
 
     def _simple(self, stmt: Statement, base: str | None) -> None:
         words = stmt.words
@@ -240,8 +248,12 @@ class Assembly:
             return word.value
         if word.segs is None:
             return None
+        return self._join(word.segs, base)
+
+    def _join(self, segs: Sequence[str | int], base: str | None) -> str | None:
+        """``segs`` joined, ``~``/``$HOME`` and ``$PWD`` expanded (``None``: not known)."""
         parts: list[str] = []
-        for seg in word.segs:
+        for seg in segs:
             if seg == HOME:
                 parts.append(self.home)
             elif seg == PWD:
@@ -313,11 +325,13 @@ class Assembly:
     def _candidates(
         self, words: Sequence[Word], base: str | None, command: str, effect: Effect, source: Source
     ) -> None:
+        # Operands of a command that opens none of them are no unknown paths (`echo "$x"`).
+        unknown = words[0].value not in _INERT if words else True
         for item in candidates(words):
             if isinstance(item, str):
                 self._value(item, item, base, command, effect, source)
             else:
-                self._token(item, base, command, effect, source)
+                self._token(item, base, command, effect, source, False, unknown)
 
     def _arguments(
         self,
@@ -327,6 +341,7 @@ class Assembly:
         effect: Effect,
         source: Source,
         generic_of: Sequence[Word] | None = None,
+        unknown: bool = True,
     ) -> None:
         if not self.project or not words:
             return
@@ -337,7 +352,7 @@ class Assembly:
             value = word.value
             if value is not None and value.startswith("-"):
                 continue
-            self._token(word, base, command, effect, source)
+            self._token(word, base, command, effect, source, False, unknown)
 
     def _token(
         self,
@@ -347,13 +362,25 @@ class Assembly:
         effect: Effect,
         source: Source,
         by_role: bool = False,
+        unknown: bool = True,
     ) -> None:
         value = word.value
         if value is not None:  # a literal word: its value as written
             self._value(value, value, base, command, effect, source, by_role)
             return
-        if word.segs is None:  # computed: nothing literal to project
-            if not self.home_ok and word.raw.lstrip("\"'").startswith(_HOME_PREFIXES):
+        if word.segs is None:  # computed
+            if word.alts is not None:
+                # `${x:-~/.ssh/id_rsa}`: each literal value the expansion may take.
+                for parts in word.alts:
+                    found = self._join(parts, base)
+                    if found is not None:
+                        self._value(word.raw, found, base, command, effect, source, by_role)
+            if word.unknown and unknown and not _option(word.raw):
+                # A value computed when it runs: an unknown path (the gate asks when a path
+                # rule could match it).
+                shown = word.raw.replace('"', "").replace("'", "")
+                self.tokens.append(PathToken(shown, None, effect, "computed", command))
+            elif not self.home_ok and word.raw.lstrip("\"'").startswith(_HOME_PREFIXES):
                 # HOME is reassigned: a home path whose directory is unknown (§5.10).
                 self.tokens.append(PathToken(word.raw, None, effect, source, command))
             return
@@ -395,6 +422,12 @@ class Assembly:
                 return
             value = self.home + value[1:]
         self.tokens.append(PathToken(raw, absolute(value, base), effect, source, command))
+
+
+def _option(raw: str) -> bool:
+    """Whether a computed word is an option without a value of its own (``-j$(nproc)``,
+    ``-n$N``); ``--file=$f`` carries a value, which may be a path."""
+    return raw[:1] == "-" and "=" not in raw
 
 
 def _keywordless(words: Sequence[Word]) -> tuple[Sequence[Word], bool]:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from itertools import pairwise
 
-from clearance.intent.shell.word import unescape
+from clearance.intent.shell.word import BACKTICK_ESCAPABLE, unescape
 
 __all__ = ["body_text", "substitutions"]
 
@@ -261,9 +261,6 @@ def _close_backtick(text: str, k: int) -> int:
     return -1
 
 
-_BACKTICK_ESCAPABLE = frozenset("\\`$")
-
-
 def _unescape(text: str) -> str:
     """Backtick content as the shell reads it: ``\\\\``, ``\\```, ``\\$`` lose the backslash."""
-    return unescape(text, _BACKTICK_ESCAPABLE)
+    return unescape(text, BACKTICK_ESCAPABLE)

@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from typing import Literal
 
     Effect = Literal["read", "write", "unproven"]
-    Source = Literal["syntax", "core", "retracted", "unproven"]
+    Source = Literal["syntax", "core", "retracted", "unproven", "computed"]
 
 __all__ = ["PathToken", "absolute", "merge", "path_shaped"]
 
@@ -47,7 +47,9 @@ class PathToken(_PathTokenFields, Frozen):
     (normalised, ``~``/``$HOME``/``$PWD`` expanded) or ``None`` when the base directory is
     unknown and ``raw`` is relative. ``effect`` is ``read``, ``write`` or ``unproven``;
     ``source`` says what proved it: ``syntax`` (a redirect), ``core`` (an operand of the
-    pure-reader core), ``retracted`` (a core command withdrew its claim) or ``unproven``.
+    pure-reader core), ``retracted`` (a core command withdrew its claim), ``computed`` (a
+    value computed when the command runs: ``path`` is ``None`` and ``raw`` the word as typed)
+    or ``unproven``.
     ``command`` is the text of the unit the token belongs to.
     """
 
@@ -110,5 +112,6 @@ def merge(tokens: Iterable[PathToken]) -> tuple[PathToken, ...]:
         if prior is None:
             seen[key] = token
         elif prior.effect != token.effect:
-            seen[key] = prior.replace(effect="unproven", source="unproven")
+            source = "computed" if prior.source == "computed" else "unproven"
+            seen[key] = prior.replace(effect="unproven", source=source)
     return tuple(seen.values())

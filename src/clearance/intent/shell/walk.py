@@ -31,9 +31,11 @@ from clearance.intent.shell.heredoc import substitutions
 from clearance.intent.shell.redirect import Pending
 from clearance.intent.shell.statement import Scope, Statement
 from clearance.intent.shell.word import (
+    BACKTICK_ESCAPABLE,
     Word,
     collect_substitutions,
     scan_substitutions,
+    unescape,
 )
 
 TYPE_CHECKING = False
@@ -179,6 +181,17 @@ class Walk(CommandWalk):
             if depth + 1 > DEPTH_LIMIT:
                 self._error(sub, inner, own)
                 continue
+            start = sub.start_byte
+            if self.src.data[start : start + 1] == b"`":
+                text = self.src.slice(start, sub.end_byte)
+                if "\\" in text:
+                    # Inside backticks bash first drops the backslash before `$`, `` ` `` and
+                    # `\`, then runs the text: `` `echo \`id\`` `` runs `id`. The grammar
+                    # reads the escaped backticks as a word, so the unescaped text is read
+                    # as a program of its own.
+                    body = unescape(text[1:-1], BACKTICK_ESCAPABLE)
+                    self.statements.append(Statement("nested", body, inner, own, unres))
+                    continue
             for child in sub.children:
                 if child.is_named:
                     self._statement(child, inner, own, unres, False, depth + 1)

@@ -10,7 +10,9 @@ appended to the caller's ``subs`` list so the walk can descend into them.
 
 from __future__ import annotations
 
+from clearance.intent.shell.expansion import parameter_expansion
 from clearance.intent.shell.grammar import KIND
+from clearance.intent.shell.sentinel import UNMODELLED
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -20,6 +22,7 @@ if TYPE_CHECKING:
     from clearance.intent.shell.source import Source
 
 __all__ = [
+    "BACKTICK_ESCAPABLE",
     "DYN",
     "EXPANDING",
     "HOME",
@@ -37,9 +40,14 @@ HOME = 1
 PWD = 2
 
 SUBSTITUTIONS = frozenset({"command_substitution", "process_substitution"})
+# Special parameters whose value is a number: never a path worth asking about.
+_NUMERIC = frozenset({"$?", "$#", "$$", "$!"})
+_NUMERIC_BRACED = frozenset({"${?}", "${#}", "${$}", "${!}"})
 _GLOB = frozenset("*?[{")
 EXPANDING = frozenset("*?[{\\~")  # a bare word without these is its own value
 _DQ_ESCAPABLE = frozenset('$`"\\\n')
+# Inside backticks a backslash is dropped before these (then the text runs as a program).
+BACKTICK_ESCAPABLE = frozenset("\\`$")
 # Double-quoted text without these is its own value, and the grammar gives all of it to the
 # string's content (around a line break it may fold blanks into the closing quote).
 _DQ_SPECIAL = frozenset('$`"\\\n\r\v\f')
@@ -64,6 +72,7 @@ class Word:
     """One word. Mutable only while the walk builds it (``sep`` is set by the command builder)."""
 
     __slots__ = (
+        "alts",
         "dq_dyn",
         "end",
         "floor",
@@ -74,6 +83,7 @@ class Word:
         "segs",
         "sep",
         "start",
+        "unknown",
         "value",
     )
 
@@ -88,6 +98,8 @@ class Word:
     dq_dyn: bool
     sep: str
     floor: Floor | None
+    unknown: bool
+    alts: tuple[tuple[str | int, ...], ...] | None
 
     def __init__(self, start: int, end: int, raw: str, value: str | None = None) -> None:
         self.start = start
@@ -101,6 +113,8 @@ class Word:
         self.dq_dyn = False
         self.sep = " "
         self.floor = None
+        self.unknown = False
+        self.alts = None
 
     def __repr__(self) -> str:
         return f"Word({self.raw!r}, value={self.value!r})"
@@ -126,6 +140,8 @@ def plain_word(start: int, end: int, raw: str) -> Word:
     word.dq_dyn = False
     word.sep = " "
     word.floor = None
+    word.unknown = False
+    word.alts = None
     return word
 
 
@@ -150,13 +166,17 @@ def scan_substitutions(node: Node, subs: list[Node]) -> None:
 
 
 class _Acc:
-    __slots__ = ("dq_dyn", "glob", "parts", "quoted")
+    __slots__ = ("alts", "dq_dyn", "floor", "glob", "parts", "quoted", "unknown")
 
     def __init__(self) -> None:
         self.parts: list[str | int] = []
         self.quoted = False
         self.glob = False
         self.dq_dyn = False
+        self.unknown = False  # a part is a value the analysis cannot know (not a number)
+        self.floor: Floor | None = None
+        # (index in parts, literal operands that may become that part's value)
+        self.alts: list[tuple[int, list[Word]]] = []
 
 
 def build_word(node: Node, src: Source, subs: list[Node], home_ok: bool, pwd_ok: bool) -> Word:
@@ -193,6 +213,10 @@ def build_word(node: Node, src: Source, subs: list[Node], home_ok: bool, pwd_ok:
     word.quoted = acc.quoted
     word.glob = acc.glob
     word.dq_dyn = acc.dq_dyn
+    word.floor = acc.floor
+    word.unknown = acc.unknown
+    if acc.alts:
+        word.alts = _alternatives(parts, acc.alts)
     if not parts:
         word.value = ""
         return word
@@ -234,19 +258,131 @@ def _piece(
         for i, child in enumerate(node.children):
             _piece(child, src, acc, subs, home_ok, pwd_ok, first and i == 0)
     elif kind == "simple_expansion" or kind == "expansion":
-        acc.parts.append(_variable(src.slice(node.start_byte, node.end_byte), home_ok, pwd_ok))
-        if kind == "expansion":
-            scan_substitutions(node, subs)
+        _expansion(node, kind, src, acc, subs, home_ok, pwd_ok)
     elif kind in SUBSTITUTIONS:
         subs.append(node)
-        acc.parts.append(DYN)
+        acc.parts.append(_substitution(node, src, acc, pwd_ok, False))
     else:
-        # arithmetic, brace expressions, arrays, anything unforeseen: computed.
+        # Arithmetic (a number), brace expressions (alternatives): computed. Anything else the
+        # word builder does not model floors the unit.
         acc.parts.append(DYN)
         if kind == "brace_expression":
             acc.glob = True
+        elif kind != "arithmetic_expansion":
+            acc.unknown = True
+            if acc.floor is None and node.is_named:
+                acc.floor = _unmodelled(node, src)
         if node.child_count:
             scan_substitutions(node, subs)
+
+
+def _expansion(
+    node: Node,
+    kind: str,
+    src: Source,
+    acc: _Acc,
+    subs: list[Node],
+    home_ok: bool,
+    pwd_ok: bool,
+    text: str | None = None,
+) -> None:
+    """``$x`` or ``${…}``: a part of the word, its floor and its literal alternatives."""
+    if text is None:
+        text = src.slice(node.start_byte, node.end_byte)
+    part = _variable(text, home_ok, pwd_ok)
+    acc.parts.append(part)
+    if part != DYN:
+        return
+    if kind == "simple_expansion":
+        if text not in _NUMERIC:
+            acc.unknown = True
+        return
+    if text[:3] == "${#":
+        pass  # a length (a number), or ${#} itself; checked below like any other
+    elif text not in _NUMERIC_BRACED:
+        acc.unknown = True
+    name = text[2:-1]
+    if name.isidentifier() or name.isdigit():
+        return  # ${x}, ${10}: nothing else to model
+    floor, values = parameter_expansion(node, src)
+    if floor is not None and acc.floor is None:
+        acc.floor = floor
+    if values:
+        acc.alts.append(
+            (len(acc.parts) - 1, [build_word(v, src, [], home_ok, pwd_ok) for v in values])
+        )
+    scan_substitutions(node, subs)
+
+
+def _substitution(node: Node, src: Source, acc: _Acc, pwd_ok: bool, quoted: bool) -> int:
+    """The part a substitution makes of its word (a unit of its own either way): ``$(pwd)``
+    is the working directory; ``<(…)`` names a pipe; ``"$(cat <<'EOF' … EOF)"`` with a body
+    of prose (a commit message) is prose, as its literal text would be. Anything else is
+    unknown."""
+    text = src.slice(node.start_byte, node.end_byte)
+    if text == "$(pwd)" or text == "`pwd`":
+        if pwd_ok:
+            return PWD
+    elif text[:1] in "<>":
+        return DYN  # /dev/fd/N: a pipe from a process the analysis reads
+    elif quoted and _prose_heredoc(text):
+        return DYN
+    acc.unknown = True
+    return DYN
+
+
+def _prose_heredoc(text: str) -> bool:
+    """``$(cat <<'EOF'`` … ``EOF`` ``)`` whose quoted-delimiter body holds whitespace: its
+    output is that body, verbatim."""
+    if not text.startswith("$(cat <<") or not text.endswith(")"):
+        return False
+    head, newline, rest = text[2:-1].partition("\n")
+    if not newline:
+        return False
+    head = head.strip()
+    delimiter = head[len("cat <<") :].lstrip("-").strip()
+    if len(delimiter) < 3 or delimiter[0] not in "'\"" or delimiter[-1] != delimiter[0]:
+        return False
+    delimiter = delimiter[1:-1]
+    if not delimiter.isidentifier():
+        return False
+    body, sep, tail = rest.rpartition("\n" + delimiter)
+    if not sep and rest.startswith(delimiter):
+        body, tail = "", rest[len(delimiter) :]
+    elif not sep:
+        return False
+    return not tail.strip() and any(ch in body for ch in " \t\n")
+
+
+def _alternatives(
+    parts: list[str | int], alts: list[tuple[int, list[Word]]]
+) -> tuple[tuple[str | int, ...], ...] | None:
+    """The values the word takes when its one expansion with literal operands yields one of
+    them (``${x:-~/.ssh/id_rsa}``, ``~/${x:-.bashrc}``); ``None`` when another part is
+    unknown too."""
+    if len(alts) != 1:
+        return None
+    index, words = alts[0]
+    for i, part in enumerate(parts):
+        if i != index and part == DYN:
+            return None
+    out: list[tuple[str | int, ...]] = []
+    for word in words:
+        if word.value is not None:
+            middle: tuple[str | int, ...] = (word.value,)
+        elif word.segs is not None:
+            middle = word.segs
+        else:
+            continue
+        out.append((*parts[:index], *middle, *parts[index + 1 :]))
+    return tuple(out) or None
+
+
+def _unmodelled(node: Node, src: Source) -> Floor:
+    text = src.slice(node.start_byte, node.end_byte)
+    if len(text) > 60:
+        text = text[:57] + "..."
+    return (UNMODELLED, f"uses shell syntax clearance does not model ({text})")
 
 
 def _variable(text: str, home_ok: bool, pwd_ok: bool) -> int:
@@ -311,19 +447,20 @@ def _double_quoted(
             dollar = text.find("$")
             if dollar > 0:  # blanks folded into the expansion
                 acc.parts.append(unescape(text[:dollar]))
-                text = text[dollar:]
-            part = _variable(text, home_ok, pwd_ok)
-            acc.parts.append(part)
-            acc.dq_dyn = acc.dq_dyn or part == DYN
-            if kind == "expansion":
-                scan_substitutions(child, subs)
+            before = len(acc.parts)
+            _expansion(child, kind, src, acc, subs, home_ok, pwd_ok, text[dollar:])
+            acc.dq_dyn = acc.dq_dyn or acc.parts[before] == DYN
             continue
         acc.dq_dyn = True
         if kind in SUBSTITUTIONS:
             subs.append(child)
-            acc.parts.append(DYN)
+            acc.parts.append(_substitution(child, src, acc, pwd_ok, True))
         else:
             acc.parts.append(DYN)
+            if kind != "arithmetic_expansion":
+                acc.unknown = True
+                if acc.floor is None and child.is_named:
+                    acc.floor = _unmodelled(child, src)
             if child.child_count:
                 scan_substitutions(child, subs)
 
