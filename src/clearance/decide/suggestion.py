@@ -149,9 +149,9 @@ def bash_pattern(command: str) -> str:
 
     Leading comment lines are dropped and the rest trimmed; a one-word command is kept exactly;
     otherwise the prefix chosen by the arity table (behind any leading ``NAME=value`` words and
-    generalizable wrappers) is kept verbatim and followed by `` *`` — or by ``*`` when the
-    prefix is the whole command (``git log`` → ``git log*``). When a wrapper hides what runs
-    (opaque, ambiguous, or a computed word), the whole command is the pattern.
+    generalizable wrappers) is kept verbatim and followed by `` *``, which also matches the
+    bare prefix (``git log`` → ``git log *``, which never covers ``git logx``). When a wrapper
+    hides what runs (opaque, ambiguous, or a computed word), the whole command is the pattern.
     """
     text = _strip_comments(command)
     spans = _tokens(text)
@@ -163,7 +163,7 @@ def bash_pattern(command: str) -> str:
         return text
     size = min(head + _arity(words[head:]), len(words))
     if size == len(words):
-        return text + "*"
+        return text + " *"  # word by word: `git log *` covers `git log`, never `git logx`
     end = spans[size - 1][1]
     # A space keeps the conventional ``prefix *`` (which also matches the bare prefix); any
     # other separator (tab, newline) is covered only by a plain ``*``.

@@ -1,8 +1,10 @@
 """The built-in policy, used when the user has no global configuration file.
 
 Reading and listing are allowed, everything else asks, a few unrecoverable commands and the
-usual secret stores are denied. It is written in the same format as a user's file, so
-``clearance explain`` can point at its lines (``builtin:LINE:COL``).
+usual secret stores are denied. Allow rules are written word by word (``ls *``, not ``ls*``),
+so ``ls`` does not allow ``lsof`` and ``git status`` does not allow ``git status-x``. It is
+written in the same format as a user's file, so ``clearance explain`` can point at its lines
+(``builtin:LINE:COL``).
 """
 
 from __future__ import annotations
@@ -20,12 +22,12 @@ BUILTIN_POLICY = """{
     "ls": "allow",
     "bash": {
       "*": "ask",
-      "git status*": "allow",
-      "git diff*": "allow",
-      "git log*": "allow",
-      "git show*": "allow",
+      "git status *": "allow",
+      "git diff *": "allow",
+      "git log *": "allow",
+      "git show *": "allow",
       "git branch": "allow",
-      "ls*": "allow",
+      "ls *": "allow",
       "pwd": "allow",
       "cat *": "allow",
       "head *": "allow",
@@ -41,7 +43,8 @@ BUILTIN_POLICY = """{
       "rm -rf /*": { "action": "deny", "reason": "this deletes system directories" },
       "rm -rf ~": { "action": "deny", "reason": "this deletes your home directory" },
       "rm -rf ~/": { "action": "deny", "reason": "this deletes your home directory" },
-      "mkfs*": { "action": "deny", "reason": "this formats a disk" }
+      "mkfs *": { "action": "deny", "reason": "this formats a disk" },
+      "mkfs.*": { "action": "deny", "reason": "this formats a disk" }
     },
     "path": {
       "*.env": "ask",

@@ -220,7 +220,7 @@ def test_a_relay_forwards_an_ask_one_hop_up_with_the_original_provenance(
     result = child.result()
     assert result["decision"] == "allow" and result["resolution"] == "user_approved_for_session"
     grants = json.loads((world.state / "sessions" / "C1" / "grants.json").read_text())
-    assert grants["grants"] == [{"surface": "bash", "pattern": "npm publish*"}]
+    assert grants["grants"] == [{"surface": "bash", "pattern": "npm publish *"}]
     created = [e for e in events(world) if e["event"] == "forwarded_permission.request_created"]
     assert [(e["targetSession"], e["via"]) for e in created] == [
         ("MID", []), ("MID", []), ("TOP", ["MID"]),

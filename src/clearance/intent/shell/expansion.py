@@ -65,7 +65,7 @@ _OPERANDS = frozenset(
     }
 )
 _LEAVES = frozenset({"word", "number", "regex", "extglob_pattern"})
-_HIDDEN_CODE = ("`", "$(", "${", "$[")
+_HIDDEN_CODE = ("`", "$(", "${", "$[", "<(", ">(")
 
 
 def parameter_expansion(node: Node, src: Source) -> tuple[Floor | None, list[Node]]:
@@ -171,7 +171,7 @@ def _hides_code(node: Node, src: Source) -> bool:
 
 
 def _all_escaped(text: str) -> bool:
-    """Whether every ``$`` and backtick of ``text`` is escaped by a backslash."""
+    """Whether every ``$``, backtick and ``<(``/``>(`` of ``text`` is escaped by a backslash."""
     i = 0
     n = len(text)
     while i < n:
@@ -179,7 +179,7 @@ def _all_escaped(text: str) -> bool:
         if ch == "\\":
             i += 2
             continue
-        if ch == "`" or ch == "$":
+        if ch == "`" or ch == "$" or ((ch == "<" or ch == ">") and text[i + 1 : i + 2] == "("):
             return False
         i += 1
     return True
