@@ -80,6 +80,14 @@ WORD_PARTS: list[tuple[str, str, str]] = [
     ("echo `echo \\`echo \\\\\\`rm x\\\\\\`\\``", "stop", "deny"),
     # syntax the word builder does not model
     ("echo $[1+$(rm x)]", "stop", "deny"),
+    # assignments and declarations: their values are expanded too
+    ("x=${y@P} ls", "ask", "ask"),
+    ("x=${y@P}", "ask", "ask"),
+    ("export x=${!y}", "ask", "ask"),
+    ('local x="${y@P}"', "ask", "ask"),
+    ("x=(a ${b@P}) ls", "ask", "ask"),
+    ("x=${y:-$(rm x)} ls", "stop", "deny"),
+    ("for ((i=${x@P};;)); do :; done", "ask", "ask"),
 ]
 
 WORD_PARTS_BENIGN: list[tuple[str, str, str]] = [
@@ -110,6 +118,9 @@ WORD_PARTS_BENIGN: list[tuple[str, str, str]] = [
     ("echo `echo hi`", "allow", "allow"),
     ("echo `echo \\`echo hi\\``", "allow", "allow"),
     ("cat ${x:-README.md}", "ask", "ask"),
+    ("x=${y:-z} ls", "allow", "allow"),
+    ("x=(a b) ls", "allow", "allow"),
+    ("for ((i=0; i<3; i++)); do echo $i; done", "ask", "allow"),
 ]
 
 # Point 4: a computed word is an unknown path.

@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 
 from clearance import __version__
+from clearance.policy.defaults import BUILTIN_POLICY
 from clearance.policy.discovery import agent_files, find_project, signature
 from clearance.policy.errors import ConfigError
 from clearance.policy.layering import clamp_allows, merge, rewrite_yolo
@@ -116,6 +117,9 @@ def _cached(
          config_home(env)]
     )  # fmt: skip
     path = os.path.join(state, "cache", f"policy-{_fnv(key):016x}.marshal")
+    # The built-in policy is part of what the cache was built from: a cache written by a
+    # build with other built-in rules never answers (compared whole, not hashed: no cost).
+    key += "\0" + BUILTIN_POLICY
     if use_cache:
         try:
             with open(path, "rb") as handle:
@@ -151,7 +155,7 @@ def _compile(
     project: str | None = None,
 ) -> dict[str, Any]:
     from clearance.policy.config import load_config_file, parse_config
-    from clearance.policy.defaults import BUILTIN_FILE, BUILTIN_POLICY
+    from clearance.policy.defaults import BUILTIN_FILE
     from clearance.policy.frontmatter import parse_frontmatter
 
     scopes: list[tuple[str, PermissionMap]] = []

@@ -25,6 +25,7 @@ from clearance.intent.shell.word import (
     SUBSTITUTIONS,
     Word,
     build_word,
+    expansion_floor,
     plain_word,
     scan_substitutions,
 )
@@ -211,6 +212,8 @@ class CommandWalk:
             elif kind not in _LEAVES:
                 if kind == "variable_assignment":
                     scan_substitutions(child, subs)
+                    if self.floor is None:
+                        self.floor = expansion_floor(child, src)
                 elif kind == "ERROR":
                     self.strays.append(child)
                 elif kind in REDIRECTS:

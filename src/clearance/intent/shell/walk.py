@@ -34,6 +34,7 @@ from clearance.intent.shell.word import (
     BACKTICK_ESCAPABLE,
     Word,
     collect_substitutions,
+    expansion_floor,
     scan_substitutions,
     unescape,
 )
@@ -309,6 +310,7 @@ class Walk(CommandWalk):
                 continue
             elif kind == "c_style_for_statement" and field in EXPRESSION_FIELDS:
                 collect_substitutions(child, subs)
+                stmt.floor = stmt.floor or expansion_floor(child, self.src)
             elif kind == "function_definition" and ctype == "compound_statement":
                 body.extend(c for c in child.children if KIND[c.kind_id] in STATEMENTS)
             elif ctype in STATEMENTS or ctype in CLAUSES:
@@ -359,6 +361,7 @@ class Walk(CommandWalk):
             scan_substitutions(node, subs)
             if node.has_error:
                 self._find_errors(node)
+            stmt.floor = expansion_floor(node, self.src)
         self._record(stmt)
         self._nested(subs, None, scope, unres, depth)
 

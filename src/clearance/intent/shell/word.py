@@ -31,6 +31,7 @@ __all__ = [
     "Word",
     "build_word",
     "collect_substitutions",
+    "expansion_floor",
     "plain_word",
     "scan_substitutions",
 ]
@@ -154,6 +155,27 @@ def collect_substitutions(node: Node, subs: list[Node]) -> None:
         subs.append(node)
     elif node.child_count:
         scan_substitutions(node, subs)
+
+
+def expansion_floor(node: Node, src: Source) -> Floor | None:
+    """The floor of the first parameter expansion under ``node`` that is not modelled (not
+    descending into substitutions, which are walked as programs of their own): for text the
+    walk does not build as words (assignment values, declarations, arithmetic)."""
+    if b"${" not in src.data[node.start_byte : node.end_byte]:
+        return None
+    for child in node.children:
+        kind = KIND[child.kind_id]
+        if kind in SUBSTITUTIONS:
+            continue
+        if kind == "expansion":
+            floor = parameter_expansion(child, src)[0]
+            if floor is not None:
+                return floor
+        if child.child_count:
+            floor = expansion_floor(child, src)
+            if floor is not None:
+                return floor
+    return None
 
 
 def scan_substitutions(node: Node, subs: list[Node]) -> None:
