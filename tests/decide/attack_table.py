@@ -88,6 +88,11 @@ WORD_PARTS: list[tuple[str, str, str]] = [
     ("x=(a ${b@P}) ls", "ask", "ask"),
     ("x=${y:-$(rm x)} ls", "stop", "deny"),
     ("for ((i=${x@P};;)); do :; done", "ask", "ask"),
+    # unquoted here-document bodies are expanded
+    ("cat <<EOF\n${x@P}\nEOF", "ask", "ask"),
+    ("cat <<EOF\n${!x}\nEOF", "ask", "ask"),
+    ("cat <<EOF\n$(rm -rf /)\nEOF", "deny", "deny"),
+    ("cat <<EOF\n`rm x`\nEOF", "stop", "deny"),
 ]
 
 WORD_PARTS_BENIGN: list[tuple[str, str, str]] = [
@@ -121,6 +126,8 @@ WORD_PARTS_BENIGN: list[tuple[str, str, str]] = [
     ("x=${y:-z} ls", "allow", "allow"),
     ("x=(a b) ls", "allow", "allow"),
     ("for ((i=0; i<3; i++)); do echo $i; done", "ask", "allow"),
+    ("cat <<EOF\nhello ${USER}\nEOF", "allow", "allow"),
+    ("cat <<'EOF'\n${x@P} $(rm x)\nEOF", "allow", "allow"),
 ]
 
 # Point 4: a computed word is an unknown path.

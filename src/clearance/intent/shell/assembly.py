@@ -44,6 +44,7 @@ _CD = frozenset({"cd", "pushd", "popd"})
 # to a computed directory makes the base unknown instead: later relative paths are unknown.)
 _INERT = frozenset(
     {"echo", "printf", "true", "false", ":", "cd", "pushd", "kill", "unset", "shift", "exit"}
+    | {"basename", "dirname"}
     | {"return", "export", "local", "declare", "typeset", "readonly", "set", "test", "["}
 )
 _READS = frozenset({"<", "<<<", "<&"})

@@ -35,7 +35,7 @@ if TYPE_CHECKING:
     from clearance.intent.shell.sentinel import Floor
     from clearance.intent.shell.source import Source
 
-__all__ = ["parameter_expansion"]
+__all__ = ["body_floor", "parameter_expansion"]
 
 # The operand after one of these may become the expansion's whole value.
 _VALUE_OPERATORS = frozenset({":-", "-", ":=", "=", ":+", "+"})
@@ -207,3 +207,22 @@ def _floor(src: Source, node: Node, why: str) -> Floor:
     if len(text) > 60:
         text = text[:57] + "..."
     return (UNMODELLED, f"{why} ({text})")
+
+
+def body_floor(body: str) -> Floor | None:
+    """The floor of an unquoted here-document body, read as text: bash expands parameters in
+    it, so ``${!x}`` and ``${x@P}`` there run what a value holds. (Its substitutions are
+    found and analysed by ``heredoc.substitutions``.)"""
+    start = body.find("${")
+    while start >= 0:
+        if start == 0 or body[start - 1] != "\\":
+            end = body.find("}", start)
+            inner = body[start + 2 : end] if end > 0 else body[start + 2 :]
+            if inner[:1] == "!" or "@P" in inner:
+                text = body[start : end + 1] if end > 0 else body[start:]
+                if len(text) > 60:
+                    text = text[:57] + "..."
+                why = "expands a value as code in a here-document"
+                return (UNMODELLED, f"{why} ({text})")
+        start = body.find("${", start + 2)
+    return None

@@ -14,6 +14,7 @@ error is marked unresolved. ``program``/``list``/``pipeline`` containers are not
 from __future__ import annotations
 
 from clearance.intent.shell.command import CommandWalk
+from clearance.intent.shell.expansion import body_floor
 from clearance.intent.shell.grammar import (
     CLAUSES,
     COMPOUNDS,
@@ -210,6 +211,11 @@ class Walk(CommandWalk):
     def _heredoc(self, body: str, scope: Scope, unres: bool) -> None:
         """Each substitution of an unquoted heredoc body, as a program (an unclosed one is also
         an unresolved unit)."""
+        floor = body_floor(body) if "${" in body else None
+        if floor is not None:
+            stmt = Statement("plain", floor[1].rpartition(" (")[2][:-1], "heredoc", scope, unres)
+            stmt.floor = floor
+            self.statements.append(stmt)
         for text, sure in substitutions(body):
             if not text.strip():
                 continue
