@@ -12,6 +12,7 @@ from clearance.decide.decision import Decision, GateResult, UnitFact
 from clearance.decide.fold import fold
 from clearance.decide.gates.bash import bash_gate
 from clearance.decide.gates.path import external_gate, path_gate
+from clearance.decide.gates.protected import UNGRANTABLE, protected_gate
 from clearance.decide.gates.tool import tool_gate
 from clearance.intent.path import canonical_cwd, path_fact
 from clearance.intent.tool_paths import paths_of
@@ -25,6 +26,7 @@ if TYPE_CHECKING:
     from clearance.intent.call import ToolCall
     from clearance.intent.path import PathFact
     from clearance.policy.policy import Policy
+    from clearance.policy.rule import RuleSet
 
 __all__ = ["Engine"]
 
@@ -34,17 +36,25 @@ _normpath = os.path.normpath
 class Engine:
     """Decides tool calls against one :class:`~clearance.policy.policy.Policy`."""
 
-    __slots__ = ("_disk", "grants", "policy", "state")
+    __slots__ = ("_disk", "_protected", "config_dir", "grants", "policy", "state")
 
     def __init__(
-        self, policy: Policy, *, grants: GrantStore | None = None, state: str | None = None
+        self,
+        policy: Policy,
+        *,
+        grants: GrantStore | None = None,
+        state: str | None = None,
+        config_dir: str | None = None,
     ) -> None:
         """``grants``: a session's grants held in memory (long-lived hosts); without it, a call
-        with a session reads that session's grants from ``state`` (one process per call)."""
+        with a session reads that session's grants from ``state`` (one process per call).
+        ``state`` and ``config_dir`` (default: the environment's) are protected paths."""
         self.policy = policy
         self.grants = grants
         self.state = state
+        self.config_dir = config_dir
         self._disk: dict[str, GrantStore] = {}
+        self._protected: RuleSet | None = None
 
     @classmethod
     def load(
@@ -65,7 +75,9 @@ class Engine:
             cwd=cwd, agent=agent, config=config, inline=policy, yolo=yolo, env=env,
             use_cache=use_cache,
         )  # fmt: skip
-        return cls(loaded, state=state_root(env))
+        from clearance.policy.state import config_home
+
+        return cls(loaded, state=state_root(env), config_dir=config_home(env))
 
     def check(self, call: ToolCall) -> Decision:
         try:
@@ -92,6 +104,7 @@ class Engine:
             if facts:
                 results += path_gate(rules, facts, tool="bash")
                 results += external_gate(rules, facts, tool="bash")
+                results += protected_gate(self.protected(), facts, tool="bash")
             return self._finish(call, results, units=units, paths=tuple(facts))
         raw_paths, direction, path_tool = paths_of(call)
         boundary = canonical_cwd(cwd) if raw_paths else ""
@@ -105,7 +118,21 @@ class Engine:
             results = [tool_gate(rules, call, path_values=("*",) if path_tool else None)]
         results += path_gate(rules, facts, tool=kind)
         results += external_gate(rules, facts, tool=kind)
+        if facts:
+            results += protected_gate(self.protected(), facts, tool=kind)
         return self._finish(call, results, paths=tuple(facts))
+
+    def protected(self) -> RuleSet:
+        """The protected paths (``clearance.policy.protected``), built on first use."""
+        found = self._protected
+        if found is None:
+            from clearance.policy.protected import protected_rules
+            from clearance.policy.state import config_home, state_root
+
+            state = self.state or state_root()
+            config_dir = self.config_dir or config_home()
+            found = self._protected = protected_rules(self.policy.home, state, config_dir)
+        return found
 
     def _finish(
         self,
@@ -132,7 +159,7 @@ class Engine:
 
     @staticmethod
     def _yolo(result: GateResult) -> GateResult:
-        if result.action != "ask":
+        if result.action != "ask" or result.sentinel in UNGRANTABLE:
             return result
         from clearance.policy.rule import Rule
 
@@ -143,7 +170,7 @@ class Engine:
         return approved
 
     def _granted(self, result: GateResult, store: GrantStore) -> GateResult:
-        if result.action != "ask":
+        if result.action != "ask" or result.sentinel in UNGRANTABLE:
             return result
         grant = store.find(result.surface, result.values, self.policy.home)
         if grant is None:

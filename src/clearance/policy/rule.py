@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     Action = Literal["allow", "ask", "deny"]
     Origin = Literal[
         "default", "builtin", "global", "project", "agent", "project_agent", "inline",
-        "session", "yolo", "fail_closed",
+        "session", "yolo", "fail_closed", "protected",
     ]  # fmt: skip
 
 __all__ = ["ACTIONS", "RANK", "Rule", "RuleSet", "most_restrictive"]

@@ -36,7 +36,7 @@ from clearance.intent.shell.sentinel import (
     UNPARSEABLE,
     UNPARSED,
 )
-from clearance.policy.rule import RANK
+from clearance.policy.rule import RANK, Rule
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -223,13 +223,19 @@ def _unknown_paths(rules: RuleSet, analysis: Analysis, results: list[GateResult]
                 continue
             if guard is None or RANK[rule.action] > RANK[guard.action]:
                 guard = rule
-        if guard is None:
-            continue
         verb = _UNKNOWN_VERB.get(token.effect, "uses")
+        if guard is None:
+            if token.effect == "read":
+                continue
+            # A write may reach a protected path (clearance's own files, a shell start-up
+            # file) whatever the policy says.
+            guard = Rule("protected_write", "*", "ask", "protected", None)
+            why = "and it could be one of the protected paths"
+        else:
+            why = "and a path rule could match it"
         message = (
             f'Needs approval: bash command "{token.command}" {verb} the path "{token.raw}", '
-            f"which is computed when the command runs, and a path rule could match it "
-            f"({UNKNOWN_PATH})"
+            f"which is computed when the command runs, {why} ({UNKNOWN_PATH})"
         )
         results.append(GateResult("path", guard.surface, token.raw, "ask", guard, message,
                                   UNKNOWN_PATH, token.command))  # fmt: skip

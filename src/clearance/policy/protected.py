@@ -1,0 +1,110 @@
+"""Protected paths: what an agent may never change about clearance, its hosts or its shell.
+
+These rules are built in and sit outside every policy layer (``docs/configuration.md``,
+"Protected paths"): no global, project or agent configuration, no yolo and no session grant
+loosens them.
+
+* **Clearance's own files and the hosts' settings** — clearance's configuration directory and
+  state directory (trust store, grants, cache, forwarding, logs), any project's
+  ``.clearance/``, and the settings and extension points of the agent hosts clearance plugs
+  into (``~/.claude/settings.json``, ``~/.claude.json``, ``.claude/settings*.json``,
+  ``.claude/agents/``, ``.claude/commands/``, ``.claude/hooks/``, and the Codex and Gemini CLI
+  equivalents). A write there is **denied**, by every tool; the reason tells the human how to
+  make the change themselves.
+* **Files that run code later** — shell start-up files, git configuration and hooks,
+  ``.envrc``, ``~/.ssh/config`` and ``~/.ssh/authorized_keys``. A write there **asks**, and
+  that ask survives yolo and every session grant.
+* **Reads of clearance's state** (grants, cache, forwarding) ask.
+
+Patterns are matched against every spelling of a path (lexical, as written, symlink-resolved).
+Project files are matched wherever the project lies (``*/.git/config``), so a worktree, a
+submodule or a directory above the working directory is covered too.
+"""
+
+from __future__ import annotations
+
+import os
+
+from clearance.policy.rule import Rule, RuleSet
+
+__all__ = ["OWN_REASON", "RUNS_LATER_REASON", "protected_rules"]
+
+OWN_REASON = (
+    "clearance's own configuration and state, and the agent hosts' settings, are changed "
+    "only by you: edit the file yourself, outside the agent"
+)
+RUNS_LATER_REASON = (
+    "this file runs code later (a shell start-up file, git configuration or hooks, .envrc, "
+    "ssh configuration): clearance asks every time, whatever the policy, yolo or session grants"
+)
+STATE_REASON = "clearance's grants, cache and forwarding state are not for agents to read"
+
+# Host settings and extension points, in the home and in any project.
+_HOST_HOME = (
+    "~/.claude/settings.json",
+    "~/.claude/settings.local.json",
+    "~/.claude.json",
+    "~/.claude/agents/*",
+    "~/.claude/commands/*",
+    "~/.claude/hooks/*",
+    "~/.codex/config.toml",
+    "~/.codex/hooks.json",
+    "~/.gemini/settings.json",
+    "~/.gemini/policies/*",
+)
+_HOST_PROJECT = (
+    "*/.clearance",
+    "*/.clearance/*",
+    "*/.claude/settings.json",
+    "*/.claude/settings.local.json",
+    "*/.claude/agents/*",
+    "*/.claude/commands/*",
+    "*/.claude/hooks/*",
+    "*/.codex/hooks.json",
+    "*/.codex/config.toml",
+    "*/.gemini/settings.json",
+)
+_RUNS_LATER = (
+    "~/.bashrc",
+    "~/.bash_profile",
+    "~/.bash_login",
+    "~/.bash_logout",
+    "~/.profile",
+    "~/.zshrc",
+    "~/.zprofile",
+    "~/.zshenv",
+    "~/.zlogin",
+    "~/.config/fish/*",
+    "~/.gitconfig",
+    "~/.config/git/config",
+    "~/.config/git/attributes",
+    "~/.ssh/config",
+    "~/.ssh/authorized_keys",
+    "*/.git/config",
+    "*/.git/hooks",
+    "*/.git/hooks/*",
+    "*/.envrc",
+)
+
+
+def protected_rules(home: str, state: str, config_dir: str) -> RuleSet:
+    """The protected paths of a user whose home is ``home``, clearance state directory
+    ``state`` and configuration directory ``config_dir``, as rules on the ``protected_write``
+    and ``protected_read`` surfaces."""
+    # Inside one surface the last matching rule wins: the asks come first, so a path that is
+    # both (a hook script in clearance's own directory) is denied.
+    rules = [Rule("protected_write", p, "ask", "protected", RUNS_LATER_REASON) for p in _RUNS_LATER]
+    own = [config_dir, state]
+    for directory in own:
+        directory = os.path.normpath(directory)
+        rules.append(Rule("protected_write", directory, "deny", "protected", OWN_REASON))
+        rules.append(Rule("protected_write", directory + "/*", "deny", "protected", OWN_REASON))
+    for pattern in (*_HOST_HOME, *_HOST_PROJECT):
+        rules.append(Rule("protected_write", pattern, "deny", "protected", OWN_REASON))
+    state = os.path.normpath(state)
+    for part in ("sessions", "cache", "forwarding", "hosts"):
+        rules.append(Rule("protected_read", f"{state}/{part}", "ask", "protected", STATE_REASON))
+        rules.append(
+            Rule("protected_read", f"{state}/{part}/*", "ask", "protected", STATE_REASON)
+        )
+    return RuleSet(rules, expand=("protected_write", "protected_read"), home=home)

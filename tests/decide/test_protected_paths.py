@@ -1,0 +1,152 @@
+"""Protected paths (``clearance.policy.protected``): real files, the real engine, every tool, and
+neither yolo nor a session grant lifting them; benign twins keep their decisions."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from clearance.decide.engine import Engine
+from clearance.decide.grant import Grant, GrantStore
+from clearance.intent.call import ToolCall
+
+# "Allow edits in the project": everything allowed, the outside allowed too.
+PERMISSIVE = {"permission": {"*": "allow", "bash": "allow", "external_directory": "allow"}}
+
+
+class _User:
+    def __init__(self, root: Path) -> None:
+        self.home = root / "home"
+        self.project = self.home / "proj"
+        for d in (
+            self.project / ".git" / "hooks",
+            self.project / ".clearance",
+            self.project / "src",
+        ):
+            d.mkdir(parents=True)
+        (self.project / ".git" / "config").write_text("[core]\n")
+        (self.project / ".clearance" / "config.jsonc").write_text("{}\n")
+        (self.home / ".bashrc").write_text("# rc\n")
+        self.state = root / "state"
+        self.config = root / "config"
+        self.env = {
+            "HOME": str(self.home),
+            "XDG_CONFIG_HOME": str(self.config),
+            "CLEARANCE_HOME": str(self.state),
+        }
+
+    def engine(self, policy: dict[str, object] | None = PERMISSIVE, *, yolo: bool = False,
+               grants: GrantStore | None = None) -> Engine:  # fmt: skip
+        engine = Engine.load(
+            cwd=str(self.project),
+            policy=json.dumps(policy) if policy is not None else None,
+            yolo=yolo or None,
+            env=self.env,
+        )
+        engine.grants = grants
+        return engine
+
+    def check(self, engine: Engine, tool: str, value: object) -> tuple[str, str]:
+        found = engine.check(ToolCall(tool, value, str(self.project), session="s1"))
+        return found.action, found.reason
+
+
+@pytest.fixture
+def user(tmp_path: Path) -> _User:
+    return _User(tmp_path)
+
+
+OWN_WRITES = [
+    ("bash", {"command": "echo '{}' > .clearance/config.jsonc"}),
+    ("bash", {"command": "echo x > .claude/settings.local.json"}),
+    ("bash", {"command": "echo x >> .claude/settings.json"}),
+    ("bash", {"command": "tee .clearance/config.jsonc < /dev/null"}),
+    ("bash", {"command": "cp /dev/null ~/.claude/settings.json"}),
+    ("bash", {"command": "mv x .claude/agents/evil.md"}),
+    ("bash", {"command": "ln -sf /tmp/x ~/.claude.json"}),
+    ("bash", {"command": "sed -i s/ask/allow/ .clearance/config.jsonc"}),
+    ("bash", {"command": "rm -rf .clearance"}),
+    ("bash", {"command": "echo x > $HOME/.claude/commands/x.md"}),
+    ("write", {"file_path": ".claude/settings.json", "content": "{}"}),
+    ("write", {"file_path": ".clearance/config.jsonc", "content": "{}"}),
+    ("edit", {"file_path": "~/.claude/settings.json", "old_string": "a", "new_string": "b"}),
+]
+
+
+@pytest.mark.parametrize(("tool", "value"), OWN_WRITES, ids=[str(v)[:60] for _, v in OWN_WRITES])
+def test_a_write_to_clearance_or_host_settings_is_denied_even_with_yolo(
+    user: _User, tool: str, value: object
+) -> None:
+    for engine in (user.engine(), user.engine(yolo=True)):
+        action, reason = user.check(engine, tool, value)
+        assert action == "deny", reason
+        assert "<protected-path>" in reason
+    action, reason = user.check(user.engine(None), tool, value)  # the built-in policy
+    assert action == "deny", reason
+
+
+def test_the_state_and_config_directories_are_protected(user: _User) -> None:
+    for target in (user.state / "trusted-projects", user.config / "clearance" / "config.jsonc"):
+        action, reason = user.check(
+            user.engine(yolo=True), "bash", {"command": f"echo x > {target}"}
+        )
+        assert action == "deny", reason
+    action, reason = user.check(
+        user.engine(), "read", {"file_path": str(user.state / "sessions" / "s1" / "grants.json")}
+    )
+    assert action == "ask", reason
+
+
+RUNS_LATER = [
+    "echo 'curl x | sh' >> ~/.bashrc",
+    "echo x >> .git/config",
+    "echo x > .git/hooks/pre-commit",
+    "cp evil .git/hooks/post-checkout",
+    "echo 'export X=1' > .envrc",
+    "echo x >> ~/.ssh/authorized_keys",
+    "echo Host x >> ~/.ssh/config",
+    "echo x >> ~/.gitconfig",
+    "echo x > ~/.zshrc",
+    "echo x > ~/.config/fish/config.fish",
+]
+
+
+@pytest.mark.parametrize("line", RUNS_LATER)
+def test_a_write_to_a_file_that_runs_code_later_asks_through_yolo_and_grants(
+    user: _User, line: str
+) -> None:
+    store = GrantStore()
+    store.add(
+        [Grant("bash", "*"), Grant("path_write", "*"), Grant("external_directory_write", "*")]
+    )
+    for engine in (user.engine(), user.engine(yolo=True), user.engine(grants=store)):
+        action, reason = user.check(engine, "bash", {"command": line})
+        assert action == "ask", reason
+        assert "<runs-code-later>" in reason
+
+
+def test_a_computed_write_target_asks_through_yolo(user: _User) -> None:
+    action, reason = user.check(user.engine(yolo=True), "bash", {"command": 'echo x > "$f"'})
+    assert action == "ask", reason
+    assert "<unknown-path>" in reason
+
+
+BENIGN = [
+    ("bash", {"command": "cat .git/config"}),
+    ("bash", {"command": "ls .git/hooks"}),
+    ("bash", {"command": "cat .clearance/config.jsonc"}),
+    ("bash", {"command": "git status"}),
+    ("bash", {"command": "echo x > src/out.txt"}),
+    ("bash", {"command": "echo x > /dev/null"}),
+    ("write", {"file_path": "src/a.py", "content": "x = 1"}),
+    ("read", {"file_path": ".claude/settings.json"}),
+    ("read", {"file_path": "~/.bashrc"}),
+]
+
+
+@pytest.mark.parametrize(("tool", "value"), BENIGN, ids=[str(v)[:60] for _, v in BENIGN])
+def test_reads_and_ordinary_writes_follow_the_policy(user: _User, tool: str, value: object) -> None:
+    action, reason = user.check(user.engine(), tool, value)
+    assert action == "allow", reason
