@@ -150,3 +150,29 @@ BENIGN = [
 def test_reads_and_ordinary_writes_follow_the_policy(user: _User, tool: str, value: object) -> None:
     action, reason = user.check(user.engine(), tool, value)
     assert action == "allow", reason
+
+
+def test_only_the_global_config_unprotects_a_path_by_its_loud_key(user: _User) -> None:
+    policy = dict(PERMISSIVE, dangerouslyUnprotectPaths=["~/.bashrc", "*/.clearance/*"])
+    config = user.config / "clearance" / "config.jsonc"
+    config.parent.mkdir(parents=True)
+    config.write_text(json.dumps(policy))
+    engine = Engine.load(cwd=str(user.project), env=user.env)
+    assert user.check(engine, "bash", {"command": "echo x >> ~/.bashrc"})[0] == "allow"
+    # clearance's own files stay protected whatever the key says
+    assert user.check(engine, "bash", {"command": "echo x > .clearance/config.jsonc"})[0] == "deny"
+    assert user.check(engine, "bash", {"command": "echo x >> ~/.zshrc"})[0] == "ask"
+
+
+def test_a_project_config_cannot_unprotect_a_path(user: _User) -> None:
+    from clearance.policy.trust import trust
+
+    config = user.config / "clearance" / "config.jsonc"
+    config.parent.mkdir(parents=True)
+    config.write_text(json.dumps(PERMISSIVE))
+    project = {"dangerouslyUnprotectPaths": ["~/.bashrc"]}
+    (user.project / ".clearance" / "config.jsonc").write_text(json.dumps(project))
+    trust(str(user.state), str(user.project))
+    engine = Engine.load(cwd=str(user.project), env=user.env)
+    assert any("dangerouslyUnprotectPaths" in w for w in engine.policy.warnings)
+    assert user.check(engine, "bash", {"command": "echo x >> ~/.bashrc"})[0] == "ask"

@@ -131,7 +131,10 @@ class Engine:
 
             state = self.state or state_root()
             config_dir = self.config_dir or config_home()
-            found = self._protected = protected_rules(self.policy.home, state, config_dir)
+            unprotect = self.policy.setting("dangerouslyUnprotectPaths", ())
+            found = self._protected = protected_rules(
+                self.policy.home, state, config_dir, unprotect
+            )
         return found
 
     def _finish(

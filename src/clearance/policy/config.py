@@ -50,6 +50,7 @@ _SETTINGS: dict[str, str] = {
     "reviewLog": "boolean",
     "reviewLogFieldMaxWidth": "positive integer",
     "promptFieldMaxWidth": "positive integer",
+    "dangerouslyUnprotectPaths": "list of strings",
 }
 # Knobs of pi-permission-system configs: accepted so those configs load, but not used.
 _FOREIGN_KNOBS = frozenset(

@@ -16,6 +16,7 @@ from clearance.policy.discovery import agent_files, find_project, signature
 from clearance.policy.errors import ConfigError
 from clearance.policy.layering import clamp_allows, merge, rewrite_yolo
 from clearance.policy.policy import Policy
+from clearance.policy.protected import UNPROTECT
 from clearance.policy.rule import Rule, RuleSet
 from clearance.policy.state import config_home, home_dir, state_root
 from clearance.policy.surface import PATH_SURFACES
@@ -163,11 +164,11 @@ def _compile(
     errors: list[ConfigError] = []
     warnings: list[str] = []
     files: list[str] = []
-    loaded: list[ScopeConfig] = []
+    loaded: list[tuple[str, ScopeConfig]] = []
     trusted = False
 
     def use(origin: str, path: str, scope: ScopeConfig) -> None:
-        loaded.append(scope)
+        loaded.append((origin, scope))
         files.append(path)
         warnings.extend(scope.warnings)
         scopes.append((origin, scope.permission))
@@ -261,8 +262,14 @@ def _compile(
     settings: dict[str, Any] = {}
     yolo = False
     tests: list[dict[str, Any]] = []
-    for scope in loaded:
-        settings.update(scope.settings)
+    for origin, scope in loaded:
+        for key, value in scope.settings:
+            if key == UNPROTECT and origin not in ("global", "inline"):
+                # Only the user's own global file may loosen a protected path.
+                warnings.append(f"{scope.file}: {UNPROTECT} is honoured only in the global "
+                                f"configuration; ignored here")  # fmt: skip
+                continue
+            settings[key] = value
         if scope.yolo is not None:
             yolo = scope.yolo
         tests.extend({f: getattr(t, f) for f in t._fields} for t in scope.tests)

@@ -27,7 +27,15 @@ import os
 
 from clearance.policy.rule import Rule, RuleSet
 
-__all__ = ["OWN_REASON", "RUNS_LATER_REASON", "protected_rules"]
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+
+__all__ = ["OWN_REASON", "RUNS_LATER_REASON", "UNPROTECT", "protected_rules"]
+
+# The one key that loosens a protected path, honoured only in the global configuration: a list
+# of the patterns below, exactly as written here (clearance's own directories stay protected).
+UNPROTECT = "dangerouslyUnprotectPaths"
 
 OWN_REASON = (
     "clearance's own configuration and state, and the agent hosts' settings, are changed "
@@ -53,8 +61,6 @@ _HOST_HOME = (
     "~/.gemini/policies/*",
 )
 _HOST_PROJECT = (
-    "*/.clearance",
-    "*/.clearance/*",
     "*/.claude/settings.json",
     "*/.claude/settings.local.json",
     "*/.claude/agents/*",
@@ -87,19 +93,28 @@ _RUNS_LATER = (
 )
 
 
-def protected_rules(home: str, state: str, config_dir: str) -> RuleSet:
+def protected_rules(
+    home: str, state: str, config_dir: str, unprotect: Iterable[str] = ()
+) -> RuleSet:
     """The protected paths of a user whose home is ``home``, clearance state directory
     ``state`` and configuration directory ``config_dir``, as rules on the ``protected_write``
-    and ``protected_read`` surfaces."""
+    and ``protected_read`` surfaces; the host and run-later patterns named in ``unprotect``
+    (the global configuration's ``dangerouslyUnprotectPaths``) are left out."""
+    skip = frozenset(unprotect)
     # Inside one surface the last matching rule wins: the asks come first, so a path that is
     # both (a hook script in clearance's own directory) is denied.
-    rules = [Rule("protected_write", p, "ask", "protected", RUNS_LATER_REASON) for p in _RUNS_LATER]
-    own = [config_dir, state]
-    for directory in own:
-        directory = os.path.normpath(directory)
+    rules = [
+        Rule("protected_write", p, "ask", "protected", RUNS_LATER_REASON)
+        for p in _RUNS_LATER
+        if p not in skip
+    ]
+    own = [os.path.normpath(config_dir), os.path.normpath(state), "*/.clearance"]
+    for directory in own:  # never unprotected
         rules.append(Rule("protected_write", directory, "deny", "protected", OWN_REASON))
         rules.append(Rule("protected_write", directory + "/*", "deny", "protected", OWN_REASON))
     for pattern in (*_HOST_HOME, *_HOST_PROJECT):
+        if pattern in skip:
+            continue
         rules.append(Rule("protected_write", pattern, "deny", "protected", OWN_REASON))
     state = os.path.normpath(state)
     for part in ("sessions", "cache", "forwarding", "hosts"):
