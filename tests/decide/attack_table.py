@@ -175,7 +175,7 @@ WORDS: list[tuple[str, str, str]] = [
     ("cat2 x", "ask", "allow"),
     ("rmdir x", "ask", "allow"),
     ("mkfsx", "stop", "allow"),
-    ("mkfs.ext4 /dev/sdz", "deny", "allow"),
+    ("mkfs.ext4 /dev/sdz", "deny", "deny"),  # the built-in denies are a base layer
 ]
 
 WORDS_BENIGN: list[tuple[str, str, str]] = [
@@ -189,7 +189,7 @@ WORDS_BENIGN: list[tuple[str, str, str]] = [
     ("git branch", "allow", "allow"),
     ("pwd", "allow", "allow"),
     ("cat README.md", "allow", "allow"),
-    ("mkfs /dev/sdz", "deny", "allow"),
+    ("mkfs /dev/sdz", "deny", "deny"),
 ]
 # fmt: on
 

@@ -225,7 +225,7 @@ DECISIONS: list[tuple[str, str, str | None]] = [
     ('fd --exec-batch ls', 'allow', None),
     ('fd pattern', 'allow', None),
     ("bash -c 'rm -rf x'", 'deny', 'bash:rm *'),
-    ('bash -c "rm -rf /"', 'deny', 'bash:rm *'),
+    ('bash -c "rm -rf /"', 'deny', 'bash:rm -rf /'),  # the built-in base deny
     ("sh -c 'ls; rm y'", 'deny', 'bash:rm *'),
     ("bash -ec 'rm x'", 'deny', 'bash:rm *'),
     ('bash -xc "echo hi"', 'ask', '<opaque-bash-wrapper>'),

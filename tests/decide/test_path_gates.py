@@ -63,7 +63,8 @@ CASES = [
     (ALLOW_ALL, "write", "src/app.py", "proj", "allow", "tool"),
     (ALLOW_ALL, "edit", "src/app.py", "proj", "allow", "tool"),
     (ALLOW_ALL, "read", "{root}/other/lib/mod.py", "proj", "allow", "tool"),
-    (ALLOW_ALL, "read", "key", "proj", "allow", "tool"),
+    # a link to an SSH key meets the built-in base deny beneath an allow-all policy
+    (ALLOW_ALL, "read", "key", "proj", "deny", "path"),
     # .env protection
     (P_ENV, "read", ".env", "proj", "deny", "path"),
     (P_ENV, "write", ".env", "proj", "deny", "path"),

@@ -177,8 +177,13 @@ def test_permission_request_stays_silent_on_ask_so_claude_code_shows_its_dialog(
 def test_a_broken_config_still_answers_json_and_never_allows_what_it_would_have_asked(
     world: Any, tmp_path: Path
 ) -> None:
-    world.global_config('{"permission": {"*": "ask", "bash": {"cat *": "allow", "x": "alow"}}}')
+    world.global_config('{"permission": {"*": "ask", "bash": {"cat *": "allow"}}, oops}')
     decision, reason = decision_of(run_hook(world, pre("Bash", {"command": "cat a"}, tmp_path)))
+    assert decision == "ask"
+    assert "clearance validate" in reason
+    # A rule-local error costs only its rule: that rule asks, and the reason says why.
+    world.global_config('{"permission": {"*": "ask", "bash": {"cat *": "allow", "x": "alow"}}}')
+    decision, reason = decision_of(run_hook(world, pre("Bash", {"command": "x"}, tmp_path)))
     assert decision == "ask"
     assert "clearance validate" in reason
 

@@ -82,9 +82,14 @@ def test_a_string_surface_replaces_and_a_map_merges() -> None:
     ],
 )
 def test_invalid_configs_point_at_the_fault(text: str, where: str, words: str) -> None:
-    with pytest.raises(ConfigError) as caught:
-        parse_config(text, "cfg.jsonc")
-    error = caught.value
+    try:
+        scope = parse_config(text, "cfg.jsonc")
+    except ConfigError as caught:
+        error = caught
+    else:
+        # A rule-local error: the file loads, the rule asks, and the error is reported.
+        assert scope.errors, "the configuration should have been reported invalid"
+        error = scope.errors[0]
     assert f"{error.line}:{error.column}" == where
     assert words in error.message
     rendered = str(error)
@@ -112,3 +117,20 @@ def test_a_host_spelling_of_a_tool_surface_warns_with_the_canonical_name() -> No
     assert len(scope.warnings) == 2
     assert 'surface "Bash"' in scope.warnings[0] and 'write "bash"' in scope.warnings[0]
     assert 'write "webfetch"' in scope.warnings[1]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"permission": {"bash": {"x": "alow", "rm *": "deny", "ls *": "allow"}}}',
+        '{"permission": {"bash": {"": "deny", "rm *": "deny", "ls *": "allow"}}}',
+        '{"permission": {"bash": {"x": {"reason": "r"}, "rm *": "deny", "ls *": "allow"}}}',
+    ],
+)
+def test_a_rule_local_error_costs_only_its_rule(text: str) -> None:
+    scope = parse_config(text, "cfg.jsonc")
+    assert len(scope.errors) == 1
+    (_, _, entries) = scope.permission.surfaces[0]
+    actions = {pattern: action for pattern, action, _, _ in entries}
+    assert actions["rm *"] == "deny" and actions["ls *"] == "allow"
+    assert actions.get("x", "ask") == "ask"

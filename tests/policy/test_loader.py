@@ -22,11 +22,26 @@ def test_without_any_config_the_builtin_policy_applies(world) -> None:  # type: 
     assert decide(policy, "bash", "rm -rf /") == "deny"
 
 
-def test_a_global_config_replaces_the_builtin_policy(world) -> None:  # type: ignore[no-untyped-def]
+def test_a_global_config_replaces_the_builtin_policy_but_not_its_base_denies(world) -> None:  # type: ignore[no-untyped-def]
     world.global_config('{"permission": {"bash": {"*": "allow"}}}')
     policy = load_policy(cwd=str(world.home))
-    assert decide(policy, "bash", "rm -rf /") == "allow"
+    assert decide(policy, "bash", "rm -rf x") == "allow"
     assert decide(policy, "read", "x") == "ask"
+    # The built-in destruction and secret denies stay beneath every configuration ...
+    assert decide(policy, "bash", "rm -rf /") == "deny"
+    assert policy.rules.evaluate("bash", ["rm -rf /"]).origin == "builtin"
+    assert decide(policy, "path_read", str(world.home / ".ssh" / "id_rsa")) == "deny"
+
+
+def test_a_base_deny_is_loosened_only_by_naming_its_pattern(world) -> None:  # type: ignore[no-untyped-def]
+    world.global_config(
+        '{"permission": {"bash": {"*": "allow", "rm -rf /": "ask"}, "read": "allow",'
+        ' "path": {"~/.ssh/*": "allow"}}}'
+    )
+    policy = load_policy(cwd=str(world.home))
+    assert decide(policy, "bash", "rm -rf /") == "ask"
+    assert decide(policy, "path_read", str(world.home / ".ssh" / "id_rsa")) == "allow"
+    assert decide(policy, "bash", "rm -rf /etc") == "deny"  # not named: still denied
 
 
 def test_an_untrusted_project_config_is_skipped_with_a_warning(world) -> None:  # type: ignore[no-untyped-def]
@@ -117,15 +132,41 @@ def test_yolo_in_the_config_and_the_explicit_switch(world) -> None:  # type: ign
     assert decide(load_policy(cwd=str(world.home), yolo=False), "x", "*") == "ask"
 
 
+def test_a_rule_local_error_costs_only_that_rule(world) -> None:  # type: ignore[no-untyped-def]
+    world.global_config('{"permission": {"read": "allow", "bash": {"rm *": "deny"}}}')
+    project = world.project(config='{"permission": {"bash": {"x": "alow", "npm *": "allow"}}}')
+    trust(str(world.state), str(project))
+    policy = load_policy(cwd=str(project))
+    assert policy.errors and policy.errors[0].line == 1
+    assert decide(policy, "read", "x") == "allow"  # the other rules stand
+    assert decide(policy, "bash", "npm test") == "allow"
+    assert decide(policy, "bash", "x") == "ask"  # the broken rule asks
+    assert decide(policy, "bash", "rm x") == "deny"
+
+
 def test_a_broken_project_config_fails_closed_but_denies_still_apply(world) -> None:  # type: ignore[no-untyped-def]
     world.global_config('{"permission": {"read": "allow", "bash": {"rm *": "deny"}}}')
-    project = world.project(config='{"permission": {"bash": {"x": "alow"}}}')
+    project = world.project(config='{"permission": {"bash": {"x": "allow"}}, oops}')
     trust(str(world.state), str(project))
     policy = load_policy(cwd=str(project))
     assert policy.errors and policy.errors[0].line == 1
     assert decide(policy, "read", "x") == "ask"
     assert decide(policy, "bash", "rm x") == "deny"
     assert policy.rules.evaluate("read", ["x"]).origin == "fail_closed"
+
+
+def test_a_broken_global_config_turns_yolo_off_and_keeps_the_base_denies(
+    world, monkeypatch
+) -> None:  # type: ignore[no-untyped-def]
+    world.global_config('{"yolo": true, "permission": {"bash": {"*": "allow", "x": "alow"}}}')
+    policy = load_policy(cwd=str(world.home))
+    assert policy.errors and policy.yolo is False
+    world.global_config('{"yolo": true, "permission": {"read": "allow",}, oops}')
+    monkeypatch.setenv("CLEARANCE_YOLO", "1")
+    policy = load_policy(cwd=str(world.home))
+    assert policy.errors and policy.yolo is False
+    assert decide(policy, "bash", "rm -rf /") == "deny"
+    assert decide(policy, "path_read", str(world.home / ".ssh" / "id_rsa")) == "deny"
 
 
 def test_a_broken_global_config_fails_closed_even_under_yolo(world, monkeypatch) -> None:  # type: ignore[no-untyped-def]

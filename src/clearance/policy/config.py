@@ -125,7 +125,9 @@ class SelfTest(Frozen):
 class ScopeConfig(Frozen):
     """Everything one configuration file says."""
 
-    __slots__ = ("agents", "file", "permission", "settings", "tests", "warnings", "yolo")
+    __slots__ = (
+        "agents", "errors", "file", "permission", "settings", "tests", "warnings", "yolo",
+    )  # fmt: skip
     file: str
     permission: PermissionMap
     agents: tuple[tuple[str, PermissionMap], ...]
@@ -133,6 +135,7 @@ class ScopeConfig(Frozen):
     tests: tuple[SelfTest, ...]
     settings: tuple[tuple[str, Any], ...]
     warnings: tuple[str, ...]
+    errors: tuple[ConfigError, ...]  # rule-local: each cost only its own rule
 
     def __init__(
         self,
@@ -143,6 +146,7 @@ class ScopeConfig(Frozen):
         tests: tuple[SelfTest, ...] = (),
         settings: tuple[tuple[str, Any], ...] = (),
         warnings: tuple[str, ...] = (),
+        errors: tuple[ConfigError, ...] = (),
     ) -> None:
         _set(self, "file", file)
         _set(self, "permission", permission)
@@ -151,17 +155,20 @@ class ScopeConfig(Frozen):
         _set(self, "tests", tests)
         _set(self, "settings", settings)
         _set(self, "warnings", warnings)
+        _set(self, "errors", errors)
 
 
 class _Checker:
     """Raises errors that point into one document, and collects its warnings."""
 
-    __slots__ = ("doc", "file", "warnings")
+    __slots__ = ("doc", "file", "rule_errors", "warnings")
 
     def __init__(self, doc: Document, file: str) -> None:
         self.doc = doc
         self.file = file
         self.warnings: list[str] = []
+        # Errors that cost only their own rule (which becomes ask): the file still loads.
+        self.rule_errors: list[ConfigError] = []
 
     def where(self, path: tuple[object, ...], *, key: bool = False) -> str:
         from clearance.policy.errors import position_of
@@ -249,7 +256,11 @@ def parse_permission(ck: _Checker, value: object, path: tuple[object, ...]) -> P
     for surface, rules in value.items():
         spath = (*path, surface)
         if surface == "*":
-            action, reason = _action(ck, rules, spath, 'the universal "*"')
+            try:
+                action, reason = _action(ck, rules, spath, 'the universal "*"')
+            except ConfigError as exc:  # rule-local: this rule asks, the others stand
+                ck.rule_errors.append(exc)
+                action, reason = "ask", None
             universal = (action, reason, ck.where(spath))
             continue
         problem = check_surface_key(surface)
@@ -263,7 +274,11 @@ def parse_permission(ck: _Checker, value: object, path: tuple[object, ...]) -> P
                 f'patterns only there), so write "{canonical}"'
             )
         if isinstance(rules, str) or (isinstance(rules, dict) and "action" in rules):
-            action, reason = _action(ck, rules, spath, f'"{surface}"')
+            try:
+                action, reason = _action(ck, rules, spath, f'"{surface}"')
+            except ConfigError as exc:  # rule-local: this surface asks, the others stand
+                ck.rule_errors.append(exc)
+                action, reason = "ask", None
             surfaces.append((surface, True, (("*", action, reason, ck.where(spath)),)))
             continue
         if not isinstance(rules, dict):
@@ -276,12 +291,19 @@ def parse_permission(ck: _Checker, value: object, path: tuple[object, ...]) -> P
         for pattern, rule in rules.items():
             ppath = (*spath, pattern)
             if pattern == "":
-                raise ck.fail(
-                    f'an empty pattern in "{surface}"; use "*" to match everything',
-                    ppath,
-                    key=True,
+                ck.rule_errors.append(
+                    ck.fail(
+                        f'an empty pattern in "{surface}"; use "*" to match everything',
+                        ppath,
+                        key=True,
+                    )
                 )
-            action, reason = _action(ck, rule, ppath, f'{surface} "{pattern}"')
+                continue
+            try:
+                action, reason = _action(ck, rule, ppath, f'{surface} "{pattern}"')
+            except ConfigError as exc:  # rule-local: this rule asks, the file's others stand
+                ck.rule_errors.append(exc)
+                action, reason = "ask", None
             entries.append((pattern, action, reason, ck.where(ppath, key=True)))
         surfaces.append((surface, False, tuple(entries)))
     return PermissionMap(universal, tuple(surfaces))
@@ -399,8 +421,9 @@ def parse_config(text: str, file: str) -> ScopeConfig:
             )
     warnings.extend(ck.warnings)
     return ScopeConfig(
-        file, permission, tuple(agents), yolo, tests, tuple(settings), tuple(warnings)
-    )
+        file, permission, tuple(agents), yolo, tests, tuple(settings), tuple(warnings),
+        tuple(ck.rule_errors),
+    )  # fmt: skip
 
 
 def load_config_file(path: str) -> ScopeConfig:

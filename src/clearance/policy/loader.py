@@ -29,10 +29,11 @@ if TYPE_CHECKING:
 
     from clearance.policy.config import PermissionMap, ScopeConfig
     from clearance.policy.discovery import Probe
+    from clearance.policy.layering import RuleTuple
 
 __all__ = ["load_policy"]
 
-_CACHE_FORMAT = 2
+_CACHE_FORMAT = 3
 
 
 def _fnv(text: str) -> int:
@@ -76,16 +77,18 @@ def load_policy(
     else:
         data = _cached(cwd, agent, config, home, env, use_cache)
     rules = data["rules"]
-    config_yolo = bool(data["yolo"])
-    if yolo is None:
-        yolo = _truthy(env.get("CLEARANCE_YOLO")) or config_yolo
-    if yolo:
-        rules = rewrite_yolo(rules)
     errors = tuple(
         ConfigError(m, file=f, line=ln, column=c, text=t) for m, f, ln, c, t in data["errors"]
     )
+    config_yolo = bool(data["yolo"])
+    if yolo is None:
+        yolo = _truthy(env.get("CLEARANCE_YOLO")) or config_yolo
     if errors:
-        rules = clamp_allows(rules)  # after yolo: a broken policy asks even under yolo (ADR 0002)
+        yolo = False  # a broken configuration never loosens anything (ADR 0002)
+    if yolo:
+        rules = rewrite_yolo(rules)
+    if data["fatal"]:
+        rules = clamp_allows(rules)  # a scope failed to load: its allows are gone, all ask
     return Policy(
         rules=RuleSet([Rule(*r) for r in rules], expand=tuple(PATH_SURFACES), home=home),
         yolo=yolo,
@@ -144,6 +147,15 @@ def _cached(
     return data
 
 
+def base_denies() -> list[RuleTuple]:
+    """The deny rules of the built-in policy (its secret and destruction denies)."""
+    from clearance.policy.config import parse_config
+    from clearance.policy.defaults import BUILTIN_FILE
+
+    scope = parse_config(BUILTIN_POLICY, BUILTIN_FILE)
+    return [rule for rule in merge([("builtin", scope.permission)]) if rule[2] == "deny"]
+
+
 def _compile(
     cwd: str,
     agent: str | None,
@@ -161,7 +173,8 @@ def _compile(
 
     scopes: list[tuple[str, PermissionMap]] = []
     agent_scopes: list[tuple[str, PermissionMap]] = []
-    errors: list[ConfigError] = []
+    errors: list[ConfigError] = []  # a whole scope failed to load
+    rule_errors: list[ConfigError] = []  # one rule failed; it asks, the file's others stand
     warnings: list[str] = []
     files: list[str] = []
     loaded: list[tuple[str, ScopeConfig]] = []
@@ -170,6 +183,7 @@ def _compile(
     def use(origin: str, path: str, scope: ScopeConfig) -> None:
         loaded.append((origin, scope))
         files.append(path)
+        rule_errors.extend(scope.errors)
         warnings.extend(scope.warnings)
         scopes.append((origin, scope.permission))
         if agent:
@@ -203,9 +217,9 @@ def _compile(
                     continue
                 from clearance.policy.config import _Checker, parse_permission
 
-                pmap = parse_permission(
-                    _Checker(doc, path), doc.value["permission"], ("permission",)
-                )
+                checker = _Checker(doc, path)
+                pmap = parse_permission(checker, doc.value["permission"], ("permission",))
+                rule_errors.extend(checker.rule_errors)
             except ConfigError as exc:
                 errors.append(exc)
                 continue
@@ -259,6 +273,11 @@ def _compile(
                         f"run `clearance trust {project}` to use it"
                     )
     rules = merge([*scopes, *agent_scopes])
+    if not any(origin == "builtin" for origin, _ in scopes):
+        # The built-in denies are a base layer: beneath every configuration, loosened only
+        # by a rule that names the same pattern (docs/configuration.md, "The built-in base").
+        named = {(rule[0], rule[1]) for rule in rules}
+        rules.extend(rule for rule in base_denies() if (rule[0], rule[1]) not in named)
     settings: dict[str, Any] = {}
     yolo = False
     tests: list[dict[str, Any]] = []
@@ -279,7 +298,8 @@ def _compile(
         "settings": settings,
         "tests": tests,
         "warnings": warnings,
-        "errors": [(e.message, e.file, e.line, e.column, e.text) for e in errors],
+        "errors": [(e.message, e.file, e.line, e.column, e.text) for e in (*errors, *rule_errors)],
+        "fatal": bool(errors),
         "files": files,
         "project": project,
         "trusted": trusted,

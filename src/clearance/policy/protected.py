@@ -119,7 +119,5 @@ def protected_rules(
     state = os.path.normpath(state)
     for part in ("sessions", "cache", "forwarding", "hosts"):
         rules.append(Rule("protected_read", f"{state}/{part}", "ask", "protected", STATE_REASON))
-        rules.append(
-            Rule("protected_read", f"{state}/{part}/*", "ask", "protected", STATE_REASON)
-        )
+        rules.append(Rule("protected_read", f"{state}/{part}/*", "ask", "protected", STATE_REASON))
     return RuleSet(rules, expand=("protected_write", "protected_read"), home=home)

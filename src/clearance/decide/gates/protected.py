@@ -26,9 +26,7 @@ UNGRANTABLE = frozenset({PROTECTED, RUNS_LATER, UNKNOWN_PATH})
 _VERB = {"read": "read of", "write": "write to", "both": "access to"}
 
 
-def protected_gate(
-    protected: RuleSet, facts: Sequence[PathFact], *, tool: str
-) -> list[GateResult]:
+def protected_gate(protected: RuleSet, facts: Sequence[PathFact], *, tool: str) -> list[GateResult]:
     out: list[GateResult] = []
     for fact in facts:
         direction = fact.direction
@@ -36,8 +34,8 @@ def protected_gate(
             rule = protected.evaluate(surface, fact.aliases)
             if rule.origin != "protected":
                 continue  # nothing protected matched: the universal fallback
-            sentinel = RUNS_LATER if rule.action == "ask" and surface == "protected_write" else (
-                PROTECTED
+            sentinel = (
+                RUNS_LATER if rule.action == "ask" and surface == "protected_write" else (PROTECTED)
             )
             shown = fact.raw if fact.path is None else fact.path
             verb = _VERB[direction]
