@@ -16,8 +16,9 @@ def run_trust(argv: list[str]) -> int:
     args = parse_args(argv, valued=(), switches=("--remove", "--list"))
     state = state_root()
     if args.on("--list"):
-        for entry in read_trusted(state):
-            sys.stdout.write(entry + "\n")
+        for root, record in read_trusted(state).items():
+            files = ", ".join(sorted(record)) or "no policy files"
+            sys.stdout.write(f"{root}  ({files})\n")
         return 0
     if len(args.positionals) > 1:
         raise UsageError("trust takes at most one directory")
@@ -35,10 +36,14 @@ def run_trust(argv: list[str]) -> int:
         return 0
     try:
         real = trust(state, directory)
-    except OSError as exc:
+    except (OSError, ValueError) as exc:
         sys.stderr.write(f"clearance trust: {exc}\n")
         return 1
     config = os.path.join(real, ".clearance", "config.jsonc")
     note = "" if os.path.exists(config) else " (it has no .clearance/config.jsonc yet)"
     sys.stdout.write(f"trusted: {real}{note}\n")
+    sys.stdout.write(
+        "trust is pinned to the content of its policy files: after any change to them, review "
+        "it and run `clearance trust` again\n"
+    )
     return 0

@@ -20,7 +20,7 @@ from clearance.policy.protected import UNPROTECT
 from clearance.policy.rule import Rule, RuleSet
 from clearance.policy.state import config_home, home_dir, state_root
 from clearance.policy.surface import PATH_SURFACES
-from clearance.policy.trust import is_trusted, read_trusted, trust_file
+from clearance.policy.trust import AGENT_DIRS, CONFIG_FILE, file_digest, read_trusted, trust_file
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from clearance.policy.config import PermissionMap, ScopeConfig
     from clearance.policy.discovery import Probe
     from clearance.policy.layering import RuleTuple
+    from clearance.policy.trust import Record
 
 __all__ = ["load_policy"]
 
@@ -147,6 +148,20 @@ def _cached(
     return data
 
 
+def _pinned(project: str, path: str, record: Record) -> bool:
+    """Whether ``path`` holds what it held when ``project`` was trusted."""
+    relative = os.path.relpath(path, project)
+    digest = record.get(relative)
+    return digest is not None and file_digest(path) == digest
+
+
+def _changed(path: str, project: str) -> str:
+    return (
+        f"{path}: skipped because it changed (or appeared) since the project was trusted; "
+        f"review it, then run `clearance trust {project}`"
+    )
+
+
 def base_denies() -> list[RuleTuple]:
     """The deny rules of the built-in policy (its secret and destruction denies)."""
     from clearance.policy.config import parse_config
@@ -202,7 +217,7 @@ def _compile(
             errors.append(exc)
             files.append(path)
 
-    def load_agent_dir(origin: str, directory: str) -> None:
+    def load_agent_dir(origin: str, directory: str, record: Record | None = None) -> None:
         assert agent is not None
         for path in agent_files(directory, agent, probes):
             try:
@@ -214,6 +229,10 @@ def _compile(
             try:
                 doc = parse_frontmatter(text)
                 if doc is None or "permission" not in doc.value:
+                    continue
+                pinned = record is None or project is None or _pinned(project, path, record)
+                if not pinned:
+                    warnings.append(_changed(path, project or ""))
                     continue
                 from clearance.policy.config import _Checker, parse_permission
 
@@ -254,17 +273,21 @@ def _compile(
         if project is not None:
             state = state_root(env)
             probes.append(signature(trust_file(state)))
-            trusted = is_trusted(project, read_trusted(state))
-            project_file = os.path.join(project, ".clearance", "config.jsonc")
+            record = read_trusted(state).get(os.path.realpath(project))
+            trusted = record is not None
+            project_file = os.path.join(project, CONFIG_FILE)
             probe = signature(project_file)
-            if trusted:
-                if probe[1] >= 0 or os.path.lexists(project_file):
+            if record is not None:
+                if not (probe[1] >= 0 or os.path.lexists(project_file)):
+                    probes.append(probe)
+                elif _pinned(project, project_file, record):
                     load_file("project", project_file)
                 else:
                     probes.append(probe)
+                    warnings.append(_changed(project_file, project))
                 if agent:
-                    load_agent_dir("project_agent", os.path.join(project, ".clearance", "agents"))
-                    load_agent_dir("project_agent", os.path.join(project, ".claude", "agents"))
+                    for directory in AGENT_DIRS:
+                        load_agent_dir("project_agent", os.path.join(project, directory), record)
             else:
                 probes.append(probe)
                 if probe[1] >= 0:

@@ -114,6 +114,18 @@ def check_trust(cwd: str, env: Mapping[str, str]) -> Check:
                                               ".claude/agents")]  # fmt: skip
     present = [p for p in own if os.path.exists(p)]
     if policy.trusted:
+        changed = [
+            w.partition(": skipped")[0]
+            for w in policy.warnings
+            if "since the project was trusted" in w
+        ]
+        if changed:
+            return Check(
+                "trust", False,
+                f"project {project} is trusted, but {', '.join(changed)} changed since, so it "
+                f"is skipped",
+                f"review the change, then run `clearance trust {shlex.quote(project)}`",
+            )  # fmt: skip
         return Check("trust", True, f"project {project} is trusted")
     if not present:
         return Check(
