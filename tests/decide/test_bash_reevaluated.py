@@ -58,6 +58,14 @@ DENIED = [
     "alias ls='rm -rf x'\nls",
     "shopt -s expand_aliases; alias ll='rm -rf x'\nll",
     "mapfile -C 'rm -rf x' -c 1 lines < f",
+    "readarray -C'rm -rf x' lines < f",
+    "(( '$(rm -rf x)' ))",
+    "read x <<< 'a[$(rm -rf x)]'; (( x ))",
+    "printf -v x '%s' 'a[$(rm -rf x)]'; (( x ))",
+    "v='($(rm -rf x))'; declare -a a=\"$v\"",
+    "PS4='$(rm -rf x)' bash -x script.sh",
+    "bash -c \"alias ls='rm -rf x'\nls\"",
+    "command declare -a a='($(rm -rf x))'",
 ]
 
 # Lines whose re-read string cannot be analysed into a unit, or whose code is harmless here:
@@ -76,6 +84,12 @@ ASKED = [
     "alias ll='ls -l'\nll",
     "x='a[`id`]'; echo $(( x ))",
     "declare -gn r='a[$(id)]'; : $r",
+    'declare -a a="$v"',
+    "declare -n r=$v; : $r",
+    "declare -i n=$v",
+    'shopt -s expand_aliases; alias zz="$v"\nzz',
+    'declare -a a="($(printf x))"',
+    "declare -n r=PS4; r='$(id)'; set -x; true",
 ]
 
 # Lines the grammar cannot read: asked as unparsed, never allowed.
@@ -108,6 +122,13 @@ BENIGN = [
     "PS4='+ ${LINENO}: '; set -x; true",
     'for ((i=0; i<3; i++)); do echo "$i"; done',
     "[[ $x -eq 1 ]]",
+    "declare -i n=$((1 + 2))",
+    'f() { local -a arr=("$@"); }; f',
+    'declare x="$y"',
+    'PS4="+ "; set -x; true',
+    "read -r x <<< 'a b'",
+    "printf -v x '%s' '[y]'",
+    "mapfile -t lines < f",
     "git commit -m \"$(cat <<'EOF'\nfix: a[$(x)] in docs\nEOF\n)\"",
 ]
 

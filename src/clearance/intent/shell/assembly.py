@@ -176,7 +176,9 @@ class Assembly:
             executed = None
             exemption = "execution-modifier"
         floor = stmt.floor if level == 0 else None
-        again = reeval.command(words) if words[0].value in reeval.COMMANDS else None
+        again = None
+        if words[0].value in reeval.COMMANDS:
+            again = reeval.command(words, stmt.redirects)
         if again and floor is None:
             floor = reeval.floor(again)  # a string it evaluates again as code
         extra: tuple[str, ...] = ()

@@ -9,8 +9,9 @@ is a command line run where its name is typed later; ``mapfile -C`` runs its cal
 
 Each finding is ``(text, why, program)``: ``text`` is the string bash re-reads, ``why``
 completes the gate's "Needs approval" sentence, and ``program`` says whether ``text`` is a
-command line of its own (an alias value, a ``mapfile`` callback) or an expression whose
-``$(…)`` and backtick substitutions are what runs. The caller floors the unit with
+command line of its own (an alias value, a ``mapfile`` callback: ``True``), an expression whose
+``$(…)`` and backtick substitutions are what runs (``False``), or a computed value whose code
+cannot be known (``None``: the floor alone). The caller floors the unit with
 :data:`~clearance.intent.shell.sentinel.REEVALUATED` and parses the code as units, so a deny
 on the inner command still fires.
 
@@ -24,6 +25,7 @@ from __future__ import annotations
 from clearance.intent.shell.grammar import KIND
 from clearance.intent.shell.heredoc import substitutions
 from clearance.intent.shell.sentinel import REEVALUATED
+from clearance.intent.shell.statement import stdin_text
 from clearance.intent.shell.word import SUBSTITUTIONS, build_word
 
 TYPE_CHECKING = False
@@ -34,9 +36,10 @@ if TYPE_CHECKING:
 
     from clearance.intent.shell.sentinel import Floor
     from clearance.intent.shell.source import Source
+    from clearance.intent.shell.statement import Redirect
     from clearance.intent.shell.word import Word
 
-    Finding = tuple[str, str, bool]
+    Finding = tuple[str, str, bool | None]
 
 __all__ = ["COMMANDS", "code", "command", "floor", "gate", "inner_code", "tree"]
 
@@ -99,6 +102,8 @@ def floor(findings: Sequence[Finding]) -> Floor:
 def inner_code(finding: Finding) -> list[tuple[str, bool]]:
     """The program texts a finding runs, each with whether its end was found."""
     text, _, program = finding
+    if program is None:
+        return []
     if program:
         return [(text, True)]
     return substitutions(text)
@@ -112,8 +117,9 @@ def _why(text: str, where: str) -> str:
 # -- simple commands (the assembly's words) ------------------------------------------------
 
 
-def command(words: Sequence[Word]) -> list[Finding]:
-    """Findings for a simple command whose command word is in :data:`COMMANDS`."""
+def command(words: Sequence[Word], redirects: Sequence[Redirect] = ()) -> list[Finding]:
+    """Findings for a simple command whose command word is in :data:`COMMANDS` (``redirects``:
+    its own, for what ``read`` reads)."""
     name = words[0].value
     out: list[Finding] = []
     args = words[1:]
@@ -126,8 +132,12 @@ def command(words: Sequence[Word]) -> list[Finding]:
             _expr(word, "as an arithmetic expression", out)
     elif name == "printf" or name == "wait":
         _option_targets(args, "v" if name == "printf" else "p", name, out)
+        if name == "printf" and any(w.value is not None and w.value[:2] == "-v" for w in args):
+            for word in args:  # `printf -v x %s 'a[$(id)]'`: x holds code for arithmetic
+                _stored(word.value, "printf -v", out)
     elif name == "read":
         _read(args, out)
+        _stored(stdin_text(list(redirects)), "read", out)
     elif name == "unset":
         for word in args:
             if word.value is None or not word.value.startswith("-"):
@@ -159,7 +169,14 @@ def _expr(word: Word, where: str, out: list[Finding]) -> None:
         if code(value):
             out.append((value, _why(value, where), False))
     elif "\\$" in word.raw or "\\`" in word.raw:  # an escaped substitution in a computed word
-        out.append((word.raw, _why(word.raw, where), False))
+        out.append((word.raw, _why(word.raw, where), None))
+
+
+def _stored(value: str | None, name: str, out: list[Finding]) -> None:
+    """A value stored in a variable that holds an array subscript with code: arithmetic on the
+    variable later runs it (``x='a[$(id)]'; (( x ))``)."""
+    if value is not None and "[" in value and code(value):
+        out.append((value, _why(value, f"once {name} stores it and arithmetic reads it"), False))
 
 
 def _option_targets(args: Sequence[Word], letter: str, name: str, out: list[Finding]) -> None:
@@ -229,7 +246,7 @@ def _alias(args: Sequence[Word], out: list[Finding]) -> None:
     for word in args:
         value = word.value
         if value is None:
-            out.append((word.raw, _why(word.raw, "as an alias definition"), False))
+            out.append((word.raw, _why(word.raw, "as an alias definition"), None))
             continue
         if value.startswith("-") or "=" not in value:
             continue  # `alias -p`, `alias name` print
@@ -249,7 +266,13 @@ def _mapfile(args: Sequence[Word], out: list[Finding]) -> None:
         elif i + 1 < len(args):
             callback = args[i + 1]
             text = callback.value if callback.value is not None else callback.raw
-            out.append((text, f"runs the callback '{text}' as code", callback.value is not None))
+            out.append(
+                (
+                    text,
+                    f"runs the callback '{text}' as code",
+                    True if callback.value is not None else None,
+                )
+            )
         return
 
 
@@ -270,7 +293,8 @@ def _declared(
         if value is not None and "n" in flags and value in _CODE_VARIABLES:
             out.append((whole, f"makes a reference to {value}, which bash runs as code", False))
         return
-    array = value.lstrip()[:1] == "(" and name != "an assignment"  # `declare a='(…)'`
+    # `declare a='(…)'` into an array; a variable holding `(…)` for a later `declare -a a=$v`
+    array = value.lstrip()[:1] == "("
     if flags & _REREAD_FLAGS or array or "[" in value:
         out.append((value, _why(value, f"in {name} {target}=…"), False))
 
@@ -351,11 +375,28 @@ def _assignment(node: Node, src: Source, flags: set[str], name: str, out: list[F
     whole = src.slice(node.start_byte, node.end_byte)
     if base in _CODE_VARIABLES:
         if value is None or code(value) or "\\" in value or base in _TABLES:
-            out.append((whole, f"sets {base}, which bash runs as code", False))
+            literal = value is not None
+            text = value if value is not None else whole
+            out.append((text, f"sets {base}, which bash runs as code", False if literal else None))
         return
     if value is None:
+        if name and _rereads_computed(value_node, src, flags):
+            raw = src.slice(value_node.start_byte, value_node.end_byte)
+            out.append((raw, f"lets {name} re-read the computed value {raw} as code", None))
         return
     _declared(base, value, flags, whole, name or "an assignment", out)
+
+
+def _rereads_computed(node: Node, src: Source, flags: set[str]) -> bool:
+    """Whether a declaration re-reads a computed value: under an array, integer or nameref
+    attribute, or when it opens with ``(`` (``declare -a a="$v"`` runs the ``$(…)`` that ``v``
+    holds). A compound array, a number and an arithmetic expansion yield no code."""
+    kind = KIND[node.kind_id]
+    if kind in ("array", "number", "arithmetic_expansion"):
+        return False
+    if flags & _REREAD_FLAGS:
+        return True
+    return src.slice(node.start_byte, node.start_byte + 2).lstrip('"').startswith("(")
 
 
 def _declaration(node: Node, src: Source, out: list[Finding]) -> None:

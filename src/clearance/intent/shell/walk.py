@@ -357,7 +357,9 @@ class Walk(CommandWalk):
             scan_substitutions(node, subs)
             if node.has_error:
                 self._find_errors(node)
-        found = self._reread(node, stmt) if self.reread else None
+        found = None
+        if self.reread or KIND[node.kind_id] == "declaration_command":
+            found = self._reread(node, stmt)  # a declaration may re-read a computed value
         self._record(stmt)
         if found:
             self._rerun(found, stmt)
