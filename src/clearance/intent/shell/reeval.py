@@ -134,7 +134,8 @@ def command(words: Sequence[Word], redirects: Sequence[Redirect] = ()) -> list[F
         _option_targets(args, "v" if name == "printf" else "p", name, out)
         if name == "printf" and any(w.value is not None and w.value[:2] == "-v" for w in args):
             for word in args:  # `printf -v x %s 'a[$(id)]'`: x holds code for arithmetic
-                _stored(word.value, "printf -v", out)
+                if word.value is not None and word.value[:1] != "-":
+                    _stored(word.value, "printf -v", out)
     elif name == "read":
         _read(args, out)
         _stored(stdin_text(list(redirects)), "read", out)
