@@ -200,3 +200,27 @@ def test_under_the_built_in_policy_a_benign_twin_is_not_floored(line: str, world
     found = engine.check(ToolCall("bash", {"command": line}, str(world.project())))
     gate = found.deciding
     assert gate is None or gate.sentinel != REEVALUATED, found.reason
+
+
+def test_many_reevaluated_strings_stay_floored_and_bounded() -> None:
+    import time
+
+    line = "let " + " ".join(["'a[$(rm -rf x)]'"] * 500)
+    started = time.perf_counter()
+    action, _, reason = _decide(_deny_list(), line)
+    assert time.perf_counter() - started < 2.0
+    assert action == "deny", reason  # the first findings' code is parsed; the floor stands
+    units = analyze(line, cwd=CWD, home="/home/me").units
+    assert units[0].floor is not None and units[0].floor[0] == REEVALUATED
+    assert len(units) <= 1 + 16
+
+
+def test_a_deep_arithmetic_expression_is_scanned_without_recursion() -> None:
+    from clearance.intent.shell import parser
+    from clearance.intent.shell.reeval import tree
+    from clearance.intent.shell.source import Source
+
+    line = "(( " + " + ".join(["'a[$(id)]'"] * 3000) + " ))"
+    src = Source(line)
+    found = tree(parser.parse(src.parsed), src)
+    assert len(found) == 3000

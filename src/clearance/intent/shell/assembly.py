@@ -225,7 +225,7 @@ class Assembly:
 
     def _rerun(self, found: list[reeval.Finding], stmt: Statement) -> None:
         """The code a string evaluated again runs, as payload units (so a deny still fires)."""
-        for finding in found:
+        for finding in found[: reeval.MAX_FINDINGS]:
             for text, sure in reeval.inner_code(finding):
                 units = self.payloads(text, stmt, self.depth + 1)
                 self.units.extend(units if sure else [u.replace(unresolved=True) for u in units])

@@ -156,7 +156,7 @@ class CommandWalk:
 
     def _rerun(self, found: list[Finding], stmt: Statement) -> None:
         """The code each finding runs, as programs of their own (in a fresh shell)."""
-        for finding in found:
+        for finding in found[: reeval.MAX_FINDINGS]:
             for text, sure in reeval.inner_code(finding):
                 if text.strip():
                     own = Scope(stmt.scope)

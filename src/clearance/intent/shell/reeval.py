@@ -99,6 +99,9 @@ def floor(findings: Sequence[Finding]) -> Floor:
     return (REEVALUATED, findings[0][1])
 
 
+MAX_FINDINGS = 16  # findings whose code is parsed; past them the floor alone stands
+
+
 def inner_code(finding: Finding) -> list[tuple[str, bool]]:
     """The program texts a finding runs, each with whether its end was found."""
     text, _, program = finding
@@ -313,10 +316,27 @@ def tree(node: Node, src: Source, arith: bool = False) -> list[Finding]:
     return out
 
 
-def _scan(node: Node, src: Source, arith: bool, declared: bool, out: list[Finding]) -> None:
-    kind = KIND[node.kind_id]
-    if kind in SUBSTITUTIONS:
-        return
+def _scan(root: Node, src: Source, arith: bool, declared: bool, out: list[Finding]) -> None:
+    # Iterative: an arithmetic expression of thousands of terms nests as deep.
+    stack = [(root, arith, declared)]
+    while stack:
+        node, arith, declared = stack.pop()
+        kind = KIND[node.kind_id]
+        if kind in SUBSTITUTIONS:
+            continue
+        _node(node, kind, src, arith, declared, out)
+        if not arith:
+            arith = _opens_arithmetic(node, kind, src)
+        inside = kind == "declaration_command"  # its assignments were read with its flags
+        for child in reversed(node.children):
+            if child.child_count or (arith and KIND[child.kind_id] in _STRINGS):
+                stack.append((child, arith, inside))
+
+
+def _node(
+    node: Node, kind: str, src: Source, arith: bool, declared: bool, out: list[Finding]
+) -> None:
+    """The findings of one node (its descendants are the caller's)."""
     if arith and kind in _STRINGS:
         value = _value(node, src)
         if value is not None and code(value):
@@ -335,17 +355,19 @@ def _scan(node: Node, src: Source, arith: bool, declared: bool, out: list[Findin
             value = _value(child, src)  # `(['$(id)']=1)`: the subscript is arithmetic
             if value is not None and value.startswith("[") and code(value.split("]=", 1)[0]):
                 out.append((value, _why(value, "as an array subscript"), False))
-    if not arith:
-        if kind in _ARITH or (kind == "compound_statement" and node.children[0].type == "(("):
-            arith = True
-        elif kind in ("unary_expression", "binary_expression"):
-            for child in node.children:
-                if KIND[child.kind_id] == "test_operator":
-                    arith = arith or src.slice(child.start_byte, child.end_byte) in _TEST_ARITH
-    inside = kind == "declaration_command"  # its assignments were read with its flags
-    for child in node.children:
-        if child.child_count or (arith and KIND[child.kind_id] in _STRINGS):
-            _scan(child, src, arith, inside, out)
+
+
+def _opens_arithmetic(node: Node, kind: str, src: Source) -> bool:
+    """Whether ``node``'s strings are arithmetic: ``$(( ))``, ``(( ))``, a subscript, a
+    ``for (( ))`` header, a ``[[ ]]`` operand of ``-v`` or of an arithmetic comparison."""
+    if kind in _ARITH or (kind == "compound_statement" and node.children[0].type == "(("):
+        return True
+    if kind in ("unary_expression", "binary_expression"):
+        for child in node.children:
+            operator = KIND[child.kind_id] == "test_operator"
+            if operator and src.slice(child.start_byte, child.end_byte) in _TEST_ARITH:
+                return True
+    return False
 
 
 def _value(node: Node, src: Source) -> str | None:
