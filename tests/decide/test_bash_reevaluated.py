@@ -90,6 +90,11 @@ ASKED = [
     'shopt -s expand_aliases; alias zz="$v"\nzz',
     'declare -a a="($(printf x))"',
     "declare -n r=PS4; r='$(id)'; set -x; true",
+    "hash -p ./evil ls; ls",
+    "printf -v 'BASH_ALIASES[ls]' %s id\nls",
+    "read 'BASH_CMDS[ls]' <<< /tmp/evil; ls",
+    "BASH_ALIASES+=([ls]=id)\nls",
+    "declare -A BASH_CMDS=([ls]=/tmp/evil); ls",
 ]
 
 # Lines the grammar cannot read: asked as unparsed, never allowed.
@@ -129,6 +134,8 @@ BENIGN = [
     "read -r x <<< 'a b'",
     "printf -v x '%s' '[y]'",
     "mapfile -t lines < f",
+    "hash -r",
+    "hash",
     "git commit -m \"$(cat <<'EOF'\nfix: a[$(x)] in docs\nEOF\n)\"",
 ]
 

@@ -50,6 +50,7 @@ _MARKERS = ("$(", "`", "${", "$'")
 DECLARATIONS = frozenset({"declare", "typeset", "local", "readonly", "export"})
 COMMANDS = frozenset(
     {"test", "[", "let", "printf", "read", "wait", "unset", "alias", "mapfile", "readarray"}
+    | {"hash"}
     | DECLARATIONS
 )
 # Variables whose value bash runs as code later: prompt strings (PS4 at every command traced by
@@ -150,6 +151,12 @@ def command(words: Sequence[Word], redirects: Sequence[Redirect] = ()) -> list[F
         _alias(args, out)
     elif name == "mapfile" or name == "readarray":
         _mapfile(args, out)
+    elif name == "hash":
+        for word in args:  # `hash -p /tmp/x ls`: `ls` runs /tmp/x from now on
+            if word.value is None or (word.value[:1] == "-" and "p" in word.value):
+                out.append((word.raw, "binds a command name to another program, which then "
+                            "runs as code under that name", None))  # fmt: skip
+                break
     elif name in DECLARATIONS:
         flags: set[str] = set()
         for word in args:
@@ -206,8 +213,8 @@ def _option_targets(args: Sequence[Word], letter: str, name: str, out: list[Find
 def _expr_value(value: str, where: str, out: list[Finding]) -> None:
     if code(value):
         out.append((value, _why(value, where), False))
-    elif value in _CODE_VARIABLES:
-        out.append((value, f"sets {value}, which bash runs as code", False))
+    elif value.split("[", 1)[0] in _CODE_VARIABLES:
+        out.append((value, f"sets {value}, which bash runs as code", None))
 
 
 def _target(word: Word, where: str, out: list[Finding]) -> None:
