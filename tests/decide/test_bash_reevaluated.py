@@ -201,7 +201,7 @@ def test_under_the_built_in_policy_nothing_reevaluated_is_allowed(line: str, wor
     assert found.action in ("ask", "deny"), found.reason
 
 
-@pytest.mark.parametrize("line", ["declare -a a=(1 2)", "printf -v x '%s' y", "let i=i+1"])
+@pytest.mark.parametrize("line", BENIGN)
 def test_under_the_built_in_policy_a_benign_twin_is_not_floored(line: str, world) -> None:  # type: ignore[no-untyped-def]
     engine = Engine.load(cwd=str(world.project()), env=world.env)
     found = engine.check(ToolCall("bash", {"command": line}, str(world.project())))
@@ -231,3 +231,18 @@ def test_a_deep_arithmetic_expression_is_scanned_without_recursion() -> None:
     src = Source(line)
     found = tree(parser.parse(src.parsed), src)
     assert len(found) == 3000
+
+
+def test_the_code_is_parsed_as_units_in_their_own_context() -> None:
+    units = analyze("[[ -v 'a[$(rm -rf x)]' ]]", cwd=CWD, home="/home/me").units
+    assert [(u.text, u.context) for u in units] == [
+        ("[[ -v 'a[$(rm -rf x)]' ]]", ""),
+        ("rm -rf x", "command_substitution"),
+    ]
+    units = analyze("alias ls='rm -rf x'", cwd=CWD, home="/home/me").units
+    assert [(u.text, u.context) for u in units] == [
+        ("alias ls='rm -rf x'", ""),
+        ("rm -rf x", "opaque_payload"),
+    ]
+    assert units[0].floor is not None
+    assert units[0].floor[1].startswith("defines alias 'ls'")
