@@ -89,7 +89,7 @@ DECISIONS: list[tuple[str, str, str | None]] = [
     ('export A=1 B=$(c)', 'allow', None),
     ('declare -r V=$(d)', 'allow', None),
     ('readonly R=1', 'allow', None),
-    ('typeset -i n=$(e)', 'allow', None),
+    ('typeset -i n=$(e)', 'ask', '<reevaluated-shell-string>'),  # its output is arithmetic
     ('[[ -f $(e) ]] && unset $(f)', 'allow', None),
     ('[ -d build ] || mkdir build', 'allow', None),
     ('test -f x && rm x', 'deny', 'bash:rm *'),

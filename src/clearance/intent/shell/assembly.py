@@ -9,6 +9,7 @@ effective directory of the statement's shell (notes §5.11).
 from __future__ import annotations
 
 from clearance.intent.path import normal_path
+from clearance.intent.shell import reeval
 from clearance.intent.shell.effect import reader_claim
 from clearance.intent.shell.role import candidates
 from clearance.intent.shell.spelling import spellings
@@ -183,6 +184,12 @@ class Assembly:
             first = None
             executed = None
             exemption = "execution-modifier"
+        floor = stmt.floor if level == 0 else None
+        again = None
+        if words[0].value in reeval.COMMANDS:
+            again = reeval.command(words, stmt.redirects)
+        if again and floor is None:
+            floor = reeval.floor(again)  # a string it evaluates again as code
         extra: tuple[str, ...] = ()
         if self.project:
             extra = spellings(text, words, base, self.home, self.home_ok, self.exists)
@@ -197,9 +204,11 @@ class Assembly:
                 stmt.unresolved or lost,
                 stmt.salvaged,
                 extra,
-                stmt.floor if level == 0 else None,
+                floor,
             )
         )
+        if again and self.depth < MAX_LAYERS:
+            self._rerun(again, stmt)
         if first is None:
             return words, found
         if first.kind == "opaque":
@@ -222,6 +231,13 @@ class Assembly:
                 if line != join(inner):
                     self.units.extend(self.payloads(line, stmt, self.depth + 1))
         return words, found
+
+    def _rerun(self, found: list[reeval.Finding], stmt: Statement) -> None:
+        """The code a string evaluated again runs, as payload units (so a deny still fires)."""
+        for finding in found[: reeval.MAX_FINDINGS]:
+            for text, sure in reeval.inner_code(finding):
+                units = self.payloads(text, stmt, self.depth + 1)
+                self.units.extend(units if sure else [u.replace(unresolved=True) for u in units])
 
     def _fold_cd(self, words: Sequence[Word], stmt: Statement, base: str | None) -> None:
         name = words[0].value

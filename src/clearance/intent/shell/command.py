@@ -17,6 +17,7 @@ ASCII text is sliced as a ``str`` (byte offsets are character offsets); other te
 
 from __future__ import annotations
 
+from clearance.intent.shell import reeval
 from clearance.intent.shell.grammar import KIND, REDIRECTS, STATEMENTS
 from clearance.intent.shell.redirect import Pending, read_redirect
 from clearance.intent.shell.statement import Scope, Statement
@@ -34,6 +35,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from tree_sitter import Node
 
+    from clearance.intent.shell.reeval import Finding
     from clearance.intent.shell.sentinel import Floor
     from clearance.intent.shell.source import Source
 
@@ -57,6 +59,7 @@ class CommandWalk:
         "home_ok",
         "plain",
         "pwd_ok",
+        "reread",
         "safe",
         "salvage",
         "src",
@@ -78,6 +81,8 @@ class CommandWalk:
             self.plain = self.safe or ("\n" not in text and EXPANDING.isdisjoint(text))
         self.home_ok = home_ok
         self.pwd_ok = pwd_ok
+        # The line may hide a string bash evaluates again as code (see reeval.py).
+        self.reread = reeval.gate(src.text)
         self.statements: list[Statement] = []
         # Byte ranges worth re-parsing for salvage, with the context of their error region.
         self.salvage: list[tuple[int, int, str]] = []
@@ -140,6 +145,26 @@ class CommandWalk:
                 ranges.append((child.end_byte, end, ctx))
             elif KIND[child.kind_id] in STATEMENTS:
                 ranges.append((child.start_byte, child.end_byte, ctx))
+
+    def _reread(self, node: Node, stmt: Statement, arith: bool = False) -> list[Finding]:
+        """Strings of ``node`` that bash evaluates again as code: floor ``stmt`` with them
+        (:data:`~clearance.intent.shell.sentinel.REEVALUATED`); :meth:`_rerun` then adds the
+        code they run, once ``stmt`` is recorded."""
+        found = reeval.tree(node, self.src, arith)
+        if found and stmt.floor is None:
+            stmt.floor = reeval.floor(found)
+        return found
+
+    def _rerun(self, found: list[Finding], stmt: Statement) -> None:
+        """The code each finding runs, as programs of their own (in a fresh shell)."""
+        for finding in found[: reeval.MAX_FINDINGS]:
+            for text, sure in reeval.inner_code(finding):
+                if text.strip():
+                    own = Scope(stmt.scope)
+                    unres = stmt.unresolved or not sure
+                    self.statements.append(
+                        Statement("nested", text, "command_substitution", own, unres)
+                    )
 
     def _redirect(self, node: Node, pending: Pending) -> None:
         read_redirect(node, pending, self.src, self._word, self.strays)
@@ -286,6 +311,7 @@ class CommandWalk:
         if self.floor is not None:
             stmt.floor = self.floor
             self.floor = None
+        again = self._reread(node, stmt) if self.reread else None
         if subshells is not None:
             # `time ( … )` times a subshell; anything else before `(` is a bash syntax error.
             if len(words) == 2 and words[0].value == "time" and words[0].raw == "time":
@@ -296,6 +322,8 @@ class CommandWalk:
             self._record(stmt)
         else:
             self.statements.append(stmt)
+        if again:
+            self._rerun(again, stmt)
         if subshells is not None:
             for sub in subshells:
                 own = Scope(scope)

@@ -323,7 +323,18 @@ class Walk(CommandWalk):
                 body.append(child)
             elif child.is_named:
                 collect_substitutions(child, subs)
+        found = None
+        if self.reread and (kind == "c_style_for_statement" or _arithmetic(node)):
+            found = []  # only the arithmetic: the loop's body is walked on its own
+            for i, child in enumerate(node.children):
+                if (
+                    kind != "c_style_for_statement"
+                    or node.field_name_for_child(i) in EXPRESSION_FIELDS
+                ):
+                    found.extend(self._reread(child, stmt, True))
         self._record(stmt)
+        if found:
+            self._rerun(found, stmt)
         self._nested(subs, None, scope, unres, depth)
         inner_ctx = ctx
         inner_scope = scope
@@ -368,7 +379,12 @@ class Walk(CommandWalk):
             if node.has_error:
                 self._find_errors(node)
             stmt.floor = expansion_floor(node, self.src)
+        found = None
+        if self.reread or KIND[node.kind_id] == "declaration_command":
+            found = self._reread(node, stmt)  # a declaration may re-read a computed value
         self._record(stmt)
+        if found:
+            self._rerun(found, stmt)
         self._nested(subs, None, scope, unres, depth)
 
     def _test_words(self, node: Node, out: list[Word], subs: list[Node]) -> None:
@@ -377,3 +393,8 @@ class Walk(CommandWalk):
                 out.append(self._word(child, subs))
             elif child.is_named and KIND[child.kind_id] != "test_operator" and child.child_count:
                 self._test_words(child, out, subs)
+
+
+def _arithmetic(node: Node) -> bool:
+    """``(( … ))``: a compound statement the grammar opens with ``((``."""
+    return node.child_count > 0 and node.children[0].type == "(("

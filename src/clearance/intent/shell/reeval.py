@@ -1,0 +1,452 @@
+"""Strings bash evaluates again as code (``docs/shell-analysis.md``, "Strings bash evaluates
+again").
+
+A quoted string is inert where it is typed, but bash reads some strings a second time as code:
+an array subscript is arithmetic, and arithmetic expands ``$(…)``; ``declare -a a='(…)'``
+parses its value as a compound assignment; ``printf -v``, ``read``, ``unset`` and ``-v`` tests
+take a name that may carry a subscript; ``PS4`` is expanded at every traced command; an alias
+is a command line run where its name is typed later; ``mapfile -C`` runs its callback.
+
+Each finding is ``(text, why, program)``: ``text`` is the string bash re-reads, ``why``
+completes the gate's "Needs approval" sentence, and ``program`` says whether ``text`` is a
+command line of its own (an alias value, a ``mapfile`` callback: ``True``), an expression whose
+``$(…)`` and backtick substitutions are what runs (``False``), or a computed value whose code
+cannot be known (``None``: the floor alone). The caller floors the unit with
+:data:`~clearance.intent.shell.sentinel.REEVALUATED` and parses the code as units, so a deny
+on the inner command still fires.
+
+The checks cost nothing on the usual line: the walk scans a tree only when the line holds a
+quote or a backslash next to ``$(``, a backtick, ``${`` or ``$'`` (:func:`gate`), and the
+assembly looks at a simple command only when its command word is in :data:`COMMANDS`.
+"""
+
+from __future__ import annotations
+
+from clearance.intent.shell.grammar import KIND
+from clearance.intent.shell.heredoc import substitutions
+from clearance.intent.shell.sentinel import REEVALUATED
+from clearance.intent.shell.statement import stdin_text
+from clearance.intent.shell.word import SUBSTITUTIONS, build_word
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from tree_sitter import Node
+
+    from clearance.intent.shell.sentinel import Floor
+    from clearance.intent.shell.source import Source
+    from clearance.intent.shell.statement import Redirect
+    from clearance.intent.shell.word import Word
+
+    Finding = tuple[str, str, bool | None]
+
+__all__ = ["COMMANDS", "code", "command", "floor", "gate", "inner_code", "tree"]
+
+_NAME = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_")
+_MARKERS = ("$(", "`", "${", "$'")
+
+# Simple commands whose arguments bash may read again (the command word, by value).
+DECLARATIONS = frozenset({"declare", "typeset", "local", "readonly", "export"})
+COMMANDS = frozenset(
+    {"test", "[", "let", "printf", "read", "wait", "unset", "alias", "mapfile", "readarray"}
+    | {"hash"}
+    | DECLARATIONS
+)
+# Variables whose value bash runs as code later: prompt strings (PS4 at every command traced by
+# `set -x`; the others in an interactive shell), the alias and command hash tables.
+_CODE_VARIABLES = frozenset(
+    {"PS0", "PS1", "PS2", "PS4", "PROMPT_COMMAND", "BASH_ALIASES", "BASH_CMDS"}
+)
+_TABLES = frozenset({"BASH_ALIASES", "BASH_CMDS"})  # any entry is a command run later
+# Declaration attributes under which a value is re-read: arrays (a compound assignment),
+# integers (arithmetic), namerefs (the value is a name, subscript and all).
+_REREAD_FLAGS = frozenset("aAin")
+# Nodes whose strings are arithmetic, or an array subscript.
+_ARITH = frozenset({"arithmetic_expansion", "subscript", "c_style_for_statement"})
+_TEST_ARITH = frozenset({"-eq", "-ne", "-lt", "-le", "-gt", "-ge", "-v"})
+_STRINGS = frozenset({"raw_string", "ansi_c_string", "string", "word", "concatenation"})
+# read's options that take a value (`-a NAME` names the target array).
+_READ_VALUES = frozenset("adinNptu")
+
+
+def gate(text: str) -> bool:
+    """Whether ``text`` may hold a string bash re-reads as code, hidden from the parse: a quote
+    or backslash and one of the markers, or the name of a variable bash runs. Cheap: the walk
+    asks once per line."""
+    if "PS" in text or "BASH_" in text or "PROMPT_COMMAND" in text:
+        return True  # a prompt string, or the alias or command table, may be set
+    if "'" not in text and "\\" not in text:
+        return False
+    return any(marker in text for marker in _MARKERS)
+
+
+def code(value: str) -> bool:
+    """Whether ``value``, read again by bash, would run or expand more than plain names: it
+    holds ``$(``, ``$((``, a backtick, or a ``${`` that is more than ``${NAME}``."""
+    if "$(" in value or "`" in value:
+        return True
+    at = value.find("${")
+    while at >= 0:
+        end = value.find("}", at)
+        name = value[at + 2 : end]
+        if end < 0 or not name or name[0].isdigit() or not _NAME.issuperset(name):
+            return True
+        at = value.find("${", end)
+    return False
+
+
+def floor(findings: Sequence[Finding]) -> Floor:
+    return (REEVALUATED, findings[0][1])
+
+
+MAX_FINDINGS = 16  # findings whose code is parsed; past them the floor alone stands
+
+
+def inner_code(finding: Finding) -> list[tuple[str, bool]]:
+    """The program texts a finding runs, each with whether its end was found."""
+    text, _, program = finding
+    if program is None:
+        return []
+    if program:
+        return [(text, True)]
+    return substitutions(text)
+
+
+def _why(text: str, where: str) -> str:
+    shown = text if len(text) <= 60 else text[:57] + "..."
+    return f"re-evaluates '{shown}' as code {where}"
+
+
+# -- simple commands (the assembly's words) ------------------------------------------------
+
+
+def command(words: Sequence[Word], redirects: Sequence[Redirect] = ()) -> list[Finding]:
+    """Findings for a simple command whose command word is in :data:`COMMANDS` (``redirects``:
+    its own, for what ``read`` reads)."""
+    name = words[0].value
+    out: list[Finding] = []
+    args = words[1:]
+    if name in ("test", "["):
+        for i, word in enumerate(args[:-1]):
+            if word.value == "-v":
+                _expr(args[i + 1], "as an array subscript in a -v test", out)
+    elif name == "let":
+        for word in args:
+            _expr(word, "as an arithmetic expression", out)
+    elif name == "printf" or name == "wait":
+        _option_targets(args, "v" if name == "printf" else "p", name, out)
+        if name == "printf" and any(w.value is not None and w.value[:2] == "-v" for w in args):
+            for word in args:  # `printf -v x %s 'a[$(id)]'`: x holds code for arithmetic
+                if word.value is not None and word.value[:1] != "-":
+                    _stored(word.value, "printf -v", out)
+    elif name == "read":
+        _read(args, out)
+        _stored(stdin_text(list(redirects)), "read", out)
+    elif name == "unset":
+        for word in args:
+            if word.value is None or not word.value.startswith("-"):
+                _expr(word, "as an array subscript of unset", out)
+    elif name == "alias":
+        _alias(args, out)
+    elif name == "mapfile" or name == "readarray":
+        _mapfile(args, out)
+    elif name == "hash":
+        for word in args:  # `hash -p /tmp/x ls`: `ls` runs /tmp/x from now on
+            if word.value is None or (word.value[:1] == "-" and "p" in word.value):
+                out.append((word.raw, "binds a command name to another program, which then "
+                            "runs as code under that name", None))  # fmt: skip
+                break
+    elif name in DECLARATIONS:
+        flags: set[str] = set()
+        for word in args:
+            value = word.value
+            if value is None:
+                if word.raw.split("=", 1)[0].lstrip("\"'") in _CODE_VARIABLES:
+                    out.append((word.raw, f"sets {word.raw.split('=', 1)[0]}, which bash "
+                                "runs as code", False))  # fmt: skip
+                continue
+            if value[:1] in ("-", "+") and "=" not in value:
+                flags.update(value[1:])
+                continue
+            target, eq, rhs = value.partition("=")
+            _declared(target, rhs if eq else None, flags, value, str(name), out)
+    return out
+
+
+def _expr(word: Word, where: str, out: list[Finding]) -> None:
+    value = word.value
+    if value is not None:
+        if code(value):
+            out.append((value, _why(value, where), False))
+    elif "\\$" in word.raw or "\\`" in word.raw:  # an escaped substitution in a computed word
+        out.append((word.raw, _why(word.raw, where), None))
+
+
+def _stored(value: str | None, name: str, out: list[Finding]) -> None:
+    """A value stored in a variable that holds an array subscript with code: arithmetic on the
+    variable later runs it (``x='a[$(id)]'; (( x ))``)."""
+    if value is not None and "[" in value and code(value):
+        out.append((value, _why(value, f"once {name} stores it and arithmetic reads it"), False))
+
+
+def _option_targets(args: Sequence[Word], letter: str, name: str, out: list[Finding]) -> None:
+    """The variable named by ``-v NAME`` (printf) or ``-p NAME`` (wait), also glued."""
+    where = f"as an array subscript of {name} -{letter}"
+    for i, word in enumerate(args):
+        value = word.value
+        if value is None or not value.startswith("-") or value == "--":
+            if value == "--" or (value is not None and not value.startswith("-")):
+                break
+            continue
+        cluster = value[1:]
+        at = cluster.find(letter)
+        if at < 0:
+            continue
+        rest = cluster[at + 1 :]
+        if rest:
+            _expr_value(rest, where, out)
+        elif i + 1 < len(args):
+            _target(args[i + 1], where, out)
+
+
+def _expr_value(value: str, where: str, out: list[Finding]) -> None:
+    if code(value):
+        out.append((value, _why(value, where), False))
+    elif value.split("[", 1)[0] in _CODE_VARIABLES:
+        out.append((value, f"sets {value}, which bash runs as code", None))
+
+
+def _target(word: Word, where: str, out: list[Finding]) -> None:
+    if word.value is not None:
+        _expr_value(word.value, where, out)
+    else:
+        _expr(word, where, out)
+
+
+def _read(args: Sequence[Word], out: list[Finding]) -> None:
+    where = "as an array subscript of a read target"
+    expect = ""  # the option letter whose value comes next
+    options = True
+    for word in args:
+        value = word.value
+        if expect:
+            if expect == "a":
+                _target(word, where, out)
+            expect = ""
+            continue
+        if options and value is not None and value.startswith("-") and len(value) > 1:
+            if value == "--":
+                options = False
+                continue
+            cluster = value[1:]
+            for j, letter in enumerate(cluster):
+                if letter in _READ_VALUES:
+                    rest = cluster[j + 1 :]
+                    if not rest:
+                        expect = letter
+                    elif letter == "a":
+                        _expr_value(rest, where, out)
+                    break
+            continue
+        options = False
+        _target(word, where, out)
+
+
+def _alias(args: Sequence[Word], out: list[Finding]) -> None:
+    for word in args:
+        value = word.value
+        if value is None:
+            out.append((word.raw, _why(word.raw, "as an alias definition"), None))
+            continue
+        if value.startswith("-") or "=" not in value:
+            continue  # `alias -p`, `alias name` print
+        name, _, body = value.partition("=")
+        out.append((body, f"defines alias '{name}', which bash runs as code where it is "
+                    "typed on a later line", True))  # fmt: skip
+
+
+def _mapfile(args: Sequence[Word], out: list[Finding]) -> None:
+    for i, word in enumerate(args):
+        value = word.value
+        if value is None or not value.startswith("-") or "C" not in value:
+            continue
+        rest = value[value.index("C") + 1 :]
+        if rest:
+            out.append((rest, f"runs the callback '{rest}' as code", True))
+        elif i + 1 < len(args):
+            callback = args[i + 1]
+            text = callback.value if callback.value is not None else callback.raw
+            out.append(
+                (
+                    text,
+                    f"runs the callback '{text}' as code",
+                    True if callback.value is not None else None,
+                )
+            )
+        return
+
+
+def _declared(
+    target: str, value: str | None, flags: set[str], whole: str, name: str, out: list[Finding]
+) -> None:
+    """One ``NAME[=VALUE]`` operand of a declaration builtin, under ``flags``."""
+    base = target.split("[", 1)[0].rstrip("+")
+    if base in _CODE_VARIABLES and (
+        value is None or code(value) or "n" in flags or base in _TABLES or "[" in target
+    ):
+        out.append((whole, f"sets {base}, which bash runs as code", False))
+        return
+    if "[" in target and code(target):
+        out.append((target, _why(target, f"as an array subscript of {name}"), False))
+        return
+    if value is None or not code(value):
+        if value is not None and "n" in flags and value in _CODE_VARIABLES:
+            out.append((whole, f"makes a reference to {value}, which bash runs as code", False))
+        return
+    # `declare a='(…)'` into an array; a variable holding `(…)` for a later `declare -a a=$v`
+    array = value.lstrip()[:1] == "("
+    if flags & _REREAD_FLAGS or array or "[" in value:
+        out.append((value, _why(value, f"in {name} {target}=…"), False))
+
+
+# -- trees (the walk's nodes) --------------------------------------------------------------
+
+
+def tree(node: Node, src: Source, arith: bool = False) -> list[Finding]:
+    """Findings in the tree of one statement: strings in arithmetic and array subscripts,
+    assignments that store code for later (``PS4``, a subscript in a value), and the operands of
+    the declaration builtins and ``unset``, which the grammar gives no words. Substitutions are
+    statements of their own and are not entered."""
+    out: list[Finding] = []
+    _scan(node, src, arith, False, out)
+    return out
+
+
+def _scan(root: Node, src: Source, arith: bool, declared: bool, out: list[Finding]) -> None:
+    # Iterative: an arithmetic expression of thousands of terms nests as deep.
+    stack = [(root, arith, declared)]
+    while stack:
+        node, arith, declared = stack.pop()
+        kind = KIND[node.kind_id]
+        if kind in SUBSTITUTIONS:
+            continue
+        _node(node, kind, src, arith, declared, out)
+        if not arith:
+            arith = _opens_arithmetic(node, kind, src)
+        inside = kind == "declaration_command"  # its assignments were read with its flags
+        for child in reversed(node.children):
+            if child.child_count or (arith and KIND[child.kind_id] in _STRINGS):
+                stack.append((child, arith, inside))
+
+
+def _node(
+    node: Node, kind: str, src: Source, arith: bool, declared: bool, out: list[Finding]
+) -> None:
+    """The findings of one node (its descendants are the caller's)."""
+    if arith and kind in _STRINGS:
+        value = _value(node, src)
+        if value is not None and code(value):
+            out.append((value, _why(value, "in arithmetic or an array subscript"), False))
+    if kind == "variable_assignment" and not declared:
+        _assignment(node, src, set(), "", out)
+    elif kind == "declaration_command":
+        _declaration(node, src, out)
+    elif kind == "unset_command":
+        for child in node.named_children:
+            value = _value(child, src)
+            if value is not None and code(value):
+                out.append((value, _why(value, "as an array subscript of unset"), False))
+    elif kind == "array":
+        for child in node.named_children:
+            value = _value(child, src)  # `(['$(id)']=1)`: the subscript is arithmetic
+            if value is not None and value.startswith("[") and code(value.split("]=", 1)[0]):
+                out.append((value, _why(value, "as an array subscript"), False))
+
+
+def _opens_arithmetic(node: Node, kind: str, src: Source) -> bool:
+    """Whether ``node``'s strings are arithmetic: ``$(( ))``, ``(( ))``, a subscript, a
+    ``for (( ))`` header, a ``[[ ]]`` operand of ``-v`` or of an arithmetic comparison."""
+    if kind in _ARITH or (kind == "compound_statement" and node.children[0].type == "(("):
+        return True
+    if kind in ("unary_expression", "binary_expression"):
+        for child in node.children:
+            operator = KIND[child.kind_id] == "test_operator"
+            if operator and src.slice(child.start_byte, child.end_byte) in _TEST_ARITH:
+                return True
+    return False
+
+
+def _value(node: Node, src: Source) -> str | None:
+    """The literal value of a word node; for a computed one, its text when it holds an escaped
+    substitution (``"a[\\$(id)]$x"``), else ``None``."""
+    word = build_word(node, src, [], True, True)
+    if word.value is not None:
+        return word.value
+    raw = word.raw
+    return raw if "\\$" in raw or "\\`" in raw else None
+
+
+def _assignment(node: Node, src: Source, flags: set[str], name: str, out: list[Finding]) -> None:
+    target = node.child_by_field_name("name")
+    value_node = node.child_by_field_name("value")
+    if target is None:
+        return
+    base = src.slice(target.start_byte, target.end_byte).split("[", 1)[0]
+    if KIND[target.kind_id] == "subscript":
+        named = target.child_by_field_name("name")
+        if named is not None:
+            base = src.slice(named.start_byte, named.end_byte)
+    if value_node is None:
+        if base in _CODE_VARIABLES and name:
+            out.append((base, f"sets {base}, which bash runs as code", False))
+        return
+    value = _value(value_node, src)
+    whole = src.slice(node.start_byte, node.end_byte)
+    if base in _CODE_VARIABLES:
+        if value is None or code(value) or "\\" in value or base in _TABLES:
+            literal = value is not None
+            text = value if value is not None else whole
+            out.append((text, f"sets {base}, which bash runs as code", False if literal else None))
+        return
+    if value is None:
+        if name and _rereads_computed(value_node, src, flags):
+            raw = src.slice(value_node.start_byte, value_node.end_byte)
+            out.append((raw, f"lets {name} re-read the computed value {raw} as code", None))
+        return
+    _declared(base, value, flags, whole, name or "an assignment", out)
+
+
+def _rereads_computed(node: Node, src: Source, flags: set[str]) -> bool:
+    """Whether a declaration re-reads a computed value: under an array, integer or nameref
+    attribute, or when it opens with ``(`` (``declare -a a="$v"`` runs the ``$(…)`` that ``v``
+    holds). A compound array, a number and an arithmetic expansion yield no code."""
+    kind = KIND[node.kind_id]
+    if kind in ("array", "number", "arithmetic_expansion"):
+        return False
+    if flags & _REREAD_FLAGS:
+        return True
+    return src.slice(node.start_byte, node.start_byte + 2).lstrip('"').startswith("(")
+
+
+def _declaration(node: Node, src: Source, out: list[Finding]) -> None:
+    flags: set[str] = set()
+    name = ""
+    for child in node.children:
+        kind = KIND[child.kind_id]
+        if not child.is_named:
+            name = name or src.slice(child.start_byte, child.end_byte)
+            continue
+        if kind == "variable_assignment":
+            continue  # scanned on its own, below, with the flags
+        value = _value(child, src)
+        if value is None:
+            continue
+        if value[:1] in ("-", "+") and "=" not in value:
+            flags.update(value[1:])
+            continue
+        target, eq, rhs = value.partition("=")
+        _declared(target, rhs if eq else None, flags, value, name, out)
+    for child in node.named_children:
+        if KIND[child.kind_id] == "variable_assignment":
+            _assignment(child, src, flags, name or "declare", out)
