@@ -129,3 +129,28 @@ def test_an_engine_reads_the_sessions_grants_from_disk(world) -> None:  # type: 
         == "ask"
     )
     assert e.check(ToolCall("bash", {"command": "npm test"}, str(world.home))).action == "ask"
+
+
+def test_a_grant_file_not_sealed_by_clearance_is_ignored(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    import json as _json
+
+    from clearance.decide.grant import DiskGrants, Grant
+
+    state = str(tmp_path / "state")
+    store = DiskGrants(state, "s1")
+    store.add([Grant("bash", "npm test *")])
+    assert DiskGrants(state, "s1").grants() == (Grant("bash", "npm test *"),)
+    path = tmp_path / "state" / "sessions" / "s1" / "grants.json"
+    body = _json.loads(path.read_text())
+    # A writer of the state directory adds a grant: the seal no longer matches.
+    body["grants"].append({"surface": "bash", "pattern": "*"})
+    path.write_text(_json.dumps(body))
+    forged = DiskGrants(state, "s1")
+    assert forged.grants() == () and forged.rejected
+    # Without any seal at all, likewise.
+    del body["seal"]
+    path.write_text(_json.dumps(body))
+    assert DiskGrants(state, "s1").grants() == ()
+    # The secret is private to its user.
+    secret = tmp_path / "state" / "secret"
+    assert secret.stat().st_mode & 0o777 == 0o600

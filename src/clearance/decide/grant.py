@@ -7,8 +7,10 @@ let ``git push --force`` through ``git push --force*: deny``; notes §8.2, issue
 
 Long-lived hosts keep grants in memory (:class:`GrantStore`). Hosts that run a fresh process per
 call keep them on disk (:class:`DiskGrants`): ``$state/sessions/<session>/grants.json``, 0600,
-rewritten atomically under an exclusive lock so concurrent writers never lose a grant. A session
-unused for :data:`SESSION_TTL` seconds has expired.
+rewritten atomically under an exclusive lock so concurrent writers never lose a grant, and sealed
+with the per-user secret (:mod:`clearance.policy.secret`): a file whose seal does not match was
+not written by clearance, and its grants are ignored. A session unused for :data:`SESSION_TTL`
+seconds has expired.
 """
 
 from __future__ import annotations
@@ -99,11 +101,12 @@ def session_dir(state: str, session: str) -> str:
 class DiskGrants(GrantStore):
     """Grants of one session on disk, shared by every process of that session."""
 
-    __slots__ = ("path", "session", "state")
+    __slots__ = ("path", "rejected", "session", "state")
 
     def __init__(self, state: str, session: str) -> None:
         self.state = state
         self.session = session
+        self.rejected = False  # the file failed its seal: not written by clearance
         self.path = os.path.join(session_dir(state, session), "grants.json")
         super().__init__(self._read())
 
@@ -120,7 +123,7 @@ class DiskGrants(GrantStore):
 
         try:
             data = loads(text)
-            return [
+            grants = [
                 Grant(g["surface"], g["pattern"])
                 for g in data.get("grants", [])
                 if isinstance(g, dict)
@@ -129,6 +132,21 @@ class DiskGrants(GrantStore):
             ]
         except (ValueError, AttributeError):
             return []
+        if not grants:
+            return []
+        from clearance.policy.secret import seal, user_secret
+
+        secret = user_secret(self.state)
+        tag = data.get("seal")
+        if secret is None or not isinstance(tag, str) or tag != seal(self._body(grants), secret):
+            self.rejected = True  # not written by clearance: ignored (and logged by the host)
+            return []
+        return grants
+
+    def _body(self, grants: list[Grant]) -> bytes:
+        """What the seal covers: the session and its grants, one per line."""
+        lines = [self.session, *(f"{g.surface}\0{g.pattern}" for g in grants)]
+        return "\n".join(lines).encode("utf-8", "surrogatepass")
 
     def grants(self) -> tuple[Grant, ...]:
         return tuple(self._grants)
@@ -154,11 +172,17 @@ class DiskGrants(GrantStore):
                 if grant not in current:
                     current.append(grant)
             now = time.time()
+            from clearance.policy.secret import seal, user_secret
+
+            secret = user_secret(self.state, create=True)
+            if secret is None:
+                raise OSError(f"{self.state}/secret is not a private file of this user")
             body = {
                 "version": 1,
                 "session": self.session,
                 "updated": now,
                 "grants": [{"surface": g.surface, "pattern": g.pattern} for g in current],
+                "seal": seal(self._body(current), secret),
             }
             atomic_write(self.path, (dumps(body, indent=2) + "\n").encode("utf-8"))
             self._grants = current
