@@ -279,3 +279,19 @@ def test_an_unterminated_string_is_reported_in_a_fresh_process(world) -> None:  
     assert result.returncode == 1
     assert f"{bad}:1:" in result.stdout and "invalid string" in result.stdout
     assert "internal error" not in result.stdout + result.stderr
+
+
+def test_a_cache_clearance_did_not_seal_is_rebuilt(world) -> None:  # type: ignore[no-untyped-def]
+    import marshal
+
+    world.global_config('{"permission": {"read": "ask"}}')
+    assert decide(load_policy(cwd=str(world.home)), "read", "x") == "ask"
+    (path,) = list((world.state / "cache").iterdir())
+    tag, _, blob = path.read_bytes().partition(b"\n")
+    cached = marshal.loads(blob)
+    cached["data"]["rules"] = [("*", "*", "allow", "global", None, None)]
+    forged = marshal.dumps(cached)
+    path.write_bytes(tag + b"\n" + forged)  # the old seal over new rules
+    assert decide(load_policy(cwd=str(world.home)), "read", "x") == "ask"
+    path.write_bytes(forged)  # no seal at all
+    assert decide(load_policy(cwd=str(world.home)), "read", "x") == "ask"

@@ -18,6 +18,7 @@ from clearance.policy.layering import clamp_allows, merge, rewrite_yolo
 from clearance.policy.policy import Policy
 from clearance.policy.protected import UNPROTECT
 from clearance.policy.rule import Rule, RuleSet
+from clearance.policy.secret import seal, user_secret
 from clearance.policy.state import config_home, home_dir, state_root
 from clearance.policy.surface import PATH_SURFACES
 from clearance.policy.trust import AGENT_DIRS, CONFIG_FILE, file_digest, read_trusted, trust_file
@@ -34,7 +35,7 @@ if TYPE_CHECKING:
 
 __all__ = ["load_policy"]
 
-_CACHE_FORMAT = 3
+_CACHE_FORMAT = 4
 
 
 def _fnv(text: str) -> int:
@@ -128,10 +129,15 @@ def _cached(
     if use_cache:
         try:
             with open(path, "rb") as handle:
-                cached = marshal.loads(handle.read())
-            if cached["key"] == key and all(signature(p[0]) == tuple(p) for p in cached["probes"]):
-                return cached["data"]  # type: ignore[no-any-return]
-        except Exception:  # a missing, stale or corrupt cache is simply rebuilt
+                tag, _, blob = handle.read().partition(b"\n")
+            secret = user_secret(state)
+            # Sealed with the per-user secret: a cache clearance did not write never answers.
+            if secret is not None and tag.decode("ascii") == seal(blob, secret):
+                cached = marshal.loads(blob)
+                fresh = all(signature(p[0]) == tuple(p) for p in cached["probes"])
+                if cached["key"] == key and fresh:
+                    return cached["data"]  # type: ignore[no-any-return]
+        except Exception:  # a missing, stale, corrupt or forged cache is simply rebuilt
             pass
     probes: list[Probe] = []
     data = _compile(cwd, agent, config, None, home, env, probes, project=project)
@@ -142,7 +148,9 @@ def _cached(
             ensure_private_dir(state)
             ensure_private_dir(os.path.dirname(path))
             blob = marshal.dumps({"key": key, "probes": probes, "data": data})
-            atomic_write(path, blob)
+            secret = user_secret(state, create=True)
+            if secret is not None:
+                atomic_write(path, seal(blob, secret).encode("ascii") + b"\n" + blob)
         except (OSError, ValueError):
             pass
     return data

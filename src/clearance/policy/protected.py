@@ -117,7 +117,7 @@ def protected_rules(
             continue
         rules.append(Rule("protected_write", pattern, "deny", "protected", OWN_REASON))
     state = os.path.normpath(state)
-    for part in ("sessions", "cache", "forwarding", "hosts"):
+    for part in ("sessions", "cache", "forwarding", "hosts", "secret"):
         rules.append(Rule("protected_read", f"{state}/{part}", "ask", "protected", STATE_REASON))
         rules.append(Rule("protected_read", f"{state}/{part}/*", "ask", "protected", STATE_REASON))
     return RuleSet(rules, expand=("protected_write", "protected_read"), home=home)
