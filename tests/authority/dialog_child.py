@@ -25,6 +25,9 @@ def main() -> None:
         # We are a session leader (setsid): make the pty our controlling terminal. The fd stays
         # open, so the pty never lacks a slave side before the dialog opens /dev/tty.
         fcntl.ioctl(pty_fd, termios.TIOCSCTTY, 0)
+    if "engine" in spec:
+        _through_the_authorizer(spec["engine"])
+        return
     raw = spec["prompt"]
     prompt = Prompt(
         title=raw["title"],
@@ -42,6 +45,23 @@ def main() -> None:
         print(json.dumps({"error": type(error).__name__, "message": str(error)}))
         return
     print(json.dumps({"choice": answer.choice, "reason": answer.reason}))
+
+
+def _through_the_authorizer(spec: dict[str, str]) -> None:
+    """Decide a real call with the real engine, ask through the real terminal authorizer, and
+    print what it granted."""
+    from clearance.authority.ask import Ask
+    from clearance.authority.terminal import TerminalAuthorizer
+    from clearance.decide.engine import Engine
+    from clearance.intent.call import ToolCall
+
+    engine = Engine.load(cwd=spec["cwd"])
+    decision = engine.check(
+        ToolCall("bash", {"command": spec["command"]}, spec["cwd"], session=spec.get("session"))
+    )
+    verdict = TerminalAuthorizer().authorize(Ask(decision, "r1"))
+    grants = [[g.surface, g.pattern] for g in verdict.grants]
+    print(json.dumps({"action": verdict.action, "grants": grants}))
 
 
 if __name__ == "__main__":

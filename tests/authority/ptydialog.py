@@ -48,13 +48,22 @@ class Dialog:
     """One dialog running in a child process whose controlling terminal is a fresh pty."""
 
     def __init__(
-        self, tmp_path: Path, prompt: dict[str, Any], columns: int, rows: int, **options: Any
+        self,
+        tmp_path: Path,
+        prompt: dict[str, Any],
+        columns: int,
+        rows: int,
+        engine: dict[str, Any] | None = None,
+        **options: Any,
     ) -> None:
+        """``engine``: decide that call with the real engine and ask through the real terminal
+        authorizer instead of showing ``prompt``."""
         self.master, slave = os.openpty()
         fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", rows, columns, 0, 0))
         self.initial_modes = termios.tcgetattr(slave)
         spec = tmp_path / "spec.json"
-        spec.write_text(json.dumps({"prompt": prompt, "options": options}), encoding="utf-8")
+        body = {"engine": engine} if engine is not None else {"prompt": prompt, "options": options}
+        spec.write_text(json.dumps(body), encoding="utf-8")
         self.process = subprocess.Popen(
             [sys.executable, str(CHILD), str(spec), str(slave)],
             stdin=subprocess.PIPE,  # like a hook: stdin carries a payload, not the human

@@ -108,7 +108,10 @@ class _Dialog:
         self.double_press = double_press
         options: list[tuple[str, str, Choice | None]] = [("y", "Yes", "once")]
         if prompt.suggestions:
-            options.append(("s", prompt.suggestions[0].label, "session"))
+            label = prompt.suggestions[0].label
+            if len(prompt.grants) > 1:  # every one is listed above the choices
+                label = f"Yes, allow the {len(prompt.grants)} patterns listed for this session"
+            options.append(("s", label, "session"))
         if prompt.both_label:
             options.append(("b", prompt.both_label, "session_both"))
         options.append(("n", "No", "deny"))
@@ -210,10 +213,19 @@ class _Dialog:
         head.append(_screen.fit(f"Tool: {prompt.tool}", width))
         head.append(_screen.fit(_VALUE_NAMES.get(prompt.tool, "Value") + ":", width))
         facts: list[str] = []
+        if len(prompt.asking) > 1 or (prompt.asking and prompt.asking[0] != prompt.value):
+            marked = " · ".join(f"«{part}»" for part in prompt.asking)
+            facts += _wrapped("Asks: ", marked, width, 3)
         if prompt.rule:
             facts += _wrapped("Rule: ", prompt.rule, width, 2)
         for number, reason in enumerate(prompt.reasons):
             facts += _wrapped("Why:  " if number == 0 else "      ", reason, width, 2)
+        if len(prompt.grants) > 1:
+            facts.append(_screen.fit("s allows, for this session:", width))
+            facts += ["  " + _screen.fit(grant, width - 2) for grant in prompt.grants]
+        if prompt.both_grants and len(prompt.both_grants) > 1:
+            facts.append(_screen.fit("b allows, for this session:", width))
+            facts += ["  " + _screen.fit(grant, width - 2) for grant in prompt.both_grants]
         lines = max(1, min(_PREVIEW_LINES, room - len(head) - len(facts) - 1))
         preview, shown = _screen.wrap(prompt.value, width - 2, lines)
         value = ["  " + line for line in preview] if prompt.value else [DIM + "  (empty)" + RESET]
@@ -253,7 +265,7 @@ class _Dialog:
 
     def _render_view(self, width: int, height: int) -> list[str]:
         if self._full is None or self._full[0] != width:
-            self._full = (width, _screen.wrap(self.prompt.value, width)[0])
+            self._full = (width, _screen.wrap(_everything(self.prompt), width)[0])
         lines = self._full[1]
         page = height - 1
         self.top = min(self.top, max(len(lines) - page, 0))
@@ -263,6 +275,20 @@ class _Dialog:
             f"lines {self.top + 1}–{last} of {len(lines)} · ↑↓ Space PgUp PgDn · other keys return"
         )
         return [*shown, *[""] * (page - len(shown)), REVERSE + _screen.fit(status, width) + RESET]
+
+
+def _everything(prompt: Prompt) -> str:
+    """What ``v`` shows: the whole value, what asked, and every pattern an answer grants."""
+    parts = [prompt.value]
+    if prompt.asking:
+        parts.append("Asks about:\n" + "\n".join(f"  {a}" for a in prompt.asking))
+    if prompt.grants:
+        parts.append("s allows, for this session:\n" + "\n".join(f"  {g}" for g in prompt.grants))
+    if prompt.both_grants:
+        parts.append(
+            "b allows, for this session:\n" + "\n".join(f"  {g}" for g in prompt.both_grants)
+        )
+    return "\n\n".join(parts)
 
 
 def _wrapped(label: str, text: str, width: int, limit: int) -> list[str]:

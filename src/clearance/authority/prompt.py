@@ -28,9 +28,11 @@ class Prompt(Frozen):
     ``title`` is ``Permission Required`` (or ``… (Subagent)`` for a forwarded ask);
     ``requester`` who asks, when it is not the session the human is in; ``value`` what was
     decided (the command, path, mcp target...); ``rule`` the rule that asked, with its origin;
-    ``reasons`` one line per gate that asked; ``suggestions`` the session-approval options (the
-    first is offered as ``s``); ``both_label`` the label of ``b`` (grant both directions), set
-    only for directional asks.
+    ``reasons`` one line per gate that asked; ``suggestions`` the session-approval options;
+    ``both_label`` the label of ``b`` (grant both directions), set only for directional asks.
+    ``asking`` the parts of the value that asked (the units of a command line); ``grants`` and
+    ``both_grants`` every pattern ``s`` and ``b`` record, as shown to the human — exactly what
+    the answer grants.
     """
 
     __slots__ = (  # noqa: RUF023 -- field order is the constructor's
@@ -42,6 +44,9 @@ class Prompt(Frozen):
         "reasons",
         "suggestions",
         "both_label",
+        "asking",
+        "grants",
+        "both_grants",
     )
     title: str
     requester: str | None
@@ -51,6 +56,9 @@ class Prompt(Frozen):
     reasons: tuple[str, ...]
     suggestions: tuple[Suggestion, ...]
     both_label: str | None
+    asking: tuple[str, ...]
+    grants: tuple[str, ...]
+    both_grants: tuple[str, ...]
 
     def __init__(
         self,
@@ -62,6 +70,9 @@ class Prompt(Frozen):
         reasons: tuple[str, ...] = (),
         suggestions: tuple[Suggestion, ...] = (),
         both_label: str | None = None,
+        asking: tuple[str, ...] = (),
+        grants: tuple[str, ...] = (),
+        both_grants: tuple[str, ...] = (),
     ) -> None:
         object.__setattr__(self, "title", title)
         object.__setattr__(self, "requester", requester)
@@ -71,6 +82,9 @@ class Prompt(Frozen):
         object.__setattr__(self, "reasons", tuple(reasons))
         object.__setattr__(self, "suggestions", tuple(suggestions))
         object.__setattr__(self, "both_label", both_label)
+        object.__setattr__(self, "asking", tuple(asking))
+        object.__setattr__(self, "grants", tuple(grants))
+        object.__setattr__(self, "both_grants", tuple(both_grants))
 
 
 class Answer(Frozen):

@@ -62,6 +62,14 @@ def build_prompt(ask: Ask) -> Prompt:
     value = first.value if first else decision.reason
     if first is not None and first.unit and first.unit != first.value:
         value = first.unit
+    command = decision.call.field("command", "cmd") if decision.call.kind == "bash" else None
+    if isinstance(command, str) and command.strip():
+        value = command.strip()  # the whole line: nothing of it is hidden from the human
+    units = tuple(dict.fromkeys(g.unit or g.value for g in asking))
+    grants = tuple(dict.fromkeys(_shown(Grant(s.surface, s.pattern)) for s in suggestions))
+    both_grants: tuple[str, ...] = ()
+    if both is not None:
+        both_grants = tuple(dict.fromkeys(_shown(g) for s in suggestions for g in _both(s)))
     return Prompt(
         title,
         who,
@@ -71,6 +79,31 @@ def build_prompt(ask: Ask) -> Prompt:
         tuple(g.message for g in asking),
         suggestions,
         both,
+        units,
+        grants,
+        both_grants,
+    )
+
+
+def _shown(grant: Grant) -> str:
+    """A grant as the human sees it, and as ``granted_line`` reports it."""
+    return f'{grant.surface} "{grant.pattern}"'
+
+
+def granted_line(verdict: Verdict, session: str | None) -> str | None:
+    """What the terminal says after a "for this session" answer: what was granted, for which
+    session and for how long."""
+    if not verdict.grants:
+        return None
+    what = ", ".join(_shown(g) for g in verdict.grants)
+    if not session:
+        return f"clearance: allowed {what} for this call only (the host gave no session id)"
+    from clearance.decide.grant import SESSION_TTL
+
+    hours = SESSION_TTL // 3600
+    return (
+        f"clearance: allowed {what} for session {session}, until the session has been unused "
+        f"for {hours} hours (`clearance sessions --clear {session}` ends it sooner)"
     )
 
 
@@ -104,6 +137,17 @@ def verdict_from_answer(answer: Answer, ask: Ask) -> Verdict:
         "escape": "the user dismissed the permission dialog",
     }.get(answer.reason or "", "the user denied this")
     return Verdict("deny", f"Denied: {why}.", decided_by="user", resolution="user_denied")
+
+
+def _tell(tty_path: str, line: str) -> None:
+    """One line on the terminal the human answered at (never fails the answer)."""
+    from clearance.authority._screen import visible
+
+    try:
+        with open(tty_path, "w", encoding="utf-8", errors="replace") as tty:
+            tty.write(visible(line) + "\n")
+    except OSError:
+        pass
 
 
 def unavailable(ask: Ask, why: str = "") -> Verdict:
@@ -159,7 +203,11 @@ class TerminalAuthorizer:
             except NoTerminal:
                 pass
             else:
-                return verdict_from_answer(answer, ask)
+                verdict = verdict_from_answer(answer, ask)
+                line = granted_line(verdict, ask.decision.call.session)
+                if line is not None:
+                    _tell(self.tty_path, line)
+                return verdict
         if self.fallback is not None:
             verdict = self.fallback.authorize(ask)
             if verdict.action != "defer":
