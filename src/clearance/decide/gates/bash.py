@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from clearance.decide.decision import GateResult, UnitFact
 from clearance.decide.gates._message import gate_message
+from clearance.decide.gates.protected import git_config_result
 from clearance.intent.glob import GLOB_CHARS, expand_pattern
 from clearance.intent.path import canonical_cwd, path_fact
 from clearance.intent.shell.sentinel import (
@@ -190,6 +191,10 @@ def bash_gate(
         result, fact = _unit_result(rules, unit, command)
         results.append(result)
         units.append(fact)
+        if unit.canonical.startswith("git ") and "config" in unit.canonical:
+            found = git_config_result(unit.canonical, unit.text)
+            if found is not None:
+                results.append(found)
         if unit.unresolved:
             unresolved = True
     if unresolved:

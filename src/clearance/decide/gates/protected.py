@@ -52,3 +52,80 @@ _SURFACES = {
     "write": ("protected_write",),
     "both": ("protected_write", "protected_read"),
 }
+
+
+# git configuration keys whose value git runs, or that pull in other configuration.
+_CODE_KEY_PREFIXES = (
+    "core.", "alias.", "filter.", "include.", "includeif.", "credential.", "pager.",
+    "uploadpack.", "receive.", "instaweb.", "sendemail.", "gpg.", "browser.", "man.",
+    "difftool.", "mergetool.", "sequence.", "ssh.",
+)  # fmt: skip
+_CODE_KEY_SUFFIXES = (
+    ".command", ".driver", ".textconv", ".cmd", ".program", ".helper", ".uploadpack",
+    ".receivepack", ".path", ".sshcommand", ".proxy", ".editor", ".pager",
+)  # fmt: skip
+_CODE_KEYS = frozenset({"diff.external", "web.browser", "credential.helper"})
+_GIT_VALUED = frozenset({"-C", "-c", "--git-dir", "--work-tree", "--namespace", "--config-env"})
+_CONFIG_READS = frozenset(
+    {"--get", "--get-all", "--get-regexp", "--get-urlmatch", "-l", "--list", "--show-origin",
+     "--show-scope", "--get-color", "--get-colorbool", "get", "list"}
+)  # fmt: skip
+_CONFIG_VALUED = frozenset({"-f", "--file", "--blob", "--type", "--default", "--comment"})
+
+
+def git_config_key(canonical: str) -> str | None:
+    """The key a ``git config`` command sets when git runs its value later (``core.pager``,
+    ``alias.x``, ``*.command``, ``credential.helper``, ``includeIf…``), else ``None``."""
+    words = canonical.split()
+    if len(words) < 3 or words[0] != "git":
+        return None
+    i = 1
+    while i < len(words) and words[i].startswith("-"):
+        i += 2 if words[i] in _GIT_VALUED else 1  # git's global options
+    if i >= len(words) or words[i] != "config":
+        return None
+    i += 1
+    if i < len(words) and words[i] in ("set", "unset", "edit", "--edit", "-e"):
+        if words[i] in ("edit", "--edit", "-e"):
+            return "(the whole configuration, in an editor)"
+        i += 1
+    key = None
+    writes = words[i - 1] in ("set", "unset")
+    while i < len(words):
+        word = words[i]
+        if word in _CONFIG_READS:
+            return None
+        if word in ("-e", "--edit"):
+            return "(the whole configuration, in an editor)"
+        if word in _CONFIG_VALUED:
+            i += 2
+            continue
+        if word.startswith("-"):
+            writes = writes or word.startswith(("--add", "--replace", "--unset", "--rename"))
+            i += 1
+            continue
+        key = word
+        break
+    if key is None or not (writes or i + 1 < len(words)):
+        return None  # `git config core.pager`: a read of the key
+    low = key.lower()
+    if low in _CODE_KEYS or low.startswith(_CODE_KEY_PREFIXES) or low.endswith(_CODE_KEY_SUFFIXES):
+        return key
+    return None
+
+
+def git_config_result(canonical: str, text: str) -> GateResult | None:
+    """An ask that neither yolo nor a grant lifts, for ``git config`` of a code-running key."""
+    key = git_config_key(canonical)
+    if key is None:
+        return None
+    from clearance.policy.protected import RUNS_LATER_REASON
+    from clearance.policy.rule import Rule
+
+    rule = Rule("protected_write", "git config", "ask", "protected", RUNS_LATER_REASON)
+    message = (
+        f'Needs approval: bash command "{text}" sets git configuration {key}, which git runs '
+        f"later: clearance asks every time, whatever the policy, yolo or session grants "
+        f"({RUNS_LATER})"
+    )
+    return GateResult("protected", "protected_write", text, "ask", rule, message, RUNS_LATER, text)

@@ -1,0 +1,60 @@
+"""`git config` of a key git runs later asks through yolo and grants; other keys and reads
+follow the policy."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from clearance.decide.engine import Engine
+from clearance.decide.gates.protected import git_config_key
+from clearance.intent.call import ToolCall
+
+CODE = [
+    ('git config core.pager "sh -c id"', "core.pager"),
+    ("git config --global alias.st '!rm -rf x'", "alias.st"),
+    ("git config --local core.hooksPath /tmp/h", "core.hooksPath"),
+    ("git -C repo config core.sshCommand 'ssh -o ProxyCommand=x'", "core.sshCommand"),
+    ("git config diff.x.textconv cat", "diff.x.textconv"),
+    ("git config filter.lfs.smudge x", "filter.lfs.smudge"),
+    ("git config credential.helper store", "credential.helper"),
+    ("git config includeIf.gitdir:~/.path ~/evil", "includeIf.gitdir:~/.path"),
+    ("git config diff.external x", "diff.external"),
+    ("git config --add core.fsmonitor x", "core.fsmonitor"),
+    ("git config set core.editor vim", "core.editor"),
+    ("git config --unset core.hooksPath", "core.hooksPath"),
+    ("git config -e", "(the whole configuration, in an editor)"),
+]
+BENIGN = [
+    "git config user.name 'A B'",
+    "git config --global user.email a@b.c",
+    "git config --get core.pager",
+    "git config core.pager",
+    "git config -l",
+    "git config --list --show-origin",
+    "git config get user.name",
+    "git log --format=%H",
+]
+
+
+@pytest.mark.parametrize(("line", "key"), CODE)
+def test_a_code_running_key_is_found(line: str, key: str) -> None:
+    assert git_config_key(line) == key
+
+
+@pytest.mark.parametrize("line", BENIGN)
+def test_other_keys_and_reads_are_not(line: str) -> None:
+    assert git_config_key(line) is None
+
+
+def test_setting_a_code_running_key_asks_through_yolo(tmp_path: Path) -> None:
+    env = {"HOME": str(tmp_path), "XDG_CONFIG_HOME": str(tmp_path / "c"),
+           "CLEARANCE_HOME": str(tmp_path / "s")}  # fmt: skip
+    policy = json.dumps({"permission": {"*": "allow", "bash": "allow"}})
+    engine = Engine.load(cwd=str(tmp_path), policy=policy, yolo=True, env=env)
+    found = engine.check(ToolCall("bash", {"command": CODE[0][0]}, str(tmp_path)))
+    assert found.action == "ask" and "<runs-code-later>" in found.reason
+    found = engine.check(ToolCall("bash", {"command": BENIGN[0]}, str(tmp_path)))
+    assert found.action == "allow", found.reason
