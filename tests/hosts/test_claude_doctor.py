@@ -30,6 +30,7 @@ def test_a_healthy_installation_passes_every_check(world: Any, proj: Path) -> No
     checks = run_checks(str(proj))
     assert [(c.name, c.ok) for c in checks] == [
         ("installation", True), ("config", True), ("trust", True), ("state", True),
+        ("sandbox", True),
         ("round trip", True),
     ]  # fmt: skip
     assert "'allow'" in checks[-1].summary

@@ -204,7 +204,9 @@ def test_the_install_command_writes_the_project_file_and_reports_it(world: Any) 
     assert proc.returncode == 0, proc.stderr
     assert "hidden from the model (denied outright): WebFetch" in proc.stdout
     data = read(proj / ".claude" / "settings.json")
-    assert data["permissions"]["deny"] == ["WebFetch"]
+    assert data["permissions"]["deny"][0] == "WebFetch"
+    assert "Read(~/.ssh/**)" in data["permissions"]["deny"]  # the projected denies
+    assert "~/.ssh/**" in data["sandbox"]["filesystem"]["denyRead"]
     [command] = installed_commands(data)["PreToolUse"]
     assert "hook claude-code" in command
     proc = world.run("uninstall", "claude-code", "--project", cwd=proj)
@@ -223,3 +225,29 @@ def test_the_install_command_writes_the_project_file_and_reports_it(world: Any) 
 )
 def test_install_usage_errors_exit_two(world: Any, argv: list[str]) -> None:
     assert world.run(*argv).returncode == 2
+
+
+def test_the_path_denies_and_protected_paths_are_projected_into_claude_codes_own_rules(
+    world: Any, file: Path
+) -> None:
+    from clearance.hosts.claude_code.settings import projected_denies
+
+    data = settings.read_settings(str(file))[0]
+    data["sandbox"] = {"enabled": True, "filesystem": {"denyRead": ["~/private/**"]}}
+    file.write_text(json.dumps(data))
+    engine = Engine.load(cwd=str(file.parent.parent))
+    entries, reads, writes = projected_denies(engine.policy, engine.protected())
+    assert "Read(~/.ssh/**)" in entries and "Edit(~/.claude/settings.json)" in entries
+    assert "Edit(**/.claude/settings.local.json)" in entries
+    sync(str(file), entries, sandbox={"denyRead": reads, "denyWrite": writes})
+    after = read(file)
+    assert "Read(./secrets/**)" in after["permissions"]["deny"]  # the user's own stays
+    assert "Read(~/.ssh/**)" in after["permissions"]["deny"]
+    filesystem = after["sandbox"]["filesystem"]
+    assert filesystem["denyRead"][0] == "~/private/**" and "~/.ssh/**" in filesystem["denyRead"]
+    assert "**/.clearance/**" in filesystem["denyWrite"]
+    assert after["sandbox"]["enabled"] is True
+    uninstall(str(file))
+    final = read(file)
+    assert final["permissions"]["deny"] == ["Read(./secrets/**)"]
+    assert final["sandbox"]["filesystem"] == {"denyRead": ["~/private/**"]}

@@ -35,14 +35,19 @@ def _target(argv: list[str], verb: str) -> tuple[str, str, bool]:
     return settings_path(scope, directory), directory, not args.on("--no-hide")
 
 
-def _hidden(directory: str) -> list[str]:
+def _hidden(directory: str) -> tuple[list[str], dict[str, list[str]]]:
+    """The ``permissions.deny`` entries clearance owns (tools denied outright, and the path
+    denies and protected paths projected as ``Read(…)``/``Edit(…)``), and the
+    ``sandbox.filesystem`` lists."""
     from clearance.decide.engine import Engine
-    from clearance.hosts.claude_code.settings import hidden_tools
+    from clearance.hosts.claude_code.settings import hidden_tools, projected_denies
 
-    policy = Engine.load(cwd=directory).policy
+    engine = Engine.load(cwd=directory)
+    policy = engine.policy
     for error in policy.errors:
         sys.stderr.write(f"warning: {error}\n")
-    return hidden_tools(policy)
+    entries, reads, writes = projected_denies(policy, engine.protected())
+    return hidden_tools(policy) + entries, {"denyRead": reads, "denyWrite": writes}
 
 
 def _report(change: Change, what: str) -> None:
@@ -64,16 +69,17 @@ def _run(argv: list[str], verb: str) -> int:
     path, directory, hide = _target(argv, verb)
     try:
         if verb == "install":
-            hidden = _hidden(directory) if hide else None
+            hidden, sandbox = _hidden(directory) if hide else (None, None)
             command = settings.hook_command()
-            change = settings.install(path, command=command, hide=hidden)
+            change = settings.install(path, command=command, hide=hidden, sandbox=sandbox)
             _report(change, "installed")
             if change.changed:
                 sys.stdout.write(f"  hook command: {command}\n")
         elif verb == "uninstall":
             _report(settings.uninstall(path), "uninstalled")
         else:
-            _report(settings.sync(path, _hidden(directory) if hide else []), "in sync")
+            hidden, sandbox = _hidden(directory) if hide else ([], None)
+            _report(settings.sync(path, hidden, sandbox=sandbox), "in sync")
     except (settings.SettingsError, OSError) as exc:
         sys.stderr.write(f"clearance {verb}: {exc}\n")
         return 1

@@ -89,6 +89,30 @@ def check_installation(cwd: str, env: Mapping[str, str]) -> tuple[Check, list[st
     return Check("installation", True, "hook installed in " + "; ".join(found)), commands
 
 
+def check_sandbox(cwd: str, env: Mapping[str, str]) -> Check:
+    """Whether Claude Code's own sandbox is on: with it, a command the analysis misreads still
+    cannot touch the paths ``clearance sync claude-code`` projected into it."""
+    enabled = None
+    where = ""
+    for scope in SCOPES:  # user, project, local: the later scope wins, as in Claude Code
+        path = settings_path(scope, cwd, env)
+        try:
+            data, _ = read_settings(path)
+        except SettingsError:
+            continue
+        sandbox = data.get("sandbox")
+        if isinstance(sandbox, dict) and isinstance(sandbox.get("enabled"), bool):
+            enabled, where = sandbox["enabled"], path
+    if enabled:
+        return Check("sandbox", True, f"Claude Code's sandbox is on ({where})")
+    return Check(
+        "sandbox", True,
+        "Claude Code's sandbox is off: clearance's projected denies then bind only its own "
+        "tools, not what a shell command does",
+        'for defence in depth, set "sandbox": {"enabled": true} in Claude Code\'s settings',
+    )  # fmt: skip
+
+
 def check_config(cwd: str, env: Mapping[str, str]) -> Check:
     from clearance.policy.loader import load_policy
 
@@ -215,7 +239,8 @@ def check_round_trip(cwd: str, command: str, env: Mapping[str, str]) -> Check:
 def run_checks(cwd: str, env: Mapping[str, str] | None = None) -> list[Check]:
     env = os.environ if env is None else env
     installation, commands = check_installation(cwd, env)
-    checks = [installation, check_config(cwd, env), check_trust(cwd, env), check_state(env)]
+    checks = [installation, check_config(cwd, env), check_trust(cwd, env), check_state(env),
+              check_sandbox(cwd, env)]  # fmt: skip
     command = commands[0] if commands and _runnable(commands[0]) is None else hook_command()
     checks.append(check_round_trip(cwd, command, env))
     return checks

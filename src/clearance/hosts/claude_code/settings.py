@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     from typing import Any
 
     from clearance.policy.policy import Policy
+    from clearance.policy.rule import RuleSet
 
 __all__ = [
     "EVENTS",
@@ -40,6 +41,7 @@ __all__ = [
     "install",
     "installed_commands",
     "is_our_command",
+    "projected_denies",
     "read_settings",
     "settings_path",
     "sync",
@@ -242,6 +244,96 @@ def hidden_tools(policy: Policy) -> list[str]:
             if _fully_denied(policy, tool, surface)]  # fmt: skip
 
 
+def _claude_pattern(pattern: str, home: str) -> str | None:
+    """A clearance path pattern as a Claude Code permission path (gitignore-style: ``//`` for
+    an absolute path, ``~/`` for the home, ``**`` for any depth); ``None`` when it has no such
+    spelling."""
+    if "?" in pattern:
+        return None
+    if pattern.startswith(home + "/"):
+        pattern = "~" + pattern[len(home) :]
+    if pattern.startswith("*/"):
+        pattern = "**/" + pattern[2:]
+    elif pattern.startswith("/"):
+        pattern = "/" + pattern
+    elif not pattern.startswith("~/") and "/" not in pattern:
+        pattern = "**/" + pattern  # `*.env`: a file of that name anywhere
+    if pattern.endswith("/*"):
+        pattern = pattern[:-1] + "**"
+    return pattern
+
+
+def projected_denies(policy: Policy, protected: RuleSet) -> tuple[list[str], list[str], list[str]]:
+    """What Claude Code itself should enforce too, so a command the analysis misreads still
+    cannot touch it: ``permissions.deny`` entries (``Read(…)``, ``Edit(…)``) for the policy's
+    path denies and the protected paths whose writes are denied, and the
+    ``sandbox.filesystem`` ``denyRead`` and ``denyWrite`` lists."""
+    home = policy.home
+    entries: list[str] = []
+    reads: list[str] = []
+    writes: list[str] = []
+    for rule in (*policy.rules.rules, *protected.rules):
+        if rule.action != "deny":
+            continue
+        target = _claude_pattern(rule.pattern, home)
+        if target is None:
+            continue
+        if rule.surface == "path_read":
+            entries.append(f"Read({target})")
+            reads.append(target)
+        elif rule.surface in ("path_write", "protected_write"):
+            entries.append(f"Edit({target})")
+            writes.append(target)
+    return list(dict.fromkeys(entries)), list(dict.fromkeys(reads)), list(dict.fromkeys(writes))
+
+
+def _apply_sandbox(
+    data: dict[str, Any],
+    path: str,
+    lists: dict[str, list[str]],
+    env: Mapping[str, str] | None,
+) -> None:
+    """Make our entries of ``sandbox.filesystem.<key>`` exactly ``lists[key]``; never touch the
+    user's own entries."""
+    record = _read_record(env)
+    sandbox = data.get("sandbox")
+    if sandbox is not None and not isinstance(sandbox, dict):
+        raise SettingsError(f'{path}: "sandbox" is not an object; fix it first')
+    sandbox = dict(sandbox or {})
+    filesystem = sandbox.get("filesystem")
+    if filesystem is not None and not isinstance(filesystem, dict):
+        raise SettingsError(f'{path}: "sandbox.filesystem" is not an object; fix it first')
+    filesystem = dict(filesystem or {})
+    changed = False
+    for key, wanted in lists.items():
+        mark = f"{path}#sandbox.filesystem.{key}"
+        ours = record.get(mark, [])
+        current = filesystem.get(key)
+        if current is not None and not isinstance(current, list):
+            raise SettingsError(f'{path}: "sandbox.filesystem.{key}" is not a list; fix it first')
+        values = [v for v in (current or []) if v not in ours or v in wanted]
+        added = [v for v in wanted if v not in values]
+        values += added
+        mine = [v for v in wanted if v in added or v in ours]
+        if values:
+            filesystem[key] = values
+        else:
+            filesystem.pop(key, None)
+        if mine != ours:
+            record[mark] = mine
+            changed = True
+    if filesystem:
+        sandbox["filesystem"] = filesystem
+    else:
+        sandbox.pop("filesystem", None)
+    if sandbox:
+        data["sandbox"] = sandbox
+    else:
+        data.pop("sandbox", None)
+    if changed:
+        _write_record(record, env)
+
+
 def _record_path(env: Mapping[str, str] | None) -> str:
     return os.path.join(state_root(env), "hosts", "claude-code", "hidden.json")
 
@@ -317,9 +409,11 @@ def install(
     *,
     command: str | None = None,
     hide: list[str] | None = None,
+    sandbox: dict[str, list[str]] | None = None,
     env: Mapping[str, str] | None = None,
 ) -> Change:
-    """Add our hook for every event (replacing an older one of ours), and hide ``hide``."""
+    """Add our hook for every event (replacing an older one of ours), hide ``hide`` and own the
+    ``sandbox`` lists."""
     change = Change(path)
     data, before = read_settings(path)
     snapshot = dumps(data)
@@ -339,6 +433,8 @@ def install(
     data["hooks"] = hooks
     if hide is not None:
         _apply_hiding(data, path, hide, change, env)
+    if sandbox is not None:
+        _apply_sandbox(data, path, sandbox, env)
     _write(path, data, before, snapshot, change)
     return change
 
@@ -356,15 +452,25 @@ def uninstall(path: str, *, env: Mapping[str, str] | None = None) -> Change:
         if not hooks:
             del data["hooks"]
     _apply_hiding(data, path, [], change, env)
+    _apply_sandbox(data, path, {"denyRead": [], "denyWrite": []}, env)
     _write(path, data, before, snapshot, change)
     return change
 
 
-def sync(path: str, hide: list[str], *, env: Mapping[str, str] | None = None) -> Change:
-    """Refresh the hidden tools after a policy change; the hooks are left alone."""
+def sync(
+    path: str,
+    hide: list[str],
+    *,
+    sandbox: dict[str, list[str]] | None = None,
+    env: Mapping[str, str] | None = None,
+) -> Change:
+    """Refresh the hidden tools and projected denies after a policy change (``sandbox``: the
+    ``sandbox.filesystem`` lists to own); the hooks are left alone."""
     change = Change(path)
     data, before = read_settings(path)
     snapshot = dumps(data)
     _apply_hiding(data, path, hide, change, env)
+    if sandbox is not None:
+        _apply_sandbox(data, path, sandbox, env)
     _write(path, data, before, snapshot, change)
     return change
