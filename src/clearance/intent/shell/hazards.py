@@ -840,8 +840,9 @@ def awk_program(finding: Finding, program: str) -> None:
                 after = tokens[k + 3] if k + 3 < len(tokens) else ("", "")
                 literal = arg[0] == "str" and after == ("op", ")")
                 finding.runs("calls system(), which runs a command", arg[1] if literal else None)
-            elif text == "getline" and nxt == ("op", "<"):
-                target = tokens[k + 2] if k + 2 < len(tokens) else ("", "")
+            elif text == "getline" and ("op", "<") in tokens[k + 1 : k + 3]:
+                at = k + 2 if nxt == ("op", "<") else k + 3
+                target = tokens[at] if at < len(tokens) else ("", "")
                 finding.read("getline <", target[1] if target[0] == "str" else None)
             elif text in ("ENVIRON",) or text.startswith("PROCINFO"):
                 continue
@@ -904,8 +905,8 @@ def _tar(finding: Finding, words: Sequence[Word], values: Values) -> None:
     )
     for option, arg in _option_values(values, "IF", longs):
         if option == "?":
-            finding.runs("passes a computed option to tar, which may run a command")
-        elif option == "--checkpoint-action":
+            continue  # judged below, word by word
+        if option == "--checkpoint-action":
             payload = None
             if arg is not None and arg.startswith(("exec=", "exec")):
                 payload = arg.partition("=")[2] or None
@@ -914,6 +915,11 @@ def _tar(finding: Finding, words: Sequence[Word], values: Values) -> None:
                 finding.runs("passes a computed --checkpoint-action, which may run a command")
         else:
             finding.runs(f"passes {option}, which runs a command", arg)
+    for word in words[1:]:
+        if word.value is None and word.segs is None:
+            finding.runs("passes a computed word to tar, which may be a code-running option")
+        elif word.glob and word.raw[:1] in "*?[":
+            finding.runs("passes a glob whose matches may be options (--checkpoint-action=…)")
     first = values[1] if len(values) > 1 else None
     if first and not first.startswith("-") and ("I" in first or "F" in first):
         finding.runs("passes tar's I or F (old-style), which runs a command")
