@@ -87,6 +87,7 @@ ROWS: list[tuple[str, str, str]] = [
     ("git", "git diff --output=/etc/x", NO),
     ("git", "git log --output ~/.ssh/authorized_keys", "deny"),
     ("git", "git -C ~/.ssh log", NO),
+    ("git", "git -C ~/.ssh/keys log", "deny"),
     ("git", "git -C /home/me/.ssh/x log", "deny"),
     ("git", "git --git-dir=/etc/x log", NO),
     ("git", "GIT_EXTERNAL_DIFF=./x git diff", NO),

@@ -31,6 +31,40 @@ def test_a_program_allowed_outright_runs_nothing_else(
     assert found.action in expected.split("|"), found.reason
 
 
+GIT_POLICY = {
+    "permission": {
+        "*": "ask",
+        "bash": {"*": "ask", "git *": "allow", "git push *": "deny", "git status *": "allow"},
+        "external_directory": "ask",
+    }
+}
+
+
+@pytest.mark.parametrize(
+    ("command", "expected"),
+    [
+        ("git push origin main", "deny"),
+        ("git -C repo push --force", "deny"),
+        ("git --no-pager -c x.y=z push", "deny"),
+        ("git --git-dir=.git --work-tree=. push", "deny"),
+        ("git -P --literal-pathspecs push", "deny"),
+        ("sudo git -C repo push", "deny"),
+        ("git -C repo status", "allow"),
+        ("git --no-pager log", "allow"),
+        ("git -C /etc status", "ask"),
+        ("git -c alias.status='!sh -c id' status", "ask"),
+        ("git pushx", "allow"),  # not a built-in: only `git pushx` / `git *` rules match it
+    ],
+)
+def test_git_global_options_never_hide_the_subcommand(command: str, expected: str) -> None:
+    if "git:global" not in ENGINES:
+        ENGINES["git:global"] = Engine.load(
+            cwd="/work/proj", policy=json.dumps(GIT_POLICY), env={"HOME": "/home/me"}
+        )
+    found = ENGINES["git:global"].check(ToolCall("bash", {"command": command}, "/work/proj"))
+    assert found.action == expected, found.reason
+
+
 def test_every_program_of_the_issue_has_rows() -> None:
     wanted = {"cat", "head", "tail", "grep", "rg", "find", "sed", "awk", "git", "tar", "zip"}
     wanted |= {"less", "man", "rsync", "split", "env", "xargs", "timeout", "nice", "curl", "dd"}

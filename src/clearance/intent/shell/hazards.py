@@ -527,7 +527,10 @@ def _git(finding: Finding, words: Sequence[Word], values: Values) -> None:
             elif name == "--config-env":
                 _git_key(finding, "--config-env", arg, False)
             elif name in _GIT_PATHS:
-                if arg is None:
+                word = words[i - 1]
+                if arg is None and not eq and word.segs is not None and word.raw[:2] == "~/":
+                    finding.paths.append(word.raw)  # `-C ~/x`: the home is expanded later
+                elif arg is None:
                     finding.runs(f"passes {name} with a computed directory")
                 else:
                     finding.paths.append(arg)
