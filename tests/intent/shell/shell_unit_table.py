@@ -157,7 +157,7 @@ UNIT_CASES: list[tuple[str, list[Any]]] = [
     ('env -i PATH=/bin rm x', [U('env -i PATH=/bin rm x', wrapper='indirection', executed='rm x'), U('rm x', context='wrapped')]),
     ('env -iu FOO cat rm x', [U('env -iu FOO cat rm x', wrapper='indirection', executed='cat rm x', exemption='core-reader'), U('cat rm x', context='wrapped')]),
     ('env -C /etc cat shadow', [U('env -C /etc cat shadow', wrapper='indirection')]),
-    ('env -Srm cat', [U('env -Srm cat', wrapper='indirection')]),
+    ('env -Srm cat', [U('env -Srm cat', wrapper='indirection'), U('rm', context='opaque_payload')]),
     ('env -P cat rm x', [U('env -P cat rm x', wrapper='indirection')]),
     ('env -a cat rm x', [U('env -a cat rm x', wrapper='indirection')]),
     ('env - rm x', [U('env - rm x', wrapper='indirection', executed='rm x'), U('rm x', context='wrapped')]),

@@ -11,7 +11,9 @@ from __future__ import annotations
 from clearance.intent.path import normal_path
 from clearance.intent.shell import reeval
 from clearance.intent.shell.effect import reader_claim
+from clearance.intent.shell.hazards import hazardous_variable, inspect, variable_payload
 from clearance.intent.shell.role import candidates
+from clearance.intent.shell.sentinel import CODE_RUNNING
 from clearance.intent.shell.spelling import spellings
 from clearance.intent.shell.statement import stdin_text
 from clearance.intent.shell.token import PathToken, absolute, path_shaped
@@ -23,7 +25,9 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
 
+    from clearance.intent.shell.hazards import Finding
     from clearance.intent.shell.layer import Layer
+    from clearance.intent.shell.sentinel import Floor
     from clearance.intent.shell.statement import Redirect, Statement
     from clearance.intent.shell.token import Effect, Source
     from clearance.intent.shell.unit import Context, Exemption
@@ -80,6 +84,7 @@ class Assembly:
 
     __slots__ = (
         "depth",
+        "env",
         "exists",
         "home",
         "home_ok",
@@ -110,6 +115,8 @@ class Assembly:
         self.depth = depth
         self.units: list[Unit] = []
         self.tokens: list[PathToken] = []
+        # Code-running variables assigned or exported earlier in the line (hazards.VARIABLES).
+        self.env: list[str] = []
 
     # -- statements -----------------------------------------------------------------------
 
@@ -126,6 +133,8 @@ class Assembly:
             self._redirects(stmt, base)
             self._arguments(stmt.words, base, stmt.text, "unproven", "unproven")
         else:
+            if kind == "plain":
+                self._declares(stmt)
             self.units.append(
                 Unit(
                     stmt.text,
@@ -193,6 +202,18 @@ class Assembly:
         extra: tuple[str, ...] = ()
         if self.project:
             extra = spellings(text, words, base, self.home, self.home_ok, self.exists)
+        finding = inspect(words)
+        if finding is not None:
+            if finding.folded is not None:  # git's global options removed (docs/shell-analysis)
+                extra = (*extra, canonical)
+                canonical = finding.folded
+            if floor is None:
+                floor = finding.floor
+        variable: tuple[Floor | None, str | None] = (None, None)
+        if self.env or stmt.assigns:
+            variable = self._environment(stmt, level)
+            if floor is None:
+                floor = variable[0]
         self.units.append(
             unit(
                 text,
@@ -209,6 +230,10 @@ class Assembly:
         )
         if again and self.depth < MAX_LAYERS:
             self._rerun(again, stmt)
+        if finding is not None:
+            self._hazard_effects(finding, stmt, base)
+        if variable[1] is not None and self.depth < MAX_LAYERS:
+            self.units.extend(self.payloads(variable[1], stmt, self.depth + 1))
         if first is None:
             return words, found
         if first.kind == "opaque":
@@ -238,6 +263,55 @@ class Assembly:
             for text, sure in reeval.inner_code(finding):
                 units = self.payloads(text, stmt, self.depth + 1)
                 self.units.extend(units if sure else [u.replace(unresolved=True) for u in units])
+
+    # -- programs that run programs (hazards.py) ------------------------------------------
+
+    def _hazard_effects(self, finding: Finding, stmt: Statement, base: str | None) -> None:
+        """The payload units and path tokens of a knowledge-base finding."""
+        if finding.payloads and self.depth < MAX_LAYERS:
+            for payload in finding.payloads:
+                self.units.extend(self.payloads(payload, stmt, self.depth + 1))
+        if not self.project:
+            return
+        command = stmt.text
+        for raw in finding.writes:
+            self._value(raw, raw, base, command, "write", "syntax", True)
+        for raw in finding.reads:
+            self._value(raw, raw, base, command, "read", "syntax", True)
+        for raw in finding.paths:
+            self._value(raw, raw, base, command, "unproven", "unproven", True)
+
+    def _environment(self, stmt: Statement, level: int) -> tuple[Floor | None, str | None]:
+        """The floor of a unit run with a code-running variable set in the line, and the
+        literal command line a leading assignment's value runs (``PAGER='rm x' git -p log``)."""
+        for name, value in stmt.assigns or ():
+            if hazardous_variable(name):
+                why = f"runs with {name} set, which makes a program run code"
+                return (CODE_RUNNING, why), variable_payload(name, value) if level == 0 else None
+        if self.env:
+            name = self.env[0]
+            why = f"runs after {name} is set in the line, which makes a program run code"
+            return (CODE_RUNNING, why), None
+        return None, None
+
+    def _declares(self, stmt: Statement) -> None:
+        """Record the code-running variables an assignment or declaration statement sets
+        (``PAGER=x``, ``export PAGER='sh -c id'``, ``declare -x LD_PRELOAD=…``)."""
+        for item in stmt.text.split():
+            name, eq, value = item.partition("=")
+            name = name.rstrip("+")
+            if not hazardous_variable(name):
+                continue
+            if name not in self.env:
+                self.env.append(name)
+            if eq and value:
+                if value[0] == value[-1] == "'" and len(value) > 1:
+                    value = value[1:-1]
+                elif any(c in value for c in "$`\\\"'"):
+                    value = ""
+                payload = variable_payload(name, value)
+                if payload and self.depth < MAX_LAYERS:
+                    self.units.extend(self.payloads(payload, stmt, self.depth + 1))
 
     def _fold_cd(self, words: Sequence[Word], stmt: Statement, base: str | None) -> None:
         name = words[0].value

@@ -218,6 +218,7 @@ class CommandWalk:
         plain = self.plain
         subs: list[Node] = pending.subs if pending is not None else []
         subshells: list[Node] | None = None
+        assigns: list[tuple[str, str | None]] | None = None
         spans = text is not None  # every separator so far is the source text between words
         found = _plain_words(node, text, self.safe) if text is not None else None
         if found is None:
@@ -239,6 +240,9 @@ class CommandWalk:
                     scan_substitutions(child, subs)
                     if self.floor is None:
                         self.floor = expansion_floor(child, src)
+                    if assigns is None:
+                        assigns = []
+                    assigns.append(_assignment(src.slice(child.start_byte, child.end_byte)))
                 elif kind == "ERROR":
                     self.strays.append(child)
                 elif kind in REDIRECTS:
@@ -308,6 +312,7 @@ class CommandWalk:
         stmt = Statement("simple", line, ctx, scope, unres, writes)
         stmt.words = words
         stmt.redirects = redirects
+        stmt.assigns = assigns
         if self.floor is not None:
             stmt.floor = self.floor
             self.floor = None
@@ -335,6 +340,17 @@ class CommandWalk:
                 self._finish(pending, ctx, scope, unres, writes, depth)
         elif subs:
             self._nested(subs, None, scope, unres, depth)
+
+
+def _assignment(text: str) -> tuple[str, str | None]:
+    """``(name, value)`` of an assignment as typed; the value only when literal."""
+    name, _, value = text.partition("=")
+    name = name.rstrip("+")
+    if len(value) > 1 and value[0] == value[-1] == "'" and "'" not in value[1:-1]:
+        return name, value[1:-1]
+    if any(c in value for c in "$`\\\"'*?[{~("):
+        return name, None
+    return name, value
 
 
 def _add(words: list[Word], word: Word, src: Source) -> bool:

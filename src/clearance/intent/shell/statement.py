@@ -125,6 +125,7 @@ class Statement:
     """
 
     __slots__ = (
+        "assigns",
         "context",
         "floor",
         "kind",
@@ -151,6 +152,7 @@ class Statement:
     writes: bool
     time_subshell: bool
     floor: Floor | None
+    assigns: list[tuple[str, str | None]] | None
 
     def __init__(
         self,
@@ -173,6 +175,7 @@ class Statement:
         self.salvaged = False
         self.time_subshell = False
         self.floor = None  # what the analysis could not prove about it (its first floor)
+        self.assigns = None  # leading `NAME=value` assignments: (name, literal value or None)
 
     def __repr__(self) -> str:
         return f"Statement({self.kind}, {self.text!r}, {self.context!r})"

@@ -1,0 +1,195 @@
+"""The knowledge base of programs that run programs (``intent/shell/hazards.py``), entry by
+entry: each has an attack line (the top unit floors with ``<code-running-option>``, and a literal
+inner command is a unit of its own) and a benign twin that does not floor. Never run these."""
+
+from __future__ import annotations
+
+import pytest
+
+from clearance.intent.shell import analyze
+from clearance.intent.shell.hazards import PROGRAMS, SOURCES, VARIABLES
+from clearance.intent.shell.sentinel import CODE_RUNNING, REEVALUATED
+
+# (entry, benign twin, attack, literal inner command or None)
+# fmt: off
+ENTRIES: list[tuple[str, str, str, str | None]] = [
+    ("git -c core.pager", "git -c user.name=x commit -m y", "git -c core.pager=less log", "less"),
+    ("git -c core.sshCommand", "git -c color.ui=never fetch", "git -c core.sshCommand='ssh -v' fetch", "ssh -v"),
+    ("git -c core.fsmonitor", "git status", "git -c core.fsmonitor='sh x' status", "sh x"),
+    ("git -c core.editor", "git commit -m x", "git -c core.editor=vim commit", "vim"),
+    ("git -c core.hooksPath", "git commit -m x", "git -c core.hooksPath=h commit -m x", None),
+    ("git -c alias.*", "git st", "git -c alias.st='!rm x' st", "rm x"),
+    ("git -c diff.external", "git diff", "git -c diff.external=./d diff", "./d"),
+    ("git -c *.textconv", "git log -p", "git -c diff.x.textconv=./t log -p", "./t"),
+    ("git -c filter.*", "git add .", "git -c filter.f.clean=./c add .", "./c"),
+    ("git -c credential.helper", "git push", "git -c credential.helper='!./h' push", "./h"),
+    ("git -c sequence.editor", "git rebase -i HEAD~2", "git -c sequence.editor=./e rebase -i HEAD~2", "./e"),
+    ("git -c unknown key", "git -c user.email=a@b log", "git -c foo.bar=1 log", None),
+    ("git --config-env", "git log", "git --config-env=core.pager=P log", None),
+    ("git --exec-path", "git --exec-path", "git --exec-path=/tmp status", None),
+    ("git difftool -x", "git difftool HEAD", "git difftool -x 'rm x' HEAD", "rm x"),
+    ("git difftool --extcmd", "git difftool --tool=vimdiff", "git difftool --extcmd=./x", "./x"),
+    ("git --ext-diff", "git diff --no-ext-diff", "git diff --ext-diff", None),
+    ("git rebase --exec", "git rebase main", "git rebase --exec 'make' main", "make"),
+    ("git config code key", "git config user.name x", "git config core.pager less", None),
+    ("rg --pre", "rg --pre-glob '*.gz' x", "rg --pre ./p x", "./p"),
+    ("sed e", "sed -n 1,5p f", "sed '1e id' f", "id"),
+    ("sed s///e", "sed 's/x/y/g' f", "sed 's/x/y/e' f", None),
+    ("sed -f", "sed -e 's/a/b/' f", "sed -f s.sed f", None),
+    ("awk system()", "awk '{print $1}' f", "awk 'BEGIN{system(\"rm x\")}'", "rm x"),
+    ("awk | getline", "awk '/a|b/' f", "awk 'BEGIN{\"date\" | getline d}'", "date"),
+    ("awk print |", "awk '$1 > 3' f", "awk '{print | \"sort\"}' f", "sort"),
+    ("gawk @", "gawk '{print}' f", "gawk '@load \"x\"'", None),
+    ("mawk system()", "mawk '{print}' f", "mawk 'BEGIN{system(\"id\")}'", "id"),
+    ("nawk -f", "nawk -F: '{print $1}' f", "nawk -f p.awk f", None),
+    ("tar --checkpoint-action", "tar -xzf a.tgz", "tar cf x y --checkpoint-action=exec='rm x'", "rm x"),
+    ("tar -I", "tar -xJf a.txz", "tar -I ./z -cf x y", "./z"),
+    ("tar --to-command", "tar -tf a.tar", "tar -xf a.tar --to-command='rm x'", "rm x"),
+    ("tar --info-script", "tar -cf a.tar src", "tar -cf a.tar -M --info-script=./i src", "./i"),
+    ("tar --rsh-command", "tar -cf a.tar src", "tar -cf h:a --rsh-command=./r src", "./r"),
+    ("zip -TT", "zip -r o.zip src", "zip o.zip f -T -TT './u'", "./u"),
+    ("rsync -e", "rsync -a a/ b/", "rsync -e 'ssh -p 2' a h:b", "ssh -p 2"),
+    ("rsync --rsync-path", "rsync -av a b", "rsync --rsync-path='sudo rsync' a h:b", "sudo rsync"),
+    ("split --filter", "split -l 5 f", "split --filter='gzip > $FILE.gz' f", None),
+    ("man -P", "man ls", "man -P cat ls", "cat"),
+    ("man -H", "man -k ls", "man -H ls", None),
+    ("vim -c", "vim f", "vim -c ':!id' f", None),
+    ("vi +", "vi f", "vi '+!id' f", None),
+    ("nvim --cmd", "nvim f", "nvim --cmd 'q' f", None),
+    ("ssh ProxyCommand", "ssh -o ConnectTimeout=5 h", "ssh -o ProxyCommand='nc x 22' h", "nc x 22"),
+    ("ssh LocalCommand", "ssh -p 22 h", "ssh -o LocalCommand=id -o PermitLocalCommand=yes h", "id"),
+    ("ssh -F", "ssh h uptime", "ssh -F ./c h", None),
+    ("make --eval", "make test", "make --eval 'x:;id' x", None),
+    ("make -f", "make -j4", "make -f other.mk", None),
+    ("find -fprint", "find . -fprint out", "find . -fprint \"$F\"", None),
+    ("find -delete", "find . -type f", "find . -delete", None),
+    ("env -S", "env FOO=1 true", "env -S 'rm x'", "rm x"),
+    ("setarch", "uname -m", "setarch x86_64 make", "make"),
+    ("linux64", "uname -r", "linux64 make", "make"),
+    ("newgrp", "id -g", "newgrp staff", None),
+    ("bash /dev/stdin", "bash script.sh", "bash /dev/stdin", None),
+    ("bash /dev/fd/N", "bash -x script.sh", "bash /dev/fd/3", None),
+    ("bash <(…)", "bash ./run.sh", "bash <(cat x)", None),
+    ("curl -K", "curl -s https://x", "curl -K conf https://x", None),
+]
+# fmt: on
+
+VARIABLE_LINES: list[tuple[str, str, str | None]] = [
+    ("LD_PRELOAD=/x ls", "ls", None),
+    ("LD_LIBRARY_PATH=/x ls", "ls", None),
+    ("LD_AUDIT=/x ls", "ls", None),
+    ("BASH_ENV=/x make", "make", None),
+    ("ENV=/x make", "make", None),
+    ("PAGER='rm x' git -p log", "git -p log", "rm x"),
+    ("MANPAGER=cat man ls", "man ls", "cat"),
+    ("EDITOR=vim git commit", "git commit", "vim"),
+    ("VISUAL=vim git commit", "git commit", "vim"),
+    ("NODE_OPTIONS='--require ./x' node a.js", "node a.js", None),
+    ("PYTHONSTARTUP=x python", "python", None),
+    ("PYTHONPATH=x python a.py", "python a.py", None),
+    ("PERL5OPT=-Mx perl a.pl", "perl a.pl", None),
+    ("PERL5LIB=x perl a.pl", "perl a.pl", None),
+    ("RUBYOPT=-rx ruby a.rb", "ruby a.rb", None),
+    ("PROMPT_COMMAND=id bash -i", "bash -i", "id"),
+    ("PS4='$(id)' bash -x s.sh", "bash -x s.sh", None),
+    ("GIT_EXTERNAL_DIFF=./d git diff", "git diff", "./d"),
+    ("GIT_SSH_COMMAND='ssh -v' git fetch", "git fetch", "ssh -v"),
+    ("GIT_SSH=./s git fetch", "git fetch", "./s"),
+    ("GIT_PAGER=cat git log", "git log", "cat"),
+    ("GIT_EDITOR=vim git commit", "git commit", "vim"),
+    ("GIT_CONFIG_GLOBAL=./c git log", "git log", None),
+    ("GIT_CONFIG_PARAMETERS=x git log", "git log", None),
+    (
+        "GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=core.pager GIT_CONFIG_VALUE_0=id git log",
+        "git log",
+        None,
+    ),
+    ("LESSOPEN='|./p %s' less f", "less f", "./p %s"),
+]
+
+EARLIER: list[str] = [
+    "export PAGER='sh -c id'; git -p log",
+    "PAGER=x; export PAGER; git -p log",
+    "declare -x LD_PRELOAD=/x; ls",
+    "export LESSOPEN='|x %s' && less f",
+]
+
+
+def _units(line: str) -> list[tuple[str, tuple[str, str] | None, str]]:
+    found = analyze(line, cwd="/work/proj", home="/home/me")
+    return [(u.text, u.floor, u.context) for u in found.units]
+
+
+@pytest.mark.parametrize(
+    ("entry", "benign", "attack", "inner"), ENTRIES, ids=[e[0] for e in ENTRIES]
+)
+def test_an_entry_floors_its_attack_and_not_its_twin(
+    entry: str, benign: str, attack: str, inner: str | None
+) -> None:
+    units = _units(attack)
+    assert units[0][1] is not None and units[0][1][0] == CODE_RUNNING, (entry, units)
+    if inner is not None:
+        assert (inner, "opaque_payload") in [(t, c) for t, _, c in units], (entry, units)
+    twin = _units(benign)
+    assert twin[0][1] is None, (entry, twin)
+
+
+@pytest.mark.parametrize(
+    ("line", "twin", "inner"), VARIABLE_LINES, ids=[v[0][:40] for v in VARIABLE_LINES]
+)
+def test_a_code_running_variable_floors_the_unit_it_is_assigned_to(
+    line: str, twin: str, inner: str | None
+) -> None:
+    units = _units(line)
+    # PS4 is read by the re-evaluation rules (its own sentinel); the rest are code-running.
+    assert units[0][1] is not None and units[0][1][0] in (CODE_RUNNING, REEVALUATED), units
+    if inner is not None:
+        assert (inner, "opaque_payload") in [(t, c) for t, _, c in units], units
+    assert _units(twin)[0][1] is None
+    assert _units("LANG=C " + twin)[0][1] is None
+
+
+@pytest.mark.parametrize("line", EARLIER)
+def test_a_variable_exported_earlier_in_the_line_floors_what_follows(line: str) -> None:
+    units = [u for u in _units(line) if u[2] == ""]
+    assert units[-1][1] is not None and units[-1][1][0] == CODE_RUNNING, units
+
+
+def test_git_global_options_fold_into_the_canonical_form() -> None:
+    for line in ("git -C repo push --force", "git --no-pager -c x.y=z push --force",
+                 "git --git-dir=.git --work-tree . push --force", "git -P --bare push --force"):  # fmt: skip
+        unit = analyze(line, cwd="/work/proj", home="/home/me").units[0]
+        assert unit.canonical == "git push --force", line
+        assert line in (unit.text, *unit.spellings)
+
+
+def test_git_paths_and_writes_become_tokens() -> None:
+    found = analyze("git -C /srv/repo diff --output=out.txt", cwd="/work/proj", home="/h")
+    assert [(p.path, p.effect) for p in found.paths][:2] == [
+        ("/work/proj/out.txt", "write"),
+        ("/srv/repo", "unproven"),
+    ]
+
+
+def test_literal_writes_of_sed_awk_find_are_write_tokens() -> None:
+    for line, path in (("sed 'w out' f", "/w/out"), ("awk '{print > \"out\"}' f", "/w/out"),
+                       ("find . -fprint out", "/w/out")):  # fmt: skip
+        found = analyze(line, cwd="/w", home="/h")
+        assert (path, "write") in [(p.path, p.effect) for p in found.paths], line
+
+
+def test_the_wrappers_stay_wrappers() -> None:
+    for line in ("timeout 5 make", "nice make", "xargs make", "find . -exec make \\;"):
+        assert analyze(line, cwd="/w", home="/h").units[0].wrapper == "indirection", line
+
+
+def test_every_entry_and_variable_cites_its_source() -> None:
+    assert all(VARIABLES.values())
+    cited = {name for name in SOURCES}
+    for name in PROGRAMS:
+        family = {"gsed": "sed", "gawk": "awk", "mawk": "awk", "nawk": "awk"}.get(name, name)
+        assert family in cited or PROGRAMS[name] is PROGRAMS.get(family) or name in (
+            "busybox-awk", "gtar", "bsdtar", "vi", "nvim", "view", "vimdiff", "rvim", "ex",
+            "scp", "sftp", "gmake", "linux32", "linux64", "i386", "x86_64", "sh", "dash",
+            "zsh", "ksh", "rbash", "mksh", "ksh93", "yash", "posh",
+        ), name  # fmt: skip
