@@ -1,0 +1,87 @@
+"""Placements of a command in a line, by attack class; ``{C}`` stands for the command.
+
+Shared by the differential test (real bash) and the pure property test. ``zzmarker`` is the
+command: a harmless script in the sandbox's PATH (it writes ``$HOME/pwned`` in the tmpfs HOME).
+"""
+
+from __future__ import annotations
+
+MARKER = "zzmarker"
+
+# class -> placements. Each placement must, in real bash, run {C}.
+PLACEMENTS: dict[str, list[str]] = {
+    "plain": ["echo hi; {C}", "echo hi && {C}", "echo $({C})", "echo `{C}`", "cat <({C})"],
+    "param-operand": [
+        "echo ${x:-$({C})}",
+        "echo ${x:-`{C}`}",
+        "echo ${x:=$({C})}",
+        'echo "${x:-$({C})}"',
+        "x=1; echo ${x#$({C})}",
+        "x=a; echo ${x/a/$({C})}",
+        "y=1; echo ${y:+$({C})}",
+    ],
+    "param-indirect": ["x='$({C})'; echo ${x@P}", "y='$({C})'; x=y; echo ${!x@P}"],
+    "continuation": ["echo $\\\n({C})", "echo ${x:-$\\\n({C})}"],
+    "nested-backtick": ["echo `echo \\`{C}\\``", "echo ${x:-`echo \\`{C}\\``}"],
+    "brace": ["{{C},hi}", "echo hi; {{C},x}"],
+    "declare": [
+        "declare -a a='($({C}))'",
+        "declare -i n='a[$({C})]'",
+        "typeset -a a='($({C}))'",
+    ],
+    "test-v": ["[[ -v 'a[$({C})]' ]]", "test -v 'a[$({C})]'", "echo $(( a[$({C})] ))"],
+    "printf-v": ["printf -v 'a[$({C})]' %s x"],
+    "alias": ["shopt -s expand_aliases\nalias ls={C}\nls"],
+    "ps4": ["PS4='$({C})' ; set -x; echo hi", "PS4='`{C}`'\nset -x\ntrue"],
+    "heredoc": ["cat <<EOF\n$({C})\nEOF", "cat <<EOF\n`{C}`\nEOF"],
+    "git-config": [
+        "git -c core.fsmonitor={C} status",
+        "git -c alias.st='!{C}' st",
+        "git -c diff.external={C} diff",
+    ],
+    "env-var": ["GIT_EXTERNAL_DIFF={C} git diff", "BASH_ENV=<(echo {C}) bash -c true"],
+    "find-exec": ["find . -maxdepth 0 -exec {C} \\;"],
+    "awk": ["echo | awk '{system(\"{C}\")}'"],
+    "sed": ["echo x | sed 's/x/{C}/e'", "echo {C} | sed e"],
+    "quoting": ["echo hi; '{C}'", 'echo hi; "{C}"', "echo hi; {C}''", "echo hi; \\{C}"],
+}
+
+
+def place(template: str, command: str) -> str:
+    return template.replace("{C}", command)
+
+
+# Hand-written attack lines: every placement above, with the marker.
+ATTACKS: list[tuple[str, str]] = [
+    (cls, place(t, MARKER)) for cls, templates in PLACEMENTS.items() for t in templates
+]
+# A few more that reach the fake ~/.ssh key or run programs a benign word hides.
+ATTACKS += [
+    ("ssh-read", "cat ~/.ss''h/id_rsa"),
+    ("ssh-read", "cat $HOME/.ssh/id_rsa"),
+    ("ssh-read", "cat {~,/nonexistent}/.ssh/id_rsa"),
+    ("ssh-read", "cd ~/.ssh && cat id_rsa"),
+    ("ssh-read", "f=~/.ssh/id_rsa; cat $f"),
+    ("ssh-read", "cat ~/.s?h/id_rsa"),
+    ("ssh-read", "cat ~/.[s]sh/id_rsa"),
+    ("ssh-read", "grep -r KEY ~/.ssh"),
+    ("ssh-read", "head -1 ${HOME}/.ssh/id_rsa"),
+    ("ssh-read", "cat </home/../$HOME/.ssh/id_rsa"),
+]
+
+# Benign lines the engine should allow and that must pass the differential check.
+BENIGN = [
+    "echo hi",
+    "ls",
+    "ls -la src",
+    "cat README.md",
+    "cat data.txt | grep one",
+    "git status",
+    "wc -l data.txt",
+    "head -1 README.md && echo done",
+    "printf '%s\\n' a b",
+    "echo $(ls)",
+    "echo ${x:-default}",
+    "true",
+    "grep -c one data.txt; echo $?",
+]
