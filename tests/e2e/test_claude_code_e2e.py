@@ -85,7 +85,9 @@ def test_a_denied_read_of_env_never_shows_its_content_to_the_model(project: Clau
     assert run.proc.returncode == 0, run.describe()
     [result] = run.server.result_for("Read")
     assert result["is_error"] is True
-    assert "secrets stay private" in result["text"]
+    # `clearance install` projects the policy's path denies into Claude Code's own rules, so
+    # Claude Code refuses the read itself, before the hook is even asked (defence in depth).
+    assert "denied by your permission settings" in result["text"]
     assert "SECRET-VALUE-91c2" not in run.server.everything_sent()
 
 
