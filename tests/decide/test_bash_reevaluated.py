@@ -13,8 +13,8 @@ import pytest
 
 from clearance.decide.engine import Engine
 from clearance.intent.call import ToolCall
+from clearance.intent.sentinel import REEVALUATED
 from clearance.intent.shell import analyze
-from clearance.intent.shell.sentinel import REEVALUATED
 
 CWD = "/work/proj"
 POLICY = {"permission": {"*": "ask", "bash": {"*": "allow", "rm *": "deny"}}}

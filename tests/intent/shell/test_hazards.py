@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import pytest
 
+from clearance.intent.sentinel import CODE_RUNNING, REEVALUATED
 from clearance.intent.shell import analyze
 from clearance.intent.shell.hazards import PROGRAMS, SOURCES, VARIABLES
-from clearance.intent.shell.sentinel import CODE_RUNNING, REEVALUATED
 
 # (entry, benign twin, attack, literal inner command or None)
 # fmt: off

@@ -29,7 +29,7 @@ from clearance.decide.gates._message import gate_message
 from clearance.decide.gates.protected import git_config_result
 from clearance.intent.glob import GLOB_CHARS, expand_pattern
 from clearance.intent.path import canonical_cwd, path_fact
-from clearance.intent.shell.sentinel import (
+from clearance.intent.sentinel import (
     COMPUTED,
     INDIRECTION,
     OPAQUE,

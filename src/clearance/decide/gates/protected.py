@@ -8,7 +8,7 @@ Its asks carry a sentinel that neither yolo nor a session grant lifts (``Engine.
 from __future__ import annotations
 
 from clearance.decide.decision import GateResult
-from clearance.intent.shell.sentinel import UNKNOWN_PATH
+from clearance.intent.sentinel import UNKNOWN_PATH
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from clearance._frozen import Frozen
 from clearance.intent.path import lexists
+from clearance.intent.sentinel import UNMODELLED
 from clearance.intent.shell.assembly import MAX_LAYERS, Assembly, normalise_cwd
 from clearance.intent.shell.continuation import joined, touches_expansion
 from clearance.intent.shell.plain import plain
-from clearance.intent.shell.sentinel import UNMODELLED
 from clearance.intent.shell.source import Source
 from clearance.intent.shell.statement import Scope
 from clearance.intent.shell.token import merge

@@ -9,11 +9,11 @@ effective directory of the statement's shell (notes §5.11).
 from __future__ import annotations
 
 from clearance.intent.path import normal_path
+from clearance.intent.sentinel import CODE_RUNNING
 from clearance.intent.shell import reeval
 from clearance.intent.shell.effect import reader_claim
 from clearance.intent.shell.hazards import hazardous_variable, inspect, variable_payload
 from clearance.intent.shell.role import candidates
-from clearance.intent.shell.sentinel import CODE_RUNNING
 from clearance.intent.shell.spelling import spellings
 from clearance.intent.shell.statement import stdin_text
 from clearance.intent.shell.token import PathToken, absolute, path_shaped
@@ -25,9 +25,9 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
 
+    from clearance.intent.sentinel import Floor
     from clearance.intent.shell.hazards import Finding
     from clearance.intent.shell.layer import Layer
-    from clearance.intent.shell.sentinel import Floor
     from clearance.intent.shell.statement import Redirect, Statement
     from clearance.intent.shell.token import Effect, Source
     from clearance.intent.shell.unit import Context, Exemption

@@ -35,8 +35,8 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from tree_sitter import Node
 
+    from clearance.intent.sentinel import Floor
     from clearance.intent.shell.reeval import Finding
-    from clearance.intent.shell.sentinel import Floor
     from clearance.intent.shell.source import Source
 
 __all__ = ["CommandWalk"]
@@ -148,7 +148,7 @@ class CommandWalk:
 
     def _reread(self, node: Node, stmt: Statement, arith: bool = False) -> list[Finding]:
         """Strings of ``node`` that bash evaluates again as code: floor ``stmt`` with them
-        (:data:`~clearance.intent.shell.sentinel.REEVALUATED`); :meth:`_rerun` then adds the
+        (:data:`~clearance.intent.sentinel.REEVALUATED`); :meth:`_rerun` then adds the
         code they run, once ``stmt`` is recorded."""
         found = reeval.tree(node, self.src, arith)
         if found and stmt.floor is None:

@@ -25,14 +25,14 @@ not parse (``${x-`id`}``: bash runs ``id``).
 
 from __future__ import annotations
 
+from clearance.intent.sentinel import UNMODELLED
 from clearance.intent.shell.grammar import KIND
-from clearance.intent.shell.sentinel import UNMODELLED
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from tree_sitter import Node
 
-    from clearance.intent.shell.sentinel import Floor
+    from clearance.intent.sentinel import Floor
     from clearance.intent.shell.source import Source
 
 __all__ = ["body_floor", "parameter_expansion"]

@@ -9,7 +9,7 @@ of such tricks, https://gtfobins.github.io/).
 
 :func:`inspect` reads one unit's words and returns a :class:`Finding`:
 
-* ``floor`` — the unit asks (:data:`~clearance.intent.shell.sentinel.CODE_RUNNING`), with a
+* ``floor`` — the unit asks (:data:`~clearance.intent.sentinel.CODE_RUNNING`), with a
   sentence naming the option and what it does;
 * ``payloads`` — literal inner command lines, each parsed into units of its own so a deny
   written for them fires (``git -c core.pager='rm -rf /' log`` is denied by ``rm *``);
@@ -23,14 +23,14 @@ The lookup is one dict hit on the basename; only a program in the table pays for
 
 from __future__ import annotations
 
+from clearance.intent.sentinel import CODE_RUNNING
 from clearance.intent.shell.layer import basename
-from clearance.intent.shell.sentinel import CODE_RUNNING
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
 
-    from clearance.intent.shell.sentinel import Floor
+    from clearance.intent.sentinel import Floor
     from clearance.intent.shell.word import Word
 
     Values = Sequence[str | None]

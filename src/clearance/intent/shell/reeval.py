@@ -12,7 +12,7 @@ completes the gate's "Needs approval" sentence, and ``program`` says whether ``t
 command line of its own (an alias value, a ``mapfile`` callback: ``True``), an expression whose
 ``$(…)`` and backtick substitutions are what runs (``False``), or a computed value whose code
 cannot be known (``None``: the floor alone). The caller floors the unit with
-:data:`~clearance.intent.shell.sentinel.REEVALUATED` and parses the code as units, so a deny
+:data:`~clearance.intent.sentinel.REEVALUATED` and parses the code as units, so a deny
 on the inner command still fires.
 
 The checks cost nothing on the usual line: the walk scans a tree only when the line holds a
@@ -22,9 +22,9 @@ assembly looks at a simple command only when its command word is in :data:`COMMA
 
 from __future__ import annotations
 
+from clearance.intent.sentinel import REEVALUATED
 from clearance.intent.shell.grammar import KIND
 from clearance.intent.shell.heredoc import substitutions
-from clearance.intent.shell.sentinel import REEVALUATED
 from clearance.intent.shell.statement import stdin_text
 from clearance.intent.shell.word import SUBSTITUTIONS, build_word
 
@@ -34,7 +34,7 @@ if TYPE_CHECKING:
 
     from tree_sitter import Node
 
-    from clearance.intent.shell.sentinel import Floor
+    from clearance.intent.sentinel import Floor
     from clearance.intent.shell.source import Source
     from clearance.intent.shell.statement import Redirect
     from clearance.intent.shell.word import Word

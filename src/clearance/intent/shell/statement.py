@@ -11,7 +11,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Literal
 
-    from clearance.intent.shell.sentinel import Floor
+    from clearance.intent.sentinel import Floor
     from clearance.intent.shell.word import Word
 
     Kind = Literal["simple", "compound", "plain", "test", "error", "redirects", "nested"]

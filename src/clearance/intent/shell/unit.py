@@ -8,7 +8,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Literal
 
-    from clearance.intent.shell.sentinel import Floor
+    from clearance.intent.sentinel import Floor
 
     Context = Literal[
         "",
@@ -72,7 +72,7 @@ class Unit(_UnitFields, Frozen):
     not parse cleanly; ``salvaged`` one recovered by re-parsing an error region. ``spellings``
     are extra spellings a rule may match (notes §5.10), never including ``text``. ``floor``
     names what the analysis could not prove about the unit (a ``(sentinel, why)`` pair from
-    :mod:`~clearance.intent.shell.sentinel`): the gate asks where its rule would allow.
+    :mod:`~clearance.intent.sentinel`): the gate asks where its rule would allow.
     """
 
     __slots__ = ()

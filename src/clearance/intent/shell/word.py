@@ -10,15 +10,15 @@ appended to the caller's ``subs`` list so the walk can descend into them.
 
 from __future__ import annotations
 
+from clearance.intent.sentinel import UNMODELLED
 from clearance.intent.shell.expansion import parameter_expansion
 from clearance.intent.shell.grammar import KIND
-from clearance.intent.shell.sentinel import UNMODELLED
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from tree_sitter import Node
 
-    from clearance.intent.shell.sentinel import Floor
+    from clearance.intent.sentinel import Floor
     from clearance.intent.shell.source import Source
 
 __all__ = [
