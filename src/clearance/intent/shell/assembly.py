@@ -9,8 +9,10 @@ effective directory of the statement's shell (notes §5.11).
 from __future__ import annotations
 
 from clearance.intent.path import normal_path
+from clearance.intent.shell import brace
 from clearance.intent.shell.effect import reader_claim
 from clearance.intent.shell.role import candidates
+from clearance.intent.shell.sentinel import COMPUTED, EXPANSION_LIMIT
 from clearance.intent.shell.spelling import spellings
 from clearance.intent.shell.statement import stdin_text
 from clearance.intent.shell.token import PathToken, absolute, path_shaped
@@ -75,6 +77,7 @@ class Assembly:
         "exists",
         "home",
         "home_ok",
+        "limited",
         "payloads",
         "programs",
         "project",
@@ -102,6 +105,7 @@ class Assembly:
         self.depth = depth
         self.units: list[Unit] = []
         self.tokens: list[PathToken] = []
+        self.limited = False  # a brace expansion of the current statement passed its cap
 
     # -- statements -----------------------------------------------------------------------
 
@@ -146,11 +150,16 @@ class Assembly:
             )
             self._redirects(stmt, base)
             return
+        top = len(self.units)
+        self.limited = False
         used, found = self._unit(words, stmt, stmt.context, base, 0)  # type: ignore[arg-type]
         self._redirects(stmt, base)
         # The unit's peel already found the wrapper layer of these words (unless keywords
         # were dropped from their front): the projection reuses it.
         self._command_tokens(words, base, stmt.text, True, (found,) if used is words else None)
+        if self.limited and self.units[top].floor is None:
+            why = f"has a brace expansion of more than {brace.MAX_ALTERNATIVES} words"
+            self.units[top] = self.units[top].replace(floor=(EXPANSION_LIMIT, why))
         if words[0].value in _CD:
             self._fold_cd(words, stmt, base)
 
@@ -177,6 +186,10 @@ class Assembly:
         extra: tuple[str, ...] = ()
         if self.project:
             extra = spellings(text, words, base, self.home, self.home_ok, self.exists)
+        floor = stmt.floor if level == 0 else None
+        expanded = _brace_command(words) if "{" in text else None
+        if expanded is not None:  # `{rm,-rf,x}`, `/usr/bin/l{s,}`: the name is computed
+            floor = floor or (COMPUTED, "runs a command whose name comes from a brace expansion")
         self.units.append(
             unit(
                 text,
@@ -188,9 +201,14 @@ class Assembly:
                 stmt.unresolved or lost,
                 stmt.salvaged,
                 extra,
-                stmt.floor if level == 0 else None,
+                floor,
             )
         )
+        if expanded:  # the command bash runs, when every word is known: its rule applies
+            self.units.append(
+                Unit(expanded, canonical=_expanded_canonical(expanded), context=context,
+                     unresolved=stmt.unresolved or lost, salvaged=stmt.salvaged, floor=floor)
+            )  # fmt: skip
         if first is None:
             return words, found
         if first.kind == "opaque":
@@ -349,6 +367,9 @@ class Assembly:
         by_role: bool = False,
     ) -> None:
         value = word.value
+        raw = word.raw
+        if "{" in raw and "}" in raw and self._braces(word, base, command, effect, source):
+            return
         if value is not None:  # a literal word: its value as written
             self._value(value, value, base, command, effect, source, by_role)
             return
@@ -363,6 +384,26 @@ class Assembly:
             self.tokens.append(PathToken(raw, None, effect, source, command))
             return
         self._value(raw, value, base, command, effect, source, by_role)
+
+    def _braces(
+        self, word: Word, base: str | None, command: str, effect: Effect, source: Source
+    ) -> bool:
+        """Project each word a brace expansion makes on its own (``{,~/.ssh/id_rsa}`` reaches
+        ``~/.ssh/id_rsa``); ``False`` when ``word`` holds no brace expansion."""
+        words = brace.expand(word.raw)
+        if words is not None and len(words) == 1 and words[0] == word.raw:
+            return False
+        if words is None:  # past the cap: unknown, and the unit asks
+            self.limited = True
+            self.tokens.append(PathToken(word.raw, None, effect, source, command))
+            return True
+        for text in words:
+            value, _ = brace.literal(text)
+            if value is None:  # an expansion inside an alternative: an unknown path
+                self.tokens.append(PathToken(text, None, effect, source, command))
+            elif value:
+                self._value(value, value, base, command, effect, source)
+        return True
 
     def _value(
         self,
@@ -410,6 +451,31 @@ def _keywordless(words: Sequence[Word]) -> tuple[Sequence[Word], bool]:
             break
         start += 1
     return (words[start:] if start else words), lost
+
+
+def _brace_command(words: Sequence[Word]) -> str | None:
+    """When the command word brace-expands: the command bash runs, its words joined (``""``
+    when a word is not known or the expansion passed its cap); else ``None``."""
+    first = brace.expand(words[0].raw)
+    if first is not None and len(first) == 1 and first[0] == words[0].raw:
+        return None
+    out: list[str] = []
+    for word in words:
+        expanded = brace.expand(word.raw) if "{" in word.raw else [word.raw]
+        if expanded is None or len(out) + len(expanded) > brace.MAX_ALTERNATIVES:
+            return ""
+        for text in expanded:
+            value, glob = brace.literal(text)
+            if value is None or glob:
+                return ""
+            if value:
+                out.append(value)
+    return " ".join(out)
+
+
+def _expanded_canonical(text: str) -> str:
+    name, sep, rest = text.partition(" ")
+    return basename(name) + sep + rest
 
 
 def normalise_cwd(cwd: str | None) -> str | None:
