@@ -63,3 +63,35 @@ def test_brace_words(text: str, words: list[str]) -> None:
 def test_a_cap_makes_the_expansion_unknown() -> None:
     assert expand("{a,b}" * 30) is None
     assert expand("{1..100000000}") is None
+
+
+def test_a_glob_past_its_bound_asks(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    proj = home / "proj"
+    proj.mkdir(parents=True)
+    many = tmp_path / "many"
+    many.mkdir()
+    for i in range(300):
+        (many / f"f{i}").write_text("")
+    engine = Engine.load(cwd=str(proj), env={"HOME": str(home)})
+    found = engine.check(ToolCall("bash", {"command": f"ls {proj}/../../many/*"}, str(proj)))
+    assert found.action != "allow", found.reason
+
+
+def test_pathological_lines_complete_with_ask_or_deny(tmp_path: Path) -> None:
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(
+        "bench_pathological",
+        Path(__file__).resolve().parents[2] / "bench" / "bench_pathological.py",
+    )
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    proj = tmp_path / "proj"
+    proj.mkdir()
+    engine = Engine.load(cwd=str(proj), env={"HOME": str(tmp_path)})
+    for name, line in module.pathological_lines():
+        found = engine.check(ToolCall("bash", {"command": line}, str(proj)))
+        if name not in module.UNDERSTOOD:
+            assert found.action in ("ask", "deny"), (name, found.reason)
