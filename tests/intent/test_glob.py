@@ -39,3 +39,13 @@ def test_a_pattern_reaches_the_files_it_names(tmp_path: Path) -> None:
     assert expand_pattern(f"{tmp_path}/.e?v") == [f"{tmp_path}/.env"]
     assert f"{tmp_path}/.ssh/id_rsa" in expand_pattern(f"{tmp_path}/{{.ssh,x}}/id_rsa")
     assert expand_pattern(f"{tmp_path}/plain") == []
+
+
+def test_a_bound_makes_the_expansion_incomplete(tmp_path: Path) -> None:
+    from clearance.intent.glob import expand_pattern_bounded
+
+    for i in range(300):
+        (tmp_path / f"f{i}").write_text("")
+    matches, complete = expand_pattern_bounded(f"{tmp_path}/f*")
+    assert len(matches) == 256 and not complete
+    assert expand_pattern_bounded(f"{tmp_path}/f1?")[1]

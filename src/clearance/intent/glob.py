@@ -3,16 +3,19 @@
 A rule is written for real paths (``~/.ssh/*``) but a command can name them by pattern
 (``cat ~/.ss?/id_*``, ``cat ~/{.ssh,x}/id_rsa``); the pattern text itself matches no such rule.
 Expanding it as the shell would — braces first, then the glob — gives the paths the rules must
-see. Bounded: at most 64 brace alternatives and 256 matches are considered.
+see. Bounded by 64 brace alternatives, 256 matches and a 50 ms deadline: an expansion that
+reaches a bound is *incomplete*, and the caller must treat the pattern as unknown (ask), never
+judge only the matches found so far.
 """
 
 from __future__ import annotations
 
-__all__ = ["GLOB_CHARS", "expand_braces", "expand_pattern"]
+__all__ = ["GLOB_CHARS", "expand_braces", "expand_pattern", "expand_pattern_bounded"]
 
 GLOB_CHARS = frozenset("*?[{")
 _MAX_ALTERNATIVES = 64
 _MAX_MATCHES = 256
+_DEADLINE = 0.05
 
 
 def expand_braces(text: str) -> list[str]:
@@ -50,19 +53,32 @@ def expand_braces(text: str) -> list[str]:
 
 
 def expand_pattern(path: str) -> list[str]:
-    """The existing paths an absolute shell pattern names (empty when it names none)."""
-    if GLOB_CHARS.isdisjoint(path):
-        return []
-    import glob
+    """The existing paths an absolute shell pattern names (empty when it names none), as far
+    as the bounds allow (see :func:`expand_pattern_bounded` for whether that was all)."""
+    return expand_pattern_bounded(path)[0]
 
+
+def expand_pattern_bounded(path: str) -> tuple[list[str], bool]:
+    """The existing paths an absolute shell pattern names, and whether that is all of them
+    (``False``: a bound on alternatives, matches or time was reached)."""
+    if GLOB_CHARS.isdisjoint(path):
+        return [], True
+    import glob
+    import time
+
+    stop = time.monotonic() + _DEADLINE
     found: list[str] = []
-    for alternative in expand_braces(path):
+    alternatives = expand_braces(path)
+    complete = len(alternatives) < _MAX_ALTERNATIVES
+    for alternative in alternatives:
         if GLOB_CHARS.isdisjoint(alternative.replace("{", "").replace("}", "")):
             if alternative != path:
                 found.append(alternative)
             continue
         for match in glob.iglob(alternative):
             found.append(match)
-            if len(found) >= _MAX_MATCHES:
-                return found
-    return found
+            if len(found) >= _MAX_MATCHES or time.monotonic() > stop:
+                return found, False
+        if time.monotonic() > stop:
+            return found, False
+    return found, complete

@@ -27,8 +27,8 @@ from __future__ import annotations
 from clearance.decide.decision import GateResult, UnitFact
 from clearance.decide.gates._message import gate_message
 from clearance.decide.gates.protected import git_config_result
-from clearance.intent.glob import GLOB_CHARS, expand_pattern
-from clearance.intent.path import canonical_cwd, path_fact
+from clearance.intent.glob import GLOB_CHARS, expand_pattern_bounded
+from clearance.intent.path import PathFact, canonical_cwd, path_fact
 from clearance.intent.sentinel import (
     COMPUTED,
     INDIRECTION,
@@ -44,7 +44,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable
 
     from clearance.intent.call import ToolCall
-    from clearance.intent.path import Direction, PathFact
+    from clearance.intent.path import Direction
     from clearance.intent.shell import Analysis, Unit
     from clearance.policy.rule import RuleSet
 
@@ -156,11 +156,16 @@ def _paths(analysis: Analysis, call: ToolCall, home: str) -> list[PathFact]:
             )  # fmt: skip
             if not GLOB_CHARS.isdisjoint(token.path):
                 # `cat ~/.ss?/id_*`: the rules must see what the pattern reaches.
+                matches, complete = expand_pattern_bounded(token.path)
                 facts.extend(
                     path_fact(match, cwd=cwd, home=home, direction=direction,
                               boundary=boundary, source=token.command, written=token.raw)
-                    for match in expand_pattern(token.path)
+                    for match in matches
                 )  # fmt: skip
+                if not complete:
+                    # A bound was reached: what the rest reaches is unknown, so it asks.
+                    facts.append(PathFact(token.raw, None, None, (token.raw,), direction, True,
+                                          boundary, False, token.command))  # fmt: skip
         facts.append(fact)
     return facts
 

@@ -9,8 +9,8 @@ effective directory of the statement's shell (notes §5.11).
 from __future__ import annotations
 
 from clearance.intent.path import normal_path
-from clearance.intent.sentinel import CODE_RUNNING
-from clearance.intent.shell import reeval
+from clearance.intent.sentinel import CODE_RUNNING, COMPUTED, EXPANSION_LIMIT
+from clearance.intent.shell import brace, reeval
 from clearance.intent.shell.effect import reader_claim
 from clearance.intent.shell.hazards import hazardous_variable, inspect, variable_payload
 from clearance.intent.shell.role import candidates
@@ -88,6 +88,7 @@ class Assembly:
         "exists",
         "home",
         "home_ok",
+        "limited",
         "payloads",
         "programs",
         "project",
@@ -117,6 +118,7 @@ class Assembly:
         self.tokens: list[PathToken] = []
         # Code-running variables assigned or exported earlier in the line (hazards.VARIABLES).
         self.env: list[str] = []
+        self.limited = False  # a brace expansion of the current statement passed its cap
 
     # -- statements -----------------------------------------------------------------------
 
@@ -165,11 +167,16 @@ class Assembly:
             )
             self._redirects(stmt, base)
             return
+        top = len(self.units)
+        self.limited = False
         used, found = self._unit(words, stmt, stmt.context, base, 0)  # type: ignore[arg-type]
         self._redirects(stmt, base)
         # The unit's peel already found the wrapper layer of these words (unless keywords
         # were dropped from their front): the projection reuses it.
         self._command_tokens(words, base, stmt.text, True, (found,) if used is words else None)
+        if self.limited and self.units[top].floor is None:
+            why = f"has a brace expansion of more than {brace.MAX_ALTERNATIVES} words"
+            self.units[top] = self.units[top].replace(floor=(EXPANSION_LIMIT, why))
         if words[0].value in _CD:
             self._fold_cd(words, stmt, base)
 
@@ -214,6 +221,9 @@ class Assembly:
             variable = self._environment(stmt, level)
             if floor is None:
                 floor = variable[0]
+        expanded = _brace_command(words) if "{" in text else None
+        if expanded is not None:  # `{rm,-rf,x}`, `/usr/bin/l{s,}`: the name is computed
+            floor = floor or (COMPUTED, "runs a command whose name comes from a brace expansion")
         self.units.append(
             unit(
                 text,
@@ -234,6 +244,11 @@ class Assembly:
             self._hazard_effects(finding, stmt, base)
         if variable[1] is not None and self.depth < MAX_LAYERS:
             self.units.extend(self.payloads(variable[1], stmt, self.depth + 1))
+        if expanded:  # the command bash runs, when every word is known: its rule applies
+            self.units.append(
+                Unit(expanded, canonical=_expanded_canonical(expanded), context=context,
+                     unresolved=stmt.unresolved or lost, salvaged=stmt.salvaged, floor=floor)
+            )  # fmt: skip
         if first is None:
             return words, found
         if first.kind == "opaque":
@@ -456,6 +471,9 @@ class Assembly:
         unknown: bool = True,
     ) -> None:
         value = word.value
+        raw = word.raw
+        if "{" in raw and "}" in raw and self._braces(word, base, command, effect, source):
+            return
         if value is not None:  # a literal word: its value as written
             self._value(value, value, base, command, effect, source, by_role)
             return
@@ -481,6 +499,26 @@ class Assembly:
             self.tokens.append(PathToken(raw, None, effect, source, command))
             return
         self._value(raw, value, base, command, effect, source, by_role)
+
+    def _braces(
+        self, word: Word, base: str | None, command: str, effect: Effect, source: Source
+    ) -> bool:
+        """Project each word a brace expansion makes on its own (``{,~/.ssh/id_rsa}`` reaches
+        ``~/.ssh/id_rsa``); ``False`` when ``word`` holds no brace expansion."""
+        words = brace.expand(word.raw)
+        if words is not None and len(words) == 1 and words[0] == word.raw:
+            return False
+        if words is None:  # past the cap: unknown, and the unit asks
+            self.limited = True
+            self.tokens.append(PathToken(word.raw, None, effect, source, command))
+            return True
+        for text in words:
+            value, _ = brace.literal(text)
+            if value is None:  # an expansion inside an alternative: an unknown path
+                self.tokens.append(PathToken(text, None, effect, source, command))
+            elif value:
+                self._value(value, value, base, command, effect, source)
+        return True
 
     def _value(
         self,
@@ -534,6 +572,31 @@ def _keywordless(words: Sequence[Word]) -> tuple[Sequence[Word], bool]:
             break
         start += 1
     return (words[start:] if start else words), lost
+
+
+def _brace_command(words: Sequence[Word]) -> str | None:
+    """When the command word brace-expands: the command bash runs, its words joined (``""``
+    when a word is not known or the expansion passed its cap); else ``None``."""
+    first = brace.expand(words[0].raw)
+    if first is not None and len(first) == 1 and first[0] == words[0].raw:
+        return None
+    out: list[str] = []
+    for word in words:
+        expanded = brace.expand(word.raw) if "{" in word.raw else [word.raw]
+        if expanded is None or len(out) + len(expanded) > brace.MAX_ALTERNATIVES:
+            return ""
+        for text in expanded:
+            value, glob = brace.literal(text)
+            if value is None or glob:
+                return ""
+            if value:
+                out.append(value)
+    return " ".join(out)
+
+
+def _expanded_canonical(text: str) -> str:
+    name, sep, rest = text.partition(" ")
+    return basename(name) + sep + rest
 
 
 def normalise_cwd(cwd: str | None) -> str | None:
