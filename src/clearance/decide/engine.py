@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 
+from clearance.decide.deadline import SECONDS, Expired, within
 from clearance.decide.decision import Decision, GateResult, UnitFact
 from clearance.decide.fold import fold
 from clearance.decide.gates.bash import bash_gate
@@ -29,6 +30,19 @@ if TYPE_CHECKING:
     from clearance.policy.rule import RuleSet
 
 __all__ = ["Engine"]
+
+
+def _expired(call: ToolCall) -> GateResult:
+    from clearance.intent.sentinel import DEADLINE
+
+    command = call.field("command", "cmd")
+    text = command.strip() if isinstance(command, str) else ""
+    message = (
+        f'Needs approval: clearance could not finish analysing bash command "{text[:200]}" '
+        f"within {SECONDS:g} seconds, so it cannot tell what the line does ({DEADLINE})"
+    )
+    return GateResult("bash", "bash", text, "ask", None, message, DEADLINE, text)
+
 
 _normpath = os.path.normpath
 
@@ -100,7 +114,11 @@ class Engine:
             if call.cwd != cwd:
                 call = call.replace(cwd=cwd)
             # The canonical working directory is resolved only when the line touches a path.
-            results, units, facts = bash_gate(rules, call, home=self.policy.home)
+            try:
+                results, units, facts = within(SECONDS, bash_gate, rules, call,
+                                               home=self.policy.home)  # fmt: skip
+            except Expired:
+                return self._finish(call, [_expired(call)])
             if facts:
                 results += path_gate(rules, facts, tool="bash")
                 results += external_gate(rules, facts, tool="bash")
