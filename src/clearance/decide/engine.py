@@ -93,7 +93,7 @@ class Engine:
                 results += path_gate(rules, facts, tool="bash")
                 results += external_gate(rules, facts, tool="bash")
             return self._finish(call, results, units=units, paths=tuple(facts))
-        raw_paths, direction, path_tool = paths_of(call)
+        raw_paths, direction, path_tool = paths_of(call, self.policy.home)
         boundary = canonical_cwd(cwd) if raw_paths else ""
         facts = [
             path_fact(raw, cwd=cwd, home=self.policy.home, direction=direction, boundary=boundary)

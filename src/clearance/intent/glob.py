@@ -49,8 +49,11 @@ def expand_braces(text: str) -> list[str]:
     return out + pending
 
 
-def expand_pattern(path: str) -> list[str]:
-    """The existing paths an absolute shell pattern names (empty when it names none)."""
+def expand_pattern(path: str, *, hidden: bool = False) -> list[str]:
+    """The existing paths an absolute shell pattern names (empty when it names none).
+
+    ``hidden``: a wildcard matches a leading dot too (a search tool's filter, not the shell).
+    """
     if GLOB_CHARS.isdisjoint(path):
         return []
     import glob
@@ -61,7 +64,7 @@ def expand_pattern(path: str) -> list[str]:
             if alternative != path:
                 found.append(alternative)
             continue
-        for match in glob.iglob(alternative):
+        for match in glob.iglob(alternative, include_hidden=hidden):
             found.append(match)
             if len(found) >= _MAX_MATCHES:
                 return found
