@@ -19,7 +19,7 @@ ALLOWED = {
     "hosts": {"policy", "intent", "decide", "authority", "audit", "cli"},
     "cli": {"policy", "intent", "decide", "authority", "audit", "hosts"},
 }
-HELPERS = {"_frozen", "_json"}
+HELPERS = {"_display", "_frozen", "_json"}
 
 
 def imports_of(path: Path) -> set[str]:

@@ -209,11 +209,12 @@ def test_no_line_is_wider_than_80_columns(open_dialog: Open) -> None:
 
 
 def test_control_characters_in_the_value_cannot_act_on_the_terminal(open_dialog: Open) -> None:
-    dialog = open_dialog(value="echo \x1b]0;pwned\x07 \u202etxt.exe \x9b2J")
+    dialog = open_dialog(value="echo \x1b]0;pwned\x07 \u202etxt.exe \x9b2J \u2067\u200f\x7f")
     assert "\x1b]0;pwned" not in dialog.output
-    assert "\u202e" not in dialog.output
+    for char in "\u202e\u2067\u200f\x9b\x07\x7f":
+        assert char not in dialog.output
     screen = plain(dialog.output)
-    assert "echo ^[]0;pwned^G <U+202E>txt.exe <9b>2J" in screen
+    assert "echo \\x1b]0;pwned\\x07 \\u202etxt.exe \\x9b2J \\u2067\\u200f\\x7f" in screen
 
 
 def test_an_unopenable_terminal_raises_no_terminal(tmp_path: Path) -> None:

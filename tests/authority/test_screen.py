@@ -25,7 +25,7 @@ def test_wrapped_lines_fit_and_count_what_they_show(text: str, width: int, limit
 
 
 def test_terminal_controls_are_shown_not_obeyed() -> None:
-    assert visible("a\x1b[2Jb\x07\u202ec\x9b") == "a^[[2Jb^G<U+202E>c<9b>"
+    assert visible("a\x1b[2Jb\x07\u202ec\x9b") == "a\\x1b[2Jb\\x07\\u202ec\\x9b"
 
 
 def test_a_middle_cut_keeps_both_ends() -> None:

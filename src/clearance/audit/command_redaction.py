@@ -10,10 +10,19 @@ two shapes and replaces the secret with ``[redacted]`` (notes §9.2, ADR 0010 am
   ``-H``/``--header=``/``name=``: ``-H "Authorization: Bearer x"`` becomes
   ``-H "Authorization:[redacted]"`` (the closing quote is kept, so quoting stays balanced).
 
+* a secret given as an argument, after the command word: a secret-named option
+  (``--password=x``, ``--token X``, ``--api-key``, ``--secret``, ``--cookie``; not ``--no-…``,
+  ``…-file``, ``…-stdin``), ``mysql -pX``, ``sshpass -p X``, curl's ``-b``/``--cookie``, a
+  secret-named ``KEY=`` after ``-e``/``--env``/``--build-arg``/``--set``/``--from-literal``, a
+  secret-named setting of ``… config set`` / ``aws configure set`` (``npm config set
+  //r/:_authToken X``), a JSON value under a secret-named key in any argument
+  (``-d '{"password":"x"}'``) and a form field after ``-d``/``--data…``;
+* URL query parameters with a secret name or a signature (``?access_token=``, ``&sig=``).
+
 It looks inside ``$(…)``, backticks, double quotes and heredoc bodies (each body line as a
-command), and treats ``; & | ( )`` and newlines as command boundaries. It does not mask long
-options (``--my-key=abc``), flag-separated values (``--key 2``), secrets with no name, or code in
-another language's source (``python3 -c "…key=…"``). The result is for the log only; it is not
+command), and treats ``; & | ( )`` and newlines as command boundaries. It does not mask a bare
+``--key 2`` (a sort key as often as a secret), secrets with no name, or code in another
+language's source (``python3 -c "…key=…"``). The result is for the log only; it is not
 guaranteed to be a valid command.
 """
 
@@ -35,6 +44,21 @@ _PLAIN_STOP = _BREAKS | frozenset("\\'\"$`")
 _DQUOTE_STOP = frozenset('\\"$`')
 # Every sensitive ASCII name contains one of these, lowercased (shell and header names are ASCII).
 _HINTS = ("key", "secret", "token", "passw", "credential", "cookie", "authorization")
+_FLAG_HINTS = (" -p", " -b", " -e")  # mysql/sshpass passwords, curl cookies, env pairs
+# Option names (lowercased, without dashes) that carry a secret, and the ones that do not.
+_SECRET_OPTION_WORDS = (
+    "password", "passwd", "passphrase", "token", "secret", "api-key", "api_key", "apikey",
+    "private-key", "credential", "cookie", "authorization", "access-key",
+)  # fmt: skip
+_NOT_A_VALUE = ("-stdin", "-file", "-path", "-env", "-command", "-cmd", "-helper", "-prompt")
+_PAIR_OPTIONS = frozenset({"-e", "--env", "--build-arg", "--set", "--set-string", "--from-literal"})
+_DATA_OPTIONS = frozenset(
+    {"-d", "--data", "--data-raw", "--data-binary", "--data-urlencode", "--json", "-F", "--form"}
+)
+_MYSQL = frozenset({"mysql", "mysqldump", "mysqladmin", "mariadb", "mariadb-dump", "mysqlsh"})
+_QUERY_NAMES = frozenset(
+    {"sig", "signature", "x-amz-signature", "x-amz-credential", "x-goog-signature", "pwd", "pass"}
+)
 _SUBSTITUTION = "\x00"  # stands for a whole $(…), `…` or ${…} in a word's unquoted text
 _MAX_DEPTH = 16
 
@@ -57,7 +81,7 @@ Word = tuple[list[str], list[int], list[str], bool]  # chars, raw positions, quo
 def redact_command(command: str) -> str:
     """``command`` with values bound to sensitive names replaced by ``[redacted]``, and the
     password of credentials in URLs (``https://user:token@host``) and of ``-u user:password``."""
-    return _credentials(_named(command))
+    return _query(_credentials(_named(command)))
 
 
 def _credentials(command: str) -> str:
@@ -103,10 +127,10 @@ def _credentials(command: str) -> str:
 
 
 def _named(command: str) -> str:
-    if "=" not in command and ":" not in command:
-        return command
     lower = command.lower()
-    if not any(hint in lower for hint in _HINTS):
+    if not any(hint in lower for hint in _HINTS) and not any(
+        flag in command for flag in _FLAG_HINTS
+    ):
         return command
     edits: list[Edit] = []
     _scan(command, 0, len(command), edits, 0)
@@ -129,6 +153,8 @@ def redact_argv(argv: list[str] | tuple[str, ...]) -> list[str]:
     """The same masking for a command given as an argument vector (each item one word)."""
     out: list[str] = []
     state, skip_word = _COMMAND, False
+    context: list[str] = []
+    mode = ""
     for arg in argv:
         edits: list[Edit] = []
         word: Word = (list(arg), list(range(len(arg))), [""] * len(arg), True)
@@ -136,9 +162,196 @@ def redact_argv(argv: list[str] | tuple[str, ...]) -> list[str]:
             skip_word = False
             _mask_header(word, len(arg), edits)
         else:
+            before = state
             state, skip_word = _word(word, len(arg), state, edits)
-        out.append(arg[: edits[0][0]] + edits[0][2] if edits else arg)
+            if before == _ARGS:
+                mode = _argument(word, 0, len(arg), context, mode, edits)
+            elif state == _ARGS:
+                context, mode = [arg[arg.rfind("/") + 1 :]], ""
+        out.append(_apply(arg, edits) if edits else arg)
     return out
+
+
+def _apply(text: str, edits: list[Edit]) -> str:
+    edits.sort(key=lambda edit: (edit[0], -edit[1]))
+    out: list[str] = []
+    last = 0
+    for start, end, replacement in edits:
+        if start < last:
+            continue
+        out.append(text[last:start])
+        out.append(replacement)
+        last = end
+    out.append(text[last:])
+    return "".join(out)
+
+
+def _secret_option(name: str) -> bool:
+    """Whether ``--name`` takes a secret as its value."""
+    lower = name.lower()
+    if lower.startswith("no-") or lower.endswith(_NOT_A_VALUE):
+        return False
+    return any(word in lower for word in _SECRET_OPTION_WORDS)
+
+
+def _argument(
+    word: Word, start: int, end: int, context: list[str], mode: str, edits: list[Edit]
+) -> str:
+    """Mask a secret an argument carries; return what the argument makes of the next one.
+
+    ``mode`` is what the previous argument made of this one: ``mask`` (the whole word is a
+    secret), ``pair`` (``KEY=value``), ``data`` (a request body). Returns the same for the next.
+    """
+    chars, positions, quotes, closed = word
+    text = "".join(chars)
+    command = context[0] if context else ""
+    context.append(text)
+    option = text.startswith("-") and text != "-"
+
+    def rest(index: int) -> None:
+        if index < len(chars):
+            quote = quotes[-1]
+            keep = quote if closed and quote in ("'", '"') else ""
+            edits.append((positions[index], end, REDACTED + keep))
+
+    def pair(offset: int) -> None:
+        equals = text.find("=", offset)
+        if equals > offset and is_sensitive_name(text[offset:equals]):
+            rest(equals + 1)
+
+    _json_values(chars, positions, edits)
+    if mode == "mask" and not option:
+        edits.append((start, end, REDACTED))
+        return ""
+    if mode == "pair" and not option:
+        pair(0)
+        return ""
+    if mode == "data" and not option:
+        _form_values(chars, positions, edits)
+        return ""
+    if text.startswith("--"):
+        equals = text.find("=")
+        name = text[2:] if equals < 0 else text[2:equals]
+        if _secret_option(name):
+            if equals < 0:
+                return "mask"
+            rest(equals + 1)
+            return ""
+        if equals >= 0 and text[:equals] in _PAIR_OPTIONS:
+            pair(equals + 1)
+        elif equals >= 0 and text[:equals] in _DATA_OPTIONS:
+            _form_values(chars[equals + 1 :], positions[equals + 1 :], edits)
+        elif equals < 0 and text in _PAIR_OPTIONS:
+            return "pair"
+        elif equals < 0 and text in _DATA_OPTIONS:
+            return "data"
+        return ""
+    if option:
+        flag = text[:2]
+        if command in _MYSQL and flag == "-p" and len(text) > 2:
+            rest(2)
+        elif (command == "sshpass" and flag == "-p") or (command == "curl" and flag == "-b"):
+            if len(text) == 2:
+                return "mask"
+            rest(2)
+        elif flag == "-e" and len(text) > 2:
+            pair(2)
+        elif text in _PAIR_OPTIONS:
+            return "pair"
+        elif text in _DATA_OPTIONS:
+            return "data"
+        return ""
+    if "config" in context[1:-1] or "configure" in context[1:-1]:
+        # `npm config set //r/:_authToken=X`, `aws configure set aws_secret_access_key X`
+        equals = text.find("=")
+        if equals > 0:
+            pair(0)
+        elif text not in ("set", "get", "config", "configure") and is_sensitive_name(text):
+            return "mask"
+    return ""
+
+
+def _json_values(chars: list[str], positions: list[int], edits: list[Edit]) -> None:
+    """Mask ``"key": value`` in JSON text where ``key`` is secret-named."""
+    text = "".join(chars)
+    if '"' not in text or ":" not in text:
+        return
+    index = text.find('"')
+    while index >= 0:
+        close = text.find('"', index + 1)
+        if close < 0:
+            return
+        key = text[index + 1 : close]
+        after = close + 1
+        while after < len(text) and text[after] in " \t\n":
+            after += 1
+        if after < len(text) and text[after] == ":" and is_sensitive_name(key):
+            begin = after + 1
+            while begin < len(text) and text[begin] in " \t\n":
+                begin += 1
+            if begin < len(text) and text[begin] == '"':
+                stop = begin + 1
+                while stop < len(text) and text[stop] != '"':
+                    stop += 2 if text[stop] == "\\" else 1
+                first, last = begin + 1, min(stop, len(text))
+            else:
+                stop = begin
+                while stop < len(text) and text[stop] not in ",}] \t\n":
+                    stop += 1
+                first, last = begin, stop
+            if first < last:
+                edits.append((positions[first], positions[last - 1] + 1, REDACTED))
+            index = text.find('"', stop + 1)
+            continue
+        index = text.find('"', close + 1)
+
+
+def _form_values(chars: list[str], positions: list[int], edits: list[Edit]) -> None:
+    """Mask ``name=value`` fields of a form body (``a=1&password=x``) where name is secret."""
+    text = "".join(chars)
+    offset = 0
+    for field in text.split("&"):
+        equals = field.find("=")
+        if equals > 0 and equals + 1 < len(field) and is_sensitive_name(field[:equals]):
+            first, last = offset + equals + 1, offset + len(field)
+            edits.append((positions[first], positions[last - 1] + 1, REDACTED))
+        offset += len(field) + 1
+
+
+def _query(command: str) -> str:
+    """``?access_token=x&sig=y`` → ``?access_token=[redacted]&sig=[redacted]``."""
+    if "?" not in command or "=" not in command:
+        return command
+    out: list[str] = []
+    pos = 0
+    index = command.find("?")
+    while index >= 0:
+        name_end = index + 1
+        while name_end < len(command) and command[name_end] in _TOKEN:
+            name_end += 1
+        name = command[index + 1 : name_end]
+        if name and command[name_end : name_end + 1] == "=":
+            stop = name_end + 1
+            while stop < len(command) and command[stop] not in " \t\n'\"&#;|)":
+                stop += 1
+            value = command[name_end + 1 : stop]
+            if (
+                value
+                and value != REDACTED
+                and (is_sensitive_name(name) or name.lower() in _QUERY_NAMES)
+            ):
+                out.append(command[pos : name_end + 1])
+                out.append(REDACTED)
+                pos = stop
+            index = stop
+        else:
+            index = name_end
+        nxt = [
+            found for found in (command.find("?", index), command.find("&", index)) if found >= 0
+        ]
+        index = min(nxt) if nxt else -1
+    out.append(command[pos:])
+    return "".join(out)
 
 
 def _scan(text: str, i: int, end: int, edits: list[Edit], depth: int) -> None:
@@ -147,6 +360,8 @@ def _scan(text: str, i: int, end: int, edits: list[Edit], depth: int) -> None:
         return
     state = _COMMAND
     skip_word = False  # the next word is a redirect target or an option's argument
+    context: list[str] = []  # the command word and its arguments so far
+    mode = ""  # what the previous argument says the next one is (see _argument)
     heredocs: list[tuple[str, bool]] = []
     while i < end:
         char = text[i]
@@ -159,10 +374,10 @@ def _scan(text: str, i: int, end: int, edits: list[Edit], depth: int) -> None:
             if heredocs:
                 i = _heredoc_bodies(text, i, end, heredocs, edits, depth)
                 heredocs = []
-            state, skip_word = _COMMAND, False
+            state, skip_word, mode = _COMMAND, False, ""
         elif char in _OPERATORS:
             i += 1
-            state, skip_word = _COMMAND, False
+            state, skip_word, mode = _COMMAND, False, ""
         elif char in "<>":
             if text.startswith("<<", i) and not text.startswith("<<<", i):
                 i += 2
@@ -180,6 +395,7 @@ def _scan(text: str, i: int, end: int, edits: list[Edit], depth: int) -> None:
             newline = text.find("\n", i, end)
             i = end if newline == -1 else newline
         else:
+            start = i
             i, word = _lex_word(text, i, end, edits, depth)
             chars = word[0]
             if i < end and text[i] in "<>" and chars and "".join(chars).isdigit():
@@ -188,7 +404,13 @@ def _scan(text: str, i: int, end: int, edits: list[Edit], depth: int) -> None:
                 skip_word = False
                 _mask_header(word, i, edits)
                 continue
+            before = state
             state, skip_word = _word(word, i, state, edits)
+            if before == _ARGS:
+                mode = _argument(word, start, i, context, mode, edits)
+            elif state == _ARGS:
+                name = "".join(chars)
+                context, mode = [name[name.rfind("/") + 1 :]], ""
 
 
 def _word(word: Word, end: int, state: int, edits: list[Edit]) -> tuple[int, bool]:

@@ -180,28 +180,34 @@ def follow(
 
 
 def format_line(record: dict[str, Any]) -> str:
-    """One human line: time, event, tool, value, decision, rule (and who decided)."""
-    parts = [str(record.get("timestamp", "?")), str(record.get("event", "?"))]
+    """One human line: time, event, tool, value, decision, rule (and who decided).
+
+    Every field is escaped (:func:`clearance._display.escape`): a log line holds agent text.
+    """
+    from clearance._display import escape
+
+    parts = [escape(str(record.get("timestamp", "?"))), escape(str(record.get("event", "?")))]
     tool = record.get("tool")
     if tool:
-        parts.append(str(tool))
+        parts.append(escape(str(tool)))
     value = next((record[k] for k in ("value", "command", "path") if record.get(k)), None)
     if value is not None:
         parts.append(_quote(str(value), 80))
     decision = decision_of(record)
     if decision:
-        parts.append(decision)
+        parts.append(escape(decision))
     rule = record.get("rule")
     if isinstance(rule, dict) and rule.get("surface") is not None:
-        origin = f" ({rule['origin']})" if rule.get("origin") else ""
-        parts.append(f"rule {rule['surface']} {_quote(str(rule.get('pattern', '')), 60)}{origin}")
+        origin = f" ({escape(str(rule['origin']))})" if rule.get("origin") else ""
+        pattern = _quote(str(rule.get("pattern", "")), 60)
+        parts.append(f"rule {escape(str(rule['surface']))} {pattern}{origin}")
     elif isinstance(rule, str) and rule:
-        parts.append(f"rule {rule}")
+        parts.append(f"rule {escape(rule)}")
     decided_by = record.get("decidedBy")
     if isinstance(decided_by, dict):
         decided_by = decided_by.get("kind")
     if decided_by:
-        parts.append(f"by {decided_by}")
+        parts.append(f"by {escape(str(decided_by))}")
     reason = record.get("denialReason") or record.get("reason") or record.get("error")
     if reason:
         parts.append(f"— {_quote(str(reason), 80)}")
@@ -275,7 +281,9 @@ def _record_stamp(value: object) -> str | None:
 
 
 def _quote(text: str, width: int) -> str:
-    flat = text.replace("\\", "\\\\").replace("\n", "\\n").replace("\r", "\\r").replace("\t", "\\t")
+    from clearance._display import escape
+
+    flat = escape(text)
     if len(flat) > width:
         flat = flat[: width - 1] + "…"
     return f'"{flat}"'

@@ -3,13 +3,16 @@
 Everything shown in the dialog comes from the agent or a subagent (a command, a path, a
 requester's name), so nothing is written raw: control characters, C1 codes and every other
 non-printable character (bidi overrides, zero-width marks, unassigned code points) are shown
-as visible escapes, so a value cannot move the cursor, recolour the screen or reorder what the
-human reads.
+as visible escapes by :func:`clearance._display.escape` (ESC as ``\\x1b``, U+202E as
+``\\u202e``), so a value cannot move the cursor, recolour the screen or reorder what the human
+reads.
 """
 
 from __future__ import annotations
 
 import unicodedata
+
+from clearance._display import escape, escape_pieces
 
 __all__ = ["BOLD", "DIM", "RESET", "REVERSE", "cells", "fit", "fit_middle", "visible", "wrap"]
 
@@ -18,23 +21,6 @@ DIM = "\x1b[2m"
 REVERSE = "\x1b[7m"
 RESET = "\x1b[0m"
 ELLIPSIS = "…"
-
-
-def _visible_char(char: str) -> str:
-    code = ord(char)
-    if 0x20 <= code < 0x7F:
-        return char
-    if char == "\t":
-        return "  "
-    if code < 0x20:
-        return "^" + chr(code + 0x40)
-    if code == 0x7F:
-        return "^?"
-    if code < 0xA0:
-        return f"<{code:02x}>"
-    if not char.isprintable():  # format (bidi, zero-width), unassigned, private, odd spaces
-        return f"<U+{code:04X}>"
-    return char
 
 
 def _char_cells(char: str) -> int:
@@ -47,9 +33,7 @@ def _char_cells(char: str) -> int:
 
 def visible(text: str) -> str:
     """``text`` with every character that could act on the terminal made visible."""
-    if text.isascii() and text.isprintable():
-        return text
-    return "".join(_visible_char(c) for c in text)
+    return escape(text)
 
 
 def cells(text: str) -> int:
@@ -104,14 +88,14 @@ def wrap(text: str, width: int, limit: int | None = None) -> tuple[list[str], in
     lines: list[str] = []
     line: list[str] = []
     used = 0
-    for index, char in enumerate(text):
+    for index, (char, shown_as) in enumerate(zip(text, escape_pieces(text), strict=True)):
         if char == "\n":
             lines.append("".join(line))
             line, used = [], 0
             if limit is not None and len(lines) >= limit:
                 return lines, index + 1
             continue
-        for piece in _visible_char(char):  # an escape such as <U+202E> may wrap too
+        for piece in shown_as:  # an escape such as \\u202e may wrap too
             size = 1 if " " <= piece < "\x7f" else _char_cells(piece)
             if used + size > width and line:
                 lines.append("".join(line))

@@ -72,12 +72,17 @@ def main(argv: list[str] | None = None) -> int:
         run = getattr(__import__(entry[0], fromlist=[entry[1]]), entry[1])
         return int(run(argv[1:]))
     except UsageError as exc:
-        sys.stderr.write(f"clearance {argv[0]}: {exc}\n(see `clearance --help`)\n")
+        from clearance._display import escape
+
+        sys.stderr.write(f"clearance {argv[0]}: {escape(str(exc))}\n(see `clearance --help`)\n")
         return 2
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:
         return 1
     except Exception as exc:  # never a traceback for users; the message says what failed
-        sys.stderr.write(f"clearance {argv[0]}: internal error: {type(exc).__name__}: {exc}\n")
+        from clearance._display import escape
+
+        message = escape(f"{type(exc).__name__}: {exc}")
+        sys.stderr.write(f"clearance {argv[0]}: internal error: {message}\n")
         return 1

@@ -73,10 +73,12 @@ def _engine(args_cwd: str, flags: Any, agent: str | None, policy_text: str | Non
 
 
 def _report_policy(engine: Engine) -> None:
+    from clearance._display import escape
+
     for warning in engine.policy.warnings:
-        sys.stderr.write(f"clearance: warning: {warning}\n")
+        sys.stderr.write(f"clearance: warning: {escape(warning)}\n")
     for error in engine.policy.errors:
-        sys.stderr.write(f"clearance: error: {error}\n")
+        sys.stderr.write(f"clearance: error: {escape(str(error))}\n")
     if engine.policy.errors:
         sys.stderr.write("clearance: failing closed until the configuration is fixed\n")
 

@@ -18,12 +18,14 @@ def run_doctor(argv: list[str]) -> int:
 
     cwd = os.path.abspath(args.value("--cwd") or os.getcwd())
     checks = run_checks(cwd)
+    from clearance._display import escape
+
     for check in checks:
         mark = "ok  " if check.ok else "FAIL"
-        body = check.summary.replace("\n", "\n      ")
+        body = "\n      ".join(escape(line) for line in check.summary.split("\n"))
         sys.stdout.write(f"{mark}  {check.name}: {body}\n")
         if check.fix:
-            sys.stdout.write(f"      fix: {check.fix}\n")
+            sys.stdout.write(f"      fix: {escape(check.fix)}\n")
     failed = [c.name for c in checks if not c.ok]
     if failed:
         sys.stdout.write(f"\n{len(failed)} problem(s): {', '.join(failed)}\n")

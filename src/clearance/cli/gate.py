@@ -55,5 +55,7 @@ def run_gate(argv: list[str]) -> int:
         }
         sys.stdout.write(dumps(body) + "\n")
     else:
-        sys.stdout.write(f"{outcome.action}: {outcome.reason}\n")
+        from clearance._display import escape
+
+        sys.stdout.write(f"{outcome.action}: {escape(outcome.reason)}\n")
     return 0 if outcome.action == "allow" else 4

@@ -46,7 +46,9 @@ def decision_json(decision: Decision, policy: Policy | None = None) -> dict[str,
 
 
 def decision_text(decision: Decision) -> str:
-    return f"{decision.action}: {decision.reason}\n"
+    from clearance._display import escape
+
+    return f"{decision.action}: {escape(decision.reason)}\n"
 
 
 def explain_text(decision: Decision, policy: Policy) -> str:
@@ -84,7 +86,10 @@ def explain_text(decision: Decision, policy: Policy) -> str:
     lines.append(f"decision: {decision.action}: {decision.reason}")
     for s in decision.suggestions:
         lines.append(f"  option: {s.label}")
-    return "\n".join(lines) + "\n"
+    from clearance._display import escape
+
+    # Each line is one line of layout: a newline inside it came from agent text, so it is shown.
+    return "\n".join(escape(line) for line in lines) + "\n"
 
 
 def _short(value: object, limit: int = 200) -> str:

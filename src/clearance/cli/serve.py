@@ -41,6 +41,9 @@ class _Panel:
         self.paused = False
 
     def __call__(self, event: str, request: Request | None, text: str) -> None:
+        from clearance._display import escape
+
+        text = escape(text)
         stamp = time.strftime("%H:%M:%S")
         if event == "dialog_open":
             self.paused = True
@@ -80,7 +83,9 @@ def _who(request: Request) -> str:
     if len(value) > 60:
         value = value[:59] + "…"
     agent = who.agent or "headless"
-    return f"{agent} · {who.session} · {who.tool} {value!r}"
+    from clearance._display import escape
+
+    return escape(f"{agent} · {who.session} · {who.tool} ") + '"' + escape(value) + '"'
 
 
 def _logging(engine: Any, state: str) -> tuple[Any, Any]:
@@ -128,7 +133,11 @@ def run_serve(argv: list[str]) -> int:
         "no human: asks are relayed one hop up" if args.on("--relay")
         else "no human: asks are denied"
     )  # fmt: skip
-    header = f"clearance serve — session {session} serving {directory} (pid {os.getpid()}; {mode})"
+    from clearance._display import escape
+
+    header = escape(
+        f"clearance serve — session {session} serving {directory} (pid {os.getpid()}; {mode})"
+    )
     panel = _Panel(header, live=sys.stdout.isatty() and tty_path is not None)
 
     def emit(kind: Any, payload: dict[str, Any]) -> None:
@@ -153,9 +162,11 @@ def run_serve(argv: list[str]) -> int:
     try:
         server.start()
     except OSError as exc:
-        sys.stderr.write(f"clearance serve: cannot serve session {session}: {exc}\n")
+        sys.stderr.write(
+            f"clearance serve: cannot serve session {escape(session)}: {escape(str(exc))}\n"
+        )
         return 1
-    sys.stdout.write(f"{header}\nexport CLEARANCE_PARENT_SESSION={session}\n")
+    sys.stdout.write(f"{header}\nexport CLEARANCE_PARENT_SESSION={escape(session)}\n")
     sys.stdout.flush()
     panel.draw()
     try:
@@ -164,7 +175,7 @@ def run_serve(argv: list[str]) -> int:
         server.stop(why[0])
         if server.dialog_open:
             _restore_terminal(tty_path, saved)
-        sys.stdout.write(f"clearance serve: session {session} stopped ({why[0]})\n")
+        sys.stdout.write(f"clearance serve: session {escape(session)} stopped ({why[0]})\n")
         sys.stdout.flush()
     return 0
 

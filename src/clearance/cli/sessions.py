@@ -11,6 +11,7 @@ __all__ = ["run_sessions"]
 
 
 def run_sessions(argv: list[str]) -> int:
+    from clearance._display import escape
     from clearance.decide.grant import DiskGrants, list_sessions, remove_session
     from clearance.policy.state import state_root
 
@@ -21,12 +22,12 @@ def run_sessions(argv: list[str]) -> int:
     target = args.value("--clear")
     if target is not None:
         found = remove_session(state, target)
-        sys.stdout.write(f"{'cleared' if found else 'no grants for'} session {target}\n")
+        sys.stdout.write(f"{'cleared' if found else 'no grants for'} session {escape(target)}\n")
         return 0 if found else 1
     shown = args.value("--show")
     if shown is not None:
         for grant in DiskGrants(state, shown).grants():
-            sys.stdout.write(f'{grant.surface} "{grant.pattern}"\n')
+            sys.stdout.write(escape(f'{grant.surface} "{grant.pattern}"') + "\n")
         return 0
     sessions = list_sessions(state)
     if args.on("--clear-all") or args.on("--prune"):
@@ -42,5 +43,5 @@ def run_sessions(argv: list[str]) -> int:
     for session, updated, count, expired in sessions:
         when = time.strftime("%Y-%m-%d %H:%M", time.localtime(updated))
         state_word = "expired" if expired else "active"
-        sys.stdout.write(f"{session}\t{count} grant(s)\tupdated {when}\t{state_word}\n")
+        sys.stdout.write(f"{escape(session)}\t{count} grant(s)\tupdated {when}\t{state_word}\n")
     return 0

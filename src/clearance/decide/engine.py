@@ -124,7 +124,7 @@ class Engine:
                 results += external_gate(rules, facts, tool="bash")
                 results += protected_gate(self.protected(), facts, tool="bash")
             return self._finish(call, results, units=units, paths=tuple(facts))
-        raw_paths, direction, path_tool = paths_of(call)
+        raw_paths, direction, path_tool = paths_of(call, self.policy.home)
         boundary = canonical_cwd(cwd) if raw_paths else ""
         facts = [
             path_fact(raw, cwd=cwd, home=self.policy.home, direction=direction, boundary=boundary)

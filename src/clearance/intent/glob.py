@@ -52,13 +52,16 @@ def expand_braces(text: str) -> list[str]:
     return out + pending
 
 
-def expand_pattern(path: str) -> list[str]:
+def expand_pattern(path: str, *, hidden: bool = False) -> list[str]:
     """The existing paths an absolute shell pattern names (empty when it names none), as far
-    as the bounds allow (see :func:`expand_pattern_bounded` for whether that was all)."""
-    return expand_pattern_bounded(path)[0]
+    as the bounds allow (see :func:`expand_pattern_bounded` for whether that was all).
+
+    ``hidden``: a wildcard matches a leading dot too (a search tool's filter, not the shell).
+    """
+    return expand_pattern_bounded(path, hidden=hidden)[0]
 
 
-def expand_pattern_bounded(path: str) -> tuple[list[str], bool]:
+def expand_pattern_bounded(path: str, *, hidden: bool = False) -> tuple[list[str], bool]:
     """The existing paths an absolute shell pattern names, and whether that is all of them
     (``False``: a bound on alternatives, matches or time was reached)."""
     if GLOB_CHARS.isdisjoint(path):
@@ -75,7 +78,7 @@ def expand_pattern_bounded(path: str) -> tuple[list[str], bool]:
             if alternative != path:
                 found.append(alternative)
             continue
-        for match in glob.iglob(alternative):
+        for match in glob.iglob(alternative, include_hidden=hidden):
             found.append(match)
             if len(found) >= _MAX_MATCHES or time.monotonic() > stop:
                 return found, False

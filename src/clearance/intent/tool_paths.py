@@ -4,6 +4,13 @@ File tools keep their path under the names hosts use (``path``, ``file_path``,
 ``notebook_path``); MCP tools under ``arguments.path`` and the like. An integration declares
 another tool with :func:`register_path_tool`. Reads consult ``*_read``, writes ``*_write``, and
 edits, MCP and unknown tools both (notes §7.6).
+
+A search tool's filter is a path too: Grep's ``glob`` and Glob's ``pattern``, joined with the
+tool's ``path`` (or the cwd). The pattern text itself is checked as a path spelling (so
+``*.env`` meets a ``*.env`` rule), Grep's directory-free globs also as ``<root>/**/<glob>``
+(ripgrep matches them at any depth), and the pattern is expanded against the filesystem
+(bounded: the root and one directory below, hidden files included) so each existing file it
+reaches (``.e*`` → ``.env``) is checked as itself.
 """
 
 from __future__ import annotations
@@ -25,6 +32,9 @@ _MCP_KEYS = frozenset(
         "directory", "dir", "cwd", "root", "uri",
     }
 )  # fmt: skip
+
+# canonical tool -> the input key holding its filter pattern
+_FILTER_KEYS = {"grep": "glob", "find": "pattern"}
 
 # canonical tool -> (input keys, direction, path optional)
 PATH_TOOLS: dict[str, tuple[tuple[str, ...], Direction, bool]] = {
@@ -72,8 +82,46 @@ def _mcp_paths(arguments: dict[str, object], depth: int = 0) -> list[str]:
     return found
 
 
-def paths_of(call: ToolCall) -> tuple[list[str], Direction, bool]:
-    """(raw paths, direction, whether the tool is path-bearing at all)."""
+def _filter_paths(tool: str, data: dict[str, object], cwd: str, home: str | None) -> list[str]:
+    """The path spellings and existing matches of a search tool's filter pattern."""
+    pattern = data.get(_FILTER_KEYS[tool])
+    if not isinstance(pattern, str) or not pattern:
+        return []
+    root = data.get("path")
+    root = root if isinstance(root, str) and root else ""
+    patterns = [pattern]
+    if tool == "grep" and "/" not in pattern:
+        patterns.append("**/" + pattern)
+    spelled = []
+    for text in patterns:
+        if text.startswith(("/", "~")) or not root:
+            spelled.append(text)
+        else:
+            spelled.append(root.rstrip("/") + "/" + text)
+    found = list(spelled)
+    from clearance.intent.glob import GLOB_CHARS, expand_pattern
+
+    if GLOB_CHARS.isdisjoint(pattern):
+        return found
+    import os.path
+
+    for text in spelled:
+        if text.startswith("~") and home:
+            text = home + text[1:] if text[1:2] in ("", "/") else text
+        absolute = text if text.startswith("/") else os.path.join(cwd or "/", text)
+        found += expand_pattern(absolute, hidden=True)
+    if tool == "grep" and "/" not in pattern:
+        base = spelled[0][: len(spelled[0]) - len(pattern)] or "./"
+        base = base if base.startswith("/") else os.path.join(cwd or "/", base)
+        found += expand_pattern(base.rstrip("/") + "/*/" + pattern, hidden=True)
+    return list(dict.fromkeys(found))
+
+
+def paths_of(call: ToolCall, home: str | None = None) -> tuple[list[str], Direction, bool]:
+    """(raw paths, direction, whether the tool is path-bearing at all).
+
+    ``home`` expands a ``~`` in a search filter before it is matched against the filesystem.
+    """
     kind = call.kind
     data = call.input
     entry = PATH_TOOLS.get(call.tool) or PATH_TOOLS.get(kind)
@@ -86,6 +134,8 @@ def paths_of(call: ToolCall) -> tuple[list[str], Direction, bool]:
             found = []
             for key in keys:
                 found += [p for p in _strings(data.get(key)) if p not in found]
+            if kind in _FILTER_KEYS:
+                found += [p for p in _filter_paths(kind, data, call.cwd, home) if p not in found]
             return found, direction, True
         return [], direction, True
     if kind == "mcp" and isinstance(data, dict):

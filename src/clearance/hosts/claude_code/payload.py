@@ -198,6 +198,15 @@ def glob_root(pattern: str, path: str | None) -> str | None:
     return path.rstrip("/") + "/" + literal
 
 
+def _glob_tail(pattern: str) -> str:
+    """``pattern`` without the literal directory head :func:`glob_root` moved into the path."""
+    segments = pattern.split("/")
+    for index, segment in enumerate(segments[:-1]):
+        if _wild(segment):
+            return "/".join(segments[index:])
+    return segments[-1]
+
+
 def to_call(payload: Payload) -> ToolCall:
     """The host-neutral call for a payload; the tool name stays Claude Code's (``Bash``,
     ``mcp__github__search``), whose canonical name (``bash``, ``mcp``) the engine derives.
@@ -212,7 +221,9 @@ def to_call(payload: Payload) -> ToolCall:
             pattern, str
         ) else None  # fmt: skip
         if root and root != path:
-            data = {**data, "path": root}
+            # The literal head moves into ``path``; ``pattern`` keeps the rest, so the two
+            # joined still spell what the Glob matches (the path gates check that too).
+            data = {**data, "path": root, "pattern": _glob_tail(str(pattern))}
     elif name.startswith("mcp__"):
         # MCP path arguments are found under ``arguments`` or at the top; Claude Code sends the
         # tool's own arguments as ``tool_input``.
