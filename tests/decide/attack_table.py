@@ -193,7 +193,34 @@ WORDS_BENIGN: list[tuple[str, str, str]] = [
 ]
 # fmt: on
 
+# Point 3: glob options and CDPATH change what a word reaches.
+EXPANSION_OPTIONS: list[tuple[str, str, str]] = [
+    ("shopt -s dotglob; cat *", "ask", "ask"),
+    ("shopt -s nocaseglob; cat ~/.SSH/ID_*", "stop", "ask"),
+    ("shopt -s extglob; cat !(x)", "ask", "ask"),
+    ("shopt -s globstar; cat **/*", "ask", "ask"),
+    ("GLOBIGNORE=x; cat *", "ask", "ask"),
+    ("set -f; cat *", "ask", "ask"),
+    ("set -o noglob; cat *", "ask", "ask"),
+    ("CDPATH=~/.ssh; cd x && cat id_rsa", "ask", "ask"),
+    ('cd "$d" && cat id_rsa', "ask", "ask"),
+    ("cat {,~/.ssh/id_rsa}", "deny", "deny"),
+    ("cat {~,/nonexistent}/.ssh/id_rsa", "deny", "deny"),
+    ("cat ~/{.ssh,x}/id_rsa", "deny", "deny"),
+]
+
+EXPANSION_OPTIONS_BENIGN: list[tuple[str, str, str]] = [
+    ("cat *.py", "allow", "allow"),
+    ("ls src/*", "allow", "allow"),
+    ("cat src/{a,b}.py", "allow", "allow"),
+    ("echo {1..5}", "allow", "allow"),
+    ("cd src && cat a.py", "ask", "allow"),
+    ("shopt -s nullglob", "ask", "allow"),
+]
+
 CLASSES: dict[str, list[tuple[str, str, str]]] = {
+    "expansion-options": EXPANSION_OPTIONS,
+    "expansion-options-benign": EXPANSION_OPTIONS_BENIGN,
     "word-parts": WORD_PARTS,
     "word-parts-benign": WORD_PARTS_BENIGN,
     "unknown-paths": UNKNOWN_PATHS,

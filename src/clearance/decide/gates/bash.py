@@ -224,7 +224,7 @@ def _unknown_paths(rules: RuleSet, analysis: Analysis, results: list[GateResult]
     """A computed operand (``cat "$f"``) is an unknown path: it asks when a path rule that
     allows nothing could match it, whatever it turns out to be."""
     for token in analysis.paths:
-        if token.source != "computed":
+        if token.path is not None:  # computed, or relative to a directory not known
             continue
         surfaces = _GUARDED.get(token.effect, ("path_read", "path_write"))
         guard = None
@@ -243,9 +243,14 @@ def _unknown_paths(rules: RuleSet, analysis: Analysis, results: list[GateResult]
             why = "and it could be one of the protected paths"
         else:
             why = "and a path rule could match it"
+        unknown = (
+            "which is computed when the command runs"
+            if token.source == "computed"
+            else "in a directory clearance cannot know (after a computed cd)"
+        )
         message = (
             f'Needs approval: bash command "{token.command}" {verb} the path "{token.raw}", '
-            f"which is computed when the command runs, {why} ({UNKNOWN_PATH})"
+            f"{unknown}, {why} ({UNKNOWN_PATH})"
         )
         results.append(GateResult("path", guard.surface, token.raw, "ask", guard, message,
                                   UNKNOWN_PATH, token.command))  # fmt: skip

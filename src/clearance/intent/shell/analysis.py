@@ -7,6 +7,8 @@ an allocation failure), it returns an analysis whose single unit is the whole co
 
 from __future__ import annotations
 
+import os
+
 from clearance._frozen import Frozen
 from clearance.intent.path import lexists
 from clearance.intent.sentinel import UNMODELLED
@@ -33,6 +35,19 @@ MAX_SALVAGE = 16
 MAX_NESTED = 32  # programs parsed out of heredoc bodies, per analysis
 _IDENT = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_")
 _USE = frozenset("${#!")
+_GLOB_CHANGED = ("shopt", "GLOBIGNORE", "set -f", "set +f", "noglob", "set -o", "set +o")
+_GLOB_OPTIONS = (
+    UNMODELLED,
+    "runs in a line that changes how bash expands globs (shopt, GLOBIGNORE, set -f), which "
+    "clearance does not follow",
+)
+_GLOB_MARKS = frozenset("*?[")
+
+
+def _globs(command: str) -> bool:
+    return not _GLOB_MARKS.isdisjoint(command) or "@(" in command or "!(" in command
+
+
 _UNJOINED = (
     UNMODELLED,
     "continues a line inside an expansion, in a line with a here-document, which clearance "
@@ -128,8 +143,14 @@ def _analyze(command: str, cwd: str | None, home: str, exists: Callable[[str], b
     pwd_ok = not reassigns(command, "PWD")
     home = home.rstrip("/") or "/"
     session = _Session(home, not home_reassigned, pwd_ok, _memo(exists))
+    # `cd name` searches CDPATH first when it is set, in the line or inherited.
+    session.cdpath = "CDPATH" in command or bool(os.environ.get("CDPATH"))
     asm, comments_only, _ = session.run(command, "", Scope(None, normalise_cwd(cwd)), 0, False)
     units = tuple(asm.units)
+    if _GLOB_CHANGED and any(mark in command for mark in _GLOB_CHANGED) and _globs(command):
+        # The line changes how bash expands globs (dotglob, nocaseglob, extglob, globstar,
+        # GLOBIGNORE, set -f …): its globbed words are not read as bash will read them.
+        units = tuple(u if u.floor else u.replace(floor=_GLOB_OPTIONS) for u in units)
     unparseable = not units and not comments_only
     return Analysis(command, units, merge(asm.tokens), unparseable, home_reassigned)
 
@@ -155,9 +176,10 @@ def _memo(exists: Callable[[str], bool]) -> Callable[[str], bool]:
 class _Session:
     """Shared settings of one analysis, including recursive payload and salvage parses."""
 
-    __slots__ = ("exists", "home", "home_ok", "nests", "pwd_ok", "salvages")
+    __slots__ = ("cdpath", "exists", "home", "home_ok", "nests", "pwd_ok", "salvages")
 
     def __init__(self, home: str, home_ok: bool, pwd_ok: bool, exists: Callable[[str], bool]):
+        self.cdpath = False  # CDPATH may be set: `cd name` may go elsewhere than ./name
         self.home = home
         self.home_ok = home_ok
         self.pwd_ok = pwd_ok
@@ -210,6 +232,7 @@ class _Session:
             self.nested,
             project=not payload,
             depth=depth,
+            cdpath=self.cdpath,
         )
 
     def payload(self, text: str, stmt: Statement, depth: int) -> list[Unit]:

@@ -45,6 +45,7 @@ _KEYWORDS = frozenset(
 )
 _HOME_PREFIXES = ("~/", "$HOME", "${HOME}")
 _CD = frozenset({"cd", "pushd", "popd"})
+_NOT_SEARCHED = ("/", "./", "../", "~")  # cd targets CDPATH is never searched for
 # Commands that open none of their operands: a computed operand is no unknown path. (`cd`
 # to a computed directory makes the base unknown instead: later relative paths are unknown.)
 _INERT = frozenset(
@@ -83,6 +84,7 @@ class Assembly:
     """Collects units and tokens for one command line (or one payload)."""
 
     __slots__ = (
+        "cdpath",
         "depth",
         "env",
         "exists",
@@ -106,8 +108,10 @@ class Assembly:
         *,
         project: bool = True,
         depth: int = 0,
+        cdpath: bool = False,
     ) -> None:
         self.home = home
+        self.cdpath = cdpath  # CDPATH may be set: `cd name` may not go to ./name
         self.home_ok = home_ok
         self.exists = exists
         self.payloads = payloads  # parses a literal opaque payload into units
@@ -341,6 +345,11 @@ class Assembly:
         if name == "popd" or target is None:
             scope.base = None
             return
+        value = target.value
+        searched = value is not None and not value.startswith(_NOT_SEARCHED)
+        if self.cdpath and searched and value not in (".", ".."):
+            scope.base = None  # CDPATH is searched before ./name: the base is unknown
+            return
         scope.base = self._resolve(target, base)
 
     def _resolve(self, word: Word, base: str | None) -> str | None:
@@ -534,6 +543,11 @@ class Assembly:
             return
         first = value[0]
         if not by_role and not path_shaped(value):
+            if base is None and source == "core" and "\n" not in value and first != "-":
+                # A reader's bare operand in a directory not known (`cd "$d" && cat id_rsa`):
+                # it may name any file there, so it is a path relative to nothing known.
+                self.tokens.append(PathToken(raw, None, effect, source, command))
+                return
             if base is None or "\n" in value or first == "-":
                 return
             probe = absolute(value, base)
