@@ -207,6 +207,13 @@ EXPANSION_OPTIONS: list[tuple[str, str, str]] = [
     ("cat {,~/.ssh/id_rsa}", "deny", "deny"),
     ("cat {~,/nonexistent}/.ssh/id_rsa", "deny", "deny"),
     ("cat ~/{.ssh,x}/id_rsa", "deny", "deny"),
+    # paths that lead wherever the running process is
+    ("cat /proc/self/root/root/.ssh/id_rsa", "stop", "stop"),
+    ("cat /proc/1/root/root/.ssh/x", "stop", "stop"),
+    ("cat /proc/self/cwd/.env", "stop", "stop"),
+    ("cat /dev/fd/3", "stop", "stop"),
+    ("cat ~root/.ssh/id_rsa", "stop", "stop"),
+    ("cat ~+/.env", "stop", "stop"),
 ]
 
 EXPANSION_OPTIONS_BENIGN: list[tuple[str, str, str]] = [
@@ -216,6 +223,8 @@ EXPANSION_OPTIONS_BENIGN: list[tuple[str, str, str]] = [
     ("echo {1..5}", "allow", "allow"),
     ("cd src && cat a.py", "ask", "allow"),
     ("shopt -s nullglob", "ask", "allow"),
+    ("cat /proc/cpuinfo", "ask", "allow"),
+    ("echo x 2>/dev/null", "allow", "allow"),
 ]
 
 CLASSES: dict[str, list[tuple[str, str, str]]] = {

@@ -564,7 +564,28 @@ class Assembly:
                 self.tokens.append(PathToken(raw, None, effect, source, command))
                 return
             value = self.home + value[1:]
-        self.tokens.append(PathToken(raw, absolute(value, base), effect, source, command))
+        path = absolute(value, base)
+        if path is not None and path.startswith(("/proc/", "/dev/fd/")) and _per_process(path):
+            # What it reaches belongs to the process that will run the line, not to clearance.
+            self.tokens.append(PathToken(raw, None, effect, "computed", command))
+            return
+        self.tokens.append(PathToken(raw, path, effect, source, command))
+
+
+_PROCESS_LINKS = frozenset({"cwd", "root", "exe", "fd", "task", "map_files", "fdinfo"})
+
+
+def _per_process(path: str) -> bool:
+    """``/proc/<pid>/{cwd,root,exe,fd/N,task/…}``, ``/proc/self/…``, ``/proc/thread-self/…``
+    and ``/dev/fd/N`` (but for 0–2): where they lead depends on the process that opens them,
+    so they are unknown paths."""
+    parts = path.split("/")
+    if parts[1] == "dev":
+        return len(parts) > 3 and parts[3] not in ("0", "1", "2")
+    if len(parts) < 4:
+        return False
+    who = parts[2]
+    return (who in ("self", "thread-self") or who.isdigit()) and parts[3] in _PROCESS_LINKS
 
 
 def _option(raw: str) -> bool:
