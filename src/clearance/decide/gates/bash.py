@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from clearance.decide.decision import GateResult, UnitFact
 from clearance.decide.gates._message import gate_message
+from clearance.decide.gates.path import DIRECTION_SURFACES, UNPROVEN_SURFACES
 from clearance.decide.gates.protected import git_config_result
 from clearance.intent.glob import GLOB_CHARS, expand_pattern_bounded
 from clearance.intent.path import PathFact, canonical_cwd, path_fact
@@ -216,23 +217,34 @@ def bash_gate(
     return results, tuple(units), facts
 
 
-_GUARDED = {"read": ("path_read",), "write": ("path_write",)}
+def _guard(rules: RuleSet, surfaces: tuple[str, ...]) -> Rule | None:
+    """The most restrictive path rule on ``surfaces`` that allows nothing, if any."""
+    guard = None
+    for rule in rules.rules:
+        if rule.surface not in surfaces or rule.action == "allow":
+            continue
+        if guard is None or RANK[rule.action] > RANK[guard.action]:
+            guard = rule
+    return guard
+
+
 _UNKNOWN_VERB = {"read": "reads", "write": "writes"}
 
 
 def _unknown_paths(rules: RuleSet, analysis: Analysis, results: list[GateResult]) -> None:
     """A computed operand (``cat "$f"``) is an unknown path: it asks when a path rule that
     allows nothing could match it, whatever it turns out to be."""
+    guards: dict[str, Rule | None] = {}  # by effect: the rules are scanned once per effect
     for token in analysis.paths:
-        if token.path is not None:  # computed, or relative to a directory not known
+        if token.path is not None:  # only unknown paths: computed, or in an unknown directory
             continue
-        surfaces = _GUARDED.get(token.effect, ("path_read", "path_write"))
-        guard = None
-        for rule in rules.rules:
-            if rule.surface not in surfaces or rule.action == "allow":
-                continue
-            if guard is None or RANK[rule.action] > RANK[guard.action]:
-                guard = rule
+        effect = token.effect
+        if effect in guards:
+            guard = guards[effect]
+        else:
+            guard = guards[effect] = _guard(
+                rules, DIRECTION_SURFACES.get(effect, UNPROVEN_SURFACES)
+            )
         verb = _UNKNOWN_VERB.get(token.effect, "uses")
         if guard is None:
             if token.effect == "read":

@@ -20,13 +20,14 @@ if TYPE_CHECKING:
     from clearance.intent.path import PathFact
     from clearance.policy.rule import Rule, RuleSet
 
-__all__ = ["external_gate", "path_gate"]
+__all__ = ["DIRECTION_SURFACES", "UNPROVEN_SURFACES", "VERBS", "external_gate", "path_gate"]
 
 _PATH_SURFACES = frozenset({"path_read", "path_write"})
-_VERB = {"read": "read of", "write": "write to", "both": "access to"}
-# The surfaces each direction consults: both members when the access is unproven.
-_BOTH = ("path_read", "path_write")
-_SURFACES = {"read": ("path_read",), "write": ("path_write",)}
+# How an access reads in a message, by direction (the protected-path gate says it the same way).
+VERBS = {"read": "read of", "write": "write to", "both": "access to"}
+# The path surfaces each direction consults: both members when the access is unproven.
+UNPROVEN_SURFACES = ("path_read", "path_write")
+DIRECTION_SURFACES = {"read": ("path_read",), "write": ("path_write",)}
 _EXTERNAL_BOTH = ("external_directory_read", "external_directory_write")
 _EXTERNAL = {"read": ("external_directory_read",), "write": ("external_directory_write",)}
 
@@ -45,7 +46,7 @@ def _worst(
 
 
 def _what(fact: PathFact, tool: str) -> str:
-    text = f'{_VERB[fact.direction]} "{fact.shown}" by {tool}'
+    text = f'{VERBS[fact.direction]} "{fact.shown}" by {tool}'
     if fact.canonical and fact.canonical != fact.path:
         text += f" (resolves to {fact.canonical})"
     return text
@@ -56,7 +57,12 @@ def path_gate(rules: RuleSet, facts: Sequence[PathFact], *, tool: str) -> list[G
     if not facts or _PATH_SURFACES.isdisjoint(rules.surfaces()):
         return out  # no `path*` rule at all: this gate cannot speak
     for fact in facts:
-        found = _worst(rules, _SURFACES.get(fact.direction, _BOTH), fact.aliases, explicit=True)
+        found = _worst(
+            rules,
+            DIRECTION_SURFACES.get(fact.direction, UNPROVEN_SURFACES),
+            fact.aliases,
+            explicit=True,
+        )
         if found is None:
             continue
         surface, rule = found

@@ -8,6 +8,7 @@ Its asks carry a sentinel that neither yolo nor a session grant lifts (``Engine.
 from __future__ import annotations
 
 from clearance.decide.decision import GateResult
+from clearance.decide.gates.path import VERBS
 from clearance.intent.sentinel import UNKNOWN_PATH
 
 TYPE_CHECKING = False
@@ -23,7 +24,6 @@ PROTECTED = "<protected-path>"  # clearance's own files, the hosts' settings, it
 RUNS_LATER = "<runs-code-later>"  # a file that runs code later: asks every time
 # Asks that neither yolo nor a session grant lifts (an unknown path may be a protected one).
 UNGRANTABLE = frozenset({PROTECTED, RUNS_LATER, UNKNOWN_PATH})
-_VERB = {"read": "read of", "write": "write to", "both": "access to"}
 
 
 def protected_gate(protected: RuleSet, facts: Sequence[PathFact], *, tool: str) -> list[GateResult]:
@@ -34,11 +34,10 @@ def protected_gate(protected: RuleSet, facts: Sequence[PathFact], *, tool: str) 
             rule = protected.evaluate(surface, fact.aliases)
             if rule.origin != "protected":
                 continue  # nothing protected matched: the universal fallback
-            sentinel = (
-                RUNS_LATER if rule.action == "ask" and surface == "protected_write" else (PROTECTED)
-            )
+            runs_later = rule.action == "ask" and surface == "protected_write"
+            sentinel = RUNS_LATER if runs_later else PROTECTED
             shown = fact.raw if fact.path is None else fact.path
-            verb = _VERB[direction]
+            verb = VERBS[direction]
             head = "Denied" if rule.action == "deny" else "Needs approval"
             message = f'{head}: {verb} "{shown}" by {tool} is protected: {rule.reason} ({sentinel})'
             out.append(GateResult("protected", surface, shown, rule.action, rule, message,
