@@ -25,6 +25,7 @@ __all__ = [
     "UNPARSEABLE",
     "UNPARSED",
     "Floor",
+    "excerpt",
 ]
 
 Floor = tuple[str, str]
@@ -58,3 +59,8 @@ SENTINELS = frozenset(
         DEADLINE,
     }
 )
+
+
+def excerpt(text: str, width: int = 60) -> str:
+    """``text`` as a floor's sentence quotes it: at most ``width`` characters."""
+    return text if len(text) <= width else text[: width - 3] + "..."

@@ -25,7 +25,7 @@ not parse (``${x-`id`}``: bash runs ``id``).
 
 from __future__ import annotations
 
-from clearance.intent.sentinel import UNMODELLED
+from clearance.intent.sentinel import UNMODELLED, excerpt
 from clearance.intent.shell.grammar import KIND
 
 TYPE_CHECKING = False
@@ -203,26 +203,20 @@ def _subscript(name: Node, src: Source, node: Node) -> Floor | None:
 
 
 def _floor(src: Source, node: Node, why: str) -> Floor:
-    text = src.slice(node.start_byte, node.end_byte)
-    if len(text) > 60:
-        text = text[:57] + "..."
-    return (UNMODELLED, f"{why} ({text})")
+    return (UNMODELLED, f"{why} ({excerpt(src.slice(node.start_byte, node.end_byte))})")
 
 
-def body_floor(body: str) -> Floor | None:
-    """The floor of an unquoted here-document body, read as text: bash expands parameters in
-    it, so ``${!x}`` and ``${x@P}`` there run what a value holds. (Its substitutions are
-    found and analysed by ``heredoc.substitutions``.)"""
+def body_floor(body: str) -> tuple[Floor, str] | None:
+    """The floor of an unquoted here-document body, read as text, and the expansion it names:
+    bash expands parameters in it, so ``${!x}`` and ``${x@P}`` there run what a value holds.
+    (Its substitutions are found and analysed by ``heredoc.substitutions``.)"""
     start = body.find("${")
     while start >= 0:
         if start == 0 or body[start - 1] != "\\":
             end = body.find("}", start)
             inner = body[start + 2 : end] if end > 0 else body[start + 2 :]
             if inner[:1] == "!" or "@P" in inner:
-                text = body[start : end + 1] if end > 0 else body[start:]
-                if len(text) > 60:
-                    text = text[:57] + "..."
-                why = "expands a value as code in a here-document"
-                return (UNMODELLED, f"{why} ({text})")
+                text = excerpt(body[start : end + 1] if end > 0 else body[start:])
+                return (UNMODELLED, f"expands a value as code in a here-document ({text})"), text
         start = body.find("${", start + 2)
     return None

@@ -22,7 +22,7 @@ assembly looks at a simple command only when its command word is in :data:`COMMA
 
 from __future__ import annotations
 
-from clearance.intent.sentinel import REEVALUATED
+from clearance.intent.sentinel import REEVALUATED, excerpt
 from clearance.intent.shell.grammar import KIND
 from clearance.intent.shell.heredoc import substitutions
 from clearance.intent.shell.statement import stdin_text
@@ -114,8 +114,7 @@ def inner_code(finding: Finding) -> list[tuple[str, bool]]:
 
 
 def _why(text: str, where: str) -> str:
-    shown = text if len(text) <= 60 else text[:57] + "..."
-    return f"re-evaluates '{shown}' as code {where}"
+    return f"re-evaluates '{excerpt(text)}' as code {where}"
 
 
 # -- simple commands (the assembly's words) ------------------------------------------------

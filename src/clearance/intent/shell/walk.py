@@ -211,10 +211,10 @@ class Walk(CommandWalk):
     def _heredoc(self, body: str, scope: Scope, unres: bool) -> None:
         """Each substitution of an unquoted heredoc body, as a program (an unclosed one is also
         an unresolved unit)."""
-        floor = body_floor(body) if "${" in body else None
-        if floor is not None:
-            stmt = Statement("plain", floor[1].rpartition(" (")[2][:-1], "heredoc", scope, unres)
-            stmt.floor = floor
+        found = body_floor(body) if "${" in body else None
+        if found is not None:
+            stmt = Statement("plain", found[1], "heredoc", scope, unres)
+            stmt.floor = found[0]
             self.statements.append(stmt)
         for text, sure in substitutions(body):
             if not text.strip():

@@ -10,7 +10,7 @@ appended to the caller's ``subs`` list so the walk can descend into them.
 
 from __future__ import annotations
 
-from clearance.intent.sentinel import UNMODELLED
+from clearance.intent.sentinel import UNMODELLED, excerpt
 from clearance.intent.shell.expansion import parameter_expansion
 from clearance.intent.shell.grammar import KIND
 
@@ -401,9 +401,7 @@ def _alternatives(
 
 
 def _unmodelled(node: Node, src: Source) -> Floor:
-    text = src.slice(node.start_byte, node.end_byte)
-    if len(text) > 60:
-        text = text[:57] + "..."
+    text = excerpt(src.slice(node.start_byte, node.end_byte))
     return (UNMODELLED, f"uses shell syntax clearance does not model ({text})")
 
 
