@@ -110,6 +110,12 @@ RUNS_LATER = [
     "echo x >> ~/.gitconfig",
     "echo x > ~/.zshrc",
     "echo x > ~/.config/fish/config.fish",
+    # found by an adversarial review: git config that git reads from elsewhere
+    "echo '[core] fsmonitor = \"x\"' > .gitconfig",
+    "echo x >> .git/modules/sub/config",
+    "echo x > .git/modules/sub/hooks/pre-commit",
+    "echo modules/sub > .git/commondir",
+    "echo x >> .git/config.worktree",
 ]
 
 

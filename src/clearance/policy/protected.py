@@ -87,8 +87,14 @@ _RUNS_LATER = (
     "~/.ssh/config",
     "~/.ssh/authorized_keys",
     "*/.git/config",
+    "*/.git/config.worktree",
+    "*/.git/commondir",
     "*/.git/hooks",
     "*/.git/hooks/*",
+    "*/.git/modules/*/config",
+    "*/.git/modules/*/hooks/*",
+    # git reads $HOME/.gitconfig, and a line may point HOME anywhere (`HOME=. git status`).
+    "*/.gitconfig",
     "*/.envrc",
 )
 
