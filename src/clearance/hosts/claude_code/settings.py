@@ -16,7 +16,6 @@ remove or refresh only those, never one the user wrote.
 from __future__ import annotations
 
 import os
-import shlex
 import sys
 
 from clearance._json import dumps
@@ -119,6 +118,8 @@ FAIL_CLOSED_SUFFIX = "|| exit 2"
 
 
 def hook_command(executable: list[str] | None = None) -> str:
+    import shlex  # not at the top: the hook reads HOOK_TIMEOUT from here on every ask
+
     words = (executable or _executable()) + ["hook", "claude-code"]
     return " ".join(shlex.quote(w) for w in words) + " " + FAIL_CLOSED_SUFFIX
 
@@ -127,6 +128,8 @@ def is_our_command(command: object) -> bool:
     """``… clearance hook claude-code`` (a script, or ``python -m clearance``)."""
     if not isinstance(command, str):
         return False
+    import shlex
+
     try:
         words = shlex.split(command)
     except ValueError:
