@@ -31,6 +31,7 @@ Messages, one JSON object per line, each with ``"version": 1``:
 
 from __future__ import annotations
 
+import errno
 import os
 import socket
 import struct
@@ -116,10 +117,8 @@ def _open_dirs(state: str, session: str) -> tuple[int, str]:
             path = os.path.join(path, name) if path else name
             try:
                 new = os.open(name, _DIR, dir_fd=fd) if fd >= 0 else os.open(name, _DIR)
-            except NotADirectoryError:
-                raise UnsafeInbox(f"{path} is not a directory") from None
             except OSError as exc:
-                if exc.errno == 40:  # ELOOP: the last component is a symlink
+                if isinstance(exc, NotADirectoryError) or exc.errno == errno.ELOOP:
                     raise UnsafeInbox(f"{path} is not a directory (a symlink is not accepted "
                                       "here)") from None  # fmt: skip
                 raise
@@ -547,7 +546,7 @@ class LocalInbound:
             if connection.state != "reading":
                 continue  # one message per connection: anything after it is ignored
             connection.buffer += chunk
-            if b"\n" in connection.buffer:
+            if b"\n" in connection.buffer and connection.buffer.index(b"\n") <= MAX_MESSAGE:
                 line = connection.buffer.partition(b"\n")[0]
                 connection.buffer = b""
                 delivery = self._message(connection, line)

@@ -1,0 +1,113 @@
+"""The local socket transport: private directories, one server per session, who is at the other
+end, and a request sent again after a reconnect."""
+
+from __future__ import annotations
+
+import os
+import socket
+import threading
+from pathlib import Path
+
+import pytest
+
+from clearance.authority.forwarding.local import SOCKET, LocalInbound, LocalTransport, peer_of
+from clearance.authority.forwarding.private import UnsafeInbox, private_dir
+from clearance.authority.forwarding.transport import Unreachable
+
+
+def describe() -> dict[str, object]:
+    return {"session": "P", "pid": os.getpid(), "started": 1.0, "dir": "/srv", "relay": False}
+
+
+def serving(state: Path, **options: object) -> LocalInbound:
+    inbound = LocalInbound(str(state), "P", describe, **options)  # type: ignore[arg-type]
+    inbound.open()
+    return inbound
+
+
+def pump(inbound: LocalInbound, stop: threading.Event) -> threading.Thread:
+    def run() -> None:
+        while not stop.is_set():
+            inbound.receive(0.05)
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    return thread
+
+
+def test_the_socket_lives_in_a_private_directory_and_is_0600(tmp_path: Path) -> None:
+    inbound = serving(tmp_path / "state")
+    try:
+        directory = tmp_path / "state" / "forwarding" / "P"
+        assert directory.stat().st_mode & 0o777 == 0o700
+        assert (directory / SOCKET).stat().st_mode & 0o777 == 0o600
+    finally:
+        inbound.close()
+    assert not (tmp_path / "state" / "forwarding" / "P" / SOCKET).exists()
+
+
+def test_a_ping_is_answered_by_the_server_it_reached(tmp_path: Path) -> None:
+    inbound = serving(tmp_path / "state")
+    stop = threading.Event()
+    thread = pump(inbound, stop)
+    try:
+        [beacon] = LocalTransport(str(tmp_path / "state"), 2.0).probe("P")
+        assert (beacon.session, beacon.pid, beacon.directory) == ("P", os.getpid(), "/srv")
+        assert [b.session for b in LocalTransport(str(tmp_path / "state"), 2.0).probe()] == ["P"]
+    finally:
+        stop.set()
+        thread.join()
+        inbound.close()
+
+
+def test_a_second_server_for_the_same_session_is_refused(tmp_path: Path) -> None:
+    first = serving(tmp_path / "state")
+    try:
+        with pytest.raises(OSError, match="already being served"):
+            serving(tmp_path / "state")
+    finally:
+        first.close()
+    serving(tmp_path / "state").close()  # free again once the first stopped
+
+
+def test_a_socket_left_by_a_dead_server_is_replaced(tmp_path: Path) -> None:
+    inbound = serving(tmp_path / "state")
+    inbound.listener.close()  # type: ignore[union-attr]  (as if the process had died)
+    inbound._release()
+    with pytest.raises(Unreachable) as gone:
+        LocalTransport(str(tmp_path / "state"), 0.1).probe("P")
+    assert gone.value.why == "dead_pid"
+    serving(tmp_path / "state").close()
+
+
+def test_the_server_refuses_a_process_of_another_user(tmp_path: Path) -> None:
+    # The only way to be another user here is to tell the server it serves someone else.
+    refused: list[tuple[str, int]] = []
+    inbound = serving(tmp_path / "state", uid=os.getuid() + 4242,
+                      reject=lambda why, pid: refused.append((why, pid)))  # fmt: skip
+    stop = threading.Event()
+    thread = pump(inbound, stop)
+    try:
+        with pytest.raises(Unreachable):
+            LocalTransport(str(tmp_path / "state"), 1.0).probe("P")
+    finally:
+        stop.set()
+        thread.join()
+        inbound.close()
+    [(why, pid)] = refused
+    assert pid == os.getpid() and f"uid {os.getuid()}" in why
+
+
+def test_peer_credentials_come_from_the_kernel() -> None:
+    left, right = socket.socketpair(socket.AF_UNIX)
+    with left, right:
+        assert peer_of(left) == (os.getpid(), os.getuid())
+
+
+def test_a_directory_writable_by_others_is_refused_not_repaired(tmp_path: Path) -> None:
+    path = tmp_path / "d"
+    path.mkdir(mode=0o700)
+    path.chmod(0o733)
+    with pytest.raises(UnsafeInbox, match="writable by other users"):
+        private_dir(str(path))
+    assert path.stat().st_mode & 0o777 == 0o733
