@@ -195,9 +195,7 @@ def test_a_symlinked_directory_leading_to_a_fake_server_is_refused(
 
 
 @pytest.mark.skipif(os.getuid() != 0, reason="needs root to listen as another user")
-def test_a_listener_of_another_user_at_the_right_path_is_refused(
-    world: Any, project: Path
-) -> None:
+def test_a_listener_of_another_user_at_the_right_path_is_refused(world: Any, project: Path) -> None:
     # The directory and the socket file are the user's; the process listening on it is not.
     directory = inbox(world, "P")
     directory.mkdir(parents=True, mode=0o700)

@@ -309,9 +309,7 @@ def _contains(directory: str, cwd: str) -> bool:
     return cwd == directory or cwd.startswith(directory if directory == "/" else directory + "/")
 
 
-def serving_for(
-    beacons: list[Beacon], cwd: str, *, exclude: tuple[str, ...] = ()
-) -> Beacon | None:
+def serving_for(beacons: list[Beacon], cwd: str, *, exclude: tuple[str, ...] = ()) -> Beacon | None:
     """The live serving session whose served directory (as it says over the transport) holds
     ``cwd`` most closely: the deepest directory, the most recently started on a tie; not one of
     ``exclude``."""

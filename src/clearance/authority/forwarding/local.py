@@ -1,10 +1,11 @@
-"""The local transport: a Unix-domain socket per serving session (docs/decisions/0009).
+"""The local transport: a Unix-domain socket per serving session.
 
 The serving session listens on ``forwarding/<session>/serve.sock``, in a 0700 directory of the
 user, and holds ``serve.lock`` (``flock``) for as long as it serves, so one process serves a
-session at a time. A child connects, sends its request as one line of JSON and reads the answer on
-the same connection: no file carries a request or an answer, so nothing written into the state
-directory can answer an ask or change one after it was sent.
+session at a time (``docs/decisions/0010-forward12-socket-transport.md``). A child connects,
+sends its request as one line of JSON and reads the answer on the same connection: no file
+carries a request or an answer, so nothing written into the state directory can answer an ask or
+change one after it was sent.
 
 Both ends check who is at the other end:
 
@@ -67,6 +68,7 @@ SOCKET = "serve.sock"
 LOCK = "serve.lock"
 REFRESH = 1.0  # a waiting request hears "pending" this often
 STALE = 5.0  # a connection silent this long is a hung or stopped server
+IDLE = 10.0  # a server drops a connection that sends nothing (or nothing more) this long
 _RETRY = 0.02  # between connection attempts while a server (re)starts
 _DIR = os.O_RDONLY | os.O_DIRECTORY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
 _S_IFMT = 0o170000
@@ -348,7 +350,9 @@ class LocalTransport:
                 try:
                     response = Response.from_json(data)
                 except ProtocolError as exc:
-                    raise Refused(f"the serving session sent an unreadable answer ({exc})") from None
+                    raise Refused(
+                        f"the serving session sent an unreadable answer ({exc})"
+                    ) from None
                 if response.id != request.id or response.nonce != request.nonce:
                     raise Refused("the serving session answered another request")
                 return response
@@ -461,8 +465,10 @@ class LocalInbound:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:
             os.close(fd)
-            raise OSError(f"session {self.session} is already being served by another "
-                          "`clearance serve` (stop it first, or pick another --session)") from None
+            raise OSError(
+                f"session {self.session} is already being served by another "
+                "`clearance serve` (stop it first, or pick another --session)"
+            ) from None
         self.lock_fd = fd
         dir_fd = -1
         try:
@@ -607,8 +613,15 @@ class LocalInbound:
         return Delivery(connection, request, "", connection.peer)
 
     def _keep_alive(self) -> None:
+        """Tell every waiting requester the server is alive; drop connections that idle (sent
+        nothing, or were answered and never closed) for :data:`IDLE` seconds."""
         now = time.monotonic()
-        for connection in list(self.connections.values()):
-            if (connection.state == "waiting" and not connection.answered
-                    and now - connection.beat >= REFRESH):  # fmt: skip
+        for key, connection in list(self.connections.items()):
+            waiting = connection.state == "waiting" and not connection.answered
+            if waiting and now - connection.beat >= REFRESH:
                 connection.send({"version": 1, "kind": "pending"})
+            elif not waiting and now - connection.beat >= IDLE:
+                if self.selector is not None:
+                    self.selector.unregister(connection.sock)
+                del self.connections[key]
+                connection.close()

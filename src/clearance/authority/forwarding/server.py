@@ -278,8 +278,10 @@ class Server:
         self.write("forwarded_permission.file_rejected",
                    {"responderSession": self.session, "why": why, "peerPid": peer})  # fmt: skip
         self.observe("notice", None, f"refused a request: {why}")
-        reason = f"No one could approve this: the serving session '{self.session}' refused the " \
-                 f"request ({why})."
+        reason = (
+            f"No one could approve this: the serving session '{self.session}' refused the "
+            f"request ({why})."
+        )
         reply.send({"version": 1, "kind": "refused", "reason": reason})
 
     def resolve(self, request: Request) -> Resolution:
