@@ -68,6 +68,7 @@ SOCKET = "serve.sock"
 LOCK = "serve.lock"
 REFRESH = 1.0  # a waiting request hears "pending" this often
 STALE = 5.0  # a connection silent this long is a hung or stopped server
+CHECK = 2.0  # a server re-checks its directories this often
 IDLE = 10.0  # a server drops a connection that sends nothing (or nothing more) this long
 _RETRY = 0.02  # between connection attempts while a server (re)starts
 _DIR = os.O_RDONLY | os.O_DIRECTORY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
@@ -442,6 +443,8 @@ class LocalInbound:
         self.inode = 0
         self.connections: dict[int, _Connection] = {}
         self.selector: Any = None
+        self.checked = time.monotonic()
+        self.unsafe = ""
 
     # -- life cycle --------------------------------------------------------------------------
 
@@ -496,11 +499,22 @@ class LocalInbound:
         self.selector = selectors.DefaultSelector()
         self.selector.register(listener, selectors.EVENT_READ, None)
 
-    def check(self) -> None:
-        """Re-check the directories (a symlink or a loosened mode since); raise
-        :class:`UnsafeInbox`."""
-        fd, _ = _open_dirs(self.state, self.session)
-        os.close(fd)
+    def _check(self) -> None:
+        """Re-check the directories every :data:`CHECK` seconds (a symlink or a loosened mode
+        since: children refuse the session then); report each new problem once."""
+        now = time.monotonic()
+        if now - self.checked < CHECK:
+            return
+        self.checked = now
+        try:
+            fd, _ = _open_dirs(self.state, self.session)
+            os.close(fd)
+        except OSError as exc:
+            if str(exc) != self.unsafe:
+                self.unsafe = str(exc)
+                self.reject(f"unsafe inbox: {exc}", 0)
+            return
+        self.unsafe = ""
 
     def close(self) -> None:
         """Stop listening, remove the socket (when it is still ours), drop every connection."""
@@ -528,6 +542,7 @@ class LocalInbound:
     # -- receiving ---------------------------------------------------------------------------
 
     def receive(self, timeout: float) -> list[Delivery]:
+        self._check()
         self._keep_alive()
         out: list[Delivery] = []
         if self.selector is None:

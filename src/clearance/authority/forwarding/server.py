@@ -42,7 +42,7 @@ if TYPE_CHECKING:
     from typing import Any
 
     from clearance.authority.forwarding.resolution import Resolution
-    from clearance.authority.forwarding.transport import Delivery, Reply
+    from clearance.authority.forwarding.transport import Delivery, Inbound, Reply
     from clearance.decide.engine import Engine
 
     Observer = Callable[[str, Request | None, str], None]
@@ -71,14 +71,14 @@ class Server:
         report: Report | None = None,
         emit: Report | None = None,
         observe: Observer | None = None,
+        inbound: Callable[[Server], Inbound] | None = None,
     ) -> None:
         """``load`` builds the serving engine (base policy, agent-neutral); ``tty_path`` is the
         human's terminal (``None``: no human); ``report(event, fields)`` writes the review log,
         ``emit(kind, payload)`` the ``ui_prompt`` and ``decision`` events (the caller wires both:
         this layer does not import ``audit``); ``observe(event, request, text)`` hears about
-        ``pending``, ``answered``, ``dialog_open``, ``dialog_closed`` and ``notice``."""
-        from clearance.authority.forwarding.local import LocalInbound
-
+        ``pending``, ``answered``, ``dialog_open``, ``dialog_closed`` and ``notice``;
+        ``inbound(server)`` builds the transport's serving side (default: the local socket)."""
         self.load = load
         self.engine = load()
         self.loaded = time.monotonic()
@@ -93,8 +93,7 @@ class Server:
         self.observe = observe or (lambda event, request, text: None)
         self.started = time.time()
         self.dialog_open = False
-        self.inbound = LocalInbound(state, session, self.describe, reject=self._refused_peer)
-        self._unsafe = ""
+        self.inbound = (inbound or _local)(self)
         self._busy: dict[str, tuple[Request, Reply]] = {}
         self._answered: dict[str, tuple[str, dict[str, Any]]] = {}  # id -> (nonce, response)
         self._lock = threading.Lock()
@@ -133,9 +132,10 @@ class Server:
                           for g in request.gates]}  # fmt: skip
 
     def _refused_peer(self, why: str, pid: int) -> None:
+        """The transport refused a connection, or found its directory unsafe."""
         self.write("forwarded_permission.file_rejected",
                    {"responderSession": self.session, "why": why, "peerPid": pid})  # fmt: skip
-        self.observe("notice", None, f"refused a connection: {why}")
+        self.observe("notice", None, f"refused: {why}")
 
     # -- life cycle --------------------------------------------------------------------------
 
@@ -177,28 +177,12 @@ class Server:
             except Exception as exc:  # keep the last good policy
                 self.observe("notice", None, f"policy reload failed: {exc}")
                 self.loaded = now
-            self._check()
         self.watch()
         handled = 0
         for delivery in self.inbound.receive(timeout):
             self.deliver(delivery)
             handled += 1
         return handled
-
-    def _check(self) -> None:
-        """Say so once when the socket's directory became unsafe (children refuse it then)."""
-        from clearance.authority.forwarding.private import UnsafeInbox
-
-        try:
-            self.inbound.check()
-        except (UnsafeInbox, OSError) as exc:
-            if str(exc) != self._unsafe:
-                self._unsafe = str(exc)
-                fields = {"responderSession": self.session, "why": f"unsafe inbox: {exc}"}
-                self.write("forwarded_permission.file_rejected", fields)
-                self.observe("notice", None, f"children will refuse this session: {exc}")
-            return
-        self._unsafe = ""
 
     # -- requesters that went away -----------------------------------------------------------
 
@@ -376,6 +360,13 @@ class Server:
                                 "session": request.requester.session,
                                 "forwarding": self._forwarding(request)})  # fmt: skip
         self.observe("answered", request, f"{event}: {reason}")
+
+
+def _local(server: Server) -> Inbound:
+    from clearance.authority.forwarding.local import LocalInbound
+
+    return LocalInbound(server.state, server.session, server.describe,
+                        reject=server._refused_peer)  # fmt: skip
 
 
 def requester_gone(request: Request) -> bool:

@@ -8,7 +8,7 @@ touching them (``docs/decisions/0010-forward12-socket-transport.md``):
 * the child side, :class:`Transport` — ``probe`` (who is serving, and are they alive) and
   ``exchange`` (send one request, return its one answer, or raise saying why none will come);
 * the serving side, :class:`Inbound` — ``receive`` (the requests that arrived, each with the
-  :class:`Reply` that answers it).
+  :class:`Reply` that answers it), between ``open`` and ``close``.
 
 A transport owns framing, liveness (a dead or silent server is noticed within the grace,
 reconnecting and re-sending when a server restarts) and the authenticity of what it delivers:
@@ -56,6 +56,14 @@ if TYPE_CHECKING:
 
     class Inbound(Protocol):
         """The serving side: requests arriving for one session."""
+
+        def open(self) -> None:
+            """Take the session and start receiving; raise ``OSError`` saying why not."""
+            ...
+
+        def close(self) -> None:
+            """Stop receiving (what is still connected is dropped)."""
+            ...
 
         def receive(self, timeout: float) -> list[Delivery]:
             """What arrived within ``timeout`` seconds (the transport keeps its connections
