@@ -6,7 +6,7 @@ their cwd. Each request is resolved by this session's base policy first (no prom
 allow or deny); only asks reach the human at this terminal. Without a terminal (stdin is not a
 TTY, e.g. under a process manager) asks are denied at once with "no human at the serving
 session" — or, with ``--relay``, forwarded one hop further up. Ctrl-C or SIGTERM stops serving
-and withdraws the heartbeat. The terminal shows a live list of pending and recent requests.
+and closes its socket. The terminal shows a live list of pending and recent requests.
 """
 
 from __future__ import annotations
