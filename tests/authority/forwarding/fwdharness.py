@@ -226,8 +226,9 @@ def wait_for(check: Any, timeout: float = 15.0) -> Any:
 def connect(world: Any, session: str) -> socket.socket:
     """A raw, checked connection to ``session``'s socket, for hand-made messages."""
     from clearance.authority.forwarding.local import _connect
+    from clearance.authority.forwarding.private import safe_name
 
-    sock, _pid = _connect(str(world.state), session, 5.0)
+    sock, _pid = _connect(str(world.state), safe_name(session), 5.0)
     return sock
 
 

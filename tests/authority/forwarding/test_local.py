@@ -111,3 +111,22 @@ def test_a_directory_writable_by_others_is_refused_not_repaired(tmp_path: Path) 
     with pytest.raises(UnsafeInbox, match="writable by other users"):
         private_dir(str(path))
     assert path.stat().st_mode & 0o777 == 0o733
+
+
+def test_a_session_id_that_is_not_a_plain_file_name_is_served_and_discovered(
+    tmp_path: Path,
+) -> None:
+    session = "team a/é"
+    inbound = LocalInbound(str(tmp_path / "state"), session,
+                           lambda: {**describe(), "session": session})  # fmt: skip
+    inbound.open()
+    stop = threading.Event()
+    thread = pump(inbound, stop)
+    try:
+        transport = LocalTransport(str(tmp_path / "state"), 2.0)
+        assert [b.session for b in transport.probe(session)] == [session]
+        assert [b.session for b in transport.probe()] == [session]
+    finally:
+        stop.set()
+        thread.join()
+        inbound.close()

@@ -107,12 +107,13 @@ def _address(dir_fd: int, directory: str) -> str:
     return path
 
 
-def _open_dirs(state: str, session: str) -> tuple[int, str]:
-    """Open ``state/forwarding/<session>`` one directory at a time, never through a symlink, and
+def _open_dirs(state: str, name: str) -> tuple[int, str]:
+    """Open ``state/forwarding/<name>`` (``name``: a session id as :func:`safe_name` spells it)
+    one directory at a time, never through a symlink, and
     check each: the state root and ``forwarding`` not writable by others, the session's own
     directory exactly 0700 — all of the user. Raises ``FileNotFoundError`` or
     :class:`UnsafeInbox`."""
-    parts = [(state, False), ("forwarding", True), (safe_name(session), True)]
+    parts = [(state, False), ("forwarding", True), (name, True)]
     fd = -1
     path = ""
     try:
@@ -136,11 +137,11 @@ def _open_dirs(state: str, session: str) -> tuple[int, str]:
         raise
 
 
-def _connect(state: str, session: str, timeout: float) -> tuple[socket.socket, int]:
-    """A connection to ``session``'s server, checked; ``(socket, server pid)``. Raises
-    :class:`Unreachable`."""
+def _connect(state: str, name: str, timeout: float) -> tuple[socket.socket, int]:
+    """A checked connection to the server of the session whose directory is ``name``;
+    ``(socket, server pid)``. Raises :class:`Unreachable`."""
     try:
-        fd, directory = _open_dirs(state, session)
+        fd, directory = _open_dirs(state, name)
     except FileNotFoundError:
         raise Unreachable("absent") from None
     except UnsafeInbox as exc:
@@ -272,7 +273,7 @@ class LocalTransport:
     def _ping(self, session: str | None, name: str = "") -> Beacon:
         """Ping a session (by id, or by directory ``name`` when discovering)."""
         wait = self._wait()
-        sock, pid = _connect(self.state, session if session is not None else name, wait)
+        sock, pid = _connect(self.state, safe_name(session) if session is not None else name, wait)
         try:
             try:
                 sock.sendall(_line({"version": 1, "kind": "ping"}))
@@ -309,7 +310,8 @@ class LocalTransport:
                     raise TimedOut()
                 if sock is None:
                     try:
-                        sock, _pid = _connect(self.state, request.target, self._wait())
+                        name = safe_name(request.target)
+                        sock, _pid = _connect(self.state, name, self._wait())
                         sock.sendall(message)
                     except Unreachable as exc:
                         if sock is not None:
@@ -475,7 +477,7 @@ class LocalInbound:
         self.lock_fd = fd
         dir_fd = -1
         try:
-            dir_fd, _ = _open_dirs(self.state, self.session)
+            dir_fd, _ = _open_dirs(self.state, safe_name(self.session))
             try:
                 os.unlink(SOCKET, dir_fd=dir_fd)  # left by a server that died: we hold the lock
             except FileNotFoundError:
@@ -507,7 +509,7 @@ class LocalInbound:
             return
         self.checked = now
         try:
-            fd, _ = _open_dirs(self.state, self.session)
+            fd, _ = _open_dirs(self.state, safe_name(self.session))
             os.close(fd)
         except OSError as exc:
             if str(exc) != self.unsafe:
