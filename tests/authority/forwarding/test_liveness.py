@@ -97,6 +97,11 @@ def test_a_restarted_parent_answers_the_pending_requests_exactly_once(
     assert blocker.result()["decision"] == "deny"  # asked again: nobody at the new server
     counts = answered(world)
     assert len(counts) == 4 and set(counts.values()) == {1}
+    # the blocker reconnected and sent the same request again: one id, asked once per server
+    [denied] = named(world, "denied")
+    prompted = [e["requestId"] for e in named(world, "prompted")]
+    assert prompted == [denied["requestId"]] * 2
+    assert len(named(world, "request_created")) == 4
 
 
 def test_a_request_sent_again_gets_the_answer_already_given_never_a_second_one(
