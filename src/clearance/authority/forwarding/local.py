@@ -34,10 +34,7 @@ from __future__ import annotations
 
 import errno
 import os
-import socket
-import struct
 import sys
-import threading
 import time
 
 from clearance.authority.forwarding.private import (
@@ -58,6 +55,7 @@ from clearance.authority.forwarding.transport import (
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    import socket
     from typing import Any
 
     from clearance.authority.forwarding.protocol import Request, Response
@@ -75,6 +73,8 @@ _DIR = os.O_RDONLY | os.O_DIRECTORY | getattr(os, "O_NOFOLLOW", 0) | getattr(os,
 _S_IFMT = 0o170000
 _S_IFSOCK = 0o140000
 _PROC_FD = os.path.isdir("/proc/self/fd")
+# ``socket`` (and ``enum`` with it), ``struct`` and ``threading`` are imported where they are
+# used: a hook that only looks for a serving session (and finds none) never pays for them.
 
 
 # -- who is at the other end ------------------------------------------------------------------
@@ -83,6 +83,9 @@ _PROC_FD = os.path.isdir("/proc/self/fd")
 def peer_of(sock: socket.socket) -> tuple[int, int]:
     """``(pid, uid)`` of the process at the other end of a connected Unix socket, from the kernel
     (``SO_PEERCRED`` on Linux, ``LOCAL_PEERCRED``/``LOCAL_PEERPID`` on macOS)."""
+    import socket
+    import struct
+
     if hasattr(socket, "SO_PEERCRED"):
         pid, uid, _gid = struct.unpack("3i", sock.getsockopt(socket.SOL_SOCKET,
                                                               socket.SO_PEERCRED, 12))  # fmt: skip
@@ -148,6 +151,8 @@ def _connect(state: str, name: str, timeout: float) -> tuple[socket.socket, int]
         raise Unreachable("unsafe", str(exc)) from None
     except OSError as exc:
         raise Unreachable("unsafe", f"{forwarding_root(state)}: {exc.strerror or exc}") from None
+    import socket
+
     sock = None
     try:
         path = os.path.join(directory, SOCKET)
@@ -392,6 +397,8 @@ class _Connection:
         self.answered = False
         self.closed = False
         self.beat = time.monotonic()
+        import threading
+
         self.lock = threading.Lock()
 
     def send(self, message: dict[str, Any]) -> bool:
@@ -455,6 +462,7 @@ class LocalInbound:
         it cannot serve."""
         import fcntl
         import selectors
+        import socket
 
         from clearance.policy.state import ensure_private_dir
 
