@@ -9,6 +9,8 @@ import threading
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from clearance.authority.forwarding.local import SOCKET, LocalInbound, LocalTransport, peer_of
 from clearance.authority.forwarding.private import UnsafeInbox, private_dir
@@ -129,4 +131,35 @@ def test_a_session_id_that_is_not_a_plain_file_name_is_served_and_discovered(
     finally:
         stop.set()
         thread.join()
+        inbound.close()
+
+
+@settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(data=st.binary(max_size=300).filter(lambda b: b"\n" not in b))
+def test_any_bytes_sent_as_a_message_are_refused_or_read_never_a_crash(
+    tmp_path: Path, data: bytes
+) -> None:
+    from fwdharness import line
+
+    from clearance.authority.forwarding.local import _connect
+
+    state = tmp_path / f"state-{os.urandom(4).hex()}"
+    inbound = serving(state)
+    try:
+        sock, _ = _connect(str(state), "P", 2.0)
+        with sock:
+            sock.sendall(data + b"\n")
+            deliveries = []
+            for _ in range(20):
+                deliveries += inbound.receive(0.05)
+                if deliveries:
+                    break
+        [delivery] = deliveries
+        assert (delivery.request is None) == bool(delivery.problem)
+        assert delivery.peer == os.getpid()
+        if delivery.request is not None:  # only a well-formed request is read
+            assert line(delivery.request.as_json())
+    finally:
         inbound.close()
