@@ -163,3 +163,26 @@ def test_any_bytes_sent_as_a_message_are_refused_or_read_never_a_crash(
             assert line(delivery.request.as_json())
     finally:
         inbound.close()
+
+
+def test_a_server_that_hangs_up_at_once_is_given_up_on_after_the_grace(tmp_path: Path) -> None:
+    import time
+
+    from clearance.authority.ask import Requester
+    from clearance.authority.forwarding.protocol import GateFact, Request, new_id, new_nonce
+
+    inbound = serving(tmp_path / "state", uid=os.getuid() + 4242)  # closes every connection
+    stop = threading.Event()
+    thread = pump(inbound, stop)
+    now = time.time()
+    request = Request(id=new_id(), nonce=new_nonce(), target="P", created=now, expires=now + 600,
+                      requester=Requester(None, "C1", "/tmp", "bash"), reason="asked",
+                      gates=(GateFact("bash", "bash", "make x"),))  # fmt: skip
+    try:
+        with pytest.raises(Unreachable) as gone:
+            LocalTransport(str(tmp_path / "state"), 0.5).exchange(request, time.monotonic() + 30)
+    finally:
+        stop.set()
+        thread.join()
+        inbound.close()
+    assert gone.value.why == "dead_pid"  # after the grace, not at the deadline

@@ -308,6 +308,7 @@ class LocalTransport:
         sock: socket.socket | None = None
         lines = _Lines()
         heard = missing_since
+        spoke = False
         try:
             while True:
                 now = time.monotonic()
@@ -335,6 +336,7 @@ class LocalTransport:
                         continue
                     lines = _Lines()
                     heard = time.monotonic()
+                    spoke = False  # whether this server said anything on this connection
                 line = lines.next(sock, min(REFRESH, until - now, STALE - (now - heard)))
                 now = time.monotonic()
                 if line is None:
@@ -344,9 +346,14 @@ class LocalTransport:
                 if line == b"":  # the connection closed before the answer: reconnect, re-send
                     sock.close()
                     sock = None
-                    missing_since = now
+                    if spoke:  # a server that was serving us went away: a fresh grace
+                        missing_since = now
+                    elif now - missing_since >= self.grace:  # one that hangs up at once
+                        raise Unreachable("dead_pid")
+                    time.sleep(min(_RETRY, max(until - now, 0.0)))
                     continue
                 heard = now
+                spoke = True
                 data = _parse(line)
                 kind = data.get("kind") if data is not None else None
                 if kind == "pending":
