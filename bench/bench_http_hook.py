@@ -24,7 +24,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _timing import percentile, process_times  # noqa: E402
+from _timing import percentile, process_times
 
 CLEARANCE = Path(sys.executable).parent / "clearance"
 POLICY = {"permission": {"*": "ask", "read": "allow", "mcp": {"github:*": "allow"},
