@@ -53,7 +53,7 @@ def test_a_broken_config_never_loosens_the_hook(running: Running, world) -> None
     headers = {"Authorization": f"Bearer {token}"}
     # PermissionRequest: allow and deny answer, an ask is silence ({}), so nothing waits here.
     body = hook_payload(running.directory, "git status", event="PermissionRequest")
-    status, _, text = client.request("POST", "/hooks/claude-code", body, headers)
+    _, _, text = client.request("POST", "/hooks/claude-code", body, headers)
     assert json.loads(text)["hookSpecificOutput"]["decision"]["behavior"] == "allow"
     world.global_config('{"permission": {"bash": {"git status*": "allow", "oops": 7}}')
     deadline = time.monotonic() + 20

@@ -94,14 +94,14 @@ def _ask_card(ask: dict[str, Any], session: ConsoleSession, files: list[tuple[st
     reasons = "".join(f"<li>{_e(r)}</li>" for r in ask["reasons"])
     return (
         f'<article class=ask id="ask-{ident}" data-id="{ident}">'
-        f"<h3>{_e(ask['title'])}</h3>"
-        f"<p class=requester>{_e(ask['requester'] or '')}</p>"
-        f"<pre class=command>{_e(ask['value'])}</pre>"
-        f"<dl>{facts}</dl>"
+        f'<h3>{_e(ask["title"])}</h3>'
+        f'<p class=requester>{_e(ask["requester"] or "")}</p>'
+        f'<pre class=command>{_e(ask["value"])}</pre>'
+        f'<form method=post action="/asks/{ident}" class=answer>{csrf}'
+        f"<div class=buttons>{buttons}</div>{deny}</form>"
         f"<details open><summary>Why it asks</summary><ul>{reasons}</ul>"
         f"<ul class=gates>{gates}</ul></details>"
-        f'<form method=post action="/asks/{ident}" class=answer>{csrf}'
-        f"<div class=buttons>{buttons}</div>{deny}</form></article>"
+        f"<dl>{facts}</dl></article>"
     )
 
 
@@ -141,12 +141,15 @@ def decisions_page(
     rows = []
     for r in records:
         who = r.get("answeredBy") or r.get("decidedBy") or r.get("decided_by") or ""
+        if r.get("console"):
+            who = f"{r['console']} from {r.get('address', '?')}"
         value = r.get("command") or r.get("value") or r.get("path") or ""
         rows.append(
             "<tr><td>{}</td><td>{}</td><td>{}</td><td><code>{}</code></td><td>{}</td>"
             "<td>{}</td></tr>".format(
                 _e(str(r.get("timestamp", ""))[:19]), _e(r.get("event")), _e(r.get("tool")),
-                _e(value), _e(r.get("decision") or r.get("result") or r.get("resolution")),
+                _e(value),
+                _e(r.get("decision") or r.get("result") or r.get("answer") or r.get("resolution")),
                 _e(who),
             )
         )  # fmt: skip

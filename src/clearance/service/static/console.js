@@ -16,13 +16,15 @@
 
   document.addEventListener("submit", function (event) {
     var form = event.target;
-    if (!csrfMeta || form.method.toLowerCase() !== "post") return;
+    // getAttribute: a button named "action" shadows form.action
+    var method = (form.getAttribute("method") || "get").toLowerCase();
+    if (!csrfMeta || method !== "post") return;
     event.preventDefault();
     var data = new FormData(form);
     if (event.submitter && event.submitter.name) {
       data.set(event.submitter.name, event.submitter.value);
     }
-    fetch(form.action, {
+    fetch(form.getAttribute("action"), {
       method: "POST",
       body: new URLSearchParams(data),
       credentials: "same-origin",
