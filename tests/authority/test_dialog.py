@@ -323,3 +323,9 @@ def test_what_s_grants_is_exactly_what_the_screen_listed(
         assert f"for session {session}" in after and "hours" in after
     else:
         assert "for this call only" in after
+
+
+def test_an_ask_answered_elsewhere_closes_the_dialog(open_dialog: Open) -> None:
+    # The web console answered first: the terminal dialog closes by itself, with no answer of its own.
+    dialog = open_dialog(options={"cancel_after": 0.5})
+    assert dialog.answer() == {"choice": "deny", "reason": "cancelled"}

@@ -177,3 +177,27 @@ def test_a_remote_bind_needs_tls_or_a_proxy(world) -> None:  # type: ignore[no-u
     assert proc.returncode != 0
     assert "needs TLS" in proc.stderr and "--behind-proxy" in proc.stderr
     assert "Traceback" not in proc.stderr
+
+
+def test_always_writes_the_pattern_to_the_chosen_file_and_approves(
+    running: Running,
+    world,  # type: ignore[no-untyped-def]
+) -> None:
+    client = Client(running.port)
+    client.login(running.login_url)
+    child = ask_child(running, running.directory, "mkdir -p build")
+    [ask] = pending_ids(client, 1)
+    form = {"action": "always", "file": "global", "csrf": client.csrf or ""}
+    status, _, text = client.request("POST", f"/asks/{ask}", form, {"Accept": "application/json"})
+    assert status == 200, text
+    config = world.config_home / "clearance" / "config.jsonc"
+    assert (
+        "Wrote bash" in json.loads(text)["message"] and str(config) in json.loads(text)["message"]
+    )
+    assert child_answer(child)["permissionDecision"] == "allow"
+    assert '"mkdir *": "allow"' in config.read_text()
+    [record] = [r for r in review_log(world.state) if r["event"] == "console.answered"]
+    assert record["file"] == str(config) and record["backup"].startswith(
+        str(world.state / "backups")
+    )
+    assert record["rule"] == {"surface": "bash", "pattern": "mkdir *"}

@@ -94,9 +94,9 @@ def _ask_card(ask: dict[str, Any], session: ConsoleSession, files: list[tuple[st
     reasons = "".join(f"<li>{_e(r)}</li>" for r in ask["reasons"])
     return (
         f'<article class=ask id="ask-{ident}" data-id="{ident}">'
-        f'<h3>{_e(ask["title"])}</h3>'
-        f'<p class=requester>{_e(ask["requester"] or "")}</p>'
-        f'<pre class=command>{_e(ask["value"])}</pre>'
+        f"<h3>{_e(ask['title'])}</h3>"
+        f"<p class=requester>{_e(ask['requester'] or '')}</p>"
+        f"<pre class=command>{_e(ask['value'])}</pre>"
         f'<form method=post action="/asks/{ident}" class=answer>{csrf}'
         f"<div class=buttons>{buttons}</div>{deny}</form>"
         f"<details open><summary>Why it asks</summary><ul>{reasons}</ul>"
