@@ -10,8 +10,10 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import time
 
 from servicekit import (
+    POLICY,
     SRC,
     Client,
     Running,
@@ -46,8 +48,6 @@ def test_the_hook_needs_its_token(running: Running, world) -> None:  # type: ign
 
 
 def test_a_broken_config_never_loosens_the_hook(running: Running, world) -> None:  # type: ignore[no-untyped-def]
-    import time
-
     token = (world.state / "service" / "hook-token").read_text().strip()
     client = Client(running.port)
     headers = {"Authorization": f"Bearer {token}"}
@@ -201,3 +201,26 @@ def test_always_writes_the_pattern_to_the_chosen_file_and_approves(
         str(world.state / "backups")
     )
     assert record["rule"] == {"surface": "bash", "pattern": "mkdir *"}
+
+
+def test_a_notification_carries_a_deep_link_to_the_ask(world) -> None:  # type: ignore[no-untyped-def]
+    sink = world.root / "links.txt"
+    config = json.loads(POLICY)
+    config["notify"] = {"command": ["sh", "-c", f'printf "%s\\n" "$0" >> {sink}', "{link}"]}
+    world.global_config(json.dumps(config))
+    running = Running(world.env, world.project())
+    try:
+        client = Client(running.port)
+        client.login(running.login_url)
+        child = ask_child(running, running.directory, "mkdir -p build")
+        [ask] = pending_ids(client, 1)
+        deadline = time.monotonic() + 20
+        while not sink.exists() and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert sink.read_text().strip() == f"{running.base}/#ask-{ask}"
+        _, _, page = client.request("GET", "/")
+        assert f'id="ask-{ask}"' in page  # the link's anchor
+        client.request("POST", f"/asks/{ask}", {"action": "once", "csrf": client.csrf or ""})
+        child_answer(child)
+    finally:
+        running.stop()

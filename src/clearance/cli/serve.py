@@ -106,7 +106,7 @@ def run_serve(argv: list[str]) -> int:
     args = parse_args(
         argv,
         valued=("--session", "--dir", "--parent", "--tty", "--config", "--policy",
-                "--listen", "--tls-cert", "--tls-key"),
+                "--listen", "--tls-cert", "--tls-key", "--public-url"),
         switches=("--relay", "--yolo", "--no-human", "--behind-proxy"),
     )  # fmt: skip
     if args.positionals:

@@ -93,11 +93,13 @@ class Broker:
         self._lock = threading.Lock()
         self._listeners: list[Callable[[], None]] = []
         self.version = 0
+        self.base = ""  # the console's address, once it listens (for deep links)
 
     # -- the serving session's side (RemoteHuman) --------------------------------------------
 
     def open(self, request: Request, ask: Ask, prompt: Prompt, resolution: Resolution) -> Ticket:
-        ticket = _Ticket(request, self)
+        link = f"{self.base}/#ask-{request.id}" if self.base else None
+        ticket = _Ticket(request, self, link)
         with self._lock:
             self._pending[request.id] = Pending(request, prompt, resolution, ticket)
         self._changed()
@@ -217,8 +219,8 @@ class _Ticket(Ticket):
 
     __slots__ = ("broker",)
 
-    def __init__(self, request: Request, broker: Broker) -> None:
-        super().__init__(request)
+    def __init__(self, request: Request, broker: Broker, link: str | None) -> None:
+        super().__init__(request, link)
         self.broker = broker
 
     def close(self, note: str = "") -> None:

@@ -20,8 +20,16 @@ __all__ = ["Web", "prepare"]
 
 
 class Web:
-    def __init__(self, service: Any, host: str, port: int, tls: tuple[str, str] | None) -> None:
+    def __init__(
+        self,
+        service: Any,
+        host: str,
+        port: int,
+        tls: tuple[str, str] | None,
+        public: str | None = None,
+    ) -> None:
         self.service = service
+        self.public = public
         self.host = host
         self.port = port
         self.tls = tls
@@ -30,7 +38,9 @@ class Web:
         from clearance.service.run import start
 
         cert, key = self.tls if self.tls else (None, None)
-        return start(self.service, self.host, self.port, tls_cert=cert, tls_key=key)
+        listener = start(self.service, self.host, self.port, tls_cert=cert, tls_key=key)
+        self.service.broker.base = (self.public or listener.base).rstrip("/")
+        return listener
 
     def banner(self, listener: Listener) -> str:
         """What ``serve`` prints: the hook's URL, and the one-time login URL on its own line."""
@@ -78,4 +88,7 @@ def prepare(
                       state=state, tls=cert is not None or args.on("--behind-proxy"),
                       write=write, info=f"Serving session {session}.")  # fmt: skip
     tls = (cert, key) if cert is not None and key is not None else None
-    return (broker if human else None), Web(service, host, port, tls)
+    public = args.value("--public-url")
+    if public is not None and not public.startswith(("http://", "https://")):
+        raise ValueError(f"--public-url {public}: expected http(s)://HOST[:PORT]")
+    return (broker if human else None), Web(service, host, port, tls, public)

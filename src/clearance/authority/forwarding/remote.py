@@ -35,10 +35,11 @@ __all__ = ["Ticket"]
 class Ticket:
     """One ask waiting for the first answer, from the terminal or the console."""
 
-    __slots__ = ("_lock", "answer", "by", "closed", "decided", "note", "request")
+    __slots__ = ("_lock", "answer", "by", "closed", "decided", "link", "note", "request")
 
-    def __init__(self, request: Request) -> None:
+    def __init__(self, request: Request, link: str | None = None) -> None:
         self.request = request
+        self.link = link  # the ask's address in the console, for notifications
         self.decided = threading.Event()
         self.answer: Answer | None = None
         self.by = ""

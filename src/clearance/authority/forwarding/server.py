@@ -494,10 +494,11 @@ class _Escalation:
         payload = {**server._fields(request), "agent": request.requester.agent,
                    "session": request.requester.session, "message": ask.decision.reason,
                    "forwarding": server._forwarding(request)}  # fmt: skip
-        server._emit("ui_prompt", payload)
         ticket = None
         if server.remote is not None:
             ticket = server.remote.open(request, ask, prompt, self.resolution)
+            payload["link"] = ticket.link  # where the console shows it (notifications)
+        server._emit("ui_prompt", payload)
         try:
             answer = self._first_answer(prompt, tty_path, ticket)
         finally:
