@@ -55,6 +55,7 @@ _HEADERS = {
     "Content-Security-Policy": "default-src 'self'; frame-ancestors 'none'; form-action 'self'",
 }
 _KEEPALIVE = 15.0
+_HOOK_THREADS = 512
 _CHOICES = {"once": "once", "agent": "session", "session": "session_both", "always": "once",
             "deny": "deny_reason"}  # fmt: skip
 
@@ -82,6 +83,15 @@ class Service:
         self.tls = tls
         self.write = write
         self.info = info
+        self._limiter: Any = None
+
+    def hook_limiter(self) -> Any:
+        """The hook's thread limiter, made on first use (inside the event loop)."""
+        if self._limiter is None:
+            import anyio
+
+            self._limiter = anyio.CapacityLimiter(_HOOK_THREADS)
+        return self._limiter
 
     def config_files(self, cwd: str | None) -> list[tuple[str, str]]:
         """(key, label) of the files an "always" may go to: the global config, and the
@@ -171,9 +181,15 @@ def build_app(service: Service) -> Starlette:
         raw = await request.body()
         if len(raw) > MAX_PAYLOAD_BYTES:
             raw = raw[: MAX_PAYLOAD_BYTES + 1]
-        out = await run_in_threadpool(
-            answer, raw, service.env, load=service.engines.get, started=started
-        )
+        import functools
+
+        import anyio.to_thread
+
+        # Its own limiter: an ask holds its thread until someone answers, and a hundred asks
+        # waiting on the console must not starve the allows and denies behind them.
+        call = functools.partial(answer, raw, service.env, load=service.engines.get,
+                                 started=started)  # fmt: skip
+        out = await anyio.to_thread.run_sync(call, limiter=service.hook_limiter())
         return Response(out or "{}\n", media_type="application/json")
 
     # -- login ---------------------------------------------------------------------------------
