@@ -98,8 +98,8 @@ def _http_options(argv: list[str], path: str) -> tuple[str, str | None] | None:
     """``--http``: (the hook's URL, the token to put in the settings' env, or ``None`` for a
     shared project file), after checking that Claude Code honours ``onFailure``."""
     from clearance.hosts.claude_code.claude_version import require_on_failure
+    from clearance.hosts.claude_code.http_token import hook_token
     from clearance.policy.state import state_root
-    from clearance.service.token import hook_token
 
     args = parse_args(argv, valued=("--dir", "--url", "--claude"), switches=_SWITCHES)
     if not args.on("--http"):

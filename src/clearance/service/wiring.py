@@ -62,12 +62,12 @@ def prepare(
         import uvicorn  # noqa: F401
     except ImportError:
         raise ValueError("--listen needs the web stack: pip install 'clearance[serve]'") from None
+    from clearance.hosts.claude_code.http_token import hook_token
     from clearance.service.app import Service
     from clearance.service.auth import Auth
     from clearance.service.broker import Broker
     from clearance.service.engines import EngineCache
     from clearance.service.run import check_exposure, parse_listen
-    from clearance.service.token import hook_token
 
     host, port = parse_listen(args.value("--listen"))
     cert, key = args.value("--tls-cert"), args.value("--tls-key")

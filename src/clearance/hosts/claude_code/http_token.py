@@ -1,8 +1,9 @@
 """The HTTP hook's bearer token: 32 random bytes, hex, in ``$state/service/hook-token`` (0600).
 
 ``clearance install claude-code --http`` creates it (or reuses it) and Claude Code sends it in
-the ``Authorization`` header, read from ``CLEARANCE_HOOK_TOKEN`` through the hook's
-``allowedEnvVars``; ``clearance serve --listen`` refuses every hook request without it.
+the ``Authorization`` header, read from ``CLEARANCE_HOOK_TOKEN`` (``settings.TOKEN_VAR``)
+through the hook's ``allowedEnvVars``; ``clearance serve --listen`` refuses every hook request
+without it.
 """
 
 from __future__ import annotations
@@ -11,9 +12,7 @@ import os
 
 from clearance.policy.state import atomic_write, ensure_private_dir
 
-__all__ = ["ENV_VAR", "hook_token", "token_path"]
-
-ENV_VAR = "CLEARANCE_HOOK_TOKEN"
+__all__ = ["hook_token", "token_path"]
 
 
 def token_path(state: str) -> str:
