@@ -107,10 +107,14 @@ def run_serve(argv: list[str]) -> int:
         argv,
         valued=("--session", "--dir", "--parent", "--tty", "--config", "--policy",
                 "--listen", "--tls-cert", "--tls-key", "--public-url"),
-        switches=("--relay", "--yolo", "--no-human", "--behind-proxy"),
+        switches=("--relay", "--yolo", "--no-human", "--behind-proxy", "--install-service"),
     )  # fmt: skip
     if args.positionals:
         raise UsageError("serve takes no positional arguments")
+    if args.on("--install-service"):  # the service's unit (clearance.service.unit)
+        from clearance.service.unit import install_service
+
+        return install_service(argv)
     session = args.value("--session") or "serve-" + os.urandom(6).hex()
     directory = os.path.realpath(os.path.abspath(args.value("--dir") or os.getcwd()))
     if not os.path.isdir(directory):
