@@ -224,3 +224,16 @@ def test_a_notification_carries_a_deep_link_to_the_ask(world) -> None:  # type: 
         child_answer(child)
     finally:
         running.stop()
+
+
+def test_a_link_from_another_site_gets_a_same_origin_click_and_nothing_else(
+    running: Running,
+) -> None:
+    client = Client(running.port)
+    client.login(running.login_url)
+    navigate = {"Sec-Fetch-Site": "cross-site", "Sec-Fetch-Mode": "navigate"}
+    status, _, text = client.request("GET", "/", headers=navigate)
+    assert status == 200 and "id=continue" in text and "Pending asks" not in text
+    assert 'name="csrf"' not in text  # no secret on a page another site made us show
+    status, _, _ = client.request("GET", "/events", headers=navigate)
+    assert status == 403

@@ -117,6 +117,14 @@ class Service:
         return None if project is None else os.path.join(project, ".clearance", "config.jsonc")
 
 
+def _navigation(request: Request) -> bool:
+    return (
+        request.method == "GET"
+        and request.headers.get("sec-fetch-mode") == "navigate"
+        and request.url.path in ("/", "/decisions", "/grants")
+    )
+
+
 def _address(request: Request) -> str:
     client = request.client
     return f"{client.host}:{client.port}" if client else "unknown"
@@ -150,6 +158,10 @@ def build_app(service: Service) -> Starlette:
         ) -> Callable[[Request], Awaitable[Response]]:
             async def route(request: Request) -> Response:
                 why = cross_origin(request.headers)
+                if why is not None and not post and _navigation(request):
+                    # A link from elsewhere (a notification's web page, a chat): the strict
+                    # cookie is not sent on it, so offer a same-origin click that sends it.
+                    return _secure(HTMLResponse(pages.continue_page(request.url.path)))
                 if why is not None:
                     return refuse(request, 403, f"Refused: {why}.")
                 session = auth.session(request.cookies)
@@ -178,6 +190,9 @@ def build_app(service: Service) -> Starlette:
             # Any non-2xx blocks the call under "onFailure": "block".
             return JSONResponse({"error": "clearance: missing or wrong hook token"}, 401)
         started = time.monotonic()
+        length = request.headers.get("content-length", "")
+        if length.isdigit() and int(length) > MAX_PAYLOAD_BYTES:
+            return JSONResponse({"error": "clearance: the hook input is too large"}, 413)
         raw = await request.body()
         if len(raw) > MAX_PAYLOAD_BYTES:
             raw = raw[: MAX_PAYLOAD_BYTES + 1]

@@ -15,7 +15,14 @@ if TYPE_CHECKING:
 
     from clearance.service.auth import ConsoleSession
 
-__all__ = ["asks_fragment", "decisions_page", "grants_page", "home_page", "message_page"]
+__all__ = [
+    "asks_fragment",
+    "continue_page",
+    "decisions_page",
+    "grants_page",
+    "home_page",
+    "message_page",
+]
 
 
 def _e(value: object) -> str:
@@ -43,6 +50,16 @@ def _layout(title: str, body: str, session: ConsoleSession | None) -> str:
 def message_page(title: str, text: str, session: ConsoleSession | None = None) -> str:
     return _layout(title, f"<h2>{_e(title)}</h2><p class=note>{_e(text)}</p>"
                    '<p><a href="/">Back to the console</a></p>', session)  # fmt: skip
+
+
+def continue_page(path: str) -> str:
+    """For a link followed from another site: one click here is same-origin, so the session
+    cookie (SameSite=Strict) goes with it. The script carries the link's #fragment over."""
+    body = (
+        "<h2>Open the console</h2><p class=note>You followed a link from another site.</p>"
+        f'<p><a id=continue class=button href="{_e(path)}">Continue to the console</a></p>'
+    )
+    return _layout("Open the console", body, None)
 
 
 def _field(label: str, value: object) -> str:

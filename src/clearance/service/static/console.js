@@ -7,6 +7,10 @@
   var live = document.getElementById("live");
   var count = document.getElementById("count");
   var flash = document.getElementById("flash");
+  var onward = document.getElementById("continue");
+  if (onward && window.location.hash) {
+    onward.setAttribute("href", onward.getAttribute("href") + window.location.hash);
+  }
 
   function say(text, bad) {
     if (!flash) return;
