@@ -10,6 +10,8 @@ waiting on the console at once.
    client waits until all are pending, answers every one, and checks that each call got exactly
    one allow and that a second answer to any of them is refused (none answered twice). Prints
    the time from the first answer to the last call's return.
+3. ``--round-trips`` asks one at a time: the time from the console's answer (the click's POST) to
+   the waiting hook call's return.
 Numbers are reported, never asserted.
 """
 
@@ -29,6 +31,8 @@ import time
 import urllib.parse
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
 CLEARANCE = Path(sys.executable).parent / "clearance"
 POLICY = {"permission": {"*": "ask", "read": "allow",
                          "bash": {"*": "ask", "git status*": "allow", "rm *": "deny"}}}  # fmt: skip
@@ -46,6 +50,7 @@ def main() -> None:
     parser.add_argument("--clients", type=int, default=8)
     parser.add_argument("--seconds", type=float, default=5.0)
     parser.add_argument("--asks", type=int, default=100)
+    parser.add_argument("--round-trips", type=int, default=20)
     args = parser.parse_args()
     root = Path(tempfile.mkdtemp(prefix="clearance-bench-console-"))
     project = root / "home" / "proj"
@@ -73,8 +78,10 @@ def main() -> None:
         threading.Thread(target=serve.stdout.read, daemon=True).start()
         token = (root / "state" / "service" / "hook-token").read_text().strip()
         headers = {"Authorization": f"Bearer {token}"}
+        cookie, csrf = console_login(port, login)
         throughput(port, headers, project, args.clients, args.seconds)
-        waiting(port, headers, project, login, args.asks)
+        waiting(port, headers, project, cookie, csrf, args.asks)
+        round_trip(port, headers, project, cookie, csrf, args.round_trips)
     finally:
         serve.terminate()
         serve.wait(timeout=20)
@@ -112,7 +119,9 @@ def throughput(
           f"{total / elapsed:.0f}/s, {sum(bad)} wrong or missing answers")  # fmt: skip
 
 
-def waiting(port: int, headers: dict[str, str], project: Path, login: str, asks: int) -> None:
+def waiting(
+    port: int, headers: dict[str, str], project: Path, cookie: str, csrf: str, asks: int
+) -> None:
     results: dict[int, str] = {}
     lock = threading.Lock()
 
@@ -128,7 +137,6 @@ def waiting(port: int, headers: dict[str, str], project: Path, login: str, asks:
     threads = [threading.Thread(target=ask, args=(i,)) for i in range(asks)]
     for thread in threads:
         thread.start()
-    cookie, csrf = console_login(port, login)
     deadline = time.monotonic() + 120
     ids: list[str] = []
     while time.monotonic() < deadline:
@@ -149,6 +157,39 @@ def waiting(port: int, headers: dict[str, str], project: Path, login: str, asks:
     allowed = sum(1 for v in results.values() if v == "allow")
     print(f"answered {len(ids)} from the console in {elapsed:.1f} s: {allowed} calls got exactly "
           f"one allow, {asks - len(results)} got nothing, {twice} answered twice")  # fmt: skip
+
+
+def round_trip(
+    port: int, headers: dict[str, str], project: Path, cookie: str, csrf: str, runs: int
+) -> None:
+    """One ask at a time: from the console's answer (the click) to the hook call's return."""
+    from _timing import percentile
+
+    samples = []
+    for index in range(runs):
+        done = threading.Event()
+
+        def ask(i: int = index, done: threading.Event = done) -> None:
+            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=600)
+            conn.request("POST", "/hooks/claude-code", payload(project, f"mkdir r{i}", f"r{i}"),
+                         headers)  # fmt: skip
+            conn.getresponse().read()
+            done.set()
+
+        thread = threading.Thread(target=ask)
+        thread.start()
+        ids: list[str] = []
+        while not ids:
+            ids = re.findall(r'<article class=ask id="ask-([^"]+)"', get(port, "/", cookie))
+            time.sleep(0.02)
+        started = time.perf_counter()
+        post(port, f"/asks/{ids[0]}", {"action": "once", "csrf": csrf}, cookie)
+        done.wait(60)
+        samples.append(time.perf_counter() - started)
+        thread.join()
+    print(f"console round trip (answer posted -> the waiting hook call returns), {runs} asks: "
+          f"p50 {percentile(samples, 50) * 1e3:.1f} ms, "
+          f"p95 {percentile(samples, 95) * 1e3:.1f} ms")  # fmt: skip
 
 
 def console_login(port: int, login: str) -> tuple[str, str]:

@@ -237,3 +237,19 @@ def test_a_link_from_another_site_gets_a_same_origin_click_and_nothing_else(
     assert 'name="csrf"' not in text  # no secret on a page another site made us show
     status, _, _ = client.request("GET", "/events", headers=navigate)
     assert status == 403
+
+
+def test_a_child_waiting_on_the_console_is_answered_when_the_service_is_killed(
+    running: Running,
+) -> None:
+    import signal
+
+    client = Client(running.port)
+    client.login(running.login_url)
+    child = ask_child(running, running.directory, "mkdir -p build")
+    pending_ids(client, 1)
+    running.process.send_signal(signal.SIGKILL)
+    running.process.wait(timeout=10)
+    answer = child_answer(child)  # within the forwarding grace, never a hang
+    assert answer["permissionDecision"] == "deny"
+    assert "console-test" in answer["permissionDecisionReason"]
