@@ -11,6 +11,7 @@ import json
 import socket
 import subprocess
 import time
+import urllib.parse
 import urllib.request
 from collections.abc import Iterator
 
@@ -173,3 +174,49 @@ def test_without_on_failure_the_same_outage_would_let_it_run(
         "--allowedTools", "Bash",
     )  # fmt: skip
     assert not (claude.project / "victim.txt").exists()
+
+
+def test_an_ask_is_answered_on_the_console_while_claude_code_waits(
+    project: tuple[ClaudeProject, int],
+) -> None:
+    import re
+    import threading
+
+    claude, port = project
+    process = subprocess.Popen(
+        [str(CLEARANCE), "serve", "--listen", f"127.0.0.1:{port}", "--dir", str(claude.project)],
+        stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+        env=claude.env, cwd=str(claude.project), text=True,
+    )  # fmt: skip
+    try:
+        assert process.stdout is not None
+        login = next(line.strip() for line in process.stdout if "/login?t=" in line)
+        threading.Thread(target=process.stdout.read, daemon=True).start()
+        runs = []
+        worker = threading.Thread(target=lambda: runs.append(claude.run(
+            "E2E-MAIN make a directory",
+            one_call("E2E-MAIN", "Bash", {"command": "mkdir build", "description": "mkdir"}),
+        )))  # fmt: skip
+        worker.start()
+        opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor())
+        opener.open(login, timeout=30).read()
+        deadline = time.monotonic() + 120
+        ask = None
+        while ask is None and time.monotonic() < deadline:
+            page = opener.open(f"http://127.0.0.1:{port}/", timeout=30).read().decode()
+            found = re.search(r'<article class=ask id="ask-([^"]+)"', page)
+            ask = found.group(1) if found else None
+            time.sleep(0.2)
+        assert ask is not None, "the ask never reached the console"
+        assert "mkdir build" in page
+        csrf = re.search(r'<meta name="csrf" content="([0-9a-f]+)">', page)
+        assert csrf is not None
+        body = urllib.parse.urlencode({"action": "once", "csrf": csrf.group(1)}).encode()
+        opener.open(f"http://127.0.0.1:{port}/asks/{ask}", body, timeout=30).read()
+        worker.join(timeout=180)
+        [run] = runs
+        assert run.proc.returncode == 0, run.describe()
+        assert (claude.project / "build").is_dir(), run.describe()
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
