@@ -24,6 +24,12 @@
     var method = (form.getAttribute("method") || "get").toLowerCase();
     if (!csrfMeta || method !== "post") return;
     event.preventDefault();
+    var choice = event.submitter ? event.submitter.value : "";
+    if (choice === "always" && !window.confirm(
+        "Allow this pattern from now on, in every session, by writing it to the chosen config file?\n\n" +
+        event.submitter.textContent)) {
+      return;
+    }
     var data = new FormData(form);
     if (event.submitter && event.submitter.name) {
       data.set(event.submitter.name, event.submitter.value);
