@@ -38,6 +38,7 @@ def main() -> None:
         reasons=tuple(raw.get("reasons", ())),
         suggestions=tuple(Suggestion(*s) for s in raw.get("suggestions", ())),
         both_label=raw.get("both_label"),
+        always_label=raw.get("always_label"),
     )
     options = dict(spec.get("options", {}))
     if "cancel_after" in options:

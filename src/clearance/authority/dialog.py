@@ -123,6 +123,8 @@ class _Dialog:
             options.append(("s", label, "session"))
         if prompt.both_label:
             options.append(("b", prompt.both_label, "session_both"))
+        if prompt.always_label:
+            options.append(("a", prompt.always_label, "always"))
         options.append(("n", "No", "deny"))
         options.append(("r", "No, with a reason", None))  # None: opens the reason editor
         self.options = options

@@ -161,11 +161,16 @@ def run_serve(argv: list[str]) -> int:
                                   human=not args.on("--no-human"))  # fmt: skip
         except ValueError as exc:
             raise UsageError(str(exc)) from None
+    always = None  # the dialog's "always" answer writes here (clearance.service.always)
+    if args.value("--policy") is None:
+        from clearance.service.always import writer
+
+        always = writer(args.value("--config"), state)
     # --- end ---
     server = Server(load, session=session, directory=directory, state=state, tty_path=tty_path,
                     relay=args.on("--relay"), parent=args.value("--parent"),
                     report=log.write if log is not None else None, emit=emit,
-                    observe=panel, remote=broker)  # fmt: skip
+                    observe=panel, remote=broker, always=always)  # fmt: skip
     saved = _save_terminal(tty_path)
     stop = threading.Event()
     why = ["stopped"]

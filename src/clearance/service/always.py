@@ -14,7 +14,11 @@ import time
 
 from clearance._json import dumps
 
-__all__ = ["AlwaysError", "add_allow_rule"]
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+__all__ = ["AlwaysError", "add_allow_rule", "writer"]
 
 
 class AlwaysError(ValueError):
@@ -143,3 +147,18 @@ def add_allow_rule(path: str, surface: str, pattern: str, *, state: str) -> str:
     os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
     atomic_write(path, text.encode("utf-8"), mode=mode)
     return backup
+
+
+def writer(config: str | None, state: str) -> Callable[[str, str], str]:
+    """The "always" answer of ``serve``'s terminal dialog: append to ``config`` (default: the
+    global configuration file) and say where, with the backup."""
+    from clearance.policy.state import config_home
+
+    path = os.path.abspath(os.path.expanduser(config)) if config else ""
+    path = path or os.path.join(config_home(), "config.jsonc")
+
+    def write(surface: str, pattern: str) -> str:
+        backup = add_allow_rule(path, surface, pattern, state=state)
+        return f"{path}" + (f" (previous file kept as {backup})" if backup else "")
+
+    return write

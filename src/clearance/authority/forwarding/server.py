@@ -59,6 +59,7 @@ if TYPE_CHECKING:
     from clearance.decide.engine import Engine
 
     Observer = Callable[[str, Request | None, str], None]
+    Always = Callable[[str, str], str]
     Report = Callable[[str, dict[str, Any]], object]
 
 __all__ = ["NO_HUMAN", "Server"]
@@ -85,6 +86,7 @@ class Server:
         emit: Report | None = None,
         observe: Observer | None = None,
         remote: RemoteHuman | None = None,
+        always: Always | None = None,
     ) -> None:
         """``load`` builds the serving engine (base policy, agent-neutral); ``tty_path`` is the
         human's terminal (``None``: no human); ``report(event, fields)`` writes the review log,
@@ -92,7 +94,9 @@ class Server:
         this layer does not import ``audit``); ``observe(event, request, text)`` hears about
         ``pending``, ``answered``, ``dialog_open``, ``dialog_closed`` and ``notice``;
         ``remote`` is a second human (the web console), raced against the terminal: the first
-        answer wins (:mod:`clearance.authority.forwarding.remote`)."""
+        answer wins (:mod:`clearance.authority.forwarding.remote`); ``always(surface, pattern)``
+        writes an allow rule into the configuration (the dialog's "always" answer) and says
+        where, raising ``ValueError`` or ``OSError`` when it cannot."""
         self.load = load
         self.engine = load()
         self.loaded = time.monotonic()
@@ -106,6 +110,7 @@ class Server:
         self.emit = emit
         self.observe = observe or (lambda event, request, text: None)
         self.remote = remote
+        self.always = always
         self.inbox = Inbox(state, session)
         self.started = time.time()
         self.beat_at = 0.0
@@ -491,6 +496,10 @@ class _Escalation:
 
         server, request = self.server, self.request
         prompt = forwarded_prompt(ask, request)
+        if server.always is not None and request.grants:
+            first = request.grants[0]
+            label = f'Yes, always: {first.surface} "{first.pattern}" (written to your config)'
+            prompt = prompt.replace(always_label=label)
         payload = {**server._fields(request), "agent": request.requester.agent,
                    "session": request.requester.session, "message": ask.decision.reason,
                    "forwarding": server._forwarding(request)}  # fmt: skip
