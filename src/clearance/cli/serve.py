@@ -107,7 +107,8 @@ def run_serve(argv: list[str]) -> int:
         argv,
         valued=("--session", "--dir", "--parent", "--tty", "--config", "--policy",
                 "--listen", "--tls-cert", "--tls-key", "--public-url"),
-        switches=("--relay", "--yolo", "--no-human", "--behind-proxy", "--install-service"),
+        switches=("--relay", "--yolo", "--no-human", "--behind-proxy", "--install-service",
+                  "--open"),
     )  # fmt: skip
     if args.positionals:
         raise UsageError("serve takes no positional arguments")
@@ -201,9 +202,9 @@ def run_serve(argv: list[str]) -> int:
             return 1
         if not args.on("--relay"):
             os.environ["CLEARANCE_PARENT_SESSION"] = session  # the HTTP hook's asks come here
-        sys.stdout.write(web.banner(listener))
+        sys.stdout.write(web.banner(listener, open_browser=args.on("--open")))
         sys.stdout.flush()
-        panel.header += "\n" + web.banner(listener).rstrip("\n")
+        panel.header += "\n" + web.last_banner.rstrip("\n")
     # --- end ---
     panel.draw()
     try:

@@ -30,6 +30,7 @@ class Web:
     ) -> None:
         self.service = service
         self.public = public
+        self.last_banner = ""
         self.host = host
         self.port = port
         self.tls = tls
@@ -42,13 +43,23 @@ class Web:
         self.service.broker.base = (self.public or listener.base).rstrip("/")
         return listener
 
-    def banner(self, listener: Listener) -> str:
-        """What ``serve`` prints: the hook's URL, and the one-time login URL on its own line."""
+    def banner(self, listener: Listener, *, open_browser: bool = False) -> str:
+        """What ``serve`` prints: the hook's URL, and the one-time login URL on its own line
+        (with ``open_browser``, a second one-time URL is handed to the browser instead)."""
         link = self.service.auth.new_link(ttl=None)
-        return (
+        self.last_banner = (
             f"HTTP hook: {listener.base}/hooks/claude-code  console: {listener.base}/\n"
             f"Log in to the console once with:\n{listener.base}/login?t={link}\n"
         )
+        if open_browser:
+            import webbrowser
+
+            other = self.service.auth.new_link(ttl=None)
+            try:
+                webbrowser.open(f"{listener.base}/login?t={other}")
+            except Exception:  # no browser: the printed URL still works
+                pass
+        return self.last_banner
 
 
 def prepare(
