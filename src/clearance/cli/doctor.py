@@ -5,13 +5,16 @@ from __future__ import annotations
 import os
 import sys
 
-from clearance.cli._args import UsageError, parse_args
+from clearance.cli._args import UsageError
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from clearance.cli._args import Args
 
 __all__ = ["run_doctor"]
 
 
-def run_doctor(argv: list[str]) -> int:
-    args = parse_args(argv, valued=("--cwd",), switches=())
+def run_doctor(args: Args) -> int:
     if args.positionals not in ([], ["claude-code"]):
         raise UsageError("doctor takes no arguments but --cwd (and optionally claude-code)")
     from clearance.hosts.claude_code.doctor import run_checks

@@ -5,22 +5,20 @@ from __future__ import annotations
 import os
 import sys
 
-from clearance.cli._args import UsageError, parse_args
+from clearance.cli._args import UsageError
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from clearance.cli._args import Args
     from clearance.hosts.claude_code.settings import Change
 
 __all__ = ["run_install", "run_sync", "run_uninstall"]
 
-_SWITCHES = ("--user", "--project", "--local", "--no-hide")
 
-
-def _target(argv: list[str], verb: str) -> tuple[str, str, bool]:
+def _target(args: Args, verb: str) -> tuple[str, str, bool]:
     """(settings path, directory whose policy applies, whether to hide tools)."""
     from clearance.hosts.claude_code.settings import settings_path
 
-    args = parse_args(argv, valued=("--dir",), switches=_SWITCHES)
     if args.positionals != ["claude-code"]:
         raise UsageError(f"{verb} takes one host: claude-code")
     scopes = [s for s in ("user", "project", "local") if args.on("--" + s)]
@@ -63,10 +61,10 @@ def _report(change: Change, what: str) -> None:
         sys.stdout.write(f"  no longer hidden: {', '.join(change.unhidden)}\n")
 
 
-def _run(argv: list[str], verb: str) -> int:
+def _run(args: Args, verb: str) -> int:
     from clearance.hosts.claude_code import settings
 
-    path, directory, hide = _target(argv, verb)
+    path, directory, hide = _target(args, verb)
     try:
         if verb == "install":
             hidden, sandbox = _hidden(directory) if hide else (None, None)
@@ -86,13 +84,13 @@ def _run(argv: list[str], verb: str) -> int:
     return 0
 
 
-def run_install(argv: list[str]) -> int:
-    return _run(argv, "install")
+def run_install(args: Args) -> int:
+    return _run(args, "install")
 
 
-def run_uninstall(argv: list[str]) -> int:
-    return _run(argv, "uninstall")
+def run_uninstall(args: Args) -> int:
+    return _run(args, "uninstall")
 
 
-def run_sync(argv: list[str]) -> int:
-    return _run(argv, "sync")
+def run_sync(args: Args) -> int:
+    return _run(args, "sync")

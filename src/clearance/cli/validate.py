@@ -10,10 +10,9 @@ from __future__ import annotations
 import os
 import sys
 
-from clearance.cli._args import UsageError, parse_args
-
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from clearance.cli._args import Args
     from clearance.decide.engine import Engine
     from clearance.policy.config import SelfTest
     from clearance.policy.policy import Policy
@@ -58,12 +57,9 @@ def _explicit(policy: object) -> bool:
     return id(policy) in _EXPLICIT
 
 
-def run_validate(argv: list[str]) -> int:
+def run_validate(args: Args) -> int:
     from clearance.decide.engine import Engine
 
-    args = parse_args(argv, valued=("--cwd", "--agent"), switches=("--no-tests",))
-    if len(args.positionals) > 1:
-        raise UsageError("validate takes at most one file")
     cwd = os.path.abspath(args.value("--cwd") or os.getcwd())
     target = args.positionals[0] if args.positionals else None
     if target is not None and not os.path.exists(target):
