@@ -41,6 +41,7 @@ __all__ = [
     "install",
     "installed_commands",
     "is_our_command",
+    "owned_entries",
     "projected_denies",
     "read_settings",
     "settings_path",
@@ -349,6 +350,11 @@ def _read_record(env: Mapping[str, str] | None) -> dict[str, list[str]]:
     if not isinstance(data, dict):
         return {}
     return {k: [x for x in v if isinstance(x, str)] for k, v in data.items() if isinstance(v, list)}
+
+
+def owned_entries(path: str, env: Mapping[str, str] | None = None) -> list[str]:
+    """The ``permissions.deny`` entries of ``path`` that clearance added (not the user)."""
+    return list(_read_record(env).get(path, []))
 
 
 def _write_record(record: dict[str, list[str]], env: Mapping[str, str] | None) -> None:
