@@ -78,8 +78,13 @@ def _run(args: Args, verb: str) -> int:
         else:
             hidden, sandbox = _hidden(directory) if hide else ([], None)
             _report(settings.sync(path, hidden, sandbox=sandbox), "in sync")
-    except (settings.SettingsError, OSError) as exc:
+    except settings.SettingsError as exc:
         sys.stderr.write(f"clearance {verb}: {exc}\n")
+        return 1
+    except OSError as exc:
+        from clearance.cli._errors import describe
+
+        sys.stderr.write(f"clearance {verb}: cannot update {describe(exc)}\n")
         return 1
     return 0
 

@@ -52,8 +52,13 @@ def run_trust(args: Args) -> int:
         return 0
     try:
         real = trust(state, directory)
-    except (OSError, ValueError) as exc:
+    except ValueError as exc:
         sys.stderr.write(f"clearance trust: {exc}\n")
+        return 1
+    except OSError as exc:
+        from clearance.cli._errors import describe
+
+        sys.stderr.write(f"clearance trust: cannot trust {directory}: {describe(exc)}\n")
         return 1
     config = os.path.join(real, ".clearance", "config.jsonc")
     note = "" if os.path.exists(config) else " (it has no .clearance/config.jsonc yet)"

@@ -402,11 +402,26 @@ def parse_config(text: str, file: str) -> ScopeConfig:
     try:
         doc = parse(text)
     except JsoncError as exc:
-        raise ConfigError.at(exc.message, file=file, source=text, offset=exc.offset) from None
+        message = exc.message
+        if "after the end" in message:
+            message += (
+                "; a config is one object: merge what follows into the first { … }, e.g. "
+                '{"permission": {…}, "tests": […]}'
+            )
+        raise ConfigError.at(message, file=file, source=text, offset=exc.offset) from None
     ck = _Checker(doc, file)
     top = doc.value
     if not isinstance(top, dict):
-        raise ck.fail(f"the configuration must be a JSON object, not {_type_name(top)}", ())
+        hint = (
+            "; if this array holds the config, remove the [ ] around it"
+            if isinstance(top, list)
+            else ""
+        )
+        raise ck.fail(
+            f"the configuration must be one JSON object, not {_type_name(top)}; write it as "
+            f'{{"permission": {{…}}}}{hint}',
+            (),
+        )
     warnings: list[str] = []
     permission = EMPTY
     agents: list[tuple[str, PermissionMap]] = []
