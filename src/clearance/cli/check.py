@@ -103,9 +103,13 @@ def _run(args: Args, *, explain: bool) -> int:
     )
     decision = engine.check(call)
     if explain:
+        from clearance.cli._color import enabled
         from clearance.cli.render import explain_text
 
-        sys.stdout.write(explain_text(decision, engine.policy))
+        text = explain_text(decision, engine.policy)
+        if enabled(sys.stdout):
+            text = _colour_explain(text)
+        sys.stdout.write(text)
     elif args.on("--json"):
         from clearance._json import dumps
         from clearance.cli.render import decision_json
@@ -131,3 +135,26 @@ def run_check(args: Args) -> int:
 
 def run_explain(args: Args) -> int:
     return _run(args, explain=True)
+
+
+def _colour_explain(text: str) -> str:
+    """The action words at the start of explain's unit and gate lines, and its decision."""
+    from clearance.cli._color import paint
+
+    out = []
+    for line in text.split("\n"):
+        stripped = line.lstrip(" ")
+        indent = line[: len(line) - len(stripped)]
+        for word in ("allow", "ask", "deny"):
+            if indent and stripped.startswith(word + " "):
+                line = indent + paint(word, word, sys.stdout) + stripped[len(word) :]
+                break
+            if line.startswith(f"decision: {word}:"):
+                line = (
+                    "decision: "
+                    + paint(word, word, sys.stdout)
+                    + line[len("decision: ") + len(word) :]
+                )
+                break
+        out.append(line)
+    return "\n".join(out)

@@ -22,9 +22,10 @@ def run_doctor(args: Args) -> int:
     cwd = os.path.abspath(args.value("--cwd") or os.getcwd())
     checks = run_checks(cwd)
     from clearance._display import escape
+    from clearance.cli._color import paint
 
     for check in checks:
-        mark = "ok  " if check.ok else "FAIL"
+        mark = paint("ok  ", "ok", sys.stdout) if check.ok else paint("FAIL", "FAIL", sys.stdout)
         body = "\n      ".join(escape(line) for line in check.summary.split("\n"))
         sys.stdout.write(f"{mark}  {check.name}: {body}\n")
         if check.fix:

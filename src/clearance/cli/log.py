@@ -45,7 +45,9 @@ def run_log(args: Args) -> int:
 
         render = dumps
     else:
-        render = format_line  # type: ignore[assignment]
+        from clearance.cli._color import enabled
+
+        render = _coloured if enabled(sys.stdout) else format_line  # type: ignore[assignment]
     try:
         for record in records:
             sys.stdout.write(render(record) + "\n")
@@ -90,3 +92,17 @@ def _check_filters(args: Args) -> None:
             f"--event {event!r} is not a known event or family ({', '.join(families)}; "
             f"see docs/audit-log.md){suggest(event, (*families, *known_events))}"
         )
+
+
+def _coloured(record: dict[str, Any]) -> str:
+    """A log line with its decision word in the decision's colour."""
+    from clearance.audit.reader import format_line
+    from clearance.audit.review_event import decision_of
+    from clearance.cli._color import paint
+
+    line = format_line(record)
+    decision = decision_of(record)
+    if decision:
+        word = f"  {decision}  "
+        line = line.replace(word, f"  {paint(decision, decision, sys.stdout)}  ", 1)
+    return line

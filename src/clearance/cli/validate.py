@@ -87,7 +87,16 @@ def run_validate(args: Args) -> int:
     else:
         passed = len(policy.tests) - failures
         summary = f"{files}: valid; {passed} test(s) passed, {failures} failed"
-    sys.stdout.write("".join(line + "\n" for line in lines) + summary + "\n")
+    from clearance.cli._color import paint
+
+    out = sys.stdout
+    for line in lines:
+        word = line.split(":", 1)[0].split(" ", 1)[0]
+        if word in ("warning", "error", "FAIL"):
+            line = paint(word, word, out) + line[len(word) :]
+        out.write(line + "\n")
+    ok = not (policy.errors or failures or notify_errors)
+    out.write(paint(summary, "ok" if ok else "FAIL", out) + "\n")
     return 1 if policy.errors or failures or notify_errors else 0
 
 
