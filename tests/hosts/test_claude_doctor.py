@@ -84,7 +84,7 @@ def test_the_doctor_command_exits_one_on_a_problem_and_zero_when_healthy(
     proc = world.run("doctor", cwd=proj)
     assert proc.returncode == 1
     assert "FAIL  installation" in proc.stdout
-    assert world.run("install", "claude-code", "--project", cwd=proj).returncode == 0
+    assert world.run("install", "claude-code", "--local", cwd=proj).returncode == 0
     proc = world.run("doctor", cwd=proj)
     assert proc.returncode == 0, proc.stdout
     assert "ok    round trip" in proc.stdout

@@ -272,16 +272,11 @@ def _write(target: str, text: str, replacing: bool) -> None:
 
     os.makedirs(os.path.dirname(target), exist_ok=True)
     if replacing and os.path.exists(target):
-        from clearance.policy.state import ensure_private_dir, state_root
+        from clearance.policy.state import backup
 
-        backups = os.path.join(state_root(), "backups")
-        ensure_private_dir(backups)
-        import time
-
-        name = target.strip(os.sep).replace(os.sep, "%") + "." + time.strftime("%Y%m%dT%H%M%S")
         with open(target, "rb") as old:
-            atomic_write(os.path.join(backups, name), old.read())
-        sys.stdout.write(f"previous config kept as {os.path.join(backups, name)}\n")
+            kept = backup(target, old.read())
+        sys.stdout.write(f"previous config kept as {kept}\n")
     atomic_write(target, text.encode(), mode=0o644)
 
 

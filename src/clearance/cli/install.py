@@ -15,8 +15,8 @@ if TYPE_CHECKING:
 __all__ = ["run_install", "run_sync", "run_uninstall"]
 
 
-def _target(args: Args, verb: str) -> tuple[str, str, bool]:
-    """(settings path, directory whose policy applies, whether to hide tools)."""
+def _target(args: Args, verb: str) -> tuple[str, str, bool, str]:
+    """(settings path, directory whose policy applies, whether to hide tools, scope)."""
     from clearance.hosts.claude_code.settings import settings_path
 
     if args.positionals != ["claude-code"]:
@@ -30,7 +30,7 @@ def _target(args: Args, verb: str) -> tuple[str, str, bool]:
         from clearance.policy.state import home_dir
 
         directory = home_dir()
-    return settings_path(scope, directory), directory, not args.on("--no-hide")
+    return settings_path(scope, directory), directory, not args.on("--no-hide"), scope
 
 
 def _hidden(directory: str) -> tuple[list[str], dict[str, list[str]]]:
@@ -64,20 +64,33 @@ def _report(change: Change, what: str) -> None:
 def _run(args: Args, verb: str) -> int:
     from clearance.hosts.claude_code import settings
 
-    path, directory, hide = _target(args, verb)
+    path, directory, hide, scope = _target(args, verb)
     try:
         if verb == "install":
+            portable = scope == "project"
+            if portable and not _on_path():
+                return _refuse_project(path)
             hidden, sandbox = _hidden(directory) if hide else (None, None)
-            command = settings.hook_command()
+            command = settings.hook_command(portable=portable)
             change = settings.install(path, command=command, hide=hidden, sandbox=sandbox)
             _report(change, "installed")
-            if change.changed:
+            if change.changed and portable:
+                sys.stdout.write(
+                    "  hook command: `clearance hook claude-code` from PATH, as the file is shared "
+                    "through the repository;\n  on a machine without clearance every call is "
+                    "blocked with a reason that says how to install it\n"
+                )
+            elif change.changed:
                 sys.stdout.write(f"  hook command: {command}\n")
         elif verb == "uninstall":
             _report(settings.uninstall(path), "uninstalled")
         else:
             hidden, sandbox = _hidden(directory) if hide else ([], None)
-            _report(settings.sync(path, hidden, sandbox=sandbox), "in sync")
+            change = settings.sync(path, hidden, sandbox=sandbox)
+            if change.changed:
+                _report(change, "updated: the hidden tools now match the policy")
+            else:
+                sys.stdout.write(f"{change.path}: in sync with the policy, nothing to change\n")
     except settings.SettingsError as exc:
         sys.stderr.write(f"clearance {verb}: {exc}\n")
         return 1
@@ -87,6 +100,24 @@ def _run(args: Args, verb: str) -> int:
         sys.stderr.write(f"clearance {verb}: cannot update {describe(exc)}\n")
         return 1
     return 0
+
+
+def _on_path() -> bool:
+    import shutil
+
+    return shutil.which("clearance") is not None
+
+
+def _refuse_project(path: str) -> int:
+    sys.stderr.write(
+        f"clearance install: not writing {path}: the project's settings are shared through the "
+        "repository, so its hook runs `clearance` from PATH, and `clearance` is not on PATH "
+        "here (this one runs from "
+        f"{os.path.dirname(os.path.abspath(sys.executable))}). Put clearance on PATH (pipx "
+        "install, uv tool install, or activate its venv) and run this again, or use --local to "
+        "install for this machine only (.claude/settings.local.json, not committed)\n"
+    )
+    return 1
 
 
 def run_install(args: Args) -> int:

@@ -16,6 +16,7 @@ import time
 
 from clearance.hosts.claude_code.settings import (
     EVENTS,
+    PORTABLE_PREFIX,
     SCOPES,
     SettingsError,
     hook_command,
@@ -44,6 +45,13 @@ class Check:
 
 def _runnable(command: str) -> str | None:
     """Why ``command``'s program cannot run, or ``None``."""
+    if command.startswith(PORTABLE_PREFIX):
+        import shutil
+
+        if shutil.which("clearance") is None:
+            return ("the project's hook runs `clearance` from PATH, and it is not on PATH here, "
+                    "so every call is blocked")  # fmt: skip
+        return None
     try:
         program = shlex.split(command)[0]
     except (ValueError, IndexError):
