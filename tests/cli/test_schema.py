@@ -37,6 +37,8 @@ def documented_configs() -> list[tuple[str, str]]:
                 if not isinstance(value, dict):
                     continue
                 if not set(value) <= TOP_KEYS:
+                    if not all(re.fullmatch(r"[a-z_*]+", key) for key in value):
+                        continue  # not a piece of a config (an editor's settings, say)
                     value = {"permission": value}
             if isinstance(value, dict) and set(value) & TOP_KEYS:
                 found.append((f"{file.relative_to(ROOT)}#{number}", json.dumps(value)))
