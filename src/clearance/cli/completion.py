@@ -27,6 +27,16 @@ def _words(command: Command) -> list[str]:
     return words
 
 
+def _sh_quote(text: str) -> str:
+    import shlex
+
+    return shlex.quote(text)
+
+
+def _fish_quote(text: str) -> str:
+    return "'" + text.replace("\\", "\\\\").replace("'", "\\'") + "'"
+
+
 def _bash(commands: tuple[Command, ...]) -> str:
     cases = "\n".join(f'        {c.name}) opts="{" ".join(_words(c))}" ;;' for c in commands)
     names = " ".join(c.name for c in commands)
@@ -53,12 +63,12 @@ complete -F _clearance clearance
 
 
 def _zsh(commands: tuple[Command, ...]) -> str:
-    names = " ".join(f"'{c.name}:{c.summary.replace(chr(39), '')}'" for c in commands)
-    cases = "\n".join(f"        {c.name}) words=({' '.join(_words(c))}) ;;" for c in commands)
+    names = " ".join(_sh_quote(f"{c.name}:{c.summary}") for c in commands)
+    cases = "\n".join(f"        {c.name}) opts=({' '.join(_words(c))}) ;;" for c in commands)
     return f"""#compdef clearance
 # clearance completion for zsh: save as _clearance in a directory of $fpath
 _clearance() {{
-    local -a commands words
+    local -a commands opts
     commands=({names})
     if (( CURRENT == 2 )); then
         _describe 'command' commands
@@ -72,7 +82,7 @@ _clearance() {{
         --config|--file) _files; return ;;
         --color) compadd auto always never; return ;;
     esac
-    compadd -- $words
+    compadd -- $opts
 }}
 _clearance "$@"
 """
@@ -82,11 +92,11 @@ def _fish(commands: tuple[Command, ...]) -> str:
     lines = ["# clearance completion for fish: save as ~/.config/fish/completions/clearance.fish"]
     lines.append("complete -c clearance -f")
     for c in commands:
-        summary = c.summary.replace("'", "")
-        lines.append(f"complete -c clearance -n __fish_use_subcommand -a {c.name} -d '{summary}'")
+        summary = _fish_quote(c.summary)
+        lines.append(f"complete -c clearance -n __fish_use_subcommand -a {c.name} -d {summary}")
         for option in c.options:
             flag = option.name[2:]
-            text = option.help.replace("'", "")
+            text = _fish_quote(option.help)
             extra = ""
             if option.kind == "dir":
                 extra = " -r -a '(__fish_complete_directories)'"
@@ -96,7 +106,7 @@ def _fish(commands: tuple[Command, ...]) -> str:
                 extra = " -r"
             lines.append(
                 f"complete -c clearance -n '__fish_seen_subcommand_from {c.name}' "
-                f"-l {flag} -d '{text}'{extra}"
+                f"-l {flag} -d {text}{extra}"
             )
         positional = [w for w in _words(c) if not w.startswith("-")]
         if positional:
