@@ -10,6 +10,7 @@ Nothing here imports more than plain strings: the table is read on the hot path 
 from __future__ import annotations
 
 from clearance.cli._args import Command, Option
+from clearance.cli.hook import HOSTS
 
 __all__ = ["COMMANDS", "find"]
 
@@ -36,7 +37,7 @@ POLICY = Option("--policy", "an inline policy as JSON, layered on top of the fil
 YOLO = Option("--yolo", "turn every ask into an allow (denies stand)")
 JSON = Option("--json", "print JSON instead of text")
 NO_CACHE = Option("--no-cache", "do not read or write the compiled-policy cache")
-HOST = ("HOST", "the agent host: claude-code", None)
+HOST = ("HOST", "the agent host: " + ", ".join(HOSTS), None)
 SCOPE = (
     Option("--user", "the user's settings: ~/.claude/settings.json (the default)"),
     Option("--project", "the project's shared .claude/settings.json (committed to git)"),
@@ -246,7 +247,7 @@ COMMANDS: tuple[Command, ...] = (
         "hidden tools are current. Each problem comes with its fix. Exit status 1 on a problem.",
         ("clearance doctor", "clearance doctor --cwd ~/src/app"),
         (CWD, COLOR),
-        (("HOST", "the agent host (default: claude-code)", "?"),),
+        (("HOST", f"the agent host (default: {HOSTS[0]})", "?"),),
     ),
     Command(
         "log",
