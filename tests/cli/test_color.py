@@ -64,3 +64,10 @@ def test_a_pipe_gets_no_colour_unless_forced(world) -> None:  # type: ignore[no-
     assert ESC not in world.run("check", "bash", "rm -rf /").stdout
     assert ESC not in world.run("doctor").stdout
     assert "\x1b[31mdeny" in world.run("check", "--color", "always", "bash", "rm -rf /").stdout
+
+
+def test_log_lines_colour_their_decision_on_a_terminal(world) -> None:  # type: ignore[no-untyped-def]
+    assert world.run("gate", "bash", "rm -rf /").returncode == 4  # one blocked call in the log
+    shown = on_pty(world, "log")
+    assert "\x1b[31mdeny\x1b[0m" in shown
+    assert ESC not in on_pty(world, "log", env={"NO_COLOR": "1"})
