@@ -55,6 +55,8 @@ def run_gate(args: Args) -> int:
         sys.stdout.write(dumps(body) + "\n")
     else:
         from clearance._display import escape
+        from clearance.cli._color import paint
 
-        sys.stdout.write(f"{outcome.action}: {escape(outcome.reason)}\n")
+        word = paint(outcome.action, outcome.action, sys.stdout)
+        sys.stdout.write(f"{word}: {escape(outcome.reason)}\n")
     return 0 if outcome.action == "allow" else 4
