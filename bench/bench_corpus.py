@@ -29,20 +29,42 @@ from clearance.policy.defaults import BUILTIN_POLICY
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 CORPUS = os.path.join(HERE, "corpus", "commands.jsonl")
-_SPLIT = re.compile(r"\|\||&&|[|;&\n()]|\$\(|`")
 _SHELLS = {"sh", "bash", "zsh", "dash"}
 _WRAPPERS = {"xargs", "timeout", "nice", "env", "nohup", "time", "command", "exec", "sudo"}
 _ASSIGN = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
 
 
+_OPERATORS = frozenset({";", "&&", "||", "|", "&", "(", ")", "|&", ";;", "{", "}"})
+_REDIRECTS = frozenset({"<", ">", ">>", "<<", "<<<", "<>", ">&", "<&", "&>", "&>>", ">|"})
+
+
+def _commands(line: str) -> list[list[str]]:
+    """The simple commands of ``line``, roughly: words split at control operators."""
+    lexer = shlex.shlex(line, posix=True, punctuation_chars=";&|()<>")
+    lexer.whitespace_split = True
+    lexer.commenters = ""
+    try:
+        tokens = list(lexer)
+    except ValueError:
+        tokens = line.split()
+    out: list[list[str]] = [[]]
+    skip = False
+    for token in tokens:
+        if token in _OPERATORS:
+            out.append([])
+        elif token in _REDIRECTS:
+            skip = True
+        elif skip:
+            skip = False
+        else:
+            out[-1].append(token)
+    return [words for words in out if words]
+
+
 def _programs(line: str, out: set[str], depth: int = 0) -> None:
-    """Every program name ``line`` runs, roughly: a tokenizer, not the analyzer under test."""
-    for piece in _SPLIT.split(line):
-        try:
-            words = shlex.split(piece, comments=True)
-        except ValueError:
-            words = piece.split()
-        while words and (_ASSIGN.match(words[0]) or words[0] in ("!", "{", "}", "then", "do")):
+    """Every program ``line`` runs, roughly: a tokenizer, not the analyzer under test."""
+    for words in _commands(line):
+        while words and (_ASSIGN.match(words[0]) or words[0] in ("!", "then", "do", "else")):
             words = words[1:]
         if not words:
             continue
@@ -50,6 +72,8 @@ def _programs(line: str, out: set[str], depth: int = 0) -> None:
         if not re.fullmatch(r"[\w.+-]+", name) or name in ("if", "for", "while", "done", "fi"):
             continue
         out.add(name)
+        if words[0] != name and re.fullmatch(r"[\w./~+-]+", words[0]):
+            out.add(words[0])
         if name in _SHELLS and depth < 3:
             for i, word in enumerate(words[1:-1], 1):
                 if word.startswith("-") and "c" in word:
@@ -88,7 +112,9 @@ def relocate(records: list[dict[str, str]], root: str) -> list[tuple[str, str]]:
     return out
 
 
-def measure(policy: str, items: list[tuple[str, str]], home: str) -> list[tuple[str, str]]:
+def measure(
+    policy: str, items: list[tuple[str, str]], home: str
+) -> list[tuple[str, str, str]]:
     engines: dict[str, Engine] = {}
     env = {"HOME": home}
     results = []
@@ -97,30 +123,33 @@ def measure(policy: str, items: list[tuple[str, str]], home: str) -> list[tuple[
         if engine is None:
             engine = engines[cwd] = Engine.load(cwd=cwd, policy=policy, env=env, use_cache=False)
         decision = engine.check(ToolCall("bash", {"command": command}, cwd))
-        results.append((decision.action, decision.reason))
+        why = sorted(
+            {g.sentinel or f"{g.gate} {g.surface}" for g in decision.gates if g.action == "ask"}
+        )
+        results.append((decision.action, decision.reason, ", ".join(why)))
     return results
 
 
-def report(title: str, items: list[tuple[str, str]], results: list[tuple[str, str]],
+def report(title: str, items: list[tuple[str, str]], results: list[tuple[str, str, str]],
            *, asks: bool, full: bool) -> None:  # fmt: skip
-    counts = collections.Counter(action for action, _ in results)
+    counts = collections.Counter(action for action, _, _ in results)
     total = len(results)
     shares = ", ".join(
         f"{a} {counts[a]} ({100 * counts[a] / total:.1f} %)" for a in ("allow", "ask", "deny")
     )
     print(f"{title}: {total} lines: {shares}")
-    for (command, _), (action, message) in zip(items, results, strict=True):
+    for (command, _), (action, message, _) in zip(items, results, strict=True):
         if action == "deny":
             print(f"  DENY {command[:120]!r}\n       {message[:200]}")
     if asks:
         reasons: collections.Counter[str] = collections.Counter()
-        for (command, _), (action, message) in zip(items, results, strict=True):
+        for (command, _), (action, message, why) in zip(items, results, strict=True):
             if action != "ask":
                 continue
             if full:
-                print(f"  ASK {command[:140]!r}\n      {message[:240]}")
-            reason = re.sub(r'"[^"]*"', '"…"', message)[:160]
-            reasons[reason] += 1
+                print(f"  ASK [{why}] {command[:140]!r}\n      {message[:240]}")
+            reasons[why] += 1
+        print("  asks by what asked (gate and surface, or sentinel):")
         for reason, n in reasons.most_common():
             print(f"  {n:5}  {reason}")
 

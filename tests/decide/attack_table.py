@@ -227,6 +227,63 @@ EXPANSION_OPTIONS_BENIGN: list[tuple[str, str, str]] = [
     ("echo x 2>/dev/null", "allow", "allow"),
 ]
 
+# Issue 13, point 3: wrappers by their meaning. A wrapper with benign options whose inner
+# command is allowed is allowed; a shell whose script is a literal is read as typed commands.
+# Under the built-in policy `grep`, `ls`, `rg`, `sed -n` are allowed, `npm`, `make` ask.
+WRAPPERS: list[tuple[str, str, str]] = [
+    ("xargs sh -c 'rm x'", "stop", "stop"),
+    ("xargs -I{} sh -c {}", "stop", "stop"),
+    ("find . | xargs -I{} sh -c 'cat {}'", "stop", "stop"),
+    ('bash -c "$x"', "stop", "stop"),
+    ("bash -c \"$(cat script)\"", "stop", "stop"),
+    ("sh -c 'cat README.md' arg0 \"$(rm -rf x)\"", "stop", "deny"),
+    ("sh -c 'cat \"$1\"' _ ~/.ssh/id_rsa", "stop", "stop"),
+    ("bash -ic 'ls'", "stop", "stop"),
+    ("bash --rcfile x -c 'ls'", "stop", "stop"),
+    ("bash -c 'rm -rf /'", "deny", "deny"),
+    ("bash -lc 'cat ~/.ssh/id_rsa'", "deny", "deny"),
+    ("/bin/zsh -lc 'cat ~/.ssh/id_rsa'", "deny", "deny"),
+    ("sh -c 'cat .env'", "stop", "deny"),
+    ("bash -c 'find . -delete'", "stop", "stop"),
+    ("bash -c 'sed -n \"w out\" README.md'", "stop", "allow"),
+    # zsh reads these differently from bash: the shell stays opaque
+    ("zsh -c 'cat *(e:\"rm x\":)'", "stop", "stop"),
+    ("zsh -c 'cat =(id)'", "stop", "stop"),
+    ("zsh -c 'cat ${(e)x}'", "stop", "stop"),
+    ("zsh -c 'cat **/.env'", "stop", "stop"),
+    ("zsh -c 'cat .e^x'", "stop", "stop"),
+    ("zsh -c 'cat <1-9>'", "stop", "stop"),
+    ("zsh -c 'ls $~x'", "stop", "stop"),
+    ("zsh -c 'setopt extendedglob; ls'", "stop", "stop"),
+    ("zsh -c \"ls \\\"$(cat *(e:x:))\\\"\"", "stop", "stop"),
+    ("zsh -c 'ls (x|y)'", "stop", "stop"),
+    ("zsh -c 'ls; id &|'", "stop", "stop"),
+    # a wrapper whose inner command is not allowed, or whose options are not benign
+    ("timeout 60 rm -rf x", "stop", "deny"),
+    ("nice rm x", "stop", "deny"),
+    ("xargs rm", "stop", "deny"),
+    ("timeout --sig KILL 5 ls", "stop", "stop"),
+    ("nohup ls", "stop", "stop"),
+]
+WRAPPERS_BENIGN: list[tuple[str, str, str]] = [
+    ("find . -name '*.py' | xargs grep -l foo", "allow", "allow"),
+    ("xargs grep -l foo", "allow", "allow"),
+    ("timeout 60 ls", "allow", "allow"),
+    ("nice ls src", "allow", "allow"),
+    ("timeout 60 npm test", "ask", "allow"),
+    ("nice make", "ask", "allow"),
+    ("bash -c 'ls -la'", "allow", "allow"),
+    ("bash -lc 'ls -la src'", "allow", "allow"),
+    ("sh -c 'cat README.md | head -3'", "allow", "allow"),
+    ("/bin/zsh -lc 'rg -n \"x\" src | head'", "allow", "allow"),
+    ("/bin/zsh -lc \"sed -n '1,20p' src/a.py\"", "allow", "allow"),
+    ("zsh -lc 'git status && git diff'", "allow", "allow"),
+    ("bash -lc 'npm test'", "ask", "allow"),
+    ("/bin/ls", "allow", "allow"),
+    ("/bin/ls src", "ask", "allow"),  # a reader's operands are proven read only when typed bare
+]
+
+
 CLASSES: dict[str, list[tuple[str, str, str]]] = {
     "expansion-options": EXPANSION_OPTIONS,
     "expansion-options-benign": EXPANSION_OPTIONS_BENIGN,
@@ -236,4 +293,6 @@ CLASSES: dict[str, list[tuple[str, str, str]]] = {
     "unknown-paths-benign": UNKNOWN_PATHS_BENIGN,
     "words": WORDS,
     "words-benign": WORDS_BENIGN,
+    "wrappers": WRAPPERS,
+    "wrappers-benign": WRAPPERS_BENIGN,
 }

@@ -15,7 +15,7 @@ from clearance.decide.gates.bash import bash_gate
 from clearance.decide.gates.path import external_gate, path_gate
 from clearance.decide.gates.protected import UNGRANTABLE, protected_gate
 from clearance.decide.gates.tool import tool_gate
-from clearance.intent.path import canonical_cwd, path_fact
+from clearance.intent.path import path_fact
 from clearance.intent.tool_paths import paths_of
 from clearance.policy.loader import load_policy
 
@@ -125,11 +125,16 @@ class Engine:
                 results += protected_gate(self.protected(), facts, tool="bash")
             return self._finish(call, results, units=units, paths=tuple(facts))
         raw_paths, direction, path_tool = paths_of(call, self.policy.home)
-        boundary = canonical_cwd(cwd) if raw_paths else ""
-        facts = [
-            path_fact(raw, cwd=cwd, home=self.policy.home, direction=direction, boundary=boundary)
-            for raw in raw_paths
-        ]
+        facts = []
+        if raw_paths:
+            from clearance.intent.boundary import project_boundary
+
+            found = project_boundary(cwd, self.policy.home)
+            facts = [
+                path_fact(raw, cwd=cwd, home=self.policy.home, direction=direction,
+                          boundary=found.root, inside=found.inside)
+                for raw in raw_paths
+            ]  # fmt: skip
         if path_tool and facts:
             results = [tool_gate(rules, call, path_values=f.aliases) for f in facts]
         else:

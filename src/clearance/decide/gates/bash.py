@@ -29,7 +29,7 @@ from clearance.decide.gates._message import gate_message
 from clearance.decide.gates.path import DIRECTION_SURFACES, UNPROVEN_SURFACES
 from clearance.decide.gates.protected import git_config_result
 from clearance.intent.glob import GLOB_CHARS, expand_pattern_bounded
-from clearance.intent.path import PathFact, canonical_cwd, path_fact
+from clearance.intent.path import PathFact, path_fact
 from clearance.intent.sentinel import (
     COMPUTED,
     INDIRECTION,
@@ -64,6 +64,8 @@ _CONTEXT = {
     "compound": "",
 }
 _DIRECTION: dict[str, Direction] = {"read": "read", "write": "write"}
+_FALLBACK = frozenset({"bash", "*"})
+_SYSTEM_BINS = ("/bin/", "/usr/bin/", "/sbin/", "/usr/sbin/", "/usr/local/bin/", "/opt/homebrew/bin/")  # the catch-all rules: `"*"` and `"bash": {"*": …}`
 
 
 def _command_of(call: ToolCall) -> str:
@@ -98,7 +100,11 @@ def _unit_result(rules: RuleSet, unit: Unit, command: str) -> tuple[GateResult, 
     if canonical != text:
         # The normalised command word counts too, the more restrictive of the two deciding.
         other = rules.evaluate("bash", (canonical,))
-        if RANK[other.action] > RANK[rule.action]:
+        if RANK[other.action] > RANK[rule.action] or (
+            rule.pattern == "*" and rule.surface in _FALLBACK and text.startswith(_SYSTEM_BINS)
+        ):
+            # `/bin/ls x` typed matches only the catch-all: `ls x`, the same program from a
+            # directory the agent cannot write, is matched by the rules written for it.
             rule = other
         values = (*values, canonical)
     action = rule.action
@@ -106,9 +112,17 @@ def _unit_result(rules: RuleSet, unit: Unit, command: str) -> tuple[GateResult, 
     value = text
     what = f'bash command "{text}"{_CONTEXT.get(unit.context, "")}'
     message = ""
+    if unit.exemption and action == "ask" and rule.pattern == "*" and rule.surface in _FALLBACK:
+        # A wrapper proven transparent (`timeout 60 npm test`, `xargs grep -l x`, `bash -lc
+        # 'ls'`) is not a command of its own for the catch-all: its inner commands, units of
+        # their own, decide. A rule written for the wrapper's text still speaks.
+        action = "allow"
+        message = f"Allowed: {what} only runs the commands it wraps, each decided on its own"
     if action == "allow":
         wrapper = unit.wrapper
-        if wrapper == "opaque":
+        if wrapper == "opaque" and unit.exemption == "shell-script":
+            pass  # its literal script was read as typed commands, units of their own
+        elif wrapper == "opaque":
             action, sentinel = "ask", OPAQUE
             message = (
                 f"Needs approval: {what} runs a shell on a string clearance does not look into "
@@ -144,23 +158,26 @@ def _unit_result(rules: RuleSet, unit: Unit, command: str) -> tuple[GateResult, 
 def _paths(analysis: Analysis, call: ToolCall, home: str) -> list[PathFact]:
     facts: list[PathFact] = []
     cwd = call.cwd
-    boundary = canonical_cwd(cwd)
+    from clearance.intent.boundary import project_boundary
+
+    found = project_boundary(cwd, home)
+    boundary, inside = found.root, found.inside
     for token in analysis.paths:
         direction = _DIRECTION.get(token.effect, "both")
         if token.path is None:
             fact = path_fact(token.raw, cwd=None, home=home, direction=direction,
-                             boundary=boundary, source=token.command)  # fmt: skip
+                             boundary=boundary, source=token.command, inside=inside)  # fmt: skip
         else:
             fact = path_fact(
                 token.path, cwd=cwd, home=home, direction=direction, boundary=boundary,
-                source=token.command, written=token.raw,
+                source=token.command, written=token.raw, inside=inside,
             )  # fmt: skip
             if not GLOB_CHARS.isdisjoint(token.path):
                 # `cat ~/.ss?/id_*`: the rules must see what the pattern reaches.
                 matches, complete = expand_pattern_bounded(token.path)
                 facts.extend(
-                    path_fact(match, cwd=cwd, home=home, direction=direction,
-                              boundary=boundary, source=token.command, written=token.raw)
+                    path_fact(match, cwd=cwd, home=home, direction=direction, boundary=boundary,
+                              source=token.command, written=token.raw, inside=inside)
                     for match in matches
                 )  # fmt: skip
                 if not complete:

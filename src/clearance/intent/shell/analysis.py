@@ -233,7 +233,21 @@ class _Session:
             project=not payload,
             depth=depth,
             cdpath=self.cdpath,
+            scripts=None if payload else self.script,
         )
+
+    def script(
+        self, text: str, base: str | None, depth: int
+    ) -> tuple[list[Unit], list[PathToken]] | None:
+        """A shell's literal script (``bash -lc 'cmd'``) read as typed commands in a fresh shell
+        started in ``base``: its units and path tokens, or ``None`` when any of it is not
+        understood (a parse error, an unresolved unit), which keeps the shell opaque."""
+        if depth > MAX_LAYERS:
+            return None
+        asm, _, clean = self.run(text, "opaque_payload", Scope(None, base), depth, False)
+        if not clean or not asm.units or any(u.unresolved for u in asm.units):
+            return None
+        return asm.units, asm.tokens
 
     def payload(self, text: str, stmt: Statement, depth: int) -> list[Unit]:
         """Units of a literal opaque payload (``bash -c '…'``, ``eval …``)."""

@@ -14,6 +14,7 @@ from clearance.intent.shell import brace, reeval
 from clearance.intent.shell.effect import reader_claim
 from clearance.intent.shell.hazards import hazardous_variable, inspect, variable_payload
 from clearance.intent.shell.role import candidates
+from clearance.intent.shell.runners import literal_script
 from clearance.intent.shell.spelling import spellings
 from clearance.intent.shell.statement import stdin_text
 from clearance.intent.shell.token import PathToken, absolute, path_shaped
@@ -35,6 +36,7 @@ if TYPE_CHECKING:
 
     Payloads = Callable[[str, Statement, int], list[Unit]]
     Programs = Callable[[Statement, int, bool], tuple[list[Unit], list[PathToken]]]
+    Scripts = Callable[[str, str | None, int], tuple[list[Unit], list[PathToken]] | None]
 
 __all__ = ["Assembly"]
 
@@ -94,6 +96,7 @@ class Assembly:
         "payloads",
         "programs",
         "project",
+        "scripts",
         "tokens",
         "units",
     )
@@ -109,8 +112,10 @@ class Assembly:
         project: bool = True,
         depth: int = 0,
         cdpath: bool = False,
+        scripts: Scripts | None = None,
     ) -> None:
         self.home = home
+        self.scripts = scripts  # reads a shell's literal script as typed commands, or None
         self.cdpath = cdpath  # CDPATH may be set: `cd name` may not go to ./name
         self.home_ok = home_ok
         self.exists = exists
@@ -196,9 +201,17 @@ class Assembly:
         found = layer(words)
         executed: str | None = None
         exemption: Exemption | None = None
+        script = None
         if found is not None:  # a wrapper: follow its layers to the command it runs
             peeled = peel(words, stmt.writes, found)
             executed, exemption = peeled.executed, peeled.exemption
+            if found.kind == "opaque" and self.scripts is not None and self.depth < MAX_LAYERS:
+                # `bash -lc 'cmd'`, `zsh -lc 'cmd'`: a literal script read as typed commands.
+                text_of = literal_script(basename(words[0].value or ""), words, found)
+                if text_of is not None:
+                    script = self.scripts(text_of, base, self.depth + 1)
+                    if script is not None:
+                        exemption = "shell-script"
         first = found
         if stmt.time_subshell:
             first = None
@@ -254,6 +267,10 @@ class Assembly:
                      unresolved=stmt.unresolved or lost, salvaged=stmt.salvaged, floor=floor)
             )  # fmt: skip
         if first is None:
+            return words, found
+        if script is not None:
+            self.units.extend(script[0])
+            self.tokens.extend(script[1])
             return words, found
         if first.kind == "opaque":
             payload = first.payload

@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 
     from clearance.intent.shell.word import Word
 
-__all__ = ["RUNNERS", "SHELLS", "fd_layer", "runner"]
+__all__ = ["RUNNERS", "SHELLS", "fd_layer", "literal_script", "runner", "zsh_reads_as_bash"]
 
 SHELLS = frozenset(
     {"bash", "sh", "dash", "zsh", "ksh", "rbash", "mksh", "ksh93", "fish", "tcsh", "csh", "yash"}
@@ -315,3 +315,124 @@ def _fd_cluster(text: str) -> int | None:
         if letter in _FD_VALUES:
             return None
     return None
+
+
+# -- shells whose script is a literal, seen through (docs/shell-analysis.md) ----------------
+
+# Shells whose `-c` script the bash grammar reads as they do: the POSIX family, and zsh for the
+# subset `zsh_reads_as_bash` admits.
+_SCRIPT_SHELLS = frozenset({"bash", "sh", "dash", "zsh"})
+# Option letters admitted before the script: -c, a login shell (-l: the user's own profile),
+# -e, -u, -x, -v; `-o NAME` for the options below. Anything else (-i reads an rc file, -s
+# reads standard input, +letters, --rcfile FILE) keeps the shell opaque.
+_SCRIPT_LETTERS = frozenset("celuxv")
+_SCRIPT_LONGS = frozenset({"--login", "--noprofile", "--norc"})
+_SCRIPT_SET_O = frozenset({"pipefail", "errexit", "nounset", "xtrace"})
+# Words that change how zsh reads the rest of the script.
+_ZSH_SYNTAX = ("setopt", "unsetopt", "emulate", "alias", "autoload", "zmodload", "disable")
+
+
+def literal_script(name: str, words: Sequence[Word], found: Layer) -> str | None:
+    """The script of ``bash -c '…'``, ``sh -c``, ``bash -lc``, ``zsh -lc``… when it can be read
+    as typed commands: a literal script, admitted options only, and no operands after the script
+    (they would be ``$0``, ``$1``… of a script that may use them). ``None`` otherwise."""
+    if name not in _SCRIPT_SHELLS or found.payload is None or found.start is None:
+        return None
+    if found.end != len(words) or not found.payload.strip():
+        return None
+    i = 1
+    while i < found.start:
+        word = words[i]
+        value = word.value
+        if value is None or word.glob:
+            return None
+        if value in _SCRIPT_LONGS:
+            i += 1
+            continue
+        if value == "-o" and i + 1 < found.start and words[i + 1].value in _SCRIPT_SET_O:
+            i += 2
+            continue
+        if value[:1] != "-" or len(value) < 2 or not _SCRIPT_LETTERS.issuperset(value[1:]):
+            return None
+        i += 1
+    script = found.payload
+    if name == "zsh" and not zsh_reads_as_bash(script):
+        return None
+    return script
+
+
+def zsh_reads_as_bash(script: str) -> bool:
+    """Whether zsh, with its default options, reads ``script`` as bash does: no construct whose
+    meaning differs (glob qualifiers and grouping ``(…)``, ``**``, numeric ranges ``<1-9>``,
+    ``=cmd`` and ``=(…)``, parameter flags ``${(…)…}``, ``$~``/``$=``/``$^``, ``&|``/``&!``,
+    the extended-glob characters ``^ # ~`` inside a word, ``''`` inside single quotes, and the
+    builtins that change the syntax). A deliberately narrow subset: anything else keeps the
+    shell opaque."""
+    for word in _ZSH_SYNTAX:
+        if word in script:
+            return False
+    size = len(script)
+    i = 0
+    double = False
+    opened: list[bool] = []  # the quoting around each open `$(`
+    start = True  # at the start of a word
+    while i < size:
+        ch = script[i]
+        nxt = script[i + 1] if i + 1 < size else ""
+        if ch == "\\":
+            i += 2
+            start = False
+            continue
+        if ch == "'" and not double:
+            end = script.find("'", i + 1)
+            if end < 0 or script[end + 1 : end + 2] == "'":
+                return False  # unterminated, or `''` (rc_quotes reads it as one quote)
+            i = end + 1
+            start = False
+            continue
+        if ch == '"':
+            double = not double
+            i += 1
+            start = False
+            continue
+        if ch == "$":
+            if nxt in "~=^+" or (nxt == "{" and script[i + 2 : i + 3] in "(~=^+"):
+                return False
+            if nxt == "(":
+                # `$(…)`: code again, read by the unquoted rules even inside double quotes.
+                opened.append(double)
+                double = False
+                i += 3 if script[i + 2 : i + 3] == "(" else 2
+                start = True
+                continue
+            i += 1
+            start = False
+            continue
+        if ch == "`" and double:
+            return False  # code inside double quotes: keep it simple, stay opaque
+        if double:
+            i += 1
+            continue
+        if ch == ")" and opened:
+            double = opened.pop()
+            i += 1
+            start = False
+            continue
+        if ch == "(":
+            if i == 0 or script[i - 1] != "$":
+                return False  # glob grouping or qualifiers, subshells, `=(…)`, arrays
+        elif ch == "*" and nxt == "*":
+            return False
+        elif ch == "<" and (nxt.isdigit() or nxt in "->"):
+            return False
+        elif ch == "&" and nxt in "|!":
+            return False
+        elif ch == "=" and start:
+            return False
+        elif ch in "^#~" and not start:
+            return False
+        elif ch == "^":
+            return False
+        start = ch in " \t\n;|&"
+        i += 1
+    return not double and not opened
