@@ -112,9 +112,7 @@ def relocate(records: list[dict[str, str]], root: str) -> list[tuple[str, str]]:
     return out
 
 
-def measure(
-    policy: str, items: list[tuple[str, str]], home: str
-) -> list[tuple[str, str, str]]:
+def measure(policy: str, items: list[tuple[str, str]], home: str) -> list[tuple[str, str, str]]:
     engines: dict[str, Engine] = {}
     env = {"HOME": home}
     results = []

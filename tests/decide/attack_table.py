@@ -116,7 +116,8 @@ WORD_PARTS_BENIGN: list[tuple[str, str, str]] = [
     ("echo $? $# $$", "allow", "allow"),
     ('echo "$HOME"', "ask", "allow"),  # echo counts as a reader of what it names
     ("echo $((1 + 2))", "allow", "allow"),
-    ('echo "$(pwd)"', "allow", "allow"),
+    # the built-in policy asks for an access it cannot prove is only a read (path_write "*")
+    ('echo "$(pwd)"', "ask", "allow"),
     ("ls \\\n  -la", "allow", "allow"),
     ("git diff \\\n  --stat", "allow", "allow"),
     ("echo 'a\\\nb'", "allow", "allow"),
@@ -153,11 +154,11 @@ UNKNOWN_PATHS: list[tuple[str, str, str]] = [
 UNKNOWN_PATHS_BENIGN: list[tuple[str, str, str]] = [
     ('echo "$f"', "allow", "allow"),
     ("echo $f > /dev/null", "allow", "allow"),
-    ('printf "%s\\n" "$x"', "ask", "allow"),
+    ('printf "%s\\n" "$x"', "allow", "allow"),
     ("cat README.md", "allow", "allow"),
-    ('cat "$(pwd)/README.md"', "allow", "allow"),
+    ('cat "$(pwd)/README.md"', "ask", "allow"),
     ("wc -l $(pwd)/src/a.py", "allow", "allow"),
-    ("diff <(ls src) <(ls .)", "ask", "allow"),
+    ("diff <(ls src) <(ls .)", "allow", "allow"),
     ('[ -z "$x" ] && echo empty', "ask", "allow"),
     ('git commit -m "$(cat <<\'EOF\'\nfix: a message\n\nwith a body\nEOF\n)"', "ask", "allow"),
     ("make -j$(nproc)", "ask", "allow"),
@@ -221,7 +222,7 @@ EXPANSION_OPTIONS_BENIGN: list[tuple[str, str, str]] = [
     ("ls src/*", "allow", "allow"),
     ("cat src/{a,b}.py", "allow", "allow"),
     ("echo {1..5}", "allow", "allow"),
-    ("cd src && cat a.py", "ask", "allow"),
+    ("cd src && cat a.py", "allow", "allow"),
     ("shopt -s nullglob", "ask", "allow"),
     ("cat /proc/cpuinfo", "ask", "allow"),
     ("echo x 2>/dev/null", "allow", "allow"),
@@ -235,7 +236,7 @@ WRAPPERS: list[tuple[str, str, str]] = [
     ("xargs -I{} sh -c {}", "stop", "stop"),
     ("find . | xargs -I{} sh -c 'cat {}'", "stop", "stop"),
     ('bash -c "$x"', "stop", "stop"),
-    ("bash -c \"$(cat script)\"", "stop", "stop"),
+    ('bash -c "$(cat script)"', "stop", "stop"),
     ("sh -c 'cat README.md' arg0 \"$(rm -rf x)\"", "stop", "deny"),
     ("sh -c 'cat \"$1\"' _ ~/.ssh/id_rsa", "stop", "stop"),
     ("bash -ic 'ls'", "stop", "stop"),
@@ -255,7 +256,7 @@ WRAPPERS: list[tuple[str, str, str]] = [
     ("zsh -c 'cat <1-9>'", "stop", "stop"),
     ("zsh -c 'ls $~x'", "stop", "stop"),
     ("zsh -c 'setopt extendedglob; ls'", "stop", "stop"),
-    ("zsh -c \"ls \\\"$(cat *(e:x:))\\\"\"", "stop", "stop"),
+    ('zsh -c "ls \\"$(cat *(e:x:))\\""', "stop", "stop"),
     ("zsh -c 'ls (x|y)'", "stop", "stop"),
     ("zsh -c 'ls; id &|'", "stop", "stop"),
     # a wrapper whose inner command is not allowed, or whose options are not benign
@@ -284,6 +285,28 @@ WRAPPERS_BENIGN: list[tuple[str, str, str]] = [
 ]
 
 
+# Issue 13, point 1: a rule naming system paths matches only what reaches them. The project's
+# own directories are never "system directories", whatever their absolute spelling.
+SYSTEM_PATHS: list[tuple[str, str, str]] = [
+    ("rm -rf /usr", "deny", "deny"),
+    ("rm -rf /usr/", "deny", "deny"),
+    ("rm -rf /*", "deny", "deny"),
+    ("cd / && rm -rf usr", "deny", "deny"),
+    ("rm -rf ../../../../../../../../usr", "deny", "deny"),
+    ("bash -c 'rm -rf /etc'", "deny", "deny"),
+    ("/bin/zsh -lc 'rm -rf /var'", "deny", "deny"),
+    ("timeout 5 rm -rf /", "deny", "deny"),
+    ("rm -rf ~", "deny", "deny"),
+]
+SYSTEM_PATHS_BENIGN: list[tuple[str, str, str]] = [
+    ("rm -rf .next", "ask", "deny"),
+    ("rm -rf build", "ask", "deny"),
+    ("rm -rf apps/web/.next", "ask", "deny"),
+    ("rm -rf src", "ask", "deny"),
+    ("rm -rf /tmp/x", "ask", "deny"),
+]
+
+
 CLASSES: dict[str, list[tuple[str, str, str]]] = {
     "expansion-options": EXPANSION_OPTIONS,
     "expansion-options-benign": EXPANSION_OPTIONS_BENIGN,
@@ -295,4 +318,6 @@ CLASSES: dict[str, list[tuple[str, str, str]]] = {
     "words-benign": WORDS_BENIGN,
     "wrappers": WRAPPERS,
     "wrappers-benign": WRAPPERS_BENIGN,
+    "system-paths": SYSTEM_PATHS,
+    "system-paths-benign": SYSTEM_PATHS_BENIGN,
 }

@@ -228,7 +228,7 @@ DECISIONS: list[tuple[str, str, str | None]] = [
     ('bash -c "rm -rf /"', 'deny', 'bash:rm -rf /'),  # the built-in base deny
     ("sh -c 'ls; rm y'", 'deny', 'bash:rm *'),
     ("bash -ec 'rm x'", 'deny', 'bash:rm *'),
-    ('bash -xc "echo hi"', 'ask', '<opaque-bash-wrapper>'),
+    ('bash -xc "echo hi"', 'allow', None),
     ("zsh -c 'rm x'", 'deny', 'bash:rm *'),
     ("dash -c 'rm x'", 'deny', 'bash:rm *'),
     ("ksh -c 'rm x'", 'deny', 'bash:rm *'),
@@ -448,7 +448,7 @@ DECISIONS: list[tuple[str, str, str | None]] = [
     ('flock /tmp/lock true', 'ask', '<indirection-bash-wrapper>'),
     ('xargs -a /tmp/list rm', 'deny', 'bash:rm *'),
     ('find . -exec grep foo /etc/x {} \\;', 'ask', 'external_directory:*'),
-    ("bash -c 'cat /etc/shadow'", 'ask', '<opaque-bash-wrapper>'),
+    ("bash -c 'cat /etc/shadow'", 'ask', 'external_directory:*'),
     ('eval cat /etc/shadow', 'ask', '<opaque-bash-wrapper>'),
     ('for f in /etc/*.conf src; do echo $f; done', 'ask', 'external_directory:*'),
     ('case /etc/x in /etc/*) echo;; esac', 'ask', 'external_directory:*'),

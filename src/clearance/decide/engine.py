@@ -132,11 +132,16 @@ class Engine:
             found = project_boundary(cwd, self.policy.home)
             facts = [
                 path_fact(raw, cwd=cwd, home=self.policy.home, direction=direction,
-                          boundary=found.root, inside=found.inside)
+                          boundary=found.root, extra=found.inside)
                 for raw in raw_paths
             ]  # fmt: skip
         if path_tool and facts:
             results = [tool_gate(rules, call, path_values=f.aliases) for f in facts]
+        elif kind == "mcp":
+            from clearance.intent.mcp_servers import configured_servers
+
+            servers = configured_servers(cwd, self.policy.home)
+            results = [tool_gate(rules, call, servers=servers)]
         else:
             results = [tool_gate(rules, call, path_values=("*",) if path_tool else None)]
         results += path_gate(rules, facts, tool=kind)

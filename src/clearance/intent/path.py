@@ -270,13 +270,14 @@ def path_fact(
     boundary: str | None = None,
     source: str = "",
     written: str | None = None,
-    inside: tuple[str, ...] = (),
+    extra: tuple[str, ...] = (),
 ) -> PathFact:
     """The fact for ``raw`` accessed from ``cwd`` (``None``: the base directory is unknown).
 
     ``boundary`` is the canonical project directory the call is confined to (the working
-    directory when not given), ``inside`` further directories that count as inside; ``written`` the spelling as the user wrote it, when ``raw`` is
-    already resolved (a shell token after ``cd`` folding).
+    directory when not given), ``extra`` further directories that count as inside; ``written``
+    the spelling as the user wrote it, when ``raw`` is already resolved (a shell token after
+    ``cd`` folding).
     """
     expanded = expand_user(raw, home) if raw[:1] == "~" else raw
     if boundary is None:
@@ -321,8 +322,8 @@ def path_fact(
         external = False
     else:
         external = not (boundary and is_within(canonical, boundary))
-        if external and inside:  # the host's scratch and extra directories (intent/boundary.py)
-            external = not any(is_within(canonical, extra) for extra in inside)
+        if external and extra:  # the host's scratch and extra directories (intent/boundary.py)
+            external = not any(is_within(canonical, other) for other in extra)
     if written is not None:
         raw = written
     return PathFact(raw, lexical, canonical, tuple(aliases), direction, external, boundary,

@@ -6,11 +6,12 @@ shell programs that only read (``ls``, ``cat``, ``rg``, ``find``, ``sed -n``, ``
 option of those programs (``find -exec``, ``find -delete``, ``sed 'w f'``, ``git diff --output``,
 ``rg --pre``: clearance.intent.shell.hazards) and every write they make asks (``path_write``).
 Mutation, network and running project code ask; paths outside the project ask; a few
-unrecoverable commands and the usual secret stores are denied. The destruction denies name exactly what they reach (``/``,
-``/*`` typed as such, each top-level system directory), never a prefix of every absolute path,
-so ``rm -rf build`` — whose absolute spelling is ``rm -rf /work/proj/build`` — is not "a system
-directory". Allow rules are written word by word (``ls *``, not ``ls*``),
-so ``ls`` does not allow ``lsof`` and ``git status`` does not allow ``git status-x``. It is
+unrecoverable commands and the usual secret stores are denied. The destruction denies name
+exactly what they reach (``/``, ``/*`` typed as such, each top-level system directory), never a
+prefix of every absolute path, so ``rm -rf build`` — whose absolute spelling is
+``rm -rf /work/proj/build`` — is not "a system directory". Allow rules are written word by word
+(``ls *``, not ``ls*``), so ``ls`` does not allow ``lsof`` and ``git status`` does not allow
+``git status-x``. It is
 written in the same format as a user's file, so ``clearance explain`` can point at its lines
 (``builtin:LINE:COL``).
 """

@@ -65,7 +65,14 @@ _CONTEXT = {
 }
 _DIRECTION: dict[str, Direction] = {"read": "read", "write": "write"}
 _FALLBACK = frozenset({"bash", "*"})
-_SYSTEM_BINS = ("/bin/", "/usr/bin/", "/sbin/", "/usr/sbin/", "/usr/local/bin/", "/opt/homebrew/bin/")  # the catch-all rules: `"*"` and `"bash": {"*": …}`
+_SYSTEM_BINS = (
+    "/bin/",
+    "/usr/bin/",
+    "/sbin/",
+    "/usr/sbin/",
+    "/usr/local/bin/",
+    "/opt/homebrew/bin/",
+)  # the catch-all rules: `"*"` and `"bash": {"*": …}`
 
 
 def _command_of(call: ToolCall) -> str:
@@ -120,9 +127,9 @@ def _unit_result(rules: RuleSet, unit: Unit, command: str) -> tuple[GateResult, 
         message = f"Allowed: {what} only runs the commands it wraps, each decided on its own"
     if action == "allow":
         wrapper = unit.wrapper
-        if wrapper == "opaque" and unit.exemption == "shell-script":
-            pass  # its literal script was read as typed commands, units of their own
-        elif wrapper == "opaque":
+        # A shell whose literal script was read as typed commands (units of their own) is not
+        # floored as opaque; it still meets the checks below.
+        if wrapper == "opaque" and unit.exemption != "shell-script":
             action, sentinel = "ask", OPAQUE
             message = (
                 f"Needs approval: {what} runs a shell on a string clearance does not look into "
@@ -166,18 +173,18 @@ def _paths(analysis: Analysis, call: ToolCall, home: str) -> list[PathFact]:
         direction = _DIRECTION.get(token.effect, "both")
         if token.path is None:
             fact = path_fact(token.raw, cwd=None, home=home, direction=direction,
-                             boundary=boundary, source=token.command, inside=inside)  # fmt: skip
+                             boundary=boundary, source=token.command, extra=inside)  # fmt: skip
         else:
             fact = path_fact(
                 token.path, cwd=cwd, home=home, direction=direction, boundary=boundary,
-                source=token.command, written=token.raw, inside=inside,
+                source=token.command, written=token.raw, extra=inside,
             )  # fmt: skip
             if not GLOB_CHARS.isdisjoint(token.path):
                 # `cat ~/.ss?/id_*`: the rules must see what the pattern reaches.
                 matches, complete = expand_pattern_bounded(token.path)
                 facts.extend(
                     path_fact(match, cwd=cwd, home=home, direction=direction, boundary=boundary,
-                              source=token.command, written=token.raw, inside=inside)
+                              source=token.command, written=token.raw, extra=inside)
                     for match in matches
                 )  # fmt: skip
                 if not complete:

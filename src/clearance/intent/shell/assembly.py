@@ -205,7 +205,13 @@ class Assembly:
         if found is not None:  # a wrapper: follow its layers to the command it runs
             peeled = peel(words, stmt.writes, found)
             executed, exemption = peeled.executed, peeled.exemption
-            if found.kind == "opaque" and self.scripts is not None and self.depth < MAX_LAYERS:
+            if (
+                found.kind == "opaque"
+                and self.scripts is not None
+                and self.depth < MAX_LAYERS
+                and not stmt.assigns
+                and not self.env
+            ):
                 # `bash -lc 'cmd'`, `zsh -lc 'cmd'`: a literal script read as typed commands.
                 text_of = literal_script(basename(words[0].value or ""), words, found)
                 if text_of is not None:

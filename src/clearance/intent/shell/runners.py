@@ -421,18 +421,25 @@ def zsh_reads_as_bash(script: str) -> bool:
         if ch == "(":
             if i == 0 or script[i - 1] != "$":
                 return False  # glob grouping or qualifiers, subshells, `=(…)`, arrays
-        elif ch == "*" and nxt == "*":
-            return False
-        elif ch == "<" and (nxt.isdigit() or nxt in "->"):
-            return False
-        elif ch == "&" and nxt in "|!":
-            return False
-        elif ch == "=" and start:
-            return False
-        elif ch in "^#~" and not start:
-            return False
-        elif ch == "^":
+        elif _zsh_only(ch, nxt, start):
             return False
         start = ch in " \t\n;|&"
         i += 1
     return not double and not opened
+
+
+def _zsh_only(ch: str, nxt: str, start: bool) -> bool:
+    """Whether an unquoted ``ch`` (followed by ``nxt``; ``start``: at the start of a word) means
+    something to zsh that bash does not read: ``**``, ``<1-9>``/``<->``, ``&|``/``&!``, ``=cmd``,
+    ``^``, and ``#``/``~`` inside a word (extended globbing)."""
+    if ch == "*":
+        return nxt == "*"
+    if ch == "<":
+        return nxt.isdigit() or nxt in "->"
+    if ch == "&":
+        return nxt in "|!"
+    if ch == "=":
+        return start
+    if ch == "^":
+        return True
+    return ch in "#~" and not start
