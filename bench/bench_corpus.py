@@ -69,7 +69,7 @@ def _programs(line: str, out: set[str], depth: int = 0) -> None:
         if not words:
             continue
         name = os.path.basename(words[0])
-        if not re.fullmatch(r"[\w.+-]+", name) or name in ("if", "for", "while", "done", "fi"):
+        if not re.fullmatch(r"[\w.+\[-]+", name) or name in ("if", "for", "while", "done", "fi"):
             continue
         out.add(name)
         if words[0] != name and re.fullmatch(r"[\w./~+-]+", words[0]):
@@ -101,13 +101,17 @@ def developer_policy(lines: list[str]) -> str:
 
 
 def relocate(records: list[dict[str, str]], root: str) -> list[tuple[str, str]]:
-    """(command, cwd) per record, with /Users/… moved under ``root``; projects become work trees."""
+    """(command, cwd) per record, with /Users/… and each project moved under ``root``; the
+    projects become git work trees."""
     for record in records:
         project = root + record["project"]
         os.makedirs(os.path.join(project, ".git"), exist_ok=True)
     out = []
     for record in records:
         command = record["command"].replace("/Users/", root + "/Users/")
+        project = record["project"]
+        if not project.startswith("/Users/"):
+            command = re.sub(re.escape(project) + r"(?=/|\b)", root + project, command)
         out.append((command, root + record["cwd"]))
     return out
 

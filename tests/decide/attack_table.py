@@ -259,6 +259,8 @@ WRAPPERS: list[tuple[str, str, str]] = [
     ('zsh -c "ls \\"$(cat *(e:x:))\\""', "stop", "stop"),
     ("zsh -c 'ls (x|y)'", "stop", "stop"),
     ("zsh -c 'ls; id &|'", "stop", "stop"),
+    ("zsh -c 'echo \"<<X\"\ncat **/.env\nX'", "stop", "stop"),
+    ("zsh -c 'cat <<X\n*(e:y:)\nX\nls *(e:z:)'", "stop", "stop"),
     # a wrapper whose inner command is not allowed, or whose options are not benign
     ("timeout 60 rm -rf x", "stop", "deny"),
     ("nice rm x", "stop", "deny"),
@@ -279,6 +281,8 @@ WRAPPERS_BENIGN: list[tuple[str, str, str]] = [
     ("/bin/zsh -lc 'rg -n \"x\" src | head'", "allow", "allow"),
     ("/bin/zsh -lc \"sed -n '1,20p' src/a.py\"", "allow", "allow"),
     ("zsh -lc 'git status && git diff'", "allow", "allow"),
+    ("zsh -lc 'rg -n \"disabled_alias\" src'", "allow", "allow"),
+    ("zsh -lc \"cat <<'EOF'\nprint((1))\nEOF\"", "allow", "allow"),
     ("bash -lc 'npm test'", "ask", "allow"),
     ("/bin/ls", "allow", "allow"),
     ("/bin/ls src", "ask", "allow"),  # a reader's operands are proven read only when typed bare

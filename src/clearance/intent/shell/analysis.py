@@ -14,6 +14,7 @@ from clearance.intent.path import lexists
 from clearance.intent.sentinel import UNMODELLED
 from clearance.intent.shell.assembly import MAX_LAYERS, Assembly, normalise_cwd
 from clearance.intent.shell.continuation import joined, touches_expansion
+from clearance.intent.shell.heredoc import respell
 from clearance.intent.shell.plain import plain
 from clearance.intent.shell.source import Source
 from clearance.intent.shell.statement import Scope
@@ -211,6 +212,15 @@ class _Session:
 
         src = Source(text)
         root = parser.parse(src.parsed)
+        if "<<" in text or " - " in text:
+            # Shapes the grammar misreads (a heredoc followed by redirects and a pipe on its
+            # line, a bare `-` before a redirect), respelled as bash reads them (heredoc.py).
+            again = respell(text)
+            if again is not None:
+                other = Source(again)
+                tree = parser.parse(other.parsed)
+                if not tree.has_error or root.has_error:
+                    text, src, root = again, other, tree
         walk = Walk(src, self.home_ok, self.pwd_ok)
         walk.run(root, context, scope)
         asm = self._assembly(depth, payload)

@@ -12,11 +12,12 @@ Quotes are not special in the body itself; inside ``$(…)`` they are (the text 
 
 from __future__ import annotations
 
+import re
 from itertools import pairwise
 
 from clearance.intent.shell.word import BACKTICK_ESCAPABLE, unescape
 
-__all__ = ["body_text", "substitutions"]
+__all__ = ["body_text", "respell", "substitutions"]
 
 _WORD_BREAK = frozenset(" \t\n;&|()<>")
 
@@ -264,3 +265,154 @@ def _close_backtick(text: str, k: int) -> int:
 def _unescape(text: str) -> str:
     """Backtick content as the shell reads it: ``\\\\``, ``\\```, ``\\$`` lose the backslash."""
     return unescape(text, BACKTICK_ESCAPABLE)
+
+
+# -- lines tree-sitter-bash 0.25 misreads, respelled the way bash reads them ----------------
+
+# A redirect written after a heredoc operator on its line: `2>&1`, `>out`, `> out`, `&>/dev/null`.
+_REDIRECT = re.compile(r"(?:[1-9]?(?:>>|>\||>&|>)|&>>|&>)([A-Za-z0-9_./@%+:,=-]*)")
+_TARGET = re.compile(r"[A-Za-z0-9_./@%+:,=-]+")
+_DELIMITER = re.compile(r"<<(-?)[ \t]*('[^'\n]*'|\"[^\"\n$`\\]*\"|[A-Za-z0-9_.:+-]+)")
+_BREAK = frozenset(" \t")
+_GROUPING = frozenset("(){}")
+
+
+def respell(text: str) -> str | None:
+    """``text`` respelled so tree-sitter-bash reads it as bash does, or ``None`` when there is
+    nothing to respell (or the text is not understood well enough to touch):
+
+    * a heredoc operator followed by other redirects on its line (``git commit -F - <<'MSG' 2>&1
+      | tail -3``) is moved after them — the grammar reads the later redirects and the pipe as
+      part of the heredoc otherwise. Redirects of different descriptors commute; a redirect that
+      involves descriptor 0 (``0<x``, ``2>&0``, ``<x``) is never moved across;
+    * a bare ``-`` word followed by a redirect (``python3 - <<'PY'``, ``x - 2>&1``), which the
+      grammar drops, is written ``'-'`` (the same word for bash).
+
+    Heredoc bodies are left as they are; a quote left open at the end of a command line stops
+    the respelling (``None``)."""
+    if "<<" not in text and " - " not in text:
+        return None
+    out: list[str] = []
+    pending: list[tuple[str, bool]] = []  # heredoc delimiters whose bodies follow
+    deferred: list[str] = []  # the rest of a line after `;`, read after the bodies
+    changed = False
+    lines = text.split("\n")
+    while lines:
+        line = lines.pop(0)
+        if pending:
+            delimiter, tabs = pending[0]
+            if (line.lstrip("\t") if tabs else line) == delimiter:
+                pending.pop(0)
+                if not pending and deferred:
+                    lines[:0] = deferred  # `cat <<A; rest` reads as `cat <<A`, body, `rest`
+                    deferred = []
+            out.append(line)
+            continue
+        fixed = _respell_line(line, pending)
+        if fixed is None:
+            return None
+        head, rest = fixed
+        if rest is not None:
+            deferred.append(rest)
+        changed = changed or head != line
+        out.append(head)
+    return "\n".join(out) if changed and not pending and not deferred else None
+
+
+def _respell_line(line: str, pending: list[tuple[str, bool]]) -> tuple[str, str | None] | None:
+    """One command line respelled, and the part after a ``;`` that follows a heredoc (to be
+    read after the bodies); its heredoc delimiters appended to ``pending``."""
+    i = 0
+    size = len(line)
+    seen = len(pending)
+    while i < size:
+        ch = line[i]
+        if ch == "\\":
+            i += 2
+            continue
+        if ch == "'":
+            end = line.find("'", i + 1)
+            if end < 0:
+                return None
+            i = end + 1
+            continue
+        if ch == '"':
+            end = _close_double(line, i + 1)
+            if end < 0 or end > size:
+                return None
+            i = end
+            continue
+        if ch in "$`" and line[i + 1 : i + 2] in ("(", "{") or ch == "`":
+            return None  # substitutions: leave the line to the grammar
+        if ch == "#" and (i == 0 or line[i - 1] in _BREAK):
+            break  # a comment
+        if ch == ";" and len(pending) > seen:
+            # The grammar misreads `cat <<A; rest`: the rest is read after the bodies.
+            if line.startswith(";;", i) or not _GROUPING.isdisjoint(line):
+                return None
+            rest = line[i + 1 :].strip(" \t")
+            return line[:i].rstrip(" \t"), rest or None
+        if ch == "-" and (i == 0 or line[i - 1] in _BREAK) and line[i + 1 : i + 2] in _BREAK:
+            rest = line[i + 1 :].lstrip(" \t")
+            if rest[:1] in "<>&" or (rest[:1].isdigit() and rest[1:2] in "<>"):
+                line = line[:i] + "'-'" + line[i + 1 :]
+                size += 2
+                i += 3
+                continue
+        if ch == "<" and line.startswith("<<", i) and not line.startswith("<<<", i):
+            if i and line[i - 1] == "<":
+                return None
+            found = _DELIMITER.match(line, i)
+            if found is None:
+                return None
+            word = found.group(2)
+            pending.append((word.strip("'\""), bool(found.group(1))))
+            moved = _move(line, i, found.end())
+            if moved is not None:
+                line, i = moved
+                size = len(line)
+                continue
+            i = found.end()
+            continue
+        i += 1
+    return line, None
+
+
+def _move(line: str, start: int, end: int) -> tuple[str, int] | None:
+    """``line`` with the heredoc operator ``line[start:end]`` moved after the redirects that
+    follow it, and the index just past it there; ``None`` when none follows or one involves
+    descriptor 0."""
+    words: list[str] = []
+    k = end
+    size = len(line)
+    while True:
+        j = k
+        while j < size and line[j] in _BREAK:
+            j += 1
+        found = _REDIRECT.match(line, j)
+        if found is None or j == k:
+            break
+        stop = found.end()
+        token = line[j:stop]
+        if not found.group(1):
+            if token.endswith(">&"):
+                break
+            t = j + len(token)
+            while t < size and line[t] in _BREAK:
+                t += 1
+            target = _TARGET.match(line, t)
+            if target is None:
+                break
+            stop = target.end()
+            token = line[j:stop]
+        if stop < size and line[stop] not in _BREAK and line[stop] not in ";|&":
+            break  # the word goes on (a quote, a substitution): not understood
+        if "&0" in token or token.startswith("0"):
+            return None
+        words.append(token)
+        k = stop
+    if not words:
+        return None
+    operator = line[start:end]
+    moved = line[:start] + " ".join(words) + " " + operator + line[k:]
+    return moved, start + len(" ".join(words)) + 1 + (end - start)

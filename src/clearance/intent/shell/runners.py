@@ -10,6 +10,8 @@ with ``stdin`` set: the assembly parses a literal here-string or heredoc as its 
 
 from __future__ import annotations
 
+import re
+
 from clearance.intent.shell.layer import Layer, glued
 from clearance.intent.shell.options import Grammar
 
@@ -329,7 +331,10 @@ _SCRIPT_LETTERS = frozenset("celuxv")
 _SCRIPT_LONGS = frozenset({"--login", "--noprofile", "--norc"})
 _SCRIPT_SET_O = frozenset({"pipefail", "errexit", "nounset", "xtrace"})
 # Words that change how zsh reads the rest of the script.
-_ZSH_SYNTAX = ("setopt", "unsetopt", "emulate", "alias", "autoload", "zmodload", "disable")
+_ZSH_WORDS = re.compile(r"\b(?:setopt|unsetopt|emulate|alias|autoload|zmodload|disable)\b")
+# `<<'EOF'` / `<<"EOF"` / `<<\EOF`: a body zsh, like bash, passes on as it is.
+_PLAIN = frozenset("\\`$")
+_QUOTED_HEREDOC = re.compile(r"<<-?[ \t]*(?:'([^'\n]+)'|\"([^\"\n$`\\]+)\"|\\([A-Za-z0-9_]+))")
 
 
 def literal_script(name: str, words: Sequence[Word], found: Layer) -> str | None:
@@ -368,9 +373,11 @@ def zsh_reads_as_bash(script: str) -> bool:
     the extended-glob characters ``^ # ~`` inside a word, ``''`` inside single quotes, and the
     builtins that change the syntax). A deliberately narrow subset: anything else keeps the
     shell opaque."""
-    for word in _ZSH_SYNTAX:
-        if word in script:
-            return False
+    if _ZSH_WORDS.search(script):
+        return False
+    script = _without_quoted_bodies(script)
+    if script is None:
+        return False
     size = len(script)
     i = 0
     double = False
@@ -443,3 +450,25 @@ def _zsh_only(ch: str, nxt: str, start: bool) -> bool:
     if ch == "^":
         return True
     return ch in "#~" and not start
+
+
+def _without_quoted_bodies(script: str) -> str | None:
+    """``script`` with the bodies of its quoted-delimiter heredocs left out (data to both
+    shells, never read as code); ``None`` when a body does not end."""
+    if "<<" not in script:
+        return script
+    out: list[str] = []
+    pending: list[str] = []
+    for line in script.split("\n"):
+        if pending:
+            if line.lstrip("\t") == pending[0]:
+                pending.pop(0)
+                out.append("")
+            continue
+        out.append(line)
+        for found in _QUOTED_HEREDOC.finditer(line):
+            before = line[: found.start()]
+            if before.count("'") % 2 or before.count('"') % 2 or not _PLAIN.isdisjoint(before):
+                return None  # perhaps inside quotes or a substitution: not understood
+            pending.append(found.group(1) or found.group(2) or found.group(3))
+    return None if pending else "\n".join(out)
