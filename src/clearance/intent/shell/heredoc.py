@@ -342,7 +342,7 @@ def _respell_line(line: str, pending: list[tuple[str, bool]]) -> tuple[str, str 
                 return None
             i = end
             continue
-        if ch in "$`" and line[i + 1 : i + 2] in ("(", "{") or ch == "`":
+        if ch == "`" or (ch == "$" and line[i + 1 : i + 2] in ("(", "{")):
             return None  # substitutions: leave the line to the grammar
         if ch == "#" and (i == 0 or line[i - 1] in _BREAK):
             break  # a comment

@@ -375,9 +375,10 @@ def zsh_reads_as_bash(script: str) -> bool:
     shell opaque."""
     if _ZSH_WORDS.search(script):
         return False
-    script = _without_quoted_bodies(script)
-    if script is None:
+    code = _without_quoted_bodies(script)
+    if code is None:
         return False
+    script = code
     size = len(script)
     i = 0
     double = False
