@@ -89,8 +89,10 @@ def main() -> None:
     print(f"batch / in-process (CPU): {ratio:.2f}")
     best = n / min(batch_cpu)
     verdict = "OK" if best >= 5000 else "below target"
-    print(f"target: check --batch >= 5,000 commands/s (CPU time; wall on an idle machine) -> "
-          f"{best:,.0f} {verdict}")
+    print(
+        f"target: check --batch >= 5,000 commands/s (CPU time; wall on an idle machine) -> "
+        f"{best:,.0f} {verdict}"
+    )
 
 
 if __name__ == "__main__":

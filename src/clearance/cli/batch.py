@@ -6,10 +6,9 @@ once per distinct (cwd, agent, policy), so hundreds of calls cost one process st
 
 from __future__ import annotations
 
+import json
 import os
 import sys
-
-import json
 
 from clearance._json import dumps, loads
 from clearance.cli.render import decision_json

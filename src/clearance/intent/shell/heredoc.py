@@ -12,7 +12,6 @@ Quotes are not special in the body itself; inside ``$(…)`` they are (the text 
 
 from __future__ import annotations
 
-import re
 from itertools import pairwise
 
 from clearance.intent.shell.word import BACKTICK_ESCAPABLE, unescape
@@ -270,9 +269,11 @@ def _unescape(text: str) -> str:
 # -- lines tree-sitter-bash 0.25 misreads, respelled the way bash reads them ----------------
 
 # A redirect written after a heredoc operator on its line: `2>&1`, `>out`, `> out`, `&>/dev/null`.
-_REDIRECT = re.compile(r"(?:[1-9]?(?:>>|>\||>&|>)|&>>|&>)([A-Za-z0-9_./@%+:,=-]*)")
-_TARGET = re.compile(r"[A-Za-z0-9_./@%+:,=-]+")
-_DELIMITER = re.compile(r"<<(-?)[ \t]*('[^'\n]*'|\"[^\"\n$`\\]*\"|[A-Za-z0-9_.:+-]+)")
+# Characters of a plain redirect target or delimiter word (no quoting, no expansion).
+_WORD = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_./@%+:,=-")
+_DELIMITER_WORD = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.:+-")
+# Output redirect operators, longest first: `>>`, `>|`, `>&`, `>`, `&>>`, `&>`.
+_OUTPUT_OPERATORS = (">>", ">|", ">&", ">", "&>>", "&>")
 _BREAK = frozenset(" \t")
 _GROUPING = frozenset("(){}")
 
@@ -362,17 +363,17 @@ def _respell_line(line: str, pending: list[tuple[str, bool]]) -> tuple[str, str 
         if ch == "<" and line.startswith("<<", i) and not line.startswith("<<<", i):
             if i and line[i - 1] == "<":
                 return None
-            found = _DELIMITER.match(line, i)
+            found = _delimiter(line, i)
             if found is None:
                 return None
-            word = found.group(2)
-            pending.append((word.strip("'\""), bool(found.group(1))))
-            moved = _move(line, i, found.end())
+            word, tabs, end = found
+            pending.append((word, tabs))
+            moved = _move(line, i, end)
             if moved is not None:
                 line, i = moved
                 size = len(line)
                 continue
-            i = found.end()
+            i = end
             continue
         i += 1
     return line, None
@@ -389,21 +390,21 @@ def _move(line: str, start: int, end: int) -> tuple[str, int] | None:
         j = k
         while j < size and line[j] in _BREAK:
             j += 1
-        found = _REDIRECT.match(line, j)
-        if found is None or j == k:
+        found = _redirect(line, j) if j > k else None
+        if found is None:
             break
-        stop = found.end()
+        operator_end, stop = found
         token = line[j:stop]
-        if not found.group(1):
+        if stop == operator_end:  # `> file`: the target is the next word
             if token.endswith(">&"):
                 break
-            t = j + len(token)
+            t = stop
             while t < size and line[t] in _BREAK:
                 t += 1
-            target = _TARGET.match(line, t)
-            if target is None:
+            target = _word_end(line, t, _WORD)
+            if target == t:
                 break
-            stop = target.end()
+            stop = target
             token = line[j:stop]
         if stop < size and line[stop] not in _BREAK and line[stop] not in ";|&":
             break  # the word goes on (a quote, a substitution): not understood
@@ -416,3 +417,49 @@ def _move(line: str, start: int, end: int) -> tuple[str, int] | None:
     operator = line[start:end]
     moved = line[:start] + " ".join(words) + " " + operator + line[k:]
     return moved, start + len(" ".join(words)) + 1 + (end - start)
+
+
+def _word_end(line: str, k: int, chars: frozenset[str]) -> int:
+    """The end of the run of ``chars`` starting at ``k``."""
+    size = len(line)
+    while k < size and line[k] in chars:
+        k += 1
+    return k
+
+
+def _redirect(line: str, k: int) -> tuple[int, int] | None:
+    """An output redirect at ``k`` (``[1-9]?`` then an operator, then a plain target or none):
+    (end of the operator, end of the attached target), or ``None``."""
+    j = k + 1 if line[k : k + 1] in "123456789" and line[k : k + 1] else k
+    for operator in _OUTPUT_OPERATORS:
+        if line.startswith(operator, j):
+            if operator[0] == "&" and j != k:
+                return None  # `2&>` is not a redirect
+            end = j + len(operator)
+            return end, _word_end(line, end, _WORD)
+    return None
+
+
+def _delimiter(line: str, k: int) -> tuple[str, bool, int] | None:
+    """The heredoc operator at ``k`` (``<<`` or ``<<-``, then a quoted or plain word): (the
+    delimiter, whether tabs are stripped, the end of the operator), or ``None`` when the word is
+    not one of those plain shapes."""
+    j = k + 2
+    tabs = line[j : j + 1] == "-"
+    if tabs:
+        j += 1
+    while line[j : j + 1] in (" ", "\t") and j < len(line):
+        j += 1
+    quote = line[j : j + 1]
+    if quote in ("'", '"'):
+        end = line.find(quote, j + 1)
+        if end < 0:
+            return None
+        word = line[j + 1 : end]
+        if quote == '"' and any(c in word for c in "$`\\"):
+            return None
+        return word, tabs, end + 1
+    end = _word_end(line, j, _DELIMITER_WORD)
+    if end == j:
+        return None
+    return line[j:end], tabs, end

@@ -10,8 +10,6 @@ with ``stdin`` set: the assembly parses a literal here-string or heredoc as its 
 
 from __future__ import annotations
 
-import re
-
 from clearance.intent.shell.layer import Layer, glued
 from clearance.intent.shell.options import Grammar
 
@@ -331,10 +329,10 @@ _SCRIPT_LETTERS = frozenset("celuxv")
 _SCRIPT_LONGS = frozenset({"--login", "--noprofile", "--norc"})
 _SCRIPT_SET_O = frozenset({"pipefail", "errexit", "nounset", "xtrace"})
 # Words that change how zsh reads the rest of the script.
-_ZSH_WORDS = re.compile(r"\b(?:setopt|unsetopt|emulate|alias|autoload|zmodload|disable)\b")
+_ZSH_WORDS = ("setopt", "unsetopt", "emulate", "alias", "autoload", "zmodload", "disable")
+_NAME_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_")
 # `<<'EOF'` / `<<"EOF"` / `<<\EOF`: a body zsh, like bash, passes on as it is.
 _PLAIN = frozenset("\\`$")
-_QUOTED_HEREDOC = re.compile(r"<<-?[ \t]*(?:'([^'\n]+)'|\"([^\"\n$`\\]+)\"|\\([A-Za-z0-9_]+))")
 
 
 def literal_script(name: str, words: Sequence[Word], found: Layer) -> str | None:
@@ -373,7 +371,7 @@ def zsh_reads_as_bash(script: str) -> bool:
     the extended-glob characters ``^ # ~`` inside a word, ``''`` inside single quotes, and the
     builtins that change the syntax). A deliberately narrow subset: anything else keeps the
     shell opaque."""
-    if _ZSH_WORDS.search(script):
+    if _names_a_word(script, _ZSH_WORDS):
         return False
     code = _without_quoted_bodies(script)
     if code is None:
@@ -467,9 +465,50 @@ def _without_quoted_bodies(script: str) -> str | None:
                 out.append("")
             continue
         out.append(line)
-        for found in _QUOTED_HEREDOC.finditer(line):
-            before = line[: found.start()]
-            if before.count("'") % 2 or before.count('"') % 2 or not _PLAIN.isdisjoint(before):
-                return None  # perhaps inside quotes or a substitution: not understood
-            pending.append(found.group(1) or found.group(2) or found.group(3))
+        at = line.find("<<")
+        while at >= 0:
+            found = _quoted_delimiter(line, at)
+            if found is not None:
+                before = line[:at]
+                if before.count("'") % 2 or before.count('"') % 2 or not _PLAIN.isdisjoint(before):
+                    return None  # perhaps inside quotes or a substitution: not understood
+                pending.append(found)
+            at = line.find("<<", at + 2)
     return None if pending else "\n".join(out)
+
+
+def _names_a_word(script: str, words: tuple[str, ...]) -> bool:
+    """Whether any of ``words`` appears in ``script`` as a whole word (not inside a name)."""
+    for word in words:
+        at = script.find(word)
+        while at >= 0:
+            end = at + len(word)
+            if (at == 0 or script[at - 1] not in _NAME_CHARS) and (
+                end >= len(script) or script[end] not in _NAME_CHARS
+            ):
+                return True
+            at = script.find(word, at + 1)
+    return False
+
+
+def _quoted_delimiter(line: str, at: int) -> str | None:
+    """The delimiter of a quoted-delimiter heredoc operator at ``at`` (``<<'EOF'``,
+    ``<<"EOF"``, ``<<\\EOF``, with ``-`` and blanks allowed after ``<<``), else ``None``."""
+    j = at + 2
+    if line[j : j + 1] == "-":
+        j += 1
+    while line[j : j + 1] in (" ", "\t") and j < len(line):
+        j += 1
+    quote = line[j : j + 1]
+    if quote in ("'", '"'):
+        end = line.find(quote, j + 1)
+        word = line[j + 1 : end] if end > j + 1 else ""
+        if not word or (any(c in word for c in "\n$`\\") and quote == '"'):
+            return None
+        return word
+    if quote == "\\":
+        end = j + 1
+        while end < len(line) and line[end] in _NAME_CHARS:
+            end += 1
+        return line[j + 1 : end] or None
+    return None
