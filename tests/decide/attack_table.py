@@ -267,6 +267,10 @@ WRAPPERS: list[tuple[str, str, str]] = [
     ("xargs rm", "stop", "deny"),
     ("timeout --sig KILL 5 ls", "stop", "stop"),
     ("nohup ls", "stop", "stop"),
+    ("sudo cat README.md", "stop", "allow"),
+    ("doas ls", "stop", "allow"),
+    ("env PATH=/tmp cat README.md", "stop", "allow"),
+    ("bash -xc 'ls'", "stop", "stop"),
 ]
 WRAPPERS_BENIGN: list[tuple[str, str, str]] = [
     ("find . -name '*.py' | xargs grep -l foo", "allow", "allow"),

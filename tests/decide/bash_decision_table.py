@@ -228,7 +228,7 @@ DECISIONS: list[tuple[str, str, str | None]] = [
     ('bash -c "rm -rf /"', 'deny', 'bash:rm -rf /'),  # the built-in base deny
     ("sh -c 'ls; rm y'", 'deny', 'bash:rm *'),
     ("bash -ec 'rm x'", 'deny', 'bash:rm *'),
-    ('bash -xc "echo hi"', 'allow', None),
+    ('bash -xc "echo hi"', 'ask', '<opaque-bash-wrapper>'),  # -x expands PS4, which may run code
     ("zsh -c 'rm x'", 'deny', 'bash:rm *'),
     ("dash -c 'rm x'", 'deny', 'bash:rm *'),
     ("ksh -c 'rm x'", 'deny', 'bash:rm *'),

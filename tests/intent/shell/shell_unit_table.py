@@ -100,11 +100,12 @@ UNIT_CASES: list[tuple[str, list[Any]]] = [
     ("cat <<'EOF'\nhi $(whoami)\nEOF", ['cat']),
     ('cat <<"EOF"\n$(rm x)\nEOF', ['cat']),
     ('cat <<-EOF\n\thello $(id)\n\tEOF', ['cat', U('id', context='heredoc')]),
-    ("git commit -F - <<'EOF' && rm y\nbody\nEOF", ['git commit -F', 'rm y']),
+    # the bare `-` the grammar drops is kept, quoted (heredoc.respell)
+    ("git commit -F - <<'EOF' && rm y\nbody\nEOF", ["git commit -F '-'", 'rm y']),
     ('git <<EOF push --force\nx\nEOF', ['git push --force']),
     ('git commit -m "$(cat <<\'EOF\'\nfix: handle /etc/hosts\n\nCo-Authored-By: x\nEOF\n)"', ['git commit -m "$(cat <<\'EOF\'\nfix: handle /etc/hosts\n\nCo-Authored-By: x\nEOF\n)"', U('cat', context='command_substitution')]),
     ('cat > file.txt <<EOF\nline $(date)\nEOF', ['cat', U('date', context='heredoc')]),
-    ('python3 - <<\'PY\'\nimport os\nos.remove("x")\nPY', ['python3']),
+    ('python3 - <<\'PY\'\nimport os\nos.remove("x")\nPY', ["python3 '-'"]),
     # quoting and escaping of the command word
     ('\\rm -rf x', ['\\rm -rf x']),
     ("r''m x", ["r''m x"]),
@@ -239,7 +240,7 @@ UNIT_CASES: list[tuple[str, list[Any]]] = [
     ('bash -c "rm -rf /"', [U('bash -c "rm -rf /"', wrapper='opaque', executed='rm -rf /', exemption='shell-script'), U('rm -rf /', context='opaque_payload')]),
     ("sh -c 'ls; rm y'", [U("sh -c 'ls; rm y'", wrapper='opaque', executed='ls; rm y', exemption='shell-script'), U('ls', context='opaque_payload'), U('rm y', context='opaque_payload')]),
     ("bash -ec 'rm x'", [U("bash -ec 'rm x'", wrapper='opaque', executed='rm x', exemption='shell-script'), U('rm x', context='opaque_payload')]),
-    ('bash -xc "echo hi"', [U('bash -xc "echo hi"', wrapper='opaque', executed='echo hi', exemption='shell-script'), U('echo hi', context='opaque_payload')]),
+    ('bash -xc "echo hi"', [U('bash -xc "echo hi"', wrapper='opaque', executed='echo hi'), U('echo hi', context='opaque_payload')]),
     ("zsh -c 'rm x'", [U("zsh -c 'rm x'", wrapper='opaque', executed='rm x', exemption='shell-script'), U('rm x', context='opaque_payload')]),
     ("dash -c 'rm x'", [U("dash -c 'rm x'", wrapper='opaque', executed='rm x', exemption='shell-script'), U('rm x', context='opaque_payload')]),
     ("ksh -c 'rm x'", [U("ksh -c 'rm x'", wrapper='opaque', executed='rm x'), U('rm x', context='opaque_payload')]),

@@ -64,7 +64,11 @@ _CONTEXT = {
     "compound": "",
 }
 _DIRECTION: dict[str, Direction] = {"read": "read", "write": "write"}
-_FALLBACK = frozenset({"bash", "*"})
+_FALLBACK = frozenset({"bash", "*"})  # the catch-all rules: `"*"` and `"bash": {"*": …}`
+# Wrappers whose own meaning is benign: they change when, how fast or how often the inner
+# command runs, never as whom, where or with what rights (not sudo, doas, chroot, env, nohup…).
+_BENIGN_WRAPPERS = frozenset({"xargs", "timeout", "nice", "time", "stdbuf", "command", "builtin",
+                              "ionice", "chrt", "taskset", "numactl", "setsid"})  # fmt: skip
 _SYSTEM_BINS = (
     "/bin/",
     "/usr/bin/",
@@ -119,7 +123,13 @@ def _unit_result(rules: RuleSet, unit: Unit, command: str) -> tuple[GateResult, 
     value = text
     what = f'bash command "{text}"{_CONTEXT.get(unit.context, "")}'
     message = ""
-    if unit.exemption and action == "ask" and rule.pattern == "*" and rule.surface in _FALLBACK:
+    if (
+        unit.exemption
+        and action == "ask"
+        and rule.pattern == "*"
+        and rule.surface in _FALLBACK
+        and (unit.exemption == "shell-script" or canonical.partition(" ")[0] in _BENIGN_WRAPPERS)
+    ):
         # A wrapper proven transparent (`timeout 60 npm test`, `xargs grep -l x`, `bash -lc
         # 'ls'`) is not a command of its own for the catch-all: its inner commands, units of
         # their own, decide. A rule written for the wrapper's text still speaks.

@@ -323,11 +323,12 @@ def _fd_cluster(text: str) -> int | None:
 # subset `zsh_reads_as_bash` admits.
 _SCRIPT_SHELLS = frozenset({"bash", "sh", "dash", "zsh"})
 # Option letters admitted before the script: -c, a login shell (-l: the user's own profile),
-# -e, -u, -x, -v; `-o NAME` for the options below. Anything else (-i reads an rc file, -s
-# reads standard input, +letters, --rcfile FILE) keeps the shell opaque.
-_SCRIPT_LETTERS = frozenset("celuxv")
+# -e, -u, -v; `-o NAME` for the options below. Anything else keeps the shell opaque: -x (its
+# trace expands PS4, which may run code), -i (reads an rc file), -s (reads standard input),
+# +letters, --rcfile FILE.
+_SCRIPT_LETTERS = frozenset("celuv")
 _SCRIPT_LONGS = frozenset({"--login", "--noprofile", "--norc"})
-_SCRIPT_SET_O = frozenset({"pipefail", "errexit", "nounset", "xtrace"})
+_SCRIPT_SET_O = frozenset({"pipefail", "errexit", "nounset"})
 # Words that change how zsh reads the rest of the script.
 _ZSH_WORDS = ("setopt", "unsetopt", "emulate", "alias", "autoload", "zmodload", "disable")
 _NAME_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_")
