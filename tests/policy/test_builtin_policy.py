@@ -5,7 +5,6 @@ denied. Each row runs through the real engine in a project with real files."""
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 
