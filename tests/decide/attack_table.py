@@ -267,6 +267,11 @@ WRAPPERS: list[tuple[str, str, str]] = [
     ("xargs rm", "stop", "deny"),
     ("timeout --sig KILL 5 ls", "stop", "stop"),
     ("nohup ls", "stop", "stop"),
+    # xargs hands its input to the inner command: files the analysis cannot see
+    ("ls -a | xargs cat", "stop", "stop"),
+    ("find . | xargs grep TOKEN", "stop", "stop"),
+    ("find . | xargs grep -e -l x", "stop", "stop"),
+    ("xargs cat < list.txt", "stop", "stop"),
     ("sudo cat README.md", "stop", "allow"),
     ("doas ls", "stop", "allow"),
     ("env PATH=/tmp cat README.md", "stop", "allow"),
@@ -275,6 +280,8 @@ WRAPPERS: list[tuple[str, str, str]] = [
 WRAPPERS_BENIGN: list[tuple[str, str, str]] = [
     ("find . -name '*.py' | xargs grep -l foo", "allow", "allow"),
     ("xargs grep -l foo", "allow", "allow"),
+    ("find . | xargs grep -rl x", "allow", "allow"),
+    ("git ls-files | xargs wc -l", "allow", "allow"),
     ("timeout 60 ls", "allow", "allow"),
     ("nice ls src", "allow", "allow"),
     ("timeout 60 npm test", "ask", "allow"),

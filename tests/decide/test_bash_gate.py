@@ -160,7 +160,8 @@ CASES: list[tuple[dict, str, str, str | None]] = [  # type: ignore[type-arg]
     # transparency: a pure reader or an execution modifier resolves by the inner command
     (READERS, "timeout 5 cat x", "allow", "cat *"),
     (READERS, "nice -n 5 cat x", "allow", "cat *"),
-    (READERS, "xargs cat", "allow", "cat *"),
+    (READERS, "xargs cat", "ask", "<unknown-path>"),  # the files xargs is given are unknown
+    (READERS, "xargs grep -l foo", "allow", "*"),
     (READERS, "sudo cat /etc/hosts", "allow", "cat *"),
     (READERS, "time make", "allow", "*"),
     (READERS, "timeout 5 make", "allow", "*"),

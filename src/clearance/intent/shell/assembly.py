@@ -82,6 +82,59 @@ def _canonical(words: Sequence[Word], text: str) -> str:
     return " ".join(out)
 
 
+_XARGS_INPUT = "(the operands xargs reads from its input)"
+# Inner commands of xargs that print only names, counts or nothing of the files they are given,
+# or whose operands are not files at all.
+_NAME_PRINTERS = frozenset({"wc", "ls", "stat", "du", "test", "[", "echo", "printf", "true",
+                            "false", "basename", "dirname", "sleep", "expr", "seq"})  # fmt: skip
+_GREPS = frozenset({"grep", "egrep", "fgrep", "rg"})
+_GREP_NAME_OPTIONS = frozenset(
+    {"--files-with-matches", "--files-without-match", "--count", "--quiet", "--silent"}
+)
+
+
+def _names_only(words: Sequence[Word]) -> bool:
+    """Whether the command ``words`` prints only names or counts of the files it is given
+    (``wc``, ``ls``, ``stat``, ``du``, ``test``, a grep with ``-l``/``-L``/``-c``/``-q``) or takes
+    no file operands (``echo``, ``printf``, ``true`` …)."""
+    head = words[0].value
+    if head is None or words[0].raw != head:
+        return False
+    if head in _NAME_PRINTERS:
+        return True
+    if head not in _GREPS:
+        return False
+    skip = False
+    for word in words[1:]:
+        value = word.value
+        if value is None:
+            return False
+        if skip:  # the value of the option before (`-e PATTERN`)
+            skip = False
+            continue
+        if value == "--" or value[:1] != "-" or value == "-":
+            continue
+        if value in _GREP_NAME_OPTIONS:
+            return True
+        if value[:2] == "--":
+            skip = "=" not in value and value in _GREP_LONG_VALUES
+            continue
+        for j, letter in enumerate(value[1:], 1):
+            if letter in _LETTERS_WITH_VALUES:
+                skip = j == len(value) - 1  # the rest of the cluster, or the next word
+                break
+            if letter in "lLcq":
+                return True
+    return False
+
+
+# grep/rg options whose value follows (in a cluster, the rest of the cluster is the value).
+_LETTERS_WITH_VALUES = frozenset("efmABCdDgtTMEj")
+_GREP_LONG_VALUES = frozenset({"--regexp", "--file", "--max-count", "--after-context",
+                               "--before-context", "--context", "--glob", "--type",
+                               "--type-not", "--max-depth", "--threads"})  # fmt: skip
+
+
 class Assembly:
     """Collects units and tokens for one command line (or one payload)."""
 
@@ -288,6 +341,13 @@ class Assembly:
         inner = first.inner(words)
         if not inner:
             return words, found
+        if first.name == "xargs" and self.project and not _names_only(inner):
+            # xargs hands its input to the inner command as operands: files no one can see
+            # here (`ls -a | xargs cat` reads `.env`). They are unknown paths, which ask where a
+            # path rule could match them; an inner command that prints only names or counts
+            # (`xargs grep -l x`, `xargs wc -l`) shows no content of them.
+            effect: Effect = "read" if reader_claim(inner) == "read" else "unproven"
+            self.tokens.append(PathToken(_XARGS_INPUT, None, effect, "computed", text))
         if level < MAX_LAYERS and inner[0].raw[:1] != "-":
             self._unit(inner, stmt, "wrapped", base, level + 1)
         if first.name in OPAQUE_LINE and self.depth < MAX_LAYERS:
