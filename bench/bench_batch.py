@@ -25,6 +25,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from bench_corpus import CORPUS, relocate
 
 from clearance.decide.engine import Engine
+from clearance.hosts.facts import HOST_FACTS
 from clearance.intent.call import ToolCall
 
 BIN = os.path.join(os.path.dirname(sys.executable), "clearance")
@@ -70,7 +71,7 @@ def main() -> None:
                 for command, cwd in items:
                     engine = engines.get(cwd)
                     if engine is None:
-                        engine = engines[cwd] = Engine.load(cwd=cwd, env=env)
+                        engine = engines[cwd] = Engine.load(cwd=cwd, env=env, host=HOST_FACTS)
                     engine.check(ToolCall("bash", {"command": command}, cwd))
                 inproc.append(time.perf_counter() - started)
                 inproc_cpu.append(time.process_time() - cpu)

@@ -24,6 +24,7 @@ import sys
 import tempfile
 
 from clearance.decide.engine import Engine
+from clearance.hosts.facts import HOST_FACTS
 from clearance.intent.call import ToolCall
 from clearance.policy.defaults import BUILTIN_POLICY
 
@@ -123,7 +124,9 @@ def measure(policy: str, items: list[tuple[str, str]], home: str) -> list[tuple[
     for command, cwd in items:
         engine = engines.get(cwd)
         if engine is None:
-            engine = engines[cwd] = Engine.load(cwd=cwd, policy=policy, env=env, use_cache=False)
+            engine = engines[cwd] = Engine.load(
+                cwd=cwd, policy=policy, env=env, use_cache=False, host=HOST_FACTS
+            )
         decision = engine.check(ToolCall("bash", {"command": command}, cwd))
         why = sorted(
             {g.sentinel or f"{g.gate} {g.surface}" for g in decision.gates if g.action == "ask"}

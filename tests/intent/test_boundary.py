@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from clearance.decide.engine import Engine
-from clearance.intent.boundary import _compute, project_boundary
+from clearance.hosts.facts import HOST_FACTS, AgentHostFacts
+from clearance.intent.boundary import project_boundary, project_root
 from clearance.intent.call import ToolCall
 
 POLICY = json.dumps({"permission": {"*": "ask", "bash": {"*": "ask", "cat *": "allow",
@@ -37,28 +38,26 @@ def layout(tmp_path: Path) -> dict[str, Path]:
 
 def _decide(layout: dict[str, Path], cwd: Path, command: str) -> str:
     engine = Engine.load(cwd=str(cwd), policy=POLICY, env={"HOME": str(layout["home"])},
-                         use_cache=False)  # fmt: skip
+                         use_cache=False, host=AgentHostFacts())  # fmt: skip
     return engine.check(ToolCall("bash", {"command": command}, str(cwd))).action
 
 
 def test_the_boundary_is_the_enclosing_work_tree(layout: dict[str, Path]) -> None:
-    found = _compute(str(layout["project"] / "apps" / "web"), str(layout["home"]))
+    found = project_boundary(str(layout["project"] / "apps" / "web"), str(layout["home"]))
     assert found.root == str(layout["project"])
     assert found.contains(str(layout["project"] / "README.md"))
     assert not found.contains(str(layout["sibling"]))
 
 
 def test_a_worktree_is_a_project_of_its_own(layout: dict[str, Path]) -> None:
-    found = _compute(str(layout["worktree"]), str(layout["home"]))
-    assert found.root == str(layout["worktree"])
+    assert project_root(str(layout["worktree"]), str(layout["home"])) == str(layout["worktree"])
 
 
 def test_a_work_tree_at_home_does_not_put_the_home_inside(tmp_path: Path) -> None:
     home = tmp_path.resolve() / "home"
     (home / ".git").mkdir(parents=True)
     (home / "proj").mkdir()
-    found = _compute(str(home / "proj"), str(home))
-    assert found.root == str(home / "proj")
+    assert project_root(str(home / "proj"), str(home)) == str(home / "proj")
 
 
 def test_without_a_work_tree_the_boundary_is_the_cwd(tmp_path: Path) -> None:
@@ -99,12 +98,23 @@ def test_additional_directories_from_claude_code_settings_are_inside(
     (settings / "settings.json").write_text(
         json.dumps({"permissions": {"additionalDirectories": [str(extra), "/", "~"]}})
     )
-    found = _compute(str(layout["project"]), str(layout["home"]))
+    home = str(layout["home"])
+    listed = AgentHostFacts().inside(str(layout["project"]), home)
+    assert str(extra) in listed
+    found = project_boundary(str(layout["project"]), home, listed)
     assert str(extra) in found.inside
     assert "/" not in found.inside
-    assert str(layout["home"]) not in found.inside  # never the whole filesystem or home
+    assert home not in found.inside  # never the whole filesystem or home
     assert _decide(layout, layout["project"], f"cat {extra}/notes.txt") == "allow"
     assert _decide(layout, layout["project"], "cat /etc/hostname") == "ask"
+
+
+def test_without_host_facts_the_host_scratch_is_outside(layout: dict[str, Path]) -> None:
+    engine = Engine.load(cwd=str(layout["project"]), policy=POLICY,
+                         env={"HOME": str(layout["home"])}, use_cache=False)  # fmt: skip
+    call = ToolCall("bash", {"command": "cat /tmp/claude/x/tasks/b.output"}, str(layout["project"]))
+    assert engine.check(call).action == "ask"
+    assert "/tmp/claude" in HOST_FACTS.inside(str(layout["project"]), str(layout["home"]))
 
 
 def test_explain_names_the_project_as_the_boundary(layout: dict[str, Path]) -> None:

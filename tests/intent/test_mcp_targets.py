@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from clearance.decide.engine import Engine
+from clearance.hosts.facts import AgentHostFacts
 from clearance.intent.call import ToolCall
-from clearance.intent.mcp_servers import configured_servers
 from clearance.intent.target import mcp_targets
 
 
@@ -74,14 +74,14 @@ def test_configured_servers_come_from_claude_code_and_pi_files(tmp_path: Path) -
     )
     (home / ".pi" / "agent").mkdir(parents=True)
     (home / ".pi" / "agent" / "mcp.json").write_text(json.dumps({"mcpServers": {"jira": {}}}))
-    servers = configured_servers(str(project / "sub"), str(home))
+    servers = AgentHostFacts().mcp_servers(str(project), str(project / "sub"), str(home))
     assert set(servers) == {"github", "linear", "slack", "db", "jira"}
 
 
 def test_a_broken_or_missing_file_adds_nothing(tmp_path: Path) -> None:
     home, project = _project(tmp_path)
     (project / ".mcp.json").write_text("{ not json")
-    assert configured_servers(str(project), str(home)) == ()
+    assert AgentHostFacts().mcp_servers(str(project), str(project), str(home)) == ()
 
 
 def test_the_engine_matches_an_unprefixed_tool_by_its_configured_server(tmp_path: Path) -> None:
@@ -90,7 +90,7 @@ def test_the_engine_matches_an_unprefixed_tool_by_its_configured_server(tmp_path
     policy = {"permission": {"*": "ask", "mcp": {"*": "ask", "github:*": "allow",
                                                    "github_delete*": "deny"}}}  # fmt: skip
     engine = Engine.load(cwd=str(project), policy=json.dumps(policy), env={"HOME": str(home)},
-                         use_cache=False)  # fmt: skip
+                         use_cache=False, host=AgentHostFacts())  # fmt: skip
     call = ToolCall("mcp", {"tool": "github_search_code"}, str(project))
     assert engine.check(call).action == "allow"
     call = ToolCall("mcp", {"tool": "github_delete_repo"}, str(project))

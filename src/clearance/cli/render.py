@@ -77,9 +77,11 @@ def explain_text(decision: Decision, policy: Policy) -> str:
             indent = "  └─ " if unit.context and unit.context != "compound" else ""
             lines.append(f"  {unit.action:5}  {indent}{unit.text}{tag}{rule}")
     if decision.paths:
-        from clearance.intent.boundary import project_boundary
+        from clearance.hosts.facts import HOST_FACTS
+        from clearance.intent.boundary import project_boundary, project_root
 
-        found = project_boundary(decision.call.cwd, policy.home)
+        cwd, home = decision.call.cwd, policy.home
+        found = project_boundary(cwd, home, HOST_FACTS.inside(project_root(cwd, home), home))
         extra = f"; also inside: {', '.join(found.inside)}" if found.inside else ""
         lines.append(f"outside means outside: {found.root}{extra}")
         lines.append("paths:")

@@ -172,12 +172,12 @@ def _unit_result(rules: RuleSet, unit: Unit, command: str) -> tuple[GateResult, 
     return result, fact
 
 
-def _paths(analysis: Analysis, call: ToolCall, home: str) -> list[PathFact]:
+def _paths(analysis: Analysis, call: ToolCall, home: str, extra: tuple[str, ...]) -> list[PathFact]:
     facts: list[PathFact] = []
     cwd = call.cwd
     from clearance.intent.boundary import project_boundary
 
-    found = project_boundary(cwd, home)
+    found = project_boundary(cwd, home, extra)
     boundary, inside = found.root, found.inside
     for token in analysis.paths:
         direction = _DIRECTION.get(token.effect, "both")
@@ -206,10 +206,15 @@ def _paths(analysis: Analysis, call: ToolCall, home: str) -> list[PathFact]:
 
 
 def bash_gate(
-    rules: RuleSet, call: ToolCall, *, home: str
+    rules: RuleSet,
+    call: ToolCall,
+    *,
+    home: str,
+    extra: Callable[[str], tuple[str, ...]] | None = None,
 ) -> tuple[list[GateResult], tuple[UnitFact, ...], list[PathFact]]:
     """Every unit's result, the units as shown to users, and the paths the line touches (judged
-    against the canonical form of ``call.cwd``, an absolute path)."""
+    against the project of ``call.cwd``, an absolute path; ``extra(cwd)``: the directories the
+    host counts as inside too)."""
     analyze = _ANALYZE or _load_analyze()
     command = _command_of(call)
     text = command.strip()
@@ -246,7 +251,7 @@ def bash_gate(
                                       gate_message("deny", what, rule), None, text))  # fmt: skip
     facts: list[PathFact] = []
     if analysis.paths:
-        facts = _paths(analysis, call, home)
+        facts = _paths(analysis, call, home, extra(call.cwd) if extra else ())
         _unknown_paths(rules, analysis, results)
     return results, tuple(units), facts
 

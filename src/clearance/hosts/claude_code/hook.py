@@ -218,10 +218,11 @@ def pre_tool_use_answer(payload: Payload, env: Mapping[str, str]) -> tuple[str, 
     own dialog.
     """
     from clearance.decide.engine import Engine
+    from clearance.hosts.facts import HOST_FACTS
     from clearance.hosts.gatekeeper import Gatekeeper
 
     call = to_call(payload)
-    engine = Engine.load(cwd=payload.cwd, agent=payload.agent_type, env=env)
+    engine = Engine.load(cwd=payload.cwd, agent=payload.agent_type, env=env, host=HOST_FACTS)
     decision = engine.check(call)
     if (
         decision.action == "ask"
@@ -249,9 +250,10 @@ def _pre_tool_use(payload: Payload, env: Mapping[str, str]) -> str:
 
 def _permission_request(payload: Payload, env: Mapping[str, str]) -> str:
     from clearance.decide.engine import Engine
+    from clearance.hosts.facts import HOST_FACTS
 
     call = to_call(payload)
-    engine = Engine.load(cwd=payload.cwd, agent=payload.agent_type, env=env)
+    engine = Engine.load(cwd=payload.cwd, agent=payload.agent_type, env=env, host=HOST_FACTS)
     decision = engine.check(call)
     if decision.action == "allow":
         return permission_request("allow")
