@@ -35,8 +35,13 @@ def run_batch(args: Args) -> int:
         try:
             try:
                 item = json.loads(line)  # the C reader: a batch is thousands of lines
-            except ValueError:
-                item = loads(line)  # comments, trailing commas
+            except json.JSONDecodeError as exc:
+                try:
+                    item = loads(line)  # comments, trailing commas
+                except ValueError:
+                    raise ValueError(
+                        f"not a JSON object: {exc.msg.removesuffix(' at')} at column {exc.colno}"
+                    ) from None
             if not isinstance(item, dict) or not isinstance(item.get("tool"), str):
                 raise ValueError('expected an object with "tool" and "input"')
             cwd = item.get("cwd") or default_cwd
