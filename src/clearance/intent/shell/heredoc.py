@@ -276,6 +276,7 @@ _DELIMITER_WORD = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxy
 _OUTPUT_OPERATORS = (">>", ">|", ">&", ">", "&>>", "&>")
 _BREAK = frozenset(" \t")
 _GROUPING = frozenset("(){}")
+_MAX_HEREDOCS = 64  # heredoc operators one respelling handles; past it the line stays as is
 
 
 def respell(text: str) -> str | None:
@@ -297,15 +298,18 @@ def respell(text: str) -> str | None:
     pending: list[tuple[str, bool]] = []  # heredoc delimiters whose bodies follow
     deferred: list[str] = []  # the rest of a line after `;`, read after the bodies
     changed = False
+    splits = 0
     lines = text.split("\n")
+    lines.reverse()  # popped from the end: linear in the number of lines
     while lines:
-        line = lines.pop(0)
+        line = lines.pop()
         if pending:
             delimiter, tabs = pending[0]
             if (line.lstrip("\t") if tabs else line) == delimiter:
-                pending.pop(0)
+                del pending[0]
                 if not pending and deferred:
-                    lines[:0] = deferred  # `cat <<A; rest` reads as `cat <<A`, body, `rest`
+                    # `cat <<A; rest` reads as `cat <<A`, the body, then `rest`.
+                    lines.extend(reversed(deferred))
                     deferred = []
             out.append(line)
             continue
@@ -314,6 +318,9 @@ def respell(text: str) -> str | None:
             return None
         head, rest = fixed
         if rest is not None:
+            splits += 1
+            if splits > _MAX_HEREDOCS:
+                return None  # the line stays as written: misread, so it asks
             deferred.append(rest)
         changed = changed or head != line
         out.append(head)
@@ -322,7 +329,10 @@ def respell(text: str) -> str | None:
 
 def _respell_line(line: str, pending: list[tuple[str, bool]]) -> tuple[str, str | None] | None:
     """One command line respelled, and the part after a ``;`` that follows a heredoc (to be
-    read after the bodies); its heredoc delimiters appended to ``pending``."""
+    read after the bodies); its heredoc delimiters appended to ``pending``. Linear in the
+    line: the respelled text is built from pieces of the original."""
+    parts: list[str] = []
+    last = 0  # line[last:] is not yet in parts
     i = 0
     size = len(line)
     seen = len(pending)
@@ -351,38 +361,45 @@ def _respell_line(line: str, pending: list[tuple[str, bool]]) -> tuple[str, str 
             # The grammar misreads `cat <<A; rest`: the rest is read after the bodies.
             if line.startswith(";;", i) or not _GROUPING.isdisjoint(line):
                 return None
+            parts.append(line[last:i])
             rest = line[i + 1 :].strip(" \t")
-            return line[:i].rstrip(" \t"), rest or None
+            return "".join(parts).rstrip(" \t"), rest or None
         if ch == "-" and (i == 0 or line[i - 1] in _BREAK) and line[i + 1 : i + 2] in _BREAK:
-            rest = line[i + 1 :].lstrip(" \t")
-            if rest[:1] in "<>&" or (rest[:1].isdigit() and rest[1:2] in "<>"):
-                line = line[:i] + "'-'" + line[i + 1 :]
-                size += 2
-                i += 3
+            k = i + 1
+            while k < size and line[k] in _BREAK:
+                k += 1
+            after = line[k : k + 2]
+            if after[:1] in ("<", ">", "&") or (after[:1].isdigit() and after[1:2] in "<>"):
+                parts.append(line[last:i])
+                parts.append("'-'")
+                last = i = i + 1
                 continue
         if ch == "<" and line.startswith("<<", i) and not line.startswith("<<<", i):
             if i and line[i - 1] == "<":
                 return None
             found = _delimiter(line, i)
-            if found is None:
+            if found is None or len(pending) >= _MAX_HEREDOCS:
                 return None
             word, tabs, end = found
             pending.append((word, tabs))
             moved = _move(line, i, end)
             if moved is not None:
-                line, i = moved
-                size = len(line)
+                text, past = moved
+                parts.append(line[last:i])
+                parts.append(text)
+                last = i = past
                 continue
             i = end
             continue
         i += 1
-    return line, None
+    parts.append(line[last:])
+    return "".join(parts), None
 
 
 def _move(line: str, start: int, end: int) -> tuple[str, int] | None:
-    """``line`` with the heredoc operator ``line[start:end]`` moved after the redirects that
-    follow it, and the index just past it there; ``None`` when none follows or one involves
-    descriptor 0."""
+    """The text that replaces ``line[start:past]`` when the heredoc operator
+    ``line[start:end]`` moves after the redirects that follow it (``2>&1 <<'MSG'``), and
+    ``past``; ``None`` when none follows or one involves descriptor 0."""
     words: list[str] = []
     k = end
     size = len(line)
@@ -414,9 +431,7 @@ def _move(line: str, start: int, end: int) -> tuple[str, int] | None:
         k = stop
     if not words:
         return None
-    operator = line[start:end]
-    moved = line[:start] + " ".join(words) + " " + operator + line[k:]
-    return moved, start + len(" ".join(words)) + 1 + (end - start)
+    return " ".join(words) + " " + line[start:end], k
 
 
 def _word_end(line: str, k: int, chars: frozenset[str]) -> int:
