@@ -24,9 +24,15 @@ import sys
 import tempfile
 
 from clearance.decide.engine import Engine
-from clearance.hosts.facts import HOST_FACTS
 from clearance.intent.call import ToolCall
 from clearance.policy.defaults import BUILTIN_POLICY
+
+try:  # what the agent hosts know (absent before the project boundary: run on an older tree)
+    from clearance.hosts.facts import HOST_FACTS
+
+    HOST: dict[str, object] = {"host": HOST_FACTS}
+except ImportError:
+    HOST = {}
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 CORPUS = os.path.join(HERE, "corpus", "commands.jsonl")
@@ -125,7 +131,7 @@ def measure(policy: str, items: list[tuple[str, str]], home: str) -> list[tuple[
         engine = engines.get(cwd)
         if engine is None:
             engine = engines[cwd] = Engine.load(
-                cwd=cwd, policy=policy, env=env, use_cache=False, host=HOST_FACTS
+                cwd=cwd, policy=policy, env=env, use_cache=False, **HOST
             )
         decision = engine.check(ToolCall("bash", {"command": command}, cwd))
         why = sorted(
