@@ -116,7 +116,8 @@ WORD_PARTS_BENIGN: list[tuple[str, str, str]] = [
     ("echo $? $# $$", "allow", "allow"),
     ('echo "$HOME"', "ask", "allow"),  # echo counts as a reader of what it names
     ("echo $((1 + 2))", "allow", "allow"),
-    ('echo "$(pwd)"', "allow", "allow"),
+    # the built-in policy asks for an access it cannot prove is only a read (path_write "*")
+    ('echo "$(pwd)"', "ask", "allow"),
     ("ls \\\n  -la", "allow", "allow"),
     ("git diff \\\n  --stat", "allow", "allow"),
     ("echo 'a\\\nb'", "allow", "allow"),
@@ -153,11 +154,11 @@ UNKNOWN_PATHS: list[tuple[str, str, str]] = [
 UNKNOWN_PATHS_BENIGN: list[tuple[str, str, str]] = [
     ('echo "$f"', "allow", "allow"),
     ("echo $f > /dev/null", "allow", "allow"),
-    ('printf "%s\\n" "$x"', "ask", "allow"),
+    ('printf "%s\\n" "$x"', "allow", "allow"),
     ("cat README.md", "allow", "allow"),
-    ('cat "$(pwd)/README.md"', "allow", "allow"),
+    ('cat "$(pwd)/README.md"', "ask", "allow"),
     ("wc -l $(pwd)/src/a.py", "allow", "allow"),
-    ("diff <(ls src) <(ls .)", "ask", "allow"),
+    ("diff <(ls src) <(ls .)", "allow", "allow"),
     ('[ -z "$x" ] && echo empty', "ask", "allow"),
     ('git commit -m "$(cat <<\'EOF\'\nfix: a message\n\nwith a body\nEOF\n)"', "ask", "allow"),
     ("make -j$(nproc)", "ask", "allow"),
@@ -221,11 +222,105 @@ EXPANSION_OPTIONS_BENIGN: list[tuple[str, str, str]] = [
     ("ls src/*", "allow", "allow"),
     ("cat src/{a,b}.py", "allow", "allow"),
     ("echo {1..5}", "allow", "allow"),
-    ("cd src && cat a.py", "ask", "allow"),
+    ("cd src && cat a.py", "allow", "allow"),
     ("shopt -s nullglob", "ask", "allow"),
     ("cat /proc/cpuinfo", "ask", "allow"),
     ("echo x 2>/dev/null", "allow", "allow"),
 ]
+
+# Issue 13, point 3: wrappers by their meaning. A wrapper with benign options whose inner
+# command is allowed is allowed; a shell whose script is a literal is read as typed commands.
+# Under the built-in policy `grep`, `ls`, `rg`, `sed -n` are allowed, `npm`, `make` ask.
+WRAPPERS: list[tuple[str, str, str]] = [
+    ("xargs sh -c 'rm x'", "stop", "stop"),
+    ("xargs -I{} sh -c {}", "stop", "stop"),
+    ("find . | xargs -I{} sh -c 'cat {}'", "stop", "stop"),
+    ('bash -c "$x"', "stop", "stop"),
+    ('bash -c "$(cat script)"', "stop", "stop"),
+    ("sh -c 'cat README.md' arg0 \"$(rm -rf x)\"", "stop", "deny"),
+    ("sh -c 'cat \"$1\"' _ ~/.ssh/id_rsa", "stop", "stop"),
+    ("bash -ic 'ls'", "stop", "stop"),
+    ("bash --rcfile x -c 'ls'", "stop", "stop"),
+    ("bash -c 'rm -rf /'", "deny", "deny"),
+    ("bash -lc 'cat ~/.ssh/id_rsa'", "deny", "deny"),
+    ("/bin/zsh -lc 'cat ~/.ssh/id_rsa'", "deny", "deny"),
+    ("sh -c 'cat .env'", "stop", "deny"),
+    ("bash -c 'find . -delete'", "stop", "stop"),
+    ("bash -c 'sed -n \"w out\" README.md'", "stop", "allow"),
+    # zsh reads these differently from bash: the shell stays opaque
+    ("zsh -c 'cat *(e:\"rm x\":)'", "stop", "stop"),
+    ("zsh -c 'cat =(id)'", "stop", "stop"),
+    ("zsh -c 'cat ${(e)x}'", "stop", "stop"),
+    ("zsh -c 'cat **/.env'", "stop", "stop"),
+    ("zsh -c 'cat .e^x'", "stop", "stop"),
+    ("zsh -c 'cat <1-9>'", "stop", "stop"),
+    ("zsh -c 'ls $~x'", "stop", "stop"),
+    ("zsh -c 'setopt extendedglob; ls'", "stop", "stop"),
+    ('zsh -c "ls \\"$(cat *(e:x:))\\""', "stop", "stop"),
+    ("zsh -c 'ls (x|y)'", "stop", "stop"),
+    ("zsh -c 'ls; id &|'", "stop", "stop"),
+    ("zsh -c 'echo \"<<X\"\ncat **/.env\nX'", "stop", "stop"),
+    ("zsh -c 'cat <<X\n*(e:y:)\nX\nls *(e:z:)'", "stop", "stop"),
+    # a wrapper whose inner command is not allowed, or whose options are not benign
+    ("timeout 60 rm -rf x", "stop", "deny"),
+    ("nice rm x", "stop", "deny"),
+    ("xargs rm", "stop", "deny"),
+    ("timeout --sig KILL 5 ls", "stop", "stop"),
+    ("nohup ls", "stop", "stop"),
+    # xargs hands its input to the inner command: files the analysis cannot see
+    ("ls -a | xargs cat", "stop", "stop"),
+    ("find . | xargs grep TOKEN", "stop", "stop"),
+    ("find . | xargs grep -e -l x", "stop", "stop"),
+    ("xargs cat < list.txt", "stop", "stop"),
+    ("sudo cat README.md", "stop", "allow"),
+    ("doas ls", "stop", "allow"),
+    ("env PATH=/tmp cat README.md", "stop", "allow"),
+    ("bash -xc 'ls'", "stop", "stop"),
+]
+WRAPPERS_BENIGN: list[tuple[str, str, str]] = [
+    ("find . -name '*.py' | xargs grep -l foo", "allow", "allow"),
+    ("xargs grep -l foo", "allow", "allow"),
+    ("find . | xargs grep -rl x", "allow", "allow"),
+    ("git ls-files | xargs wc -l", "allow", "allow"),
+    ("timeout 60 ls", "allow", "allow"),
+    ("nice ls src", "allow", "allow"),
+    ("timeout 60 npm test", "ask", "allow"),
+    ("nice make", "ask", "allow"),
+    ("bash -c 'ls -la'", "allow", "allow"),
+    ("bash -lc 'ls -la src'", "allow", "allow"),
+    ("sh -c 'cat README.md | head -3'", "allow", "allow"),
+    ("/bin/zsh -lc 'rg -n \"x\" src | head'", "allow", "allow"),
+    ("/bin/zsh -lc \"sed -n '1,20p' src/a.py\"", "allow", "allow"),
+    ("zsh -lc 'git status && git diff'", "allow", "allow"),
+    ("zsh -lc 'rg -n \"disabled_alias\" src'", "allow", "allow"),
+    ("zsh -lc \"cat <<'EOF'\nprint((1))\nEOF\"", "allow", "allow"),
+    ("bash -lc 'npm test'", "ask", "allow"),
+    ("/bin/ls", "allow", "allow"),
+    ("/bin/ls src", "ask", "allow"),  # a reader's operands are proven read only when typed bare
+]
+
+
+# Issue 13, point 1: a rule naming system paths matches only what reaches them. The project's
+# own directories are never "system directories", whatever their absolute spelling.
+SYSTEM_PATHS: list[tuple[str, str, str]] = [
+    ("rm -rf /usr", "deny", "deny"),
+    ("rm -rf /usr/", "deny", "deny"),
+    ("rm -rf /*", "deny", "deny"),
+    ("cd / && rm -rf usr", "deny", "deny"),
+    ("rm -rf ../../../../../../../../usr", "deny", "deny"),
+    ("bash -c 'rm -rf /etc'", "deny", "deny"),
+    ("/bin/zsh -lc 'rm -rf /var'", "deny", "deny"),
+    ("timeout 5 rm -rf /", "deny", "deny"),
+    ("rm -rf ~", "deny", "deny"),
+]
+SYSTEM_PATHS_BENIGN: list[tuple[str, str, str]] = [
+    ("rm -rf .next", "ask", "deny"),
+    ("rm -rf build", "ask", "deny"),
+    ("rm -rf apps/web/.next", "ask", "deny"),
+    ("rm -rf src", "ask", "deny"),
+    ("rm -rf /tmp/x", "ask", "deny"),
+]
+
 
 CLASSES: dict[str, list[tuple[str, str, str]]] = {
     "expansion-options": EXPANSION_OPTIONS,
@@ -236,4 +331,8 @@ CLASSES: dict[str, list[tuple[str, str, str]]] = {
     "unknown-paths-benign": UNKNOWN_PATHS_BENIGN,
     "words": WORDS,
     "words-benign": WORDS_BENIGN,
+    "wrappers": WRAPPERS,
+    "wrappers-benign": WRAPPERS_BENIGN,
+    "system-paths": SYSTEM_PATHS,
+    "system-paths-benign": SYSTEM_PATHS_BENIGN,
 }

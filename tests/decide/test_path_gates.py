@@ -267,7 +267,7 @@ def test_an_ask_lists_every_reason_and_messages_name_path_boundary_and_rule(root
     assert decision.reason.count("Needs approval") == 2
     external = next(g for g in decision.gates if g.gate == "external_directory")
     assert "/etc/hosts" in external.message
-    assert f"outside the working directory {root / 'proj'}" in external.message
+    assert f"outside the project {root / 'proj'}" in external.message
     assert 'universal rule "*"' in external.message
     assert "Traceback" not in decision.reason
 

@@ -110,7 +110,7 @@ def test_yolo_auto_approves_with_its_own_event(tmp_path: Path) -> None:
 
 def test_yolo_approves_a_synthetic_ask_too(tmp_path: Path) -> None:
     gk, log, _ = keeper(tmp_path, {"permission": {"bash": {"*": "allow"}}}, yolo=True)
-    outcome = gk.decide(ToolCall("bash", {"command": "bash -c 'ls'"}, str(tmp_path)))
+    outcome = gk.decide(ToolCall("bash", {"command": 'bash -c "$CMD"'}, str(tmp_path)))
     assert outcome.action == "allow" and outcome.decided_by == "yolo"
     assert lines(log)[0]["event"] == "permission_request.auto_approved"
 

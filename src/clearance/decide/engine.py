@@ -15,7 +15,7 @@ from clearance.decide.gates.bash import bash_gate
 from clearance.decide.gates.path import external_gate, path_gate
 from clearance.decide.gates.protected import UNGRANTABLE, protected_gate
 from clearance.decide.gates.tool import tool_gate
-from clearance.intent.path import canonical_cwd, path_fact
+from clearance.intent.path import path_fact
 from clearance.intent.tool_paths import paths_of
 from clearance.policy.loader import load_policy
 
@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from collections.abc import Mapping
 
     from clearance.decide.grant import GrantStore
+    from clearance.intent.boundary import HostFacts
     from clearance.intent.call import ToolCall
     from clearance.intent.path import PathFact
     from clearance.policy.policy import Policy
@@ -50,7 +51,7 @@ _normpath = os.path.normpath
 class Engine:
     """Decides tool calls against one :class:`~clearance.policy.policy.Policy`."""
 
-    __slots__ = ("_disk", "_protected", "config_dir", "grants", "policy", "state")
+    __slots__ = ("_disk", "_protected", "config_dir", "grants", "host", "policy", "state")
 
     def __init__(
         self,
@@ -59,11 +60,14 @@ class Engine:
         grants: GrantStore | None = None,
         state: str | None = None,
         config_dir: str | None = None,
+        host: HostFacts | None = None,
     ) -> None:
         """``grants``: a session's grants held in memory (long-lived hosts); without it, a call
         with a session reads that session's grants from ``state`` (one process per call).
-        ``state`` and ``config_dir`` (default: the environment's) are protected paths."""
+        ``state`` and ``config_dir`` (default: the environment's) are protected paths. ``host``:
+        what the agent host knows (its scratch directories, its MCP servers), when known."""
         self.policy = policy
+        self.host = host
         self.grants = grants
         self.state = state
         self.config_dir = config_dir
@@ -81,6 +85,7 @@ class Engine:
         yolo: bool | None = None,
         env: Mapping[str, str] | None = None,
         use_cache: bool = True,
+        host: HostFacts | None = None,
     ) -> Engine:
         """Load the layered policy for ``cwd`` and ``agent`` (``policy`` = inline JSONC text)."""
         from clearance.policy.state import state_root
@@ -91,7 +96,7 @@ class Engine:
         )  # fmt: skip
         from clearance.policy.state import config_home
 
-        return cls(loaded, state=state_root(env), config_dir=config_home(env))
+        return cls(loaded, state=state_root(env), config_dir=config_home(env), host=host)
 
     def check(self, call: ToolCall) -> Decision:
         try:
@@ -116,7 +121,8 @@ class Engine:
             # The canonical working directory is resolved only when the line touches a path.
             try:
                 results, units, facts = within(SECONDS, bash_gate, rules, call,
-                                               home=self.policy.home)  # fmt: skip
+                                               home=self.policy.home,
+                                               extra=self._inside)  # fmt: skip
             except Expired:
                 return self._finish(call, [_expired(call)])
             if facts:
@@ -125,13 +131,24 @@ class Engine:
                 results += protected_gate(self.protected(), facts, tool="bash")
             return self._finish(call, results, units=units, paths=tuple(facts))
         raw_paths, direction, path_tool = paths_of(call, self.policy.home)
-        boundary = canonical_cwd(cwd) if raw_paths else ""
-        facts = [
-            path_fact(raw, cwd=cwd, home=self.policy.home, direction=direction, boundary=boundary)
-            for raw in raw_paths
-        ]
+        facts = []
+        if raw_paths:
+            from clearance.intent.boundary import project_boundary
+
+            found = project_boundary(cwd, self.policy.home, self._inside(cwd))
+            facts = [
+                path_fact(raw, cwd=cwd, home=self.policy.home, direction=direction,
+                          boundary=found.root, extra=found.inside)
+                for raw in raw_paths
+            ]  # fmt: skip
         if path_tool and facts:
             results = [tool_gate(rules, call, path_values=f.aliases) for f in facts]
+        elif kind == "mcp" and self.host is not None:
+            from clearance.intent.boundary import project_root
+
+            home = self.policy.home
+            servers = self.host.mcp_servers(project_root(cwd, home), cwd, home)
+            results = [tool_gate(rules, call, servers=servers)]
         else:
             results = [tool_gate(rules, call, path_values=("*",) if path_tool else None)]
         results += path_gate(rules, facts, tool=kind)
@@ -139,6 +156,15 @@ class Engine:
         if facts:
             results += protected_gate(self.protected(), facts, tool=kind)
         return self._finish(call, results, paths=tuple(facts))
+
+    def _inside(self, cwd: str) -> tuple[str, ...]:
+        """The directories besides the project of ``cwd`` that the host counts as inside."""
+        if self.host is None:
+            return ()
+        from clearance.intent.boundary import project_root
+
+        home = self.policy.home
+        return self.host.inside(project_root(cwd, home), home)
 
     def protected(self) -> RuleSet:
         """The protected paths (``clearance.policy.protected``), built on first use."""

@@ -270,12 +270,14 @@ def path_fact(
     boundary: str | None = None,
     source: str = "",
     written: str | None = None,
+    extra: tuple[str, ...] = (),
 ) -> PathFact:
     """The fact for ``raw`` accessed from ``cwd`` (``None``: the base directory is unknown).
 
-    ``boundary`` is the canonical working directory the call is confined to (computed from
-    ``cwd`` when not given); ``written`` the spelling as the user wrote it, when ``raw`` is
-    already resolved (a shell token after ``cd`` folding).
+    ``boundary`` is the canonical project directory the call is confined to (the working
+    directory when not given), ``extra`` further directories that count as inside; ``written``
+    the spelling as the user wrote it, when ``raw`` is already resolved (a shell token after
+    ``cd`` folding).
     """
     expanded = expand_user(raw, home) if raw[:1] == "~" else raw
     if boundary is None:
@@ -320,6 +322,8 @@ def path_fact(
         external = False
     else:
         external = not (boundary and is_within(canonical, boundary))
+        if external and extra:  # the host's scratch and extra directories (intent/boundary.py)
+            external = not any(is_within(canonical, other) for other in extra)
     if written is not None:
         raw = written
     return PathFact(raw, lexical, canonical, tuple(aliases), direction, external, boundary,

@@ -73,9 +73,10 @@ PATH_CASES: list[tuple[str, list[tuple[str, str | None, str]]]] = [
     ('sudo cat /etc/shadow', [('/etc/shadow', '/etc/shadow', 'read')]),
     ('sudo -u root rm /etc/x', [('/etc/x', '/etc/x', 'unproven')]),
     ('flock /tmp/lock true', [('/tmp/lock', '/tmp/lock', 'unproven')]),
-    ('xargs -a /tmp/list rm', [('/tmp/list', '/tmp/list', 'unproven')]),
+    ('xargs -a /tmp/list rm', [('(the operands xargs reads from its input)', None, 'unproven'), ('/tmp/list', '/tmp/list', 'unproven')]),
     ('find . -exec grep foo /etc/x {} \\;', [('.', '/work/proj', 'unproven'), ('/etc/x', '/etc/x', 'read')]),
-    ("bash -c 'cat /etc/shadow'", []),
+    # a shell's literal script is read as typed commands: its paths are projected
+    ("bash -c 'cat /etc/shadow'", [('/etc/shadow', '/etc/shadow', 'read')]),
     ('eval cat /etc/shadow', []),
     ('for f in /etc/*.conf src; do echo $f; done', [('/etc/*.conf', '/etc/*.conf', 'unproven'), ('src', '/work/proj/src', 'unproven')]),
     ('case /etc/x in /etc/*) echo;; esac', [('/etc/x', '/etc/x', 'unproven')]),

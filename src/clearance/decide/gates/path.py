@@ -2,9 +2,10 @@
 
 The ``path`` gate applies to every path of every tool and shell command, but speaks only when an
 explicit ``path*`` rule matches — the universal fallback does not count (notes §7.2). The
-``external_directory`` gate fires for a path whose canonical form lies outside the working
-directory, and there the universal fallback does apply (notes §7.3). Reads consult ``*_read``,
-writes ``*_write``, unproven accesses both, most restrictive.
+``external_directory`` gate fires for a path whose canonical form lies outside the project
+(clearance.intent.boundary: the enclosing git work tree, the host's scratch directories), and
+there the universal fallback does apply (notes §7.3). Reads consult ``*_read``, writes
+``*_write``, unproven accesses both, most restrictive.
 """
 
 from __future__ import annotations
@@ -91,7 +92,7 @@ def external_gate(rules: RuleSet, facts: Sequence[PathFact], *, tool: str) -> li
         assert found is not None
         surface, rule = found
         boundary = fact.boundary or "(unknown: the command changed directory)"
-        what = f"{_what(fact, tool)}, outside the working directory {boundary},"
+        what = f"{_what(fact, tool)}, outside the project {boundary},"
         out.append(
             GateResult(
                 "external_directory",

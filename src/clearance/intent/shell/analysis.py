@@ -14,6 +14,7 @@ from clearance.intent.path import lexists
 from clearance.intent.sentinel import UNMODELLED
 from clearance.intent.shell.assembly import MAX_LAYERS, Assembly, normalise_cwd
 from clearance.intent.shell.continuation import joined, touches_expansion
+from clearance.intent.shell.heredoc import respell
 from clearance.intent.shell.plain import plain
 from clearance.intent.shell.source import Source
 from clearance.intent.shell.statement import Scope
@@ -211,6 +212,15 @@ class _Session:
 
         src = Source(text)
         root = parser.parse(src.parsed)
+        if "<<" in text or " - " in text:
+            # Shapes the grammar misreads (a heredoc followed by redirects and a pipe on its
+            # line, a bare `-` before a redirect), respelled as bash reads them (heredoc.py).
+            again = respell(text)
+            if again is not None:
+                other = Source(again)
+                tree = parser.parse(other.parsed)
+                if not tree.has_error or root.has_error:
+                    text, src, root = again, other, tree
         walk = Walk(src, self.home_ok, self.pwd_ok)
         walk.run(root, context, scope)
         asm = self._assembly(depth, payload)
@@ -233,7 +243,21 @@ class _Session:
             project=not payload,
             depth=depth,
             cdpath=self.cdpath,
+            scripts=None if payload else self.script,
         )
+
+    def script(
+        self, text: str, base: str | None, depth: int
+    ) -> tuple[list[Unit], list[PathToken]] | None:
+        """A shell's literal script (``bash -lc 'cmd'``) read as typed commands in a fresh shell
+        started in ``base``: its units and path tokens, or ``None`` when any of it is not
+        understood (a parse error, an unresolved unit), which keeps the shell opaque."""
+        if depth > MAX_LAYERS:
+            return None
+        asm, _, clean = self.run(text, "opaque_payload", Scope(None, base), depth, False)
+        if not clean or not asm.units or any(u.unresolved for u in asm.units):
+            return None
+        return asm.units, asm.tokens
 
     def payload(self, text: str, stmt: Statement, depth: int) -> list[Unit]:
         """Units of a literal opaque payload (``bash -c '…'``, ``eval …``)."""

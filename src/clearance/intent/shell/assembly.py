@@ -14,6 +14,7 @@ from clearance.intent.shell import brace, reeval
 from clearance.intent.shell.effect import reader_claim
 from clearance.intent.shell.hazards import hazardous_variable, inspect, variable_payload
 from clearance.intent.shell.role import candidates
+from clearance.intent.shell.runners import literal_script
 from clearance.intent.shell.spelling import spellings
 from clearance.intent.shell.statement import stdin_text
 from clearance.intent.shell.token import PathToken, absolute, path_shaped
@@ -35,6 +36,7 @@ if TYPE_CHECKING:
 
     Payloads = Callable[[str, Statement, int], list[Unit]]
     Programs = Callable[[Statement, int, bool], tuple[list[Unit], list[PathToken]]]
+    Scripts = Callable[[str, str | None, int], tuple[list[Unit], list[PathToken]] | None]
 
 __all__ = ["Assembly"]
 
@@ -80,6 +82,59 @@ def _canonical(words: Sequence[Word], text: str) -> str:
     return " ".join(out)
 
 
+_XARGS_INPUT = "(the operands xargs reads from its input)"
+# Inner commands of xargs that print only names, counts or nothing of the files they are given,
+# or whose operands are not files at all.
+_NAME_PRINTERS = frozenset({"wc", "ls", "stat", "du", "test", "[", "echo", "printf", "true",
+                            "false", "basename", "dirname", "sleep", "expr", "seq"})  # fmt: skip
+_GREPS = frozenset({"grep", "egrep", "fgrep", "rg"})
+_GREP_NAME_OPTIONS = frozenset(
+    {"--files-with-matches", "--files-without-match", "--count", "--quiet", "--silent"}
+)
+
+
+def _names_only(words: Sequence[Word]) -> bool:
+    """Whether the command ``words`` prints only names or counts of the files it is given
+    (``wc``, ``ls``, ``stat``, ``du``, ``test``, a grep with ``-l``/``-L``/``-c``/``-q``) or takes
+    no file operands (``echo``, ``printf``, ``true`` …)."""
+    head = words[0].value
+    if head is None or words[0].raw != head:
+        return False
+    if head in _NAME_PRINTERS:
+        return True
+    if head not in _GREPS:
+        return False
+    skip = False
+    for word in words[1:]:
+        value = word.value
+        if value is None:
+            return False
+        if skip:  # the value of the option before (`-e PATTERN`)
+            skip = False
+            continue
+        if value == "--" or value[:1] != "-" or value == "-":
+            continue
+        if value in _GREP_NAME_OPTIONS:
+            return True
+        if value[:2] == "--":
+            skip = "=" not in value and value in _GREP_LONG_VALUES
+            continue
+        for j, letter in enumerate(value[1:], 1):
+            if letter in _LETTERS_WITH_VALUES:
+                skip = j == len(value) - 1  # the rest of the cluster, or the next word
+                break
+            if letter in "lLcq":
+                return True
+    return False
+
+
+# grep/rg options whose value follows (in a cluster, the rest of the cluster is the value).
+_LETTERS_WITH_VALUES = frozenset("efmABCdDgtTMEj")
+_GREP_LONG_VALUES = frozenset({"--regexp", "--file", "--max-count", "--after-context",
+                               "--before-context", "--context", "--glob", "--type",
+                               "--type-not", "--max-depth", "--threads"})  # fmt: skip
+
+
 class Assembly:
     """Collects units and tokens for one command line (or one payload)."""
 
@@ -94,6 +149,7 @@ class Assembly:
         "payloads",
         "programs",
         "project",
+        "scripts",
         "tokens",
         "units",
     )
@@ -109,8 +165,10 @@ class Assembly:
         project: bool = True,
         depth: int = 0,
         cdpath: bool = False,
+        scripts: Scripts | None = None,
     ) -> None:
         self.home = home
+        self.scripts = scripts  # reads a shell's literal script as typed commands, or None
         self.cdpath = cdpath  # CDPATH may be set: `cd name` may not go to ./name
         self.home_ok = home_ok
         self.exists = exists
@@ -196,9 +254,23 @@ class Assembly:
         found = layer(words)
         executed: str | None = None
         exemption: Exemption | None = None
+        script = None
         if found is not None:  # a wrapper: follow its layers to the command it runs
             peeled = peel(words, stmt.writes, found)
             executed, exemption = peeled.executed, peeled.exemption
+            if (
+                found.kind == "opaque"
+                and self.scripts is not None
+                and self.depth < MAX_LAYERS
+                and not stmt.assigns
+                and not self.env
+            ):
+                # `bash -lc 'cmd'`, `zsh -lc 'cmd'`: a literal script read as typed commands.
+                text_of = literal_script(basename(words[0].value or ""), words, found)
+                if text_of is not None:
+                    script = self.scripts(text_of, base, self.depth + 1)
+                    if script is not None:
+                        exemption = "shell-script"
         first = found
         if stmt.time_subshell:
             first = None
@@ -255,6 +327,10 @@ class Assembly:
             )  # fmt: skip
         if first is None:
             return words, found
+        if script is not None:
+            self.units.extend(script[0])
+            self.tokens.extend(script[1])
+            return words, found
         if first.kind == "opaque":
             payload = first.payload
             if payload is None and first.stdin:
@@ -265,6 +341,13 @@ class Assembly:
         inner = first.inner(words)
         if not inner:
             return words, found
+        if first.name == "xargs" and self.project and not _names_only(inner):
+            # xargs hands its input to the inner command as operands: files no one can see
+            # here (`ls -a | xargs cat` reads `.env`). They are unknown paths, which ask where a
+            # path rule could match them; an inner command that prints only names or counts
+            # (`xargs grep -l x`, `xargs wc -l`) shows no content of them.
+            effect: Effect = "read" if reader_claim(inner) == "read" else "unproven"
+            self.tokens.append(PathToken(_XARGS_INPUT, None, effect, "computed", text))
         if level < MAX_LAYERS and inner[0].raw[:1] != "-":
             self._unit(inner, stmt, "wrapped", base, level + 1)
         if first.name in OPAQUE_LINE and self.depth < MAX_LAYERS:
