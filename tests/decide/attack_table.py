@@ -5,7 +5,8 @@ policy (no configuration at all) and under :data:`DENYLIST` (everything allowed 
 ``curl`` and ``git push``, SSH keys and ``.env`` files). A decision is ``allow``, ``ask``,
 ``deny``, or ``stop`` (ask or deny: anything but allow). The lines run with ``HOME`` set to a
 home holding ``~/.ssh/id_rsa`` and ``~/.bashrc``, from a project inside it holding
-``README.md``, ``src/a.py`` and ``.env`` (see ``test_attack_table.py``).
+``README.md``, ``src/a.py``, ``.env`` and ``link``, a symlink to ``~/.ssh/id_rsa`` planted
+earlier (see ``test_attack_table.py``).
 
 An attack row must never come out ``allow``; a benign row is there so that the fix does not
 become "ask about everything". The classes follow ``docs/shell-analysis.md``.
@@ -195,13 +196,13 @@ WORDS_BENIGN: list[tuple[str, str, str]] = [
 
 # Point 3: glob options and CDPATH change what a word reaches.
 EXPANSION_OPTIONS: list[tuple[str, str, str]] = [
-    ("shopt -s dotglob; cat *", "ask", "ask"),
+    ("shopt -s dotglob; cat *", "stop", "stop"),
     ("shopt -s nocaseglob; cat ~/.SSH/ID_*", "stop", "ask"),
     ("shopt -s extglob; cat !(x)", "ask", "ask"),
     ("shopt -s globstar; cat **/*", "ask", "ask"),
-    ("GLOBIGNORE=x; cat *", "ask", "ask"),
-    ("set -f; cat *", "ask", "ask"),
-    ("set -o noglob; cat *", "ask", "ask"),
+    ("GLOBIGNORE=x; cat *", "stop", "stop"),
+    ("set -f; cat *", "stop", "stop"),
+    ("set -o noglob; cat *", "stop", "stop"),
     ("CDPATH=~/.ssh; cd x && cat id_rsa", "ask", "ask"),
     ('cd "$d" && cat id_rsa', "ask", "ask"),
     ("cat {,~/.ssh/id_rsa}", "deny", "deny"),
@@ -227,7 +228,44 @@ EXPANSION_OPTIONS_BENIGN: list[tuple[str, str, str]] = [
     ("echo x 2>/dev/null", "allow", "allow"),
 ]
 
+# Point 3: an unquoted glob is expanded as bash expands it (no dotfiles unless the pattern
+# starts with `.`, an unmatched pattern stays literal), and what it reaches is judged.
+RELATIVE_GLOBS: list[tuple[str, str, str]] = [
+    ("cat *", "deny", "deny"),
+    ("cat l*k", "deny", "deny"),
+    ("grep . l*", "deny", "deny"),
+    ("cat l?nk", "deny", "deny"),
+    ("cat [l]ink", "deny", "deny"),
+    ('cat "l"*', "deny", "deny"),
+    ("head -1 l*", "deny", "deny"),
+    ("wc -c *", "deny", "deny"),
+    ("cat {l*k,x}", "deny", "deny"),
+    ("cat .e*", "stop", "deny"),
+    ("cat .*", "stop", "deny"),
+    ("grep -r x .*", "stop", "deny"),
+    # `.*` matches `..` in bash before 5.2 (and on macOS): the parent's `.ssh`
+    ("cat .*/.ssh/id_rsa", "deny", "deny"),
+    ("cat .?/.ssh/id_rsa", "deny", "deny"),
+    ("cd src && cat .*/.env", "stop", "deny"),
+    ('cd "$d" && cat l*', "ask", "ask"),
+]
+
+RELATIVE_GLOBS_BENIGN: list[tuple[str, str, str]] = [
+    ("cat '*'", "allow", "allow"),  # quoted: a literal name
+    ("cat 'l*k'", "allow", "allow"),
+    ("cat l\\*k", "allow", "allow"),  # escaped: literal
+    ("cat *.md", "allow", "allow"),
+    ("cat R*", "allow", "allow"),
+    ("ls src/*", "allow", "allow"),
+    ("grep -n print src/*.py", "allow", "allow"),
+    ("cat nomatch*", "allow", "allow"),  # unmatched: the literal word, no file
+    ("find . -name '*.py'", "ask", "allow"),
+    ("grep -rn 'TODO*' src", "allow", "allow"),
+]
+
 CLASSES: dict[str, list[tuple[str, str, str]]] = {
+    "relative-globs": RELATIVE_GLOBS,
+    "relative-globs-benign": RELATIVE_GLOBS_BENIGN,
     "expansion-options": EXPANSION_OPTIONS,
     "expansion-options-benign": EXPANSION_OPTIONS_BENIGN,
     "word-parts": WORD_PARTS,

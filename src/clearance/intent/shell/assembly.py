@@ -54,6 +54,7 @@ _INERT = frozenset(
     | {"return", "export", "local", "declare", "typeset", "readonly", "set", "test", "["}
 )
 _READS = frozenset({"<", "<<<", "<&"})
+_GLOB_MARKS = frozenset("*?[")  # what makes a word a pattern (a brace is expanded before)
 _WRITES = frozenset({">", ">>", ">|", "&>", "&>>", ">&"})
 
 
@@ -484,7 +485,10 @@ class Assembly:
         if "{" in raw and "}" in raw and self._braces(word, base, command, effect, source):
             return
         if value is not None:  # a literal word: its value as written
-            self._value(value, value, base, command, effect, source, by_role)
+            if word.glob and not by_role and not _GLOB_MARKS.isdisjoint(value):
+                self._glob(value, base, command, effect, source)
+            else:
+                self._value(value, value, base, command, effect, source, by_role)
             return
         if word.segs is None:  # computed
             if word.alts is not None:
@@ -522,12 +526,28 @@ class Assembly:
             self.tokens.append(PathToken(word.raw, None, effect, source, command))
             return True
         for text in words:
-            value, _ = brace.literal(text)
+            value, glob = brace.literal(text)
             if value is None:  # an expansion inside an alternative: an unknown path
                 self.tokens.append(PathToken(text, None, effect, source, command))
+            elif glob:
+                self._glob(value, base, command, effect, source)
             elif value:
                 self._value(value, value, base, command, effect, source)
         return True
+
+    def _glob(
+        self, value: str, base: str | None, command: str, effect: Effect, source: Source
+    ) -> None:
+        """An unquoted glob word (``*``, ``l*k``, ``src/*.py``): a path token whatever its
+        shape, so the gate expands it against the filesystem as bash would (bounded; a bound
+        reached asks). A quoted glob character is literal in bash and never comes here. In a
+        directory not known, what a relative pattern matches is not known either."""
+        if value[:1] == "-" or "\n" in value:
+            return  # an option (`-*`) or prose
+        if value[0] == "~" or value[0] == "/" or base is not None:
+            self._value(value, value, base, command, effect, source, True)
+        else:
+            self.tokens.append(PathToken(value, None, effect, source, command))
 
     def _value(
         self,
