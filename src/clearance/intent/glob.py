@@ -69,9 +69,9 @@ def _with_parents(alternatives: list[str]) -> list[str]:
         out.append(current)
         parts = current.split("/")
         for i, part in enumerate(parts):
-            if part[:1] == "." and part != ".." and not GLOB_CHARS.isdisjoint(part):
-                if fnmatchcase("..", part):
-                    pending.append("/".join([*parts[:i], "..", *parts[i + 1 :]]))
+            glob = part[:1] == "." and part != ".." and not GLOB_CHARS.isdisjoint(part)
+            if glob and fnmatchcase("..", part):
+                pending.append("/".join([*parts[:i], "..", *parts[i + 1 :]]))
     return out + pending
 
 
