@@ -9,10 +9,11 @@ effective directory of the statement's shell (notes §5.11).
 from __future__ import annotations
 
 from clearance.intent.path import normal_path
-from clearance.intent.sentinel import CODE_RUNNING, COMPUTED, EXPANSION_LIMIT
+from clearance.intent.sentinel import CODE_RUNNING, COMPUTED, EXPANSION_LIMIT, RUNS_WRITTEN, excerpt
 from clearance.intent.shell import brace, reeval
 from clearance.intent.shell.effect import reader_claim
 from clearance.intent.shell.hazards import hazardous_variable, inspect, variable_payload
+from clearance.intent.shell.line import LINKERS, Line, made, script
 from clearance.intent.shell.role import candidates
 from clearance.intent.shell.spelling import spellings
 from clearance.intent.shell.statement import stdin_text
@@ -92,6 +93,8 @@ class Assembly:
         "home",
         "home_ok",
         "limited",
+        "line",
+        "made",
         "payloads",
         "programs",
         "project",
@@ -110,6 +113,7 @@ class Assembly:
         project: bool = True,
         depth: int = 0,
         cdpath: bool = False,
+        line: Line | None = None,
     ) -> None:
         self.home = home
         self.cdpath = cdpath  # CDPATH may be set: `cd name` may not go to ./name
@@ -124,6 +128,9 @@ class Assembly:
         # Code-running variables assigned or exported earlier in the line (hazards.VARIABLES).
         self.env: list[str] = []
         self.limited = False  # a brace expansion of the current statement passed its cap
+        # Links, copies and written files of earlier statements (shared with nested parses).
+        self.line = line if line is not None else Line()
+        self.made: list[tuple[str | None, str | None]] = []  # this statement's, recorded after
 
     # -- statements -----------------------------------------------------------------------
 
@@ -179,6 +186,8 @@ class Assembly:
         # The unit's peel already found the wrapper layer of these words (unless keywords
         # were dropped from their front): the projection reuses it.
         self._command_tokens(words, base, stmt.text, True, (found,) if used is words else None)
+        if self.made:
+            self._record_made(stmt.text)
         if self.limited and self.units[top].floor is None:
             why = f"has a brace expansion of more than {brace.MAX_ALTERNATIVES} words"
             self.units[top] = self.units[top].replace(floor=(EXPANSION_LIMIT, why))
@@ -211,6 +220,13 @@ class Assembly:
             again = reeval.command(words, stmt.redirects)
         if again and floor is None:
             floor = reeval.floor(again)  # a string it evaluates again as code
+        name = words[0].value
+        if name in reeval.LATER and floor is None:
+            floor = reeval.later(words)  # `fc` replays history, `enable -f` loads code
+        if self.line.written and floor is None:
+            floor = self._runs_written(words, base)
+        if self.project and name is not None and basename(name) in LINKERS:
+            self.made.extend(made(words, base, lambda w: self._expand(w, base)))
         extra: tuple[str, ...] = ()
         if self.project:
             extra = spellings(text, words, base, self.home, self.home_ok, self.exists)
@@ -245,6 +261,10 @@ class Assembly:
         )
         if again and self.depth < MAX_LAYERS:
             self._rerun(again, stmt)
+        if name == "history" and self.depth < MAX_LAYERS:
+            stored = reeval.history(words)  # what a later `fc` runs: a deny on it applies
+            if stored:
+                self.units.extend(self.payloads(stored, stmt, self.depth + 1))
         if finding is not None:
             self._hazard_effects(finding, stmt, base)
         if variable[1] is not None and self.depth < MAX_LAYERS:
@@ -276,6 +296,30 @@ class Assembly:
                 if line != join(inner):
                     self.units.extend(self.payloads(line, stmt, self.depth + 1))
         return words, found
+
+    def _runs_written(self, words: Sequence[Word], base: str | None) -> Floor | None:
+        """The floor of a command that runs as code a file an earlier statement of the line
+        may have written (``echo 'rm x' > f; . ./f``, ``cp a f; bash f``, ``… > x; ./x``)."""
+        word = script(words)
+        if word is None:
+            return None
+        value = self._expand(word, base)
+        path = absolute(value, base) if value is not None else None
+        if value is not None and not self.line.wrote(path, value):
+            return None
+        shown = excerpt(word.raw)
+        return (RUNS_WRITTEN, f"runs '{shown}' as code, a file the line itself may write first")
+
+    def _record_made(self, command: str) -> None:
+        """Record the names this statement's ``ln``/``cp``/``mv`` made, for later statements;
+        what a symbolic link reaches (relative to the link's own directory) is a path too."""
+        for place, reach in self.made:
+            self.line.alias(place, reach)
+            if place is not None:
+                self.line.written.append((place, place))
+            if reach is not None:
+                self.tokens.append(PathToken(reach, reach, "unproven", "unproven", command))
+        self.made.clear()
 
     def _rerun(self, found: list[reeval.Finding], stmt: Statement) -> None:
         """The code a string evaluated again runs, as payload units (so a deny still fires)."""
@@ -384,6 +428,12 @@ class Assembly:
 
     def _redirects(self, stmt: Statement, base: str | None) -> None:
         if not self.project:
+            for redirect in stmt.redirects:  # a payload's writes still count for later runs
+                target = redirect.target
+                if target is not None and redirect.op in _WRITES and not redirect.duplicates:
+                    value = self._expand(target, base)
+                    path = absolute(value, base) if value is not None else None
+                    self.line.written.append((path, value if value is not None else target.raw))
             return
         for redirect in stmt.redirects:
             self._redirect(redirect, base, stmt.text)
@@ -571,10 +621,13 @@ class Assembly:
             if base is None or "\n" in value or first == "-":
                 return
             probe = absolute(value, base)
-            if probe is None or not self.exists(probe):
+            if probe is None or not (self.exists(probe) or self.line.under(probe)):
+                if effect != "read" and " " not in value:
+                    # Not a file yet, but the command may make it (`tee f`, `cp a f`).
+                    self.line.written.append((probe, value))
                 return
             if first != "~":
-                self.tokens.append(PathToken(raw, probe, effect, source, command))
+                self._emit(raw, probe, effect, source, command)
                 return
         if first == "~":
             if value != "~" and not value.startswith("~/"):
@@ -589,7 +642,26 @@ class Assembly:
             # What it reaches belongs to the process that will run the line, not to clearance.
             self.tokens.append(PathToken(raw, None, effect, "computed", command))
             return
+        self._emit(raw, path, effect, source, command)
+
+    def _emit(
+        self, raw: str, path: str | None, effect: Effect, source: Source, command: str
+    ) -> None:
+        """Append the token of ``path``, and of what it reaches through the links, copies and
+        moves of earlier statements (``ln -s .. up; cat up/.ssh/id_rsa``); note a write."""
         self.tokens.append(PathToken(raw, path, effect, source, command))
+        line = self.line
+        if effect != "read":
+            line.written.append((path, raw))
+        if path is None:
+            return
+        if line.overflow:
+            self.tokens.append(PathToken(raw, None, effect, "computed", command))
+        elif line.aliases:
+            for reach in line.through(path):
+                self.tokens.append(
+                    PathToken(raw, reach, effect, source if reach else "computed", command)
+                )
 
 
 _PROCESS_LINKS = frozenset({"cwd", "root", "exe", "fd", "task", "map_files", "fdinfo"})

@@ -22,7 +22,7 @@ assembly looks at a simple command only when its command word is in :data:`COMMA
 
 from __future__ import annotations
 
-from clearance.intent.sentinel import REEVALUATED, excerpt
+from clearance.intent.sentinel import CODE_RUNNING, REEVALUATED, REPLAYED, excerpt
 from clearance.intent.shell.grammar import KIND
 from clearance.intent.shell.heredoc import substitutions
 from clearance.intent.shell.statement import stdin_text
@@ -41,7 +41,18 @@ if TYPE_CHECKING:
 
     Finding = tuple[str, str, bool | None]
 
-__all__ = ["COMMANDS", "code", "command", "floor", "gate", "inner_code", "tree"]
+__all__ = [
+    "COMMANDS",
+    "LATER",
+    "code",
+    "command",
+    "floor",
+    "gate",
+    "history",
+    "inner_code",
+    "later",
+    "tree",
+]
 
 _NAME = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_")
 _MARKERS = ("$(", "`", "${", "$'")
@@ -53,6 +64,10 @@ COMMANDS = frozenset(
     | {"hash"}
     | DECLARATIONS
 )
+# Builtins that run code the line does not show: `fc` replays the shell's history (even in a
+# non-interactive bash: `history -s rm x; fc -s` runs `rm x`), `enable -f` loads a shared
+# object into bash. `history -s` stores a command line for `fc` to run.
+LATER = frozenset({"fc", "enable", "history"})
 # Variables whose value bash runs as code later: prompt strings (PS4 at every command traced by
 # `set -x`; the others in an interactive shell), the alias and command hash tables.
 _CODE_VARIABLES = frozenset(
@@ -111,6 +126,34 @@ def inner_code(finding: Finding) -> list[tuple[str, bool]]:
     if program:
         return [(text, True)]
     return substitutions(text)
+
+
+def later(words: Sequence[Word]) -> Floor | None:
+    """The floor of ``fc`` (but for listing, ``fc -l``) and ``enable -f``: both run code the
+    line does not show (verified against bash 5.2: ``bash -c 'history -s echo hi; fc -s'``
+    prints ``hi``)."""
+    name = words[0].value
+    flags = "".join(w.value[1:] for w in words[1:] if w.value and w.value[:1] == "-")
+    computed = any(w.value is None for w in words[1:])
+    if name == "fc":
+        if "l" in flags and "s" not in flags and "e" not in flags and not computed:
+            return None  # `fc -l`, `fc -ln -5`: lists the history, runs nothing
+        return (REPLAYED, "replays a command from the shell's history, which the line does "
+                "not show")  # fmt: skip
+    if name == "enable" and ("f" in flags or computed):
+        return (CODE_RUNNING, "loads a shared object into bash, which runs its code")
+    return None
+
+
+def history(words: Sequence[Word]) -> str | None:
+    """The command line ``history -s …`` stores for ``fc`` to run (its words joined), when
+    every word is literal."""
+    if words[0].value != "history" or len(words) < 3 or words[1].value != "-s":
+        return None
+    values = [w.value for w in words[2:]]
+    if any(v is None for v in values):
+        return None
+    return " ".join(values)  # type: ignore[arg-type]
 
 
 def _why(text: str, where: str) -> str:
