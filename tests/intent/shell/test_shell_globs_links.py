@@ -49,7 +49,8 @@ def test_a_glob_in_a_directory_not_known_is_an_unknown_path() -> None:
         ("mkdir -p d; ln -t d -s /etc; cat d/etc/passwd", "/etc/passwd"),
         ("cp -rs ~ h; cat h/.ssh/id_rsa", "/home/me/.ssh/id_rsa"),
         ("cp -r ~/.ssh s; cat s/id_rsa", "/home/me/.ssh/id_rsa"),
-        ("ln -s .. up; cd up && cat y", "/work/y"),
+        ("ln -s .. up; cd up && cat ./y", "/work/y"),
+        ("ln -s ~/proj/src/deep q; cat q/../../../x", "/home/me/x"),  # the link, then ..
         ("$(ln -s .. up); cat up/y", "/work/y"),
     ],
 )

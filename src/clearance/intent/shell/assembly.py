@@ -401,7 +401,18 @@ class Assembly:
         value = self._expand(word, base)
         if value is None or value == "-" or word.glob:
             return None
-        return absolute(value, base)
+        joined = _joined(value, base) if _climbs(value) else None
+        if joined is not None and _reaches_process(joined):
+            return None  # `cd /proc/self/cwd/..`: where it leads is the running process's
+        found = absolute(value, base)
+        if found is not None and _reaches_process(found):
+            return None
+        if found is not None and self.line.aliases:
+            # `ln -s .. up; cd up`: the directory is what the name made earlier reaches.
+            reached = self.line.through(joined or found)
+            if reached:
+                return reached[0]
+        return found
 
     def _expand(self, word: Word, base: str | None) -> str | None:
         if word.value is not None:
@@ -638,18 +649,32 @@ class Assembly:
                 return
             value = self.home + value[1:]
         path = absolute(value, base)
-        if path is not None and path.startswith(("/proc/", "/dev/fd/")) and _per_process(path):
+        joined = _joined(value, base) if path is not None and _climbs(value) else None
+        if path is not None and (_reaches_process(path) or joined and _reaches_process(joined)):
             # What it reaches belongs to the process that will run the line, not to clearance.
             self.tokens.append(PathToken(raw, None, effect, "computed", command))
             return
-        self._emit(raw, path, effect, source, command)
+        self._emit(raw, path, effect, source, command, joined)
 
     def _emit(
-        self, raw: str, path: str | None, effect: Effect, source: Source, command: str
+        self,
+        raw: str,
+        path: str | None,
+        effect: Effect,
+        source: Source,
+        command: str,
+        joined: str | None = None,
     ) -> None:
         """Append the token of ``path``, and of what it reaches through the links, copies and
-        moves of earlier statements (``ln -s .. up; cat up/.ssh/id_rsa``); note a write."""
+        moves of earlier statements (``ln -s .. up; cat up/.ssh/id_rsa``); note a write.
+
+        ``joined``: the absolute spelling before ``..`` is folded, when the value holds one.
+        The kernel follows a link before it climbs (``sd/../x``, with ``sd`` a link, is
+        ``x`` beside the link's target), so that spelling is a token too, for the gate to
+        resolve as the kernel does."""
         self.tokens.append(PathToken(raw, path, effect, source, command))
+        if joined is not None and joined != path:
+            self.tokens.append(PathToken(raw, joined, effect, source, command))
         line = self.line
         if effect != "read":
             line.written.append((path, raw))
@@ -658,10 +683,41 @@ class Assembly:
         if line.overflow:
             self.tokens.append(PathToken(raw, None, effect, "computed", command))
         elif line.aliases:
-            for reach in line.through(path):
+            for reach in line.through(joined or path):
                 self.tokens.append(
                     PathToken(raw, reach, effect, source if reach else "computed", command)
                 )
+
+
+def _climbs(value: str) -> bool:
+    """Whether ``value`` climbs with ``..`` out of a name it went through (``a/../b``), where
+    the name may be a link: a leading ``../`` climbs out of the working directory only."""
+    if ".." not in value:
+        return False
+    named = False
+    for part in value.split("/"):
+        if part == "..":
+            if named:
+                return True
+        elif part and part != ".":
+            named = True
+    return False
+
+
+def _joined(value: str, base: str | None) -> str | None:
+    """``value`` made absolute against ``base`` with ``//`` and ``/./`` folded but every
+    ``..`` kept (``None``: base unknown)."""
+    if value[:1] != "/":
+        if base is None:
+            return None
+        value = base + "/" + value
+    parts = [p for p in value.split("/") if p and p != "."]
+    return "/" + "/".join(parts)
+
+
+def _reaches_process(path: str) -> bool:
+    """Whether ``path`` (normalised or not) passes through a per-process link on its way."""
+    return path.startswith(("/proc/", "/dev/fd/")) and _per_process(path)
 
 
 _PROCESS_LINKS = frozenset({"cwd", "root", "exe", "fd", "task", "map_files", "fdinfo"})
