@@ -300,15 +300,20 @@ class Assembly:
     def _runs_written(self, words: Sequence[Word], base: str | None) -> Floor | None:
         """The floor of a command that runs as code a file an earlier statement of the line
         may have written (``echo 'rm x' > f; . ./f``, ``cp a f; bash f``, ``… > x; ./x``)."""
-        word = script(words)
-        if word is None:
-            return None
-        value = self._expand(word, base)
-        path = absolute(value, base) if value is not None else None
-        if value is not None and not self.line.wrote(path, value):
-            return None
-        shown = excerpt(word.raw)
-        return (RUNS_WRITTEN, f"runs '{shown}' as code, a file the line itself may write first")
+        for item in script(words):
+            if isinstance(item, str):
+                value: str | None = item
+                shown = item
+            else:
+                value = self._expand(item, base)
+                shown = item.raw
+                if value is not None and "{}" in value:
+                    value = None  # `find … -exec bash {} \;`: whatever file find finds
+            path = absolute(value, base) if value is not None else None
+            if value is None or self.line.wrote(path, value):
+                why = f"runs '{excerpt(shown)}' as code, a file the line itself may write first"
+                return (RUNS_WRITTEN, why)
+        return None
 
     def _record_made(self, command: str) -> None:
         """Record the names this statement's ``ln``/``cp``/``mv`` made, for later statements;
@@ -650,7 +655,7 @@ class Assembly:
             value = self.home + value[1:]
         path = absolute(value, base)
         joined = _joined(value, base) if path is not None and _climbs(value) else None
-        if path is not None and (_reaches_process(path) or joined and _reaches_process(joined)):
+        if path is not None and (_reaches_process(path) or (joined and _reaches_process(joined))):
             # What it reaches belongs to the process that will run the line, not to clearance.
             self.tokens.append(PathToken(raw, None, effect, "computed", command))
             return

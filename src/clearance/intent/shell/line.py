@@ -36,6 +36,7 @@ __all__ = ["LINKERS", "Line", "made", "script"]
 LINKERS = frozenset({"ln", "cp", "mv", "gln", "gcp", "gmv", "link"})
 MAX_ALIASES = 64  # past it, every later path is unknown
 _SOURCES = frozenset({".", "source"})
+_MAKES = frozenset({"make", "gmake"})
 # Options of ln/cp/mv that take the next word as their value (short, and long without `=`).
 _VALUED_SHORT = frozenset("St")
 _VALUED_LONG = frozenset({"--suffix", "--target-directory", "--backup", "--context"})
@@ -218,23 +219,31 @@ def _value(word: Word, expand: Callable[[Word], str | None]) -> str | None:
     return value
 
 
-def script(words: Sequence[Word]) -> Word | None:
-    """The word naming the file a command runs as code: ``. f``/``source f``, a shell's script
-    operand (``bash f``), or the command word itself when it is a path (``./f``)."""
+def script(words: Sequence[Word]) -> list[Word | str]:
+    """The files a command runs as code: ``. f``/``source f``, a shell's script operand
+    (``bash f``), the command word itself when it is a path (``./f``), and the makefile
+    ``make`` reads (``-f f``, else ``Makefile``, ``makefile``, ``GNUmakefile``); a ``str``
+    is a name in the current directory."""
     head = words[0]
     name = head.value
     if name is None:
-        return None
+        return []
     if "/" in name:
-        return head
+        return [head]
     if name in _SOURCES:
-        return words[1] if len(words) > 1 else None
+        return [words[1]] if len(words) > 1 else []
+    if name in _MAKES:
+        files: list[Word | str] = []
+        for i, word in enumerate(words[1:-1], 1):
+            if word.value in ("-f", "--file", "--makefile"):
+                files.append(words[i + 1])
+        return files or ["GNUmakefile", "makefile", "Makefile"]
     if name.rsplit("/", 1)[-1] not in SHELLS:
-        return None
+        return []
     for word in words[1:]:
         value = word.value
         if value is None:
-            return word
+            return [word]
         if value in ("-c", "-s") or (value[:1] != "-" and value[:1] != "+"):
-            return None if value[:1] == "-" else word
-    return None
+            return [] if value[:1] == "-" else [word]
+    return []
