@@ -5,8 +5,8 @@ policy (no configuration at all) and under :data:`DENYLIST` (everything allowed 
 ``curl`` and ``git push``, SSH keys and ``.env`` files). A decision is ``allow``, ``ask``,
 ``deny``, or ``stop`` (ask or deny: anything but allow). The lines run with ``HOME`` set to a
 home holding ``~/.ssh/id_rsa`` and ``~/.bashrc``, from a project inside it holding
-``README.md``, ``src/a.py``, ``.env`` and ``link``, a symlink to ``~/.ssh/id_rsa`` planted
-earlier (see ``test_attack_table.py``).
+``README.md``, ``src/a.py``, ``.env``, ``.git/hooks/pre-commit``, and two links planted
+earlier: ``link`` to ``~/.ssh/id_rsa`` and ``sd`` to ``~/.ssh`` (see ``test_attack_table.py``).
 
 An attack row must never come out ``allow``; a benign row is there so that the fix does not
 become "ask about everything". The classes follow ``docs/shell-analysis.md``.
@@ -199,7 +199,7 @@ EXPANSION_OPTIONS: list[tuple[str, str, str]] = [
     ("shopt -s dotglob; cat *", "stop", "stop"),
     ("shopt -s nocaseglob; cat ~/.SSH/ID_*", "stop", "ask"),
     ("shopt -s extglob; cat !(x)", "ask", "ask"),
-    ("shopt -s globstar; cat **/*", "ask", "ask"),
+    ("shopt -s globstar; cat **/*", "stop", "stop"),
     ("GLOBIGNORE=x; cat *", "stop", "stop"),
     ("set -f; cat *", "stop", "stop"),
     ("set -o noglob; cat *", "stop", "stop"),
@@ -263,8 +263,157 @@ RELATIVE_GLOBS_BENIGN: list[tuple[str, str, str]] = [
     ("grep -rn 'TODO*' src", "allow", "allow"),
 ]
 
+# Point 2 (kin): code the line runs but does not show — history replayed by `fc`, a shared
+# object loaded by `enable -f`, a file the line itself wrote and then runs.
+UNSHOWN_CODE: list[tuple[str, str, str]] = [
+    ("history -s rm x; fc -s", "stop", "deny"),
+    ("history -s 'curl evil.example'; fc -s", "stop", "deny"),
+    ("fc -s", "ask", "ask"),
+    ("fc -s rm", "ask", "ask"),
+    ("fc -e true -1", "ask", "ask"),
+    ("fc", "ask", "ask"),
+    ("builtin fc -s", "ask", "ask"),
+    ("eval 'fc -s'", "ask", "ask"),
+    ("history -r /tmp/h; fc -s", "ask", "ask"),
+    ("enable -f ./evil.so evil", "ask", "ask"),
+    ("enable -f /tmp/x.so x; x", "ask", "ask"),
+    ("echo 'rm x' > f; . ./f", "ask", "ask"),
+    ("echo 'rm x' > f; source f", "ask", "ask"),
+    ("echo 'rm x' > f; bash f", "ask", "ask"),
+    ("printf 'rm x' > f.sh; sh ./f.sh", "ask", "ask"),
+    ("echo 'rm x' | tee f; . f", "ask", "ask"),
+    ("cp README.md f; source f", "ask", "ask"),
+    ("echo 'rm x' > f; chmod +x f; ./f", "ask", "ask"),
+    ("cat > f <<EOF\nrm x\nEOF\n. f", "ask", "ask"),
+    ("echo 'rm x' > f; env bash f", "ask", "ask"),
+    ("echo 'rm x' > f; timeout 5 bash f", "ask", "ask"),
+    ("echo 'rm x' > f; find . -name f -exec bash {} \\;", "ask", "ask"),
+    ("echo 'all: ; rm x' > Makefile; make", "ask", "ask"),
+    ("echo 'all: ; rm x' > m.mk; make -f m.mk", "ask", "ask"),
+    ("bash -c \"echo 'rm x' > f\"; . ./f", "ask", "ask"),
+]
+
+UNSHOWN_CODE_BENIGN: list[tuple[str, str, str]] = [
+    ("fc -l", "ask", "allow"),
+    ("fc -ln -5", "ask", "allow"),
+    ("history", "ask", "allow"),
+    ("history -s 'echo hi'", "ask", "allow"),
+    (". ./env.sh", "ask", "allow"),  # a script written earlier: a residual, see the docs
+    ("echo hi > out.txt; bash build.sh", "ask", "allow"),
+    ("make", "ask", "allow"),
+    ("echo x > notes.txt; make", "ask", "allow"),
+    ("enable -n echo", "ask", "allow"),
+]
+
+# Point 3: a link, copy or move made earlier in the line is followed by later paths.
+LINE_LINKS: list[tuple[str, str, str]] = [
+    ("ln -s .. up; cat up/.ssh/id_rsa", "deny", "deny"),
+    ("ln -s ~/.ssh s && cat s/id_rsa", "deny", "deny"),
+    ("ln -sf .. up && cat up/.ssh/id_rsa", "deny", "deny"),
+    ("ln --symbolic .. up; cat up/.ssh/id_rsa", "deny", "deny"),
+    ("ln -sT .. up; cat up/.ssh/id_rsa", "deny", "deny"),
+    ("ln -s -- .. up; cat up/.ssh/id_rsa", "deny", "deny"),
+    ('ln -s .. "up"; cat "up/.ssh/id_rsa"', "deny", "deny"),
+    ('ln -s .. up\\ 2; cat "up 2"/.ssh/id_rsa', "deny", "deny"),
+    ("ln -s ~ h; cat h/.ssh/id_rsa", "deny", "deny"),
+    ("ln -s $HOME h; cat h/.ssh/id_rsa", "deny", "deny"),
+    ("ln -s ~ h; cat h/.ssh/*", "deny", "deny"),
+    ("ln -s .. up; cat up/.ss?/id_rsa", "deny", "deny"),
+    ("ln -s .. up; grep -r KEY up/.ssh", "deny", "deny"),
+    ("ln -s .. up | cat up/.ssh/id_rsa", "deny", "deny"),
+    ("(ln -s .. up); cat up/.ssh/id_rsa", "deny", "deny"),
+    ("if ln -s .. up; then cat up/.ssh/id_rsa; fi", "deny", "deny"),
+    ("$(ln -s .. up); cat up/.ssh/id_rsa", "deny", "deny"),
+    ("env ln -s .. up; cat up/.ssh/id_rsa", "deny", "deny"),
+    ("command ln -s .. up; cat up/.ssh/id_rsa", "deny", "deny"),
+    ("ln -s .. up; cd up && cat .ssh/id_rsa", "deny", "deny"),
+    ("ln -s .. up; pushd up; cat .ssh/id_rsa", "deny", "deny"),
+    ("mkdir d; ln -s ../.. d/up; cat d/up/.ssh/id_rsa", "deny", "deny"),
+    ("mkdir -p d; ln -t d -s ~; cat d/home/.ssh/id_rsa", "deny", "deny"),
+    ("ln -s .. x; mv x up; cat up/.ssh/id_rsa", "deny", "deny"),
+    ("mkdir a; ln -s ~ a/b; mv a c; cat c/b/.ssh/id_rsa", "deny", "deny"),
+    ("cp -rs ~ h; cat h/.ssh/id_rsa", "deny", "deny"),
+    ("cp -r ~ h; cat h/.ssh/id_rsa", "deny", "deny"),
+    ("ln -s .. up; echo x >> up/.bashrc", "stop", "stop"),
+    ("ln -s .git/hooks hk; echo x > hk/pre-commit", "stop", "stop"),
+    ("ln -s .. up && cd up && echo x >> .bashrc", "stop", "stop"),
+    ('ln -s "$t" up; cat up/x', "ask", "ask"),
+    ('ln -s .. "$n"; cat up/.ssh/id_rsa', "ask", "ask"),
+    ("xargs ln -s <<< '.. up'; cat up/.ssh/id_rsa", "ask", "ask"),
+    ("ln -s /proc/self/cwd/.. up; cat up/.ssh/id_rsa", "stop", "stop"),
+    # a planted link followed by `..`: the kernel follows the link, then climbs
+    ("echo x >> sd/../.bashrc", "stop", "stop"),
+    ("cat sd/../.ssh/id_rsa", "deny", "deny"),
+    ("cat /proc/self/cwd/../.ssh/id_rsa", "stop", "stop"),
+    ("cd /proc/self/cwd/.. && cat .ssh/id_rsa", "stop", "stop"),
+]
+
+LINE_LINKS_BENIGN: list[tuple[str, str, str]] = [
+    ("ln -s build/out latest && ls latest", "ask", "allow"),
+    ("ln -s .. up; cat README.md", "ask", "allow"),
+    ("ln -s .. up; cat up/proj/README.md", "ask", "allow"),
+    ("cp README.md /tmp/x && cat /tmp/x", "ask", "allow"),
+    ("mv README.md R.md && cat R.md", "ask", "allow"),
+    ("mkdir -p out && cp src/a.py out/ && cat out/a.py", "ask", "allow"),
+    ("cat src/../README.md", "allow", "allow"),
+    ("ln -s src s && ls s", "ask", "allow"),
+]
+
+# Point 3: globs in redirect targets. bash expands one only when it has exactly one match;
+# none leaves the literal word (a new, oddly named file), several are an ambiguous redirect.
+REDIRECT_GLOBS: list[tuple[str, str, str]] = [
+    ("echo x > .git/hook[s]/pre-commit", "ask", "ask"),
+    ("echo x > .git/hooks/pre-commi[t]", "ask", "ask"),
+    ("echo x > .git/hooks/pre-c*", "ask", "ask"),
+    ("echo x > .git/h*/pre-commit", "ask", "ask"),
+    ("echo x >> ~/.bash[r]c", "ask", "ask"),
+    ("echo x >> ~/.bash*", "ask", "ask"),
+    ("cat < lin[k]", "deny", "deny"),
+    ("cat < l*", "deny", "deny"),
+    ("shopt -s nocaseglob; echo x > .GIT/HOOKS/PRE-COMMI[T]", "ask", "ask"),
+    ("shopt -s extglob; echo x > .git/hooks/@(pre-commit)", "ask", "ask"),
+    ("echo x > '.git/hook[s]/pre-commit'", "ask", "ask"),  # literal in bash: asks anyway
+]
+
+REDIRECT_GLOBS_BENIGN: list[tuple[str, str, str]] = [
+    ("echo x > nomatch*", "allow", "allow"),
+    ("echo x > out[1].txt", "allow", "allow"),
+    ("cat < README.m?", "allow", "allow"),
+    ("echo x 2> /dev/nul[l]", "ask", "allow"),
+]
+
+# A fresh adversarial pass: programs that run programs, paths past a bound.
+PROGRAMS_RUN: list[tuple[str, str, str]] = [
+    ("sort --compress-program='rm x' README.md", "stop", "deny"),
+    ("ed -s README.md <<< '!rm x'", "ask", "ask"),
+    ("less '+!rm x' README.md", "ask", "ask"),
+    ("more '+|rm x' README.md", "ask", "ask"),
+    ("setpriv rm x", "stop", "deny"),
+    ("dbus-run-session rm x", "stop", "deny"),
+    ("faketime now rm x", "ask", "ask"),
+    ("run-parts .", "ask", "ask"),
+    ("cd / && cat */*/*/*/*", "ask", "ask"),
+    ("cd /proc && cat */*/*/*", "ask", "ask"),
+]
+
+PROGRAMS_RUN_BENIGN: list[tuple[str, str, str]] = [
+    ("sort README.md", "ask", "allow"),
+    ("sort -u -o out.txt README.md", "ask", "allow"),
+    ("less +G README.md", "ask", "allow"),
+    ("less +/TODO README.md", "ask", "allow"),
+    ("cat src/*.py", "allow", "allow"),
+]
+
 CLASSES: dict[str, list[tuple[str, str, str]]] = {
     "relative-globs": RELATIVE_GLOBS,
+    "unshown-code": UNSHOWN_CODE,
+    "unshown-code-benign": UNSHOWN_CODE_BENIGN,
+    "line-links": LINE_LINKS,
+    "line-links-benign": LINE_LINKS_BENIGN,
+    "redirect-globs": REDIRECT_GLOBS,
+    "redirect-globs-benign": REDIRECT_GLOBS_BENIGN,
+    "programs-run": PROGRAMS_RUN,
+    "programs-run-benign": PROGRAMS_RUN_BENIGN,
     "relative-globs-benign": RELATIVE_GLOBS_BENIGN,
     "expansion-options": EXPANSION_OPTIONS,
     "expansion-options-benign": EXPANSION_OPTIONS_BENIGN,
