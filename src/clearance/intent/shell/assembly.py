@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from clearance.intent.path import normal_path
 from clearance.intent.sentinel import CODE_RUNNING, COMPUTED, EXPANSION_LIMIT, RUNS_WRITTEN, excerpt
-from clearance.intent.shell import brace, reeval
+from clearance.intent.shell import brace
 from clearance.intent.shell.effect import reader_claim
-from clearance.intent.shell.hazards import hazardous_variable, inspect, variable_payload
 from clearance.intent.shell.line import LINKERS, Line, made, script
+from clearance.intent.shell.names import KNOWLEDGE, LATER, REREAD
 from clearance.intent.shell.role import candidates
 from clearance.intent.shell.spelling import spellings
 from clearance.intent.shell.statement import stdin_text
@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
 
     from clearance.intent.sentinel import Floor
+    from clearance.intent.shell import reeval
     from clearance.intent.shell.hazards import Finding
     from clearance.intent.shell.layer import Layer
     from clearance.intent.shell.statement import Redirect, Statement
@@ -216,12 +217,14 @@ class Assembly:
             exemption = "execution-modifier"
         floor = stmt.floor if level == 0 else None
         again = None
-        if words[0].value in reeval.COMMANDS:
+        name = words[0].value
+        if name in REREAD or name in LATER:
+            from clearance.intent.shell import reeval  # only for the lines that need it
+        if name in REREAD:
             again = reeval.command(words, stmt.redirects)
         if again and floor is None:
             floor = reeval.floor(again)  # a string it evaluates again as code
-        name = words[0].value
-        if name in reeval.LATER and floor is None:
+        if name in LATER and floor is None:
             floor = reeval.later(words)  # `fc` replays history, `enable -f` loads code
         if self.line.written and floor is None:
             floor = self._runs_written(words, base)
@@ -230,7 +233,11 @@ class Assembly:
         extra: tuple[str, ...] = ()
         if self.project:
             extra = spellings(text, words, base, self.home, self.home_ok, self.exists)
-        finding = inspect(words)
+        finding = None
+        if name is not None and (basename(name) if "/" in name else name) in KNOWLEDGE:
+            from clearance.intent.shell.hazards import inspect  # only for the lines that need it
+
+            finding = inspect(words)
         if finding is not None:
             if finding.folded is not None:  # git's global options removed (docs/shell-analysis)
                 extra = (*extra, canonical)
@@ -328,6 +335,8 @@ class Assembly:
 
     def _rerun(self, found: list[reeval.Finding], stmt: Statement) -> None:
         """The code a string evaluated again runs, as payload units (so a deny still fires)."""
+        from clearance.intent.shell import reeval
+
         for finding in found[: reeval.MAX_FINDINGS]:
             for text, sure in reeval.inner_code(finding):
                 units = self.payloads(text, stmt, self.depth + 1)
@@ -353,6 +362,8 @@ class Assembly:
     def _environment(self, stmt: Statement, level: int) -> tuple[Floor | None, str | None]:
         """The floor of a unit run with a code-running variable set in the line, and the
         literal command line a leading assignment's value runs (``PAGER='rm x' git -p log``)."""
+        from clearance.intent.shell.hazards import hazardous_variable, variable_payload
+
         for name, value in stmt.assigns or ():
             if hazardous_variable(name):
                 why = f"runs with {name} set, which makes a program run code"
@@ -366,6 +377,8 @@ class Assembly:
     def _declares(self, stmt: Statement) -> None:
         """Record the code-running variables an assignment or declaration statement sets
         (``PAGER=x``, ``export PAGER='sh -c id'``, ``declare -x LD_PRELOAD=…``)."""
+        from clearance.intent.shell.hazards import hazardous_variable, variable_payload
+
         for item in stmt.text.split():
             name, eq, value = item.partition("=")
             name = name.rstrip("+")

@@ -25,6 +25,8 @@ from __future__ import annotations
 from clearance.intent.sentinel import CODE_RUNNING, REEVALUATED, REPLAYED, excerpt
 from clearance.intent.shell.grammar import KIND
 from clearance.intent.shell.heredoc import substitutions
+from clearance.intent.shell.names import LATER, REREAD
+from clearance.intent.shell.names import rereads as gate
 from clearance.intent.shell.statement import stdin_text
 from clearance.intent.shell.word import SUBSTITUTIONS, build_word
 
@@ -55,19 +57,13 @@ __all__ = [
 ]
 
 _NAME = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_")
-_MARKERS = ("$(", "`", "${", "$'")
 
 # Simple commands whose arguments bash may read again (the command word, by value).
 DECLARATIONS = frozenset({"declare", "typeset", "local", "readonly", "export"})
-COMMANDS = frozenset(
-    {"test", "[", "let", "printf", "read", "wait", "unset", "alias", "mapfile", "readarray"}
-    | {"hash"}
-    | DECLARATIONS
-)
+COMMANDS = REREAD  # defined in names.py, so the assembly can tell without importing this module
 # Builtins that run code the line does not show: `fc` replays the shell's history (even in a
 # non-interactive bash: `history -s rm x; fc -s` runs `rm x`), `enable -f` loads a shared
-# object into bash. `history -s` stores a command line for `fc` to run.
-LATER = frozenset({"fc", "enable", "history"})
+# object into bash. `history -s` stores a command line for `fc` to run (names.LATER).
 # Variables whose value bash runs as code later: prompt strings (PS4 at every command traced by
 # `set -x`; the others in an interactive shell), the alias and command hash tables.
 _CODE_VARIABLES = frozenset(
@@ -83,17 +79,6 @@ _TEST_ARITH = frozenset({"-eq", "-ne", "-lt", "-le", "-gt", "-ge", "-v"})
 _STRINGS = frozenset({"raw_string", "ansi_c_string", "string", "word", "concatenation"})
 # read's options that take a value (`-a NAME` names the target array).
 _READ_VALUES = frozenset("adinNptu")
-
-
-def gate(text: str) -> bool:
-    """Whether ``text`` may hold a string bash re-reads as code, hidden from the parse: a quote
-    or backslash and one of the markers, or the name of a variable bash runs. Cheap: the walk
-    asks once per line."""
-    if "PS" in text or "BASH_" in text or "PROMPT_COMMAND" in text:
-        return True  # a prompt string, or the alias or command table, may be set
-    if "'" not in text and "\\" not in text:
-        return False
-    return any(marker in text for marker in _MARKERS)
 
 
 def code(value: str) -> bool:
