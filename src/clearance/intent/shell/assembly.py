@@ -93,6 +93,7 @@ class Assembly:
         "exists",
         "home",
         "home_ok",
+        "inert",
         "limited",
         "line",
         "made",
@@ -129,6 +130,7 @@ class Assembly:
         # Code-running variables assigned or exported earlier in the line (hazards.VARIABLES).
         self.env: list[str] = []
         self.limited = False  # a brace expansion of the current statement passed its cap
+        self.inert = False  # the operands being projected belong to a command that opens none
         # Links, copies and written files of earlier statements (shared with nested parses).
         self.line = line if line is not None else Line()
         self.made: list[tuple[str | None, str | None]] = []  # this statement's, recorded after
@@ -522,11 +524,13 @@ class Assembly:
     ) -> None:
         # Operands of a command that opens none of them are no unknown paths (`echo "$x"`).
         unknown = words[0].value not in _INERT if words else True
+        self.inert = not unknown  # nor files it may write, for a later run (`echo f`)
         for item in candidates(words):
             if isinstance(item, str):
                 self._value(item, item, base, command, effect, source)
             else:
                 self._token(item, base, command, effect, source, False, unknown)
+        self.inert = False
 
     def _arguments(
         self,
@@ -650,8 +654,10 @@ class Assembly:
             if base is None or "\n" in value or first == "-":
                 return
             probe = absolute(value, base)
-            if probe is None or not (self.exists(probe) or self.line.under(probe)):
-                if effect != "read" and " " not in value:
+            if probe is None or not (
+                self.exists(probe) or (self.line.aliases and self.line.under(probe))
+            ):
+                if effect != "read" and not self.inert and " " not in value:
                     # Not a file yet, but the command may make it (`tee f`, `cp a f`).
                     self.line.written.append((probe, value))
                 return
