@@ -341,6 +341,15 @@ LINE_LINKS: list[tuple[str, str, str]] = [
     ('ln -s .. "$n"; cat up/.ssh/id_rsa', "ask", "ask"),
     ("xargs ln -s <<< '.. up'; cat up/.ssh/id_rsa", "ask", "ask"),
     ("ln -s /proc/self/cwd/.. up; cat up/.ssh/id_rsa", "stop", "stop"),
+    # a pattern that will match the made name once it exists
+    ("ln -s .. up; cat u*/.ssh/id_rsa", "deny", "deny"),
+    ("ln -s .. up; cat ?p/.ssh/id_rsa", "deny", "deny"),
+    ("ln -s .. up; cat [u]p/.ssh/id_rsa", "deny", "deny"),
+    # tar -C: the operands after it are files in that directory
+    ("tar -C .. -cf - .ssh", "deny", "deny"),
+    ("ln -s .. up && tar -C up -cf - .ssh", "deny", "deny"),
+    ("tar -C ~ -cf - .ssh", "stop", "stop"),
+    ("tar --directory=.. -cf - .ssh/id_rsa", "deny", "deny"),
     # a planted link followed by `..`: the kernel follows the link, then climbs
     ("echo x >> sd/../.bashrc", "stop", "stop"),
     ("cat sd/../.ssh/id_rsa", "deny", "deny"),
@@ -357,6 +366,9 @@ LINE_LINKS_BENIGN: list[tuple[str, str, str]] = [
     ("mkdir -p out && cp src/a.py out/ && cat out/a.py", "ask", "allow"),
     ("cat src/../README.md", "allow", "allow"),
     ("ln -s src s && ls s", "ask", "allow"),
+    ("ln -s .. up; cat u*/proj/README.md", "ask", "allow"),
+    ("tar -C src -cf - a.py", "ask", "allow"),
+    ("tar -C out -xf a.tar", "ask", "allow"),
 ]
 
 # Point 3: globs in redirect targets. bash expands one only when it has exactly one match;

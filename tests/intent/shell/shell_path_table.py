@@ -55,7 +55,8 @@ PATH_CASES: list[tuple[str, list[tuple[str, str | None, str]]]] = [
     ('python3 -c \'open("/etc/passwd")\' /tmp/arg', [('/tmp/arg', '/tmp/arg', 'unproven')]),
     ('node -e \'fs.rmSync("/tmp/x")\' build.js', []),
     ('python3 script.py /etc/hosts', [('/etc/hosts', '/etc/hosts', 'unproven')]),
-    ('tar --directory=/etc -czf out.tgz .', [('/etc', '/etc', 'unproven'), ('.', '/work/proj', 'unproven')]),
+    # -C/--directory: the operands after it are in that directory (the archive is over-read)
+    ('tar --directory=/etc -czf out.tgz .', [('/etc/out.tgz', '/etc/out.tgz', 'unproven'), ('/etc/.', '/etc', 'unproven'), ('.', '/work/proj', 'unproven')]),
     ('git push origin feature/x', [('feature/x', '/work/proj/feature/x', 'unproven')]),
     ('git commit -m "update /etc/hosts handling"', []),
     ('npm install @scope/pkg', []),

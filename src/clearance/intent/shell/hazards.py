@@ -926,6 +926,39 @@ def _tar(finding: Finding, words: Sequence[Word], values: Values) -> None:
     first = values[1] if len(values) > 1 else None
     if first and not first.startswith("-") and ("I" in first or "F" in first):
         finding.runs("passes tar's I or F (old-style), which runs a command")
+    _tar_directories(finding, values)
+
+
+def _tar_directories(finding: Finding, values: Values) -> None:
+    """tar(1) -C/--directory DIR: the operands after it are files in DIR (``tar -C ~ -cf -
+    .ssh`` reads ``~/.ssh``), so each is a path joined to it; a computed DIR floors."""
+    current: str | None = None
+    i = 1
+    count = len(values)
+    while i < count:
+        value = values[i]
+        i += 1
+        if value is None:
+            continue
+        directory: str | None = None
+        if value in ("-C", "--directory"):
+            if i >= count or values[i] is None:
+                finding.runs(f"passes {value} with a computed directory to tar")
+                return
+            directory = values[i]
+            i += 1
+        elif value.startswith("--directory="):
+            directory = value.partition("=")[2]
+        elif value.startswith("-C") and value[1:2] != "-":
+            directory = value[2:]
+        if directory is not None:
+            if directory[:1] in ("/", "~") or current is None:
+                current = directory
+            else:
+                current = current.rstrip("/") + "/" + directory
+            continue
+        if current is not None and value[:1] != "-":
+            finding.paths.append(current.rstrip("/") + "/" + value)
 
 
 def _zip(finding: Finding, words: Sequence[Word], values: Values) -> None:

@@ -35,6 +35,7 @@ __all__ = ["LINKERS", "Line", "made", "script"]
 # their `g`-prefixed BSD installs; busybox is a wrapper of its own).
 LINKERS = frozenset({"ln", "cp", "mv", "gln", "gcp", "gmv", "link"})
 MAX_ALIASES = 64  # past it, every later path is unknown
+_GLOB = frozenset("*?[")
 _SOURCES = frozenset({".", "source"})
 _MAKES = frozenset({"make", "gmake"})
 # Options of ln/cp/mv that take the next word as their value (short, and long without `=`).
@@ -70,13 +71,21 @@ class Line:
         while pending and steps < 8:
             steps += 1
             current = pending.pop()
+            pattern = not _GLOB.isdisjoint(current)
             for name, reach in self.aliases:
-                if current != name and not current.startswith(name + "/"):
+                if pattern:  # `ln -s .. up; cat u*/x`: a pattern may match the name
+                    rest = _matched(current, name)
+                    if rest is None:
+                        continue
+                    current_rest = rest
+                elif current != name and not current.startswith(name + "/"):
                     continue
+                else:
+                    current_rest = current[len(name) :]
                 if reach is None:
                     out.append(None)
                     continue
-                found = absolute(reach + current[len(name) :], None)
+                found = absolute(reach + current_rest, None)
                 if found is not None and found not in seen:
                     seen.add(found)
                     out.append(found)
@@ -100,6 +109,26 @@ class Line:
             elif raw.rstrip("/").rsplit("/", 1)[-1] == leaf:
                 return True  # one side's directory is not known: the same name may be it
         return False
+
+
+def _matched(pattern: str, name: str) -> str | None:
+    """The rest of ``pattern`` after its leading segments, when they match the path ``name``
+    segment by segment as bash's glob would (a leading dot only by a leading dot)."""
+    from fnmatch import fnmatchcase
+
+    parts = pattern.split("/")
+    names = name.split("/")
+    if len(parts) < len(names):
+        return None
+    for part, segment in zip(parts, names, strict=False):
+        if part == segment:
+            continue
+        if segment[:1] == "." and part[:1] != ".":
+            return None
+        if _GLOB.isdisjoint(part) or not fnmatchcase(segment, part):
+            return None
+    rest = "/".join(parts[len(names) :])
+    return "/" + rest if rest else ""
 
 
 def made(
