@@ -291,6 +291,10 @@ UNSHOWN_CODE: list[tuple[str, str, str]] = [
     ("echo 'all: ; rm x' > Makefile; make", "ask", "ask"),
     ("echo 'all: ; rm x' > m.mk; make -f m.mk", "ask", "ask"),
     ("bash -c \"echo 'rm x' > f\"; . ./f", "ask", "ask"),
+    ("printf 'rm x' | dd of=f.sh; bash f.sh", "ask", "ask"),
+    ("echo 'rm x' > f; exec bash f", "ask", "ask"),
+    ("echo 'rm x' >| f; . f", "ask", "ask"),
+    ("echo 'rm x' &> f; . f", "ask", "ask"),
 ]
 
 UNSHOWN_CODE_BENIGN: list[tuple[str, str, str]] = [
@@ -343,6 +347,16 @@ LINE_LINKS: list[tuple[str, str, str]] = [
     ("ln -s /proc/self/cwd/.. up; cat up/.ssh/id_rsa", "stop", "stop"),
     # a pattern that will match the made name once it exists
     ("ln -s .. up; cat u*/.ssh/id_rsa", "deny", "deny"),
+    ('ln -s "$HOME" h; cat h/.ssh/id_rsa', "deny", "deny"),
+    ("ln -s ~/ h; cat h/.ssh/id_rsa", "deny", "deny"),
+    ("ln -s ../ up; cat up/.ssh/id_rsa", "deny", "deny"),
+    ("ln -rs .. up; cat up/.ssh/id_rsa", "deny", "deny"),
+    ("cp -R .. up; cat up/.ssh/id_rsa", "deny", "deny"),
+    ("ln -s .. 'u p'; cat 'u p/.ssh/id_rsa'", "deny", "deny"),
+    ("ln -s .. up; head up/.ssh/*", "deny", "deny"),
+    ("ln -s .. up; cat < up/.ssh/id_rsa", "deny", "deny"),
+    ("ln -s .. up; cd up/.ssh; cat id_rsa", "deny", "deny"),
+    ("ln -s .. up; cd up; cd .ssh; cat id_rsa", "deny", "deny"),
     ("ln -s .. up; cat ?p/.ssh/id_rsa", "deny", "deny"),
     ("ln -s .. up; cat [u]p/.ssh/id_rsa", "deny", "deny"),
     # tar -C: the operands after it are files in that directory
