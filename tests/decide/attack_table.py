@@ -307,6 +307,8 @@ UNSHOWN_CODE_BENIGN: list[tuple[str, str, str]] = [
     ("make", "ask", "allow"),
     ("echo x > notes.txt; make", "ask", "allow"),
     ("enable -n echo", "ask", "allow"),
+    ("chmod +x run.sh && ./run.sh", "ask", "allow"),  # metadata only: what ran before runs
+    ("touch notes.txt && ./run.sh", "ask", "allow"),
 ]
 
 # Point 3: a link, copy or move made earlier in the line is followed by later paths.

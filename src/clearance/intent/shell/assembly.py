@@ -55,6 +55,12 @@ _INERT = frozenset(
     | {"basename", "dirname"}
     | {"return", "export", "local", "declare", "typeset", "readonly", "set", "test", "["}
 )
+# Commands that change a file's metadata or look at it, never its content: a later run of the
+# file runs what was there before the line (`chmod +x run.sh && ./run.sh`).
+_METADATA = frozenset(
+    {"chmod", "chown", "chgrp", "touch", "chattr", "setfacl", "stat", "file", "ls", "wc"}
+    | {"du", "realpath", "readlink", "mkdir", "test", "["}
+)
 _READS = frozenset({"<", "<<<", "<&"})
 _GLOB_MARKS = frozenset("*?[")  # what makes a word a pattern (a brace is expanded before)
 _WRITES = frozenset({">", ">>", ">|", "&>", "&>>", ">&"})
@@ -524,7 +530,8 @@ class Assembly:
     ) -> None:
         # Operands of a command that opens none of them are no unknown paths (`echo "$x"`).
         unknown = words[0].value not in _INERT if words else True
-        self.inert = not unknown  # nor files it may write, for a later run (`echo f`)
+        # Nor are they files it may write for a later run: `echo f`, `chmod +x run.sh`.
+        self.inert = not unknown or (words[0].value in _METADATA if words else False)
         for item in candidates(words):
             if isinstance(item, str):
                 self._value(item, item, base, command, effect, source)
@@ -700,7 +707,7 @@ class Assembly:
         if joined is not None and joined != path:
             self.tokens.append(PathToken(raw, joined, effect, source, command))
         line = self.line
-        if effect != "read":
+        if effect != "read" and not self.inert:
             line.written.append((path, raw))
         if path is None:
             return
