@@ -53,6 +53,11 @@ ROWS = [
     ("cat ~/.aws/credentials", "deny"),
     ("grep token ~/.config/gh/hosts.yml", "deny"),
     ("bash -lc 'cat ~/.docker/config.json'", "deny"),
+    # a secret's deny holds for writes too: `path_write` "*" asks, and must not loosen it
+    ("cat <> ~/.ssh/id_rsa", "deny"),
+    ("echo x > ~/.aws/credentials", "deny"),
+    ("cp src/a.py ~/.ssh/id_ed25519", "deny"),
+    ("tee -a ~/.netrc < src/a.py", "deny"),
     # a project directory is never a system directory
     ("rm -rf build", "ask"),
     ("rm -rf .next", "ask"),

@@ -55,7 +55,8 @@ PATH_CASES: list[tuple[str, list[tuple[str, str | None, str]]]] = [
     ('python3 -c \'open("/etc/passwd")\' /tmp/arg', [('/tmp/arg', '/tmp/arg', 'unproven')]),
     ('node -e \'fs.rmSync("/tmp/x")\' build.js', []),
     ('python3 script.py /etc/hosts', [('/etc/hosts', '/etc/hosts', 'unproven')]),
-    ('tar --directory=/etc -czf out.tgz .', [('/etc', '/etc', 'unproven'), ('.', '/work/proj', 'unproven')]),
+    # -C/--directory: the operands after it are in that directory (the archive is over-read)
+    ('tar --directory=/etc -czf out.tgz .', [('/etc/out.tgz', '/etc/out.tgz', 'unproven'), ('/etc/.', '/etc', 'unproven'), ('.', '/work/proj', 'unproven')]),
     ('git push origin feature/x', [('feature/x', '/work/proj/feature/x', 'unproven')]),
     ('git commit -m "update /etc/hosts handling"', []),
     ('npm install @scope/pkg', []),
@@ -95,7 +96,10 @@ PATH_CASES: list[tuple[str, list[tuple[str, str | None, str]]]] = [
     ('PWD=/etc cat $PWD/x', [('$PWD/x', None, 'unproven')]),
     ('cat ~other/x', [('~other/x', None, 'read')]),
     ('cat //etc///passwd', [('//etc///passwd', '/etc/passwd', 'read')]),
-    ('cat /tmp/../etc/passwd', [('/tmp/../etc/passwd', '/etc/passwd', 'read')]),
+    # `..` after a name: also the spelling as written, which the gate resolves as the kernel
+    # does (the link first, then `..`)
+    ('cat /tmp/../etc/passwd', [('/tmp/../etc/passwd', '/etc/passwd', 'read'),
+                                ('/tmp/../etc/passwd', '/tmp/../etc/passwd', 'read')]),
     ('cat "a file/with space"', []),
     ('cat "/abs/with space"', [('/abs/with space', '/abs/with space', 'read')]),
     ('echo "multi\nline/prose"', []),

@@ -32,6 +32,7 @@ from clearance.intent.glob import GLOB_CHARS, expand_pattern_bounded
 from clearance.intent.path import PathFact, path_fact
 from clearance.intent.sentinel import (
     COMPUTED,
+    EXPANSION_LIMIT,
     INDIRECTION,
     OPAQUE,
     UNKNOWN_PATH,
@@ -42,11 +43,11 @@ from clearance.policy.rule import RANK, Rule
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Iterable
 
     from clearance.intent.call import ToolCall
     from clearance.intent.path import Direction
-    from clearance.intent.shell import Analysis, Unit
+    from clearance.intent.shell import Analysis, PathToken, Unit
     from clearance.policy.rule import RuleSet
 
 __all__ = ["bash_gate"]
@@ -172,7 +173,9 @@ def _unit_result(rules: RuleSet, unit: Unit, command: str) -> tuple[GateResult, 
     return result, fact
 
 
-def _paths(analysis: Analysis, call: ToolCall, home: str, extra: tuple[str, ...]) -> list[PathFact]:
+def _paths(
+    analysis: Analysis, call: ToolCall, home: str, extra: tuple[str, ...], capped: list[PathToken]
+) -> list[PathFact]:
     facts: list[PathFact] = []
     cwd = call.cwd
     from clearance.intent.boundary import project_boundary
@@ -201,6 +204,7 @@ def _paths(analysis: Analysis, call: ToolCall, home: str, extra: tuple[str, ...]
                     # A bound was reached: what the rest reaches is unknown, so it asks.
                     facts.append(PathFact(token.raw, None, None, (token.raw,), direction, True,
                                           boundary, False, token.command))  # fmt: skip
+                    capped.append(token)
         facts.append(fact)
     return facts
 
@@ -251,8 +255,11 @@ def bash_gate(
                                       gate_message("deny", what, rule), None, text))  # fmt: skip
     facts: list[PathFact] = []
     if analysis.paths:
-        facts = _paths(analysis, call, home, extra(call.cwd) if extra else ())
-        _unknown_paths(rules, analysis, results)
+        capped: list[PathToken] = []
+        facts = _paths(analysis, call, home, extra(call.cwd) if extra else (), capped)
+        _unknown_paths(rules, analysis.paths, results)
+        if capped:
+            _unknown_paths(rules, capped, results, capped=True)
     return results, tuple(units), facts
 
 
@@ -270,13 +277,16 @@ def _guard(rules: RuleSet, surfaces: tuple[str, ...]) -> Rule | None:
 _UNKNOWN_VERB = {"read": "reads", "write": "writes"}
 
 
-def _unknown_paths(rules: RuleSet, analysis: Analysis, results: list[GateResult]) -> None:
+def _unknown_paths(
+    rules: RuleSet, tokens: Iterable[PathToken], results: list[GateResult], capped: bool = False
+) -> None:
     """A computed operand (``cat "$f"``) is an unknown path: it asks when a path rule that
-    allows nothing could match it, whatever it turns out to be."""
+    allows nothing could match it, whatever it turns out to be. So is a pattern whose
+    expansion reached a bound (``capped``): what the rest of it reaches is not known."""
     guards: dict[str, Rule | None] = {}  # by effect: the rules are scanned once per effect
-    for token in analysis.paths:
-        if token.path is not None:  # only unknown paths: computed, or in an unknown directory
-            continue
+    for token in tokens:
+        if token.path is not None and not capped:  # only unknown paths: computed, or in an
+            continue  # unknown directory
         effect = token.effect
         if effect in guards:
             guard = guards[effect]
@@ -294,17 +304,19 @@ def _unknown_paths(rules: RuleSet, analysis: Analysis, results: list[GateResult]
             why = "and it could be one of the protected paths"
         else:
             why = "and a path rule could match it"
-        unknown = (
-            "which is computed when the command runs"
-            if token.source == "computed"
-            else "in a directory clearance cannot know (after a computed cd)"
-        )
+        sentinel = EXPANSION_LIMIT if capped else UNKNOWN_PATH
+        if capped:
+            unknown = "a pattern that names more paths than clearance expands"
+        elif token.source == "computed":
+            unknown = "which is computed when the command runs"
+        else:
+            unknown = "in a directory clearance cannot know (after a computed cd)"
         message = (
             f'Needs approval: bash command "{token.command}" {verb} the path "{token.raw}", '
-            f"{unknown}, {why} ({UNKNOWN_PATH})"
+            f"{unknown}, {why} ({sentinel})"
         )
         results.append(GateResult("path", guard.surface, token.raw, "ask", guard, message,
-                                  UNKNOWN_PATH, token.command))  # fmt: skip
+                                  sentinel, token.command))  # fmt: skip
 
 
 _ANALYZE: Callable[..., Analysis] | None = None

@@ -15,6 +15,7 @@ from clearance.intent.sentinel import UNMODELLED
 from clearance.intent.shell.assembly import MAX_LAYERS, Assembly, normalise_cwd
 from clearance.intent.shell.continuation import joined, touches_expansion
 from clearance.intent.shell.heredoc import respell
+from clearance.intent.shell.line import Line
 from clearance.intent.shell.plain import plain
 from clearance.intent.shell.source import Source
 from clearance.intent.shell.statement import Scope
@@ -177,7 +178,7 @@ def _memo(exists: Callable[[str], bool]) -> Callable[[str], bool]:
 class _Session:
     """Shared settings of one analysis, including recursive payload and salvage parses."""
 
-    __slots__ = ("cdpath", "exists", "home", "home_ok", "nests", "pwd_ok", "salvages")
+    __slots__ = ("cdpath", "exists", "home", "home_ok", "line", "nests", "pwd_ok", "salvages")
 
     def __init__(self, home: str, home_ok: bool, pwd_ok: bool, exists: Callable[[str], bool]):
         self.cdpath = False  # CDPATH may be set: `cd name` may go elsewhere than ./name
@@ -187,6 +188,7 @@ class _Session:
         self.exists = exists
         self.salvages = 0
         self.nests = 0
+        self.line = Line()  # what earlier statements made or wrote, for later ones
 
     def run(
         self, text: str, context: str, scope: Scope, depth: int, payload: bool
@@ -244,6 +246,7 @@ class _Session:
             depth=depth,
             cdpath=self.cdpath,
             scripts=None if payload else self.script,
+            line=self.line,
         )
 
     def script(

@@ -69,6 +69,11 @@ _SED_LONG = frozenset(
 )
 _SED_READONLY = frozenset("pPnNdDgGhHxlz=qQbtT:#{}FvL")
 _LEADING_GLOB = frozenset("*?[")
+# Core commands an option can make write or run something (`sort -o`, `sed -i`, `find -delete`,
+# `fd -x`, `rg --pre`, `awk -f`). A glob that may expand to a name starting with `-` (a file the
+# agent made, named `-i` or `--pre=sh`) could hand them such an option, so for these a leading
+# glob withdraws the read claim. The other core commands have no option that writes or runs.
+_INJECTABLE = frozenset({"awk", "fd", "find", "rg", "sed", "sort"})
 
 
 def reader_claim(words: Sequence[Word]) -> Claim | None:
@@ -83,7 +88,7 @@ def reader_claim(words: Sequence[Word]) -> Claim | None:
         if word.lead_dyn or word.dq_dyn:
             return "retracted"
         value = word.value
-        if value is not None and word.glob and value[:1] in _LEADING_GLOB:
+        if value is not None and word.glob and value[:1] in _LEADING_GLOB and name in _INJECTABLE:
             return "retracted"
         values.append(value)
     literal = [v for v in values if v is not None]
