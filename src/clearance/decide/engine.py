@@ -50,7 +50,7 @@ _normpath = os.path.normpath
 class Engine:
     """Decides tool calls against one :class:`~clearance.policy.policy.Policy`."""
 
-    __slots__ = ("_disk", "_protected", "config_dir", "grants", "policy", "state")
+    __slots__ = ("_disk", "_protected", "_reported", "config_dir", "grants", "policy", "state")
 
     def __init__(
         self,
@@ -68,6 +68,7 @@ class Engine:
         self.state = state
         self.config_dir = config_dir
         self._disk: dict[str, GrantStore] = {}
+        self._reported: set[str] = set()  # sessions whose rejected grant file was reported
         self._protected: RuleSet | None = None
 
     @classmethod
@@ -204,6 +205,16 @@ class Engine:
             action="allow", rule=rule, message=message, sentinel=None
         )
         return granted
+
+    def rejected_grants(self) -> list[tuple[str, str, str]]:
+        """``(session, file, why)`` for each session-grant file read since the last call that
+        failed its seal (its grants were ignored); each is reported once per engine."""
+        out = []
+        for session, store in self._disk.items():
+            if getattr(store, "rejected", False) and session not in self._reported:
+                self._reported.add(session)
+                out.append((session, getattr(store, "path", ""), getattr(store, "why", "")))
+        return out
 
     def grants_for(self, session: str | None) -> GrantStore | None:
         """The grants of ``session``: the engine's own store, else the session's file."""
