@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     from clearance.decide.grant import GrantStore
     from clearance.intent.call import ToolCall
     from clearance.intent.path import PathFact
+    from clearance.intent.volume import Volumes
     from clearance.policy.policy import Policy
     from clearance.policy.rule import RuleSet
 
@@ -50,7 +51,9 @@ _normpath = os.path.normpath
 class Engine:
     """Decides tool calls against one :class:`~clearance.policy.policy.Policy`."""
 
-    __slots__ = ("_disk", "_protected", "_reported", "config_dir", "grants", "policy", "state")
+    __slots__ = (
+        "_disk", "_protected", "_reported", "config_dir", "grants", "policy", "state", "volumes",
+    )  # fmt: skip
 
     def __init__(
         self,
@@ -59,10 +62,13 @@ class Engine:
         grants: GrantStore | None = None,
         state: str | None = None,
         config_dir: str | None = None,
+        volumes: Volumes | None = None,
     ) -> None:
         """``grants``: a session's grants held in memory (long-lived hosts); without it, a call
         with a session reads that session's grants from ``state`` (one process per call).
-        ``state`` and ``config_dir`` (default: the environment's) are protected paths."""
+        ``state`` and ``config_dir`` (default: the environment's) are protected paths.
+        ``volumes``: whether volumes fold case (default: probed; tests inject one)."""
+        self.volumes = volumes
         self.policy = policy
         self.grants = grants
         self.state = state
@@ -121,9 +127,10 @@ class Engine:
             except Expired:
                 return self._finish(call, [_expired(call)])
             if facts:
-                results += path_gate(rules, facts, tool="bash")
+                volumes = self.volumes
+                results += path_gate(rules, facts, tool="bash", volumes=volumes)
                 results += external_gate(rules, facts, tool="bash")
-                results += protected_gate(self.protected(), facts, tool="bash")
+                results += protected_gate(self.protected(), facts, tool="bash", volumes=volumes)
             return self._finish(call, results, units=units, paths=tuple(facts))
         raw_paths, direction, path_tool = paths_of(call, self.policy.home)
         boundary = canonical_cwd(cwd) if raw_paths else ""
@@ -135,10 +142,10 @@ class Engine:
             results = [tool_gate(rules, call, path_values=f.aliases) for f in facts]
         else:
             results = [tool_gate(rules, call, path_values=("*",) if path_tool else None)]
-        results += path_gate(rules, facts, tool=kind)
+        results += path_gate(rules, facts, tool=kind, volumes=self.volumes)
         results += external_gate(rules, facts, tool=kind)
         if facts:
-            results += protected_gate(self.protected(), facts, tool=kind)
+            results += protected_gate(self.protected(), facts, tool=kind, volumes=self.volumes)
         return self._finish(call, results, paths=tuple(facts))
 
     def protected(self) -> RuleSet:
