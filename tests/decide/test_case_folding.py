@@ -106,13 +106,21 @@ def test_folding_never_loosens_and_leaves_plain_paths_alone(
     policy = {"permission": {"*": "allow", "bash": "allow", "path": {"*.env": "ask",
               "*.env.example": "allow", "Secrets/*": "deny"}}}  # fmt: skip
     folding = FixedVolumes(True)
-    assert _check(proj, env, "read", {"file_path": "x.ENV.EXAMPLE"}, folding, policy=policy)[0] == "allow"
+    assert (
+        _check(proj, env, "read", {"file_path": "x.ENV.EXAMPLE"}, folding, policy=policy)[0]
+        == "allow"
+    )
     assert _check(proj, env, "read", {"file_path": "x.env"}, folding, policy=policy)[0] == "ask"
     # A pattern written with capitals meets a lower-case spelling where the volume folds.
-    assert _check(proj, env, "read", {"file_path": "secrets/a"}, folding, policy=policy)[0] == "deny"
+    assert (
+        _check(proj, env, "read", {"file_path": "secrets/a"}, folding, policy=policy)[0] == "deny"
+    )
     assert _check(proj, env, "read", {"file_path": "secrets/a"}, FixedVolumes(False),
                   policy=policy)[0] == "allow"  # fmt: skip
-    assert _check(proj, env, "read", {"file_path": "src/Main.py"}, folding, policy=policy)[0] == "allow"
+    assert (
+        _check(proj, env, "read", {"file_path": "src/Main.py"}, folding, policy=policy)[0]
+        == "allow"
+    )
 
 
 def test_the_probe_reads_a_real_volume_and_remembers_per_directory(tmp_path: Path) -> None:

@@ -36,7 +36,9 @@ def project(tmp_path: Path) -> tuple[Path, dict[str, str]]:
     return proj, env
 
 
-def _check(proj: Path, env: dict[str, str], tool: str, value: object, **kw: object) -> tuple[str, str]:
+def _check(
+    proj: Path, env: dict[str, str], tool: str, value: object, **kw: object
+) -> tuple[str, str]:
     grants = kw.pop("grants", None)
     engine = Engine.load(cwd=str(proj), policy=json.dumps(PERMISSIVE), env=env, **kw)  # type: ignore[arg-type]
     engine.grants = grants  # type: ignore[assignment]

@@ -255,7 +255,9 @@ def test_a_tampered_grant_file_is_ignored_and_written_to_the_review_log(world) -
     DiskGrants(state, "S2").add([Grant("bash", "git status *")])
     assert world.run("gate", "--session", "S2", "bash", "git status").returncode == 0
     records = [json.loads(x) for x in default_log(world).read_text().splitlines()]
-    assert not [r for r in records if r["event"] == "session_grants.rejected" and r["session"] == "S2"]
+    assert not [
+        r for r in records if r["event"] == "session_grants.rejected" and r["session"] == "S2"
+    ]
 
 
 def test_a_grant_file_without_a_seal_is_reported_once_per_engine(tmp_path: Path) -> None:

@@ -131,13 +131,22 @@ class Engine:
                 results += path_gate(rules, facts, tool="bash", volumes=volumes)
                 results += external_gate(rules, facts, tool="bash")
                 results += protected_gate(self.protected(), facts, tool="bash", volumes=volumes)
+                if any(f.recursive for f in facts):
+                    from clearance.decide.gates.beneath import beneath_gate
+
+                    results += beneath_gate(rules, self.protected(), facts, tool="bash",
+                                            volumes=volumes)  # fmt: skip
             return self._finish(call, results, units=units, paths=tuple(facts))
         raw_paths, direction, path_tool = paths_of(call, self.policy.home)
         boundary = canonical_cwd(cwd) if raw_paths else ""
+        # The Grep tool searches every file beneath a directory it is given.
+        deep = kind == "grep"
+        home = self.policy.home
         facts = [
-            path_fact(raw, cwd=cwd, home=self.policy.home, direction=direction, boundary=boundary)
+            path_fact(raw, cwd=cwd, home=home, direction=direction, boundary=boundary,
+                      recursive=deep)
             for raw in raw_paths
-        ]
+        ]  # fmt: skip
         if path_tool and facts:
             results = [tool_gate(rules, call, path_values=f.aliases) for f in facts]
         else:
@@ -146,7 +155,27 @@ class Engine:
         results += external_gate(rules, facts, tool=kind)
         if facts:
             results += protected_gate(self.protected(), facts, tool=kind, volumes=self.volumes)
+        if deep:
+            results += self._beneath(call, facts, cwd)
         return self._finish(call, results, paths=tuple(facts))
+
+    def _beneath(self, call: ToolCall, facts: list[PathFact], cwd: str) -> list[GateResult]:
+        """What the Grep tool reaches beneath the directories it searches (without a path, the
+        working directory), within its ``glob`` filter. The hosts' Grep tools run ripgrep
+        without ``--hidden`` or ``--follow``, and their input cannot add them: hidden entries
+        and symlinks beneath the directory are not searched (a hidden directory given as the
+        path itself is)."""
+        from clearance.decide.gates.beneath import beneath_gate
+
+        data = call.input
+        only = data.get("glob") if isinstance(data, dict) else None
+        data_path = data.get("path") if isinstance(data, dict) else None
+        if not data_path:
+            facts = [path_fact(cwd, cwd=cwd, home=self.policy.home, direction="read",
+                               boundary=canonical_cwd(cwd), recursive=True)]  # fmt: skip
+        return beneath_gate(self.policy.rules, self.protected(), facts, tool=call.kind,
+                            volumes=self.volumes, only=only if isinstance(only, str) else None,
+                            hidden=False)  # fmt: skip
 
     def protected(self) -> RuleSet:
         """The protected paths (``clearance.policy.protected``), built on first use."""

@@ -186,7 +186,8 @@ class Gatekeeper:
                 "session": session, "file": path, "why": why, "tool": call.kind,
                 "agent": call.agent, "cwd": call.cwd,
                 "message": "a session-grant file was not written by clearance (its seal does "
-                "not match): its grants are ignored; remove it with `clearance sessions --clear ID`",
+                "not match): its grants are ignored; remove it with "
+                "`clearance sessions --clear ID`",
             })  # fmt: skip
 
     def _fields(self, call: ToolCall, decision: Decision | None, request_id: str) -> dict[str, Any]:

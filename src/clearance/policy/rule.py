@@ -331,6 +331,15 @@ class RuleSet:
                                            fold=True)  # fmt: skip
         return found
 
+    def as_matched(self, rule: Rule) -> str:
+        """``rule``'s pattern as this set matches it (``~`` expanded on the surfaces that
+        expand it; not folded)."""
+        if self._home and rule.surface in self._expand:
+            from clearance.policy.wildcard import expand_home
+
+            return expand_home(rule.pattern, self._home)
+        return rule.pattern
+
     def surfaces(self) -> frozenset[str]:
         """The surfaces that have rules of their own (the universal rule aside)."""
         found = self._surfaces

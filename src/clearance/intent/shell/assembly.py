@@ -11,7 +11,7 @@ from __future__ import annotations
 from clearance.intent.path import normal_path
 from clearance.intent.sentinel import CODE_RUNNING, COMPUTED, EXPANSION_LIMIT
 from clearance.intent.shell import brace, reeval
-from clearance.intent.shell.effect import reader_claim
+from clearance.intent.shell.effect import reader_claim, reads_recursively
 from clearance.intent.shell.hazards import hazardous_variable, inspect, variable_payload
 from clearance.intent.shell.role import candidates
 from clearance.intent.shell.spelling import spellings
@@ -414,6 +414,21 @@ class Assembly:
     ) -> None:
         if not self.project:
             return
+        start = len(self.tokens)
+        self._command_paths(words, base, command, provable, known)
+        if len(self.tokens) > start and reads_recursively(words):
+            # `grep -r x ~`: what lies beneath each directory operand is read too.
+            tokens = self.tokens
+            tokens[start:] = [t.replace(deep=True) for t in tokens[start:]]
+
+    def _command_paths(
+        self,
+        words: Sequence[Word],
+        base: str | None,
+        command: str,
+        provable: bool,
+        known: tuple[Layer | None] | None,
+    ) -> None:
         found = layer(words) if known is None else known[0]
         if found is not None:
             if found.kind == "opaque":
