@@ -227,7 +227,35 @@ EXPANSION_OPTIONS_BENIGN: list[tuple[str, str, str]] = [
     ("echo x 2>/dev/null", "allow", "allow"),
 ]
 
+# Recursive reads: a directory read recursively reaches every file beneath it.
+RECURSIVE_READS: list[tuple[str, str, str]] = [
+    ("grep -r . ..", "deny", "deny"),
+    ("grep -r pass ~", "deny", "deny"),
+    ("grep -R pass $HOME/", "deny", "deny"),
+    ("find .. -exec cat {} +", "deny", "deny"),
+    ("tar cf - ..", "deny", "deny"),
+    ("cp -r ~ /tmp/x", "deny", "deny"),
+    ("rsync -a ~/ x", "deny", "deny"),
+    ("zip -r x.zip ~", "deny", "deny"),
+    ("rg -uu key ~", "deny", "deny"),
+    ("cd .. && rg key", "deny", "deny"),
+    ("grep -r SECRET .", "stop", "deny"),  # the project's .env
+    ("rg SECRET", "stop", "deny"),  # no directory: the working directory
+    ('cd "$d" && grep -r x', "stop", "stop"),  # a directory clearance cannot know
+]
+
+RECURSIVE_READS_BENIGN: list[tuple[str, str, str]] = [
+    ("grep -r TODO src", "allow", "allow"),
+    ("rg foo src", "allow", "allow"),
+    ("grep pass README.md", "allow", "allow"),
+    ("tar cf x.tar src", "ask", "allow"),
+    ("ls -R ~", "ask", "allow"),
+    ("find ~ -name x", "ask", "allow"),
+]
+
 CLASSES: dict[str, list[tuple[str, str, str]]] = {
+    "recursive-reads": RECURSIVE_READS,
+    "recursive-reads-benign": RECURSIVE_READS_BENIGN,
     "expansion-options": EXPANSION_OPTIONS,
     "expansion-options-benign": EXPANSION_OPTIONS_BENIGN,
     "word-parts": WORD_PARTS,

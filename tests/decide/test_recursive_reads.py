@@ -82,6 +82,9 @@ REACH_THE_KEY = [
     "rg key ..",
     "diff -r ~ /tmp",
     "cd .. && grep -r pass .",
+    "cd .. && rg pass",  # no directory given: the working directory is searched
+    "cd ~ && grep -r pass",
+    "/usr/bin/grep -r pass ~",
     "true && grep -r pass ~ | head",
     "echo $(grep -r pass ~)",
 ]
@@ -100,6 +103,8 @@ BENIGN = [
     "grep -rn TODO .",
     "rg foo .",
     "rg foo src",
+    "rg foo",  # the working directory: a clean project
+    "grep -r foo",
     "tar cf x.tar build",
     "cp -r src /tmp/copy",
     "zip -r x.zip src",

@@ -11,7 +11,8 @@ from __future__ import annotations
 from clearance.intent.path import normal_path
 from clearance.intent.sentinel import CODE_RUNNING, COMPUTED, EXPANSION_LIMIT
 from clearance.intent.shell import brace, reeval
-from clearance.intent.shell.effect import reader_claim, reads_recursively
+from clearance.intent.shell.effect import RECURSIVE as RECURSIVE_NAMES
+from clearance.intent.shell.effect import reader_claim, reads_recursively, searches_cwd
 from clearance.intent.shell.hazards import hazardous_variable, inspect, variable_payload
 from clearance.intent.shell.role import candidates
 from clearance.intent.shell.spelling import spellings
@@ -416,10 +417,15 @@ class Assembly:
             return
         start = len(self.tokens)
         self._command_paths(words, base, command, provable, known)
-        if len(self.tokens) > start and reads_recursively(words):
+        name = words[0].value if words else None
+        if name and name.rpartition("/")[2] in RECURSIVE_NAMES and reads_recursively(words):
             # `grep -r x ~`: what lies beneath each directory operand is read too.
             tokens = self.tokens
-            tokens[start:] = [t.replace(deep=True) for t in tokens[start:]]
+            if len(tokens) > start:
+                tokens[start:] = [t.replace(deep=True) for t in tokens[start:]]
+            elif searches_cwd(words):
+                # `rg x`, `grep -r x`: no directory given, the working directory is searched.
+                tokens.append(PathToken(".", base, "read", "core", command, True))
 
     def _command_paths(
         self,

@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 
     Claim = Literal["read", "retracted"]
 
-__all__ = ["CORE", "RECURSIVE", "reader_claim", "reads_recursively"]
+__all__ = ["CORE", "RECURSIVE", "reader_claim", "reads_recursively", "searches_cwd"]
 
 CORE = frozenset(
     {
@@ -289,6 +289,17 @@ for _alias in ("egrep", "fgrep", "rgrep"):
     _BY_OPTION[_alias] = _BY_OPTION["grep"]
 RECURSIVE = frozenset({*_ALWAYS, *_BY_OPTION, "find", "fd", "fdfind", "tar", "7z", "7za", "rgrep"})
 _FIND_HANDS_ON = frozenset({"-exec", "-execdir", "-ok", "-okdir"})
+# Recursive readers that search the working directory when given no directory.
+_CWD_BY_DEFAULT = frozenset(
+    {*_ALWAYS, "grep", "egrep", "fgrep", "rgrep", "find", "fd", "fdfind"}
+)
+
+
+def searches_cwd(words: Sequence[Word]) -> bool:
+    """Whether a recursive reader given no path operand searches the working directory
+    (``grep -r x``, ``rg x``, ``find -exec …``): call only when :func:`reads_recursively`."""
+    value = words[0].value if words else None
+    return value is not None and value.rsplit("/", 1)[-1] in _CWD_BY_DEFAULT
 
 
 def reads_recursively(words: Sequence[Word]) -> bool:
