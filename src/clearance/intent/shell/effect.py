@@ -290,9 +290,7 @@ for _alias in ("egrep", "fgrep", "rgrep"):
 RECURSIVE = frozenset({*_ALWAYS, *_BY_OPTION, "find", "fd", "fdfind", "tar", "7z", "7za", "rgrep"})
 _FIND_HANDS_ON = frozenset({"-exec", "-execdir", "-ok", "-okdir"})
 # Recursive readers that search the working directory when given no directory.
-_CWD_BY_DEFAULT = frozenset(
-    {*_ALWAYS, "grep", "egrep", "fgrep", "rgrep", "find", "fd", "fdfind"}
-)
+_CWD_BY_DEFAULT = frozenset({*_ALWAYS, "grep", "egrep", "fgrep", "rgrep", "find", "fd", "fdfind"})
 
 
 def searches_cwd(words: Sequence[Word]) -> bool:
