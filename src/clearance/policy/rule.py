@@ -260,7 +260,7 @@ class RuleSet:
 
     __slots__ = (
         "_cased", "_expand", "_folded", "_home", "_index", "_surfaces", "_universal", "cased",
-        "fold", "rules",
+        "cased_heads", "fold", "rules",
     )  # fmt: skip
 
     def __init__(
@@ -288,6 +288,7 @@ class RuleSet:
         # Whether any pattern (as matched, home expanded) holds a letter that folds: without
         # one, a value already in lower case meets the same rules folded or not.
         self.cased = False
+        heads: list[str] = []
         for i, rule in enumerate(self.rules):
             if rule.surface == "*":
                 self._universal.insert(0, (i, rule))
@@ -297,12 +298,16 @@ class RuleSet:
                 pattern = expand_home(pattern, home)
             if pattern != pattern.lower():
                 self.cased = True
+                heads.append(_literal_head(pattern).replace("?", "*").partition("*")[0].lower())
                 if fold:
                     pattern = pattern.lower()
             index = self._index.get(rule.surface)
             if index is None:
                 index = self._index[rule.surface] = _SurfaceIndex()
             index.add(i, rule, pattern)
+        # The lower-case literal heads of the patterns with a letter that folds: a value in
+        # lower case that starts with none of them meets no such pattern, folded or not.
+        self.cased_heads = tuple(dict.fromkeys(heads))
         for index in self._index.values():
             index.seal()
 

@@ -42,8 +42,15 @@ def lowered(rules: RuleSet, values: Sequence[str]) -> tuple[tuple[str, ...], boo
     ``rules`` say (values in lower case, and no such pattern)."""
     low = tuple([v.lower() for v in values])
     same = low == tuple(values)
-    if same and not rules.cased:
-        return None
+    if same:
+        if not rules.cased:
+            return None
+        heads = rules.cased_heads
+        for value in low:
+            if value.startswith(heads):
+                break
+        else:
+            return None  # no pattern with a capital can meet these values
     return low, same
 
 
