@@ -131,7 +131,8 @@ class Engine:
                 results += path_gate(rules, facts, tool="bash", volumes=volumes)
                 results += external_gate(rules, facts, tool="bash")
                 results += protected_gate(self.protected(), facts, tool="bash", volumes=volumes)
-                if any(f.recursive for f in facts):
+                if any(f.recursive for f in facts) and all(r.action != "deny" for r in results):
+                    # What lies beneath a directory read recursively (a deny already stands).
                     from clearance.decide.gates.beneath import beneath_gate
 
                     results += beneath_gate(rules, self.protected(), facts, tool="bash",
@@ -155,7 +156,7 @@ class Engine:
         results += external_gate(rules, facts, tool=kind)
         if facts:
             results += protected_gate(self.protected(), facts, tool=kind, volumes=self.volumes)
-        if deep:
+        if deep and all(r.action != "deny" for r in results):
             results += self._beneath(call, facts, cwd)
         return self._finish(call, results, paths=tuple(facts))
 
