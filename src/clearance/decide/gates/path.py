@@ -36,11 +36,20 @@ _EXTERNAL_BOTH = ("external_directory_read", "external_directory_write")
 _EXTERNAL = {"read": ("external_directory_read",), "write": ("external_directory_write",)}
 
 
+_last_lowered: tuple[Sequence[str] | None, tuple[str, ...]] = (None, ())
+
+
 def lowered(rules: RuleSet, values: Sequence[str]) -> tuple[tuple[str, ...], bool] | None:
     """``values`` in lower case, and whether they were already: then only patterns with a
     letter that folds can say something new. ``None`` when folding cannot change what
     ``rules`` say (values in lower case, and no such pattern)."""
-    low = tuple([v.lower() for v in values])
+    global _last_lowered
+    last = _last_lowered
+    if last[0] is values:  # the path gate and the protected-path gate ask for the same fact
+        low = last[1]
+    else:
+        low = tuple([v.lower() for v in values])
+        _last_lowered = (values, low)
     same = low == tuple(values)
     if same:
         if not rules.cased:
