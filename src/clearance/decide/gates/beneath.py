@@ -24,6 +24,7 @@ costs no I/O. ``docs/configuration.md``, "Recursive reads", and ADR 0011.
 from __future__ import annotations
 
 import os
+from bisect import bisect_left
 
 from clearance.decide.decision import GateResult
 from clearance.decide.gates._message import gate_message
@@ -45,6 +46,9 @@ CAP = 10_000  # entries walked beneath the directories of one call
 _READ = ("path_read",)
 _PROTECTED = ("protected_read",)
 
+_Candidate = tuple["Rule", str]  # a rule that allows nothing, and its pattern as matched
+_Entry = tuple["Rule", str, str]  # … and the pattern's longest literal piece, in lower case
+
 
 def beneath_gate(
     rules: RuleSet,
@@ -61,173 +65,233 @@ def beneath_gate(
     ``hidden=False``: the tool never descends into a hidden entry (a name starting with
     ``.``) nor follows a symlink beneath the directory, as ripgrep behind a host's Grep tool
     does without ``--hidden`` and ``--follow``."""
+    sets = [
+        _Set(rules, _READ, "path", _index(rules, _READ)),
+        _Set(protected, _PROTECTED, "protected", _index(protected, _PROTECTED)),
+    ]
+    sets = [one for one in sets if one.index.any]
     out: list[GateResult] = []
+    if not sets:
+        return out  # no read rule that allows nothing: nothing beneath can matter
     budget = [CAP]
     for fact in facts:
         if not fact.recursive or fact.direction == "write" or fact.canonical is None:
             continue
-        pairs = ((rules, _READ, "path"), (protected, _PROTECTED, "protected"))
-        for ruleset, surfaces, gate in pairs:
-            found = _reach(ruleset, surfaces, fact, volumes, only, budget, gate == "protected",
-                           hidden)  # fmt: skip
-            if found is not None:
-                out.append(_result(gate, fact, tool, *found))
+        walk = _Walk(sets, fact, volumes, only, budget, hidden)
+        for one, (rule, reached, why) in walk.reach().items():
+            out.append(_result(one.gate, fact, tool, rule, reached, why))
     return out
 
 
-def _candidates(rules: RuleSet, surfaces: Sequence[str]) -> list[tuple[Rule, str]]:
-    return [
+class _Index:
+    """The read rules of one set that allow nothing, arranged to find quickly which could
+    match beneath a directory: relative patterns may match anywhere; absolute ones by the
+    literal head before their first wildcard. Each with its longest literal piece."""
+
+    __slots__ = ("any", "by_head", "cased", "head_lengths", "heads", "relative",
+                 "relative_pieces")  # fmt: skip
+
+    def __init__(self, candidates: list[_Candidate]) -> None:
+        self.any = bool(candidates)
+        self.relative: list[_Entry] = []
+        self.by_head: dict[str, list[_Entry]] = {}
+        self.cased: list[_Entry] = []  # patterns with a capital, in lower case
+        for rule, pattern in candidates:
+            entry = (rule, pattern, _piece(pattern))
+            if pattern[:1] != "/":
+                self.relative.append(entry)
+                continue
+            self.by_head.setdefault(_head(pattern), []).append(entry)
+            if pattern != pattern.lower():
+                self.cased.append((rule, pattern.lower(), entry[2]))
+        self.heads = sorted(self.by_head)
+        self.head_lengths = sorted({len(head) for head in self.by_head})
+        pieces = [entry[2] for entry in self.relative]
+        self.relative_pieces: list[str] | None = None if "" in pieces else pieces
+
+
+_INDEXES: dict[tuple[int, tuple[str, ...]], tuple[RuleSet, _Index]] = {}
+
+
+def _index(rules: RuleSet, surfaces: tuple[str, ...]) -> _Index:
+    """The :class:`_Index` of ``rules`` on ``surfaces``, built once per rule set."""
+    key = (id(rules), surfaces)
+    hit = _INDEXES.get(key)
+    if hit is not None and hit[0] is rules:
+        return hit[1]
+    candidates = [
         (rule, rules.as_matched(rule))
         for rule in rules.rules
         if rule.surface in surfaces and rule.action != "allow"
     ]
+    index = _Index(candidates)
+    if len(_INDEXES) >= 16:
+        _INDEXES.clear()
+    _INDEXES[key] = (rules, index)  # the set is held, so its id is not reused meanwhile
+    return index
 
 
-def _heads(pattern: str, root: str) -> str | None:
-    """Where ``pattern`` could match beneath ``root``: the directory (or file) beneath ``root``
-    its literal head names, ``root`` itself when it may match anywhere beneath it, ``None``
-    when it cannot match beneath ``root`` at all."""
-    if pattern[:1] != "/":
-        return root  # `*.env`, `.env`, `src/*`: matched against every spelling, anywhere
-    prefix = root if root.endswith("/") else root + "/"
+def _head(pattern: str) -> str:
     cut = len(pattern)
     for ch in "*?":
         i = pattern.find(ch)
         if 0 <= i < cut:
             cut = i
-    head = pattern[:cut]
-    for a, b in zip(head, prefix, strict=False):
-        if a != b:
-            return None  # the literal head leads elsewhere
-    if len(head) < len(prefix):
-        # A wildcard before the directory ends (`/home/*/.ssh/*` from `/home/u/proj`), or the
-        # pattern is the directory itself: anything beneath may match.
-        return root if cut < len(pattern) else None
-    if cut == len(pattern):
-        return pattern  # one path beneath the directory, exactly
-    anchor = head[: head.rfind("/")]
-    return anchor if len(anchor) > len(prefix) - 1 else root
+    return pattern[:cut]
 
 
-def _reach(
-    rules: RuleSet,
-    surfaces: Sequence[str],
-    fact: PathFact,
-    volumes: Volumes | None,
-    only: str | None,
-    budget: list[int],
-    protected: bool,
-    hidden: bool,
-) -> tuple[Rule, str, str | None] | None:
-    """The strictest rule an entry beneath ``fact``'s directory meets: ``(rule, entry,
-    None)``, or ``(rule, directory, why)`` when the walk was cut short; ``None`` when nothing
-    beneath it meets a rule that allows nothing."""
-    candidates = _candidates(rules, surfaces)
-    if not candidates:
-        return None
-    canonical = fact.canonical
-    assert canonical is not None
-    lexical = fact.path or canonical
-    spellings = {canonical.rstrip("/") or "/", lexical.rstrip("/") or "/"}
-    starts: dict[str, Rule] = {}
-    for rule, pattern in candidates:
-        folded_pattern = pattern.lower()
-        for spelling in spellings:
-            where = _heads(pattern, spelling)
-            if where is None and folded_pattern != pattern:
-                where = _heads(folded_pattern, spelling.lower())  # a folding volume
-                if where is not None:
-                    where = spelling  # the spelling's own case is unknown: walk it all
-            if where is not None:
-                # Walk from the real directory: a lexical head becomes canonical.
-                if where.startswith(lexical.rstrip("/") + "/") and lexical != canonical:
-                    where = canonical.rstrip("/") + where[len(lexical.rstrip("/")) :]
-                elif where == lexical:
-                    where = canonical
-                starts.setdefault(where, rule)
-    directory = canonical.rstrip("/") or "/"
-    # Where a rule may match anywhere beneath the directory, all of it must be seen.
-    needed = directory in starts
-    anchors: list[str] = []  # the places a rule's literal head names, nested ones dropped
-    for start in sorted(starts, key=len):
-        if start != directory and not any(
-            start == a or start.startswith(a.rstrip("/") + "/") for a in anchors
-        ):
-            anchors.append(start)
-    # A pattern matches only a value holding its longest literal piece: a path holding none
-    # of them is not evaluated (most of a walk).
-    needles: list[str] | None = []
-    for _, pattern in candidates:
-        piece = max(pattern.replace("?", "*").split("*"), key=len).lower()
-        if not piece:
-            needles = None  # `*`: every path
+def _piece(pattern: str) -> str:
+    """The longest literal piece of ``pattern``, in lower case: a value it matches holds it."""
+    return max(pattern.replace("?", "*").split("*"), key=len).lower()
+
+
+class _Set:
+    __slots__ = ("gate", "index", "rules", "surfaces")
+
+    def __init__(self, rules: RuleSet, surfaces: tuple[str, ...], gate: str, index: _Index):
+        self.rules = rules
+        self.surfaces = surfaces
+        self.gate = gate
+        self.index = index
+
+
+def _starts(index: _Index, directory: str) -> tuple[dict[str, Rule], Rule | None, list[str] | None]:
+    """Where ``index``'s rules could match beneath ``directory``: the places their literal heads
+    name beneath it (each with a rule), a rule that may match anywhere beneath it (or
+    ``None``), and the literal pieces a matching path holds (``None``: any path may match)."""
+    prefix = directory if directory.endswith("/") else directory + "/"
+    anchors: dict[str, Rule] = {}
+    anywhere: Rule | None = index.relative[0][0] if index.relative else None
+    pieces = None if index.relative_pieces is None else list(index.relative_pieces)
+    relevant: list[_Entry] = []
+    by_head = index.by_head
+    for length in index.head_lengths:  # heads that are a prefix of the directory's
+        if length > len(prefix):
             break
-        assert needles is not None
-        needles.append(piece)
-    walk = _Walk(rules, surfaces, fact, volumes, only, budget, protected, hidden,
-                 tuple(dict.fromkeys(needles)) if needles is not None else None)  # fmt: skip
-    why = f"holds more than {CAP:,} entries"
-    for anchor in anchors:
-        if os.path.lexists(anchor):
-            found = walk.run(anchor)
-            if found is not None and found[0].action == "deny":
-                return found
-    cut = walk.cut
-    # Then the directory itself: for the rules that may match anywhere, and for a symlink
-    # beneath it that leads to a file a rule covers (`src/link -> ~/.ssh/id_rsa`).
-    walk.cut = None
-    found = walk.run(directory)
-    if found is not None:
-        return found
-    if cut is not None:
-        return starts[cut], cut, why
-    if walk.cut is not None and needed:
-        return starts[directory], directory, why
-    return None
+        found = by_head.get(prefix[:length])
+        if found is not None:
+            for entry in found:
+                if len(entry[1]) > length:  # a wildcard follows the head
+                    relevant.append(entry)
+                    anywhere = anywhere or entry[0]
+    heads = index.heads
+    at = bisect_left(heads, prefix)
+    while at < len(heads) and heads[at].startswith(prefix):
+        head = heads[at]
+        at += 1
+        for entry in by_head[head]:
+            relevant.append(entry)
+            rule, pattern = entry[0], entry[1]
+            if head == pattern:
+                anchors.setdefault(pattern, rule)  # one path beneath the directory, exactly
+                continue
+            anchor = head[: head.rfind("/")]
+            if len(anchor) > len(prefix) - 1:
+                anchors.setdefault(anchor, rule)
+            elif anywhere is None:
+                anywhere = rule
+    if index.cased and anywhere is None:
+        low = prefix.lower()
+        for entry in index.cased:
+            head = _head(entry[1])
+            if head.startswith(low) or low.startswith(head):
+                anywhere = entry[0]  # a folding volume: the spelling's own case is unknown
+                relevant.append(entry)
+                break
+    if pieces is not None:
+        for entry in relevant:
+            if not entry[2]:
+                return anchors, anywhere, None
+            pieces.append(entry[2])
+    return anchors, anywhere, pieces
 
 
 class _Walk:
-    __slots__ = ("best", "budget", "cut", "cwd", "fact", "hidden", "needles", "only",
-                 "protected", "roots", "rules", "surfaces", "volumes")  # fmt: skip
+    """One recursive read: the places to look, the walk, and the strictest rule met per set."""
+
+    __slots__ = ("best", "budget", "cwd", "fact", "hidden", "needles", "only", "roots", "sets",
+                 "volumes")  # fmt: skip
 
     def __init__(
         self,
-        rules: RuleSet,
-        surfaces: Sequence[str],
+        sets: list[_Set],
         fact: PathFact,
         volumes: Volumes | None,
         only: str | None,
         budget: list[int],
-        protected: bool,
         hidden: bool,
-        needles: tuple[str, ...] | None,
     ) -> None:
-        self.hidden = hidden
-        self.needles = needles
-        self.rules = rules
-        self.surfaces = surfaces
+        self.sets = sets
         self.fact = fact
         self.volumes = volumes
         self.only = only if only and not any(c in only for c in "{}/") else None
         self.budget = budget
-        self.protected = protected
+        self.hidden = hidden
         self.cwd = fact.boundary.rstrip("/") + "/" if fact.boundary else ""
-        canonical = (fact.canonical or "").rstrip("/")
+        canonical = (fact.canonical or "").rstrip("/") or "/"
         self.roots = (canonical, (fact.path or "").rstrip("/") or canonical)
-        self.best: tuple[Rule, str, str | None] | None = None
-        self.cut: str | None = None
+        self.best: dict[_Set, tuple[Rule, str, str | None]] = {}
+        self.needles: tuple[str, ...] | None = None
 
-    def run(self, root: str) -> tuple[Rule, str, str | None] | None:
+    def reach(self) -> dict[_Set, tuple[Rule, str, str | None]]:
+        canonical, lexical = self.roots
+        anchors: dict[str, Rule] = {}
+        anywhere: dict[_Set, Rule] = {}
+        needles: list[str] | None = []
+        for one in self.sets:
+            for spelling in {canonical, lexical}:
+                found, rule, pieces = _starts(one.index, spelling)
+                for anchor, anchored in found.items():
+                    if spelling != canonical and anchor.startswith(spelling + "/"):
+                        anchor = canonical + anchor[len(spelling) :]  # walk the real place
+                    anchors.setdefault(anchor, anchored)
+                if rule is not None:
+                    anywhere.setdefault(one, rule)
+                if pieces is None or needles is None:
+                    needles = None
+                else:
+                    needles += pieces
+        self.needles = tuple(dict.fromkeys(needles)) if needles is not None else None
+        why = f"holds more than {CAP:,} entries"
+        cut: tuple[Rule, str] | None = None
+        for anchor in sorted(anchors, key=len):
+            if self._hidden_below(anchor) or not os.path.lexists(anchor):
+                continue
+            if not self.run(anchor):
+                cut = cut or (anchors[anchor], anchor)
+            if self._denied():
+                return self.best
+        # Then the directory itself: for the rules that may match anywhere, and for a symlink
+        # beneath it that leads to a file a rule covers (`src/link -> ~/.ssh/id_rsa`).
+        whole = self.run(canonical)
+        for one in self.sets:
+            if one in self.best:
+                continue
+            if cut is not None and cut[0] in one.rules.rules:
+                self.best[one] = (cut[0], cut[1], why)
+            elif not whole and one in anywhere:
+                self.best[one] = (anywhere[one], canonical, why)
+        return self.best
+
+    def _hidden_below(self, anchor: str) -> bool:
+        """A place beneath the directory through a hidden name (`~/.ssh`), for a walk that
+        skips hidden entries."""
+        if self.hidden:
+            return False
+        below = anchor[len(self.roots[0]) :]
+        return "/." in below
+
+    def _denied(self) -> bool:
+        return any(found[0].action == "deny" for found in self.best.values())
+
+    def run(self, root: str) -> bool:
+        """Walk ``root``; ``False`` when the bound cut it short."""
         if not os.path.isdir(root):
             self._check(root, os.path.basename(root), os.path.islink(root))
-            return self.best
-        if not self.hidden and root != (self.fact.canonical or "").rstrip("/"):
-            # A start found beneath the directory through a hidden name (`~/.ssh`): never
-            # reached by a walk that skips hidden entries.
-            below = root[len((self.fact.canonical or "").rstrip("/")) :]
-            if "/." in below:
-                return self.best
+            return True
         stack = [root]
+        hidden = self.hidden
+        budget = self.budget
         while stack:
             directory = stack.pop()
             try:
@@ -236,12 +300,11 @@ class _Walk:
             except OSError:
                 continue  # unreadable: the command cannot read it either
             for entry in listed:
-                if not self.hidden and entry.name[:1] == ".":
+                if not hidden and entry.name[:1] == ".":
                     continue
-                if self.budget[0] <= 0:
-                    self.cut = self.cut or root
-                    return self.best
-                self.budget[0] -= 1
+                if budget[0] <= 0:
+                    return False
+                budget[0] -= 1
                 try:
                     is_dir = entry.is_dir(follow_symlinks=False)
                     is_link = not is_dir and entry.is_symlink()
@@ -252,9 +315,9 @@ class _Walk:
                     self._check(entry.path + "/", entry.name, False)
                 else:
                     self._check(entry.path, entry.name, is_link)
-                if self.best is not None and self.best[0].action == "deny":
-                    return self.best
-        return self.best
+                if self._denied():
+                    return True
+        return True
 
     def _check(self, path: str, name: str, is_link: bool) -> None:
         if self.only is not None:
@@ -269,9 +332,10 @@ class _Walk:
             except (OSError, ValueError):
                 pass
         needles = self.needles
-        if needles is not None:
-            # Every other spelling is a part of the path, or the link's target.
-            text = path.lower() if target is None else f"{path}\0{target}".lower()
+        if needles is not None and target is None:
+            # A matching path holds the pattern's longest literal piece (a link's target may
+            # be anywhere: it is always matched).
+            text = path.lower()
             for needle in needles:
                 if needle in text:
                     break
@@ -285,19 +349,20 @@ class _Walk:
             values.append(path[len(self.cwd) :])
         if target is not None:
             values.append(target)
-        rules = self.rules
-        low = lowered(rules, values)
-        for surface in self.surfaces:
-            rule = rules.evaluate(surface, values)
-            if low is not None:
-                rule = folded(rules, surface, values, low, rule, self.volumes)
-            if rule.universal or rule.action == "allow":
-                continue
-            if self.protected and rule.origin != "protected":
-                continue
-            best = self.best
-            if best is None or RANK[rule.action] > RANK[best[0].action]:
-                self.best = (rule, path, None)
+        for one in self.sets:
+            rules = one.rules
+            low = lowered(rules, values)
+            for surface in one.surfaces:
+                rule = rules.evaluate(surface, values)
+                if low is not None:
+                    rule = folded(rules, surface, values, low, rule, self.volumes)
+                if rule.universal or rule.action == "allow":
+                    continue
+                if one.gate == "protected" and rule.origin != "protected":
+                    continue
+                best = self.best.get(one)
+                if best is None or RANK[rule.action] > RANK[best[0].action]:
+                    self.best[one] = (rule, path, None)
 
 
 def _result(
