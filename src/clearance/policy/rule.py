@@ -26,7 +26,7 @@ if TYPE_CHECKING:
         "session", "yolo", "fail_closed", "protected",
     ]  # fmt: skip
 
-__all__ = ["ACTIONS", "RANK", "Rule", "RuleSet", "most_restrictive"]
+__all__ = ["ACTIONS", "RANK", "Rule", "RuleSet", "literal_head", "most_restrictive"]
 
 ACTIONS = ("allow", "ask", "deny")
 RANK = {"allow": 0, "ask": 1, "deny": 2}
@@ -121,7 +121,8 @@ def _literal_tail(pattern: str) -> str:
     return pattern[cut + 1 :]
 
 
-def _literal_head(pattern: str) -> str:
+def literal_head(pattern: str) -> str:
+    """``pattern`` up to its first wildcard (``*`` or ``?``)."""
     cut = len(pattern)
     for ch in "*?":
         i = pattern.find(ch)
@@ -170,7 +171,7 @@ class _SurfaceIndex:
     def add(self, index: int, rule: Rule, pattern: str) -> None:
         self.prefix_keys = self.suffix_keys = None
         entry = (index, rule, compile_pattern(pattern))
-        head = _literal_head(pattern)
+        head = literal_head(pattern)
         if head == pattern:
             self.exact.setdefault(pattern, []).insert(0, entry)
             return
@@ -298,7 +299,7 @@ class RuleSet:
                 pattern = expand_home(pattern, home)
             if pattern != pattern.lower():
                 self.cased = True
-                heads.append(_literal_head(pattern).replace("?", "*").partition("*")[0].lower())
+                heads.append(literal_head(pattern).lower())
                 if fold:
                     pattern = pattern.lower()
             index = self._index.get(rule.surface)

@@ -30,7 +30,7 @@ from clearance.decide.decision import GateResult
 from clearance.decide.gates._message import gate_message
 from clearance.decide.gates.path import folded, lowered
 from clearance.intent.sentinel import UNKNOWN_PATH
-from clearance.policy.rule import RANK
+from clearance.policy.rule import RANK, literal_head
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -101,7 +101,7 @@ class _Index:
             if pattern[:1] != "/":
                 self.relative.append(entry)
                 continue
-            self.by_head.setdefault(_head(pattern), []).append(entry)
+            self.by_head.setdefault(literal_head(pattern), []).append(entry)
             if pattern != pattern.lower():
                 self.cased.append((rule, pattern.lower(), entry[2]))
         self.heads = sorted(self.by_head)
@@ -129,15 +129,6 @@ def _index(rules: RuleSet, surfaces: tuple[str, ...]) -> _Index:
         _INDEXES.clear()
     _INDEXES[key] = (rules, index)  # the set is held, so its id is not reused meanwhile
     return index
-
-
-def _head(pattern: str) -> str:
-    cut = len(pattern)
-    for ch in "*?":
-        i = pattern.find(ch)
-        if 0 <= i < cut:
-            cut = i
-    return pattern[:cut]
 
 
 def _piece(pattern: str) -> str:
@@ -193,7 +184,7 @@ def _starts(index: _Index, directory: str) -> tuple[dict[str, Rule], Rule | None
     if index.cased and anywhere is None:
         low = prefix.lower()
         for entry in index.cased:
-            head = _head(entry[1])
+            head = literal_head(entry[1])
             if head.startswith(low) or low.startswith(head):
                 anywhere = entry[0]  # a folding volume: the spelling's own case is unknown
                 relevant.append(entry)
