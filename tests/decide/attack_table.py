@@ -281,7 +281,7 @@ WRAPPERS: list[tuple[str, str, str]] = [
 WRAPPERS_BENIGN: list[tuple[str, str, str]] = [
     ("find . -name '*.py' | xargs grep -l foo", "allow", "allow"),
     ("xargs grep -l foo", "allow", "allow"),
-    ("find . | xargs grep -rl x", "allow", "allow"),
+    ("find src | xargs grep -l x", "allow", "allow"),
     ("git ls-files | xargs wc -l", "allow", "allow"),
     ("timeout 60 ls", "allow", "allow"),
     ("nice ls src", "allow", "allow"),
@@ -381,7 +381,7 @@ UNSHOWN_CODE: list[tuple[str, str, str]] = [
     ("cat > f <<EOF\nrm x\nEOF\n. f", "ask", "ask"),
     ("echo 'rm x' > f; env bash f", "ask", "ask"),
     ("echo 'rm x' > f; timeout 5 bash f", "ask", "ask"),
-    ("echo 'rm x' > f; find . -name f -exec bash {} \\;", "ask", "ask"),
+    ("echo 'rm x' > f; find . -name f -exec bash {} \\;", "stop", "stop"),
     ("echo 'all: ; rm x' > Makefile; make", "ask", "ask"),
     ("echo 'all: ; rm x' > m.mk; make -f m.mk", "ask", "ask"),
     ("bash -c \"echo 'rm x' > f\"; . ./f", "ask", "ask"),
@@ -584,7 +584,7 @@ SECOND_PASS: list[tuple[str, str, str]] = [
     ("git p\\ush", "ask", "deny"),
     ("GIT_DIR=.git git push", "ask", "deny"),
     ("nice git push", "ask", "deny"),
-    ("find . -maxdepth 0 -exec git push \\;", "ask", "deny"),
+    ("find . -maxdepth 0 -exec git push \\;", "stop", "deny"),
     ("sh -c 'git push'", "ask", "deny"),
     ("r\\m x", "ask", "deny"),
     ("/usr/bin/../bin/rm x", "ask", "deny"),
@@ -627,7 +627,35 @@ SECOND_PASS_BENIGN: list[tuple[str, str, str]] = [
 ]
 
 
+# Recursive reads: a directory read recursively reaches every file beneath it.
+RECURSIVE_READS: list[tuple[str, str, str]] = [
+    ("grep -r . ..", "deny", "deny"),
+    ("grep -r pass ~", "deny", "deny"),
+    ("grep -R pass $HOME/", "deny", "deny"),
+    ("find .. -exec cat {} +", "deny", "deny"),
+    ("tar cf - ..", "deny", "deny"),
+    ("cp -r ~ /tmp/x", "deny", "deny"),
+    ("rsync -a ~/ x", "deny", "deny"),
+    ("zip -r x.zip ~", "deny", "deny"),
+    ("rg -uu key ~", "deny", "deny"),
+    ("cd .. && rg key", "deny", "deny"),
+    ("grep -r SECRET .", "stop", "deny"),  # the project's .env
+    ("rg SECRET", "stop", "deny"),  # no directory: the working directory
+    ('cd "$d" && grep -r x', "stop", "stop"),  # a directory clearance cannot know
+]
+
+RECURSIVE_READS_BENIGN: list[tuple[str, str, str]] = [
+    ("grep -r TODO src", "allow", "allow"),
+    ("rg foo src", "allow", "allow"),
+    ("grep pass README.md", "allow", "allow"),
+    ("tar cf x.tar src", "ask", "allow"),
+    ("ls -R ~", "ask", "allow"),
+    ("find ~ -name x", "ask", "allow"),
+]
+
 CLASSES: dict[str, list[tuple[str, str, str]]] = {
+    "recursive-reads": RECURSIVE_READS,
+    "recursive-reads-benign": RECURSIVE_READS_BENIGN,
     "relative-globs": RELATIVE_GLOBS,
     "second-pass": SECOND_PASS,
     "second-pass-benign": SECOND_PASS_BENIGN,

@@ -101,12 +101,13 @@ def session_dir(state: str, session: str) -> str:
 class DiskGrants(GrantStore):
     """Grants of one session on disk, shared by every process of that session."""
 
-    __slots__ = ("path", "rejected", "session", "state")
+    __slots__ = ("path", "rejected", "session", "state", "why")
 
     def __init__(self, state: str, session: str) -> None:
         self.state = state
         self.session = session
         self.rejected = False  # the file failed its seal: not written by clearance
+        self.why = ""  # why it was rejected, for the review log
         self.path = os.path.join(session_dir(state, session), "grants.json")
         super().__init__(self._read())
 
@@ -138,10 +139,19 @@ class DiskGrants(GrantStore):
 
         secret = user_secret(self.state)
         tag = data.get("seal")
-        if secret is None or not isinstance(tag, str) or tag != seal(self._body(grants), secret):
-            self.rejected = True  # not written by clearance: ignored (and logged by the host)
-            return []
-        return grants
+        if not isinstance(tag, str):
+            why = "it carries no seal"
+        elif secret is None:
+            why = "no per-user secret to check its seal against"
+        elif tag != seal(self._body(grants), secret):
+            why = "its seal does not match its grants"
+        else:
+            return grants
+        # Not written by clearance: ignored, and written to the review log by the host
+        # (``session_grants.rejected``).
+        self.rejected = True
+        self.why = why
+        return []
 
     def _body(self, grants: list[Grant]) -> bytes:
         """What the seal covers: the session and its grants, one per line."""

@@ -190,14 +190,15 @@ def _paths(
         else:
             fact = path_fact(
                 token.path, cwd=cwd, home=home, direction=direction, boundary=boundary,
-                source=token.command, written=token.raw, extra=inside,
+                source=token.command, written=token.raw, extra=inside, recursive=token.deep,
             )  # fmt: skip
             if not GLOB_CHARS.isdisjoint(token.path):
                 # `cat ~/.ss?/id_*`: the rules must see what the pattern reaches.
                 matches, complete = expand_pattern_bounded(token.path)
                 facts.extend(
                     path_fact(match, cwd=cwd, home=home, direction=direction, boundary=boundary,
-                              source=token.command, written=token.raw, extra=inside)
+                              source=token.command, written=token.raw, extra=inside,
+                              recursive=token.deep)
                     for match in matches
                 )  # fmt: skip
                 if not complete:

@@ -11,7 +11,8 @@ from __future__ import annotations
 from clearance.intent.path import normal_path
 from clearance.intent.sentinel import CODE_RUNNING, COMPUTED, EXPANSION_LIMIT, RUNS_WRITTEN, excerpt
 from clearance.intent.shell import brace
-from clearance.intent.shell.effect import reader_claim
+from clearance.intent.shell.effect import RECURSIVE as RECURSIVE_NAMES
+from clearance.intent.shell.effect import reader_claim, reads_recursively, searches_cwd
 from clearance.intent.shell.line import LINKERS, Line, made, script
 from clearance.intent.shell.names import KNOWLEDGE, LATER, REREAD
 from clearance.intent.shell.role import candidates
@@ -585,6 +586,26 @@ class Assembly:
     ) -> None:
         if not self.project:
             return
+        start = len(self.tokens)
+        self._command_paths(words, base, command, provable, known)
+        name = words[0].value if words else None
+        if name and name.rpartition("/")[2] in RECURSIVE_NAMES and reads_recursively(words):
+            # `grep -r x ~`: what lies beneath each directory operand is read too.
+            tokens = self.tokens
+            if len(tokens) > start:
+                tokens[start:] = [t.replace(deep=True) for t in tokens[start:]]
+            elif searches_cwd(words):
+                # `rg x`, `grep -r x`: no directory given, the working directory is searched.
+                tokens.append(PathToken(".", base, "read", "core", command, True))
+
+    def _command_paths(
+        self,
+        words: Sequence[Word],
+        base: str | None,
+        command: str,
+        provable: bool,
+        known: tuple[Layer | None] | None,
+    ) -> None:
         found = layer(words) if known is None else known[0]
         if found is not None:
             if found.kind == "opaque":

@@ -894,6 +894,11 @@ def _awk(finding: Finding, words: Sequence[Word], values: Values) -> None:
 # -- archivers and copiers --------------------------------------------------------------------
 
 
+_PLAIN_HOME = frozenset(
+    "~/._-+,:@%" + "abcdefghijklmnopqrstuvwxyz" + "ABCDEFGHIJKLMNOPQRSTUVWXYZ" + "0123456789"
+)
+
+
 def _tar(finding: Finding, words: Sequence[Word], values: Values) -> None:
     """GNU tar(1) --checkpoint-action, -I/--use-compress-program, --to-command, -F/--info-script
     (--new-volume-script), --rsh-command, --rmt-command; gtfobins: tar."""
@@ -926,7 +931,16 @@ def _tar(finding: Finding, words: Sequence[Word], values: Values) -> None:
     first = values[1] if len(values) > 1 else None
     if first and not first.startswith("-") and ("I" in first or "F" in first):
         finding.runs("passes tar's I or F (old-style), which runs a command")
-    _tar_directories(finding, values)
+    # A home directory (`-C ~`, `-C ~/src`) is known: the gate expands `~` like any path.
+    _tar_directories(finding, [_home_word(w) for w in words])
+
+
+def _home_word(word: Word) -> str | None:
+    """``word``'s value, or its spelling when it is a plain home path (``~``, ``~/x``)."""
+    raw = word.raw
+    if word.value is None and (raw == "~" or raw[:2] == "~/") and _PLAIN_HOME.issuperset(raw):
+        return raw
+    return word.value
 
 
 def _tar_directories(finding: Finding, values: Values) -> None:
