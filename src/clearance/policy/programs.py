@@ -41,17 +41,31 @@ Spec = tuple[tuple[str, ...], int]
 class Level:
     """One level of a command line: a program or one of its subcommands."""
 
-    __slots__ = ("key", "long", "parent", "posix", "short", "subs")
+    __slots__ = ("_long", "_short", "entries", "key", "parent", "posix", "subs")
 
     def __init__(self, key: str, entries: str, parent: Level | None, posix: bool) -> None:
         self.key = key  # "git push": the prefix of every option name at this level
         self.parent = parent
         self.posix = posix  # options end at the first operand (docker run IMAGE CMD …)
-        self.short: dict[str, Spec] = {}
-        self.long: dict[str, Spec] = {}
+        self.entries = entries  # read on first use: a check pays only for the levels it meets
+        self._short: dict[str, Spec] | None = None
+        self._long: dict[str, Spec] = {}
         self.subs: dict[str, Level] = {}
-        for entry in entries.split():
-            self._entry(entry)
+
+    @property
+    def short(self) -> dict[str, Spec]:
+        found = self._short
+        if found is None:
+            found = self._short = {}
+            for entry in self.entries.split():
+                self._entry(entry)
+        return found
+
+    @property
+    def long(self) -> dict[str, Spec]:
+        if self._short is None:
+            self.short  # noqa: B018 -- reads the entries
+        return self._long
 
     def _entry(self, entry: str) -> None:
         expands: tuple[str, ...] | None = None
@@ -71,11 +85,13 @@ class Level:
             expands = (next((s for s in spellings if s.startswith("--")), spellings[0]),)
         names = expands
         spec = (tuple(self.key + " " + n for n in names), takes)
+        short = self._short
+        assert short is not None
         for spelling in spellings:
             if spelling.startswith("--") or (len(spelling) > 2 and spelling[0] == "-"):
-                self.long[spelling] = spec
+                self._long[spelling] = spec
             else:
-                self.short[spelling[1:]] = spec
+                short[spelling[1:]] = spec
 
 
 class Program:
@@ -88,7 +104,7 @@ class Program:
     level's options may follow the subcommand (kubectl ``delete pod x -n ns``).
     """
 
-    __slots__ = ("abbrev", "anywhere", "name", "root", "style")
+    __slots__ = ("_posix", "_root", "_subs", "abbrev", "anywhere", "entries", "name", "style")
 
     def __init__(
         self,
@@ -105,18 +121,27 @@ class Program:
         self.style = style
         self.abbrev = abbrev
         self.anywhere = anywhere
-        self.root = Level(name, entries, None, False)
-        for path, line in (subs or {}).items():
-            level = self.root
-            key = name
-            for word in path.split():
-                key += " " + word
-                found = level.subs.get(word)
-                if found is None:
-                    found = level.subs[word] = Level(key, "", level, path in posix)
-                level = found
-            for entry in line.split():
-                level._entry(entry)
+        self.entries = entries
+        self._subs = subs or {}
+        self._posix = posix
+        self._root: Level | None = None  # built on first use
+
+    @property
+    def root(self) -> Level:
+        root = self._root
+        if root is None:
+            root = self._root = Level(self.name, self.entries, None, False)
+            for path, line in self._subs.items():
+                level = root
+                key = self.name
+                for word in path.split():
+                    key += " " + word
+                    found = level.subs.get(word)
+                    if found is None:
+                        found = level.subs[word] = Level(key, "", level, path in self._posix)
+                    level = found
+                level.entries = line
+        return root
 
     def level(self, words: Sequence[str]) -> Level:
         """The deepest level the subcommand ``words`` reach."""
@@ -576,11 +601,12 @@ for _alias, _name in (("pip3", "pip"), ("tofu", "terraform"), ("gsed", "sed")):
     PROGRAMS[_alias] = PROGRAMS[_name]
 
 # git(1) OPTIONS as the shell analyzer reads them (its git folding): value-taking and flags.
+_git_root = Level("git", _GIT_GLOBAL, None, False)
 GIT_GLOBAL_VALUED = frozenset(
-    s for s, spec in PROGRAMS["git"].root.long.items() if spec[1] == VALUE and s != "--exec-path"
-) | frozenset("-" + s for s, spec in PROGRAMS["git"].root.short.items() if spec[1] == VALUE)
+    s for s, spec in _git_root.long.items() if spec[1] == VALUE and s != "--exec-path"
+) | frozenset("-" + s for s, spec in _git_root.short.items() if spec[1] == VALUE)
 GIT_GLOBAL_FLAGS = (
-    frozenset(s for s, spec in PROGRAMS["git"].root.long.items() if spec[1] == FLAG)
-    | frozenset({"-" + s for s, spec in PROGRAMS["git"].root.short.items() if spec[1] == FLAG})
+    frozenset(s for s, spec in _git_root.long.items() if spec[1] == FLAG)
+    | frozenset({"-" + s for s, spec in _git_root.short.items() if spec[1] == FLAG})
     | {"--exec-path"}
 )
