@@ -239,6 +239,8 @@ def parse_command(program: Program | None, name: str, argv: Sequence[str | None]
                 ended = True
             continue
         if word == "--":
+            if program.name == "git" and level.parent is None and at_level == 0:
+                continue  # git(1): `--` before the subcommand only ends git's own options
             ended = True
             out.dashdash = len(out.operands)
             out.operands.append("--")
@@ -280,8 +282,13 @@ def parse_command(program: Program | None, name: str, argv: Sequence[str | None]
                 out.add(names, None)
                 continue
             rest = word[j:]
-            if rest or takes == OPTIONAL:
+            if takes == OPTIONAL:
+                # `-tf`: git reads `f` as the value of -t, another reading sees -t -f; a rule
+                # meets both (the command is recorded either way).
                 out.add(names, rest or None)
+                continue
+            if rest:
+                out.add(names, rest)
             else:
                 out.add(names, argv[i] if i < count else None)
                 i += 1
@@ -312,7 +319,8 @@ _GIT_SUBS = {
     "clean": "-f,--force -d -x -X -n,--dry-run -i,--interactive -q,--quiet -e=,--exclude=",
     "checkout": "-f,--force -b= -B= --orphan= -q,--quiet -t,--track=? --no-track -l --detach "
     "-p,--patch --ours --theirs -m,--merge --conflict= --pathspec-from-file= --progress "
-    "--overwrite-ignore --ignore-other-worktrees --recurse-submodules=?",
+    "--overwrite-ignore --ignore-other-worktrees --recurse-submodules=? -U=,--unified= "
+    "--inter-hunk-context=",
     "switch": "-f,--force,--discard-changes -c=,--create= -C=,--force-create= --orphan= "
     "-d,--detach -t,--track=? --no-track -m,--merge -q,--quiet --guess --no-guess "
     "--conflict= --ignore-other-worktrees --recurse-submodules=?",
@@ -570,6 +578,10 @@ _CURL = (
     "-i,--include -G,--get -g,--globoff -N,--no-buffer -n,--netrc -q -#,--progress-bar "
     "--compressed -Z,--parallel --fail-with-body -J,--remote-header-name"
 )
+_SSH = (
+    "-4 -6 -A -a -C -f -G -g -K -k -M -N -n -q -s -T -t -V -v -X -x -Y -y -B= -b= -c= -D= -E= "
+    "-e= -F= -I= -i= -J= -L= -l= -m= -O= -o= -P= -p= -Q= -R= -S= -W= -w="
+)
 
 PROGRAMS: dict[str, Program] = {
     "git": Program("git", _GIT_GLOBAL, _GIT_SUBS, abbrev=True),
@@ -596,6 +608,7 @@ PROGRAMS: dict[str, Program] = {
     "dd": Program("dd", style="none"),
     "sed": Program("sed", _SED, abbrev=True),
     "curl": Program("curl", _CURL),
+    "ssh": Program("ssh", _SSH),
 }
 for _alias, _name in (("pip3", "pip"), ("tofu", "terraform"), ("gsed", "sed")):
     PROGRAMS[_alias] = PROGRAMS[_name]

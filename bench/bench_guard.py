@@ -1,0 +1,67 @@
+"""The destructive-command guard (examples/policies/guard.jsonc) on the public test suites of two
+other guards: how many of their destructive commands it stops, how many of their safe ones it
+allows.
+
+Run: .venv/bin/python bench/bench_guard.py [--list]
+The cases are tests/policy/guard_suites.py (sources and licences in its header); the
+per-case expectations, with the reason for every case the guard cannot meet, are asserted by
+tests/policy/test_guard.py. "Stops" is deny or ask: either way the command does not run
+unattended. Each command is decided in a fresh temporary directory holding a git repository,
+the working directory of an agent in a project.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "tests", "policy"))
+
+from guard_suites import CASES
+
+from clearance.decide.engine import Engine
+from clearance.intent.call import ToolCall
+
+GUARD = os.path.join(ROOT, "examples", "policies", "guard.jsonc")
+
+
+def decide_all() -> list[tuple[str, str, str, str, str]]:
+    """``(suite, file, command, verdict, action)`` for every case."""
+    with open(GUARD, encoding="utf-8") as handle:
+        text = handle.read()
+    out = []
+    with tempfile.TemporaryDirectory() as home, tempfile.TemporaryDirectory() as project:
+        os.mkdir(os.path.join(project, ".git"))
+        env = {"HOME": home, "CLEARANCE_HOME": os.path.join(home, "state")}
+        engine = Engine.load(cwd=project, policy=text, env=env)
+        for suite, file, command, verdict in CASES:
+            decision = engine.check(ToolCall("bash", {"command": command}, project))
+            out.append((suite, file, command, verdict, decision.action))
+    return out
+
+
+def main() -> None:
+    results = decide_all()
+    for suite in sorted({r[0] for r in results}):
+        mine = [r for r in results if r[0] == suite]
+        bad = [r for r in mine if "safe" not in r[3]]
+        good = [r for r in mine if "destructive" not in r[3]]
+        denied = sum(r[4] == "deny" for r in bad)
+        asked = sum(r[4] == "ask" for r in bad)
+        allowed = sum(r[4] == "allow" for r in good)
+        print(
+            f"{suite}: stops {denied + asked} of {len(bad)} destructive ({denied} denied, "
+            f"{asked} asked), allows {allowed} of {len(good)} safe"
+        )
+    if "--list" in sys.argv:
+        for suite, _file, command, verdict, action in results:
+            if ("safe" not in verdict and action == "allow") or (
+                "destructive" not in verdict and action != "allow"
+            ):
+                print(f"  {suite[:12]:12} {verdict:22} {action:5} {command!r}")
+
+
+if __name__ == "__main__":
+    main()
