@@ -46,7 +46,7 @@ def main() -> None:
     results = decide_all()
     for suite in sorted({r[0] for r in results}):
         mine = [r for r in results if r[0] == suite]
-        bad = [r for r in mine if "safe" not in r[3]]
+        bad = [r for r in mine if "destructive" in r[3]]  # blocked in any of the suite's settings
         good = [r for r in mine if "destructive" not in r[3]]
         denied = sum(r[4] == "deny" for r in bad)
         asked = sum(r[4] == "ask" for r in bad)
@@ -57,7 +57,7 @@ def main() -> None:
         )
     if "--list" in sys.argv:
         for suite, _file, command, verdict, action in results:
-            if ("safe" not in verdict and action == "allow") or (
+            if ("destructive" in verdict and action == "allow") or (
                 "destructive" not in verdict and action != "allow"
             ):
                 print(f"  {suite[:12]:12} {verdict:22} {action:5} {command!r}")
