@@ -16,14 +16,16 @@ import os
 import sys
 import tempfile
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, os.path.join(ROOT, "tests", "policy"))
+sys.path.insert(
+    0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "policy")
+)
 
 from guard_suites import CASES
 
 from clearance.decide.engine import Engine
 from clearance.intent.call import ToolCall
 
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 GUARD = os.path.join(ROOT, "examples", "policies", "guard.jsonc")
 
 

@@ -13,16 +13,17 @@ import sys
 from pathlib import Path
 
 import pytest
+from guard_suites import CASES
 
 from clearance.decide.engine import Engine
 from clearance.intent.call import ToolCall
 
-from guard_suites import CASES
-
 ROOT = Path(__file__).resolve().parents[2]
 GUARD = ROOT / "examples" / "policies" / "guard.jsonc"
 
-_TMPDIR = "needs the value of $TMPDIR when the command runs; a computed operand is not a path in /tmp"
+_TMPDIR = (
+    "needs the value of $TMPDIR when the command runs; a computed operand is not a path in /tmp"
+)
 _RELATIVE = (
     "the suites disagree: destructive_command_guard stops rm -rf ./build, claude-code-safety-net "
     "allows rm -rf inside its working directory; the guard stops recursive removal outside the "
