@@ -46,6 +46,9 @@ BY_DESIGN: dict[str, tuple[str, str]] = {
     "rm -rf ${TMPDIR}/test-dir": ("deny", _TMPDIR),
     'rm -rf "$TMPDIR/test-dir"': ("deny", _TMPDIR),
     "rm -rf $TMPDIR": ("deny", _TMPDIR),
+    "rm -rf $TMPDIR/test": ("deny", _TMPDIR),
+    "rm -rf ${TMPDIR}/test": ("deny", _TMPDIR),
+    'rm -rf "$TMPDIR/test"': ("deny", _TMPDIR),
     "TMPDIR=/tmp/subdir rm -rf $TMPDIR/test-dir": ("deny", _TMPDIR),
     "rm -rf ./dist": ("deny", _RELATIVE),
     "rm -rf ./subdir 2>/dev/null": ("deny", _RELATIVE),
@@ -64,6 +67,11 @@ BY_DESIGN: dict[str, tuple[str, str]] = {
     "A-B=2 git reset --hard": (
         "allow",
         "A-B=2 is no assignment: bash runs a program named A-B=2 (not found), never git",
+    ),
+    "git push --force-with-lease-if-includes origin main": (
+        "allow",
+        "git(1) has no such option and refuses to run; it is neither --force nor an "
+        "abbreviation of one",
     ),
     "=2 git reset --hard": (
         "allow",
@@ -152,12 +160,12 @@ def test_every_listed_exception_is_a_suite_case() -> None:
 
 
 def test_the_figures_hold() -> None:
-    """No destructive case is let through but the three by-design ones; at least 90 % of the
-    safe ones are allowed (the rest are listed above)."""
+    """No destructive case is let through but the four by-design ones (none of which runs what
+    it seems to); at most a fifth of the safe ones are not allowed (each listed above)."""
     destructive = [c for _s, _f, c, v in CASES if _destructive(v)]
     safe = [c for _s, _f, c, v in CASES if not _destructive(v)]
     passed = [c for c in destructive if BY_DESIGN.get(c, ("",))[0] == "allow"]
-    assert len(passed) == 3
+    assert len(passed) == 4
     listed = [c for c in safe if c in BY_DESIGN or c in FLOORED]
     assert len(listed) <= 0.2 * len(safe)
 
@@ -178,4 +186,5 @@ def test_the_bench_prints_the_figures() -> None:
         env={**os.environ, "PYTHONPATH": str(ROOT / "src")},
     )  # fmt: skip
     assert result.returncode == 0, result.stderr
-    assert "destructive_command_guard: stops 58 of 58 destructive" in result.stdout
+    assert "destructive_command_guard: stops 106 of 107 destructive" in result.stdout
+    assert "claude-code-safety-net: stops 286 of 289 destructive" in result.stdout
