@@ -265,13 +265,24 @@ def _command_hit(
     argv: Sequence[str | None],
     floor: int,
 ) -> Rule | None:
-    """The newest command rule above ``floor`` that the command ``argv`` meets."""
-    from clearance.policy.programs import PROGRAMS, parse_command
-
-    parsed = parse_command(PROGRAMS.get(name), name, argv[1:])
+    """The newest command rule above ``floor`` that the command ``argv`` meets. The command is
+    parsed only when a rule's subcommand words all occur among its words (``git status`` meets
+    no ``git reset …`` rule, so it is never parsed for one)."""
+    parsed = None
+    present: frozenset[str | None] | None = None
     for index, rule, compiled in commands:
         if index <= floor:
             break
+        words = compiled.words
+        if words:
+            if present is None:
+                present = frozenset(argv)
+            if not present.issuperset(words):
+                continue
+        if parsed is None:
+            from clearance.policy.programs import PROGRAMS, parse_command
+
+            parsed = parse_command(PROGRAMS.get(name), name, argv[1:])
         if compiled.match(parsed):
             return rule
     return None
