@@ -296,3 +296,48 @@ def test_the_table_covers_the_programs_that_matter() -> None:
         assert name in PROGRAMS
     with pytest.raises(CommandPatternError):
         CommandPattern("rm [x]", "deny")
+
+
+PATTERNS = [
+    "*", "git *", "git push *", "git push --force*", "rm -rf *", "rm *",
+    "git push [--force] *", "git push [--force-with-lease] *", "git reset [--hard]",
+    "git [] *", "git stash drop [] *", "rm [-r -f] *", "rm [-r -f] /tmp/*", "rm [-f] x",
+    "rm [!-i] *", "git push [] origin *",
+]  # fmt: skip
+COMMANDS = [
+    "git push --force origin main", "git push -f", "git push --force-with-lease",
+    "git -C r push -qf", "git reset --hard", "git -c a=b reset --hard x", "git status",
+    "git stash drop", "git stash", "rm -rf /tmp/x", "rm -fr x", "rm -r -f /tmp/a /", "rm x",
+    "rm -i x", "rm -f x", "ls -la",
+]  # fmt: skip
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(
+        st.tuples(st.sampled_from(PATTERNS), st.sampled_from(["allow", "ask", "deny"])),
+        min_size=1,
+        max_size=8,
+    ),
+    st.sampled_from(COMMANDS),
+)
+def test_the_rule_set_agrees_with_a_plain_backwards_scan(
+    rules: list[tuple[str, str]], command: str
+) -> None:
+    from clearance.policy.wildcard import compile_pattern
+
+    built = _rules(*rules)
+    found = built.evaluate("bash", (command,), tuple(command.split()))
+    expected = None
+    for pattern, action in reversed(rules):
+        if pattern == "*" or not is_command_pattern(pattern):
+            hit = compile_pattern(pattern).match(command)
+        else:
+            hit = meets(pattern, command, action)
+        if hit:
+            expected = (pattern, action)
+            break
+    if expected is None:
+        assert found.origin == "default"
+    else:
+        assert (found.pattern, found.action) == expected
