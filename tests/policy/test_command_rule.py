@@ -110,6 +110,14 @@ def test_value_taking_options_hide_their_values() -> None:
     assert not meets("kubectl delete [--namespace=kube-*] *", "kubectl delete pod x -n prod")
 
 
+def test_truncate_reads_its_size_in_every_spelling() -> None:
+    for command in ("truncate -s 0 f", "truncate -s0 f", "truncate --size=0 f",
+                    "truncate --si 0 f", "truncate -cs 0 f", "truncate f -s 0"):  # fmt: skip
+        assert meets("truncate [-s=0*] *", command), command
+    for command in ("truncate -s 10M f", "truncate -s +1M f", "truncate 0 f", "truncate -c f"):
+        assert not meets("truncate [-s=0*] *", command), command
+
+
 def test_one_spelling_can_stand_for_several_options() -> None:
     assert meets("git branch [-D] *", "git branch -d -f x")
     assert meets("git branch [-D] *", "git branch --delete --force x")
@@ -291,7 +299,7 @@ def test_without_words_only_wildcards_apply() -> None:
 def test_the_table_covers_the_programs_that_matter() -> None:
     for name in (
         "git", "rm", "find", "docker", "kubectl", "npm", "pnpm", "yarn", "pip", "uv", "cargo",
-        "terraform", "chmod", "chown", "mv", "cp", "dd", "sed", "curl",
+        "terraform", "chmod", "chown", "mv", "cp", "dd", "sed", "curl", "truncate",
     ):  # fmt: skip
         assert name in PROGRAMS
     with pytest.raises(CommandPatternError):

@@ -555,6 +555,7 @@ _MV = (
     "-t=,--target-directory= -T,--no-target-directory -u,--update=? -v,--verbose "
     "--strip-trailing-slashes --exchange --no-copy"
 )
+_TRUNCATE = "-c,--no-create -o,--io-blocks -r=,--reference= -s=,--size= --help --version"
 _CHMOD = (
     "-R,--recursive -c,--changes -f,--silent,--quiet -v,--verbose --no-preserve-root "
     "--preserve-root --reference= --dereference -h,--no-dereference -H -L -P"
@@ -606,6 +607,7 @@ PROGRAMS: dict[str, Program] = {
     "cp": Program("cp", _CP, abbrev=True),
     "mv": Program("mv", _MV, abbrev=True),
     "dd": Program("dd", style="none"),
+    "truncate": Program("truncate", _TRUNCATE, abbrev=True),
     "sed": Program("sed", _SED, abbrev=True),
     "curl": Program("curl", _CURL),
     "ssh": Program("ssh", _SSH),
