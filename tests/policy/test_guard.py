@@ -1,8 +1,10 @@
-"""examples/policies/guard.jsonc on the public test suites of two other guards.
+"""examples/policies/guard.jsonc, run through the real engine over clearance's own table of
+destructive command lines and their benign twins (tests/policy/guard_cases.py).
 
-Every destructive case of tests/policy/guard_suites.py is stopped (denied or asked) and every
-safe case is allowed, except the cases listed below, each with the reason the guard cannot meet
-the suite. ``bench/bench_guard.py`` prints the totals.
+Every destructive line is stopped as the guard's design says (denied, or asked about), every
+benign twin is allowed (or, where the shell analyzer asks about the line whatever the policy
+says, at least not denied). The public test suites of two other guards are not part of the
+repository; bench/bench_guard.py measures the guard on them from a local copy.
 """
 
 from __future__ import annotations
@@ -10,164 +12,135 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from collections import Counter
 from pathlib import Path
 
 import pytest
-from guard_suites import CASES
+from guard_cases import ALLOW, CASES, DENY, NOT_DENY, STOPPED, Case
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from clearance.decide.engine import Engine
 from clearance.intent.call import ToolCall
 
 ROOT = Path(__file__).resolve().parents[2]
 GUARD = ROOT / "examples" / "policies" / "guard.jsonc"
-
-_TMPDIR = (
-    "needs the value of $TMPDIR when the command runs; a computed operand is not a path in /tmp"
-)
-_RELATIVE = (
-    "the suites disagree: destructive_command_guard stops rm -rf ./build, claude-code-safety-net "
-    "allows rm -rf inside its working directory; the guard stops recursive removal outside the "
-    "temporary directories (add your own build directories as allow rules)"
-)
-_ATTACHED = (
-    "git(1) takes the value of --track and --recurse-submodules only attached (--track=direct); "
-    "given apart, git reads the word as a branch or path, which the guard treats as a checkout "
-    "of paths"
-)
-_INLINE = "inline interpreter code is not read by clearance: the guard asks about it"
-
-# A case the guard answers differently from the suite, by design, with its answer.
-BY_DESIGN: dict[str, tuple[str, str]] = {
-    "rm -rf $TMPDIR/build": ("deny", _TMPDIR),
-    "rm -rf ${TMPDIR}/build": ("deny", _TMPDIR),
-    'rm -rf "$TMPDIR/build"': ("deny", _TMPDIR),
-    "rm -rf ${TMPDIR:-/tmp}/build": ("deny", _TMPDIR),
-    "rm -rf $TMPDIR/test-dir": ("deny", _TMPDIR),
-    "rm -rf ${TMPDIR}/test-dir": ("deny", _TMPDIR),
-    'rm -rf "$TMPDIR/test-dir"': ("deny", _TMPDIR),
-    "rm -rf $TMPDIR": ("deny", _TMPDIR),
-    "rm -rf $TMPDIR/test": ("deny", _TMPDIR),
-    "rm -rf ${TMPDIR}/test": ("deny", _TMPDIR),
-    'rm -rf "$TMPDIR/test"': ("deny", _TMPDIR),
-    "TMPDIR=/tmp/subdir rm -rf $TMPDIR/test-dir": ("deny", _TMPDIR),
-    "rm -rf ./dist": ("deny", _RELATIVE),
-    "rm -rf ./subdir 2>/dev/null": ("deny", _RELATIVE),
-    "parallel rm -rf {} ::: build": ("deny", _RELATIVE),
-    "parallel bash -c 'rm -rf {}' ::: build": ("deny", _RELATIVE),
-    "parallel busybox rm -rf {} ::: build": ("deny", _RELATIVE),
-    "parallel rm -rf {} ::: build dist node_modules": ("deny", _RELATIVE),
-    "git checkout --recurse-submodules checkout main": ("deny", _ATTACHED),
-    "git checkout --recurse-submodules on-demand main": ("deny", _ATTACHED),
-    "git checkout --track direct main": ("deny", _ATTACHED),
-    "git checkout --track inherit main": ("deny", _ATTACHED),
-    'node -e "console.log(\\"ok\\")"': ("ask", _INLINE),
-    "ruby -e \"puts 'ok'\"": ("ask", _INLINE),
-    "perl -e \"print 'ok'\"": ("ask", _INLINE),
-    "command -V git reset --hard": ("allow", "command -V only describes git; nothing runs"),
-    "A-B=2 git reset --hard": (
-        "allow",
-        "A-B=2 is no assignment: bash runs a program named A-B=2 (not found), never git",
-    ),
-    "git push --force-with-lease-if-includes origin main": (
-        "allow",
-        "git(1) has no such option and refuses to run; it is neither --force nor an "
-        "abbreviation of one",
-    ),
-    "=2 git reset --hard": (
-        "allow",
-        "=2 is no assignment: bash runs a program named =2 (not found), never git",
-    ),
-}
-
-# Safe cases the shell analyzer asks about whatever the policy says (docs/shell-analysis.md): a
-# wrapper it does not see through, a line that does not parse, a hazardous variable. They are
-# never denied; they may become allowed as the analyzer learns more.
-FLOORED: dict[str, str] = {
-    "sudo git status": "sudo is an indirection wrapper",
-    "env FOO=1 git status": "env is an indirection wrapper",
-    "command git status": "command is an indirection wrapper",
-    "sudo env VAR=1 git status": "sudo is an indirection wrapper",
-    "GIT_DIR=/home/user echo $GIT_DIR": "GIT_DIR is a variable that changes what git reads",
-    "bash -c 'echo ok'": "bash -c is an opaque wrapper",
-    "busybox rm -rf /tmp/test-dir": "busybox is an indirection wrapper",
-    "busybox find . -name foo": "busybox is an indirection wrapper",
-    "find . -name -delete -print": "the analyzer reads -delete as find's action wherever it is",
-    "find . -exec echo -delete \\; -print": "find -exec runs a command",
-    "find . -exec echo -delete + -print": "find -exec runs a command",
-    "find . -exec rm -r {} \\;": "find -exec runs a command",
-    "find . -exec rm -f {} \\;": "find -exec runs a command",
-    "echo 'unterminated": "the line does not parse",
-    "git restore --help 'unterminated": "the line does not parse",
-    'echo "find . -delete': "the line does not parse",
-    'rg "find . -delete': "the line does not parse",
-    "bash -c": "bash -c is an opaque wrapper",
-    "bash": "bash reads its commands from standard input",
-    "bash -lc": "bash -c is an opaque wrapper",
-    "echo ok | xargs -n1": "xargs is an indirection wrapper",
-    "echo ok | xargs sudo --": "xargs is an indirection wrapper",
-    "echo ok | xargs busybox rm -f /tmp/test": "xargs is an indirection wrapper",
-    "echo ok | xargs": "xargs is an indirection wrapper",
-    "echo ok | xargs rm -- -rf": "xargs is an indirection wrapper",
-    "parallel find . -name foo ::: ok": "parallel runs its arguments as a command line",
-    "parallel busybox find . -name foo ::: ok": "parallel runs its arguments as a command line",
-    "echo ok | parallel": "parallel runs its input as command lines",
-    "parallel :::": "parallel runs its arguments as command lines",
-    "parallel ::: 'echo ok' 'true'": "parallel runs its arguments as command lines",
-    "parallel bash -c 'echo ok' ::: ok": "parallel runs its arguments as a command line",
-}
+GROUPS = sorted({c.group for c in CASES})
 
 
 @pytest.fixture(scope="module")
-def decide(tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped-def]
+def engine(tmp_path_factory: pytest.TempPathFactory) -> tuple[Engine, str]:
     root = tmp_path_factory.mktemp("guard")
     project = root / "project"
     (project / ".git").mkdir(parents=True)
     env = {"HOME": str(root / "home"), "CLEARANCE_HOME": str(root / "state")}
-    engine = Engine.load(cwd=str(project), policy=GUARD.read_text(), env=env)
-
-    def run(command: str) -> str:
-        return engine.check(ToolCall("bash", {"command": command}, str(project))).action
-
-    return run
+    return Engine.load(cwd=str(project), policy=GUARD.read_text(), env=env), str(project)
 
 
-def _destructive(verdict: str) -> bool:
-    """A case a suite blocks in any of its settings is one the guard must stop."""
-    return "destructive" in verdict
+def _decide(engine: tuple[Engine, str], line: str) -> tuple[str, str]:
+    """The action for ``line``, and which rule (or gate) decided, for a failure message."""
+    found, cwd = engine
+    decision = found.check(ToolCall("bash", {"command": line}, cwd))
+    rule = decision.rule
+    by = getattr(rule, "pattern", None) or decision.reason
+    return decision.action, f"{by}"
 
 
-@pytest.mark.parametrize(
-    ("suite", "command", "verdict"),
-    [(s, c, v) for s, _f, c, v in CASES],
-    ids=[f"{s[:3]}-{i}" for i, (s, _f, _c, _v) in enumerate(CASES)],
+def _meets(case: Case, action: str) -> bool:
+    if case.expected == NOT_DENY:
+        return action != DENY
+    return action == case.expected
+
+
+@pytest.mark.parametrize("group", GROUPS)
+def test_the_guard_answers_each_line_of_the_table(engine, group: str) -> None:  # type: ignore[no-untyped-def]
+    failures = []
+    for case in (c for c in CASES if c.group == group):
+        action, by = _decide(engine, case.line)
+        if not _meets(case, action):
+            kind = "destructive" if case.expected in STOPPED else "benign"
+            note = f" ({case.note})" if case.note else ""
+            failures.append(
+                f"  {case.line!r}: {kind}, expected {case.expected}, decided {action} by {by}{note}"
+            )
+    assert not failures, f"{group}: {len(failures)} line(s) answered otherwise\n" + "\n".join(
+        failures
+    )
+
+
+def test_the_table_pairs_every_class_with_benign_twins() -> None:
+    kinds = Counter((c.group, c.expected in STOPPED) for c in CASES)
+    for group in GROUPS:
+        assert kinds[(group, True)] and kinds[(group, False)], group
+    assert {c.expected for c in CASES} <= {*STOPPED, ALLOW, NOT_DENY}
+    assert len({c.line for c in CASES}) == len(CASES)
+
+
+# -- properties: any spelling of a destructive option set is stopped, its twin is not ------------
+
+_R = ["-r", "-R", "--recursive", "--recur"]
+_F = ["-f", "--force"]
+_EXTRA = ["-v", "--verbose", "-d", "--one-file-system", "-I"]
+_TARGETS = ["build", "src", ".", "~", "/", "/home/user", "*", "../x", "/tmp/../etc"]
+# Each temporary root on its own: an allow rule covers every operand by itself, and /tmp and
+# /var/tmp are two rules (tests/policy/guard_cases.py lists a line mixing them).
+_TEMP = {"/tmp": ["/tmp/build", "/tmp/a/b", "/tmp/.cache"], "/var/tmp": ["/var/tmp/cache"]}
+
+
+@st.composite
+def _rm_line(draw: st.DrawFn, force: bool, targets: list[str]) -> str:
+    words = [draw(st.sampled_from(_R))]
+    if force:
+        words.append(draw(st.sampled_from(_F)))
+    words += draw(st.lists(st.sampled_from(_EXTRA), max_size=2, unique=True))
+    shorts = [w for w in words if len(w) == 2]
+    if len(shorts) > 1 and draw(st.booleans()):  # cluster the short ones: -rfv
+        words = [w for w in words if len(w) != 2] + ["-" + "".join(w[1] for w in shorts)]
+    words += draw(st.lists(st.sampled_from(targets), min_size=1, max_size=3))
+    words = draw(st.permutations(words))
+    prefix = draw(st.sampled_from(["", "/bin/", "\\"]))
+    return " ".join([prefix + "rm", *words])
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.data())
+def test_recursive_forced_removal_is_denied_in_any_spelling(engine, data: st.DataObject) -> None:  # type: ignore[no-untyped-def]
+    line = data.draw(_rm_line(True, _TARGETS))
+    assert _decide(engine, line)[0] == DENY, line
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.data())
+def test_its_twins_are_allowed(engine, data: st.DataObject) -> None:  # type: ignore[no-untyped-def]
+    without_force = data.draw(_rm_line(False, _TARGETS))
+    assert _decide(engine, without_force)[0] == ALLOW, without_force
+    in_temp = data.draw(_rm_line(True, _TEMP[data.draw(st.sampled_from(sorted(_TEMP)))]))
+    assert _decide(engine, in_temp)[0] == ALLOW, in_temp
+
+
+_GIT_GLOBAL = ["-C repo", "-Crepo", "--no-pager", "--git-dir=.git", "-P", "--work-tree=."]
+_FORCES = ["-f", "--force", "-fu", "-qf", "-uf"]
+_LEASES = ["--force-with-lease", "--force-with-lease=main", "--force-if-includes"]
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.lists(st.sampled_from(_GIT_GLOBAL), max_size=3),
+    st.sampled_from(_FORCES),
+    st.sampled_from(_LEASES),
+    st.integers(0, 2),
 )
-def test_the_guard_meets_each_suite_case(decide, suite: str, command: str, verdict: str) -> None:  # type: ignore[no-untyped-def]
-    action = decide(command)
-    if command in BY_DESIGN:
-        assert action == BY_DESIGN[command][0], BY_DESIGN[command][1]
-    elif command in FLOORED:
-        assert action != "deny" and not _destructive(verdict), FLOORED[command]
-    elif _destructive(verdict):
-        assert action in ("deny", "ask"), f"{suite} lists {command!r} as destructive"
-    else:
-        assert action == "allow", f"{suite} lists {command!r} as safe"
+def test_a_force_push_is_denied_and_a_lease_allowed_wherever_it_stands(  # type: ignore[no-untyped-def]
+    engine, globals_: list[str], force: str, lease: str, where: int
+) -> None:
+    operands = ["origin", "main"]
+    for option, expected in ((force, DENY), (lease, ALLOW)):
+        words = [*operands[:where], option, *operands[where:]]
+        line = " ".join(["git", *globals_, "push", *words])
+        assert _decide(engine, line)[0] == expected, line
 
 
-def test_every_listed_exception_is_a_suite_case() -> None:
-    commands = {c for _s, _f, c, _v in CASES}
-    assert set(BY_DESIGN) <= commands
-    assert set(FLOORED) <= commands
-
-
-def test_the_figures_hold() -> None:
-    """No destructive case is let through but the four by-design ones (none of which runs what
-    it seems to); at most a fifth of the safe ones are not allowed (each listed above)."""
-    destructive = [c for _s, _f, c, v in CASES if _destructive(v)]
-    safe = [c for _s, _f, c, v in CASES if not _destructive(v)]
-    passed = [c for c in destructive if BY_DESIGN.get(c, ("",))[0] == "allow"]
-    assert len(passed) == 4
-    listed = [c for c in safe if c in BY_DESIGN or c in FLOORED]
-    assert len(listed) <= 0.2 * len(safe)
+# -- the guard's own self-tests, and the bench ---------------------------------------------------
 
 
 def test_the_guard_validates_with_its_self_tests(world) -> None:  # type: ignore[no-untyped-def]
@@ -179,12 +152,36 @@ def test_the_guard_validates_with_its_self_tests(world) -> None:  # type: ignore
     assert "valid" in result.stdout
 
 
-def test_the_bench_prints_the_figures() -> None:
-    result = subprocess.run(
-        [sys.executable, str(ROOT / "bench" / "bench_guard.py")],
-        capture_output=True, text=True, timeout=300,
-        env={**os.environ, "PYTHONPATH": str(ROOT / "src")},
+def _bench(*args: str) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
+    env.pop("CLEARANCE_GUARD_SUITES", None)
+    return subprocess.run(
+        [sys.executable, str(ROOT / "bench" / "bench_guard.py"), *args],
+        capture_output=True, text=True, timeout=300, env=env,
     )  # fmt: skip
+
+
+def test_the_bench_measures_a_local_suite_file(tmp_path: Path) -> None:
+    suites = tmp_path / "suites.py"
+    suites.write_text(
+        "CASES = [\n"
+        "    ('one', 'a', 'rm -rf build', 'destructive'),\n"
+        "    ('one', 'a', 'git reset --hard', 'destructive'),\n"
+        "    ('one', 'a', 'git status', 'safe'),\n"
+        "    ('two', 'b', 'git push -f', 'destructive|destructive-in-cwd'),\n"
+        "    ('two', 'b', 'ls', 'safe'),\n"
+        "    ('two', 'b', 'rm -rf /tmp/x', 'safe'),\n"
+        "]\n"
+    )
+    result = _bench("--suites", str(suites))
     assert result.returncode == 0, result.stderr
-    assert "destructive_command_guard: stops 106 of 107 destructive" in result.stdout
-    assert "claude-code-safety-net: stops 286 of 289 destructive" in result.stdout
+    assert "one: stops 2 of 2 destructive (2 denied, 0 asked), allows 1 of 1 safe" in result.stdout
+    assert "two: stops 1 of 1 destructive (1 denied, 0 asked), allows 2 of 2 safe" in result.stdout
+
+
+def test_without_a_suite_file_the_bench_says_where_to_get_one(tmp_path: Path) -> None:
+    result = _bench("--suites", str(tmp_path / "absent.py"))
+    assert result.returncode == 2
+    assert "absent.py" in result.stderr
+    assert "claude-code-safety-net" in result.stderr
+    assert "Traceback" not in result.stderr
