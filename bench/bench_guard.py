@@ -2,36 +2,69 @@
 other guards: how many of their destructive commands it stops, how many of their safe ones it
 allows.
 
-Run: .venv/bin/python bench/bench_guard.py [--list] [--time]
-The cases are tests/policy/guard_suites.py (sources and licences in its header); the
-per-case expectations, with the reason for every case the guard cannot meet, are asserted by
-tests/policy/test_guard.py. With --time it also prints the median decision time over
-bench/shell_corpus.txt under the guard, next to an allow-everything policy in the same run (the
-cost of its command rules). "Stops" is deny or ask: either way the command does not run
-unattended. Each command is decided in a fresh temporary directory holding a git repository,
-the working directory of an agent in a project.
+Run: .venv/bin/python bench/bench_guard.py [--suites FILE] [--list] [--time]
+
+The suites' cases are not part of clearance. The bench reads them from a local Python file
+(``--suites FILE``, else ``$CLEARANCE_GUARD_SUITES``, else
+``/root/.cache/clearance-guard-suites/guard_suites.py``) that defines
+``CASES = [(suite, file, command, verdict), …]``, where ``verdict`` contains ``destructive``
+when the suite blocks the command in any of its settings, and is ``safe…`` otherwise. Without
+such a file it says where to get the cases and exits with status 2.
+
+"Stops" is deny or ask: either way the command does not run unattended. Each command is decided
+in a temporary directory holding a git repository, the working directory of an agent in a
+project. ``--list`` prints every case the guard answers otherwise than the suite.
+clearance's own table of destructive lines and benign twins is asserted by
+tests/policy/test_guard.py.
+
+With ``--time`` it also prints the median decision time over bench/shell_corpus.txt under the
+guard, next to an allow-everything policy in the same run (the cost of its command rules).
 """
 
 from __future__ import annotations
 
+import argparse
 import os
+import runpy
 import sys
 import tempfile
-
-sys.path.insert(
-    0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "policy")
-)
-
-from guard_suites import CASES
 
 from clearance.decide.engine import Engine
 from clearance.intent.call import ToolCall
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 GUARD = os.path.join(ROOT, "examples", "policies", "guard.jsonc")
+DEFAULT_SUITES = "/root/.cache/clearance-guard-suites/guard_suites.py"
+WHERE = (
+    "The cases are not part of clearance. Write them from the test corpora of "
+    "claude-code-safety-net (https://github.com/kenryu42/claude-code-safety-net) and "
+    "destructive_command_guard (https://github.com/Dicklesworthstone/destructive_command_guard) "
+    "into a Python file defining CASES = [(suite, file, command, verdict), ...] (verdict "
+    '"destructive" or "safe"), and pass it with --suites FILE or $CLEARANCE_GUARD_SUITES.'
+)
+
+Case = tuple[str, str, str, str]
 
 
-def decide_all() -> list[tuple[str, str, str, str, str]]:
+def load_suites(path: str) -> list[Case] | str:
+    """The cases of the file at ``path``, or a sentence saying why there are none."""
+    if not os.path.isfile(path):
+        return f"bench_guard: no file of the public suites' cases at {path}. {WHERE}"
+    try:
+        found = runpy.run_path(path).get("CASES")
+    except Exception as error:  # any fault of the file is reported, not raised
+        return f"bench_guard: {path} does not run as Python ({type(error).__name__}: {error})."
+    if not isinstance(found, list | tuple) or not all(
+        isinstance(c, tuple) and len(c) == 4 and all(isinstance(x, str) for x in c) for c in found
+    ):
+        return (
+            f"bench_guard: {path} defines no CASES list of (suite, file, command, verdict) "
+            f"string tuples. {WHERE}"
+        )
+    return list(found)
+
+
+def decide_all(cases: list[Case]) -> list[tuple[str, str, str, str, str]]:
     """``(suite, file, command, verdict, action)`` for every case."""
     with open(GUARD, encoding="utf-8") as handle:
         text = handle.read()
@@ -40,7 +73,7 @@ def decide_all() -> list[tuple[str, str, str, str, str]]:
         os.mkdir(os.path.join(project, ".git"))
         env = {"HOME": home, "CLEARANCE_HOME": os.path.join(home, "state")}
         engine = Engine.load(cwd=project, policy=text, env=env)
-        for suite, file, command, verdict in CASES:
+        for suite, file, command, verdict in cases:
             decision = engine.check(ToolCall("bash", {"command": command}, project))
             out.append((suite, file, command, verdict, decision.action))
     return out
@@ -76,10 +109,23 @@ def timing() -> None:
         print(f"{name:>18}: median decision {us(median(found))} over {len(corpus)} commands x 3")
 
 
-def main() -> None:
-    if "--time" in sys.argv:
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument(
+        "--suites",
+        default=os.environ.get("CLEARANCE_GUARD_SUITES") or DEFAULT_SUITES,
+        help="a Python file defining CASES (default: $CLEARANCE_GUARD_SUITES, else %(default)s)",
+    )
+    parser.add_argument("--list", action="store_true", help="print every case answered otherwise")
+    parser.add_argument("--time", action="store_true", help="also time the guard's decisions")
+    args = parser.parse_args()
+    if args.time:
         timing()
-    results = decide_all()
+    cases = load_suites(args.suites)
+    if isinstance(cases, str):
+        print(cases, file=sys.stderr)
+        return 0 if args.time else 2
+    results = decide_all(cases)
     for suite in sorted({r[0] for r in results}):
         mine = [r for r in results if r[0] == suite]
         bad = [r for r in mine if "destructive" in r[3]]  # blocked in any of the suite's settings
@@ -91,13 +137,14 @@ def main() -> None:
             f"{suite}: stops {denied + asked} of {len(bad)} destructive ({denied} denied, "
             f"{asked} asked), allows {allowed} of {len(good)} safe"
         )
-    if "--list" in sys.argv:
+    if args.list:
         for suite, _file, command, verdict, action in results:
             if ("destructive" in verdict and action == "allow") or (
                 "destructive" not in verdict and action != "allow"
             ):
                 print(f"  {suite[:12]:12} {verdict:22} {action:5} {command!r}")
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())
