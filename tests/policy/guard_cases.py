@@ -351,9 +351,41 @@ def _git_push() -> list[Case]:
     ]
     return [
         *_git_many(g, force, DENY),
+        *_git_many(
+            g,
+            [
+                f"push {s} origin main"
+                for s in spellings(("-f", "--force"), ("--force-with-lease",))
+            ],
+            DENY,
+            "given with --force, git ignores the lease and pushes by force (git 2.39, tried)",
+        ),
         *_git_many(g, remove, ASK),
         *_git_many(g, good, ALLOW),
     ]
+
+
+def _git_rm() -> list[Case]:
+    g = "git rm"
+    bad = [
+        *(f"rm {s} ." for s in spellings(("-r",), ("-f", "--force"))),
+        "rm -f src/app.py",
+        "rm src/app.py --force",
+        "submodule deinit -f --all",
+        "submodule deinit --force vendor/lib",
+    ]
+    good = [
+        "rm src/app.py",
+        "rm -r build",
+        "rm -r --cached .",
+        "rm -rf --cached .",
+        "rm --cached -f src/app.py",
+        "rm -n -rf .",
+        "rm --dry-run -f src/app.py",
+        "submodule deinit --all",
+        "submodule update --init",
+    ]
+    return [*_git_many(g, bad, DENY), *_git_many(g, good, ALLOW)]
 
 
 _REBASE = (
@@ -366,6 +398,7 @@ def _git_history() -> list[Case]:
     g = "git history"
     return [
         *_git_many(g, ["reflog expire --expire=now --all", "reflog expire --all"], ASK),
+        *_git_many(g, ["reflog delete HEAD@{1}", "prune", "prune --expire=now"], ASK),
         *_git_many(g, ["gc --prune=now", "gc --prune=now --aggressive", "gc --prune"], ASK),
         *_git_many(
             g,
@@ -383,6 +416,8 @@ def _git_history() -> list[Case]:
                 "gc --auto",
                 "update-ref refs/heads/feature HEAD",
                 "worktree remove ../wt",
+                "prune -n",
+                "prune --dry-run --expire=now",
                 "worktree list",
                 "log --oneline -5",
                 "status",
@@ -630,6 +665,7 @@ def all_cases() -> list[Case]:
         *_git_stash(),
         *_git_branch(),
         *_git_push(),
+        *_git_rm(),
         *_git_history(),
         *_rm(),
         *_find(),

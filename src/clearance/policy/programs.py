@@ -356,6 +356,7 @@ _GIT_SUBS = {
     "-n,--dry-run --stale-fix",
     "reflog delete": "--rewrite --updateref -n,--dry-run",
     "worktree remove": "-f,--force",
+    "prune": "-n,--dry-run -v,--verbose --progress --expire=",
     "worktree prune": "-n,--dry-run -v --expire=",
     "update-ref": "-d -m= --no-deref --stdin -z",
     "add": "-f,--force -A,--all -u,--update -p,--patch -n,--dry-run -N,--intent-to-add "
