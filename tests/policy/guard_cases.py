@@ -587,6 +587,10 @@ def _devices() -> list[Case]:
                 "dd of=/dev/sda if=image.iso",
                 "dd if=image.iso of=/dev/nvme0n1 status=progress",
                 "dd if=/dev/urandom of=/dev/sdb1",
+                "dd if=x of=/dev/null of=/dev/sda",
+                "dd if=x of=/dev/sda of=/dev/null",
+                "dd if=x 'of=/dev/null of=/dev/sda'",
+                "dd if=x of=/dev/null/../sda",
             ],
             DENY,
         ),
@@ -601,7 +605,10 @@ def _devices() -> list[Case]:
             ],
             DENY,
         ),
+        Case(g, "dd if=x of=$DEV", ASK, "a computed path: the analyzer asks where it leads"),
         *file_forms(g, "dd if=/dev/zero of=disk.img bs=1M count=10", ALLOW),
+        *file_forms(g, "dd if=/dev/zero of=/dev/null bs=1M count=100", ALLOW),
+        Case(g, "dd of=/dev/null if=image.iso", ALLOW),
         *each(g, ["dd if=disk.img of=copy.img", "mkfifo pipe", "mkdir fs", "lsblk"], ALLOW),
     ]
 
@@ -644,7 +651,11 @@ def _contents() -> list[Case]:
             ASK,
         ),
         *file_forms(g, "truncate -s 10M disk.img", ALLOW),
-        *each(g, ["truncate -s +1M disk.img", "grep shred notes.txt", "cat app.log"], ALLOW),
+        *each(
+            g,
+            ["truncate -s +1M disk.img", "grep shred notes.txt", "cat app.log", "shred --help"],
+            ALLOW,
+        ),
         *each(
             g,
             ["> app.log", ": > app.log", "echo '' > app.log"],
