@@ -19,7 +19,7 @@ import os
 import time
 
 from clearance._frozen import Frozen
-from clearance.policy.wildcard import compile_pattern, expand_home
+from clearance.policy.wildcard import compile_pattern, expand_home, is_command_pattern
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -51,9 +51,30 @@ class Grant(Frozen):
     def covers(self, surface: str, values: Sequence[str], home: str = "") -> bool:
         if surface != self.surface:
             return False
+        if surface == "bash" and is_command_pattern(self.pattern):
+            return _covers_command(self.pattern, values)
         pattern = expand_home(self.pattern, home) if home else self.pattern
         matcher = compile_pattern(pattern)
         return any(matcher.match(v) for v in values)
+
+
+def _covers_command(pattern: str, values: Sequence[str]) -> bool:
+    """A command-rule grant (``rm [-r -f] build``, suggested for a file mutator) covers a unit
+    whose words, split at blanks, meet it as an allow rule. Only literal words are suggested,
+    so a unit with quotes or expansions is met by no grant of this form."""
+    from clearance.policy.command_rule import CommandPattern, CommandPatternError, parse_argv
+
+    try:
+        compiled = CommandPattern(pattern, "allow")
+    except CommandPatternError:
+        return False
+    for value in values:
+        if any(ch in value for ch in "'\"\\$`*?[{~"):
+            continue
+        found = parse_argv(value.split())
+        if found is not None and found[0] == compiled.program and compiled.match(found[1]):
+            return True
+    return False
 
 
 class GrantStore:

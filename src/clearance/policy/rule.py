@@ -5,19 +5,22 @@ a surface the **last** matching rule wins. :class:`RuleSet` indexes the list so 
 costs about the same with 10 rules as with 10,000: patterns whose literal head holds a separator
 (space, ``/``, ``:``, ``.``, ``@``, ``=``) are bucketed under that head, exact patterns under
 their text, and only the rest (``*``, ``*.env``, ``gi*``) are scanned — newest first, stopping at
-the first hit.
+the first hit. Command rules of the bash surface (``rm [-r -f] *``, :mod:`command_rule`) are
+filed by program and tried only for a command of that program whose words are given, and only
+when one is newer than the best wildcard hit.
 """
 
 from __future__ import annotations
 
 from clearance._frozen import Frozen
-from clearance.policy.wildcard import compile_pattern
+from clearance.policy.wildcard import compile_pattern, is_command_pattern
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Iterable, Sequence
     from typing import Literal
 
+    from clearance.policy.command_rule import CommandPattern
     from clearance.policy.wildcard import Wildcard
 
     Action = Literal["allow", "ask", "deny"]
@@ -196,8 +199,9 @@ class _SurfaceIndex:
         if len(self.suffixes) <= _FILTER_KEYS:
             self.suffix_keys = tuple(self.suffixes)
 
-    def best(self, values: Iterable[str], floor: int) -> Rule | None:
-        """The highest-index rule above ``floor`` that matches any of ``values``."""
+    def best(self, values: Iterable[str], floor: int) -> tuple[int, Rule | None]:
+        """The highest-index rule above ``floor`` that matches any of ``values``, with its
+        index (``(floor, None)`` when none does)."""
         found: tuple[int, Rule | None] = (floor, None)
         exact = self.exact
         buckets = self.buckets
@@ -240,7 +244,7 @@ class _SurfaceIndex:
                             found = _newest(hit, value, found)
             if general and general[0][0] > found[0]:
                 found = _newest(general, value, found)
-        return found[1]
+        return found
 
 
 def _newest(
@@ -256,12 +260,41 @@ def _newest(
     return found
 
 
+def _command_hit(
+    commands: list[tuple[int, Rule, CommandPattern]],
+    name: str,
+    argv: Sequence[str | None],
+    floor: int,
+) -> Rule | None:
+    """The newest command rule above ``floor`` that the command ``argv`` meets. The command is
+    parsed only when a rule's subcommand words all occur among its words (``git status`` meets
+    no ``git reset …`` rule, so it is never parsed for one)."""
+    parsed = None
+    present: frozenset[str | None] | None = None
+    for index, rule, compiled in commands:
+        if index <= floor:
+            break
+        words = compiled.words
+        if words:
+            if present is None:
+                present = frozenset(argv)
+            if not present.issuperset(words):
+                continue
+        if parsed is None:
+            from clearance.policy.programs import PROGRAMS, parse_command
+
+            parsed = parse_command(PROGRAMS.get(name), name, argv[1:])
+        if compiled.match(parsed):
+            return rule
+    return None
+
+
 class RuleSet:
     """An ordered, indexed list of rules; immutable once built."""
 
     __slots__ = (
-        "_cased", "_expand", "_folded", "_home", "_index", "_surfaces", "_universal", "cased",
-        "cased_heads", "fold", "rules",
+        "_cased", "_commands", "_expand", "_folded", "_home", "_index", "_surfaces", "_universal",
+        "cased", "cased_heads", "fold", "rules",
     )  # fmt: skip
 
     def __init__(
@@ -290,11 +323,16 @@ class RuleSet:
         # one, a value already in lower case meets the same rules folded or not.
         self.cased = False
         heads: list[str] = []
+        # Command rules of the bash surface (``rm [-r -f] *``), by program, newest first.
+        self._commands: dict[str, list[tuple[int, Rule, CommandPattern]]] = {}
         for i, rule in enumerate(self.rules):
             if rule.surface == "*":
                 self._universal.insert(0, (i, rule))
                 continue
             pattern = rule.pattern
+            if rule.surface == "bash" and is_command_pattern(pattern):
+                self._command(i, rule)
+                continue
             if home and rule.surface in expand:
                 pattern = expand_home(pattern, home)
             if pattern != pattern.lower():
@@ -346,6 +384,18 @@ class RuleSet:
             return expand_home(rule.pattern, self._home)
         return rule.pattern
 
+    def _command(self, index: int, rule: Rule) -> None:
+        from clearance.policy.command_rule import CommandPattern, CommandPatternError
+
+        try:
+            compiled = CommandPattern(rule.pattern, rule.action)
+        except CommandPatternError:
+            return  # the configuration reported it, and put an ask in its place
+        self._commands.setdefault(compiled.program, []).insert(0, (index, rule, compiled))
+        if "bash" not in self._index:
+            self._index["bash"] = _SurfaceIndex()
+            self._index["bash"].seal()
+
     def surfaces(self) -> frozenset[str]:
         """The surfaces that have rules of their own (the universal rule aside)."""
         found = self._surfaces
@@ -353,8 +403,12 @@ class RuleSet:
             found = self._surfaces = frozenset(self._index)
         return found
 
-    def evaluate(self, surface: str, values: Sequence[str]) -> Rule:
-        """The last rule on ``surface`` (or the universal one) matching any of ``values``.
+    def evaluate(
+        self, surface: str, values: Sequence[str], argv: Sequence[str | None] | None = None
+    ) -> Rule:
+        """The last rule on ``surface`` (or the universal one) matching any of ``values``;
+        ``argv``, a bash command's words (``None`` for a computed one), also meets the command
+        rules written for its program.
 
         Pure: reads no file, clock, cwd or environment. With no rule at all the answer is a
         synthesized universal *ask* (least privilege).
@@ -363,7 +417,16 @@ class RuleSet:
         floor, found = universal[0] if universal else (-1, None)
         index = self._index.get(surface)
         if index is not None:
-            rule = index.best(values, floor)
+            at, rule = index.best(values, floor)
+            if argv and self._commands:
+                first = argv[0]
+                if first is not None:
+                    name = first.rpartition("/")[2]
+                    commands = self._commands.get(name)
+                    if commands is not None and commands[0][0] > at:
+                        hit = _command_hit(commands, name, argv, at)
+                        if hit is not None:
+                            return hit
             if rule is not None:
                 return rule
         if found is None:

@@ -108,7 +108,7 @@ def _unit_result(rules: RuleSet, unit: Unit, command: str) -> tuple[GateResult, 
     canonical = unit.canonical
     spellings = unit.spellings
     values = (text, *spellings) if spellings else (text,)
-    rule = rules.evaluate("bash", values)
+    rule = rules.evaluate("bash", values, unit.argv)  # command rules read its words
     if canonical != text:
         # The normalised command word counts too, the more restrictive of the two deciding.
         other = rules.evaluate("bash", (canonical,))

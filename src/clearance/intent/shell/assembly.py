@@ -145,6 +145,23 @@ _GREP_LONG_VALUES = frozenset({"--regexp", "--file", "--max-count", "--after-con
                                "--type-not", "--max-depth", "--threads"})  # fmt: skip
 
 
+def _argv(words: Sequence[Word], text: str) -> tuple[str | None, ...]:
+    """The words as bash passes them to the program (``None`` for a computed one), with
+    halves joined by a line continuation rejoined, as :func:`_canonical` reads them."""
+    if "\\\n" not in text:
+        return tuple([w.value for w in words])
+    out: list[str | None] = []
+    for i, word in enumerate(words):
+        value = word.value
+        part = None if value is None else value.replace("\\\n", "")
+        if i and word.sep == "\\\n":
+            last = out[-1]
+            out[-1] = None if last is None or part is None else last + part
+        else:
+            out.append(part)
+    return tuple(out)
+
+
 class Assembly:
     """Collects units and tokens for one command line (or one payload)."""
 
@@ -345,6 +362,7 @@ class Assembly:
                 stmt.salvaged,
                 extra,
                 floor,
+                _argv(words, text),
             )
         )
         if again and self.depth < MAX_LAYERS:
@@ -360,7 +378,8 @@ class Assembly:
         if expanded:  # the command bash runs, when every word is known: its rule applies
             self.units.append(
                 Unit(expanded, canonical=_expanded_canonical(expanded), context=context,
-                     unresolved=stmt.unresolved or lost, salvaged=stmt.salvaged, floor=floor)
+                     unresolved=stmt.unresolved or lost, salvaged=stmt.salvaged, floor=floor,
+                     argv=tuple(expanded.split(" ")))
             )  # fmt: skip
         if first is None:
             return words, found

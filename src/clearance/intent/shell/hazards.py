@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from clearance.intent.sentinel import CODE_RUNNING
 from clearance.intent.shell.layer import basename
+from clearance.policy.programs import GIT_GLOBAL_FLAGS, GIT_GLOBAL_VALUED
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -244,17 +245,9 @@ def _literal_line(values: Values) -> str | None:
 
 # -- git --------------------------------------------------------------------------------------
 
-# git(1) OPTIONS: global options and whether they take a value.
-_GIT_VALUED = frozenset(
-    {"-C", "-c", "--git-dir", "--work-tree", "--namespace", "--config-env", "--super-prefix"}
-    | {"--list-cmds", "--attr-source"}
-)
-_GIT_FLAGS = frozenset(
-    {"-p", "--paginate", "-P", "--no-pager", "--bare", "--no-replace-objects", "--no-lazy-fetch"}
-    | {"--no-optional-locks", "--no-advice", "--literal-pathspecs", "--glob-pathspecs"}
-    | {"--noglob-pathspecs", "--icase-pathspecs", "--html-path", "--man-path", "--info-path"}
-    | {"--exec-path"}
-)
+# git(1) OPTIONS: global options and whether they take a value (the option table's).
+_GIT_VALUED = GIT_GLOBAL_VALUED
+_GIT_FLAGS = GIT_GLOBAL_FLAGS
 _GIT_PATHS = frozenset({"-C", "--git-dir", "--work-tree"})
 # git-config(1): keys whose value is a command git runs (or a file of such keys / hooks).
 _GIT_CODE_KEYS = frozenset(
