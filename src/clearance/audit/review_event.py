@@ -24,7 +24,6 @@ __all__ = [
     "DENIED",
     "FORWARDED_PREFIX",
     "GATE_ERROR",
-    "GRANTS_REJECTED",
     "NOTIFY_ERROR",
     "REQUEST_EVENTS",
     "RESOLUTIONS",
@@ -42,7 +41,6 @@ AUTO_APPROVED = "permission_request.auto_approved"
 GATE_ERROR = "gate_error"
 NOTIFY_ERROR = "notify.error"
 # A session-grant file failed its seal (not written by clearance): its grants were ignored.
-GRANTS_REJECTED = "session_grants.rejected"
 FORWARDED_PREFIX = "forwarded_permission."
 
 REQUEST_EVENTS = (WAITING, APPROVED, DENIED, BLOCKED, SESSION_APPROVED, AUTO_APPROVED)

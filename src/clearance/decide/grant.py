@@ -119,6 +119,20 @@ def session_dir(state: str, session: str) -> str:
     return os.path.join(state, "sessions", _safe(session))
 
 
+# The review-log event for a grant file that failed its seal (written by whoever read it: a
+# host's gatekeeper, or a serving session).
+GRANTS_REJECTED = "session_grants.rejected"
+
+
+def rejected_fields(session: str, path: str, why: str) -> dict[str, str]:
+    """The review-log fields of :data:`GRANTS_REJECTED` for one rejected grant file."""
+    return {
+        "session": session, "file": path, "why": why,
+        "message": "a session-grant file was not written by clearance (its seal does not "
+        "match): its grants are ignored; remove it with `clearance sessions --clear ID`",
+    }  # fmt: skip
+
+
 class DiskGrants(GrantStore):
     """Grants of one session on disk, shared by every process of that session."""
 
@@ -168,8 +182,8 @@ class DiskGrants(GrantStore):
             why = "its seal does not match its grants"
         else:
             return grants
-        # Not written by clearance: ignored, and written to the review log by the host
-        # (``session_grants.rejected``).
+        # Not written by clearance: ignored, and written to the review log by whoever read it
+        # (:data:`GRANTS_REJECTED`).
         self.rejected = True
         self.why = why
         return []

@@ -187,16 +187,12 @@ class Gatekeeper:
         rejected = self.engine.rejected_grants()
         if not rejected:
             return
-        from clearance.audit.review_event import GRANTS_REJECTED
+        from clearance.decide.grant import GRANTS_REJECTED, rejected_fields
 
         for session, path, why in rejected:
-            self.write(GRANTS_REJECTED, {
-                "session": session, "file": path, "why": why, "tool": call.kind,
-                "agent": call.agent, "cwd": call.cwd,
-                "message": "a session-grant file was not written by clearance (its seal does "
-                "not match): its grants are ignored; remove it with "
-                "`clearance sessions --clear ID`",
-            })  # fmt: skip
+            fields = {**rejected_fields(session, path, why), "tool": call.kind,
+                      "agent": call.agent, "cwd": call.cwd}  # fmt: skip
+            self.write(GRANTS_REJECTED, fields)
 
     def _fields(self, call: ToolCall, decision: Decision | None, request_id: str) -> dict[str, Any]:
         fields: dict[str, Any] = {

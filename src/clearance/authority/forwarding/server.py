@@ -104,6 +104,7 @@ class Server:
         self.always = always
         self.started = time.time()
         self.dialog_open = False
+        self._rejected = ""  # why the session's grant file was last rejected (logged once)
         self.inbound = (inbound or _local)(self)
         self._busy: dict[str, tuple[Request, Reply]] = {}
         self._answered: dict[str, tuple[str, dict[str, Any]]] = {}  # id -> (nonce, response)
@@ -284,6 +285,13 @@ class Server:
 
         policy = self.engine.policy
         grants = DiskGrants(self.state, self.session)  # fresh: other processes may add grants
+        if grants.rejected and grants.why != self._rejected:
+            # Not written by clearance: its grants are ignored; said once until it changes.
+            from clearance.decide.grant import GRANTS_REJECTED, rejected_fields
+
+            self._rejected = grants.why
+            self.write(GRANTS_REJECTED, {**rejected_fields(self.session, grants.path, grants.why),
+                                         **self._fields(request)})  # fmt: skip
         return resolve(request, policy.rules, yolo=policy.yolo, grants=grants, home=policy.home)
 
     def handle(self, request: Request, reply: Reply) -> None:
