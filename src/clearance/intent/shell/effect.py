@@ -81,6 +81,8 @@ def reader_claim(words: Sequence[Word]) -> Claim | None:
     claim, ``None`` when the command is not in the core at all."""
     head = words[0]
     name = head.value
+    if name == "git" and head.raw == name:
+        return _git_claim(words)
     if name is None or name not in CORE or head.raw != name:
         return None
     values: list[str | None] = []
@@ -106,6 +108,28 @@ def reader_claim(words: Sequence[Word]) -> Claim | None:
             return "retracted"
     elif name == "awk" and not _awk_reads(values):
         return "retracted"
+    return "read"
+
+
+# git subcommands typed right after `git` whose path operands git only reads (the worktree files
+# they name are read, never written): `git add` stages a file, `git diff` and `git log` read it.
+_GIT_READERS = frozenset({"add", "blame", "diff", "log", "ls-files", "show", "status"})
+# Their options that write a file or hand the files to an editor: the claim is withdrawn.
+_GIT_WRITING = ("--output", "-o", "--edit", "-e", "--patch", "-p", "--interactive", "-i")
+
+
+def _git_claim(words: Sequence[Word]) -> Claim | None:
+    """``read`` for ``git add|blame|diff|log|ls-files|show|status`` with literal words and no
+    writing option; ``None`` otherwise (git's global options, another subcommand: unproven).
+    What git runs of its own (hooks, filters, a pager) is judged by the knowledge base."""
+    if len(words) < 2 or words[1].value not in _GIT_READERS:
+        return None
+    for word in words[2:]:
+        value = word.value
+        if value is None or word.glob:
+            return None
+        if value.startswith("-") and value.partition("=")[0] in _GIT_WRITING:
+            return None
     return "read"
 
 
