@@ -44,6 +44,7 @@ if TYPE_CHECKING:
     from clearance.authority.forwarding.resolution import Resolution
     from clearance.authority.forwarding.transport import Delivery, Inbound, Reply
     from clearance.decide.engine import Engine
+    from clearance.decide.grant import GrantStore
 
     Observer = Callable[[str, Request | None, str], None]
     Report = Callable[[str, dict[str, Any]], object]
@@ -268,11 +269,21 @@ class Server:
         )
         reply.send({"version": 1, "kind": "refused", "reason": reason})
 
-    def resolve(self, request: Request) -> Resolution:
-        from clearance.decide.grant import DiskGrants
+    def session_grants(self) -> GrantStore:
+        """This session's "whole session" grants, read fresh (other processes, and other
+        instances of a broker's session, may add some): the transport's when it keeps them
+        (the broker's hash), else the session's grants on disk."""
+        shared = getattr(self.inbound, "session_grants", None)
+        store = shared() if shared is not None else None
+        if store is None:
+            from clearance.decide.grant import DiskGrants
 
+            store = DiskGrants(self.state, self.session)
+        return store
+
+    def resolve(self, request: Request) -> Resolution:
         policy = self.engine.policy
-        grants = DiskGrants(self.state, self.session)  # fresh: other processes may add grants
+        grants = self.session_grants()
         return resolve(request, policy.rules, yolo=policy.yolo, grants=grants, home=policy.home)
 
     def handle(self, request: Request, reply: Reply) -> None:

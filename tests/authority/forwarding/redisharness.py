@@ -1,0 +1,195 @@
+"""A real ``redis-server`` on a random loopback port, and ``clearance serve --broker`` processes.
+
+Never a mock: the tests start the Debian ``redis-server`` themselves (``.ci/run`` installs it
+where missing), with an append-only file so a restart keeps what was written. Every wait is
+bounded.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+SRC = Path(__file__).resolve().parents[3] / "src"
+REDIS = shutil.which("redis-server") or "/usr/bin/redis-server"
+
+needs_redis = pytest.mark.skipif(
+    not os.path.exists(REDIS), reason="redis-server is not installed (.ci/run installs it)"
+)
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+class RedisServer:
+    """``redis-server`` on 127.0.0.1 at a random port, its data in ``directory``."""
+
+    def __init__(self, directory: Path, *extra: str) -> None:
+        self.directory = directory
+        directory.mkdir(parents=True, exist_ok=True)
+        self.extra = extra
+        self.port = free_port()
+        self.process: subprocess.Popen[bytes] | None = None
+        self.start()
+
+    @property
+    def url(self) -> str:
+        return f"redis://127.0.0.1:{self.port}/0"
+
+    def start(self) -> None:
+        for _attempt in range(5):
+            self.process = subprocess.Popen(
+                [REDIS, "--port", str(self.port), "--bind", "127.0.0.1", "--dir",
+                 str(self.directory), "--appendonly", "yes", "--appendfsync", "everysec",
+                 "--save", "", "--protected-mode", "no", "--daemonize", "no", *self.extra],
+                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
+            )  # fmt: skip
+            deadline = time.monotonic() + 10
+            while time.monotonic() < deadline:
+                if self.process.poll() is not None:
+                    break
+                try:
+                    if self.client().ping():
+                        return
+                except Exception:
+                    time.sleep(0.02)
+            if self.process.poll() is None:
+                self.process.kill()
+            self.process.wait()
+            self.port = free_port()  # the port was taken meanwhile: another one
+        raise AssertionError("redis-server never started")
+
+    def client(self, **options: Any) -> Any:
+        import redis
+
+        return redis.Redis(host="127.0.0.1", port=self.port, socket_timeout=5, **options)
+
+    def stop(self) -> None:
+        """A clean stop (SIGTERM): Redis writes its append-only file out first."""
+        if self.process is not None and self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+            try:
+                self.process.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+
+    def restart(self, down: float = 0.0) -> None:
+        self.stop()
+        time.sleep(down)
+        self.start()
+
+    def close(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.kill()
+            self.process.wait()
+
+
+def keygen(home: Path, env: dict[str, str]) -> str:
+    """Run ``clearance serve --broker-keygen`` for the state root ``home``; the public key."""
+    result = subprocess.run(
+        [sys.executable, "-m", "clearance", "serve", "--broker-keygen"],
+        capture_output=True, text=True, timeout=60,
+        env={**env, "PYTHONPATH": str(SRC), "CLEARANCE_HOME": str(home)},
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    line = [x for x in result.stdout.splitlines() if x.startswith("export ")][0]
+    return line.split("=", 1)[1]
+
+
+class BrokerServing:
+    """``clearance serve --broker URL --no-human`` in a subprocess (its own state root ``home``,
+    as on another machine)."""
+
+    def __init__(
+        self,
+        env: dict[str, str],
+        home: Path,
+        session: str,
+        url: str,
+        directory: Path,
+        policy: dict[str, Any],
+        *,
+        extra_env: dict[str, str] | None = None,
+    ) -> None:
+        self.session = session
+        self.url = url
+        args = ["serve", "--session", session, "--dir", str(directory), "--policy",
+                json.dumps(policy), "--no-human", "--broker", url]  # fmt: skip
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "clearance", *args],
+            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+            env={**env, "PYTHONPATH": str(SRC), "CLEARANCE_HOME": str(home),
+                 **(extra_env or {})},
+            cwd=str(directory), start_new_session=True,
+        )  # fmt: skip
+
+    def wait_serving(self, client: Any, timeout: float = 20.0) -> None:
+        """Until this process' beacon is in the broker."""
+        from clearance.authority.forwarding.broker import Keys
+
+        key = Keys("clearance", self.session).beacon
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            raw = client.get(key)
+            if raw and json.loads(raw)["pid"] == self.process.pid:
+                return
+            if self.process.poll() is not None:
+                break
+            time.sleep(0.02)
+        self.close()
+        out, err = self.process.communicate(timeout=10)
+        raise AssertionError(f"serve --broker never started: {out.decode()} {err.decode()}")
+
+    def kill(self) -> None:
+        self.process.kill()
+        self.process.wait(timeout=10)
+
+    def close(self) -> None:
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        for stream in (self.process.stdout, self.process.stderr):
+            if stream is not None:
+                stream.close()
+
+
+def a_request(session: str, command: str, *, expires: float = 60.0) -> Any:
+    from clearance.authority.ask import Requester
+    from clearance.authority.forwarding.protocol import GateFact, Request, new_id, new_nonce
+
+    now = time.time()
+    return Request(
+        id=new_id(), nonce=new_nonce(), target=session, created=now, expires=now + expires,
+        requester=Requester("explore", "C1", "/w/lib", "bash", "bash", command),
+        reason="asked", gates=(GateFact("bash", "bash", command, (command,)),),
+    )  # fmt: skip
+
+
+def audit(client: Any, session: str) -> list[dict[str, str]]:
+    """The session's audit stream, each entry's fields as text."""
+    from clearance.authority.forwarding.broker import Keys
+
+    entries = client.xrange(Keys("clearance", session).audit)
+    return [{k.decode(): v.decode() for k, v in fields.items()} for _eid, fields in entries]
