@@ -110,7 +110,7 @@ def keygen(home: Path, env: dict[str, str]) -> str:
         env={**env, "PYTHONPATH": str(SRC), "CLEARANCE_HOME": str(home)},
     )  # fmt: skip
     assert result.returncode == 0, result.stderr
-    line = [x for x in result.stdout.splitlines() if x.startswith("export ")][0]
+    line = next(x for x in result.stdout.splitlines() if x.startswith("export "))
     return line.split("=", 1)[1]
 
 
@@ -193,3 +193,70 @@ def audit(client: Any, session: str) -> list[dict[str, str]]:
 
     entries = client.xrange(Keys("clearance", session).audit)
     return [{k.decode(): v.decode() for k, v in fields.items()} for _eid, fields in entries]
+
+
+def transport(url: str, public: str, *, session: str = "alice", grace: float = 2.0) -> Any:
+    from clearance.authority.forwarding.broker import BrokerConfig, RedisTransport
+    from clearance.policy.broker import parse_public_key
+
+    config = BrokerConfig(url, session=session, keys=(parse_public_key(public),))
+    return RedisTransport(config, grace)
+
+
+DRIVE = """
+import json, sys, time
+sys.path.insert(0, {here!r})
+from redisharness import a_request, transport
+from clearance.authority.forwarding.child import ForwardingAuthorizer
+
+t = transport({url!r}, {public!r}, session={session!r}, grace={grace!r})
+child = ForwardingAuthorizer(state={state!r}, transport=t)
+for i in range({count!r}):
+    request = a_request({session!r}, {command!r})
+    print(json.dumps({{"id": request.id, "event": "sent"}}), flush=True)
+    verdict = child.forward(request)
+    print(json.dumps({{"id": request.id, "event": "verdict", "action": verdict.action,
+                      "reason": verdict.reason}}), flush=True)
+"""
+
+
+class Driver:
+    """A child process forwarding ``count`` asks one after another through the broker, printing
+    each request id as it is sent and each verdict as JSON lines."""
+
+    def __init__(self, env: dict[str, str], state: Path, url: str, public: str, *,
+                 count: int, command: str = "git status", session: str = "alice",
+                 grace: float = 2.0) -> None:  # fmt: skip
+        code = DRIVE.format(here=str(Path(__file__).parent), url=url, public=public,
+                            session=session, grace=grace, state=str(state), count=count,
+                            command=command)  # fmt: skip
+        self.process = subprocess.Popen(
+            [sys.executable, "-c", code], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+            env={**env, "PYTHONPATH": str(SRC)}, start_new_session=True,
+        )  # fmt: skip
+
+    def first_sent(self, timeout: float = 20.0) -> str:
+        """The id of the first request, once it was sent."""
+        import select
+
+        assert self.process.stdout is not None
+        ready, _, _ = select.select([self.process.stdout], [], [], timeout)
+        assert ready, "the child sent nothing"
+        line = json.loads(self.process.stdout.readline())
+        assert line["event"] == "sent"
+        sent: str = line["id"]
+        return sent
+
+    def results(self, timeout: float = 60.0) -> list[dict[str, Any]]:
+        try:
+            out, err = self.process.communicate(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            out, err = self.process.communicate()
+            raise AssertionError(f"a child hung: {err.decode()[-2000:]}") from None
+        assert self.process.returncode in (0, -9), err.decode()[-2000:]
+        return [json.loads(x) for x in out.decode().splitlines() if x.strip()]
+
+    def kill(self) -> None:
+        self.process.kill()
+        self.process.wait(timeout=10)

@@ -62,6 +62,8 @@ if TYPE_CHECKING:
     from clearance.authority.forwarding.transport import Inbound
 
 __all__ = [
+    "ACL_CHILD",
+    "ACL_SERVER",
     "ALIVE",
     "GROUP",
     "REFRESH",
@@ -84,6 +86,18 @@ VISIBILITY = 10.0  # a dead instance's entry idle this long is taken over
 KEEP = 3600.0  # answers (and the one-answer guard) outlive their ask by this long
 AUDIT_MAX = 100_000  # the audit stream is trimmed to about this many entries
 _BACKOFF = (0.1, 5.0)  # a server's reconnect delay: first, most
+
+
+# Redis ACL rules (``ACL SETUSER <name> reset on ><password> <rules>``, ``{prefix}`` replaced;
+# docs/forwarding.md quotes them). A child may add requests, keep its own "alive" key, read
+# beacons and its reply stream — never write a reply, read the requests, or touch the grants. A
+# serving instance may use the prefix's keys with stream, string, hash, set and script commands.
+ACL_CHILD = (
+    "resetchannels -@all +ping +hello +auth +client|setname +select +xadd +set "
+    "+get +mget +smembers +xread %RW~{prefix}:*:asks %W~{prefix}:*:alive:* "
+    "%R~{prefix}:*:beacon %R~{prefix}:sessions %R~{prefix}:*:reply:*"
+)
+ACL_SERVER = "resetchannels ~{prefix}:* +@all -@dangerous -@admin -@pubsub"
 
 
 def _ms(seconds: float) -> int:
