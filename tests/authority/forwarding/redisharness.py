@@ -128,11 +128,19 @@ class BrokerServing:
         policy: dict[str, Any],
         *,
         extra_env: dict[str, str] | None = None,
+        human: bool = False,
     ) -> None:
         self.session = session
         self.url = url
+        self.master = -1
         args = ["serve", "--session", session, "--dir", str(directory), "--policy",
-                json.dumps(policy), "--no-human", "--broker", url]  # fmt: skip
+                json.dumps(policy), "--broker", url]  # fmt: skip
+        slave = -1
+        if human:  # a dialog on a pty nobody answers: its ask stays in flight
+            self.master, slave = os.openpty()
+            args += ["--tty", os.ttyname(slave)]
+        else:
+            args.append("--no-human")
         self.process = subprocess.Popen(
             [sys.executable, "-m", "clearance", *args],
             stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
@@ -140,6 +148,8 @@ class BrokerServing:
                  **(extra_env or {})},
             cwd=str(directory), start_new_session=True,
         )  # fmt: skip
+        if slave >= 0:
+            os.close(slave)
 
     def wait_serving(self, client: Any, timeout: float = 20.0) -> None:
         """Until this process' beacon is in the broker."""
@@ -173,6 +183,9 @@ class BrokerServing:
         for stream in (self.process.stdout, self.process.stderr):
             if stream is not None:
                 stream.close()
+        if self.master >= 0:
+            os.close(self.master)
+            self.master = -1
 
 
 def a_request(session: str, command: str, *, expires: float = 60.0) -> Any:

@@ -85,7 +85,7 @@ ALIVE = 5.0  # a child's "still waiting" key lives this long
 VISIBILITY = 10.0  # a dead instance's entry idle this long is taken over
 KEEP = 3600.0  # answers (and the one-answer guard) outlive their ask by this long
 AUDIT_MAX = 100_000  # the audit stream is trimmed to about this many entries
-_BACKOFF = (0.1, 5.0)  # a server's reconnect delay: first, most
+_BACKOFF = (0.1, 2.0)  # a server's reconnect delay: first, most
 
 
 # Redis ACL rules (``ACL SETUSER <name> reset on ><password> <rules>``, ``{prefix}`` replaced;
