@@ -303,23 +303,28 @@ class RedisTransport:
                 raise TimedOut()
             try:
                 if not sent or now >= beat:
+                    # One round trip: "still waiting", the request (once), the beacon, and the
+                    # wait for the answer itself.
+                    beat = now + REFRESH
                     pipe = client.pipeline(transaction=False)
                     pipe.set(keys.alive(rid), b"1", px=_ms(ALIVE))
                     if not sent:
                         pipe.xadd(keys.asks, entry)
                     pipe.get(keys.beacon)
-                    out = pipe.execute()
-                    sent, beat = True, now + REFRESH
-                    if out[-1]:
+                    pipe.xread({keys.reply(rid): last}, count=16, block=_ms(_wait(beat, until)))
+                    *_, beacon, got = pipe.execute()
+                    sent = True
+                    if beacon:
                         seen, missing = True, None
                     elif missing is None:
                         missing = now
                     elif now - missing >= self.grace:
                         raise Unreachable("stale" if seen else "absent",
                                           self._absent(request.target))  # fmt: skip
+                else:
+                    got = client.xread({keys.reply(rid): last}, count=16,
+                                       block=_ms(_wait(beat, until)))  # fmt: skip
                 failing, failures = None, 0
-                wait = min(beat, until) - time.monotonic()
-                got = client.xread({keys.reply(rid): last}, count=16, block=_ms(max(wait, 0.001)))
             except redis.AuthenticationError as exc:
                 raise self._unreachable(exc) from None
             except redis.ResponseError as exc:  # NOPERM and the like: the broker refuses us
@@ -373,6 +378,10 @@ class RedisTransport:
             return None
 
 
+def _wait(beat: float, until: float) -> float:
+    return max(min(beat, until) - time.monotonic(), 0.001)
+
+
 def _hostname() -> str:
     import socket
 
@@ -381,13 +390,14 @@ def _hostname() -> str:
 
 # -- the serving side ---------------------------------------------------------------------------
 
-# KEYS[1] asks, KEYS[2] audit, then per request: done, alive, claim.
+# KEYS[1] asks, KEYS[2] audit, KEYS[3] grants, then per request: done, alive, claim.
 # ARGV: group, consumer, claim ms, keep ms, then per request: entry id, request id.
+# Returns the state of each request and the session's grants (read in the same step).
 _TAKE = """
 local out = {}
-local n = (#KEYS - 2) / 3
+local n = (#KEYS - 3) / 3
 for i = 1, n do
-  local done, alive, claim = KEYS[3*i], KEYS[3*i+1], KEYS[3*i+2]
+  local done, alive, claim = KEYS[3*i+1], KEYS[3*i+2], KEYS[3*i+3]
   local eid, rid = ARGV[3 + 2*i], ARGV[4 + 2*i]
   if redis.call('EXISTS', done) == 1 then
     redis.call('XACK', KEYS[1], ARGV[1], eid)
@@ -410,7 +420,7 @@ for i = 1, n do
     end
   end
 end
-return out
+return {out, redis.call('HKEYS', KEYS[3])}
 """.replace("AUDIT_MAX", str(AUDIT_MAX))
 
 # KEYS: done, reply, audit, asks, claim. ARGV: body, signature, keep ms, group, entry id,
@@ -495,6 +505,7 @@ class RedisInbound:
         self.take: Any = None
         self.write: Any = None
         self.inflight: dict[str, _Reply] = {}  # request id → reply, while it is being decided
+        self.shared: tuple[Grant, ...] = ()  # the session's grants, as last read
         self.lock = threading.Lock()
         self.next_beat = 0.0
         self.down: str = ""  # why the broker is unreachable ("" while it is reachable)
@@ -532,11 +543,25 @@ class RedisInbound:
         self._beat()
 
     def _beat(self) -> None:
+        """The beacon, and a fresh copy of the session's grants."""
         from clearance._json import dumps
 
         beacon = {**self.describe(), "consumer": self.consumer, "host": _hostname()}
-        self.client.set(self.keys.beacon, dumps(beacon), px=_ms(STALE))
+        pipe = self.client.pipeline(transaction=False)
+        pipe.set(self.keys.beacon, dumps(beacon), px=_ms(STALE))
+        pipe.hkeys(self.keys.grants)
+        self._grants(pipe.execute()[1])
         self.next_beat = time.monotonic() + REFRESH
+
+    def _grants(self, fields: list[bytes]) -> None:
+        """Keep the session's grants as last read from the broker (with each batch of requests,
+        and every second)."""
+        found = []
+        for field in fields:
+            surface, zero, pattern = field.decode("utf-8", "replace").partition("\x00")
+            if zero:
+                found.append(Grant(surface, pattern))
+        self.shared = tuple(found)
 
     def close(self) -> None:
         with self.lock:
@@ -635,13 +660,14 @@ class RedisInbound:
             self.client.xdel(self.keys.asks, *drop)
         if not parsed:
             return []
-        keys = [self.keys.asks, self.keys.audit]
+        keys = [self.keys.asks, self.keys.audit, self.keys.grants]
         args: list[Any] = [GROUP, self.consumer, _ms(self.visibility), _ms(KEEP)]
         for eid, request in parsed:
             keys += [self.keys.done(request.id), self.keys.alive(request.id),
                      self.keys.claim(request.id)]  # fmt: skip
             args += [eid, request.id]
-        states = self.take(keys=keys, args=args)
+        states, grants = self.take(keys=keys, args=args)
+        self._grants(grants)
         out = []
         for (eid, request), state in zip(parsed, states, strict=True):
             state = state.decode() if isinstance(state, bytes) else state
@@ -750,26 +776,17 @@ class RedisInbound:
 
 class _SharedGrants(GrantStore):
     """The serving session's "whole session" grants: the broker's hash (every instance honours
-    them), with the local session's grants beside it. Read once per request; when the broker
-    cannot be read, the grants last read (a missing grant only makes an ask ask)."""
+    them; read with each batch of requests and every second), with the local session's grants
+    beside it. Adding one writes both. When the broker cannot be read, the grants last read stand
+    (a missing grant only makes an ask ask)."""
 
     __slots__ = ("inbound", "local")
-    _last: tuple[Grant, ...] = ()
 
     def __init__(self, inbound: RedisInbound, local: GrantStore | None) -> None:
-        import redis
-
         self.inbound = inbound
         self.local = local
         found: list[Grant] = list(local.grants()) if local is not None else []
-        try:
-            raw = inbound.client.hgetall(inbound.keys.grants)
-            shared = [Grant(*k.decode("utf-8").split("\x00", 1)) for k in raw
-                      if b"\x00" in k]  # fmt: skip
-            _SharedGrants._last = tuple(shared)
-        except (redis.RedisError, UnicodeDecodeError):
-            shared = list(_SharedGrants._last)
-        super().__init__([*found, *shared])
+        super().__init__([*found, *inbound.shared])
 
     def add(self, grants: Any) -> None:
         grants = list(grants)
@@ -779,6 +796,7 @@ class _SharedGrants(GrantStore):
         if grants:
             fields = {f"{g.surface}\x00{g.pattern}": str(time.time()) for g in grants}
             self.inbound.client.hset(self.inbound.keys.grants, mapping=fields)
+            self.inbound.shared = tuple(dict.fromkeys([*self.inbound.shared, *grants]))
 
 
 def _text(raw: object) -> str:
