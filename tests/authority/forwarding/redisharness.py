@@ -273,3 +273,13 @@ class Driver:
     def kill(self) -> None:
         self.process.kill()
         self.process.wait(timeout=10)
+
+
+def withdrawn(client: Any, key: str) -> bool:
+    """Whether the reply stream ``key`` holds only the signed notice that the ask was withdrawn
+    (never an answer)."""
+    entries = client.xrange(key)
+    bodies = [json.loads(fields[b"m"]) for _eid, fields in entries]
+    return bool(bodies) and all(
+        b["kind"] == "refused" and "withdrew the request" in b["reason"] for b in bodies
+    )

@@ -25,6 +25,7 @@ from redisharness import (
     keygen,
     needs_redis,
     transport,
+    withdrawn,
 )
 
 from clearance.authority.forwarding.broker import Keys
@@ -303,7 +304,7 @@ def test_a_child_killed_while_it_waits_is_abandoned_never_answered(
         time.sleep(0.05)
     entries = audit(client, "alice")
     assert [(e["event"], e["id"]) for e in entries] == [("abandoned", rid)]
-    assert not client.exists(keys.reply(rid))
+    assert withdrawn(client, keys.reply(rid))
 
 
 def test_a_broken_broker_setting_fails_the_config_closed(world: Any) -> None:

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from redisharness import BrokerServing, Driver, RedisServer, audit, keygen, needs_redis
+from redisharness import BrokerServing, Driver, RedisServer, audit, keygen, needs_redis, withdrawn
 
 pytestmark = needs_redis
 
@@ -161,6 +161,6 @@ def test_a_child_killed_while_the_human_deliberates_is_withdrawn_and_marked_aban
         server.close()
     assert [(e["event"], e["id"]) for e in audit(client, "alice")] == [("abandoned", rid)]
     assert client.xpending(asks, "serve")["pending"] == 0
-    assert not client.exists(Keys("clearance", "alice").reply(rid))
+    assert withdrawn(client, Keys("clearance", "alice").reply(rid))
     review = (world.root / "one" / "logs" / "review.jsonl").read_text()
     assert "forwarded_permission.abandoned" in review

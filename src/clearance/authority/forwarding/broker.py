@@ -567,10 +567,14 @@ class RedisInbound:
         with self.lock:
             self.inflight.clear()
         if self.client is not None:
-            try:
-                self.client.xgroup_delconsumer(self.keys.asks, GROUP, self.consumer)
+            try:  # leave the group, unless entries are still pending with us (the others
+                # take those over: deleting the consumer would drop them)
+                mine = self.client.xpending_range(self.keys.asks, GROUP, "-", "+", 1,
+                                                  consumername=self.consumer)  # fmt: skip
+                if not mine:
+                    self.client.xgroup_delconsumer(self.keys.asks, GROUP, self.consumer)
             except Exception:
-                pass  # its pending entries (none after stop) stay for the others
+                pass
             self.client.close()
             self.client = None
 
@@ -672,11 +676,13 @@ class RedisInbound:
         for (eid, request), state in zip(parsed, states, strict=True):
             state = state.decode() if isinstance(state, bytes) else state
             if state == "gone":
+                why = "the requester stopped waiting before the request was read"
                 self.report("forwarded_permission.abandoned", {
                     "requestId": request.id, "requesterSession": request.requester.session,
                     "requesterAgent": request.requester.agent, "responderSession": self.session,
-                    "why": "the requester stopped waiting before the request was read",
+                    "why": why,
                 })  # fmt: skip
+                self._withdrawn(request, why)
             if state != "new":
                 continue
             # The pid is the child's, on its own machine: liveness travels as its alive key.
@@ -755,18 +761,44 @@ class RedisInbound:
         request = reply.request
         with self.lock:
             self.inflight.pop(request.id, None)
+        why = "the requester stopped waiting while it was being decided"
         try:
             pipe = self.client.pipeline(transaction=True)
             pipe.set(self.keys.done(request.id), b"abandoned", nx=True, px=_ms(KEEP))
             pipe.xadd(self.keys.audit, {"event": "abandoned", "id": request.id,
-                                        "consumer": self.consumer,
-                                        "why": "the requester stopped waiting"},
+                                        "consumer": self.consumer, "why": why},
                       maxlen=AUDIT_MAX, approximate=True)  # fmt: skip
             pipe.xack(self.keys.asks, GROUP, reply.entry)
             pipe.xdel(self.keys.asks, reply.entry)
             pipe.execute()
         except redis.RedisError:
-            pass  # the entry stays pending; whoever takes it over finds the child gone
+            return  # the entry stays pending; whoever takes it over finds the child gone
+        self._withdrawn(request, why)
+
+    def _withdrawn(self, request: Request, why: str) -> None:
+        """Tell a requester judged gone (its "alive" key expired: dead, or too slow to refresh
+        it) that its ask was withdrawn, signed, so a live one denies at once instead of waiting
+        for its timeout."""
+        from base64 import b64encode
+
+        import redis
+
+        from clearance._json import dumps
+
+        reason = (f"No one could approve this: the serving session '{self.session}' withdrew "
+                  f"the request ({why}).")  # fmt: skip
+        body = dumps({"version": 1, "kind": "refused", "id": request.id, "nonce": request.nonce,
+                      "reason": reason}).encode("utf-8")  # fmt: skip
+        keep = _ms(max(request.expires - time.time(), 0.0) + KEEP)
+        try:
+            pipe = self.client.pipeline(transaction=True)
+            pipe.xadd(
+                self.keys.reply(request.id), {"m": body, "s": b64encode(self.signer.sign(body))}
+            )
+            pipe.pexpire(self.keys.reply(request.id), keep)
+            pipe.execute()
+        except redis.RedisError:
+            pass
 
     # -- grants for the whole session --------------------------------------------------------
 
