@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import socket
 import subprocess
 import sys
 import time
@@ -86,6 +87,7 @@ def test_a_round_trip_is_resolved_by_the_serving_policy_and_audited_once(
     records = [json.loads(e["record"]) for e in entries]
     assert [r["state"] for r in records] == ["approved", "denied", "denied"]
     assert {r["requesterAgent"] for r in records} == {"explore"}
+    assert {r["host"] for r in records} == {socket.gethostname()}  # the child's machine
     # Nothing is left pending, and the stream keeps no answered entry.
     client = redis_server.client()
     assert client.xpending(Keys("clearance", "alice").asks, "serve")["pending"] == 0

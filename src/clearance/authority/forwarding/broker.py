@@ -245,7 +245,11 @@ class RedisTransport:
 
     def _redis(self) -> Any:
         if self._client is None:
-            self._client = _connect(self.config.url, max(REFRESH * 3, 2.0))
+            try:
+                self._client = _connect(self.config.url, max(REFRESH * 3, 2.0))
+            except ValueError as exc:  # an option in the URL's query that does not parse
+                raise Unreachable("absent", f"the broker URL {self.config.where} cannot be "
+                                  f"used: {exc}") from None  # fmt: skip
         return self._client
 
     def _unreachable(self, exc: BaseException) -> Unreachable:
@@ -445,12 +449,13 @@ return 1
 class _Reply:
     """The way back to one child: its signed reply stream."""
 
-    __slots__ = ("checked", "closed", "entry", "inbound", "request", "was_gone")
+    __slots__ = ("checked", "closed", "entry", "host", "inbound", "request", "was_gone")
 
-    def __init__(self, inbound: RedisInbound, entry: str, request: Request) -> None:
+    def __init__(self, inbound: RedisInbound, entry: str, request: Request, host: str) -> None:
         self.inbound = inbound
         self.entry = entry
         self.request = request
+        self.host = host  # the child's machine, as it says
         self.checked = 0.0
         self.was_gone = False
         self.closed = False
@@ -521,7 +526,10 @@ class RedisInbound:
     def open(self) -> None:
         import redis
 
-        self.client = _connect(self.url, 5.0)
+        try:
+            self.client = _connect(self.url, 5.0)
+        except ValueError as exc:
+            raise OSError(f"the broker URL {self.where} cannot be used: {exc}") from None
         self.take = self.client.register_script(_TAKE)
         self.write = self.client.register_script(_ANSWER)
         try:
@@ -643,6 +651,7 @@ class RedisInbound:
         from clearance.authority.forwarding.protocol import ProtocolError, Request
 
         parsed: list[tuple[str, Request]] = []
+        hosts: dict[str, str] = {}
         drop: list[str] = []
         for entry_id, fields in entries:
             eid = entry_id.decode() if isinstance(entry_id, bytes) else entry_id
@@ -659,6 +668,7 @@ class RedisInbound:
                 drop.append(eid)
                 continue
             parsed.append((eid, request))
+            hosts[eid] = _text(fields.get(b"host"))[:255]
         if drop:
             self.client.xack(self.keys.asks, GROUP, *drop)
             self.client.xdel(self.keys.asks, *drop)
@@ -686,7 +696,7 @@ class RedisInbound:
             if state != "new":
                 continue
             # The pid is the child's, on its own machine: liveness travels as its alive key.
-            reply = _Reply(self, eid, request)
+            reply = _Reply(self, eid, request, hosts[eid])
             with self.lock:
                 self.inflight[request.id] = reply
             out.append(Delivery(reply, request.replace(pid=0), "", 0))
@@ -712,7 +722,8 @@ class RedisInbound:
         signature = b64encode(self.signer.sign(text))
         keep = max(request.expires - time.time(), 0.0) + KEEP
         record = dumps({
-            "session": self.session, "requesterSession": request.requester.session,
+            "session": self.session, "host": reply.host,
+            "requesterSession": request.requester.session,
             "requesterAgent": request.requester.agent, "cwd": request.requester.cwd,
             "tool": request.requester.tool, "state": body.get("state"),
             "approved": body.get("approved"), "decidedBy": body.get("decidedBy"),
