@@ -41,22 +41,32 @@ def free_port() -> int:
 class RedisServer:
     """``redis-server`` on 127.0.0.1 at a random port, its data in ``directory``."""
 
-    def __init__(self, directory: Path, *extra: str) -> None:
+    def __init__(self, directory: Path, *extra: str, tls: Path | None = None) -> None:
         self.directory = directory
         directory.mkdir(parents=True, exist_ok=True)
         self.extra = extra
+        self.tls = tls  # a directory with ca.pem, server.pem, server.key: serve TLS only
         self.port = free_port()
         self.process: subprocess.Popen[bytes] | None = None
         self.start()
 
     @property
     def url(self) -> str:
+        if self.tls is not None:
+            return f"rediss://127.0.0.1:{self.port}/0?ssl_ca_certs={self.tls / 'ca.pem'}"
         return f"redis://127.0.0.1:{self.port}/0"
+
+    def _ports(self) -> list[str]:
+        if self.tls is None:
+            return ["--port", str(self.port)]
+        return ["--port", "0", "--tls-port", str(self.port), "--tls-cert-file",
+                str(self.tls / "server.pem"), "--tls-key-file", str(self.tls / "server.key"),
+                "--tls-ca-cert-file", str(self.tls / "ca.pem"), "--tls-auth-clients", "no"]  # fmt: skip
 
     def start(self) -> None:
         for _attempt in range(5):
             self.process = subprocess.Popen(
-                [REDIS, "--port", str(self.port), "--bind", "127.0.0.1", "--dir",
+                [REDIS, *self._ports(), "--bind", "127.0.0.1", "--dir",
                  str(self.directory), "--appendonly", "yes", "--appendfsync", "everysec",
                  "--save", "", "--protected-mode", "no", "--daemonize", "no", *self.extra],
                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
@@ -79,6 +89,8 @@ class RedisServer:
     def client(self, **options: Any) -> Any:
         import redis
 
+        if self.tls is not None:
+            options = {"ssl": True, "ssl_ca_certs": str(self.tls / "ca.pem"), **options}
         return redis.Redis(host="127.0.0.1", port=self.port, socket_timeout=5, **options)
 
     def stop(self) -> None:
@@ -283,3 +295,50 @@ def withdrawn(client: Any, key: str) -> bool:
     return bool(bodies) and all(
         b["kind"] == "refused" and "withdrew the request" in b["reason"] for b in bodies
     )
+
+
+def make_tls(directory: Path) -> Path:
+    """A private CA and a certificate for 127.0.0.1 signed by it (ca.pem, server.pem,
+    server.key in ``directory``)."""
+    import datetime
+    import ipaddress
+
+    from cryptography import x509
+    from cryptography.hazmat.primitives import hashes, serialization
+    from cryptography.hazmat.primitives.asymmetric import ec
+    from cryptography.x509.oid import NameOID
+
+    directory.mkdir(parents=True, exist_ok=True)
+    now = datetime.datetime.now(datetime.UTC)
+    ca_key = ec.generate_private_key(ec.SECP256R1())
+    ca_name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "clearance test CA")])
+    ca = (
+        x509.CertificateBuilder().subject_name(ca_name).issuer_name(ca_name)
+        .public_key(ca_key.public_key()).serial_number(x509.random_serial_number())
+        .not_valid_before(now - datetime.timedelta(minutes=5))
+        .not_valid_after(now + datetime.timedelta(days=1))
+        .add_extension(x509.BasicConstraints(ca=True, path_length=None), critical=True)
+        .sign(ca_key, hashes.SHA256())
+    )  # fmt: skip
+    key = ec.generate_private_key(ec.SECP256R1())
+    cert = (
+        x509.CertificateBuilder()
+        .subject_name(x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "127.0.0.1")]))
+        .issuer_name(ca_name).public_key(key.public_key())
+        .serial_number(x509.random_serial_number())
+        .not_valid_before(now - datetime.timedelta(minutes=5))
+        .not_valid_after(now + datetime.timedelta(days=1))
+        .add_extension(x509.SubjectAlternativeName([x509.IPAddress(ipaddress.ip_address(
+            "127.0.0.1"))]), critical=False)
+        .sign(ca_key, hashes.SHA256())
+    )  # fmt: skip
+    pem = serialization.Encoding.PEM
+    (directory / "ca.pem").write_bytes(ca.public_bytes(pem))
+    (directory / "server.pem").write_bytes(cert.public_bytes(pem))
+    (directory / "server.key").write_bytes(
+        key.private_bytes(
+            pem, serialization.PrivateFormat.TraditionalOpenSSL, serialization.NoEncryption()
+        )
+    )
+    (directory / "server.key").chmod(0o600)
+    return directory

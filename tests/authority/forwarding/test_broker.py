@@ -24,6 +24,7 @@ from redisharness import (
     audit,
     free_port,
     keygen,
+    make_tls,
     needs_redis,
     transport,
     withdrawn,
@@ -337,3 +338,24 @@ def test_the_key_pair_lives_in_the_protected_state_directory(world: Any, public:
 
     with pytest.raises(OSError, match="mode 0600"):
         Signer.load(str(world.root / "serving"))
+
+
+def test_over_tls_a_round_trip_works_and_an_unknown_certificate_is_refused(
+    world: Any, tmp_path: Path, public: str, brokers: list[BrokerServing]
+) -> None:
+    tls = make_tls(tmp_path / "tls")
+    secure = RedisServer(tmp_path / "redis-tls", tls=tls)
+    try:
+        serving(world, brokers, secure)
+        verdict = child(world, secure.url, public).forward(a_request("alice", "git status"))
+        assert verdict.action == "allow", verdict.reason
+        # Without the private CA the child does not trust the server: it never sends the ask.
+        url = f"rediss://127.0.0.1:{secure.port}/0"
+        refused = child(world, url, public, grace=0.5).forward(a_request("alice", "git status"))
+        assert refused.action == "deny" and "broker unreachable: rediss://127.0.0.1:" in (
+            refused.reason
+        ), refused.reason
+    finally:
+        for server in brokers:
+            server.close()
+        secure.close()
