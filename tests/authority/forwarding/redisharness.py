@@ -153,9 +153,12 @@ class BrokerServing:
             args += ["--tty", os.ttyname(slave)]
         else:
             args.append("--no-human")
-        self.process = subprocess.Popen(
+        home.mkdir(parents=True, exist_ok=True)
+        self.log = home / f"serve-{os.urandom(3).hex()}.out"  # a file: a full pipe never blocks it
+        with open(self.log, "wb") as out:
+            self.process = subprocess.Popen(
             [sys.executable, "-m", "clearance", *args],
-            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+            stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT,
             env={**env, "PYTHONPATH": str(SRC), "CLEARANCE_HOME": str(home),
                  **(extra_env or {})},
             cwd=str(directory), start_new_session=True,
@@ -177,8 +180,10 @@ class BrokerServing:
                 break
             time.sleep(0.02)
         self.close()
-        out, err = self.process.communicate(timeout=10)
-        raise AssertionError(f"serve --broker never started: {out.decode()} {err.decode()}")
+        raise AssertionError(f"serve --broker never started: {self.output()}")
+
+    def output(self) -> str:
+        return self.log.read_text(errors="replace")
 
     def kill(self) -> None:
         self.process.kill()
@@ -192,9 +197,6 @@ class BrokerServing:
             except subprocess.TimeoutExpired:
                 self.process.kill()
                 self.process.wait()
-        for stream in (self.process.stdout, self.process.stderr):
-            if stream is not None:
-                stream.close()
         if self.master >= 0:
             os.close(self.master)
             self.master = -1

@@ -65,12 +65,14 @@ def test_restart_redis_kill_a_server_and_a_child_mid_traffic_nothing_lost_nothin
         servers[0].kill()  # SIGKILL, mid-traffic: its pending asks go to the other instance
         doomed.kill()  # a child killed mid-wait (or between asks)
         wait_answered(redis_server, total // 2)
-        redis_server.restart(down=0.3)
+        redis_server.restart(down=2.0)  # longer than the first reconnect delays
         results = [d.results(timeout=120) for d in drivers]
         partial = doomed.results(timeout=10)
     finally:
         for server in servers:
             server.close()
+    said = servers[1].output()
+    assert "broker unreachable: redis://127.0.0.1:" in said and "reachable again" in said, said
     sent = {r["id"] for rs in results for r in rs if r["event"] == "sent"}
     verdicts = {r["id"]: r for rs in results for r in rs if r["event"] == "verdict"}
     assert len(sent) == total
