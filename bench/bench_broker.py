@@ -168,10 +168,17 @@ def throughput(envs: list[dict[str, str]], tmp: str, url: str | None, public: st
     servers = [start_serve(env, tmp, url) for env in envs]
     share = total // children
     try:
-        started = time.perf_counter()
         argv = [sys.executable, __file__, "--child", envs[0]["CLEARANCE_HOME"],
                 str(share), url or "-", public or "-"]  # fmt: skip
-        procs = [subprocess.Popen([*argv, f"child{i}"], env=envs[0]) for i in range(children)]
+        procs = [subprocess.Popen([*argv, f"child{i}"], env=envs[0], stdin=subprocess.PIPE,
+                                  stdout=subprocess.PIPE) for i in range(children)]  # fmt: skip
+        for proc in procs:  # every child started, warmed up and connected
+            assert proc.stdout is not None and proc.stdout.readline() == b"ready\n"
+        started = time.perf_counter()
+        for proc in procs:
+            assert proc.stdin is not None
+            proc.stdin.write(b"go\n")
+            proc.stdin.flush()
         codes = [p.wait(timeout=900) for p in procs]
         elapsed = time.perf_counter() - started
     finally:
@@ -200,6 +207,9 @@ def main() -> None:
     if sys.argv[1:2] == ["--child"]:
         state, count, url, public, session = sys.argv[2:7]
         child = authorizer(state, None if url == "-" else url, None if public == "-" else public)
+        forward_many(child, 5, session + "-warm")  # imports, connections: before the clock
+        print("ready", flush=True)
+        sys.stdin.readline()  # the go signal
         forward_many(child, int(count), session)
         return
     args = sys.argv[1:]

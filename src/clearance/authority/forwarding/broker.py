@@ -511,6 +511,7 @@ class RedisInbound:
         self.write: Any = None
         self.inflight: dict[str, _Reply] = {}  # request id → reply, while it is being decided
         self.shared: tuple[Grant, ...] = ()  # the session's grants, as last read
+        self.queued: list[tuple[_Reply, list[Any], list[Any]]] = []  # answers not written yet
         self.lock = threading.Lock()
         self.next_beat = 0.0
         self.down: str = ""  # why the broker is unreachable ("" while it is reachable)
@@ -572,6 +573,11 @@ class RedisInbound:
         self.shared = tuple(found)
 
     def close(self) -> None:
+        if self.client is not None:
+            try:
+                self.flush()
+            except Exception:
+                pass  # unwritten answers stay pending: another instance answers them
         with self.lock:
             self.inflight.clear()
         if self.client is not None:
@@ -593,6 +599,11 @@ class RedisInbound:
 
         out: list[Delivery] = []
         now = time.monotonic()
+        if not self.down:
+            try:
+                self.flush()
+            except redis.RedisError as exc:
+                self._unreachable(exc)
         if self.down and now < self.retry_at:
             time.sleep(max(0.0, min(timeout, self.retry_at - now)))
             return out
@@ -707,8 +718,8 @@ class RedisInbound:
     def answer(self, reply: _Reply, message: dict[str, Any]) -> bool:
         """Sign ``message`` and write it as the one answer to ``reply``'s request, acknowledging
         the entry with it; False when the request was already answered (or abandoned), or the
-        broker stayed unreachable (the entry stays pending, and is answered on a retry)."""
-        import redis
+        broker stayed unreachable (the entry stays pending, and is answered on a retry). The
+        serving loop's own answers are queued and written together by :meth:`flush`."""
 
         from clearance._json import dumps
 
@@ -734,6 +745,46 @@ class RedisInbound:
                 self.keys.asks, self.keys.claim(request.id)]  # fmt: skip
         args = [text, signature, _ms(keep), GROUP, reply.entry, self.consumer, request.id,
                 event, record]  # fmt: skip
+        if threading.current_thread() is threading.main_thread():
+            # The serving loop answers a batch of requests one after the other: their answers
+            # go out together, in one round trip, before it receives again (flush()).
+            with self.lock:
+                self.queued.append((reply, keys, args))
+            return True
+        return self._write(reply, keys, args)
+
+    def flush(self) -> None:
+        """Write the answers the serving loop queued (one pipeline; one by one, with retries,
+        when that fails: each answer is written once whatever happens)."""
+        import redis
+
+        with self.lock:
+            queued, self.queued = self.queued, []
+        if not queued:
+            return
+        try:
+            pipe = self.client.pipeline(transaction=False)
+            for _reply, keys, args in queued:
+                self.write(keys=keys, args=args, client=pipe)
+            pipe.execute()
+        except redis.ResponseError:
+            raise
+        except redis.RedisError:
+            for reply, keys, args in queued:
+                self._write(reply, keys, args)
+            return
+        for reply, _keys, _args in queued:
+            self._written(reply)
+
+    def _written(self, reply: _Reply) -> None:
+        reply.closed = True
+        with self.lock:
+            if self.inflight.get(reply.request.id) is reply:
+                del self.inflight[reply.request.id]
+
+    def _write(self, reply: _Reply, keys: list[Any], args: list[Any]) -> bool:
+        import redis
+
         deadline = time.monotonic() + STALE
         delay = 0.05
         try:
@@ -750,10 +801,7 @@ class RedisInbound:
                     time.sleep(delay)
                     delay = min(delay * 2, 1.0)
         finally:
-            reply.closed = True
-            with self.lock:
-                if self.inflight.get(request.id) is reply:
-                    del self.inflight[request.id]
+            self._written(reply)
 
     def alive(self, reply: _Reply) -> bool | None:
         """Whether the child of ``reply`` still waits (``None``: cannot tell now)."""

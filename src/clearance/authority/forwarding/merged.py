@@ -57,6 +57,13 @@ class Merged:
                 self.arrived.put(got)
 
     def receive(self, timeout: float) -> list[Delivery]:
+        for inbound in self.inbounds:  # what the serving loop answered since it last received
+            flush = getattr(inbound, "flush", None)
+            if flush is not None:
+                try:
+                    flush()
+                except Exception:
+                    pass  # unwritten answers stay pending, and are answered again
         out: list[Delivery] = []
         try:
             out.extend(self.arrived.get(timeout=max(timeout, 0.0)) if timeout > 0
