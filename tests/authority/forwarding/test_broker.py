@@ -359,3 +359,16 @@ def test_over_tls_a_round_trip_works_and_an_unknown_certificate_is_refused(
         for server in brokers:
             server.close()
         secure.close()
+
+
+def test_one_serve_answers_local_and_broker_asks_at_once(
+    world: Any, redis_server: RedisServer, public: str, brokers: list[BrokerServing]
+) -> None:
+    serving(world, brokers, redis_server)
+    remote = child(world, redis_server.url, public).forward(a_request("alice", "git status"))
+    local = ForwardingAuthorizer(state=str(world.root / "serving")).forward(
+        a_request("alice", "git status")
+    )
+    assert (remote.action, local.action) == ("allow", "allow"), (remote.reason, local.reason)
+    # Only the broker's ask is in the broker's audit; the local one went over the socket.
+    assert len(audit(redis_server.client(), "alice")) == 1
