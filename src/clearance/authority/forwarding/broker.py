@@ -183,10 +183,11 @@ def broker_config(setting: object, env: Mapping[str, str]) -> BrokerConfig | Non
     return BrokerConfig(url, session=conf["session"], keys=keys, prefix=conf["prefix"])
 
 
-def _connect(url: str, timeout: float) -> Any:
+def _connect(url: str, timeout: float, connect: float | None = None) -> Any:
     import redis
 
-    return redis.Redis.from_url(url, socket_timeout=timeout, socket_connect_timeout=timeout,
+    connect = timeout if connect is None else connect
+    return redis.Redis.from_url(url, socket_timeout=timeout, socket_connect_timeout=connect,
                                 health_check_interval=0)  # fmt: skip
 
 
@@ -246,7 +247,9 @@ class RedisTransport:
     def _redis(self) -> Any:
         if self._client is None:
             try:
-                self._client = _connect(self.config.url, max(REFRESH * 3, 2.0))
+                # Reads wait up to REFRESH for an answer; a connect gives up within the grace.
+                self._client = _connect(self.config.url, REFRESH * 3,
+                                        min(max(self.grace, 0.2), 2.0))  # fmt: skip
             except ValueError as exc:  # an option in the URL's query that does not parse
                 raise Unreachable("absent", f"the broker URL {self.config.where} cannot be "
                                   f"used: {exc}") from None  # fmt: skip
@@ -305,29 +308,31 @@ class RedisTransport:
             now = time.monotonic()
             if now >= until:
                 raise TimedOut()
+            if missing is not None and now - missing >= self.grace:
+                raise Unreachable("stale" if seen else "absent", self._absent(request.target))
+            # Wake up to refresh, at the deadline, or when the grace for a missing beacon ends.
+            limit = until if missing is None else min(until, missing + self.grace)
             try:
                 if not sent or now >= beat:
                     # One round trip: "still waiting", the request (once), the beacon, and the
                     # wait for the answer itself.
-                    beat = now + REFRESH
+                    beat = now + (REFRESH if seen else min(REFRESH, max(self.grace, 0.05)))
                     pipe = client.pipeline(transaction=False)
                     pipe.set(keys.alive(rid), b"1", px=_ms(ALIVE))
                     if not sent:
                         pipe.xadd(keys.asks, entry)
                     pipe.get(keys.beacon)
-                    pipe.xread({keys.reply(rid): last}, count=16, block=_ms(_wait(beat, until)))
+                    pipe.xread({keys.reply(rid): last}, count=16,
+                               block=_ms(_wait(beat, limit)))  # fmt: skip
                     *_, beacon, got = pipe.execute()
                     sent = True
                     if beacon:
                         seen, missing = True, None
                     elif missing is None:
                         missing = now
-                    elif now - missing >= self.grace:
-                        raise Unreachable("stale" if seen else "absent",
-                                          self._absent(request.target))  # fmt: skip
                 else:
                     got = client.xread({keys.reply(rid): last}, count=16,
-                                       block=_ms(_wait(beat, until)))  # fmt: skip
+                                       block=_ms(_wait(beat, limit)))  # fmt: skip
                 failing, failures = None, 0
             except redis.AuthenticationError as exc:
                 raise self._unreachable(exc) from None
