@@ -368,3 +368,26 @@ def test_one_serve_answers_local_and_broker_asks_at_once(
     assert (remote.action, local.action) == ("allow", "allow"), (remote.reason, local.reason)
     # Only the broker's ask is in the broker's audit; the local one went over the socket.
     assert len(audit(redis_server.client(), "alice")) == 1
+
+
+def test_the_config_alone_names_the_broker_the_session_and_the_key(
+    world: Any, redis_server: RedisServer, public: str, brokers: list[BrokerServing]
+) -> None:
+    """forwarding.broker in the child's config, nothing in its environment: its asks go to the
+    configured session through the configured broker."""
+    serving(world, brokers, redis_server)
+    world.global_config(json.dumps({
+        "permission": {"bash": {"*": "ask"}},
+        "forwarding": {"broker": {"url": redis_server.url, "session": "alice",
+                                  "publicKey": [public]}},
+    }))  # fmt: skip
+    run = subprocess.run(
+        [sys.executable, "-m", "clearance", "gate", "--json", "--tty", "/nonexistent/tty",
+         "--session", "C7", "bash", "git push"],
+        capture_output=True, text=True, timeout=60, cwd=str(world.home),
+        env={**world.env, "PYTHONPATH": str(SRC)},
+    )  # fmt: skip
+    result = json.loads(run.stdout)
+    assert result["decision"] == "allow", result
+    assert [json.loads(e["record"])["requesterSession"] for e in audit(redis_server.client(),
+                                                                       "alice")] == ["C7"]  # fmt: skip
