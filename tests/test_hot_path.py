@@ -96,3 +96,33 @@ def test_the_installed_hook_imports_nothing_heavy_on_an_allow_or_an_ask(
     assert not (loaded & (HEAVY | {"re", "enum", "shlex"})), sorted(
         loaded & (HEAVY | {"re", "enum"})
     )
+
+
+HOOK_SCRIPT = """
+import io, json, sys
+payload = json.dumps({{"session_id": "s", "transcript_path": "/dev/null", "cwd": {cwd!r},
+    "permission_mode": "default", "hook_event_name": "PreToolUse", "tool_name": "Bash",
+    "tool_input": {{"command": "git status"}}, "tool_use_id": "t"}}).encode()
+sys.stdin = io.TextIOWrapper(io.BytesIO(payload))
+before = set(sys.modules)
+from clearance.cli import main
+sys.stdout = io.StringIO()
+main(["hook", "claude-code"])
+sys.stdout = sys.__stdout__
+print(",".join(sorted(set(sys.modules) - before)))
+"""
+
+
+def test_the_command_hook_never_imports_the_web_service(world) -> None:  # type: ignore[no-untyped-def]
+    # clearance serve --listen (Starlette, uvicorn) is cold code: the hook's path never loads it.
+    result = subprocess.run(
+        [sys.executable, "-c", HOOK_SCRIPT.format(cwd=str(world.home))],
+        capture_output=True, text=True, timeout=60,
+        env={**world.env, "PYTHONPATH": str(SRC)},
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    loaded = set(result.stdout.strip().split(","))
+    web = {m for m in loaded if m.split(".")[0] in ("starlette", "uvicorn", "anyio")}
+    web |= {m for m in loaded if m.startswith("clearance.service")}
+    assert not web, sorted(web)
+    assert "clearance.hosts.claude_code.hook" in loaded  # the hook really ran

@@ -15,7 +15,7 @@ import os
 import sys
 import time
 
-from clearance.cli._args import UsageError, parse_args
+from clearance.cli._args import UsageError
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from typing import Any
 
     from clearance.authority.forwarding.protocol import Request
+    from clearance.cli._args import Args
 
 __all__ = ["run_serve"]
 
@@ -94,7 +95,18 @@ def _logging(engine: Any, state: str) -> tuple[Any, Any]:
     return reporting(engine.policy, state)
 
 
-def run_serve(argv: list[str]) -> int:
+def _argv(args: Args) -> list[str]:
+    """The options ``args`` was given, as words again (the service's unit runs them)."""
+    words: list[str] = []
+    for name, value in args.flags.items():
+        if value is True:
+            words.append(name)
+        elif isinstance(value, str):
+            words += [name, value]
+    return words
+
+
+def run_serve(args: Args) -> int:
     import signal
     import threading
 
@@ -103,13 +115,10 @@ def run_serve(argv: list[str]) -> int:
     from clearance.decide.engine import Engine
     from clearance.policy.state import state_root
 
-    args = parse_args(
-        argv,
-        valued=("--session", "--dir", "--parent", "--tty", "--config", "--policy", "--broker"),
-        switches=("--relay", "--yolo", "--no-human", "--broker-keygen"),
-    )
-    if args.positionals:
-        raise UsageError("serve takes no positional arguments")
+    if args.on("--install-service"):  # the service's unit (clearance.service.unit)
+        from clearance.service.unit import install_service
+
+        return install_service(_argv(args))
     # -- broker (docs/forwarding.md, "Broker"): --broker-keygen makes the answer key pair ------
     if args.on("--broker-keygen"):
         return _broker_keygen(state_root())
@@ -124,11 +133,14 @@ def run_serve(argv: list[str]) -> int:
     elif tty_path is None and sys.stdin.isatty() and terminal_available("/dev/tty"):
         tty_path = "/dev/tty"
 
+    from clearance.hosts.facts import HOST_FACTS
+
     def load() -> Engine:
         # The base policy, agent-neutral: the requester already applied its per-agent policy.
         return Engine.load(cwd=directory, agent=None, config=args.value("--config"),
                            policy=args.value("--policy"),
-                           yolo=True if args.on("--yolo") else None)  # fmt: skip
+                           yolo=True if args.on("--yolo") else None,
+                           host=HOST_FACTS)  # fmt: skip
 
     state = state_root()
     engine = load()
@@ -149,15 +161,32 @@ def run_serve(argv: list[str]) -> int:
 
         bus.emit(Event(kind, payload))
 
-    # -- broker: --broker URL serves the broker's asks beside the local socket's -----------------
+    # --- the HTTP hook and web console (clearance.service): begin ---
+    listen = args.value("--listen")
+    broker = None
+    if listen is not None:
+        from clearance.service.wiring import prepare
+
+        try:
+            broker, web = prepare(args, session=session, state=state, log=log,
+                                  human=not args.on("--no-human"))  # fmt: skip
+        except ValueError as exc:
+            raise UsageError(str(exc)) from None
+    always = None  # the dialog's "always" answer writes here (clearance.service.always)
+    if args.value("--policy") is None:
+        from clearance.service.always import writer
+
+        always = writer(args.value("--config"), state)
+    # --- end ---
+    # -- broker: --broker URL serves the asks of other machines beside the local socket's ------
     inbound = None
-    broker = args.value("--broker")
-    if broker is not None:
+    broker_url = args.value("--broker")
+    if broker_url is not None:
         from clearance.authority.forwarding.broker import serve_inbound
         from clearance.policy.broker import BrokerSettingError
 
         try:
-            inbound = serve_inbound(broker, state, engine.policy.setting("forwarding"))
+            inbound = serve_inbound(broker_url, state, engine.policy.setting("forwarding"))
         except (OSError, BrokerSettingError) as exc:
             sys.stderr.write(f"clearance serve: --broker: {escape(str(exc))}\n")
             return 1
@@ -165,7 +194,7 @@ def run_serve(argv: list[str]) -> int:
     server = Server(load, session=session, directory=directory, state=state, tty_path=tty_path,
                     relay=args.on("--relay"), parent=args.value("--parent"),
                     report=log.write if log is not None else None, emit=emit,
-                    observe=panel, inbound=inbound)  # fmt: skip
+                    observe=panel, remote=broker, always=always, inbound=inbound)  # fmt: skip
     saved = _save_terminal(tty_path)
     stop = threading.Event()
     why = ["stopped"]
@@ -185,10 +214,27 @@ def run_serve(argv: list[str]) -> int:
         return 1
     sys.stdout.write(f"{header}\nexport CLEARANCE_PARENT_SESSION={escape(session)}\n")
     sys.stdout.flush()
+    # --- the HTTP hook and web console: begin ---
+    listener = None
+    if listen is not None:
+        try:
+            listener = web.start()
+        except ValueError as exc:
+            server.stop("the HTTP listener failed")
+            sys.stderr.write(f"clearance serve: {escape(str(exc))}\n")
+            return 1
+        if not args.on("--relay"):
+            os.environ["CLEARANCE_PARENT_SESSION"] = session  # the HTTP hook's asks come here
+        sys.stdout.write(web.banner(listener, open_browser=args.on("--open")))
+        sys.stdout.flush()
+        panel.header += "\n" + web.last_banner.rstrip("\n")
+    # --- end ---
     panel.draw()
     try:
         server.run(stop)
     finally:
+        if listener is not None:
+            listener.stop()
         server.stop(why[0])
         if server.dialog_open:
             _restore_terminal(tty_path, saved)

@@ -23,7 +23,7 @@ from clearance.policy.wildcard import compile_pattern, expand_home
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Sequence
+    from collections.abc import Callable, Iterable, Sequence
 
 __all__ = [
     "SESSION_TTL",
@@ -101,12 +101,13 @@ def session_dir(state: str, session: str) -> str:
 class DiskGrants(GrantStore):
     """Grants of one session on disk, shared by every process of that session."""
 
-    __slots__ = ("path", "rejected", "session", "state")
+    __slots__ = ("path", "rejected", "session", "state", "why")
 
     def __init__(self, state: str, session: str) -> None:
         self.state = state
         self.session = session
         self.rejected = False  # the file failed its seal: not written by clearance
+        self.why = ""  # why it was rejected, for the review log
         self.path = os.path.join(session_dir(state, session), "grants.json")
         super().__init__(self._read())
 
@@ -138,10 +139,19 @@ class DiskGrants(GrantStore):
 
         secret = user_secret(self.state)
         tag = data.get("seal")
-        if secret is None or not isinstance(tag, str) or tag != seal(self._body(grants), secret):
-            self.rejected = True  # not written by clearance: ignored (and logged by the host)
-            return []
-        return grants
+        if not isinstance(tag, str):
+            why = "it carries no seal"
+        elif secret is None:
+            why = "no per-user secret to check its seal against"
+        elif tag != seal(self._body(grants), secret):
+            why = "its seal does not match its grants"
+        else:
+            return grants
+        # Not written by clearance: ignored, and written to the review log by the host
+        # (``session_grants.rejected``).
+        self.rejected = True
+        self.why = why
+        return []
 
     def _body(self, grants: list[Grant]) -> bytes:
         """What the seal covers: the session and its grants, one per line."""
@@ -153,12 +163,21 @@ class DiskGrants(GrantStore):
 
     def add(self, grants: Iterable[Grant]) -> None:
         """Record ``grants`` for the session (merged with what other processes recorded)."""
+        new = list(grants)
+        self._update(lambda current: current + [g for g in new if g not in current])
+
+    def remove(self, grants: Iterable[Grant]) -> None:
+        """Revoke ``grants`` (the others, including those other processes recorded, stay)."""
+        gone = set(grants)
+        self._update(lambda current: [g for g in current if g not in gone])
+
+    def _update(self, change: Callable[[list[Grant]], list[Grant]]) -> None:
+        """Rewrite the file with ``change(current grants)``, under the exclusive lock."""
         import fcntl
 
         from clearance._json import dumps
         from clearance.policy.state import atomic_write, ensure_private_dir
 
-        new = list(grants)
         directory = os.path.dirname(self.path)
         ensure_private_dir(self.state)
         ensure_private_dir(os.path.join(self.state, "sessions"))
@@ -167,10 +186,7 @@ class DiskGrants(GrantStore):
         fd = os.open(lock_path, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o600)
         try:
             fcntl.flock(fd, fcntl.LOCK_EX)
-            current = self._read()
-            for grant in new:
-                if grant not in current:
-                    current.append(grant)
+            current = change(self._read())
             now = time.time()
             from clearance.policy.secret import seal, user_secret
 

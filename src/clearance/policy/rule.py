@@ -26,7 +26,7 @@ if TYPE_CHECKING:
         "session", "yolo", "fail_closed", "protected",
     ]  # fmt: skip
 
-__all__ = ["ACTIONS", "RANK", "Rule", "RuleSet", "most_restrictive"]
+__all__ = ["ACTIONS", "RANK", "Rule", "RuleSet", "literal_head", "most_restrictive"]
 
 ACTIONS = ("allow", "ask", "deny")
 RANK = {"allow": 0, "ask": 1, "deny": 2}
@@ -121,7 +121,8 @@ def _literal_tail(pattern: str) -> str:
     return pattern[cut + 1 :]
 
 
-def _literal_head(pattern: str) -> str:
+def literal_head(pattern: str) -> str:
+    """``pattern`` up to its first wildcard (``*`` or ``?``)."""
     cut = len(pattern)
     for ch in "*?":
         i = pattern.find(ch)
@@ -170,7 +171,7 @@ class _SurfaceIndex:
     def add(self, index: int, rule: Rule, pattern: str) -> None:
         self.prefix_keys = self.suffix_keys = None
         entry = (index, rule, compile_pattern(pattern))
-        head = _literal_head(pattern)
+        head = literal_head(pattern)
         if head == pattern:
             self.exact.setdefault(pattern, []).insert(0, entry)
             return
@@ -258,18 +259,37 @@ def _newest(
 class RuleSet:
     """An ordered, indexed list of rules; immutable once built."""
 
-    __slots__ = ("_index", "_surfaces", "_universal", "rules")
+    __slots__ = (
+        "_cased", "_expand", "_folded", "_home", "_index", "_surfaces", "_universal", "cased",
+        "cased_heads", "fold", "rules",
+    )  # fmt: skip
 
     def __init__(
-        self, rules: Sequence[Rule], *, expand: Sequence[str] = (), home: str = ""
+        self,
+        rules: Sequence[Rule],
+        *,
+        expand: Sequence[str] = (),
+        home: str = "",
+        fold: bool = False,
     ) -> None:
-        """``expand`` names surfaces whose patterns get ``~``/``$HOME`` expansion to ``home``."""
+        """``expand`` names surfaces whose patterns get ``~``/``$HOME`` expansion to ``home``;
+        with ``fold`` every pattern is matched in lower case (values must be given lowered:
+        :meth:`folded`)."""
         from clearance.policy.wildcard import expand_home
 
         self.rules: tuple[Rule, ...] = tuple(rules)
         self._index: dict[str, _SurfaceIndex] = {}
         self._universal: list[tuple[int, Rule]] = []
         self._surfaces: frozenset[str] | None = None
+        self._expand = tuple(expand)
+        self._home = home
+        self._folded: RuleSet | None = None
+        self._cased: RuleSet | None = None
+        self.fold = fold
+        # Whether any pattern (as matched, home expanded) holds a letter that folds: without
+        # one, a value already in lower case meets the same rules folded or not.
+        self.cased = False
+        heads: list[str] = []
         for i, rule in enumerate(self.rules):
             if rule.surface == "*":
                 self._universal.insert(0, (i, rule))
@@ -277,12 +297,54 @@ class RuleSet:
             pattern = rule.pattern
             if home and rule.surface in expand:
                 pattern = expand_home(pattern, home)
+            if pattern != pattern.lower():
+                self.cased = True
+                heads.append(literal_head(pattern).lower())
+                if fold:
+                    pattern = pattern.lower()
             index = self._index.get(rule.surface)
             if index is None:
                 index = self._index[rule.surface] = _SurfaceIndex()
             index.add(i, rule, pattern)
+        # The lower-case literal heads of the patterns with a letter that folds: a value in
+        # lower case that starts with none of them meets no such pattern, folded or not.
+        self.cased_heads = tuple(dict.fromkeys(heads))
         for index in self._index.values():
             index.seal()
+
+    def folded(self, *, cased_only: bool = False) -> RuleSet:
+        """The same rules matched without regard to case, as a volume that folds case (macOS
+        by default, Windows) names files: evaluate it with values in lower case. Built on
+        first use. With ``cased_only``, only the rules whose pattern holds a letter that folds
+        (``~/.config/Code/*``): for values already in lower case the others say nothing new."""
+        if cased_only:
+            found = self._cased
+            if found is None:
+                from clearance.policy.wildcard import expand_home
+
+                expand, home = self._expand, self._home
+                keep = [
+                    r for r in self.rules
+                    if not r.universal
+                    and (p := expand_home(r.pattern, home) if home and r.surface in expand
+                         else r.pattern) != p.lower()
+                ]  # fmt: skip
+                found = self._cased = RuleSet(keep, expand=expand, home=home, fold=True)
+            return found
+        found = self._folded
+        if found is None:
+            found = self._folded = RuleSet(self.rules, expand=self._expand, home=self._home,
+                                           fold=True)  # fmt: skip
+        return found
+
+    def as_matched(self, rule: Rule) -> str:
+        """``rule``'s pattern as this set matches it (``~`` expanded on the surfaces that
+        expand it; not folded)."""
+        if self._home and rule.surface in self._expand:
+            from clearance.policy.wildcard import expand_home
+
+            return expand_home(rule.pattern, self._home)
+        return rule.pattern
 
     def surfaces(self) -> frozenset[str]:
         """The surfaces that have rules of their own (the universal rule aside)."""

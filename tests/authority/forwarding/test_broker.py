@@ -106,9 +106,10 @@ def test_the_environment_alone_sends_a_childs_asks_through_the_broker(
     results = {}
     for command in ("git log", "rm -rf /"):
         run = subprocess.run(
-            [sys.executable, "-m", "clearance", "gate", "--json", "--tty", "/nonexistent/tty",
+            [sys.executable, "-m", "clearance", "gate", "--json",
              "--session", "C9", "--policy", policy, "bash", command],
             capture_output=True, text=True, timeout=60, env=env, cwd=str(world.home),
+            start_new_session=True,  # no controlling terminal: a headless agent
         )  # fmt: skip
         results[command] = json.loads(run.stdout)
     assert results["git log"]["decision"] == "allow", results
@@ -382,10 +383,10 @@ def test_the_config_alone_names_the_broker_the_session_and_the_key(
                                   "publicKey": [public]}},
     }))  # fmt: skip
     run = subprocess.run(
-        [sys.executable, "-m", "clearance", "gate", "--json", "--tty", "/nonexistent/tty",
+        [sys.executable, "-m", "clearance", "gate", "--json",
          "--session", "C7", "bash", "git push"],
         capture_output=True, text=True, timeout=60, cwd=str(world.home),
-        env={**world.env, "PYTHONPATH": str(SRC)},
+        env={**world.env, "PYTHONPATH": str(SRC)}, start_new_session=True,
     )  # fmt: skip
     result = json.loads(run.stdout)
     assert result["decision"] == "allow", result

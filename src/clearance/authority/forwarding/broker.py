@@ -1,5 +1,5 @@
 """The broker transport: forwarded asks through Redis (or Valkey), so agents on other machines
-reach one human (docs/decisions/0011-redis18-broker.md, docs/forwarding.md *Broker*).
+reach one human (docs/decisions/0018-redis18-broker.md, docs/forwarding.md *Broker*).
 
 Keys, for a serving session (the *serving scope*, e.g. a user or a team) ``S`` under the prefix
 ``P`` (default ``clearance``; ``S`` spelled as :func:`~.private.safe_name` spells it)::

@@ -2,7 +2,7 @@
 
 The serving session listens on ``forwarding/<session>/serve.sock``, in a 0700 directory of the
 user, and holds ``serve.lock`` (``flock``) for as long as it serves, so one process serves a
-session at a time (``docs/decisions/0010-forward12-socket-transport.md``). A child connects,
+session at a time (``docs/decisions/0010-socket-transport.md``). A child connects,
 sends its request as one line of JSON and reads the answer on the same connection: no file
 carries a request or an answer, so nothing written into the state directory can answer an ask or
 change one after it was sent.

@@ -41,12 +41,15 @@ if TYPE_CHECKING:
     from collections.abc import Callable
     from typing import Any
 
+    from clearance.authority.forwarding.remote import RemoteHuman, Ticket
     from clearance.authority.forwarding.resolution import Resolution
     from clearance.authority.forwarding.transport import Delivery, Inbound, Reply
+    from clearance.authority.prompt import Answer, Prompt
     from clearance.decide.engine import Engine
     from clearance.decide.grant import GrantStore
 
     Observer = Callable[[str, Request | None, str], None]
+    Always = Callable[[str, str], str]
     Report = Callable[[str, dict[str, Any]], object]
 
 __all__ = ["NO_HUMAN", "Server"]
@@ -73,13 +76,19 @@ class Server:
         emit: Report | None = None,
         observe: Observer | None = None,
         inbound: Callable[[Server], Inbound] | None = None,
+        remote: RemoteHuman | None = None,
+        always: Always | None = None,
     ) -> None:
         """``load`` builds the serving engine (base policy, agent-neutral); ``tty_path`` is the
         human's terminal (``None``: no human); ``report(event, fields)`` writes the review log,
         ``emit(kind, payload)`` the ``ui_prompt`` and ``decision`` events (the caller wires both:
         this layer does not import ``audit``); ``observe(event, request, text)`` hears about
         ``pending``, ``answered``, ``dialog_open``, ``dialog_closed`` and ``notice``;
-        ``inbound(server)`` builds the transport's serving side (default: the local socket)."""
+        ``inbound(server)`` builds the transport's serving side (default: the local socket);
+        ``remote`` is a second human (the web console), raced against the terminal: the first
+        answer wins (:mod:`clearance.authority.forwarding.remote`); ``always(surface, pattern)``
+        writes an allow rule into the configuration (the dialog's "always" answer) and says
+        where, raising ``ValueError`` or ``OSError`` when it cannot."""
         self.load = load
         self.engine = load()
         self.loaded = time.monotonic()
@@ -92,6 +101,8 @@ class Server:
         self.report = report
         self.emit = emit
         self.observe = observe or (lambda event, request, text: None)
+        self.remote = remote
+        self.always = always
         self.started = time.time()
         self.dialog_open = False
         self.inbound = (inbound or _local)(self)
@@ -314,7 +325,7 @@ class Server:
         try:
             ask = _ask(request, resolution)
             names = self.engine.policy.setting("authorizerChain", []) or []
-            chain = Chain(names, _Escalation(self, request), report=self.write)
+            chain = Chain(names, _Escalation(self, request, resolution), report=self.write)
             verdict = chain.authorize(ask)
         except Exception as exc:  # fail closed
             verdict = Verdict("deny", f"Denied: the serving session failed while asking "
@@ -423,18 +434,22 @@ class _Escalation:
     """The serving session's terminal authorizer for one forwarded ask: its human, else one
     hop up (relay), else nobody."""
 
-    __slots__ = ("request", "server")
+    __slots__ = ("request", "resolution", "server")
 
-    def __init__(self, server: Server, request: Request) -> None:
+    def __init__(self, server: Server, request: Request, resolution: Resolution) -> None:
         self.server = server
         self.request = request
+        self.resolution = resolution
 
     def authorize(self, ask: Ask) -> Verdict:
         from clearance.authority.dialog import terminal_available
 
         server = self.server
-        if server.tty_path is not None and terminal_available(server.tty_path):
-            return self._ask_human(ask, server.tty_path)
+        tty = server.tty_path
+        if tty is not None and terminal_available(tty):
+            return self._ask_human(ask, tty)
+        if server.remote is not None:
+            return self._ask_human(ask, None)
         if server.relay:
             from clearance.authority.forwarding.relay import relay_up
 
@@ -443,17 +458,56 @@ class _Escalation:
                        "(it runs without a terminal).", decided_by="unavailable",
                        resolution="confirmation_unavailable")  # fmt: skip
 
-    def _ask_human(self, ask: Ask, tty_path: str) -> Verdict:
-        from clearance.authority.dialog import ask_on_terminal
+    def _ask_human(self, ask: Ask, tty_path: str | None) -> Verdict:
+        """Ask the human on ``tty_path`` and, when the server has one, the remote human too:
+        the first answer wins and the other prompt closes."""
         from clearance.authority.forwarding.scope import forwarded_prompt, scoped_verdict
 
         server, request = self.server, self.request
         prompt = forwarded_prompt(ask, request)
-        with server._human:
-            payload = {**server._fields(request), "agent": request.requester.agent,
-                       "session": request.requester.session, "message": ask.decision.reason,
-                       "forwarding": server._forwarding(request)}  # fmt: skip
-            server._emit("ui_prompt", payload)
+        if server.always is not None and request.grants:
+            first = request.grants[0]
+            label = f'Yes, always: {first.surface} "{first.pattern}" (written to your config)'
+            prompt = prompt.replace(always_label=label)
+        payload = {**server._fields(request), "agent": request.requester.agent,
+                   "session": request.requester.session, "message": ask.decision.reason,
+                   "forwarding": server._forwarding(request)}  # fmt: skip
+        ticket = None
+        if server.remote is not None:
+            ticket = server.remote.open(request, ask, prompt, self.resolution)
+            payload["link"] = ticket.link  # where the console shows it (notifications)
+        server._emit("ui_prompt", payload)
+        try:
+            answer = self._first_answer(prompt, tty_path, ticket)
+        finally:
+            if ticket is not None:
+                ticket.close("answered")
+        if not server.waiting(request):
+            # Nobody waits for this answer any more (the requester died, or serving stopped):
+            # record nothing — no grant for the whole session nobody needed.
+            return Verdict("deny", "No one could approve this: the request was abandoned.",
+                           decided_by="unavailable", resolution="abandoned")  # fmt: skip
+        return scoped_verdict(answer, ask, request, server)
+
+    def _first_answer(self, prompt: Prompt, tty_path: str | None, ticket: Ticket | None) -> Answer:
+        from clearance.authority.dialog import ask_on_terminal
+        from clearance.authority.prompt import Answer
+
+        server, request = self.server, self.request
+        timeout = max(request.expires - time.time(), 0.0)
+        if tty_path is None:
+            deadline = time.monotonic() + timeout
+            while ticket is not None and server.waiting(request):
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    break
+                found = ticket.wait(min(left, 1.0))
+                if found is not None:
+                    return found
+            return Answer("deny", "timeout")
+        with server._human:  # one terminal dialog at a time; the console shows them all
+            if ticket is not None and ticket.answer is not None:
+                return ticket.answer  # answered on the console while another dialog was open
             server.dialog_open = True
             server.observe("dialog_open", request, "")
             try:
@@ -461,13 +515,14 @@ class _Escalation:
                     prompt, tty_path=tty_path,
                     double_press=bool(server.engine.policy.setting("doublePressToConfirm", False)),
                     timeout=max(request.expires - time.time(), 0.0),
+                    cancel=None if ticket is None else ticket.decided,
                 )  # fmt: skip
             finally:
                 server.dialog_open = False
                 server.observe("dialog_closed", request, "")
-        if not server.waiting(request):
-            # Nobody waits for this answer any more (the requester died, or serving stopped):
-            # record nothing — no grant for the whole session nobody needed.
-            return Verdict("deny", "No one could approve this: the request was abandoned.",
-                           decided_by="unavailable", resolution="abandoned")  # fmt: skip
-        return scoped_verdict(answer, ask, request, server)
+        if ticket is None or ticket.claim(answer, "terminal"):
+            return answer
+        if ticket.answer is not None:
+            server.observe("notice", request, f"answered first on {ticket.by}")
+            return ticket.answer
+        return answer

@@ -6,7 +6,7 @@ private key that lives in the serving machine's protected state directory
 config's ``forwarding.broker.publicKey`` or ``CLEARANCE_BROKER_PUBLIC_KEY``) and accepts an
 answer only when its signature verifies under one of them *and* the signed body echoes the id and
 nonce of the request it sent. Whoever can write into Redis — a compromised child, a leaked child
-password — can therefore not approve an ask (docs/decisions/0011-redis18-broker.md).
+password — can therefore not approve an ask (docs/decisions/0018-redis18-broker.md).
 
 Signed bytes: :data:`DOMAIN` followed by the exact JSON text of the body, so a signature made
 for anything else never verifies here. Uses the ``cryptography`` package (the ``redis`` extra).

@@ -3,7 +3,7 @@
 Resolution, relays, provenance and grant scopes (``child``, ``server``, ``resolution``, ``relay``,
 ``scope``) speak to a transport only through these protocols, so another transport (a broker
 across machines) can be added beside :mod:`~clearance.authority.forwarding.local` without
-touching them (``docs/decisions/0010-forward12-socket-transport.md``):
+touching them (``docs/decisions/0010-socket-transport.md``):
 
 * the child side, :class:`Transport` — ``probe`` (who is serving, and are they alive) and
   ``exchange`` (send one request, return its one answer, or raise saying why none will come);

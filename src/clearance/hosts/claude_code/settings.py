@@ -3,8 +3,13 @@
 Three files, as Claude Code names its scopes: ``user`` (``~/.claude/settings.json``),
 ``project`` (``<dir>/.claude/settings.json``, shared through the repository) and ``local``
 (``<dir>/.claude/settings.local.json``, personal). Every write keeps every other key and hook,
-reads JSONC (comments and trailing commas; they are not written back), leaves the previous file
-as ``<file>.bak``, and replaces the file atomically.
+reads JSONC (comments and trailing commas; they are not written back), keeps the previous file
+under the state root's ``backups/`` (never beside the settings, where git would show it), and
+replaces the file atomically.
+
+The project scope is shared through the repository, so its hook runs ``clearance`` from ``PATH``
+(:data:`PORTABLE_COMMAND`) rather than this machine's absolute path; on a machine without
+clearance it blocks every call with a reason that says how to install it.
 
 Our hook is recognised by its command (``… clearance hook claude-code``), so installing twice
 leaves one entry and uninstall removes only ours. Tools the policy denies outright (every value
@@ -19,7 +24,13 @@ import os
 import sys
 
 from clearance._json import dumps
-from clearance.policy.state import atomic_write, ensure_private_dir, home_dir, state_root
+from clearance.policy.state import (
+    atomic_write,
+    backup,
+    ensure_private_dir,
+    home_dir,
+    state_root,
+)
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -32,6 +43,7 @@ if TYPE_CHECKING:
 __all__ = [
     "EVENTS",
     "HIDEABLE_TOOLS",
+    "PORTABLE_COMMAND",
     "SCOPES",
     "Change",
     "SettingsError",
@@ -40,6 +52,7 @@ __all__ = [
     "install",
     "installed_commands",
     "is_our_command",
+    "owned_entries",
     "projected_denies",
     "read_settings",
     "settings_path",
@@ -117,8 +130,32 @@ def _executable() -> list[str]:
 FAIL_CLOSED_SUFFIX = "|| exit 2"
 
 
-def hook_command(executable: list[str] | None = None) -> str:
-    import shlex  # not at the top: the hook reads HOOK_TIMEOUT from here on every ask
+def _single_quoted(text: str) -> str:
+    """``text`` as one shell word, as ``shlex.quote`` writes it; ``shlex`` (and ``re``) stay off
+    the hook's path, which reads ``HOOK_TIMEOUT`` from this module on every ask."""
+    return "'" + text.replace("'", "'\"'\"'") + "'"
+
+
+# The project's shared hook: `clearance` from PATH, or a block (exit 2: Claude Code denies the call
+# and shows stderr) that says how to get clearance. Recognised by its first words.
+PORTABLE_PREFIX = "if command -v clearance >/dev/null 2>&1; then clearance hook claude-code"
+INSTALL_HINT = (
+    "clearance guards this project (its .claude/settings.json runs `clearance hook claude-code`) "
+    "but clearance is not on PATH here, so every tool call is blocked. Install it so that "
+    "`clearance` is on PATH (pipx install, uv tool install, or an activated venv; see clearance's "
+    "README), or ask who set up this project."
+)
+PORTABLE_COMMAND = (
+    f"{PORTABLE_PREFIX} {FAIL_CLOSED_SUFFIX}; "
+    f"else echo {_single_quoted(INSTALL_HINT)} >&2; exit 2; fi"
+)
+
+
+def hook_command(executable: list[str] | None = None, *, portable: bool = False) -> str:
+    """The hook command: this installation's absolute path, or (``portable``) the shared one."""
+    if portable:
+        return PORTABLE_COMMAND
+    import shlex
 
     words = (executable or _executable()) + ["hook", "claude-code"]
     return " ".join(shlex.quote(w) for w in words) + " " + FAIL_CLOSED_SUFFIX
@@ -128,6 +165,8 @@ def is_our_command(command: object) -> bool:
     """``… clearance hook claude-code`` (a script, or ``python -m clearance``)."""
     if not isinstance(command, str):
         return False
+    if command.startswith(PORTABLE_PREFIX):
+        return True
     import shlex
 
     try:
@@ -176,14 +215,40 @@ def _write(
     mode = 0o644
     if before is not None:
         mode = os.stat(path).st_mode & 0o777
-        atomic_write(path + ".bak", before, mode=mode)
-        change.backup = path + ".bak"
+        change.backup = backup(path, before)
     atomic_write(path, text, mode=mode)
     change.changed = True
 
 
+# The HTTP hook of ``clearance serve --listen`` (``install claude-code --http``): Claude Code POSTs
+# the hook input to it with our token, read from this variable, and blocks the call on any failure
+# (``onFailure``, which Claude Code honours since the version below; without it a refused
+# connection, a 5xx or a timeout would let the call run).
+HTTP_PATH = "/hooks/claude-code"
+TOKEN_VAR = "CLEARANCE_HOOK_TOKEN"
+ONFAILURE_SINCE = (2, 1, 332)
+
+
+def http_hook(url: str) -> dict[str, Any]:
+    return {
+        "type": "http", "url": url, "timeout": HOOK_TIMEOUT, "onFailure": "block",
+        "headers": {"Authorization": f"Bearer ${TOKEN_VAR}"}, "allowedEnvVars": [TOKEN_VAR],
+    }  # fmt: skip
+
+
+def _is_our_http_hook(hook: dict[str, Any]) -> bool:
+    url = hook.get("url")
+    headers = hook.get("headers")
+    return (
+        hook.get("type") == "http" and isinstance(url, str) and url.endswith(HTTP_PATH)
+        and isinstance(headers, dict) and TOKEN_VAR in str(headers.get("Authorization", ""))
+    )  # fmt: skip
+
+
 def _is_our_hook(hook: object) -> bool:
-    return isinstance(hook, dict) and is_our_command(hook.get("command"))
+    if not isinstance(hook, dict):
+        return False
+    return is_our_command(hook.get("command")) or _is_our_http_hook(hook)
 
 
 def _strip_ours(hooks: dict[str, Any]) -> None:
@@ -219,6 +284,8 @@ def installed_commands(data: dict[str, Any]) -> dict[str, list[str]]:
             for h in group.get("hooks") or []:
                 if isinstance(h, dict) and is_our_command(h.get("command")):
                     out.setdefault(event, []).append(h["command"])
+                elif isinstance(h, dict) and _is_our_http_hook(h):
+                    out.setdefault(event, []).append(f"http {h['url']}")
     return out
 
 
@@ -354,6 +421,11 @@ def _read_record(env: Mapping[str, str] | None) -> dict[str, list[str]]:
     return {k: [x for x in v if isinstance(x, str)] for k, v in data.items() if isinstance(v, list)}
 
 
+def owned_entries(path: str, env: Mapping[str, str] | None = None) -> list[str]:
+    """The ``permissions.deny`` entries of ``path`` that clearance added (not the user)."""
+    return list(_read_record(env).get(path, []))
+
+
 def _write_record(record: dict[str, list[str]], env: Mapping[str, str] | None) -> None:
     path = _record_path(env)
     directory = state_root(env)
@@ -404,6 +476,23 @@ def _apply_hiding(
         _write_record(record, env)
 
 
+def _set_token(data: dict[str, Any], path: str, token: str | None) -> None:
+    """Put ``token`` in the settings' ``env`` (``None``: remove ours)."""
+    env = data.get("env")
+    if env is None and token is None:
+        return
+    if env is None:
+        env = data["env"] = {}
+    if not isinstance(env, dict):
+        raise SettingsError(f'{path}: "env" is not an object; fix it first')
+    if token is None:
+        env.pop(TOKEN_VAR, None)
+        if not env:
+            del data["env"]
+    else:
+        env[TOKEN_VAR] = token
+
+
 # --- the three operations -----------------------------------------------------------------
 
 
@@ -414,9 +503,12 @@ def install(
     hide: list[str] | None = None,
     sandbox: dict[str, list[str]] | None = None,
     env: Mapping[str, str] | None = None,
+    http: str | None = None,
+    token: str | None = None,
 ) -> Change:
-    """Add our hook for every event (replacing an older one of ours), hide ``hide`` and own the
-    ``sandbox`` lists."""
+    """Add our hook for every event (replacing an older one of ours, command or http), hide
+    ``hide`` and own the ``sandbox`` lists. ``http``: install the HTTP hook at that URL instead
+    of the command hook, with ``token`` (when given) in the settings' ``env``."""
     change = Change(path)
     data, before = read_settings(path)
     snapshot = dumps(data)
@@ -426,7 +518,12 @@ def install(
     if not isinstance(hooks, dict):
         raise SettingsError(f'{path}: "hooks" is not an object; fix it first')
     _strip_ours(hooks)
-    entry = {"type": "command", "command": command or hook_command(), "timeout": HOOK_TIMEOUT}
+    entry: dict[str, Any] = {
+        "type": "command", "command": command or hook_command(), "timeout": HOOK_TIMEOUT,
+    }  # fmt: skip
+    if http is not None:
+        entry = http_hook(http)
+    _set_token(data, path, token if http is not None else None)
     for event in EVENTS:
         groups = hooks.get(event)
         if not isinstance(groups, list):
@@ -454,6 +551,7 @@ def uninstall(path: str, *, env: Mapping[str, str] | None = None) -> Change:
         _strip_ours(hooks)
         if not hooks:
             del data["hooks"]
+    _set_token(data, path, None)
     _apply_hiding(data, path, [], change, env)
     _apply_sandbox(data, path, {"denyRead": [], "denyWrite": []}, env)
     _write(path, data, before, snapshot, change)

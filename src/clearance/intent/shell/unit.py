@@ -21,7 +21,7 @@ if TYPE_CHECKING:
         "compound",
     ]
     WrapperKind = Literal["opaque", "indirection"]
-    Exemption = Literal["core-reader", "execution-modifier"]
+    Exemption = Literal["core-reader", "execution-modifier", "shell-script"]
 
 __all__ = ["Unit", "unit"]
 
