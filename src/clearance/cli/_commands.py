@@ -352,6 +352,17 @@ COMMANDS: tuple[Command, ...] = (
                 "write a systemd user unit (launchd agent on macOS) that runs this serve "
                 "--listen at login, then stop",
             ),
+            # the broker (clearance.authority.forwarding.broker; docs/forwarding.md, "Broker")
+            Option(
+                "--broker",
+                "also serve the asks of agents on other machines, through Redis",
+                "URL",
+            ),
+            Option(
+                "--broker-keygen",
+                "create the broker answer key pair in the state directory, print the public "
+                "key, then stop",
+            ),
         ),
     ),
     Command(

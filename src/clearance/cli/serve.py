@@ -119,6 +119,10 @@ def run_serve(args: Args) -> int:
         from clearance.service.unit import install_service
 
         return install_service(_argv(args))
+    # -- broker (docs/forwarding.md, "Broker"): --broker-keygen makes the answer key pair ------
+    if args.on("--broker-keygen"):
+        return _broker_keygen(state_root())
+    # -- end broker --
     session = args.value("--session") or "serve-" + os.urandom(6).hex()
     directory = os.path.realpath(os.path.abspath(args.value("--dir") or os.getcwd()))
     if not os.path.isdir(directory):
@@ -174,10 +178,23 @@ def run_serve(args: Args) -> int:
 
         always = writer(args.value("--config"), state)
     # --- end ---
+    # -- broker: --broker URL serves the asks of other machines beside the local socket's ------
+    inbound = None
+    broker_url = args.value("--broker")
+    if broker_url is not None:
+        from clearance.authority.forwarding.broker import serve_inbound
+        from clearance.policy.broker import BrokerSettingError
+
+        try:
+            inbound = serve_inbound(broker_url, state, engine.policy.setting("forwarding"))
+        except (OSError, BrokerSettingError) as exc:
+            sys.stderr.write(f"clearance serve: --broker: {escape(str(exc))}\n")
+            return 1
+    # -- end broker --
     server = Server(load, session=session, directory=directory, state=state, tty_path=tty_path,
                     relay=args.on("--relay"), parent=args.value("--parent"),
                     report=log.write if log is not None else None, emit=emit,
-                    observe=panel, remote=broker, always=always)  # fmt: skip
+                    observe=panel, remote=broker, always=always, inbound=inbound)  # fmt: skip
     saved = _save_terminal(tty_path)
     stop = threading.Event()
     why = ["stopped"]
@@ -223,6 +240,22 @@ def run_serve(args: Args) -> int:
             _restore_terminal(tty_path, saved)
         sys.stdout.write(f"clearance serve: session {escape(session)} stopped ({why[0]})\n")
         sys.stdout.flush()
+    return 0
+
+
+def _broker_keygen(state: str) -> int:
+    """``--broker-keygen``: create the broker answer key pair in the state directory (an existing
+    one is kept) and print the public key children need."""
+    from clearance.authority.forwarding.signing import generate, key_path
+
+    try:
+        public, created = generate(state)
+    except (OSError, ImportError) as exc:
+        sys.stderr.write(f"clearance serve: --broker-keygen: {exc}\n")
+        return 1
+    said = "created" if created else "kept the existing key"
+    sys.stdout.write(f"clearance serve: broker answer key {said}: {key_path(state)}\n"
+                     f"export CLEARANCE_BROKER_PUBLIC_KEY={public}\n")  # fmt: skip
     return 0
 
 

@@ -56,6 +56,7 @@ _SETTINGS: dict[str, str] = {
     "hosts": "object",
     "doublePressToConfirm": "boolean",
     "forwardingTimeoutMs": "positive integer",
+    "forwarding": "forwarding",
     "reviewLog": "boolean",
     "reviewLogFieldMaxWidth": "positive integer",
     "promptFieldMaxWidth": "positive integer",
@@ -358,6 +359,13 @@ def parse_permission(ck: _Checker, value: object, path: tuple[object, ...]) -> P
 
 def _setting(ck: _Checker, key: str, value: object) -> object:
     kind = _SETTINGS[key]
+    if kind == "forwarding":  # forwarding.broker: asks through Redis (policy/broker.py)
+        from clearance.policy.broker import BrokerSettingError, parse_forwarding
+
+        try:
+            return parse_forwarding(value)
+        except BrokerSettingError as exc:
+            raise ck.fail(str(exc), (key, *exc.path)) from None
     ok = {
         "boolean": isinstance(value, bool),
         "object": isinstance(value, dict),

@@ -29,6 +29,38 @@ _SETTING_TYPES: dict[str, dict[str, Any]] = {
     "object": {"type": "object"},
     "positive integer": {"type": "integer", "minimum": 1},
     "list of strings": {"type": "array", "items": {"type": "string"}},
+    # forwarding.broker (clearance.policy.broker): asks through Redis, docs/forwarding.md
+    "forwarding": {
+        "type": "object",
+        "additionalProperties": False,
+        "properties": {
+            "broker": {
+                "description": "forward asks through Redis: a URL, or {url, session, publicKey}",
+                "oneOf": [
+                    {"type": "string", "pattern": "^rediss?://"},
+                    {
+                        "type": "object",
+                        "additionalProperties": False,
+                        "required": ["url"],
+                        "properties": {
+                            "url": {"type": "string", "pattern": "^rediss?://"},
+                            "session": {"type": "string", "minLength": 1},
+                            "publicKey": {
+                                "oneOf": [
+                                    {"type": "string", "pattern": "^ed25519:"},
+                                    {
+                                        "type": "array",
+                                        "items": {"type": "string", "pattern": "^ed25519:"},
+                                    },
+                                ]
+                            },
+                            "prefix": {"type": "string", "pattern": "^[A-Za-z0-9._-]+$"},
+                        },
+                    },
+                ],
+            }
+        },
+    },
 }
 
 
