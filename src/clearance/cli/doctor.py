@@ -11,6 +11,12 @@ __all__ = ["run_doctor"]
 
 
 def run_doctor(argv: list[str]) -> int:
+    from clearance.hosts.setup import HOSTS
+
+    if any(a in HOSTS for a in argv):
+        from clearance.hosts.setup import run
+
+        return run("doctor", argv)
     args = parse_args(argv, valued=("--cwd",), switches=())
     if args.positionals not in ([], ["claude-code"]):
         raise UsageError("doctor takes no arguments but --cwd (and optionally claude-code)")

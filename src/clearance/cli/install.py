@@ -63,7 +63,19 @@ def _report(change: Change, what: str) -> None:
         sys.stdout.write(f"  no longer hidden: {', '.join(change.unhidden)}\n")
 
 
+def _other_host(argv: list[str]) -> bool:
+    """Whether the first positional names a host other than Claude Code."""
+    from clearance.hosts.setup import HOSTS
+
+    first = next((a for a in argv if not a.startswith("-")), None)
+    return first in HOSTS
+
+
 def _run(argv: list[str], verb: str) -> int:
+    if _other_host(argv):
+        from clearance.hosts.setup import run
+
+        return run(verb, argv)
     from clearance.hosts.claude_code import settings
 
     path, directory, hide = _target(argv, verb)

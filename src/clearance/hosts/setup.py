@@ -1,0 +1,177 @@
+"""``clearance install|uninstall|sync|doctor <host>`` for the hosts besides Claude Code.
+
+Cold code: argparse is fine here. Each host module provides ``install``/``uninstall`` (and
+``sync`` where the host needs static rules); this module picks the file, reports what changed,
+and runs the doctor's round trip: the installed command, run the way the host runs it, must block
+a payload it cannot read and answer a readable one in the host's format.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable, Mapping
+
+__all__ = ["HOSTS", "run"]
+
+HOSTS = ("codex", "gemini", "copilot", "cursor", "qwen", "opencode", "pi")
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # type: ignore[override]
+        sys.stderr.write(f"clearance: {message}\n(see `clearance --help`)\n")
+        raise SystemExit(2)
+
+
+def _args(verb: str, argv: list[str]) -> argparse.Namespace:
+    parser = _Parser(prog=f"clearance {verb}")
+    parser.add_argument("host", choices=HOSTS)
+    scope = parser.add_mutually_exclusive_group()
+    scope.add_argument("--user", dest="scope", action="store_const", const="user")
+    scope.add_argument("--project", dest="scope", action="store_const", const="project")
+    parser.add_argument("--dir", default=None)
+    parser.add_argument("--cwd", default=None)
+    return parser.parse_args(argv)
+
+
+def _report(change: object, what: str) -> None:
+    path = getattr(change, "path", "")
+    if not getattr(change, "changed", False):
+        sys.stdout.write(f"{path}: already {what}, nothing to change\n")
+    else:
+        sys.stdout.write(f"{path}: {what}\n")
+        backup = getattr(change, "backup", None)
+        if backup:
+            sys.stdout.write(f"  previous file kept as {backup}\n")
+    for note in getattr(change, "notes", []):
+        sys.stdout.write(f"  {note}\n")
+
+
+def run(verb: str, argv: list[str]) -> int:
+    try:
+        args = _args(verb, argv)
+    except SystemExit as exc:
+        return int(exc.code or 0)
+    directory = os.path.abspath(args.dir or args.cwd or os.getcwd())
+    scope = args.scope or "user"
+    host = args.host
+    from clearance.hosts.hook_files import HookFileError
+
+    try:
+        if verb == "doctor":
+            return _doctor(host, scope, directory)
+        module = __import__(f"clearance.hosts.{host}.install", fromlist=["install"])
+        path = module.hooks_path(scope, directory)
+        if verb == "install":
+            change = module.install(path, scope=scope, directory=directory)
+            _report(change, "installed")
+        elif verb == "uninstall":
+            _report(module.uninstall(path), "uninstalled")
+        else:
+            sync = getattr(module, "sync", None)
+            if sync is None:
+                sys.stdout.write(f"{host} needs no static rules; nothing to sync\n")
+                return 0
+            _report(sync(scope=scope, directory=directory), "in sync")
+    except (HookFileError, OSError) as exc:
+        sys.stderr.write(f"clearance {verb} {host}: {exc}\n")
+        return 1
+    return 0
+
+
+# --- doctor --------------------------------------------------------------------------------
+
+
+def round_trip(command: str, payload: str, env: Mapping[str, str] | None = None,
+               timeout: float = 60) -> subprocess.CompletedProcess[str]:  # fmt: skip
+    """Run an installed hook command the way hosts do (``sh -c``) with one payload."""
+    return subprocess.run(
+        ["sh", "-c", command], input=payload, capture_output=True, text=True,
+        timeout=timeout, env=dict(os.environ if env is None else env),
+    )  # fmt: skip
+
+
+def _line(ok: bool, name: str, summary: str, fix: str | None = None) -> bool:
+    from clearance._display import escape
+
+    sys.stdout.write(f"{'ok  ' if ok else 'FAIL'}  {name}: {escape(summary)}\n")
+    if fix and not ok:
+        sys.stdout.write(f"      fix: {escape(fix)}\n")
+    return ok
+
+
+def _version(binary: str) -> str | None:
+    import shutil
+
+    found = shutil.which(binary)
+    if not found:
+        return None
+    try:
+        proc = subprocess.run([found, "--version"], capture_output=True, text=True, timeout=20,
+                              stdin=subprocess.DEVNULL)  # fmt: skip
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    return (proc.stdout.strip().splitlines() or ["?"])[-1]
+
+
+def _doctor(host: str, scope: str, directory: str) -> int:
+    checks: dict[str, Callable[[str, str], list[bool]]] = {"codex": _doctor_codex}
+    doctor = checks.get(host)
+    if doctor is None:
+        module = __import__(f"clearance.hosts.{host}.install", fromlist=["doctor"])
+        results = module.doctor(scope, directory, _line, round_trip)
+    else:
+        results = doctor(scope, directory)
+    failed = results.count(False)
+    if failed:
+        sys.stdout.write(f"\n{failed} problem(s)\n")
+        return 1
+    sys.stdout.write(f"\nclearance is guarding {host} here.\n")
+    return 0
+
+
+def _doctor_codex(scope: str, directory: str) -> list[bool]:
+    from clearance.hosts.codex import install as codex
+
+    results = []
+    version = _version("codex")
+    results.append(_line(True, "codex", version or "not on PATH (the checks below still hold)"))
+    path = codex.hooks_path(scope, directory)
+    hooked, untrusted = codex.installed(path)
+    missing = [e for e in codex.EVENTS if e not in hooked]
+    results.append(_line(not missing, "hooks", f"{path}: " + (
+        "PreToolUse and PermissionRequest" if not missing else f"missing {', '.join(missing)}"
+    ), f"clearance install codex --{scope}"))  # fmt: skip
+    if missing:
+        return results
+    results.append(_line(not untrusted, "trust", "Codex trusts the hooks" if not untrusted else
+                         f"Codex skips the untrusted hooks of {', '.join(untrusted)}",
+                         f"clearance install codex --{scope} (it records the trust)"))  # fmt: skip
+    from clearance.hosts.hook_files import read_json
+
+    data, _ = read_json(path)
+    command = data["hooks"]["PreToolUse"][-1]["hooks"][0]["command"]
+    broken = round_trip(command, "{not json")
+    results.append(_line(broken.returncode == 2 and "[clearance]" in broken.stderr,
+                         "fails closed", "a payload it cannot read is blocked (exit 2)"
+                         if broken.returncode == 2 else
+                         f"a bad payload exited {broken.returncode}, which Codex lets through",
+                         f"clearance install codex --{scope}"))  # fmt: skip
+    from clearance._json import dumps
+
+    payload = dumps({"session_id": "doctor", "turn_id": "doctor", "cwd": directory,
+                     "hook_event_name": "PreToolUse", "tool_name": "Bash",
+                     "tool_input": {"command": "true"}, "tool_use_id": "doctor"})  # fmt: skip
+    env = {**os.environ, "CLEARANCE_HEADLESS": "1"}
+    proc = round_trip(command, payload, env)
+    ok = proc.returncode == 0 or (proc.returncode == 2 and proc.stderr.strip() != "")
+    results.append(_line(ok, "round trip", "the hook answered a Bash call "
+                         + ("(allowed)" if proc.returncode == 0 and not proc.stdout.strip()
+                            else "(denied or asked)"),
+                         "run the hook command by hand to see its error"))  # fmt: skip
+    return results
