@@ -96,6 +96,7 @@ class HostProject:
         (self.project / "notes.txt").write_text("NOTES-CONTENT-7f3a\n")
         (self.project / "victim.txt").write_text("still here\n")
         (self.project / ".env").write_text("API_TOKEN=SECRET-VALUE-91c2\n")
+        (self.project / "deploy.env").write_text("DEPLOY_TOKEN=SECRET-VALUE-91c2\n")
 
     def clearance(self, *args: str) -> subprocess.CompletedProcess[str]:
         proc = subprocess.run(
@@ -149,3 +150,31 @@ class HostProject:
                     "-c", 'model_provider="e2e"', "-c", f"model_providers.e2e={provider}",
                     prompt]  # fmt: skip
             return self._run(argv, server, {**self.env, "E2E_KEY": "x"})
+
+    # --- Gemini CLI -------------------------------------------------------------------------
+
+    def gemini_settings(self) -> None:
+        """Gemini CLI's API-key auth (against the scripted endpoint) in the user settings."""
+        path = self.home / ".gemini" / "settings.json"
+        data = json.loads(path.read_text()) if path.exists() else {}
+        data.setdefault("security", {})["auth"] = {"selectedType": "gemini-api-key"}
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(data))
+
+    def run_gemini(self, prompt: str, scripts: list[Script]) -> Run:
+        with WireServer(scripts) as server:
+            env = {**self.env, "GEMINI_API_KEY": "x", "GOOGLE_GEMINI_BASE_URL": server.url,
+                   "GEMINI_CLI_TRUST_WORKSPACE": "true"}  # fmt: skip
+            argv = [str(BINARIES["gemini"]), "-p", prompt, "-m", "gemini-2.5-flash"]
+            return self._run(argv, server, env)
+
+    # --- GitHub Copilot CLI -----------------------------------------------------------------
+
+    def run_copilot(self, prompt: str, scripts: list[Script]) -> Run:
+        with WireServer(scripts) as server:
+            env = {**self.env, "COPILOT_PROVIDER_BASE_URL": server.url + "/v1",
+                   "COPILOT_OFFLINE": "true", "COPILOT_MODEL": "gpt-4.1",
+                   "COPILOT_PROVIDER_API_KEY": "x"}  # fmt: skip
+            argv = [str(BINARIES["copilot"]), "-p", prompt, "--allow-all-tools",
+                    "--disable-client-telemetry"]  # fmt: skip
+            return self._run(argv, server, env)

@@ -65,10 +65,16 @@ def executable() -> list[str]:
     return [os.path.abspath(sys.executable), "-m", "clearance"]
 
 
-def fail_closed_command(host: str, words: list[str] | None = None) -> str:
+def fail_closed_command(
+    host: str, words: list[str] | None = None, timeout: int | None = None
+) -> str:
     """``clearance hook <host>``, wrapped so that any failure to run it blocks (exit 2 with a
-    reason on stderr) while its own exit 2 passes through unchanged."""
+    reason on stderr) while its own exit 2 passes through unchanged. ``timeout`` is the host's
+    hook timeout in seconds, passed as ``CLEARANCE_HOOK_TIMEOUT`` so a forwarded ask is given
+    up (and denied) before the host kills the hook and lets the call run."""
     command = " ".join(shlex.quote(w) for w in (words or executable()) + ["hook", host])
+    if timeout is not None:
+        command = f"CLEARANCE_HOOK_TIMEOUT={int(timeout)} {command}"
     message = shlex.quote(
         f"[clearance] the clearance hook could not run, so the call is blocked; "
         f"run `clearance doctor {host}` to find the fault"

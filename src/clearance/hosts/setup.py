@@ -122,11 +122,7 @@ def _version(binary: str) -> str | None:
 def _doctor(host: str, scope: str, directory: str) -> int:
     checks: dict[str, Callable[[str, str], list[bool]]] = {"codex": _doctor_codex}
     doctor = checks.get(host)
-    if doctor is None:
-        module = __import__(f"clearance.hosts.{host}.install", fromlist=["doctor"])
-        results = module.doctor(scope, directory, _line, round_trip)
-    else:
-        results = doctor(scope, directory)
+    results = _doctor_hook(host, scope, directory) if doctor is None else doctor(scope, directory)
     failed = results.count(False)
     if failed:
         sys.stdout.write(f"\n{failed} problem(s)\n")
@@ -173,5 +169,88 @@ def _doctor_codex(scope: str, directory: str) -> list[bool]:
     results.append(_line(ok, "round trip", "the hook answered a Bash call "
                          + ("(allowed)" if proc.returncode == 0 and not proc.stdout.strip()
                             else "(denied or asked)"),
+                         "run the hook command by hand to see its error"))  # fmt: skip
+    return results
+
+
+# A call each host's hook must answer, in that host's payload shape.
+_PROBES: dict[str, Callable[[str], dict[str, object]]] = {
+    "gemini": lambda cwd: {
+        "session_id": "doctor",
+        "cwd": cwd,
+        "hook_event_name": "BeforeTool",
+        "tool_name": "run_shell_command",
+        "tool_input": {"command": "true"},
+    },
+    "qwen": lambda cwd: {
+        "session_id": "doctor",
+        "cwd": cwd,
+        "hook_event_name": "PreToolUse",
+        "tool_name": "run_shell_command",
+        "tool_input": {"command": "true"},
+    },
+    "copilot": lambda cwd: {
+        "sessionId": "doctor",
+        "timestamp": 0,
+        "cwd": cwd,
+        "toolName": "bash",
+        "toolArgs": '{"command": "true"}',
+    },
+    "cursor": lambda cwd: {
+        "hook_event_name": "beforeShellExecution",
+        "command": "true",
+        "cwd": cwd,
+        "conversation_id": "doctor",
+        "workspace_roots": [cwd],
+    },
+    "opencode": lambda cwd: {
+        "tool": "bash",
+        "args": {"command": "true"},
+        "cwd": cwd,
+        "sessionID": "doctor",
+    },
+    "pi": lambda cwd: {
+        "tool": "bash",
+        "args": {"command": "true"},
+        "cwd": cwd,
+        "sessionID": "doctor",
+    },
+}
+_BINARIES = {
+    "gemini": "gemini",
+    "qwen": "qwen",
+    "copilot": "copilot",
+    "cursor": "cursor-agent",
+    "opencode": "opencode",
+    "pi": "pi",
+}
+
+
+def _doctor_hook(host: str, scope: str, directory: str) -> list[bool]:
+    """Installed, fails closed, and answers: the checks every command-hook host shares."""
+    module = __import__(f"clearance.hosts.{host}.install", fromlist=["installed_command"])
+    results = []
+    version = _version(_BINARIES[host])
+    results.append(_line(True, host, version or "not on PATH (the checks below still hold)"))
+    path = module.hooks_path(scope, directory)
+    command = module.installed_command(path)
+    results.append(_line(command is not None, "hook", f"{path}: "
+                         + ("installed" if command else "clearance is not installed here"),
+                         f"clearance install {host} --{scope}"))  # fmt: skip
+    if command is None:
+        return results
+    broken = round_trip(command, "{not json")
+    results.append(_line(broken.returncode == 2 and "[clearance]" in broken.stderr + broken.stdout,
+                         "fails closed", "a payload it cannot read is blocked (exit 2)"
+                         if broken.returncode == 2 else
+                         f"a bad payload exited {broken.returncode}, which {host} may let through",
+                         f"clearance install {host} --{scope}"))  # fmt: skip
+    from clearance._json import dumps
+
+    env = {**os.environ, "CLEARANCE_HEADLESS": "1"}
+    proc = round_trip(command, dumps(_PROBES[host](directory)), env)
+    ok = proc.returncode == 0 and proc.stdout.strip() != ""
+    results.append(_line(ok, "round trip", "the hook answered a shell call"
+                         if ok else f"no answer (exit {proc.returncode}): {proc.stderr[-300:]}",
                          "run the hook command by hand to see its error"))  # fmt: skip
     return results

@@ -10,6 +10,8 @@ must run without a prompt also need Gemini policy rules (``clearance sync gemini
 
 from __future__ import annotations
 
+import os
+
 from clearance._json import dumps
 from clearance.hosts.command_hook import (
     PRE_TOOL,
@@ -81,13 +83,44 @@ def gemini_style_read(
     return call, host_event
 
 
+def prompt_mode(pid: int | None = None, depth: int = 4) -> bool:
+    """Whether an ancestor of this hook is Gemini CLI in prompt mode (``gemini -p``).
+
+    Gemini CLI waits forever for a confirmation no one can give when a hook answers ``ask`` in
+    a headless run, and tells its hooks nothing about the mode; so the hook looks at its parent
+    processes (Linux ``/proc``). Where that cannot be read, the run counts as attended."""
+    pid = os.getppid() if pid is None else pid
+    for _ in range(depth):
+        if pid <= 1:
+            return False
+        try:
+            with open(f"/proc/{pid}/cmdline", "rb") as f:
+                argv = [a.decode("utf-8", "replace") for a in f.read().split(b"\0") if a]
+            with open(f"/proc/{pid}/stat", "rb") as f:
+                stat = f.read().decode("ascii", "replace")
+        except OSError:
+            return False
+        if any("gemini" in a for a in argv[:3]) and any(
+            a in ("-p", "--prompt") or a.startswith("--prompt=") for a in argv
+        ):
+            return True
+        try:
+            pid = int(stat.rsplit(")", 1)[1].split()[1])
+        except (IndexError, ValueError):
+            return False
+    return False
+
+
 class GeminiAdapter(Adapter):
     name = "gemini"
     key = "gemini"
 
     def read(self, data: dict[str, Any], env: Mapping[str, str]) -> HookEvent:
         call, host_event = gemini_style_read(data, "BeforeTool", GEMINI_TOOLS)
-        nobody = "this is a headless run" if headless(env) else None
+        forced = headless(env)
+        nobody = None
+        if forced or (forced is None and prompt_mode()):
+            nobody = "this is a headless Gemini CLI run (gemini -p), which cannot ask"
         return HookEvent(PRE_TOOL, host_event, call, nobody)
 
     def encode(self, event: HookEvent, action: str, reason: str) -> Reply:
