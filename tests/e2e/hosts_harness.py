@@ -178,3 +178,32 @@ class HostProject:
             argv = [str(BINARIES["copilot"]), "-p", prompt, "--allow-all-tools",
                     "--disable-client-telemetry"]  # fmt: skip
             return self._run(argv, server, env)
+
+    # --- OpenCode ---------------------------------------------------------------------------
+
+    def run_opencode(self, prompt: str, scripts: list[Script]) -> Run:
+        with WireServer(scripts) as server:
+            provider = {"npm": "@ai-sdk/openai-compatible", "name": "e2e",
+                        "options": {"baseURL": server.url + "/v1", "apiKey": "x"},
+                        "models": {"e2e-model": {"name": "e2e", "tool_call": True}}}  # fmt: skip
+            config = {"model": "e2e/e2e-model", "autoupdate": False, "share": "disabled",
+                      "provider": {"e2e": provider}}  # fmt: skip
+            (self.project / "opencode.json").write_text(json.dumps(config))
+            # OpenCode installs its provider package from npm on first use: a shared cache.
+            env = {**self.env, "XDG_CACHE_HOME": str(CACHE / "opencode-cache"),
+                   "OPENCODE_DISABLE_AUTOUPDATE": "1"}  # fmt: skip
+            return self._run([str(BINARIES["opencode"]), "run", prompt], server, env)
+
+    # --- pi ---------------------------------------------------------------------------------
+
+    def run_pi(self, prompt: str, scripts: list[Script]) -> Run:
+        with WireServer(scripts) as server:
+            models = {"providers": {"e2e": {
+                "baseUrl": server.url + "/v1", "api": "openai-completions", "apiKey": "x",
+                "compat": {"supportsDeveloperRole": False, "supportsReasoningEffort": False},
+                "models": [{"id": "e2e-model"}]}}}  # fmt: skip
+            agent = self.home / ".pi" / "agent"
+            agent.mkdir(parents=True, exist_ok=True)
+            (agent / "models.json").write_text(json.dumps(models))
+            argv = [str(BINARIES["pi"]), "-p", prompt, "--provider", "e2e", "--model", "e2e-model"]
+            return self._run(argv, server, {**self.env, "PI_SKIP_VERSION_CHECK": "1"})

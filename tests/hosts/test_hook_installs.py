@@ -62,3 +62,35 @@ def test_sync_gemini_writes_prefix_rules_only_for_literal_allows(world: Any) -> 
     assert 'commandPrefix = ["git status", "cat"]' in text
     assert "rm" not in text.split("commandPrefix")[1]
     assert not gemini.sync(scope="user", directory=str(world.home), env=world.env).changed
+
+
+@pytest.mark.parametrize(("host", "name"), [("opencode", "clearance.js"), ("pi", "clearance.ts")])
+def test_plugin_install_fills_in_clearance_and_is_idempotent(
+    world: Any, host: str, name: str
+) -> None:
+    module = _module(host)
+    path = Path(module.hooks_path("user", str(world.home), world.env))
+    assert path.name == name
+    words = ["/opt/venv/bin/clearance"]
+    assert module.install(str(path), scope="user", directory=str(world.home), words=words).changed
+    text = path.read_text()
+    assert "__CLEARANCE_ARGV__" not in text
+    assert '["/opt/venv/bin/clearance"]' in text
+    assert module.installed_command(str(path)) == f"/opt/venv/bin/clearance hook {host}"
+    again = module.install(str(path), scope="user", directory=str(world.home), words=words)
+    assert not again.changed
+    assert module.uninstall(str(path)).changed
+    assert not path.exists()
+
+
+def test_a_plugin_file_that_is_not_clearances_is_left_alone(world: Any) -> None:
+    from clearance.hosts.hook_files import HookFileError
+    from clearance.hosts.opencode import install as opencode
+
+    path = Path(opencode.hooks_path("project", str(world.home)))
+    path.parent.mkdir(parents=True)
+    path.write_text("export const Mine = async () => ({})\n")
+    with pytest.raises(HookFileError):
+        opencode.install(str(path), scope="project", directory=str(world.home))
+    assert not opencode.uninstall(str(path)).changed
+    assert path.exists()

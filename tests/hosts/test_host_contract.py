@@ -24,6 +24,8 @@ from clearance.hosts.command_hook import Adapter, Reply, answer
 from clearance.hosts.copilot.hook import CopilotAdapter
 from clearance.hosts.cursor.hook import CursorAdapter
 from clearance.hosts.gemini.hook import GeminiAdapter
+from clearance.hosts.opencode.hook import OpenCodeAdapter
+from clearance.hosts.pi.hook import PiAdapter
 from clearance.hosts.qwen.hook import QwenAdapter
 
 SRC = Path(__file__).resolve().parents[2] / "src"
@@ -136,6 +138,21 @@ def _decode_cursor(reply: Reply) -> str:
     return str(out.get("permission") or out["decision"])
 
 
+def _plugin(ui: bool) -> Callable[[str, str, dict[str, Any]], dict[str, Any]]:
+    def make(cwd: str, tool: str, args: dict[str, Any]) -> dict[str, Any]:
+        return {"tool": tool, "args": args, "cwd": cwd, "sessionID": "ses_1", "ui": ui}
+
+    return make
+
+
+def _decode_plugin(reply: Reply) -> str:
+    out = json.loads(reply.stdout)
+    if reply.exit != 0:
+        assert out["decision"] == "deny"
+    assert out["reason"].strip()
+    return str(out["decision"])
+
+
 HOSTS = {
     "codex": Host(
         CodexAdapter(),
@@ -185,6 +202,23 @@ HOSTS = {
         unknown=lambda cwd, tool, args: _cursor(cwd, tool, args),
         subagent=lambda p: p,  # Cursor's payloads name no subagent
         decode=_decode_cursor,
+    ),
+    "opencode": Host(
+        OpenCodeAdapter(),
+        bash=lambda cwd, command, _: _plugin(False)(cwd, "bash", {"command": command}),
+        read=lambda cwd, path, _: _plugin(False)(cwd, "read", {"filePath": path}),
+        unknown=lambda cwd, tool, args: _plugin(False)(cwd, tool, args),
+        subagent=lambda p: {**p, "agent": "reviewer"},
+        decode=_decode_plugin,
+        can_ask=False,
+    ),
+    "pi": Host(
+        PiAdapter(),
+        bash=lambda cwd, command, _: _plugin(True)(cwd, "bash", {"command": command}),
+        read=lambda cwd, path, _: _plugin(True)(cwd, "read", {"path": path}),
+        unknown=lambda cwd, tool, args: _plugin(True)(cwd, tool, args),
+        subagent=lambda p: {**p, "agent": "reviewer"},
+        decode=_decode_plugin,
     ),
 }
 
