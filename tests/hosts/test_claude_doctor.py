@@ -30,7 +30,7 @@ def test_a_healthy_installation_passes_every_check(world: Any, proj: Path) -> No
     checks = run_checks(str(proj))
     assert [(c.name, c.ok) for c in checks] == [
         ("installation", True), ("config", True), ("trust", True), ("state", True),
-        ("sandbox", True),
+        ("sandbox", True), ("fail-closed", True),
         ("round trip", True),
     ]  # fmt: skip
     assert "'allow'" in checks[-1].summary
@@ -99,3 +99,24 @@ def test_a_forwarding_inbox_writable_by_others_is_to_be_removed_not_repaired(wor
     assert not check.ok and check.fix is not None
     assert "chmod" not in check.fix
     assert f"rm -rf {inbox}" in check.fix and "restart `clearance serve`" in check.fix
+
+
+def test_the_doctor_says_whether_a_failing_hook_blocks(world: Any, proj: Path) -> None:
+    from clearance.hosts.claude_code.doctor import check_fail_closed
+
+    world.global_config('{"permission": {"*": "ask"}}')
+    path = settings_path("project", str(proj))
+    install(path, command=hook_command(), fail_closed=True)
+    check = check_fail_closed(str(proj), world.env)
+    assert check.ok and "onFailure: block" in check.summary
+    install(path, command=hook_command(), fail_closed=False)
+    check = check_fail_closed(str(proj), {**world.env, "PATH": "/nonexistent"})
+    assert check.ok and "not found on PATH" in check.summary
+
+
+def test_claude_code_versions_that_support_on_failure() -> None:
+    from clearance.hosts.claude_code.version import parse_version, supports_on_failure
+
+    assert parse_version("2.1.332 (Claude Code)") == (2, 1, 332)
+    assert supports_on_failure((2, 1, 332)) and supports_on_failure((2, 2, 0))
+    assert not supports_on_failure((2, 1, 331)) and not supports_on_failure(None)

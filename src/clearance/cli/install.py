@@ -82,11 +82,19 @@ def _run(argv: list[str], verb: str) -> int:
     try:
         if verb == "install":
             hidden, sandbox = _hidden(directory) if hide else (None, None)
+            from clearance.hosts.claude_code.version import installed_version, supports_on_failure
+
             command = settings.hook_command()
-            change = settings.install(path, command=command, hide=hidden, sandbox=sandbox)
+            version = installed_version()
+            fail_closed = supports_on_failure(version)
+            change = settings.install(path, command=command, hide=hidden, sandbox=sandbox,
+                                      fail_closed=fail_closed)  # fmt: skip
             _report(change, "installed")
             if change.changed:
                 sys.stdout.write(f"  hook command: {command}\n")
+            shown = ".".join(map(str, version)) if version else "not found on PATH"
+            state = 'on ("onFailure": "block")' if fail_closed else "off (needs 2.1.332 or later)"
+            sys.stdout.write(f"  Claude Code {shown}; a failing hook blocks: {state}\n")
         elif verb == "uninstall":
             _report(settings.uninstall(path), "uninstalled")
         else:

@@ -28,6 +28,7 @@ from clearance.policy.state import state_root
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Mapping
+    from typing import Any
 
 __all__ = ["Check", "run_checks"]
 
@@ -236,11 +237,41 @@ def check_round_trip(cwd: str, command: str, env: Mapping[str, str]) -> Check:
     return Check("round trip", True, f"a sample Read answered {answer!r} in {ms:.0f} ms")
 
 
+def check_fail_closed(cwd: str, env: Mapping[str, str]) -> Check:
+    """The installed Claude Code's version, and whether clearance's hooks carry
+    ``"onFailure": "block"`` (a crashed, timed-out or unstartable hook then blocks)."""
+    from clearance.hosts.claude_code.settings import EVENTS, is_our_command
+    from clearance.hosts.claude_code.version import installed_version, supports_on_failure
+
+    version = installed_version(env)
+    shown = "Claude Code " + (".".join(map(str, version)) if version else "not found on PATH")
+    entries = []
+    for scope in SCOPES:
+        try:
+            data, _ = read_settings(settings_path(scope, cwd, env))
+        except SettingsError:
+            continue
+        found = data.get("hooks")
+        hooks: dict[str, Any] = found if isinstance(found, dict) else {}
+        for event in EVENTS:
+            for group in hooks.get(event) or []:
+                for hook in (group.get("hooks") or []) if isinstance(group, dict) else []:
+                    if isinstance(hook, dict) and is_our_command(hook.get("command")):
+                        entries.append(hook)
+    if entries and all(h.get("onFailure") == "block" for h in entries):
+        return Check("fail-closed", True, f"{shown}; a failing hook blocks (onFailure: block)")
+    if not supports_on_failure(version):
+        return Check("fail-closed", True, f"{shown}; onFailure needs 2.1.332 or later, so a "
+                     "failing hook blocks only through the command's `|| exit 2`")  # fmt: skip
+    return Check("fail-closed", False, f"{shown} supports onFailure, but the installed hooks do "
+                 "not set it", "run `clearance install claude-code` again")  # fmt: skip
+
+
 def run_checks(cwd: str, env: Mapping[str, str] | None = None) -> list[Check]:
     env = os.environ if env is None else env
     installation, commands = check_installation(cwd, env)
     checks = [installation, check_config(cwd, env), check_trust(cwd, env), check_state(env),
-              check_sandbox(cwd, env)]  # fmt: skip
+              check_sandbox(cwd, env), check_fail_closed(cwd, env)]  # fmt: skip
     command = commands[0] if commands and _runnable(commands[0]) is None else hook_command()
     checks.append(check_round_trip(cwd, command, env))
     return checks

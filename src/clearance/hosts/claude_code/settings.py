@@ -411,9 +411,10 @@ def install(
     hide: list[str] | None = None,
     sandbox: dict[str, list[str]] | None = None,
     env: Mapping[str, str] | None = None,
+    fail_closed: bool = False,
 ) -> Change:
     """Add our hook for every event (replacing an older one of ours), hide ``hide`` and own the
-    ``sandbox`` lists."""
+    ``sandbox`` lists. ``fail_closed`` adds ``"onFailure": "block"`` (Claude Code 2.1.332+)."""
     change = Change(path)
     data, before = read_settings(path)
     snapshot = dumps(data)
@@ -423,7 +424,10 @@ def install(
     if not isinstance(hooks, dict):
         raise SettingsError(f'{path}: "hooks" is not an object; fix it first')
     _strip_ours(hooks)
-    entry = {"type": "command", "command": command or hook_command(), "timeout": HOOK_TIMEOUT}
+    entry: dict[str, Any] = {"type": "command", "command": command or hook_command(),
+                             "timeout": HOOK_TIMEOUT}  # fmt: skip
+    if fail_closed:
+        entry["onFailure"] = "block"
     for event in EVENTS:
         groups = hooks.get(event)
         if not isinstance(groups, list):
