@@ -16,10 +16,12 @@ commands:
   explain  (same as check)         a human-readable trace of every gate and rule
   validate [F] [--cwd D]           config errors with file:line:col, then the policy's self-tests
   trust    [DIR] [--remove|--list] trust a project so its .clearance/config.jsonc is loaded
-  hook     claude-code             answer one Claude Code hook payload (JSON in, JSON out)
+  hook     HOST                    answer one hook payload of HOST (JSON in, the host's answer out)
   install  claude-code [--user|--project|--local]   add the hook to Claude Code's settings
   uninstall claude-code [--user|--project|--local]  remove it again
   sync     claude-code [--user|--project|--local]   refresh the tools hidden from Claude Code
+  install|uninstall|sync|doctor HOST [--user|--project] [--dir D]
+                                   the same for codex, gemini, copilot, cursor, qwen, opencode, pi
   doctor   [--cwd D]               check the installation, config, trust and state; say what to fix
   gate     (check's options) [--tty PATH] TOOL [INPUT]
                                    decide end to end, asking a human on the terminal when the
