@@ -341,3 +341,30 @@ def test_the_hook_command_answers_as_a_process(world: Any, name: str) -> None:
     assert "Traceback" not in proc.stderr
     verdict = host.decode(Reply(proc.stdout, proc.stderr, proc.returncode))
     assert verdict == "deny"
+
+
+# Payloads recorded from the real CLIs (Codex 0.171.0, Gemini CLI 0.61.0, Copilot CLI 1.0.102),
+# with the project directory replaced by @CWD@, and what the contract policy makes of them.
+RECORDED = Path(__file__).parent / "payloads"
+EXPECTED = {
+    ("codex", "echo hi > made.txt"): "deny",  # asks; Codex's PreToolUse cannot ask
+    ("copilot", "echo hi > made.txt"): "deny",  # asks; headless, no serving session
+    ("gemini", "notes.txt"): "allow",
+    ("gemini", "cat notes.txt"): "allow",
+}
+
+
+def _recorded() -> list[tuple[str, str, str]]:
+    out = []
+    for host, value in EXPECTED:
+        for line in (RECORDED / f"{host}.jsonl").read_text().splitlines():
+            if value in line:
+                out.append((host, value, line))
+    return out
+
+
+@pytest.mark.parametrize(("host", "value", "line"), _recorded())
+def test_recorded_payloads_of_the_real_clis(setup: Any, host: str, value: str, line: str) -> None:
+    _, cwd, env = setup
+    verdict, reply = decide(HOSTS[host], line.replace("@CWD@", cwd).encode(), env)
+    assert verdict == EXPECTED[(host, value)], reply
