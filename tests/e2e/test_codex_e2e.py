@@ -74,3 +74,14 @@ def test_a_headless_ask_is_forwarded_to_a_serving_session(codex: HostProject) ->
     assert "forwarded_permission.request_created" in events
     approved = [r for r in codex.review_log() if r["event"] == "permission_request.approved"]
     assert approved and approved[-1]["tool"] == "bash", json.dumps(codex.review_log())[-2000:]
+
+
+def test_sync_makes_codex_itself_refuse_a_denied_command_without_the_hook(
+    codex: HostProject,
+) -> None:
+    codex.clearance("uninstall", "codex")
+    out = codex.clearance("sync", "codex")
+    assert "commands Codex itself refuses: rm" in out.stdout
+    run = codex.run_codex("E2E-MAIN delete it", shell("E2E-MAIN", "rm -rf victim.txt"))
+    assert (codex.project / "victim.txt").read_text() == "still here\n", run.describe()
+    assert "deleting files is not allowed here" in run.sent(), run.describe()

@@ -89,3 +89,18 @@ def test_the_cli_installs_and_the_doctor_round_trips(world: Any) -> None:
                             cwd=str(world.home))  # fmt: skip
     assert "trust: Codex trusts the hooks" in doctor.stdout, doctor.stdout + doctor.stderr
     assert "ok    fails closed" in doctor.stdout, doctor.stdout
+
+
+def test_sync_forbids_only_literal_command_prefixes_the_policy_denies(world: Any) -> None:
+    world.global_config("""{"permission": {"*": "ask", "bash": {
+        "*": "ask", "git push --force *": {"action": "deny", "reason": "no force pushes"},
+        "rm *": "deny", "cat *": "allow", "curl *|*": "deny", "echo $(*": "deny"}}}""")
+    env = env_of(world)
+    change = codex.sync(scope="user", directory=str(world.home), env=env)
+    text = Path(change.path).read_text()
+    assert 'pattern = ["git", "push", "--force"]' in text
+    assert '"[clearance] no force pushes"' in text
+    assert 'pattern = ["rm"]' in text
+    assert "cat" not in text and "curl" not in text and "echo" not in text
+    assert 'decision = "allow"' not in text
+    assert not codex.sync(scope="user", directory=str(world.home), env=env).changed

@@ -217,3 +217,73 @@ def installed(path: str, env: Mapping[str, str] | None = None) -> tuple[list[str
     hooked = sorted({events[k.split(":")[-3]] for k in keys})
     untrusted = sorted({events[k.split(":")[-3]] for k, v in keys.items() if state.get(k) != v})
     return hooked, untrusted
+
+
+# --- sync: execpolicy rules ------------------------------------------------------------------
+
+_WORD = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./=:@+,")
+
+
+def forbidden_prefixes(policy: Any) -> list[tuple[list[str], str]]:
+    """(tokens, justification) for each bash deny rule of the form ``<literal words> *``.
+
+    Codex's execpolicy ``prefix_rule`` matches every command that starts with its tokens, which
+    is exactly what such a rule denies; other patterns are left to the hook. No allow rule is
+    generated: a prefix rule cannot say "exactly this", so it would allow more than clearance.
+    """
+    out: list[tuple[list[str], str]] = []
+    for rule in policy.rules.rules:
+        if rule.surface != "bash" or rule.action != "deny" or rule.origin == "session":
+            continue
+        if not rule.pattern.endswith(" *"):
+            continue
+        words = rule.pattern[:-2].split()
+        if not words or any(not set(w) <= _WORD for w in words):
+            continue
+        reason = rule.reason or "denied by clearance's policy"
+        if all(words != seen for seen, _ in out):
+            out.append((words, reason))
+    return out
+
+
+_RULES_HEADER = (
+    "# Written by `clearance sync codex`; rewritten on every sync. Commands clearance's\n"
+    "# policy denies outright, refused by Codex itself even without the hook.\n"
+)
+
+
+def rules_path(env: Mapping[str, str] | None = None) -> str:
+    return os.path.join(codex_home(env), "rules", "clearance.rules")
+
+
+def _starlark(value: str) -> str:
+    return dumps(value)  # a JSON string is a valid Starlark string literal
+
+
+def sync(*, scope: str, directory: str, env: Mapping[str, str] | None = None) -> Change:
+    """Write ``$CODEX_HOME/rules/clearance.rules``: a ``forbidden`` prefix rule for each bash
+    deny that is a literal command prefix, so Codex refuses it even without the hook."""
+    from clearance.decide.engine import Engine
+    from clearance.policy.state import atomic_write
+
+    path = rules_path(env)
+    change = Change(path)
+    engine = Engine.load(cwd=directory, env=env)
+    found = forbidden_prefixes(engine.policy)
+    text = _RULES_HEADER
+    for words, reason in found:
+        pattern = ", ".join(_starlark(w) for w in words)
+        text += (f"\nprefix_rule(\n    pattern = [{pattern}],\n    decision = \"forbidden\",\n"
+                 f"    justification = {_starlark('[clearance] ' + reason)},\n)\n")  # fmt: skip
+    try:
+        with open(path, encoding="utf-8") as f:
+            before: str | None = f.read()
+    except FileNotFoundError:
+        before = None
+    if before != text:
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        atomic_write(path, text.encode(), mode=0o600)
+        change.changed = True
+    shown = ", ".join(" ".join(w) for w, _ in found) or "(none)"
+    change.notes.append(f"commands Codex itself refuses: {shown}")
+    return change
