@@ -101,6 +101,6 @@ def test_sync_forbids_only_literal_command_prefixes_the_policy_denies(world: Any
     assert 'pattern = ["git", "push", "--force"]' in text
     assert '"[clearance] no force pushes"' in text
     assert 'pattern = ["rm"]' in text
-    assert "cat" not in text and "curl" not in text and "echo" not in text
+    assert '"cat"' not in text and "curl" not in text and '"echo"' not in text
     assert 'decision = "allow"' not in text
     assert not codex.sync(scope="user", directory=str(world.home), env=env).changed
