@@ -368,3 +368,40 @@ def test_recorded_payloads_of_the_real_clis(setup: Any, host: str, value: str, l
     _, cwd, env = setup
     verdict, reply = decide(HOSTS[host], line.replace("@CWD@", cwd).encode(), env)
     assert verdict == EXPECTED[(host, value)], reply
+
+
+def test_a_plugin_dialog_answer_redeems_its_token_once_and_records_a_session_grant(
+    world: Any,
+) -> None:
+    world.global_config(POLICY)
+    cwd = str(world.project())
+    env = world.env
+    adapter = PiAdapter()
+    call = {"tool": "bash", "args": {"command": "mkdir build"}, "cwd": cwd,
+            "sessionID": "ses_dialog", "ui": True}  # fmt: skip
+    asked = json.loads(answer(adapter, json.dumps(call).encode(), env).stdout)
+    assert asked["decision"] == "ask"
+    assert asked["choices"][0]["choice"] == "once"
+    assert "session" in [c["choice"] for c in asked["choices"]]
+    token = asked["token"]
+
+    # Without the token (an agent running `clearance hook pi` itself), an answer is refused.
+    forged = {**call, "answer": "session"}
+    reply = answer(adapter, json.dumps(forged).encode(), env)
+    assert json.loads(reply.stdout)["decision"] == "deny" and reply.exit == 2
+    # A token for another call is refused, and spent.
+    other = {**call, "args": {"command": "mkdir other"}, "answer": "session", "token": token}
+    assert json.loads(answer(adapter, json.dumps(other).encode(), env).stdout)["decision"] == "deny"
+
+    asked = json.loads(answer(adapter, json.dumps(call).encode(), env).stdout)
+    chosen = {**call, "answer": "session", "token": asked["token"]}
+    assert json.loads(answer(adapter, json.dumps(chosen).encode(), env).stdout)["decision"] == (
+        "allow"
+    )
+    # Spent: the same token cannot approve twice.
+    assert json.loads(answer(adapter, json.dumps(chosen).encode(), env).stdout)["decision"] == (
+        "deny"
+    )
+    # The session grant now allows the call without asking.
+    again = json.loads(answer(adapter, json.dumps(call).encode(), env).stdout)
+    assert again["decision"] == "allow"

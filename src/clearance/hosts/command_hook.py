@@ -51,19 +51,35 @@ _set = object.__setattr__
 
 class HookEvent(Frozen):
     """What an adapter read from one payload: the kind of event, the host's event name, the
-    call, and whether anyone can answer an ask in this run (``nobody`` says why not)."""
+    call, and whether anyone can answer an ask in this run (``nobody`` says why not).
 
-    __slots__ = ("call", "host_event", "kind", "nobody")
+    ``answer`` is the user's choice in the host's own dialog (``once``, ``session``,
+    ``session_both``, ``deny``), sent back by a plugin after it showed an ask: the call is
+    decided again and, if it still asks, resolved by that choice (grants recorded, logged)."""
+
+    __slots__ = ("answer", "call", "host_event", "kind", "nobody", "token")
     kind: str
     host_event: str
     call: ToolCall
     nobody: str | None
+    answer: str | None
+    token: str | None
 
-    def __init__(self, kind: str, host_event: str, call: ToolCall, nobody: str | None) -> None:
+    def __init__(
+        self,
+        kind: str,
+        host_event: str,
+        call: ToolCall,
+        nobody: str | None,
+        answer: str | None = None,
+        token: str | None = None,
+    ) -> None:
         _set(self, "kind", kind)
         _set(self, "host_event", host_event)
         _set(self, "call", call)
         _set(self, "nobody", nobody)
+        _set(self, "answer", answer)
+        _set(self, "token", token)
 
 
 class Reply(Frozen):
@@ -98,6 +114,11 @@ class Adapter:
     def failure(self, raw: bytes, reason: str) -> Reply:
         """A block in the host's blocking form, for a payload or failure without a decision."""
         raise NotImplementedError
+
+    def encode_ask(self, event: HookEvent, reason: str, choices: list[dict[str, str]]) -> Reply:
+        """An ask with the choices a host dialog may offer (``label``, ``choice``); by default
+        the choices are not sent."""
+        return self.encode(event, "ask", reason)
 
 
 def parse_object(raw: bytes | str) -> dict[str, Any]:
@@ -168,9 +189,106 @@ def headless(env: Mapping[str, str]) -> bool | None:
     return forced not in ("0", "false", "no")
 
 
+class _Answered:
+    """The terminal for a call the host's dialog already answered (``HookEvent.answer``)."""
+
+    def __init__(self, choice: str) -> None:
+        self.choice = choice
+
+    def authorize(self, ask: Any) -> Any:
+        from clearance.authority.prompt import Answer
+        from clearance.authority.terminal import verdict_from_answer
+
+        return verdict_from_answer(Answer(self.choice), ask)  # type: ignore[arg-type]
+
+
+class _Recording:
+    """A terminal that remembers the ask it saw (to offer its choices to the host)."""
+
+    def __init__(self, inner: Any) -> None:
+        self.inner = inner
+        self.ask: Any = None
+
+    def authorize(self, ask: Any) -> Any:
+        self.ask = ask
+        return self.inner.authorize(ask)
+
+
+# An answer from a host dialog must redeem the one-time token its ask was given: the agent can
+# run `clearance hook <host>` itself, but cannot read the token (clearance's state under
+# ``hosts/`` is protected from agents' reads), so it cannot approve its own asks.
+_TOKEN_TTL = 3600.0
+
+
+def _fingerprint(call: ToolCall) -> str:
+    from clearance._json import dumps
+
+    return dumps([call.tool, call.input, call.cwd, call.agent, call.session])
+
+
+def _token_dir(state: str) -> str:
+    return os.path.join(state, "hosts", "asks")
+
+
+def issue_token(state: str, call: ToolCall) -> str:
+    """A one-time token naming ``call``, for the host dialog's answer to redeem."""
+    import secrets
+
+    from clearance.policy.state import atomic_write, ensure_private_dir
+
+    directory = _token_dir(state)
+    ensure_private_dir(directory)
+    token = secrets.token_hex(16)
+    atomic_write(os.path.join(directory, token), _fingerprint(call).encode(), mode=0o600)
+    return token
+
+
+def redeem_token(state: str, token: str | None, call: ToolCall) -> None:
+    """Consume ``token``; raise :class:`PayloadError` unless it was issued for ``call``."""
+    import time
+
+    if not token or not all(c in "0123456789abcdef" for c in token) or len(token) != 32:
+        raise PayloadError("an answer needs the token its ask was given")
+    path = os.path.join(_token_dir(state), token)
+    try:
+        with open(path, encoding="utf-8") as f:
+            fingerprint = f.read()
+        age = time.time() - os.stat(path).st_mtime
+        os.unlink(path)
+    except OSError:
+        raise PayloadError("the answer's token is unknown or already used") from None
+    if age > _TOKEN_TTL or fingerprint != _fingerprint(call):
+        raise PayloadError("the answer's token does not belong to this call, or has expired")
+
+
+def choices(ask: Any) -> list[dict[str, str]]:
+    """The options clearance's own dialog offers for ``ask``, as ``{label, choice}``."""
+    from clearance.authority.terminal import build_prompt
+
+    prompt = build_prompt(ask)
+    out = [{"label": "Yes", "choice": "once"}]
+    if prompt.suggestions:
+        label = prompt.suggestions[0].label
+        if len(prompt.grants) > 1:
+            label = f"Yes, allow the {len(prompt.grants)} patterns listed for this session"
+        out.append({"label": label, "choice": "session"})
+    if prompt.both_label:
+        out.append({"label": prompt.both_label, "choice": "session_both"})
+    out.append({"label": "No", "choice": "deny"})
+    return out
+
+
 def decide(adapter: Adapter, event: HookEvent, env: Mapping[str, str]) -> tuple[str, str]:
     """``(action, reason)`` for an event: the whole shared path (engine, grants, chain,
     forwarding, log and events). ``action`` is ``allow``, ``deny``, ``ask`` or ``silent``."""
+    action, reason, _ = decide_full(adapter, event, env)
+    return action, reason
+
+
+def decide_full(
+    adapter: Adapter, event: HookEvent, env: Mapping[str, str]
+) -> tuple[str, str, list[dict[str, str]]]:
+    """:func:`decide`, and for an ask left to the host's dialog the choices it may offer."""
     from clearance.decide.engine import Engine
     from clearance.hosts.claude_code.hook import HostTerminal, _config_note
     from clearance.hosts.gatekeeper import Gatekeeper
@@ -181,20 +299,35 @@ def decide(adapter: Adapter, event: HookEvent, env: Mapping[str, str]) -> tuple[
     note = _config_note(engine.policy)
     if event.kind == PERMISSION:
         if decision.action == "allow":
-            return "allow", decision.reason
+            return "allow", decision.reason, []
         if decision.action == "deny":
-            return "deny", decision.reason + note
-        return "silent", decision.reason
-    terminal = HostTerminal(engine, ask_mode(engine.policy, adapter.key), event.nobody, note)
-    keeper = Gatekeeper.from_config(engine, env=env, terminal=terminal)
-    terminal.report = keeper.write  # forwarding events go to the same review log
+            return "deny", decision.reason + note, []
+        return "silent", decision.reason, []
+    recording = None
+    if event.answer is not None:
+        from clearance.policy.state import state_root
+
+        redeem_token(engine.state or state_root(env), event.token, call)
+        keeper = Gatekeeper.from_config(engine, env=env, terminal=_Answered(event.answer))
+    else:
+        terminal = HostTerminal(engine, ask_mode(engine.policy, adapter.key), event.nobody, note)
+        recording = _Recording(terminal)
+        keeper = Gatekeeper.from_config(engine, env=env, terminal=recording)
+        terminal.report = keeper.write  # forwarding events go to the same review log
     outcome = keeper.resolve(call, decision)
     if outcome.action == "allow":
-        return "allow", outcome.reason
+        return "allow", outcome.reason, []
     if outcome.action == "deny":
         reason = outcome.reason
-        return "deny", reason if reason.endswith(note) else reason + note
-    return "ask", decision.reason + note
+        return "deny", reason if reason.endswith(note) else reason + note, []
+    offered: list[dict[str, str]] = []
+    if recording is not None and recording.ask is not None:
+        from clearance.policy.state import state_root
+
+        offered = choices(recording.ask)
+        token = issue_token(engine.state or state_root(env), call)
+        offered = [{**option, "token": token} for option in offered]
+    return "ask", decision.reason + note, offered
 
 
 def answer(adapter: Adapter, raw: bytes, env: Mapping[str, str] | None = None) -> Reply:
@@ -206,7 +339,9 @@ def answer(adapter: Adapter, raw: bytes, env: Mapping[str, str] | None = None) -
             event = adapter.read(data, env)
         except PayloadError as exc:
             return adapter.failure(raw, f"Denied: {exc}; {FAILS_CLOSED}")
-        action, reason = decide(adapter, event, env)
+        action, reason, offered = decide_full(adapter, event, env)
+        if action == "ask":
+            return adapter.encode_ask(event, reason, offered)
         return adapter.encode(event, action, reason)
     except Exception as exc:
         return adapter.failure(

@@ -9,7 +9,13 @@ import { spawn } from "node:child_process";
 const CLEARANCE: string[] = __CLEARANCE_ARGV__;
 const TIMEOUT_SECONDS = 120;
 
-type Answer = { decision: "allow" | "deny" | "ask"; reason: string };
+type Choice = { label: string; choice: string };
+type Answer = {
+  decision: "allow" | "deny" | "ask";
+  reason: string;
+  choices?: Choice[];
+  token?: string;
+};
 
 function decide(payload: Record<string, unknown>): Promise<Answer> {
   return new Promise((resolve) => {
@@ -42,7 +48,12 @@ function decide(payload: Record<string, unknown>): Promise<Answer> {
       try {
         const answer = JSON.parse(stdout);
         if (code === 0 && ["allow", "deny", "ask"].includes(answer.decision)) {
-          resolve({ decision: answer.decision, reason: String(answer.reason ?? "") });
+          resolve({
+            decision: answer.decision,
+            reason: String(answer.reason ?? ""),
+            choices: Array.isArray(answer.choices) ? answer.choices : undefined,
+            token: typeof answer.token === "string" ? answer.token : undefined,
+          });
           return;
         }
         if (answer && typeof answer.reason === "string") {
@@ -63,19 +74,23 @@ export default function clearance(pi: any): void {
     try {
       sessionID = ctx.sessionManager?.getSessionId?.();
     } catch {}
-    const answer = await decide({
+    const call = {
       tool: event.toolName,
       args: event.input ?? {},
       cwd: ctx.cwd,
       sessionID,
       ui: Boolean(ctx.hasUI),
-    });
-    if (answer.decision === "allow") return undefined;
-    if (answer.decision === "ask" && ctx.hasUI) {
-      const choice = await ctx.ui.select(`clearance: ${answer.reason}`, ["Allow once", "Deny"]);
-      if (choice === "Allow once") return undefined;
-      return { block: true, reason: `[clearance] the user denied it: ${answer.reason}` };
+    };
+    let answer = await decide(call);
+    if (answer.decision === "ask" && ctx.hasUI && answer.choices?.length && answer.token) {
+      // clearance's own choices (Yes / Yes for this session … / No), in pi's dialog; the
+      // chosen one goes back to clearance, which records session grants and logs it.
+      const labels = answer.choices.map((c) => c.label);
+      const picked = await ctx.ui.select(`clearance: ${answer.reason}`, labels);
+      const chosen = answer.choices.find((c) => c.label === picked);
+      answer = await decide({ ...call, answer: chosen?.choice ?? "deny", token: answer.token });
     }
+    if (answer.decision === "allow") return undefined;
     return { block: true, reason: answer.reason || "[clearance] denied" };
   });
 }
