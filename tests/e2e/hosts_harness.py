@@ -196,14 +196,18 @@ class HostProject:
 
     # --- pi ---------------------------------------------------------------------------------
 
+    def pi_models(self, url: str) -> None:
+        """pi's ``models.json``: the scripted endpoint as an ``openai-completions`` provider."""
+        models = {"providers": {"e2e": {
+            "baseUrl": url + "/v1", "api": "openai-completions", "apiKey": "x",
+            "compat": {"supportsDeveloperRole": False, "supportsReasoningEffort": False},
+            "models": [{"id": "e2e-model"}]}}}  # fmt: skip
+        agent = self.home / ".pi" / "agent"
+        agent.mkdir(parents=True, exist_ok=True)
+        (agent / "models.json").write_text(json.dumps(models))
+
     def run_pi(self, prompt: str, scripts: list[Script]) -> Run:
         with WireServer(scripts) as server:
-            models = {"providers": {"e2e": {
-                "baseUrl": server.url + "/v1", "api": "openai-completions", "apiKey": "x",
-                "compat": {"supportsDeveloperRole": False, "supportsReasoningEffort": False},
-                "models": [{"id": "e2e-model"}]}}}  # fmt: skip
-            agent = self.home / ".pi" / "agent"
-            agent.mkdir(parents=True, exist_ok=True)
-            (agent / "models.json").write_text(json.dumps(models))
+            self.pi_models(server.url)
             argv = [str(BINARIES["pi"]), "-p", prompt, "--provider", "e2e", "--model", "e2e-model"]
             return self._run(argv, server, {**self.env, "PI_SKIP_VERSION_CHECK": "1"})

@@ -70,3 +70,54 @@ def test_a_headless_ask_is_forwarded_to_a_serving_session(pi: HostProject) -> No
     assert (pi.project / "build").is_dir(), run.describe()
     events = [r["event"] for r in pi.review_log()]
     assert "forwarded_permission.request_created" in events
+
+
+def test_an_ask_is_shown_in_pis_dialog_and_a_session_answer_is_recorded(pi: HostProject) -> None:
+    # pi in RPC mode has a UI: the extension's ctx.ui.select travels as extension_ui_request;
+    # the client picks clearance's "for this session" option, and the grant is recorded.
+    import json
+    import subprocess
+    import time
+
+    from hosts_harness import TIMEOUT
+    from wire_server import WireServer
+
+    scripts = shell("E2E-MAIN", "mkdir build")
+    with WireServer(scripts) as server:
+        pi.pi_models(server.url)
+        process = subprocess.Popen(
+            [str(BINARIES["pi"]), "--mode", "rpc", "--provider", "e2e", "--model", "e2e-model"],
+            cwd=pi.project, env={**pi.env, "PI_SKIP_VERSION_CHECK": "1"}, text=True,
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+        )  # fmt: skip
+        assert process.stdin is not None and process.stdout is not None
+        asked: list[dict[str, object]] = []
+        try:
+            process.stdin.write(json.dumps({"type": "prompt", "message": "E2E-MAIN mk"}) + "\n")
+            process.stdin.flush()
+            deadline = time.monotonic() + TIMEOUT
+            for line in process.stdout:
+                if time.monotonic() > deadline:
+                    break
+                try:
+                    event = json.loads(line)
+                except ValueError:
+                    continue
+                if event.get("type") == "extension_ui_request" and event.get("method") == "select":
+                    asked.append(event)
+                    options = [str(o) for o in event["options"]]
+                    pick = next(o for o in options if "for this session" in o)
+                    reply = {"type": "extension_ui_response", "id": event["id"], "value": pick}
+                    process.stdin.write(json.dumps(reply) + "\n")
+                    process.stdin.flush()
+                if event.get("type") == "agent_end":
+                    break
+        finally:
+            process.kill()
+            process.wait(timeout=10)
+    assert asked, "pi showed no dialog"
+    assert "Yes" in asked[0]["options"] and "No" in asked[0]["options"]  # type: ignore[operator]
+    assert (pi.project / "build").is_dir()
+    approved = [r for r in pi.review_log() if r["event"] == "permission_request.approved"]
+    assert approved and approved[-1]["resolution"] == "user_approved_for_session"
+    assert approved[-1].get("grants")
