@@ -92,6 +92,10 @@ def test_an_ask_is_shown_in_pis_dialog_and_a_session_answer_is_recorded(pi: Host
         )  # fmt: skip
         assert process.stdin is not None and process.stdout is not None
         asked: list[dict[str, object]] = []
+        import threading
+
+        watchdog = threading.Timer(TIMEOUT, process.kill)  # a silent hang ends too
+        watchdog.start()
         try:
             process.stdin.write(json.dumps({"type": "prompt", "message": "E2E-MAIN mk"}) + "\n")
             process.stdin.flush()
@@ -113,6 +117,7 @@ def test_an_ask_is_shown_in_pis_dialog_and_a_session_answer_is_recorded(pi: Host
                 if event.get("type") == "agent_end":
                     break
         finally:
+            watchdog.cancel()
             process.kill()
             process.wait(timeout=10)
     assert asked, "pi showed no dialog"
