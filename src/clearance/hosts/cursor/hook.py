@@ -40,6 +40,8 @@ TOOLS = {
     "Read": ToolSpec("Read", {"path": "file_path"}),
     "Write": ToolSpec("Write", {"path": "file_path"}),
     "Edit": ToolSpec("Edit", {"path": "file_path"}),
+    "StrReplace": ToolSpec("Edit", {"path": "file_path"}),
+    "TabWrite": ToolSpec("Write", {"path": "file_path"}),
     "Delete": ToolSpec("Write", {"path": "file_path"}),
     "Grep": ToolSpec("Grep"),
     "Glob": ToolSpec("Glob"),
