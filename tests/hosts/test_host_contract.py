@@ -405,3 +405,12 @@ def test_a_plugin_dialog_answer_redeems_its_token_once_and_records_a_session_gra
     # The session grant now allows the call without asking.
     again = json.loads(answer(adapter, json.dumps(call).encode(), env).stdout)
     assert again["decision"] == "allow"
+
+
+def test_codex_reports_a_commands_workdir_as_the_payloads_cwd() -> None:
+    # Recorded: the model ran `cat passwd` with workdir /etc; Codex sent cwd /etc, so relative
+    # paths of the command resolve where it really runs.
+    line = (RECORDED / "codex.jsonl").read_text().splitlines()[-1]
+    event = CodexAdapter().read(json.loads(line), {})
+    assert event.call.cwd == "/etc"
+    assert event.call.input == {"command": "cat passwd"}
