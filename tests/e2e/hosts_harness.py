@@ -141,14 +141,14 @@ class HostProject:
 
     # --- Codex ------------------------------------------------------------------------------
 
-    def run_codex(self, prompt: str, scripts: list[Script]) -> Run:
+    def run_codex(self, prompt: str, scripts: list[Script], *flags: str) -> Run:
         with WireServer(scripts) as server:
             provider = (f'{{name="e2e", base_url="{server.url}/v1", wire_api="responses", '
                         'env_key="E2E_KEY"}')  # fmt: skip
             argv = [str(BINARIES["codex"]), "exec", "--skip-git-repo-check", "--ephemeral",
                     "-s", "danger-full-access", "-c", 'model="e2e-model"',
                     "-c", 'model_provider="e2e"', "-c", f"model_providers.e2e={provider}",
-                    prompt]  # fmt: skip
+                    *flags, prompt]  # fmt: skip
             return self._run(argv, server, {**self.env, "E2E_KEY": "x"})
 
     # --- Gemini CLI -------------------------------------------------------------------------

@@ -85,3 +85,15 @@ def test_sync_makes_codex_itself_refuse_a_denied_command_without_the_hook(
     run = codex.run_codex("E2E-MAIN delete it", shell("E2E-MAIN", "rm -rf victim.txt"))
     assert (codex.project / "victim.txt").read_text() == "still here\n", run.describe()
     assert "deleting files is not allowed here" in run.sent(), run.describe()
+
+
+def test_a_project_install_is_trusted_and_blocks(tmp_path: Path) -> None:
+    # The project's .codex/hooks.json, its hash recorded in the user's config.toml; Codex reads
+    # a project's .codex only in a trusted project (`--trust`).
+    project = HostProject(tmp_path)
+    project.policy()
+    project.files()
+    assert "trusted in" in project.clearance("install", "codex", "--project").stdout
+    run = project.run_codex("E2E-MAIN delete it", shell("E2E-MAIN", "rm -rf victim.txt"), "--trust")
+    assert (project.project / "victim.txt").read_text() == "still here\n", run.describe()
+    assert "deleting files is not allowed here" in run.sent(), run.describe()
