@@ -414,3 +414,22 @@ def test_codex_reports_a_commands_workdir_as_the_payloads_cwd() -> None:
     event = CodexAdapter().read(json.loads(line), {})
     assert event.call.cwd == "/etc"
     assert event.call.input == {"command": "cat passwd"}
+
+
+@pytest.mark.parametrize(
+    ("host", "tool"),
+    [("codex", "update_plan"), ("gemini", "write_todos"), ("qwen", "todo_write"),
+     ("opencode", "todowrite")],
+)  # fmt: skip
+def test_a_hosts_own_bookkeeping_tool_is_left_to_the_host_unless_a_rule_names_it(
+    setup: Any, host: str, tool: str
+) -> None:
+    world, cwd, env = setup
+    h = HOSTS[host]
+    reply = answer(h.adapter, json.dumps(h.unknown(cwd, tool, {"plan": []})).encode(), env)
+    assert (reply.exit == 0 and reply.stdout == "") or json.loads(reply.stdout).get("decision") in (
+        "allow",
+    ), reply
+    world.global_config(POLICY.replace('"read": "allow",', f'"read": "allow", "{tool}": "deny",'))
+    verdict, _ = decide(h, h.unknown(cwd, tool, {"plan": []}), env)
+    assert verdict == "deny"

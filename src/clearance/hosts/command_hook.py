@@ -101,6 +101,10 @@ class Adapter:
 
     name = ""  # the host's name on the command line: ``clearance hook <name>``
     key = ""  # its key under ``hosts`` in the configuration (``hosts.codex.ask``)
+    # Tools that only touch the host's own session state (plans, todo lists, a question to the
+    # user). When no rule of the user's names them (only the universal "*" would ask), the
+    # host's own rules apply; an explicit rule for them is enforced like any other.
+    internal: frozenset[str] = frozenset()
 
     def read(self, data: dict[str, Any], env: Mapping[str, str]) -> HookEvent:
         """The event for a parsed payload; raises :class:`PayloadError` saying what is wrong."""
@@ -290,12 +294,14 @@ def decide_full(
 ) -> tuple[str, str, list[dict[str, str]]]:
     """:func:`decide`, and for an ask left to the host's dialog the choices it may offer."""
     from clearance.decide.engine import Engine
-    from clearance.hosts.claude_code.hook import HostTerminal, _config_note
+    from clearance.hosts.claude_code.hook import HostTerminal, _config_note, _only_fallback
     from clearance.hosts.gatekeeper import Gatekeeper
 
     call = event.call
     engine = Engine.load(cwd=call.cwd, agent=call.agent, env=env)
     decision = engine.check(call)
+    if decision.action == "ask" and call.tool in adapter.internal and _only_fallback(decision):
+        return "silent", decision.reason, []
     note = _config_note(engine.policy)
     if event.kind == PERMISSION:
         if decision.action == "allow":

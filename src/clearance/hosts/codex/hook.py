@@ -56,6 +56,9 @@ _NO_ASK = (
 class CodexAdapter(Adapter):
     name = "codex"
     key = "codex"
+    internal = frozenset(
+        {"update_plan", "request_user_input", "get_goal", "create_goal", "update_goal"}
+    )
 
     def read(self, data: dict[str, Any], env: Mapping[str, str]) -> HookEvent:
         host_event = text_field(data, "hook_event_name", required=True)

@@ -114,6 +114,9 @@ def prompt_mode(pid: int | None = None, depth: int = 4) -> bool:
 class GeminiAdapter(Adapter):
     name = "gemini"
     key = "gemini"
+    internal = frozenset(
+        {"update_topic", "enter_plan_mode", "exit_plan_mode", "write_todos", "ask_user"}
+    )
 
     def read(self, data: dict[str, Any], env: Mapping[str, str]) -> HookEvent:
         call, host_event = gemini_style_read(data, "BeforeTool", GEMINI_TOOLS)

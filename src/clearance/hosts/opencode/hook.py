@@ -19,6 +19,7 @@ class OpenCodeAdapter(PluginAdapter):
     name = "opencode"
     key = "opencode"
     no_dialog = "the OpenCode plugin cannot show a dialog"
+    internal = frozenset({"todowrite", "todoread"})
     tools = {  # noqa: RUF012
         "bash": ToolSpec("Bash", directory="workdir"),
         "read": ToolSpec("Read", {"filePath": "file_path"}),

@@ -31,7 +31,6 @@ __all__ = ["QwenAdapter", "run"]
 
 QWEN_TOOLS = {
     **GEMINI_TOOLS,
-    "todo_write": ToolSpec("TodoWrite"),
     "task": ToolSpec("Task"),
     "skill": ToolSpec("Skill"),
 }
@@ -40,6 +39,7 @@ QWEN_TOOLS = {
 class QwenAdapter(Adapter):
     name = "qwen"
     key = "qwen"
+    internal = frozenset({"todo_write", "exit_plan_mode"})
 
     def read(self, data: dict[str, Any], env: Mapping[str, str]) -> HookEvent:
         call, host_event = gemini_style_read(data, "PreToolUse", QWEN_TOOLS)
