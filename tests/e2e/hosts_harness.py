@@ -190,8 +190,12 @@ class HostProject:
                       "provider": {"e2e": provider}}  # fmt: skip
             (self.project / "opencode.json").write_text(json.dumps(config))
             # OpenCode installs its provider package from npm on first use: a shared cache.
+            # Nothing but loopback is reachable: no models.dev fetch, LSP or default plugins.
             env = {**self.env, "XDG_CACHE_HOME": str(CACHE / "opencode-cache"),
-                   "OPENCODE_DISABLE_AUTOUPDATE": "1"}  # fmt: skip
+                   "OPENCODE_DISABLE_AUTOUPDATE": "1", "OPENCODE_DISABLE_MODELS_FETCH": "1",
+                   "OPENCODE_DISABLE_LSP_DOWNLOAD": "1", "OPENCODE_DISABLE_DEFAULT_PLUGINS": "1",
+                   "OPENCODE_DISABLE_SHARE": "1", "OPENCODE_DISABLE_CLAUDE_CODE": "1",
+                   "OPENCODE_EXPERIMENTAL_DISABLE_FILEWATCHER": "1"}  # fmt: skip
             return self._run([str(BINARIES["opencode"]), "run", prompt], server, env)
 
     # --- pi ---------------------------------------------------------------------------------
