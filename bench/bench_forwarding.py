@@ -1,14 +1,17 @@
 """Forwarding: round trip of an auto-resolved forwarded ask, and throughput under 8 children.
 
-Run: .venv/bin/python bench/bench_forwarding.py [--requests 2000] [--children 8]
+Run: .venv/bin/python bench/bench_forwarding.py [--requests 2000] [--children 8] [--baseline REF]
 
 A real ``clearance serve --no-human`` process serves a policy that allows ``make *``; the client
-side is the child's own code path (``ForwardingAuthorizer.forward``: write the request, wait for
-the response, withdraw both), so a round trip is what a headless agent pays on top of its own
-decision. Measured with inotify wake-ups and with polling (``CLEARANCE_FORWARDING_WAKE=poll``) on
-both sides. The throughput run starts N child processes that forward their share of the requests
-concurrently, then checks the review log: every request answered exactly once, none lost.
-Target: median round trip under 5 ms with inotify (the reference design polls every 250 ms).
+side is the child's own code path (``ForwardingAuthorizer.forward``: connect to the serving
+session's socket, send the request, read the answer on the same connection), so a round trip is
+what a headless agent pays on top of its own decision. The throughput run starts N child
+processes that forward their share of the requests concurrently, then checks the review log:
+every request answered exactly once, none lost. Target: median round trip under 5 ms.
+
+``--baseline REF`` first runs this benchmark as it was at git revision REF (its own code, from
+``git archive``), so an older transport — the file inbox of ``main`` before the socket — is
+measured on the same machine in the same run.
 """
 
 from __future__ import annotations
@@ -45,7 +48,13 @@ def request(target: str, n: int, session: str) -> Request:
 
 
 def forward_many(
-    state: str, target: str, count: int, session: str, *, logged: bool = False
+    state: str,
+    target: str,
+    count: int,
+    session: str,
+    *,
+    logged: bool = False,
+    probe: bool = False,
 ) -> list[float]:
     report = None
     if logged:
@@ -56,6 +65,8 @@ def forward_many(
     samples = []
     for n in range(count):
         started = time.perf_counter()
+        if probe:  # the Claude Code hook pings the serving session before it forwards
+            authorizer.transport.probe(target)
         verdict = authorizer.forward(request(target, n, session))
         samples.append(time.perf_counter() - started)
         if verdict.action != "allow":
@@ -64,18 +75,25 @@ def forward_many(
 
 
 def start_server(env: dict[str, str], session: str, directory: str) -> subprocess.Popen[bytes]:
+    from clearance.authority.forwarding.local import LocalTransport
+    from clearance.authority.forwarding.transport import Unreachable
+
     server = subprocess.Popen(
         [sys.executable, "-m", "clearance", "serve", "--session", session, "--dir", directory,
          "--policy", POLICY, "--no-human"],
         stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, env=env,
     )  # fmt: skip
-    beat = os.path.join(env["CLEARANCE_HOME"], "forwarding", "serving", f"{session}.json")
+    transport = LocalTransport(env["CLEARANCE_HOME"], 1.0)
     deadline = time.monotonic() + 15
-    while not os.path.exists(beat):
+    while True:
+        try:
+            transport.probe(session)
+            return server
+        except Unreachable:
+            pass
         if time.monotonic() > deadline or server.poll() is not None:
             raise SystemExit("the serving session did not start")
         time.sleep(0.01)
-    return server
 
 
 def stop(server: subprocess.Popen[bytes]) -> None:
@@ -83,22 +101,20 @@ def stop(server: subprocess.Popen[bytes]) -> None:
     server.wait(timeout=10)
 
 
-def round_trips(tmp: str, mode: str, runs: int) -> list[float]:
-    env = {**os.environ, "HOME": tmp, "CLEARANCE_HOME": os.path.join(tmp, f"state-{mode}"),
-           "PYTHONPATH": SRC, "CLEARANCE_FORWARDING_WAKE": mode}  # fmt: skip
-    os.environ["CLEARANCE_FORWARDING_WAKE"] = mode
+def round_trips(tmp: str, runs: int, *, probe: bool = False) -> list[float]:
+    env = {**os.environ, "HOME": tmp, "CLEARANCE_HOME": os.path.join(tmp, "state-socket"),
+           "PYTHONPATH": SRC}  # fmt: skip
     server = start_server(env, "BENCH", tmp)
     try:
         forward_many(env["CLEARANCE_HOME"], "BENCH", 20, "warm")  # warm caches
-        return forward_many(env["CLEARANCE_HOME"], "BENCH", runs, "timed")
+        return forward_many(env["CLEARANCE_HOME"], "BENCH", runs, "timed", probe=probe)
     finally:
         stop(server)
 
 
 def throughput(tmp: str, total: int, children: int) -> None:
     state = os.path.join(tmp, "state-throughput")
-    env = {**os.environ, "HOME": tmp, "CLEARANCE_HOME": state, "PYTHONPATH": SRC,
-           "CLEARANCE_FORWARDING_WAKE": "inotify"}  # fmt: skip
+    env = {**os.environ, "HOME": tmp, "CLEARANCE_HOME": state, "PYTHONPATH": SRC}
     server = start_server(env, "BENCH", tmp)
     share = total // children
     try:
@@ -139,13 +155,38 @@ def main() -> None:
     args = sys.argv[1:]
     total = int(args[args.index("--requests") + 1]) if "--requests" in args else 2000
     children = int(args[args.index("--children") + 1]) if "--children" in args else 8
+    if "--baseline" in args:
+        baseline(args[args.index("--baseline") + 1], total, children)
     with tempfile.TemporaryDirectory() as tmp:
-        print("round trip of an auto-resolved forwarded ask (child write → serve → child read):")
-        for mode, runs in (("inotify", 500), ("poll", 100)):
-            samples = round_trips(tmp, mode, runs)
-            print(f"  {mode:8s} median {ms(median(samples))}  p95 {ms(percentile(samples, 95))}"
-                  f"  ({runs} asks)")  # fmt: skip
+        print("socket transport (this tree):")
+        print(
+            "round trip of an auto-resolved forwarded ask (child → serve → child, one connection):"
+        )
+        runs = 500
+        for label, probe in (("socket", False), ("+ ping", True)):
+            samples = round_trips(tmp, runs, probe=probe)
+            print(f"  {label:8s} median {ms(median(samples))}  p95 "
+                  f"{ms(percentile(samples, 95))}  ({runs} asks)")  # fmt: skip
         throughput(tmp, total, children)
+
+
+def baseline(ref: str, total: int, children: int) -> None:
+    """Run this benchmark as it was at ``ref``, with that revision's own code."""
+    root = os.path.dirname(SRC)
+    with tempfile.TemporaryDirectory() as tmp:
+        archive = subprocess.run(["git", "-C", root, "archive", ref, "src", "bench"],
+                                 capture_output=True, check=True).stdout  # fmt: skip
+        subprocess.run(["tar", "-x", "-C", tmp], input=archive, check=True)
+        env = {**os.environ, "PYTHONPATH": os.path.join(tmp, "src")}
+        print(f"baseline: {ref} (its own code and benchmark):", flush=True)
+        done = subprocess.run(
+            [sys.executable, os.path.join(tmp, "bench", "bench_forwarding.py"),
+             "--requests", str(total), "--children", str(children)],
+            env=env, capture_output=True, text=True, timeout=1200,
+        )  # fmt: skip
+        for text in (done.stdout + done.stderr).splitlines():
+            print(f"  {text}")
+        print(flush=True)
 
 
 if __name__ == "__main__":

@@ -5,6 +5,7 @@ Start-up is the product's latency (DESIGN §9); each of these costs milliseconds
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -53,3 +54,72 @@ def test_a_check_imports_nothing_heavy(world, argv: list[str], also_forbidden: s
     assert result.returncode == 0, result.stderr
     loaded = set(result.stdout.strip().split(","))
     assert not (loaded & (HEAVY | also_forbidden)), sorted(loaded & (HEAVY | also_forbidden))
+
+
+# The command as installed: the ``clearance`` script beside this interpreter, which is what a
+# host's hook runs. Its own imports count, so they are measured through it, not through -c.
+LAUNCHER = Path(sys.executable).parent / "clearance"
+
+
+def _imported(stderr: str) -> set[str]:
+    return {
+        line.rsplit("|", 1)[1].strip()
+        for line in stderr.splitlines()
+        if line.startswith("import time:") and "|" in line
+    }
+
+
+@pytest.mark.skipif(not LAUNCHER.exists(), reason="clearance is not installed beside this python")
+@pytest.mark.parametrize("command", ["git status --short", "git push --force"])
+def test_the_installed_hook_imports_nothing_heavy_on_an_allow_or_an_ask(
+    world, command: str
+) -> None:  # type: ignore[no-untyped-def]
+    payload = json.dumps(
+        {
+            "session_id": "hot-path", "transcript_path": "/dev/null", "cwd": str(world.home),
+            "permission_mode": "default", "hook_event_name": "PreToolUse",
+            "tool_name": "Bash", "tool_input": {"command": command},
+        }
+    )  # fmt: skip
+    result = subprocess.run(
+        [sys.executable, "-X", "importtime", str(LAUNCHER), "hook", "claude-code"],
+        input=payload, capture_output=True, text=True, timeout=60, env=world.env,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr[-2000:]
+    decision = json.loads(result.stdout)["hookSpecificOutput"]["permissionDecision"]
+    assert decision == ("allow" if command.startswith("git status") else "ask")
+    loaded = _imported(result.stderr)
+    assert "clearance.hosts.claude_code.hook" in loaded  # it really ran the installed code
+    assert not (loaded & (HEAVY | {"re", "enum", "shlex"})), sorted(
+        loaded & (HEAVY | {"re", "enum"})
+    )
+
+
+HOOK_SCRIPT = """
+import io, json, sys
+payload = json.dumps({{"session_id": "s", "transcript_path": "/dev/null", "cwd": {cwd!r},
+    "permission_mode": "default", "hook_event_name": "PreToolUse", "tool_name": "Bash",
+    "tool_input": {{"command": "git status"}}, "tool_use_id": "t"}}).encode()
+sys.stdin = io.TextIOWrapper(io.BytesIO(payload))
+before = set(sys.modules)
+from clearance.cli import main
+sys.stdout = io.StringIO()
+main(["hook", "claude-code"])
+sys.stdout = sys.__stdout__
+print(",".join(sorted(set(sys.modules) - before)))
+"""
+
+
+def test_the_command_hook_never_imports_the_web_service(world) -> None:  # type: ignore[no-untyped-def]
+    # clearance serve --listen (Starlette, uvicorn) is cold code: the hook's path never loads it.
+    result = subprocess.run(
+        [sys.executable, "-c", HOOK_SCRIPT.format(cwd=str(world.home))],
+        capture_output=True, text=True, timeout=60,
+        env={**world.env, "PYTHONPATH": str(SRC)},
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    loaded = set(result.stdout.strip().split(","))
+    web = {m for m in loaded if m.split(".")[0] in ("starlette", "uvicorn", "anyio")}
+    web |= {m for m in loaded if m.startswith("clearance.service")}
+    assert not web, sorted(web)
+    assert "clearance.hosts.claude_code.hook" in loaded  # the hook really ran

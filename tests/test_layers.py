@@ -17,7 +17,8 @@ ALLOWED = {
     "audit": {"policy"},
     "authority": {"policy", "intent", "decide"},
     "hosts": {"policy", "intent", "decide", "authority", "audit", "cli"},
-    "cli": {"policy", "intent", "decide", "authority", "audit", "hosts"},
+    "service": {"policy", "intent", "decide", "authority", "audit", "hosts"},
+    "cli": {"policy", "intent", "decide", "authority", "audit", "hosts", "service"},
 }
 HELPERS = {"_display", "_frozen", "_json"}
 

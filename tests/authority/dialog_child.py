@@ -38,9 +38,18 @@ def main() -> None:
         reasons=tuple(raw.get("reasons", ())),
         suggestions=tuple(Suggestion(*s) for s in raw.get("suggestions", ())),
         both_label=raw.get("both_label"),
+        always_label=raw.get("always_label"),
     )
+    options = dict(spec.get("options", {}))
+    if "cancel_after" in options:
+        # Answered elsewhere (the web console of clearance serve) after this many seconds.
+        import threading
+
+        cancel = threading.Event()
+        threading.Timer(options.pop("cancel_after"), cancel.set).start()
+        options["cancel"] = cancel
     try:
-        answer = ask_on_terminal(prompt, **spec.get("options", {}))
+        answer = ask_on_terminal(prompt, **options)
     except NoTerminal as error:
         print(json.dumps({"error": type(error).__name__, "message": str(error)}))
         return

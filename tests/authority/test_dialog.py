@@ -323,3 +323,21 @@ def test_what_s_grants_is_exactly_what_the_screen_listed(
         assert f"for session {session}" in after and "hours" in after
     else:
         assert "for this call only" in after
+
+
+def test_an_ask_answered_elsewhere_closes_the_dialog(open_dialog: Open) -> None:
+    # The web console answered first: the terminal dialog closes by itself, with no answer of its own.
+    dialog = open_dialog(options={"cancel_after": 0.5})
+    assert dialog.answer() == {"choice": "deny", "reason": "cancelled"}
+
+
+def test_always_is_offered_only_when_labelled_and_answers_always(open_dialog: Open) -> None:
+    plain_dialog = open_dialog()
+    assert "always" not in plain(plain_dialog.output).lower()
+    plain_dialog.press("a")  # not an option here: nothing happens
+    plain_dialog.press("y")
+    assert plain_dialog.answer() == {"choice": "once", "reason": None}
+    dialog = open_dialog(always_label='Yes, always: bash "npm test *" (written to your config)')
+    assert 'Yes, always: bash "npm test *"' in plain(dialog.output)
+    dialog.press("a")
+    assert dialog.answer() == {"choice": "always", "reason": None}

@@ -191,11 +191,11 @@ def serving(project: ClaudeProject) -> Iterator[subprocess.Popen[bytes]]:
         stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
         env=project.env, cwd=str(project.project),
     )  # fmt: skip
-    heartbeat = project.state / "forwarding" / "serving" / "parent-e2e.json"
+    listening = project.state / "forwarding" / "parent-e2e" / "serve.sock"
     deadline = time.monotonic() + 20
-    while not heartbeat.exists() and time.monotonic() < deadline and process.poll() is None:
+    while not listening.exists() and time.monotonic() < deadline and process.poll() is None:
         time.sleep(0.05)
-    assert heartbeat.exists(), "clearance serve did not start"
+    assert listening.exists(), "clearance serve did not start"
     yield process
     process.terminate()
     process.wait(timeout=10)

@@ -108,15 +108,15 @@ def test_the_doctor_says_whether_a_failing_hook_blocks(world: Any, proj: Path) -
     path = settings_path("project", str(proj))
     install(path, command=hook_command(), fail_closed=True)
     check = check_fail_closed(str(proj), world.env)
-    assert check.ok and "onFailure: block" in check.summary
+    assert check is not None and check.ok and "onFailure: block" in check.summary
     install(path, command=hook_command(), fail_closed=False)
     check = check_fail_closed(str(proj), {**world.env, "PATH": "/nonexistent"})
-    assert check.ok and "not found on PATH" in check.summary
+    assert check is not None and check.ok and "not found on PATH" in check.summary
 
 
-def test_claude_code_versions_that_support_on_failure() -> None:
-    from clearance.hosts.claude_code.version import parse_version, supports_on_failure
+def test_without_a_clearance_command_hook_the_fail_closed_check_is_left_out(
+    world: Any, proj: Path
+) -> None:
+    from clearance.hosts.claude_code.doctor import check_fail_closed
 
-    assert parse_version("2.1.332 (Claude Code)") == (2, 1, 332)
-    assert supports_on_failure((2, 1, 332)) and supports_on_failure((2, 2, 0))
-    assert not supports_on_failure((2, 1, 331)) and not supports_on_failure(None)
+    assert check_fail_closed(str(proj), world.env) is None

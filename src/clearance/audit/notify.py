@@ -10,7 +10,8 @@
 ```
 
 ``command`` is an argv list (no shell), an object ``{"argv", "events"?, "timeout"?}``, or a list
-of such objects; the event JSON is written to its stdin and ``{kind}`` / ``{summary}`` in an
+of such objects; the event JSON is written to its stdin and ``{kind}`` / ``{summary}`` (and
+``{link}``, the ask's address in the web console of ``clearance serve --listen``) in an
 argument are replaced. ``webhook`` is a URL, an object ``{"url", "headers"?, "events"?,
 "timeout"?}``, or a list of them; the event JSON is POSTed. Both are bounded by their timeout: a
 command still running is killed, a webhook still in flight is abandoned, and either failure is
@@ -90,8 +91,12 @@ class CommandConsumer(Consumer, Frozen):
         import subprocess
 
         summary = event.summary()
+        link = event.payload.get("link")
+        link = link if isinstance(link, str) else ""
+        # {summary} last: it quotes the agent's command, which may itself contain "{link}".
         argv = [
-            arg.replace("{kind}", event.kind).replace("{summary}", summary) for arg in self.argv
+            arg.replace("{kind}", event.kind).replace("{link}", link).replace("{summary}", summary)
+            for arg in self.argv
         ]
         process = subprocess.Popen(
             argv,

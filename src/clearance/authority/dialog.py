@@ -24,10 +24,13 @@ from clearance.authority.prompt import Answer
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    import threading
+
     from clearance.authority.prompt import Choice, Prompt
 
 __all__ = ["NoTerminal", "ask_on_terminal", "terminal_available"]
 
+_POLL_CANCEL = 0.1  # seconds between checks of ``cancel``
 _POLL = 0.25  # seconds between checks of the terminal's size while waiting for a key
 _PREVIEW_LINES = 6
 _VALUE_NAMES = {
@@ -61,10 +64,12 @@ def ask_on_terminal(
     tty_path: str = "/dev/tty",
     double_press: bool = False,
     timeout: float | None = None,
+    cancel: threading.Event | None = None,
 ) -> Answer:
     """Show ``prompt`` on the terminal at ``tty_path`` and wait for the human's answer.
 
-    ``timeout`` (seconds, for the whole dialog) elapsing denies with reason ``timeout``.
+    ``timeout`` (seconds, for the whole dialog) elapsing denies with reason ``timeout``;
+    ``cancel`` being set (the ask was answered elsewhere) closes it with reason ``cancelled``.
     Raises :class:`NoTerminal` when the terminal cannot be opened; never raises once it is.
     """
     try:
@@ -87,6 +92,10 @@ def ask_on_terminal(
                     wait = min(wait, deadline - time.monotonic())
                     if wait <= 0:
                         return Answer("deny", "timeout")
+                if cancel is not None:
+                    if cancel.is_set():
+                        return Answer("deny", "cancelled")
+                    wait = min(wait, _POLL_CANCEL)
                 key = terminal.read_key(wait)
                 if key is not None:
                     answer = dialog.handle(key, page=max(size[1] - 1, 1))
@@ -114,6 +123,8 @@ class _Dialog:
             options.append(("s", label, "session"))
         if prompt.both_label:
             options.append(("b", prompt.both_label, "session_both"))
+        if prompt.always_label:
+            options.append(("a", prompt.always_label, "always"))
         options.append(("n", "No", "deny"))
         options.append(("r", "No, with a reason", None))  # None: opens the reason editor
         self.options = options

@@ -14,11 +14,11 @@ if TYPE_CHECKING:
 
     from clearance.decide.suggestion import Suggestion
 
-    Choice: TypeAlias = Literal["once", "session", "session_both", "deny", "deny_reason"]
+    Choice: TypeAlias = Literal["once", "session", "session_both", "always", "deny", "deny_reason"]
 
 __all__ = ["CHOICES", "Answer", "Prompt"]
 
-CHOICES = ("once", "session", "session_both", "deny", "deny_reason")
+CHOICES = ("once", "session", "session_both", "always", "deny", "deny_reason")
 """Every :attr:`Answer.choice`, in the order the dialog offers them."""
 
 
@@ -47,6 +47,7 @@ class Prompt(Frozen):
         "asking",
         "grants",
         "both_grants",
+        "always_label",
     )
     title: str
     requester: str | None
@@ -59,6 +60,7 @@ class Prompt(Frozen):
     asking: tuple[str, ...]
     grants: tuple[str, ...]
     both_grants: tuple[str, ...]
+    always_label: str | None
 
     def __init__(
         self,
@@ -73,6 +75,7 @@ class Prompt(Frozen):
         asking: tuple[str, ...] = (),
         grants: tuple[str, ...] = (),
         both_grants: tuple[str, ...] = (),
+        always_label: str | None = None,
     ) -> None:
         object.__setattr__(self, "title", title)
         object.__setattr__(self, "requester", requester)
@@ -85,13 +88,15 @@ class Prompt(Frozen):
         object.__setattr__(self, "asking", tuple(asking))
         object.__setattr__(self, "grants", tuple(grants))
         object.__setattr__(self, "both_grants", tuple(both_grants))
+        object.__setattr__(self, "always_label", always_label)
 
 
 class Answer(Frozen):
     """The human's answer.
 
     ``choice`` is one of :data:`CHOICES`: ``once`` (allow this call), ``session`` (allow and
-    grant the first suggestion), ``session_both`` (allow and grant both directions), ``deny``,
+    grant the first suggestion), ``session_both`` (allow and grant both directions), ``always``
+    (allow, and write the first suggestion into a configuration file), ``deny``,
     ``deny_reason`` (deny, telling the agent ``reason``). A ``deny`` may carry a ``reason``
     saying why nobody decided: ``timeout``, ``interrupted`` (Ctrl-C or a signal), ``eof``
     (Ctrl-D or the terminal went away) or ``escape``.
@@ -110,4 +115,4 @@ class Answer(Frozen):
     @property
     def allowed(self) -> bool:
         """Whether the call may run."""
-        return self.choice in ("once", "session", "session_both")
+        return self.choice in ("once", "session", "session_both", "always")

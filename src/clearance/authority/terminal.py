@@ -117,7 +117,7 @@ def _both(grant: Suggestion) -> list[Grant]:
 
 
 def verdict_from_answer(answer: Answer, ask: Ask) -> Verdict:
-    if answer.choice == "once":
+    if answer.choice in ("once", "always"):  # "always" wrote its rule already, if offered
         return Verdict("allow", decided_by="user", resolution="user_approved")
     if answer.choice in ("session", "session_both"):
         firsts = [s[0] for _, s in _offers(ask)]

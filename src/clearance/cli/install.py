@@ -13,14 +13,14 @@ if TYPE_CHECKING:
 
 __all__ = ["run_install", "run_sync", "run_uninstall"]
 
-_SWITCHES = ("--user", "--project", "--local", "--no-hide")
+_SWITCHES = ("--user", "--project", "--local", "--no-hide", "--http")
 
 
 def _target(argv: list[str], verb: str) -> tuple[str, str, bool]:
     """(settings path, directory whose policy applies, whether to hide tools)."""
     from clearance.hosts.claude_code.settings import settings_path
 
-    args = parse_args(argv, valued=("--dir",), switches=_SWITCHES)
+    args = parse_args(argv, valued=("--dir", "--url", "--claude"), switches=_SWITCHES)
     if args.positionals != ["claude-code"]:
         raise UsageError(f"{verb} takes one host: claude-code")
     scopes = [s for s in ("user", "project", "local") if args.on("--" + s)]
@@ -81,19 +81,28 @@ def _run(argv: list[str], verb: str) -> int:
     path, directory, hide = _target(argv, verb)
     try:
         if verb == "install":
+            http = _http_options(argv, path)  # --http: the HTTP hook (clearance.service)
             hidden, sandbox = _hidden(directory) if hide else (None, None)
-            from clearance.hosts.claude_code.version import installed_version, supports_on_failure
-
             command = settings.hook_command()
-            version = installed_version()
-            fail_closed = supports_on_failure(version)
+            if http is not None:
+                url, token = http
+                change = settings.install(path, hide=hidden, sandbox=sandbox, http=url,
+                                          token=token)  # fmt: skip
+                _report(change, "installed")
+                _report_http(url, token)
+                return 0
+            from clearance.hosts.claude_code.doctor import installed_claude
+
+            version = installed_claude(os.environ)
+            fail_closed = version is not None and version >= settings.ONFAILURE_SINCE
             change = settings.install(path, command=command, hide=hidden, sandbox=sandbox,
                                       fail_closed=fail_closed)  # fmt: skip
             _report(change, "installed")
             if change.changed:
                 sys.stdout.write(f"  hook command: {command}\n")
             shown = ".".join(map(str, version)) if version else "not found on PATH"
-            state = 'on ("onFailure": "block")' if fail_closed else "off (needs 2.1.332 or later)"
+            since = ".".join(map(str, settings.ONFAILURE_SINCE))
+            state = 'on ("onFailure": "block")' if fail_closed else f"off (needs {since} or later)"
             sys.stdout.write(f"  Claude Code {shown}; a failing hook blocks: {state}\n")
         elif verb == "uninstall":
             _report(settings.uninstall(path), "uninstalled")
@@ -104,6 +113,37 @@ def _run(argv: list[str], verb: str) -> int:
         sys.stderr.write(f"clearance {verb}: {exc}\n")
         return 1
     return 0
+
+
+def _http_options(argv: list[str], path: str) -> tuple[str, str | None] | None:
+    """``--http``: (the hook's URL, the token to put in the settings' env, or ``None`` for a
+    shared project file), after checking that Claude Code honours ``onFailure``."""
+    from clearance.hosts.claude_code.claude_version import require_on_failure
+    from clearance.hosts.claude_code.http_token import hook_token
+    from clearance.policy.state import state_root
+
+    args = parse_args(argv, valued=("--dir", "--url", "--claude"), switches=_SWITCHES)
+    if not args.on("--http"):
+        if args.value("--url") or args.value("--claude"):
+            raise UsageError("--url and --claude go with --http")
+        return None
+    require_on_failure(args.value("--claude"))
+    url = args.value("--url") or "http://127.0.0.1:8765/hooks/claude-code"
+    if not url.startswith(("http://", "https://")) or not url.endswith("/hooks/claude-code"):
+        raise UsageError(f"--url {url}: expected http(s)://HOST:PORT/hooks/claude-code")
+    token = hook_token(state_root())
+    shared = args.on("--project")
+    return url, None if shared else token
+
+
+def _report_http(url: str, token: str | None) -> None:
+    sys.stdout.write(f"  HTTP hook: {url} (onFailure: block); run `clearance serve --listen "
+                     "HOST:PORT` to serve it\n")  # fmt: skip
+    if token is None:
+        sys.stdout.write(
+            "  the project's settings are shared, so the token is not written there: export "
+            "CLEARANCE_HOOK_TOKEN=$(cat <state>/service/hook-token) where Claude Code starts\n"
+        )
 
 
 def run_install(argv: list[str]) -> int:

@@ -6,7 +6,7 @@ their cwd. Each request is resolved by this session's base policy first (no prom
 allow or deny); only asks reach the human at this terminal. Without a terminal (stdin is not a
 TTY, e.g. under a process manager) asks are denied at once with "no human at the serving
 session" — or, with ``--relay``, forwarded one hop further up. Ctrl-C or SIGTERM stops serving
-and withdraws the heartbeat. The terminal shows a live list of pending and recent requests.
+and closes its socket. The terminal shows a live list of pending and recent requests.
 """
 
 from __future__ import annotations
@@ -105,11 +105,17 @@ def run_serve(argv: list[str]) -> int:
 
     args = parse_args(
         argv,
-        valued=("--session", "--dir", "--parent", "--tty", "--config", "--policy"),
-        switches=("--relay", "--yolo", "--no-human"),
-    )
+        valued=("--session", "--dir", "--parent", "--tty", "--config", "--policy",
+                "--listen", "--tls-cert", "--tls-key", "--public-url"),
+        switches=("--relay", "--yolo", "--no-human", "--behind-proxy", "--install-service",
+                  "--open"),
+    )  # fmt: skip
     if args.positionals:
         raise UsageError("serve takes no positional arguments")
+    if args.on("--install-service"):  # the service's unit (clearance.service.unit)
+        from clearance.service.unit import install_service
+
+        return install_service(argv)
     session = args.value("--session") or "serve-" + os.urandom(6).hex()
     directory = os.path.realpath(os.path.abspath(args.value("--dir") or os.getcwd()))
     if not os.path.isdir(directory):
@@ -145,10 +151,27 @@ def run_serve(argv: list[str]) -> int:
 
         bus.emit(Event(kind, payload))
 
+    # --- the HTTP hook and web console (clearance.service): begin ---
+    listen = args.value("--listen")
+    broker = None
+    if listen is not None:
+        from clearance.service.wiring import prepare
+
+        try:
+            broker, web = prepare(args, session=session, state=state, log=log,
+                                  human=not args.on("--no-human"))  # fmt: skip
+        except ValueError as exc:
+            raise UsageError(str(exc)) from None
+    always = None  # the dialog's "always" answer writes here (clearance.service.always)
+    if args.value("--policy") is None:
+        from clearance.service.always import writer
+
+        always = writer(args.value("--config"), state)
+    # --- end ---
     server = Server(load, session=session, directory=directory, state=state, tty_path=tty_path,
                     relay=args.on("--relay"), parent=args.value("--parent"),
                     report=log.write if log is not None else None, emit=emit,
-                    observe=panel)  # fmt: skip
+                    observe=panel, remote=broker, always=always)  # fmt: skip
     saved = _save_terminal(tty_path)
     stop = threading.Event()
     why = ["stopped"]
@@ -168,10 +191,27 @@ def run_serve(argv: list[str]) -> int:
         return 1
     sys.stdout.write(f"{header}\nexport CLEARANCE_PARENT_SESSION={escape(session)}\n")
     sys.stdout.flush()
+    # --- the HTTP hook and web console: begin ---
+    listener = None
+    if listen is not None:
+        try:
+            listener = web.start()
+        except ValueError as exc:
+            server.stop("the HTTP listener failed")
+            sys.stderr.write(f"clearance serve: {escape(str(exc))}\n")
+            return 1
+        if not args.on("--relay"):
+            os.environ["CLEARANCE_PARENT_SESSION"] = session  # the HTTP hook's asks come here
+        sys.stdout.write(web.banner(listener, open_browser=args.on("--open")))
+        sys.stdout.flush()
+        panel.header += "\n" + web.last_banner.rstrip("\n")
+    # --- end ---
     panel.draw()
     try:
         server.run(stop)
     finally:
+        if listener is not None:
+            listener.stop()
         server.stop(why[0])
         if server.dialog_open:
             _restore_terminal(tty_path, saved)

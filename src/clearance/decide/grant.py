@@ -23,7 +23,7 @@ from clearance.policy.wildcard import compile_pattern, expand_home
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Sequence
+    from collections.abc import Callable, Iterable, Sequence
 
 __all__ = [
     "SESSION_TTL",
@@ -153,12 +153,21 @@ class DiskGrants(GrantStore):
 
     def add(self, grants: Iterable[Grant]) -> None:
         """Record ``grants`` for the session (merged with what other processes recorded)."""
+        new = list(grants)
+        self._update(lambda current: current + [g for g in new if g not in current])
+
+    def remove(self, grants: Iterable[Grant]) -> None:
+        """Revoke ``grants`` (the others, including those other processes recorded, stay)."""
+        gone = set(grants)
+        self._update(lambda current: [g for g in current if g not in gone])
+
+    def _update(self, change: Callable[[list[Grant]], list[Grant]]) -> None:
+        """Rewrite the file with ``change(current grants)``, under the exclusive lock."""
         import fcntl
 
         from clearance._json import dumps
         from clearance.policy.state import atomic_write, ensure_private_dir
 
-        new = list(grants)
         directory = os.path.dirname(self.path)
         ensure_private_dir(self.state)
         ensure_private_dir(os.path.join(self.state, "sessions"))
@@ -167,10 +176,7 @@ class DiskGrants(GrantStore):
         fd = os.open(lock_path, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o600)
         try:
             fcntl.flock(fd, fcntl.LOCK_EX)
-            current = self._read()
-            for grant in new:
-                if grant not in current:
-                    current.append(grant)
+            current = change(self._read())
             now = time.time()
             from clearance.policy.secret import seal, user_secret
 

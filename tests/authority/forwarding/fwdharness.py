@@ -11,6 +11,7 @@ import json
 import os
 import select
 import signal
+import socket
 import struct
 import subprocess
 import sys
@@ -74,17 +75,25 @@ class Serving:
         self.wait_serving()
 
     @property
-    def heartbeat(self) -> Path:
-        return self.world.state / "forwarding" / "serving" / f"{self.session}.json"
+    def socket(self) -> Path:
+        return self.world.state / "forwarding" / self.session / "serve.sock"
+
+    def alive(self) -> bool:
+        """Whether this process answers a ping on its session's socket."""
+        from clearance.authority.forwarding.local import LocalTransport
+        from clearance.authority.forwarding.transport import Unreachable
+
+        try:
+            [beacon] = LocalTransport(str(self.world.state), 1.0).probe(self.session)
+        except Unreachable:
+            return False
+        return beacon.pid == self.process.pid
 
     def wait_serving(self, timeout: float = 15.0) -> None:
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
-            try:
-                if json.loads(self.heartbeat.read_text())["pid"] == self.process.pid:
-                    return
-            except (OSError, ValueError, KeyError):
-                pass
+            if self.socket.exists() and self.alive():
+                return
             if self.process.poll() is not None:
                 break
             time.sleep(0.02)
@@ -199,4 +208,65 @@ def events(world: Any, prefix: str = "forwarded_permission.") -> list[dict[str, 
 
 
 def inbox(world: Any, session: str) -> Path:
+    """The directory of ``session``'s socket."""
     return world.state / "forwarding" / session
+
+
+def wait_for(check: Any, timeout: float = 15.0) -> Any:
+    """``check()`` once it is truthy (polled; bounded so nothing hangs)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        found = check()
+        if found:
+            return found
+        time.sleep(0.02)
+    raise AssertionError("never happened")
+
+
+def connect(world: Any, session: str) -> socket.socket:
+    """A raw, checked connection to ``session``'s socket, for hand-made messages."""
+    from clearance.authority.forwarding.local import _connect
+    from clearance.authority.forwarding.private import safe_name
+
+    sock, _pid = _connect(str(world.state), safe_name(session), 5.0)
+    return sock
+
+
+def exchange_raw(world: Any, session: str, data: bytes) -> dict[str, Any]:
+    """Send ``data`` on a fresh connection and return the first message that is not
+    ``pending``."""
+    with connect(world, session) as sock:
+        sock.settimeout(15)
+        sock.sendall(data)
+        buffer = b""
+        while True:
+            while b"\n" not in buffer:
+                chunk = sock.recv(65536)
+                assert chunk, "the connection closed without an answer"
+                buffer += chunk
+            line, _, buffer = buffer.partition(b"\n")
+            message: dict[str, Any] = json.loads(line)
+            if message["kind"] != "pending":
+                return message
+
+
+def a_request(session: str, command: str, **fields: Any) -> dict[str, Any]:
+    """A request as a requester writes it, for ``session``."""
+    from clearance.authority.ask import Requester
+    from clearance.authority.forwarding.protocol import GateFact, Request, new_id, new_nonce
+
+    now = time.time()
+    body: dict[str, Any] = Request(
+        id=new_id(), nonce=new_nonce(), target=session, created=now, expires=now + 60,
+        requester=Requester(None, "C1", "/tmp", "bash", "bash", command),
+        reason="asked", gates=(GateFact("bash", "bash", command),),
+    ).as_json()  # fmt: skip
+    return {**body, **fields}
+
+
+def line(message: dict[str, Any]) -> bytes:
+    return json.dumps(message).encode() + b"\n"
+
+
+def named(world: Any, event: str) -> list[dict[str, Any]]:
+    return [e for e in events(world) if e["event"] == f"forwarded_permission.{event}"]

@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import json
-import os
 import time
 from pathlib import Path
 
 import pytest
-from fwdharness import Serving, events
+from fwdharness import Serving, a_request, events, exchange_raw, line
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -76,30 +75,16 @@ def test_a_command_too_large_to_forward_is_denied_at_once(
     assert verdict is not None and verdict.action == "deny"
     assert "too large to forward" in verdict.reason
     assert took < 2, took
-    assert not list((world.state / "forwarding" / "P" / "requests").glob("*.json"))
+    assert not [e for e in events(world) if e["event"] == "forwarded_permission.request_created"]
 
 
-def test_an_oversized_request_is_denied_by_the_server_not_dropped(
+def test_an_oversized_request_is_refused_by_the_server_saying_why(
     world: Any, project: Path, server: Serving
 ) -> None:
     # A requester that does not cap (an older one): the server answers it with a reason.
-    from clearance.authority.forwarding.inbox import Inbox, write_private_json
-    from clearance.authority.forwarding.protocol import new_id, new_nonce
-
-    inbox = Inbox(str(world.state), "P")
-    request_id, nonce, now = new_id(), new_nonce(), time.time()
-    body = {"version": 1, "kind": "request", "id": request_id, "nonce": nonce, "target": "P",
-            "created": now, "expires": now + 60, "askId": None, "pid": os.getpid(),
-            "requester": {"session": "C1", "tool": "bash"}, "reason": "x" * (1 << 20),
-            "gates": [], "grants": [], "via": []}  # fmt: skip
-    write_private_json(inbox.request_path(request_id), body)
-    path = Path(inbox.response_path(request_id))
-    deadline = time.monotonic() + 10
-    while not path.exists() and time.monotonic() < deadline:
-        time.sleep(0.05)
-    response = json.loads(path.read_text())
-    assert response["nonce"] == nonce and response["approved"] is False
-    assert "larger than" in response["reason"]
-    assert not Path(inbox.request_path(request_id)).exists()
+    body = a_request("P", "make x", reason="x" * (1 << 20))
+    answer = exchange_raw(world, "P", line(body))
+    assert answer["kind"] == "refused" and "larger than" in answer["reason"]
     [rejected] = [e for e in events(world) if e["event"] == "forwarded_permission.file_rejected"]
-    assert rejected["answered"] == "deny"
+    assert "larger than" in rejected["why"]
+    assert not [e for e in events(world) if e["event"] == "forwarded_permission.auto_approved"]

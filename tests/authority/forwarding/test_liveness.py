@@ -1,14 +1,30 @@
-"""Dead, silent and restarted parents; hostile files; racing servers; relays over two hops."""
+"""Dead, silent and restarted parents; unsafe directories; hostile messages; one server per
+session; relays over two hops."""
 
 from __future__ import annotations
 
 import collections
 import json
 import os
+import signal
 import time
 from pathlib import Path
 
-from fwdharness import Child, Serving, ask, events, inbox, review, serve
+from fwdharness import (
+    Child,
+    Serving,
+    a_request,
+    ask,
+    connect,
+    events,
+    exchange_raw,
+    inbox,
+    line,
+    named,
+    review,
+    serve,
+    wait_for,
+)
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -44,21 +60,24 @@ def test_a_parent_killed_mid_wait_is_noticed_within_the_grace(
     result = child.result(timeout=20)
     assert result["decision"] == "deny" and "its process is gone" in result["reason"]
     assert time.monotonic() - killed < 8  # the grace is 2 s; a hang would be 10 minutes
-    assert not list((inbox(world, "P") / "requests").iterdir())  # the child withdrew it
+    # nothing of the request was ever on disk: only the dead server's lock and socket remain
+    assert sorted(p.name for p in inbox(world, "P").iterdir()) == ["serve.lock", "serve.sock"]
 
 
-def test_a_silent_heartbeat_counts_as_not_serving(world: Any, project: Path) -> None:
-    serving = world.state / "forwarding" / "serving"
-    serving.mkdir(parents=True, mode=0o700)
-    (world.state / "forwarding").chmod(0o700)
-    world.state.chmod(0o700)
-    beat = {"version": 1, "kind": "heartbeat", "session": "P", "pid": os.getpid(),
-            "started": time.time() - 60, "updated": time.time() - 30, "dir": str(project)}  # fmt: skip
-    path = serving / "P.json"
-    path.write_text(json.dumps(beat))
-    path.chmod(0o600)
-    result = ask(world, "C1", "make x", cwd=project, parent="P")
+def test_a_stopped_server_is_noticed_as_silent(
+    world: Any, project: Path, servers: list[Serving]
+) -> None:
+    server = serve(servers, world, "P", project, ALLOW_MAKE, human=True)
+    child = Child(world, "C1", "npm publish", cwd=project, parent="P")
+    server.read_screen("No, with a reason")  # the child waits, hearing "pending" every second
+    server.process.send_signal(signal.SIGSTOP)  # hung: the socket is there, nobody speaks
+    try:
+        result = child.result(timeout=30)
+    finally:
+        server.process.send_signal(signal.SIGCONT)
     assert result["decision"] == "deny" and "heartbeat went silent" in result["reason"]
+    [silent] = named(world, "no_serving_session")
+    assert silent["liveness"] == "stale"
 
 
 def test_a_restarted_parent_answers_the_pending_requests_exactly_once(
@@ -78,61 +97,41 @@ def test_a_restarted_parent_answers_the_pending_requests_exactly_once(
     assert blocker.result()["decision"] == "deny"  # asked again: nobody at the new server
     counts = answered(world)
     assert len(counts) == 4 and set(counts.values()) == {1}
+    # the blocker reconnected and sent the same request again: one id, asked once per server
+    [denied] = named(world, "denied")
+    prompted = [e["requestId"] for e in named(world, "prompted")]
+    assert prompted == [denied["requestId"]] * 2
+    assert len(named(world, "request_created")) == 4
 
 
-def test_a_response_that_does_not_echo_the_nonce_is_ignored(world: Any, project: Path) -> None:
-    from clearance.authority.forwarding.heartbeat import Heartbeat, publish
-    from clearance.authority.forwarding.inbox import Inbox, write_private_json
-
-    # This test process plays the serving session, so it can forge what a server may not.
-    publish(str(world.state), Heartbeat("P", os.getpid(), time.time(), time.time(), str(project)))
-    box = Inbox(str(world.state), "P").prepare()
-    child = Child(world, "C1", "npm publish", cwd=project, parent="P")
-    deadline = time.monotonic() + 15
-    while not box.pending() and time.monotonic() < deadline:
-        time.sleep(0.02)
-    [name] = box.pending()
-    request = json.loads(Path(box.requests, name).read_text())
-    forged = {"version": 1, "kind": "response", "id": request["id"], "nonce": "0" * 32,
-              "approved": True, "state": "approved", "reason": "forged", "responder": "P",
-              "responded": time.time()}  # fmt: skip
-    write_private_json(box.response_path(request["id"]), forged)
-    while Path(box.response_path(request["id"])).exists() and time.monotonic() < deadline:
-        publish(
-            str(world.state), Heartbeat("P", os.getpid(), time.time(), time.time(), str(project))
-        )
-        time.sleep(0.05)
-    assert child.process.poll() is None  # not fooled: still waiting
-    real = {**forged, "nonce": request["nonce"], "approved": False, "state": "denied",
-            "reason": "the real answer"}  # fmt: skip
-    write_private_json(box.response_path(request["id"]), real)
-    result = child.result()
-    assert result["decision"] == "deny" and result["reason"] == "the real answer"
-    [rejected] = [e for e in events(world) if e["event"] == "forwarded_permission.file_rejected"]
-    assert "nonce" in rejected["why"]
+def test_a_request_sent_again_gets_the_answer_already_given_never_a_second_one(
+    world: Any, project: Path, servers: list[Serving]
+) -> None:
+    serve(servers, world, "P", project, ALLOW_MAKE)
+    request = a_request("P", "make x", pid=os.getpid())
+    first = exchange_raw(world, "P", line(request))
+    again = exchange_raw(world, "P", line(request))  # as a requester does after a reconnect
+    assert first["approved"] is True and again == first
+    assert len(named(world, "auto_approved")) == 1
+    replay = exchange_raw(world, "P", line({**request, "nonce": "0" * 32}))
+    assert replay["kind"] == "refused" and "already received" in replay["reason"]
 
 
 def test_a_symlinked_inbox_is_refused_by_child_and_server(
     world: Any, project: Path, servers: list[Serving]
 ) -> None:
     serve(servers, world, "P", project, ALLOW_MAKE)
-    requests = inbox(world, "P") / "requests"
+    requests = inbox(world, "P")
     elsewhere = world.root / "elsewhere"
     elsewhere.mkdir(mode=0o700)
-    for _ in range(50):  # the server re-creates a missing directory on its next pass: race it
-        try:
-            requests.rmdir()
-            requests.symlink_to(elsewhere)
-            break
-        except OSError:
-            continue
+    requests.rename(world.root / "moved")
+    requests.symlink_to(elsewhere)
     assert requests.is_symlink()
     result = ask(world, "C1", "make x", cwd=project, parent="P")
     assert result["decision"] == "deny" and "a symlink is not accepted" in result["reason"]
     assert list(elsewhere.iterdir()) == []
-    time.sleep(0.6)
-    rejected = [e for e in events(world) if e["event"] == "forwarded_permission.file_rejected"]
-    assert any("unsafe inbox" in e["why"] for e in rejected)
+    wait_for(lambda: [e for e in named(world, "file_rejected") if "unsafe inbox" in e["why"]
+                      and e.get("responderSession") == "P"])  # fmt: skip
 
 
 def test_a_serving_session_refuses_to_start_on_a_symlinked_inbox(world: Any, project: Path) -> None:
@@ -155,49 +154,34 @@ def test_a_world_writable_inbox_is_refused(
     assert result["decision"] == "deny" and "writable by other users" in result["reason"]
 
 
-def test_garbage_and_foreign_files_are_ignored_logged_and_serving_goes_on(
+def test_garbage_messages_are_refused_logged_and_serving_goes_on(
     world: Any, project: Path, servers: list[Serving]
 ) -> None:
     serve(servers, world, "P", project, ALLOW_MAKE)
-    requests = inbox(world, "P") / "requests"
-    files = {
-        "req-" + "a" * 32 + ".json": "{not json",
-        "req-" + "b" * 32 + ".json": json.dumps({"version": 99, "kind": "request"}),
-        "not-an-id.json": "{}",
-        "req-" + "c" * 32 + ".json": json.dumps([1, 2, 3]),
-    }
-    files["req-" + "d" * 32 + ".json"] = "{}"
-    for name, text in files.items():
-        hidden = requests / f".{name}.tmp"  # written aside, then renamed in, as a writer would
-        hidden.write_text(text)
-        hidden.chmod(0o644 if "d" * 32 in name else 0o600)  # readable by others: never trusted
-        hidden.rename(requests / name)
+    garbage = [
+        b"{not json\n",
+        line({"version": 99, "kind": "request"}),
+        line({"version": 1, "kind": "request", "id": "../../etc"}),
+        b"[1, 2, 3]\n",
+        line(a_request("Q", "make x")),  # addressed to another session
+    ]
+    for data in garbage:
+        answer = exchange_raw(world, "P", data)
+        assert answer["kind"] == "refused" and "refused the request" in answer["reason"]
+    with connect(world, "P") as sock:  # a half-sent message, then a hang-up
+        sock.sendall(b'{"version": 1, "kind": "requ')
     assert ask(world, "C1", "make x", cwd=project, parent="P")["decision"] == "allow"
-    rejected = [e for e in events(world) if e["event"] == "forwarded_permission.file_rejected"]
-    assert len(rejected) == 5
-    assert [p.name for p in requests.iterdir()] == []
+    assert len(named(world, "file_rejected")) == len(garbage)
+    assert len(named(world, "auto_approved")) == 1
 
 
-def test_an_entry_that_cannot_be_removed_is_rejected_once_not_on_every_pass(
+def test_one_session_is_served_by_one_process_at_a_time(
     world: Any, project: Path, servers: list[Serving]
 ) -> None:
-    serve(servers, world, "P", project, ALLOW_MAKE)
-    requests = inbox(world, "P") / "requests"
-    stuck = ["req-" + "e" * 32 + ".json", "not-an-id.json"]
-    for name in stuck:
-        (requests / name).mkdir(mode=0o700)  # a directory: it cannot be unlinked
-    time.sleep(1.5)  # about six passes
-    assert ask(world, "C1", "make x", cwd=project, parent="P")["decision"] == "allow"
-    rejected = [e for e in events(world) if e["event"] == "forwarded_permission.file_rejected"]
-    assert sorted(e["file"] for e in rejected) == sorted(stuck)
-    assert sorted(p.name for p in requests.iterdir()) == sorted(stuck)
-
-
-def test_two_servers_racing_on_one_inbox_answer_each_request_exactly_once(
-    world: Any, project: Path, servers: list[Serving]
-) -> None:
-    serve(servers, world, "P", project, ALLOW_MAKE)
-    serve(servers, world, "P", project, ALLOW_MAKE)
+    first = serve(servers, world, "P", project, ALLOW_MAKE)
+    result = world.run("serve", "--session", "P", "--dir", str(project), "--no-human")
+    assert result.returncode == 1 and "already being served" in result.stderr
+    assert first.alive()
     children = [Child(world, f"C{i}", f"make t{i}", cwd=project, parent="P") for i in range(24)]
     assert [c.result()["decision"] for c in children] == ["allow"] * 24
     counts = answered(world)

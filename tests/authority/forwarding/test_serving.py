@@ -212,14 +212,14 @@ def test_a_timeout_denies_saying_the_parent_did_not_answer(
     assert names & {"forwarded_permission.response_timed_out", "forwarded_permission.denied"}
 
 
-def test_a_stopped_serving_session_withdraws_its_heartbeat(
+def test_a_stopped_serving_session_removes_its_socket(
     world: Any, project: Path, servers: list[Serving]
 ) -> None:
     server = serve(servers, world, "P", project, SERVING_POLICY)
-    assert server.heartbeat.exists()
+    assert server.socket.exists() and server.alive()
     code, out = server.stop()
     assert code == 0 and "stopped (SIGTERM)" in out
-    assert not server.heartbeat.exists()
+    assert not server.socket.exists()
     names = [e["event"] for e in events(world)]
     assert names[0] == "forwarded_permission.serving_started"
     assert names[-1] == "forwarded_permission.serving_stopped"

@@ -3,18 +3,20 @@
 :class:`ForwardingAuthorizer` is the terminal authorizer's fallback (DESIGN §5): it answers
 ``allow`` or ``deny``, never ``defer``. Its target is the session named by
 ``CLEARANCE_PARENT_SESSION``, else the live serving session whose served directory holds the
-call's cwd. It writes the request atomically into the target's inbox, then waits for the response
-(inotify, else polling), checking the target's heartbeat on every tick:
+call's cwd. It hands the request to a transport
+(:class:`~clearance.authority.forwarding.transport.Transport`; the local socket by default) and
+adopts the answer that comes back on it:
 
-* a response echoing the request's id and nonce → adopt it (an approval "for this subagent only"
-  hands the request's grants to the caller to record in the child's own session);
-* a response that does not echo the nonce, or is not ours → ignored and logged, still waiting;
-* the target not serving (no heartbeat, its pid gone, heartbeat silent for a few seconds) for
-  :data:`GRACE` seconds → deny "Session '<id>' is not serving forwarded permission requests";
+* an answer → adopt it (an approval "for this subagent only" hands the request's grants to the
+  caller to record in the child's own session);
+* the target not serving (no socket, its process gone) for :data:`GRACE` seconds, or silent for
+  a few seconds → deny "Session '<id>' is not serving forwarded permission requests";
+* the serving session refusing the request → deny with its reason;
 * no answer within the timeout (``forwardingTimeoutMs``, default 10 minutes) → deny.
 
-Every abandonment says why nobody approved (notes §11.5). It does not own: resolving the request
-(the server), or recording grants (the gatekeeper records ``Verdict.grants``).
+Every abandonment says why nobody approved (notes §11.5). It does not own: moving bytes (the
+transport), resolving the request (the server), or recording grants (the gatekeeper records
+``Verdict.grants``).
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ if TYPE_CHECKING:
 
     from clearance.authority.ask import Ask, Requester, Verdict
     from clearance.authority.forwarding.protocol import Request, Response
+    from clearance.authority.forwarding.transport import Beacon, Transport
     from clearance.decide.decision import Decision
     from clearance.decide.engine import Engine
     from clearance.policy.policy import Policy
@@ -37,7 +40,6 @@ __all__ = ["DEFAULT_TIMEOUT", "GRACE", "ForwardingAuthorizer", "forward_decision
 
 DEFAULT_TIMEOUT = 600.0
 GRACE = 2.0
-_TICK = 0.25
 # What a request copies for display (the reason, each gate's message, value and unit, the
 # requester's value) is cut to this many characters; the match values are kept whole.
 CAP = 4096
@@ -70,7 +72,7 @@ def _grace(env: Mapping[str, str]) -> float:
 class ForwardingAuthorizer:
     """Forwards an ask to a serving session and adopts its answer."""
 
-    __slots__ = ("env", "grace", "report", "state", "target", "timeout")
+    __slots__ = ("_transport", "env", "grace", "report", "state", "target", "timeout")
 
     def __init__(
         self,
@@ -81,10 +83,11 @@ class ForwardingAuthorizer:
         grace: float | None = None,
         report: Callable[[str, dict[str, Any]], None] | None = None,
         env: Mapping[str, str] | None = None,
+        transport: Transport | None = None,
     ) -> None:
         """``target``: the serving session (default: ``CLEARANCE_PARENT_SESSION``, else found by
         the call's cwd); ``timeout`` and ``grace`` in seconds; ``report(event, fields)`` writes
-        the review log."""
+        the review log; ``transport`` how requests travel (default: the local socket)."""
         self.env = os.environ if env is None else env
         if state is None:
             from clearance.policy.state import state_root
@@ -95,6 +98,15 @@ class ForwardingAuthorizer:
         self.timeout = timeout
         self.grace = _grace(self.env) if grace is None else grace
         self.report = report or (lambda event, fields: None)
+        self._transport = transport
+
+    @property
+    def transport(self) -> Transport:
+        if self._transport is None:
+            from clearance.authority.forwarding.local import LocalTransport
+
+            self._transport = LocalTransport(self.state, self.grace)
+        return self._transport
 
     @classmethod
     def from_policy(
@@ -115,10 +127,8 @@ class ForwardingAuthorizer:
         target = self.target or parent_session(self.env)
         if target:
             return target
-        from clearance.authority.forwarding.heartbeat import serving_for
-
-        beat = serving_for(self.state, cwd, exclude=exclude)
-        return beat.session if beat else None
+        beacon = serving_for(self.transport.probe(), cwd, exclude=exclude)
+        return beacon.session if beacon else None
 
     # -- the seam ----------------------------------------------------------------------------
 
@@ -180,103 +190,45 @@ class ForwardingAuthorizer:
         )  # fmt: skip
 
     def forward(self, request: Request) -> Verdict:
-        """Write ``request`` into its target's inbox and wait for the answer (or a reason why
-        none will come)."""
+        """Send ``request`` to its target and wait for the answer (or a reason why none will
+        come)."""
         from clearance._json import dumps
-        from clearance.authority.forwarding.inbox import MAX_FILE, Inbox, write_private_json
-        from clearance.authority.forwarding.wake import Waker
+        from clearance.authority.forwarding.private import MAX_MESSAGE
+        from clearance.authority.forwarding.transport import Refused, TimedOut, Unreachable
 
         target = request.target
-        inbox = Inbox(self.state, target)
         fields = _fields(request)
         size = len(dumps(request.as_json()).encode("utf-8"))
-        if size > MAX_FILE:  # the serving session would not read it: say so now, not at timeout
-            why = f"{size} bytes, more than the {MAX_FILE} a serving session reads"
+        if size > MAX_MESSAGE:  # the serving session would not read it: say so now, not later
+            why = f"{size} bytes, more than the {MAX_MESSAGE} a serving session reads"
             self.report("forwarded_permission.file_rejected", {**fields, "why": why})
             return _abandon(f"this call is too large to forward to session '{target}' (the "
                             f"request would be {why}); split it into smaller ones.")  # fmt: skip
-        try:
-            inbox.prepare()
-        except OSError as exc:
-            return _abandon(f"Permission forwarding directories for session '{target}' could "
-                            f"not be prepared ({exc}).")  # fmt: skip
-        waker = Waker(inbox.responses)
-        try:
-            try:
-                write_private_json(inbox.request_path(request.id), request.as_json())
-            except FileNotFoundError:  # the serving session tidied its inbox away: once more
-                inbox.prepare()
-                write_private_json(inbox.request_path(request.id), request.as_json())
-        except OSError as exc:
-            waker.close()
-            return _abandon(f"The forwarded permission request could not be written ({exc}).")
-        self.report("forwarded_permission.request_created", {**fields, "wake": waker.mode})
-        try:
-            return self._wait(request, inbox, waker, fields)
-        finally:
-            waker.close()
-            inbox.withdraw(request.id)
-
-    def _wait(self, request: Request, inbox: Any, waker: Any, fields: dict[str, Any]) -> Verdict:
-        from clearance.authority.forwarding.heartbeat import liveness, read_heartbeat
-
-        target = request.target
+        self.report("forwarded_permission.request_created", fields)
         started = time.monotonic()
-        deadline = started + max(request.expires - time.time(), 0.0)
-        last_seen = started  # when the target was last judged alive
-        next_check = started
-        path = inbox.response_path(request.id)
-        while True:
-            response = self._read(path, request, fields)
-            if response is not None:
-                return self._adopt(request, response, fields)
-            now = time.monotonic()
-            if now >= next_check:
-                why = liveness(read_heartbeat(self.state, target))
-                if why == "alive":
-                    last_seen = now
-                elif now - last_seen >= self.grace:
-                    self.report("forwarded_permission.no_serving_session",
-                                {**fields, "liveness": why})  # fmt: skip
-                    return _abandon(
-                        f"Session '{target}' is not serving forwarded permission requests "
-                        f"({_LIVENESS[why]})."
-                    )
-                next_check = now + _TICK
-            if now >= deadline:
-                waited = now - started
-                self.report("forwarded_permission.response_timed_out",
-                            {**fields, "waitedMs": int(waited * 1000)})  # fmt: skip
-                return _abandon(f"Session '{target}' did not answer within {waited:.0f}s.")
-            waker.wait(min(_TICK, deadline - now, max(next_check - now, 0.0)))
-
-    def _read(self, path: str, request: Request, fields: dict[str, Any]) -> Response | None:
-        from clearance.authority.forwarding.inbox import read_private_json
-        from clearance.authority.forwarding.protocol import ProtocolError, Response
-
+        until = started + max(request.expires - time.time(), 0.0)
         try:
-            data = read_private_json(path)
-        except FileNotFoundError:
-            return None
-        except (OSError, ValueError) as exc:
-            self._reject(path, fields, str(exc))
-            return None
-        try:
-            response = Response.from_json(data)
-        except ProtocolError as exc:
-            self._reject(path, fields, f"not a valid response: {exc}")
-            return None
-        if response.id != request.id or response.nonce != request.nonce:
-            self._reject(path, fields, "the response does not echo this request's nonce")
-            return None
-        return response
-
-    def _reject(self, path: str, fields: dict[str, Any], why: str) -> None:
-        self.report("forwarded_permission.file_rejected", {**fields, "path": path, "why": why})
-        try:
-            os.unlink(path)
-        except OSError:
-            pass
+            response = self.transport.exchange(request, until)
+        except Unreachable as exc:
+            if exc.why == "unsafe":
+                self.report("forwarded_permission.file_rejected",
+                            {**fields, "why": f"unsafe inbox: {exc.detail}"})  # fmt: skip
+                return _abandon(f"Permission forwarding directories for session '{target}' "
+                                f"could not be used ({exc.detail}).")  # fmt: skip
+            self.report("forwarded_permission.no_serving_session",
+                        {**fields, "liveness": exc.why})  # fmt: skip
+            return _abandon(f"Session '{target}' is not serving forwarded permission requests "
+                            f"({_LIVENESS[exc.why]}).")  # fmt: skip
+        except Refused as exc:
+            self.report("forwarded_permission.file_rejected", {**fields, "why": exc.reason})
+            reason = exc.reason
+            return _abandon(reason.removeprefix("No one could approve this: "))
+        except TimedOut:
+            waited = time.monotonic() - started
+            self.report("forwarded_permission.response_timed_out",
+                        {**fields, "waitedMs": int(waited * 1000)})  # fmt: skip
+            return _abandon(f"Session '{target}' did not answer within {waited:.0f}s.")
+        return self._adopt(request, response, fields)
 
     def _adopt(self, request: Request, response: Response, fields: dict[str, Any]) -> Verdict:
         from clearance.authority.ask import Verdict
@@ -313,7 +265,7 @@ def forward_decision(
     request is written then, and the host can fall back to its own dialog). ``max_wait`` caps
     the wait (seconds) below the host's own deadline."""
     from clearance.authority.ask import Ask
-    from clearance.authority.forwarding.heartbeat import liveness, read_heartbeat
+    from clearance.authority.forwarding.transport import Unreachable
 
     call = decision.call
     forwarding = ForwardingAuthorizer.from_policy(engine.policy, state=engine.state, report=report)
@@ -323,7 +275,11 @@ def forward_decision(
     target = forwarding.find_target(call.cwd, exclude=(call.session,) if call.session else ())
     if target is None or target == call.session:
         return None
-    why = liveness(read_heartbeat(forwarding.state, target))
+    try:
+        forwarding.transport.probe(target)
+        why = "alive"
+    except Unreachable as exc:
+        why = exc.why
     if why != "alive":
         if report is not None:
             report("forwarded_permission.no_serving_session", {
@@ -341,11 +297,29 @@ def forward_decision(
 
 
 _LIVENESS = {
-    "absent": "no serving session has published a heartbeat for it",
+    "absent": "nothing is listening on its socket",
     "dead_pid": "its process is gone",
     "stale": "its heartbeat went silent",
-    "alive": "alive",
+    "unsafe": "its socket could not be trusted",
 }
+
+
+def _contains(directory: str, cwd: str) -> bool:
+    directory = directory.rstrip("/") or "/"
+    return cwd == directory or cwd.startswith(directory if directory == "/" else directory + "/")
+
+
+def serving_for(beacons: list[Beacon], cwd: str, *, exclude: tuple[str, ...] = ()) -> Beacon | None:
+    """The live serving session whose served directory (as it says over the transport) holds
+    ``cwd`` most closely: the deepest directory, the most recently started on a tie; not one of
+    ``exclude``."""
+    cwd = os.path.abspath(cwd)
+    real = os.path.realpath(cwd)
+    found = [b for b in beacons if b.session not in exclude
+             and (_contains(b.directory, cwd) or _contains(b.directory, real))]  # fmt: skip
+    if not found:
+        return None
+    return max(found, key=lambda b: (len(b.directory), b.started))
 
 
 def _fields(request: Request) -> dict[str, Any]:

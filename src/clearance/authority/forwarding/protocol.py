@@ -9,10 +9,11 @@ not ours raises :class:`ProtocolError` and is ignored by the caller (logged, nev
   used — so the serving session resolves them verbatim, without re-deriving paths against its own
   cwd (notes §11.6). ``grants`` are the session patterns the requester would record ("this
   subagent only"); ``via`` the relaying sessions it passed through.
-* A response echoes the request's ``id`` and ``nonce``: a child accepts only a response to a
-  request it wrote (the nonce is 128 random bits that never leave the private inbox).
+* A response echoes the request's ``id`` and ``nonce``: a child accepts only a response to the
+  request it sent (on the same connection; the nonce is 128 random bits and never written to
+  disk). A request sent again after a reconnect carries the same id and nonce.
 
-It does not own files or directories (:mod:`~clearance.authority.forwarding.inbox`).
+It does not own how messages travel (:mod:`~clearance.authority.forwarding.transport`).
 """
 
 from __future__ import annotations
@@ -47,7 +48,7 @@ _set = object.__setattr__
 
 
 class ProtocolError(ValueError):
-    """A request or response file that is not a valid message of this protocol."""
+    """A request or response that is not a valid message of this protocol."""
 
 
 def new_id() -> str:

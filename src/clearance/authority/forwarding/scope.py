@@ -63,7 +63,19 @@ def scoped_verdict(answer: Answer, ask: Ask, request: Request, server: Server) -
         reason = "Approved for the whole serving session by its user."
         return Verdict("allow", reason, decided_by="user",
                        resolution="user_approved_for_serving_session")  # fmt: skip
-    if answer.choice == "once":
+    if answer.choice == "always" and request.grants and server.always is not None:
+        first = request.grants[0]
+        try:
+            where = server.always(first.surface, first.pattern)
+        except (OSError, ValueError) as exc:
+            where = f"not written: {exc}"
+        server.write("forwarded_permission.always_recorded", {
+            **server._fields(request), "rule": {"surface": first.surface, "pattern": first.pattern},
+            "where": where,
+        })  # fmt: skip
+        reason = f"Approved by the user of serving session '{server.session}'."
+        return Verdict("allow", reason, decided_by="user", resolution="user_approved")
+    if answer.choice in ("once", "always"):
         reason = f"Approved once by the user of serving session '{server.session}'."
         return Verdict("allow", reason, decided_by="user", resolution="user_approved")
     verdict: Verdict = verdict_from_answer(answer, ask)

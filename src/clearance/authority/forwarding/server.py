@@ -1,25 +1,29 @@
-"""The serving side: drain an inbox, resolve each request by policy, escalate only asks.
+"""The serving side: receive forwarded requests, resolve each by policy, escalate only asks.
 
-A :class:`Server` publishes its heartbeat, claims each request in its inbox (exactly once, even
-with two servers racing — :class:`~clearance.authority.forwarding.inbox.Inbox`), and resolves it
-against its own base policy and session grants
+A :class:`Server` takes its session on a transport (the local socket,
+:class:`~clearance.authority.forwarding.local.LocalInbound`; one server per session) and
+resolves each request that arrives against its own base policy and session grants
 (:func:`~clearance.authority.forwarding.resolution.resolve`): allow and deny are answered at
 once, with no prompt and no ``ui_prompt``. An ask goes through the serving session's own
 authorizers — the configured chain, then its human on the dialog, titled "Permission Required
-(Subagent)" and naming the requester — on a worker thread, so the heartbeat and the automatic
-answers go on while the human thinks. The human may approve once, "for this subagent only" (the
-child records the grants) or "for the whole session" (the serving session records them, and the
+(Subagent)" and naming the requester — on a worker thread, so automatic answers and keep-alives go
+on while the human thinks. The human may approve once, "for this subagent only" (the child
+records the grants) or "for the whole session" (the serving session records them, and the
 child's next identical call is approved by them). With no human: relay the ask one hop up
 (``relay``), else deny with "no human at the serving session".
 
+Each request id is answered once: a request sent again (its requester reconnected) joins the one
+in progress, or gets the answer already given, and is never resolved twice.
+
 Review events (``forwarded_permission.*``): ``serving_started``, ``serving_stopped``,
 ``auto_approved``, ``auto_denied``, ``prompted``, ``approved``, ``denied``, ``session_recorded``,
-``file_rejected``, ``abandoned``.
+``file_rejected`` (a request that cannot be read, or a refused connection), ``abandoned``.
 
-A request whose requester died (its ``pid`` is gone: the host killed the hook) is abandoned: it
-is discarded unanswered before it is resolved, and one waiting for the human is dropped as soon
-as the requester is gone; an answer the human gives to it is neither recorded (no grant) nor
-written. It does not own the command line or the live list (``clearance.cli.serve``).
+A request whose requester is gone (its connection closed, or its ``pid`` exited: the host killed
+the hook) is abandoned: it is discarded unanswered before it is resolved, and one waiting for the
+human is dropped as soon as the requester is gone; an answer the human gives to it is neither
+recorded (no grant) nor sent. It does not own the command line or the live list
+(``clearance.cli.serve``).
 """
 
 from __future__ import annotations
@@ -29,22 +33,7 @@ import threading
 import time
 
 from clearance.authority.ask import Ask, Requester, Verdict
-from clearance.authority.forwarding.heartbeat import (
-    REFRESH,
-    Heartbeat,
-    pid_alive,
-    publish,
-    serving,
-    withdraw,
-)
-from clearance.authority.forwarding.inbox import (
-    MAX_FILE,
-    Inbox,
-    TooLarge,
-    read_private_head,
-    read_private_json,
-)
-from clearance.authority.forwarding.protocol import ProtocolError, Request, is_id
+from clearance.authority.forwarding.protocol import Request
 from clearance.authority.forwarding.resolution import resolve
 
 TYPE_CHECKING = False
@@ -52,18 +41,21 @@ if TYPE_CHECKING:
     from collections.abc import Callable
     from typing import Any
 
-    from clearance.authority.forwarding.inbox import Claim
+    from clearance.authority.forwarding.remote import RemoteHuman, Ticket
     from clearance.authority.forwarding.resolution import Resolution
+    from clearance.authority.forwarding.transport import Delivery, Inbound, Reply
+    from clearance.authority.prompt import Answer, Prompt
     from clearance.decide.engine import Engine
 
     Observer = Callable[[str, Request | None, str], None]
+    Always = Callable[[str, str], str]
     Report = Callable[[str, dict[str, Any]], object]
 
 __all__ = ["NO_HUMAN", "Server"]
 
 NO_HUMAN = "there is no human at the serving session"
 _RELOAD = 2.0
-_SWEEP = 30.0
+_REMEMBER = 4096  # answers kept for requesters that reconnect and ask again
 
 
 class Server:
@@ -82,12 +74,20 @@ class Server:
         report: Report | None = None,
         emit: Report | None = None,
         observe: Observer | None = None,
+        inbound: Callable[[Server], Inbound] | None = None,
+        remote: RemoteHuman | None = None,
+        always: Always | None = None,
     ) -> None:
         """``load`` builds the serving engine (base policy, agent-neutral); ``tty_path`` is the
         human's terminal (``None``: no human); ``report(event, fields)`` writes the review log,
         ``emit(kind, payload)`` the ``ui_prompt`` and ``decision`` events (the caller wires both:
         this layer does not import ``audit``); ``observe(event, request, text)`` hears about
-        ``pending``, ``answered``, ``dialog_open``, ``dialog_closed`` and ``notice``."""
+        ``pending``, ``answered``, ``dialog_open``, ``dialog_closed`` and ``notice``;
+        ``inbound(server)`` builds the transport's serving side (default: the local socket);
+        ``remote`` is a second human (the web console), raced against the terminal: the first
+        answer wins (:mod:`clearance.authority.forwarding.remote`); ``always(surface, pattern)``
+        writes an allow rule into the configuration (the dialog's "always" answer) and says
+        where, raising ``ValueError`` or ``OSError`` when it cannot."""
         self.load = load
         self.engine = load()
         self.loaded = time.monotonic()
@@ -100,16 +100,20 @@ class Server:
         self.report = report
         self.emit = emit
         self.observe = observe or (lambda event, request, text: None)
-        self.inbox = Inbox(state, session)
+        self.remote = remote
+        self.always = always
         self.started = time.time()
-        self.beat_at = 0.0
-        self.swept_at = 0.0
         self.dialog_open = False
-        self._unsafe = ""
-        self._stuck: set[str] = set()  # rejected entries that could not be removed
-        self._busy: dict[str, tuple[Request, Claim]] = {}
+        self.inbound = (inbound or _local)(self)
+        self._busy: dict[str, tuple[Request, Reply]] = {}
+        self._answered: dict[str, tuple[str, dict[str, Any]]] = {}  # id -> (nonce, response)
         self._lock = threading.Lock()
         self._human = threading.Lock()  # one dialog at a time
+
+    def describe(self) -> dict[str, Any]:
+        """What a ping is answered with."""
+        return {"session": self.session, "pid": os.getpid(), "started": self.started,
+                "dir": self.directory, "relay": self.relay}  # fmt: skip
 
     # -- reporting ---------------------------------------------------------------------------
 
@@ -138,54 +142,45 @@ class Server:
                 "gates": [{"surface": g.surface, "values": list(g.values), "sentinel": g.sentinel}
                           for g in request.gates]}  # fmt: skip
 
+    def _refused_peer(self, why: str, pid: int) -> None:
+        """The transport refused a connection, or found its directory unsafe."""
+        self.write("forwarded_permission.file_rejected",
+                   {"responderSession": self.session, "why": why, "peerPid": pid})  # fmt: skip
+        self.observe("notice", None, f"refused: {why}")
+
     # -- life cycle --------------------------------------------------------------------------
 
     def start(self) -> None:
-        self.inbox.prepare()
-        serving(self.state, sweep=True)
-        self.heartbeat(force=True)
+        """Take the session and listen; raises ``OSError`` saying why it cannot serve."""
+        self.inbound.open()
         self.write("forwarded_permission.serving_started", {
             "responderSession": self.session, "pid": os.getpid(), "dir": self.directory,
             "human": self.tty_path is not None, "relay": self.relay,
         })  # fmt: skip
 
-    def heartbeat(self, *, force: bool = False) -> None:
-        now = time.time()
-        if force or now - self.beat_at >= REFRESH:
-            beat = Heartbeat(self.session, os.getpid(), self.started, now, self.directory,
-                             self.relay)  # fmt: skip
-            publish(self.state, beat)
-            self.beat_at = now
-
     def stop(self, why: str = "stopped") -> None:
-        """Deny what is still waiting on this session, withdraw the heartbeat, tidy up."""
+        """Deny what is still waiting on this session, stop listening."""
         with self._lock:
             busy = list(self._busy.values())
             self._busy.clear()
-        for request, claim in busy:
+        for request, reply in busy:
             reason = (f"No one could approve this: the serving session '{self.session}' stopped "
                       f"({why}) before anyone answered.")  # fmt: skip
             verdict = Verdict("deny", reason, decided_by="unavailable",
                               resolution="confirmation_unavailable")  # fmt: skip
-            self.answer(request, claim, verdict, None)
-        withdraw(self.state, self.session, os.getpid())
+            self.answer(request, reply, verdict, None)
+        self.inbound.close()
         self.write("forwarded_permission.serving_stopped",
                    {"responderSession": self.session, "pid": os.getpid(), "why": why})  # fmt: skip
-        self.inbox.sweep()
-        self.inbox.remove_if_empty()
 
-    def run(self, stop: threading.Event, *, wake_mode: str | None = None) -> None:
+    def run(self, stop: threading.Event) -> None:
         """Serve until ``stop`` is set."""
-        from clearance.authority.forwarding.wake import Waker
+        while not stop.is_set():
+            self.step(0.25)
 
-        with Waker(self.inbox.requests, mode=wake_mode) as waker:
-            while not stop.is_set():
-                self.step()
-                waker.wait(0.25)
-
-    def step(self) -> int:
-        """One pass: refresh the heartbeat, reload the policy when due, drain the inbox."""
-        self.heartbeat()
+    def step(self, timeout: float = 0.0) -> int:
+        """One pass: reload the policy when due, drop abandoned asks, receive and handle what
+        arrived within ``timeout`` seconds."""
         now = time.monotonic()
         if now - self.loaded >= _RELOAD:
             try:
@@ -193,35 +188,34 @@ class Server:
             except Exception as exc:  # keep the last good policy
                 self.observe("notice", None, f"policy reload failed: {exc}")
                 self.loaded = now
-        if now - self.swept_at >= _SWEEP:
-            self.inbox.sweep()
-            self.swept_at = now
         self.watch()
-        return self.drain()
+        handled = 0
+        for delivery in self.inbound.receive(timeout):
+            self.deliver(delivery)
+            handled += 1
+        return handled
 
-    # -- requesters that died ----------------------------------------------------------------
+    # -- requesters that went away -----------------------------------------------------------
 
     def watch(self) -> int:
         """Abandon every request waiting for the human whose requester is gone."""
         with self._lock:
             busy = list(self._busy.values())
         gone = 0
-        for request, _ in busy:
-            if requester_gone(request) and self.abandon(request, "while it waited for the human"):
+        for request, reply in busy:
+            if (reply.gone() or requester_gone(request)) and self.abandon(
+                request, "while it waited for the human"
+            ):
                 gone += 1
         return gone
 
-    def abandon(self, request: Request, when: str, claim: Claim | None = None) -> bool:
+    def abandon(self, request: Request, when: str, *, held: bool = True) -> bool:
         """Discard ``request`` (its requester is gone) unanswered and log it; False when it was
         already answered or abandoned."""
-        if claim is None:
+        if held:
             with self._lock:
-                held = self._busy.pop(request.id, None)
-            if held is None:
-                return False
-            claim = held[1]
-        self.inbox.discard(request.id + ".json")
-        claim.release()
+                if self._busy.pop(request.id, None) is None:
+                    return False
         self.write("forwarded_permission.abandoned", {
             **self._fields(request), "pid": request.pid,
             "why": f"the requester (pid {request.pid}) is gone; discarded {when}",
@@ -232,102 +226,58 @@ class Server:
     def waiting(self, request: Request) -> bool:
         """Whether ``request`` still waits for an answer (not abandoned, not stopped)."""
         with self._lock:
-            if request.id not in self._busy:
-                return False
-        if requester_gone(request):
+            held = self._busy.get(request.id)
+        if held is None:
+            return False
+        if held[1].gone() or requester_gone(request):
             self.abandon(request, "while the human was answering")
             return False
         return True
 
-    # -- draining ----------------------------------------------------------------------------
+    # -- receiving ---------------------------------------------------------------------------
 
-    def drain(self) -> int:
-        try:
-            self.inbox.prepare()  # a symlink or a loosened directory since the last pass
-        except OSError as exc:
-            if str(exc) != self._unsafe:
-                self._unsafe = str(exc)
-                fields = {"responderSession": self.session, "why": f"unsafe inbox: {exc}"}
-                self.write("forwarded_permission.file_rejected", fields)
-                self.observe("notice", None, f"not serving an unsafe inbox: {exc}")
-            return 0
-        self._unsafe = ""
-        handled = 0
-        pending = self.inbox.pending()
-        if self._stuck:
-            self._stuck &= set(pending)
-        for name in pending:
-            request_id = name[: -len(".json")]
-            if request_id in self._busy or name in self._stuck:
-                continue
-            if not is_id(request_id):
-                self._reject(name, "the file name is not a request id")
-                continue
-            claim = self.inbox.claim(request_id)
-            if claim is None:
-                continue
-            try:
-                request = Request.from_json(read_private_json(self.inbox.request_path(request_id)))
-                if request.id != request_id or request.target != self.session:
-                    raise ProtocolError("the request is addressed to another id or session")
-            except FileNotFoundError:
-                claim.release()
-                continue
-            except TooLarge as exc:
-                self._too_large(name, request_id, claim, str(exc))
-                continue
-            except (OSError, ValueError) as exc:
-                self._reject(name, str(exc))
-                claim.release()
-                continue
-            if request.expires < time.time():
-                self.inbox.discard(name)
-                claim.release()
-                continue
-            if requester_gone(request):
-                self.abandon(request, "before it was resolved", claim)
-                continue
-            self.handle(request, claim)
-            handled += 1
-        return handled
-
-    def _too_large(self, name: str, request_id: str, claim: Claim, why: str) -> None:
-        """An oversized request: when its head names a nonce (and a live requester), deny it
-        with the reason, so its requester does not wait for nothing; else reject it."""
-        import re
-
-        try:
-            head = read_private_head(self.inbox.request_path(request_id), 65536)
-        except OSError:
-            head = b""
-        nonce = re.search(rb'"nonce"\s*:\s*"([0-9a-f]{32})"', head)
-        pid = re.search(rb'"pid"\s*:\s*([0-9]{1,10})[,}\s]', head)
-        alive = pid is None or pid_alive(int(pid.group(1)))
-        if nonce is None or not alive:
-            self._reject(name, why)
-            claim.release()
+    def deliver(self, delivery: Delivery) -> None:
+        """One arrival: refuse what cannot be read, join or repeat what was sent again, resolve
+        what is new."""
+        request, reply = delivery.request, delivery.reply
+        if request is None:
+            self._refuse(reply, delivery.problem, delivery.peer)
             return
-        reason = (f"No one could approve this: the forwarded request is larger than {MAX_FILE} "
-                  f"bytes, more than the serving session '{self.session}' reads.")  # fmt: skip
-        body = {
-            "version": 1, "kind": "response", "id": request_id,
-            "nonce": nonce.group(1).decode(), "approved": False, "state": "denied",
-            "reason": reason, "responder": self.session, "responded": time.time(),
-            "decidedBy": "unavailable", "resolution": "confirmation_unavailable",
-        }  # fmt: skip
-        self.write("forwarded_permission.file_rejected", {
-            "responderSession": self.session, "file": name, "why": why, "answered": "deny",
-        })  # fmt: skip
-        self.observe("notice", None, f"denied {name}: {why}")
-        self.inbox.answer(request_id, body, claim)
+        if request.target != self.session:
+            self._refuse(reply, f"the request is addressed to session '{request.target}'",
+                         delivery.peer)  # fmt: skip
+            return
+        with self._lock:
+            done = self._answered.get(request.id)
+            held = self._busy.get(request.id)
+            if held is not None and held[0].nonce == request.nonce:
+                self._busy[request.id] = (held[0], reply)  # its requester reconnected
+        if done is not None or held is not None:
+            nonce = done[0] if done is not None else held[0].nonce  # type: ignore[index]
+            if nonce != request.nonce:
+                self._refuse(reply, "another request with this id was already received",
+                             delivery.peer)  # fmt: skip
+            elif done is not None:
+                reply.send(done[1])  # answered before its requester lost the connection
+                self.observe("notice", request, "sent the answer again after a reconnect")
+            return
+        if request.expires < time.time():
+            self._refuse(reply, "the request expired before it was received", delivery.peer)
+            return
+        if requester_gone(request):
+            self.abandon(request, "before it was resolved", held=False)
+            return
+        self.handle(request, reply)
 
-    def _reject(self, name: str, why: str) -> None:
+    def _refuse(self, reply: Reply, why: str, peer: int) -> None:
         self.write("forwarded_permission.file_rejected",
-                   {"responderSession": self.session, "file": name, "why": why})  # fmt: skip
-        self.observe("notice", None, f"ignored {name}: {why}")
-        self.inbox.discard(name)
-        if os.path.lexists(os.path.join(self.inbox.requests, name)):
-            self._stuck.add(name)  # a directory, say: rejected once, then left alone
+                   {"responderSession": self.session, "why": why, "peerPid": peer})  # fmt: skip
+        self.observe("notice", None, f"refused a request: {why}")
+        reason = (
+            f"No one could approve this: the serving session '{self.session}' refused the "
+            f"request ({why})."
+        )
+        reply.send({"version": 1, "kind": "refused", "reason": reason})
 
     def resolve(self, request: Request) -> Resolution:
         from clearance.decide.grant import DiskGrants
@@ -336,11 +286,11 @@ class Server:
         grants = DiskGrants(self.state, self.session)  # fresh: other processes may add grants
         return resolve(request, policy.rules, yolo=policy.yolo, grants=grants, home=policy.home)
 
-    def handle(self, request: Request, claim: Claim) -> None:
+    def handle(self, request: Request, reply: Reply) -> None:
         try:
             resolution = self.resolve(request)
         except Exception as exc:  # fail closed
-            self.answer(request, claim, Verdict(
+            self.answer(request, reply, Verdict(
                 "deny", f"Denied: the serving session could not decide ({type(exc).__name__}: "
                 f"{exc})", decided_by="gate_error", resolution="gate_error"), None)  # fmt: skip
             return
@@ -348,10 +298,10 @@ class Server:
             verdict = Verdict(resolution.action, resolution.reason,  # type: ignore[arg-type]
                               decided_by=resolution.decided_by,
                               resolution=resolution.resolution)  # fmt: skip
-            self.answer(request, claim, verdict, resolution, automatic=True)
+            self.answer(request, reply, verdict, resolution, automatic=True)
             return
         with self._lock:
-            self._busy[request.id] = (request, claim)
+            self._busy[request.id] = (request, reply)
         self.write("forwarded_permission.prompted", {**self._fields(request),
                                                      "reason": resolution.reason})  # fmt: skip
         self.observe("pending", request, resolution.reason)
@@ -364,14 +314,13 @@ class Server:
         try:
             ask = _ask(request, resolution)
             names = self.engine.policy.setting("authorizerChain", []) or []
-            chain = Chain(names, _Escalation(self, request), report=self.write)
+            chain = Chain(names, _Escalation(self, request, resolution), report=self.write)
             verdict = chain.authorize(ask)
         except Exception as exc:  # fail closed
             verdict = Verdict("deny", f"Denied: the serving session failed while asking "
                               f"({type(exc).__name__}: {exc})", decided_by="gate_error",
                               resolution="gate_error")  # fmt: skip
-        if requester_gone(request):  # died while it was being asked: no answer, no grant
-            self.abandon(request, "while it was being asked")
+        if not self.waiting(request):  # gone while it was being asked: no answer, no grant
             return
         with self._lock:
             held = self._busy.pop(request.id, None)
@@ -381,7 +330,7 @@ class Server:
     def answer(
         self,
         request: Request,
-        claim: Claim,
+        reply: Reply,
         verdict: Verdict,
         resolution: Resolution | None,
         *,
@@ -411,9 +360,12 @@ class Server:
                                                "origin": rule.origin},
         }  # fmt: skip
         self.write(f"forwarded_permission.{event}", fields)  # logged before the child can see it
-        delivered = self.inbox.answer(request.id, body, claim)
-        if not delivered:
-            self.observe("notice", request, "the requester had already withdrawn its request")
+        with self._lock:
+            self._answered[request.id] = (request.nonce, body)
+            while len(self._answered) > _REMEMBER:
+                del self._answered[next(iter(self._answered))]
+        if not reply.send(body):
+            self.observe("notice", request, "the requester was gone before the answer")
         self._emit("decision", {**fields, "result": fields["decision"],
                                 "agent": request.requester.agent,
                                 "session": request.requester.session,
@@ -421,12 +373,19 @@ class Server:
         self.observe("answered", request, f"{event}: {reason}")
 
 
+def _local(server: Server) -> Inbound:
+    from clearance.authority.forwarding.local import LocalInbound
+
+    return LocalInbound(server.state, server.session, server.describe,
+                        reject=server._refused_peer)  # fmt: skip
+
+
 def requester_gone(request: Request) -> bool:
     """Whether the process that wrote ``request`` has exited (a zombie counts as exited); a
     request without a pid is never judged gone."""
     if request.pid <= 0:
         return False
-    if not pid_alive(request.pid):
+    if not _pid_alive(request.pid):
         return True
     try:
         with open(f"/proc/{request.pid}/stat", "rb") as stat:
@@ -434,6 +393,16 @@ def requester_gone(request: Request) -> bool:
     except OSError:
         return False
     return bool(fields) and fields[0] in (b"Z", b"X")
+
+
+def _pid_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True  # it exists (another user's, say)
+    return True
 
 
 def _ask(request: Request, resolution: Resolution) -> Ask:
@@ -454,18 +423,22 @@ class _Escalation:
     """The serving session's terminal authorizer for one forwarded ask: its human, else one
     hop up (relay), else nobody."""
 
-    __slots__ = ("request", "server")
+    __slots__ = ("request", "resolution", "server")
 
-    def __init__(self, server: Server, request: Request) -> None:
+    def __init__(self, server: Server, request: Request, resolution: Resolution) -> None:
         self.server = server
         self.request = request
+        self.resolution = resolution
 
     def authorize(self, ask: Ask) -> Verdict:
         from clearance.authority.dialog import terminal_available
 
         server = self.server
-        if server.tty_path is not None and terminal_available(server.tty_path):
-            return self._ask_human(ask, server.tty_path)
+        tty = server.tty_path
+        if tty is not None and terminal_available(tty):
+            return self._ask_human(ask, tty)
+        if server.remote is not None:
+            return self._ask_human(ask, None)
         if server.relay:
             from clearance.authority.forwarding.relay import relay_up
 
@@ -474,17 +447,56 @@ class _Escalation:
                        "(it runs without a terminal).", decided_by="unavailable",
                        resolution="confirmation_unavailable")  # fmt: skip
 
-    def _ask_human(self, ask: Ask, tty_path: str) -> Verdict:
-        from clearance.authority.dialog import ask_on_terminal
+    def _ask_human(self, ask: Ask, tty_path: str | None) -> Verdict:
+        """Ask the human on ``tty_path`` and, when the server has one, the remote human too:
+        the first answer wins and the other prompt closes."""
         from clearance.authority.forwarding.scope import forwarded_prompt, scoped_verdict
 
         server, request = self.server, self.request
         prompt = forwarded_prompt(ask, request)
-        with server._human:
-            payload = {**server._fields(request), "agent": request.requester.agent,
-                       "session": request.requester.session, "message": ask.decision.reason,
-                       "forwarding": server._forwarding(request)}  # fmt: skip
-            server._emit("ui_prompt", payload)
+        if server.always is not None and request.grants:
+            first = request.grants[0]
+            label = f'Yes, always: {first.surface} "{first.pattern}" (written to your config)'
+            prompt = prompt.replace(always_label=label)
+        payload = {**server._fields(request), "agent": request.requester.agent,
+                   "session": request.requester.session, "message": ask.decision.reason,
+                   "forwarding": server._forwarding(request)}  # fmt: skip
+        ticket = None
+        if server.remote is not None:
+            ticket = server.remote.open(request, ask, prompt, self.resolution)
+            payload["link"] = ticket.link  # where the console shows it (notifications)
+        server._emit("ui_prompt", payload)
+        try:
+            answer = self._first_answer(prompt, tty_path, ticket)
+        finally:
+            if ticket is not None:
+                ticket.close("answered")
+        if not server.waiting(request):
+            # Nobody waits for this answer any more (the requester died, or serving stopped):
+            # record nothing — no grant for the whole session nobody needed.
+            return Verdict("deny", "No one could approve this: the request was abandoned.",
+                           decided_by="unavailable", resolution="abandoned")  # fmt: skip
+        return scoped_verdict(answer, ask, request, server)
+
+    def _first_answer(self, prompt: Prompt, tty_path: str | None, ticket: Ticket | None) -> Answer:
+        from clearance.authority.dialog import ask_on_terminal
+        from clearance.authority.prompt import Answer
+
+        server, request = self.server, self.request
+        timeout = max(request.expires - time.time(), 0.0)
+        if tty_path is None:
+            deadline = time.monotonic() + timeout
+            while ticket is not None and server.waiting(request):
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    break
+                found = ticket.wait(min(left, 1.0))
+                if found is not None:
+                    return found
+            return Answer("deny", "timeout")
+        with server._human:  # one terminal dialog at a time; the console shows them all
+            if ticket is not None and ticket.answer is not None:
+                return ticket.answer  # answered on the console while another dialog was open
             server.dialog_open = True
             server.observe("dialog_open", request, "")
             try:
@@ -492,13 +504,14 @@ class _Escalation:
                     prompt, tty_path=tty_path,
                     double_press=bool(server.engine.policy.setting("doublePressToConfirm", False)),
                     timeout=max(request.expires - time.time(), 0.0),
+                    cancel=None if ticket is None else ticket.decided,
                 )  # fmt: skip
             finally:
                 server.dialog_open = False
                 server.observe("dialog_closed", request, "")
-        if not server.waiting(request):
-            # Nobody waits for this answer any more (the requester died, or serving stopped):
-            # record nothing — no grant for the whole session nobody needed.
-            return Verdict("deny", "No one could approve this: the request was abandoned.",
-                           decided_by="unavailable", resolution="abandoned")  # fmt: skip
-        return scoped_verdict(answer, ask, request, server)
+        if ticket is None or ticket.claim(answer, "terminal"):
+            return answer
+        if ticket.answer is not None:
+            server.observe("notice", request, f"answered first on {ticket.by}")
+            return ticket.answer
+        return answer

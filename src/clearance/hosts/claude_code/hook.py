@@ -49,6 +49,8 @@ if TYPE_CHECKING:
     from clearance.hosts.claude_code.payload import Payload
     from clearance.policy.policy import Policy
 
+    Loader = Callable[[Payload, Mapping[str, str]], Engine]
+
 __all__ = [
     "ASK_MODES",
     "HostTerminal",
@@ -85,7 +87,7 @@ class HostTerminal:
     headless). ``deny``: refuse whatever needs approval.
     """
 
-    __slots__ = ("engine", "mode", "nobody", "note", "report")
+    __slots__ = ("engine", "mode", "nobody", "note", "report", "started")
 
     def __init__(
         self,
@@ -94,8 +96,10 @@ class HostTerminal:
         nobody: str | None,
         note: str,
         report: Callable[[str, dict[str, Any]], None] | None = None,
+        started: float | None = None,
     ) -> None:
         self.engine = engine
+        self.started = started
         self.mode = mode
         self.nobody = nobody
         self.note = note
@@ -121,7 +125,7 @@ class HostTerminal:
                 ask.decision,
                 ask.request_id,
                 report=self.report,
-                max_wait=forwarding_budget(os.environ),
+                max_wait=forwarding_budget(os.environ, self.started),
             )
             if verdict is not None:
                 return verdict
@@ -138,10 +142,10 @@ class HostTerminal:
 _MARGIN = 20.0
 
 
-def forwarding_budget(env: Mapping[str, str]) -> float:
+def forwarding_budget(env: Mapping[str, str], started: float | None = None) -> float:
     """Seconds this hook may still wait for a serving session: the installed hook timeout
-    (``CLEARANCE_HOOK_TIMEOUT`` when it was changed in settings.json) less what has passed and
-    a margin."""
+    (``CLEARANCE_HOOK_TIMEOUT`` when it was changed in settings.json) less what has passed
+    since ``started`` (default: this process's start) and a margin."""
     from clearance.hosts.claude_code.settings import HOOK_TIMEOUT
 
     try:
@@ -149,7 +153,8 @@ def forwarding_budget(env: Mapping[str, str]) -> float:
     except ValueError:
         limit = float(HOOK_TIMEOUT)
     margin = min(_MARGIN, limit / 4)
-    return max(0.0, limit - margin - (time.monotonic() - _STARTED))
+    began = _STARTED if started is None else started
+    return max(0.0, limit - margin - (time.monotonic() - began))
 
 
 def _nobody(reason: str, why: str) -> Verdict:
@@ -210,18 +215,29 @@ def _config_note(policy: Policy) -> str:
     )
 
 
-def pre_tool_use_answer(payload: Payload, env: Mapping[str, str]) -> tuple[str, str] | None:
+def _load(payload: Payload, env: Mapping[str, str]) -> Engine:
+    from clearance.decide.engine import Engine
+
+    return Engine.load(cwd=payload.cwd, agent=payload.agent_type, env=env)
+
+
+def pre_tool_use_answer(
+    payload: Payload,
+    env: Mapping[str, str],
+    load: Loader | None = None,
+    started: float | None = None,
+) -> tuple[str, str] | None:
     """``(permissionDecision, reason)`` for a PreToolUse payload; ``None`` for silence.
 
     The whole ask path runs here: session grants, yolo, the authorizer chain, forwarding to a
     serving session, and the review log and events; what is left asking goes to Claude Code's
-    own dialog.
+    own dialog. ``load(payload, env)`` gives the engine (default: loaded for this call; a
+    long-lived service passes its cached engines), ``started`` when the call arrived.
     """
-    from clearance.decide.engine import Engine
     from clearance.hosts.gatekeeper import Gatekeeper
 
     call = to_call(payload)
-    engine = Engine.load(cwd=payload.cwd, agent=payload.agent_type, env=env)
+    engine = (load or _load)(payload, env)
     decision = engine.check(call)
     if (
         decision.action == "ask"
@@ -231,7 +247,7 @@ def pre_tool_use_answer(payload: Payload, env: Mapping[str, str]) -> tuple[str, 
         return None
     note = _config_note(engine.policy)
     mode = ask_mode(engine.policy)
-    terminal = HostTerminal(engine, mode, headless_reason(payload, env), note)
+    terminal = HostTerminal(engine, mode, headless_reason(payload, env), note, started=started)
     keeper = Gatekeeper.from_config(engine, env=env, terminal=terminal)
     terminal.report = keeper.write  # forwarding events go to the same review log
     outcome = keeper.resolve(call, decision)
@@ -242,16 +258,16 @@ def pre_tool_use_answer(payload: Payload, env: Mapping[str, str]) -> tuple[str, 
     return "ask", decision.reason + note
 
 
-def _pre_tool_use(payload: Payload, env: Mapping[str, str]) -> str:
-    answered = pre_tool_use_answer(payload, env)
+def _pre_tool_use(
+    payload: Payload, env: Mapping[str, str], load: Loader | None, started: float | None
+) -> str:
+    answered = pre_tool_use_answer(payload, env, load, started)
     return "" if answered is None else pre_tool_use(*answered)
 
 
-def _permission_request(payload: Payload, env: Mapping[str, str]) -> str:
-    from clearance.decide.engine import Engine
-
+def _permission_request(payload: Payload, env: Mapping[str, str], load: Loader | None) -> str:
     call = to_call(payload)
-    engine = Engine.load(cwd=payload.cwd, agent=payload.agent_type, env=env)
+    engine = (load or _load)(payload, env)
     decision = engine.check(call)
     if decision.action == "allow":
         return permission_request("allow")
@@ -268,8 +284,15 @@ def _sniff_event(raw: bytes) -> str | None:
     return None
 
 
-def answer(raw: bytes, env: Mapping[str, str] | None = None) -> str:
-    """The hook's whole stdout for one payload ("" for silence). Never raises."""
+def answer(
+    raw: bytes,
+    env: Mapping[str, str] | None = None,
+    *,
+    load: Loader | None = None,
+    started: float | None = None,
+) -> str:
+    """The hook's whole stdout for one payload ("" for silence). Never raises. ``load`` and
+    ``started``: as for :func:`pre_tool_use_answer` (the HTTP hook of ``clearance serve``)."""
     env = os.environ if env is None else env
     event: str | None = None
     try:
@@ -280,9 +303,9 @@ def answer(raw: bytes, env: Mapping[str, str] | None = None) -> str:
             return error_answer(event, f"Denied: {exc}; {_FAILS_CLOSED}")
         event = payload.event
         if event == "PreToolUse":
-            return _pre_tool_use(payload, env)
+            return _pre_tool_use(payload, env, load, started)
         if event == "PermissionRequest":
-            return _permission_request(payload, env)
+            return _permission_request(payload, env, load)
         return error_answer(
             None,
             f"Denied: clearance does not handle the {event} hook event; install it with "

@@ -16,7 +16,6 @@ remove or refresh only those, never one the user wrote.
 from __future__ import annotations
 
 import os
-import shlex
 import sys
 
 from clearance._json import dumps
@@ -119,6 +118,8 @@ FAIL_CLOSED_SUFFIX = "|| exit 2"
 
 
 def hook_command(executable: list[str] | None = None) -> str:
+    import shlex  # not at the top: the hook reads HOOK_TIMEOUT from here on every ask
+
     words = (executable or _executable()) + ["hook", "claude-code"]
     return " ".join(shlex.quote(w) for w in words) + " " + FAIL_CLOSED_SUFFIX
 
@@ -127,6 +128,8 @@ def is_our_command(command: object) -> bool:
     """``… clearance hook claude-code`` (a script, or ``python -m clearance``)."""
     if not isinstance(command, str):
         return False
+    import shlex
+
     try:
         words = shlex.split(command)
     except ValueError:
@@ -179,8 +182,35 @@ def _write(
     change.changed = True
 
 
+# The HTTP hook of ``clearance serve --listen`` (``install claude-code --http``): Claude Code POSTs
+# the hook input to it with our token, read from this variable, and blocks the call on any failure
+# (``onFailure``, which Claude Code honours since the version below; without it a refused
+# connection, a 5xx or a timeout would let the call run).
+HTTP_PATH = "/hooks/claude-code"
+TOKEN_VAR = "CLEARANCE_HOOK_TOKEN"
+ONFAILURE_SINCE = (2, 1, 332)
+
+
+def http_hook(url: str) -> dict[str, Any]:
+    return {
+        "type": "http", "url": url, "timeout": HOOK_TIMEOUT, "onFailure": "block",
+        "headers": {"Authorization": f"Bearer ${TOKEN_VAR}"}, "allowedEnvVars": [TOKEN_VAR],
+    }  # fmt: skip
+
+
+def _is_our_http_hook(hook: dict[str, Any]) -> bool:
+    url = hook.get("url")
+    headers = hook.get("headers")
+    return (
+        hook.get("type") == "http" and isinstance(url, str) and url.endswith(HTTP_PATH)
+        and isinstance(headers, dict) and TOKEN_VAR in str(headers.get("Authorization", ""))
+    )  # fmt: skip
+
+
 def _is_our_hook(hook: object) -> bool:
-    return isinstance(hook, dict) and is_our_command(hook.get("command"))
+    if not isinstance(hook, dict):
+        return False
+    return is_our_command(hook.get("command")) or _is_our_http_hook(hook)
 
 
 def _strip_ours(hooks: dict[str, Any]) -> None:
@@ -216,6 +246,8 @@ def installed_commands(data: dict[str, Any]) -> dict[str, list[str]]:
             for h in group.get("hooks") or []:
                 if isinstance(h, dict) and is_our_command(h.get("command")):
                     out.setdefault(event, []).append(h["command"])
+                elif isinstance(h, dict) and _is_our_http_hook(h):
+                    out.setdefault(event, []).append(f"http {h['url']}")
     return out
 
 
@@ -401,6 +433,23 @@ def _apply_hiding(
         _write_record(record, env)
 
 
+def _set_token(data: dict[str, Any], path: str, token: str | None) -> None:
+    """Put ``token`` in the settings' ``env`` (``None``: remove ours)."""
+    env = data.get("env")
+    if env is None and token is None:
+        return
+    if env is None:
+        env = data["env"] = {}
+    if not isinstance(env, dict):
+        raise SettingsError(f'{path}: "env" is not an object; fix it first')
+    if token is None:
+        env.pop(TOKEN_VAR, None)
+        if not env:
+            del data["env"]
+    else:
+        env[TOKEN_VAR] = token
+
+
 # --- the three operations -----------------------------------------------------------------
 
 
@@ -411,10 +460,14 @@ def install(
     hide: list[str] | None = None,
     sandbox: dict[str, list[str]] | None = None,
     env: Mapping[str, str] | None = None,
+    http: str | None = None,
+    token: str | None = None,
     fail_closed: bool = False,
 ) -> Change:
-    """Add our hook for every event (replacing an older one of ours), hide ``hide`` and own the
-    ``sandbox`` lists. ``fail_closed`` adds ``"onFailure": "block"`` (Claude Code 2.1.332+)."""
+    """Add our hook for every event (replacing an older one of ours, command or http), hide
+    ``hide`` and own the ``sandbox`` lists. ``http``: install the HTTP hook at that URL instead
+    of the command hook, with ``token`` (when given) in the settings' ``env``. ``fail_closed``
+    adds ``"onFailure": "block"`` to the command hook (Claude Code :data:`ONFAILURE_SINCE`+)."""
     change = Change(path)
     data, before = read_settings(path)
     snapshot = dumps(data)
@@ -424,10 +477,14 @@ def install(
     if not isinstance(hooks, dict):
         raise SettingsError(f'{path}: "hooks" is not an object; fix it first')
     _strip_ours(hooks)
-    entry: dict[str, Any] = {"type": "command", "command": command or hook_command(),
-                             "timeout": HOOK_TIMEOUT}  # fmt: skip
+    entry: dict[str, Any] = {
+        "type": "command", "command": command or hook_command(), "timeout": HOOK_TIMEOUT,
+    }  # fmt: skip
     if fail_closed:
         entry["onFailure"] = "block"
+    if http is not None:
+        entry = http_hook(http)
+    _set_token(data, path, token if http is not None else None)
     for event in EVENTS:
         groups = hooks.get(event)
         if not isinstance(groups, list):
@@ -455,6 +512,7 @@ def uninstall(path: str, *, env: Mapping[str, str] | None = None) -> Change:
         _strip_ours(hooks)
         if not hooks:
             del data["hooks"]
+    _set_token(data, path, None)
     _apply_hiding(data, path, [], change, env)
     _apply_sandbox(data, path, {"denyRead": [], "denyWrite": []}, env)
     _write(path, data, before, snapshot, change)

@@ -1,0 +1,228 @@
+"""What the console sees of the serving session, and the only way it acts on it.
+
+:class:`Broker` is the interface between the web console and the serving session:
+
+* **pending asks** — ``pending()``, ``subscribe()`` (a wake-up on every change, for Server-Sent
+  Events) and ``answer(id, answer, by)``; the first answer wins, from the console or the
+  terminal dialog (:class:`~clearance.authority.forwarding.remote.Ticket`);
+* **recent decisions** — ``recent(...)``, from the review log, filtered like ``clearance log``;
+* **session grants** — ``grants()`` and ``revoke(...)``, the serving session's own grants.
+
+It implements :class:`~clearance.authority.forwarding.remote.RemoteHuman`, so the serving
+session opens a ticket here for every ask that escalates to its human.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+
+from clearance.authority.forwarding.remote import Ticket
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import Any
+
+    from clearance.authority.ask import Ask
+    from clearance.authority.forwarding.protocol import Request
+    from clearance.authority.forwarding.resolution import Resolution
+    from clearance.authority.prompt import Answer, Prompt
+
+__all__ = ["Broker", "Pending"]
+
+_TAIL = 1 << 20  # the review log's last MiB is what "recent" reads
+
+
+class Pending:
+    """One ask waiting on the console: its ticket and everything the human is shown."""
+
+    __slots__ = ("created", "expires", "id", "prompt", "request", "resolution", "ticket")
+
+    def __init__(
+        self, request: Request, prompt: Prompt, resolution: Resolution, ticket: Ticket
+    ) -> None:
+        self.id = request.id
+        self.request = request
+        self.prompt = prompt
+        self.resolution = resolution
+        self.ticket = ticket
+        self.created = request.created
+        self.expires = request.expires
+
+    def view(self) -> dict[str, Any]:
+        """The ask's whole provenance, as plain data (rendered by ``pages``)."""
+        request, prompt = self.request, self.prompt
+        who = request.requester
+        return {
+            "id": self.id, "title": prompt.title, "requester": prompt.requester,
+            "agent": who.agent, "session": who.session, "cwd": who.cwd, "tool": who.tool,
+            "surface": who.surface, "value": who.value, "reason": request.reason,
+            "via": list(request.via), "rule": prompt.rule, "reasons": list(prompt.reasons),
+            "asking": list(prompt.asking), "created": self.created, "expires": self.expires,
+            "gates": [
+                {"gate": g.gate, "surface": g.surface, "value": g.value, "unit": g.unit,
+                 "sentinel": g.sentinel, "message": g.message, "values": list(g.values)}
+                for g in request.gates
+            ],
+            "patterns": [{"surface": g.surface, "pattern": g.pattern} for g in request.grants],
+            "resolved": [
+                {"gate": g.gate, "surface": g.surface, "value": g.value, "action": g.action,
+                 "message": g.message}
+                for g in self.resolution.gates
+            ],
+        }  # fmt: skip
+
+
+class Broker:
+    """The console's view of one serving session (``session`` with its ``state`` root)."""
+
+    def __init__(
+        self,
+        *,
+        session: str,
+        state: str,
+        log_path: str | None,
+        write: Callable[[str, dict[str, Any]], object] | None = None,
+    ) -> None:
+        self.session = session
+        self.state = state
+        self.log_path = log_path
+        self.write = write
+        self._pending: dict[str, Pending] = {}
+        self._lock = threading.Lock()
+        self._listeners: list[Callable[[], None]] = []
+        self.version = 0
+        self.base = ""  # the console's address, once it listens (for deep links)
+
+    # -- the serving session's side (RemoteHuman) --------------------------------------------
+
+    def open(self, request: Request, ask: Ask, prompt: Prompt, resolution: Resolution) -> Ticket:
+        link = f"{self.base}/#ask-{request.id}" if self.base else None
+        ticket = _Ticket(request, self, link)
+        with self._lock:
+            self._pending[request.id] = Pending(request, prompt, resolution, ticket)
+        self._changed()
+        return ticket
+
+    def _closed(self, request_id: str) -> None:
+        with self._lock:
+            gone = self._pending.pop(request_id, None)
+        if gone is not None:
+            self._changed()
+
+    # -- pending asks --------------------------------------------------------------------------
+
+    def pending(self) -> list[Pending]:
+        with self._lock:
+            return sorted(self._pending.values(), key=lambda p: p.created)
+
+    def find(self, request_id: str) -> Pending | None:
+        with self._lock:
+            return self._pending.get(request_id)
+
+    def answer(self, request_id: str, answer: Answer, by: str) -> str | None:
+        """Answer a pending ask; ``None`` when it was taken, else why not (already answered,
+        elsewhere or here, or gone)."""
+        with self._lock:
+            found = self._pending.get(request_id)
+        if found is None:
+            return "this ask is no longer pending (answered elsewhere, withdrawn or timed out)"
+        if not found.ticket.claim(answer, by):
+            first = found.ticket.by or "elsewhere"
+            return f"this ask was already answered ({first})"
+        return None
+
+    def subscribe(self, wake: Callable[[], None]) -> Callable[[], None]:
+        """Call ``wake()`` (from any thread) on every change; returns the unsubscribe."""
+        with self._lock:
+            self._listeners.append(wake)
+
+        def cancel() -> None:
+            with self._lock:
+                if wake in self._listeners:
+                    self._listeners.remove(wake)
+
+        return cancel
+
+    def _changed(self) -> None:
+        with self._lock:
+            self.version += 1
+            listeners = list(self._listeners)
+        for wake in listeners:
+            try:
+                wake()
+            except Exception:
+                pass
+
+    # -- recent decisions ----------------------------------------------------------------------
+
+    def recent(
+        self,
+        *,
+        limit: int = 50,
+        tool: str | None = None,
+        decision: str | None = None,
+        session: str | None = None,
+        since: str | None = None,
+    ) -> list[dict[str, Any]]:
+        """The latest review-log records that pass the filter, newest first."""
+        from clearance.audit.reader import LogFilter, _parse
+
+        if self.log_path is None:
+            return []
+        keep = LogFilter(tool=tool or None, decision=decision or None, session=session or None,
+                         since=since or None)  # fmt: skip
+        try:
+            with open(self.log_path, "rb") as handle:
+                size = os.fstat(handle.fileno()).st_size
+                handle.seek(max(0, size - _TAIL))
+                lines = handle.read().splitlines()
+        except OSError:
+            return []
+        if size > _TAIL and lines:
+            lines = lines[1:]  # a partial first line
+        out: list[dict[str, Any]] = []
+        for raw in reversed(lines):
+            record = _parse(raw)
+            if record is not None and keep.matches(record):
+                out.append(record)
+                if len(out) >= limit:
+                    break
+        return out
+
+    # -- session grants ------------------------------------------------------------------------
+
+    def grants(self) -> list[tuple[str, str]]:
+        from clearance.decide.grant import DiskGrants
+
+        return [(g.surface, g.pattern) for g in DiskGrants(self.state, self.session).grants()]
+
+    def revoke(self, surface: str, pattern: str, by: str) -> bool:
+        from clearance.decide.grant import DiskGrants, Grant
+
+        store = DiskGrants(self.state, self.session)
+        grant = Grant(surface, pattern)
+        if grant not in store.grants():
+            return False
+        store.remove([grant])
+        if self.write is not None:
+            self.write("console.grant_revoked", {"responderSession": self.session,
+                                                 "surface": surface, "pattern": pattern,
+                                                 "answeredBy": by})  # fmt: skip
+        self._changed()
+        return True
+
+
+class _Ticket(Ticket):
+    """A ticket that leaves the console's pending list when it closes."""
+
+    __slots__ = ("broker",)
+
+    def __init__(self, request: Request, broker: Broker, link: str | None) -> None:
+        super().__init__(request, link)
+        self.broker = broker
+
+    def close(self, note: str = "") -> None:
+        super().close(note)
+        self.broker._closed(self.request.id)

@@ -1,0 +1,51 @@
+"""The serving dialog's "always" answer: allow this call and write the pattern into the config."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from clearance.authority.ask import Requester
+from clearance.authority.forwarding.protocol import GateFact, Request
+from clearance.authority.forwarding.resolution import resolve
+from clearance.authority.forwarding.scope import scoped_verdict
+from clearance.authority.forwarding.server import Server, _ask
+from clearance.authority.prompt import Answer
+from clearance.decide.engine import Engine
+from clearance.decide.grant import Grant
+from clearance.policy.loader import load_policy
+from clearance.service.always import writer
+
+
+def serving(world: Any, always: bool) -> Server:
+    project = world.project()
+    return Server(lambda: Engine.load(cwd=str(project)), session="S", directory=str(project),
+                  state=str(world.state), always=writer(None, str(world.state)) if always else None)  # fmt: skip
+
+
+def request(world: Any) -> Request:
+    return Request(id="req-" + "c" * 32, nonce="d" * 32, target="S", created=0.0, expires=9e9,
+                   requester=Requester(None, "C1", str(world.home), "bash", "bash", "npm test"),
+                   reason="asks", gates=(GateFact("bash", "bash", "npm test", ("npm test",)),),
+                   grants=(Grant("bash", "npm test*"),))  # fmt: skip
+
+
+def test_always_approves_and_writes_the_first_pattern_to_the_global_config(world) -> None:  # type: ignore[no-untyped-def]
+    config = world.global_config('{"permission": {"bash": {"*": "ask"}}}')
+    server = serving(world, always=True)
+    req = request(world)
+    ask = _ask(req, resolve(req, server.engine.policy.rules))
+    verdict = scoped_verdict(Answer("always"), ask, req, server)
+    assert verdict.action == "allow" and not verdict.grants
+    assert '"npm test*": "allow"' in config.read_text()
+    policy = load_policy(cwd=str(world.home), use_cache=False)
+    assert policy.rules.evaluate("bash", ("npm test --watch",)).action == "allow"
+    assert policy.rules.evaluate("bash", ("npm publish",)).action == "ask"
+
+
+def test_a_config_that_cannot_take_it_still_approves_this_call_and_is_left_alone(world) -> None:  # type: ignore[no-untyped-def]
+    config = world.global_config('{"permission": {"bash": 7}}')
+    server = serving(world, always=True)
+    req = request(world)
+    ask = _ask(req, resolve(req, server.engine.policy.rules))
+    assert scoped_verdict(Answer("always"), ask, req, server).action == "allow"
+    assert config.read_text() == '{"permission": {"bash": 7}}'
