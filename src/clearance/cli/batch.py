@@ -61,7 +61,9 @@ def run_batch(args: Args) -> int:
             result = {"line": number, "error": str(exc)}
             status = 1
         except Exception as exc:  # one bad line never stops the others
-            result = {"line": number, "error": f"{type(exc).__name__}: {exc}"}
+            from clearance.cli._errors import describe
+
+            result = {"line": number, "error": describe(exc)}
             status = 1
         out.write(dumps(result) + "\n")
     out.flush()

@@ -5,19 +5,22 @@ from __future__ import annotations
 import os
 import sys
 
-from clearance.cli._args import UsageError, parse_args
+from clearance.cli._args import UsageError
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from clearance.cli._args import Args
 
 __all__ = ["run_doctor"]
 
 
-def run_doctor(argv: list[str]) -> int:
+def run_doctor(args: Args) -> int:
     from clearance.hosts.setup import HOSTS
 
-    if any(a in HOSTS for a in argv):
-        from clearance.hosts.setup import run
+    if args.positionals and args.positionals[0] in HOSTS:  # codex, gemini, … (hosts/setup.py)
+        from clearance.hosts.setup import run_parsed
 
-        return run("doctor", argv)
-    args = parse_args(argv, valued=("--cwd",), switches=())
+        return run_parsed("doctor", args.positionals, None, args.value("--cwd"))
     if args.positionals not in ([], ["claude-code"]):
         raise UsageError("doctor takes no arguments but --cwd (and optionally claude-code)")
     from clearance.hosts.claude_code.doctor import run_checks
@@ -25,9 +28,10 @@ def run_doctor(argv: list[str]) -> int:
     cwd = os.path.abspath(args.value("--cwd") or os.getcwd())
     checks = run_checks(cwd)
     from clearance._display import escape
+    from clearance.cli._color import paint
 
     for check in checks:
-        mark = "ok  " if check.ok else "FAIL"
+        mark = paint("ok  ", "ok", sys.stdout) if check.ok else paint("FAIL", "FAIL", sys.stdout)
         body = "\n      ".join(escape(line) for line in check.summary.split("\n"))
         sys.stdout.write(f"{mark}  {check.name}: {body}\n")
         if check.fix:

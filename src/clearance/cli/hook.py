@@ -2,23 +2,20 @@
 
 from __future__ import annotations
 
-__all__ = ["HOSTS", "run_hook"]
+__all__ = ["run_hook"]
 
-# host -> the module whose ``run``/``main`` answers its hook payloads
-HOSTS = {
-    "claude-code": "clearance.hosts.claude_code.hook",
-    "codex": "clearance.hosts.codex.hook",
-    "gemini": "clearance.hosts.gemini.hook",
-    "copilot": "clearance.hosts.copilot.hook",
-    "cursor": "clearance.hosts.cursor.hook",
-    "qwen": "clearance.hosts.qwen.hook",
-    "opencode": "clearance.hosts.opencode.hook",
-    "pi": "clearance.hosts.pi.hook",
-}
+HOSTS = ("claude-code", "codex", "gemini", "copilot", "cursor", "qwen", "opencode", "pi")
+# host -> the module whose ``run`` (``main`` for Claude Code) answers its hook payloads
+_MODULES = {host: f"clearance.hosts.{host.replace('-', '_')}.hook" for host in HOSTS}
 
 
-def run_hook(argv: list[str]) -> int:
-    module = HOSTS.get(argv[0]) if len(argv) == 1 else None
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from clearance.cli._args import Args
+
+
+def run_hook(args: Args) -> int:
+    module = _MODULES.get(args.positionals[0]) if len(args.positionals) == 1 else None
     if module is None:
         from clearance.cli._args import UsageError
 

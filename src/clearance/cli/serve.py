@@ -15,7 +15,7 @@ import os
 import sys
 import time
 
-from clearance.cli._args import UsageError, parse_args
+from clearance.cli._args import UsageError
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from typing import Any
 
     from clearance.authority.forwarding.protocol import Request
+    from clearance.cli._args import Args
 
 __all__ = ["run_serve"]
 
@@ -94,7 +95,18 @@ def _logging(engine: Any, state: str) -> tuple[Any, Any]:
     return reporting(engine.policy, state)
 
 
-def run_serve(argv: list[str]) -> int:
+def _argv(args: Args) -> list[str]:
+    """The options ``args`` was given, as words again (the service's unit runs them)."""
+    words: list[str] = []
+    for name, value in args.flags.items():
+        if value is True:
+            words.append(name)
+        elif isinstance(value, str):
+            words += [name, value]
+    return words
+
+
+def run_serve(args: Args) -> int:
     import signal
     import threading
 
@@ -103,19 +115,10 @@ def run_serve(argv: list[str]) -> int:
     from clearance.decide.engine import Engine
     from clearance.policy.state import state_root
 
-    args = parse_args(
-        argv,
-        valued=("--session", "--dir", "--parent", "--tty", "--config", "--policy",
-                "--listen", "--tls-cert", "--tls-key", "--public-url"),
-        switches=("--relay", "--yolo", "--no-human", "--behind-proxy", "--install-service",
-                  "--open"),
-    )  # fmt: skip
-    if args.positionals:
-        raise UsageError("serve takes no positional arguments")
     if args.on("--install-service"):  # the service's unit (clearance.service.unit)
         from clearance.service.unit import install_service
 
-        return install_service(argv)
+        return install_service(_argv(args))
     session = args.value("--session") or "serve-" + os.urandom(6).hex()
     directory = os.path.realpath(os.path.abspath(args.value("--dir") or os.getcwd()))
     if not os.path.isdir(directory):

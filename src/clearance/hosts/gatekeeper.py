@@ -170,9 +170,17 @@ class Gatekeeper:
     # -- reporting ---------------------------------------------------------------------------
 
     def write(self, event: str, fields: dict[str, Any]) -> None:
-        """One review-log line (no-op without a log)."""
+        """One review-log line (no-op without a log); a line that cannot be appended is said on
+        stderr, so a decision never goes unrecorded in silence."""
         if self.log is not None:
-            self.log.write(event, fields)
+            problem = self.log.write(event, fields)
+            if problem is not None:
+                import sys
+
+                sys.stderr.write(
+                    f"{problem}; this {event} is missing from the review log "
+                    "(`clearance doctor` checks the log)\n"
+                )
 
     def _fields(self, call: ToolCall, decision: Decision | None, request_id: str) -> dict[str, Any]:
         fields: dict[str, Any] = {

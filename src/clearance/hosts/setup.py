@@ -1,14 +1,14 @@
 """``clearance install|uninstall|sync|doctor <host>`` for the hosts besides Claude Code.
 
-Cold code: argparse is fine here. Each host module provides ``install``/``uninstall`` (and
-``sync`` where the host needs static rules); this module picks the file, reports what changed,
-and runs the doctor's round trip: the installed command, run the way the host runs it, must block
-a payload it cannot read and answer a readable one in the host's format.
+Cold code. The command line is parsed by ``clearance.cli``; each host module provides
+``install``/``uninstall`` (and ``sync`` where the host needs static rules); this module picks the
+file, reports what changed, and runs the doctor's round trip: the installed command, run the way
+the host runs it, must block a payload it cannot read and answer a readable one in the host's
+format.
 """
 
 from __future__ import annotations
 
-import argparse
 import os
 import subprocess
 import sys
@@ -17,55 +17,33 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
 
-__all__ = ["HOSTS", "run"]
+__all__ = ["HOSTS", "run_parsed"]
 
 HOSTS = ("codex", "gemini", "copilot", "cursor", "qwen", "opencode", "pi")
 
 
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:  # type: ignore[override]
-        sys.stderr.write(f"clearance: {message}\n(see `clearance --help`)\n")
-        raise SystemExit(2)
-
-
-def _args(verb: str, argv: list[str]) -> argparse.Namespace:
-    parser = _Parser(prog=f"clearance {verb}")
-    parser.add_argument("host", choices=HOSTS)
-    scope = parser.add_mutually_exclusive_group()
-    scope.add_argument("--user", dest="scope", action="store_const", const="user")
-    scope.add_argument("--project", dest="scope", action="store_const", const="project")
-    parser.add_argument("--dir", default=None)
-    parser.add_argument("--cwd", default=None)
-    return parser.parse_args(argv)
-
-
-def _report(change: object, what: str) -> None:
-    path = getattr(change, "path", "")
-    if not getattr(change, "changed", False):
-        sys.stdout.write(f"{path}: already {what}, nothing to change\n")
-    else:
-        sys.stdout.write(f"{path}: {what}\n")
-        backup = getattr(change, "backup", None)
-        if backup:
-            sys.stdout.write(f"  previous file kept as {backup}\n")
-    for note in getattr(change, "notes", []):
-        sys.stdout.write(f"  {note}\n")
-
-
-def run(verb: str, argv: list[str]) -> int:
-    try:
-        args = _args(verb, argv)
-    except SystemExit as exc:
-        return int(exc.code or 0)
-    directory = os.path.abspath(args.dir or args.cwd or os.getcwd())
-    scope = args.scope or "user"
-    host = args.host
+def run_parsed(verb: str, positionals: list[str], scope: str | None, where: str | None) -> int:
+    """``clearance <verb> <host> [--user|--project] [--dir D]`` (``--cwd D`` for doctor), with
+    the command line already parsed. ``scope`` ``None``: the project's file when clearance is
+    installed there, else the user's."""
+    if len(positionals) != 1 or positionals[0] not in HOSTS:
+        sys.stderr.write(f"clearance {verb}: takes one host: {', '.join(HOSTS)}\n")
+        return 2
+    host = positionals[0]
+    directory = os.path.abspath(where or os.getcwd())
     from clearance.hosts.hook_files import HookFileError
 
     try:
+        module = __import__(f"clearance.hosts.{host}.install", fromlist=["install"])
+        if scope is None:
+            scope = "user"
+            installed = getattr(module, "installed_command", None)
+            project = module.hooks_path("project", directory)
+            codex_there = host == "codex" and module.installed(project)[0]
+            if codex_there or (installed is not None and installed(project) is not None):
+                scope = "project"
         if verb == "doctor":
             return _doctor(host, scope, directory)
-        module = __import__(f"clearance.hosts.{host}.install", fromlist=["install"])
         path = module.hooks_path(scope, directory)
         if verb == "install":
             change = module.install(path, scope=scope, directory=directory)
@@ -82,6 +60,19 @@ def run(verb: str, argv: list[str]) -> int:
         sys.stderr.write(f"clearance {verb} {host}: {exc}\n")
         return 1
     return 0
+
+
+def _report(change: object, what: str) -> None:
+    path = getattr(change, "path", "")
+    if not getattr(change, "changed", False):
+        sys.stdout.write(f"{path}: already {what}, nothing to change\n")
+    else:
+        sys.stdout.write(f"{path}: {what}\n")
+        backup = getattr(change, "backup", None)
+        if backup:
+            sys.stdout.write(f"  previous file kept as {backup}\n")
+    for note in getattr(change, "notes", []):
+        sys.stdout.write(f"  {note}\n")
 
 
 # --- doctor --------------------------------------------------------------------------------

@@ -11,13 +11,14 @@ import os
 from clearance._frozen import Frozen
 from clearance.policy.errors import ConfigError
 from clearance.policy.jsonc import Document, JsoncError, parse
-from clearance.policy.surface import check_surface_key
+from clearance.policy.surface import DIRECTIONAL, FAMILIES, check_surface_key
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
 __all__ = [
+    "KNOWN_SURFACES",
     "PermissionMap",
     "ScopeConfig",
     "SelfTest",
@@ -41,6 +42,13 @@ _HOST_SPELLINGS = {
     "skill": "skill", "webfetch": "webfetch", "websearch": "websearch", "task": "task",
     "agent": "task", "mcp": "mcp",
 }  # fmt: skip
+# The surfaces clearance decides on by name; any other tool name is a surface of its own, so a
+# name close to one of these is most likely a typo ("bahs").
+KNOWN_SURFACES = (
+    *sorted(set(_HOST_SPELLINGS.values())),
+    *FAMILIES,
+    *DIRECTIONAL,
+)
 _SETTINGS: dict[str, str] = {
     "authorizerChain": "list of strings",
     "notify": "object",
@@ -203,6 +211,16 @@ def _did_you_mean(word: str, choices: tuple[str, ...] | list[str]) -> str:
     return f' (did you mean "{close[0]}"?)' if close else ""
 
 
+def _close_surface(name: str) -> str | None:
+    """A known surface ``name`` is probably a typo of, or ``None``."""
+    from difflib import get_close_matches
+
+    close = get_close_matches(name.lower(), [*KNOWN_SURFACES, *_HOST_SPELLINGS], n=1, cutoff=0.75)
+    if not close:
+        return None
+    return _HOST_SPELLINGS.get(close[0], close[0])
+
+
 def _action(
     ck: _Checker, value: object, path: tuple[object, ...], what: str
 ) -> tuple[str, str | None]:
@@ -267,6 +285,13 @@ def parse_permission(ck: _Checker, value: object, path: tuple[object, ...]) -> P
         if problem:
             raise ck.fail(problem, spath, key=True)
         canonical = _HOST_SPELLINGS.get(surface.lower())
+        if canonical is None and surface not in KNOWN_SURFACES:
+            close = _close_surface(surface)
+            if close:
+                ck.warnings.append(
+                    f'{ck.where(spath, key=True)}: surface "{surface}" is no known tool, so it '
+                    f'only matches a tool of that name; did you mean "{close}"?'
+                )
         if canonical is not None and canonical != surface:
             ck.warnings.append(
                 f'{ck.where(spath, key=True)}: surface "{surface}" is a host\'s spelling; '
@@ -342,6 +367,14 @@ def _tests(ck: _Checker, value: object) -> tuple[SelfTest, ...]:
         for key in ("tool", "expect"):
             if not isinstance(item.get(key), str):
                 raise ck.fail(f'a test needs "{key}" as a string', path)
+        tool = item["tool"]
+        if tool.lower() not in _HOST_SPELLINGS and not tool.startswith("mcp__"):
+            close = _close_surface(tool)
+            if close:
+                ck.warnings.append(
+                    f'{ck.where((*path, "tool"))}: tool "{tool}" is no known tool; '
+                    f'did you mean "{close}"?'
+                )
         if item["expect"] not in _ACTIONS:
             raise ck.fail(
                 f'"expect" must be "allow", "ask" or "deny", not "{item["expect"]}"',
@@ -369,11 +402,26 @@ def parse_config(text: str, file: str) -> ScopeConfig:
     try:
         doc = parse(text)
     except JsoncError as exc:
-        raise ConfigError.at(exc.message, file=file, source=text, offset=exc.offset) from None
+        message = exc.message
+        if "after the end" in message:
+            message += (
+                "; a config is one object: merge what follows into the first { … }, e.g. "
+                '{"permission": {…}, "tests": […]}'
+            )
+        raise ConfigError.at(message, file=file, source=text, offset=exc.offset) from None
     ck = _Checker(doc, file)
     top = doc.value
     if not isinstance(top, dict):
-        raise ck.fail(f"the configuration must be a JSON object, not {_type_name(top)}", ())
+        hint = (
+            "; if this array holds the config, remove the [ ] around it"
+            if isinstance(top, list)
+            else ""
+        )
+        raise ck.fail(
+            f"the configuration must be one JSON object, not {_type_name(top)}; write it as "
+            f'{{"permission": {{…}}}}{hint}',
+            (),
+        )
     warnings: list[str] = []
     permission = EMPTY
     agents: list[tuple[str, PermissionMap]] = []

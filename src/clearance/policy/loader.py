@@ -231,8 +231,13 @@ def _compile(
             try:
                 with open(path, encoding="utf-8") as handle:
                     text = handle.read()
-            except (OSError, UnicodeDecodeError) as exc:
-                errors.append(ConfigError(f"cannot read the agent file: {exc}", file=path))
+            except OSError as exc:
+                why = (exc.strerror or "refused").lower()
+                errors.append(ConfigError(f"cannot read the agent file: {why}", file=path))
+                continue
+            except UnicodeDecodeError as exc:
+                why = f"not UTF-8 text ({exc.reason} at byte {exc.start})"
+                errors.append(ConfigError(f"cannot read the agent file: {why}", file=path))
                 continue
             try:
                 doc = parse_frontmatter(text)
