@@ -120,7 +120,7 @@ class HostProject:
             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
             env=self.env, cwd=str(self.project),
         )  # fmt: skip
-        heartbeat = self.state / "forwarding" / "serving" / "parent-e2e.json"
+        heartbeat = self.state / "forwarding" / "parent-e2e" / "serve.sock"  # listening
         deadline = time.monotonic() + 20
         while not heartbeat.exists() and time.monotonic() < deadline and process.poll() is None:
             time.sleep(0.05)
