@@ -24,6 +24,7 @@ __all__ = [
     "DENIED",
     "FORWARDED_PREFIX",
     "GATE_ERROR",
+    "GRANTS_REJECTED",
     "NOTIFY_ERROR",
     "REQUEST_EVENTS",
     "RESOLUTIONS",
@@ -40,6 +41,8 @@ SESSION_APPROVED = "permission_request.session_approved"
 AUTO_APPROVED = "permission_request.auto_approved"
 GATE_ERROR = "gate_error"
 NOTIFY_ERROR = "notify.error"
+# A session-grant file failed its seal (not written by clearance): its grants were ignored.
+GRANTS_REJECTED = "session_grants.rejected"
 FORWARDED_PREFIX = "forwarded_permission."
 
 REQUEST_EVENTS = (WAITING, APPROVED, DENIED, BLOCKED, SESSION_APPROVED, AUTO_APPROVED)

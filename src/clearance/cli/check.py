@@ -59,6 +59,7 @@ def call_input(tool: str, raw: str | None) -> Any:
 
 def _engine(args_cwd: str, flags: Any, agent: str | None, policy_text: str | None) -> Engine:
     from clearance.decide.engine import Engine
+    from clearance.hosts.facts import HOST_FACTS
 
     return Engine.load(
         cwd=args_cwd,
@@ -67,6 +68,7 @@ def _engine(args_cwd: str, flags: Any, agent: str | None, policy_text: str | Non
         policy=policy_text,
         yolo=True if flags.on("--yolo") else None,
         use_cache=not flags.on("--no-cache"),
+        host=HOST_FACTS,
     )
 
 

@@ -30,12 +30,15 @@ def run_gate(args: Args) -> int:
     tool = args.positionals[0]
     raw = args.positionals[1] if len(args.positionals) > 1 else None
     cwd = os.path.abspath(args.value("--cwd") or os.getcwd())
+    from clearance.hosts.facts import HOST_FACTS
+
     engine = Engine.load(
         cwd=cwd,
         agent=args.value("--agent"),
         config=args.value("--config"),
         policy=args.value("--policy"),
         yolo=True if args.on("--yolo") else None,
+        host=HOST_FACTS,
     )
     keeper = Gatekeeper.from_config(engine, tty_path=args.value("--tty") or "/dev/tty")
     call = ToolCall(

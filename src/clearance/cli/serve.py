@@ -129,11 +129,14 @@ def run_serve(args: Args) -> int:
     elif tty_path is None and sys.stdin.isatty() and terminal_available("/dev/tty"):
         tty_path = "/dev/tty"
 
+    from clearance.hosts.facts import HOST_FACTS
+
     def load() -> Engine:
         # The base policy, agent-neutral: the requester already applied its per-agent policy.
         return Engine.load(cwd=directory, agent=None, config=args.value("--config"),
                            policy=args.value("--policy"),
-                           yolo=True if args.on("--yolo") else None)  # fmt: skip
+                           yolo=True if args.on("--yolo") else None,
+                           host=HOST_FACTS)  # fmt: skip
 
     state = state_root()
     engine = load()

@@ -182,6 +182,22 @@ class Gatekeeper:
                     "(`clearance doctor` checks the log)\n"
                 )
 
+    def _report_rejected(self, call: ToolCall) -> None:
+        """A session-grant file that failed its seal was ignored: say so in the review log."""
+        rejected = self.engine.rejected_grants()
+        if not rejected:
+            return
+        from clearance.audit.review_event import GRANTS_REJECTED
+
+        for session, path, why in rejected:
+            self.write(GRANTS_REJECTED, {
+                "session": session, "file": path, "why": why, "tool": call.kind,
+                "agent": call.agent, "cwd": call.cwd,
+                "message": "a session-grant file was not written by clearance (its seal does "
+                "not match): its grants are ignored; remove it with "
+                "`clearance sessions --clear ID`",
+            })  # fmt: skip
+
     def _fields(self, call: ToolCall, decision: Decision | None, request_id: str) -> dict[str, Any]:
         fields: dict[str, Any] = {
             "requestId": request_id,
@@ -257,6 +273,7 @@ class Gatekeeper:
 
             request_id = new_request_id()
         try:
+            self._report_rejected(call)
             return self._resolve(call, decision, request_id)
         except Exception as exc:  # fail closed (ADR 0002)
             reason = f"Denied: clearance failed while deciding ({type(exc).__name__}: {exc})"

@@ -12,6 +12,7 @@ from clearance._frozen import Frozen
 from clearance.policy.errors import ConfigError
 from clearance.policy.jsonc import Document, JsoncError, parse
 from clearance.policy.surface import DIRECTIONAL, FAMILIES, check_surface_key
+from clearance.policy.wildcard import is_command_pattern
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -262,6 +263,21 @@ def _action(
     )
 
 
+def _command_rule(ck: _Checker, pattern: str, action: str, path: tuple[object, ...]) -> str | None:
+    """``None`` when the command rule ``pattern`` reads; else its error is recorded and the
+    pattern that stands in for it is returned (``"PROGRAM *"``, or ``""`` for none)."""
+    from clearance.policy.command_rule import CommandPattern, CommandPatternError
+
+    try:
+        CommandPattern(pattern, action)
+    except CommandPatternError as exc:
+        ck.rule_errors.append(
+            ck.fail(f'bash command rule "{pattern}": {exc.message}', path, key=True)
+        )
+        return f"{exc.program} *" if exc.program else ""
+    return None
+
+
 def parse_permission(ck: _Checker, value: object, path: tuple[object, ...]) -> PermissionMap:
     """Validate a ``permission`` object at ``path`` of the checker's document."""
     if not isinstance(value, dict):
@@ -329,6 +345,12 @@ def parse_permission(ck: _Checker, value: object, path: tuple[object, ...]) -> P
             except ConfigError as exc:  # rule-local: this rule asks, the file's others stand
                 ck.rule_errors.append(exc)
                 action, reason = "ask", None
+            if surface == "bash" and is_command_pattern(pattern):
+                broken = _command_rule(ck, pattern, action, ppath)
+                if broken is not None:  # rule-local: the program it names asks instead
+                    if broken:
+                        entries.append((broken, "ask", None, ck.where(ppath, key=True)))
+                    continue
             entries.append((pattern, action, reason, ck.where(ppath, key=True)))
         surfaces.append((surface, False, tuple(entries)))
     return PermissionMap(universal, tuple(surfaces))

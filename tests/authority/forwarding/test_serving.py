@@ -91,7 +91,7 @@ def test_a_floored_ask_keeps_its_floor_the_serving_allow_does_not_answer_it(
     world: Any, project: Path, servers: list[Serving]
 ) -> None:
     serve(servers, world, "P", project, {"permission": {"bash": {"*": "allow"}}})
-    result = ask(world, "C1", "bash -c 'make x'", cwd=project, parent="P",
+    result = ask(world, "C1", 'bash -c "$MAKE_CMD"', cwd=project, parent="P",
                  policy=json.dumps({"permission": {"bash": {"*": "allow"}}}))  # fmt: skip
     assert result["decision"] == "deny" and "no human" in result["reason"]
 
@@ -102,7 +102,7 @@ def test_the_serving_yolo_approves_a_floored_ask_but_an_explicit_deny_survives_i
     serve(servers, world, "P", project,
           {"yolo": True, "permission": {"bash": {"*": "ask", "curl *": "deny"}}})  # fmt: skip
     child_policy = json.dumps({"permission": {"bash": {"*": "allow", "curl *": "ask"}}})
-    floored = ask(world, "C1", "bash -c 'make x'", cwd=project, parent="P", policy=child_policy)
+    floored = ask(world, "C1", 'bash -c "$MAKE_CMD"', cwd=project, parent="P", policy=child_policy)
     assert floored["decision"] == "allow" and floored["resolution"] == "auto_approved"
     denied = ask(world, "C1", "curl https://x", cwd=project, parent="P", policy=child_policy)
     assert denied["decision"] == "deny"
