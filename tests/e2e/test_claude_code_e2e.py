@@ -226,3 +226,31 @@ def test_a_headless_ask_is_forwarded_to_a_serving_session_that_answers(
     assert "forwarded_permission.auto_approved" in events
     approved = [r for r in log if r["event"] == "permission_request.approved"]
     assert approved and approved[-1]["tool"] == "bash"
+
+
+def test_with_on_failure_block_a_crashing_hook_blocks_without_the_suffix(
+    claude: ClaudeProject,
+) -> None:
+    # With the real Claude Code on PATH, install sets "onFailure": "block" (2.1.332+); then even
+    # a hook command with no `|| exit 2` that crashes blocks the call (the control above shows
+    # the same crash without onFailure deletes the file).
+    import os
+
+    claude_dir = str(claude.claude.parent)
+    env = {**claude.env, "PATH": claude_dir + os.pathsep + claude.env["PATH"]}
+    claude.policy(POLICY)
+    proc = subprocess.run(
+        [str(CLEARANCE), "install", "claude-code", "--project"], cwd=claude.project, env=env,
+        capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    assert '"onFailure": "block"' in proc.stdout, proc.stdout
+    (claude.project / "victim.txt").write_text("still here\n")
+    crash_the_hook(claude, keep_fail_closed=False)
+    run = claude.run(
+        "E2E-MAIN delete it",
+        one_call("E2E-MAIN", "Bash", {"command": "rm victim.txt", "description": "rm"}),
+        "--allowedTools",
+        "Bash",
+    )
+    assert (claude.project / "victim.txt").read_text() == "still here\n", run.describe()

@@ -31,7 +31,7 @@ def test_a_healthy_installation_passes_every_check(world: Any, proj: Path) -> No
     assert [(c.name, c.ok) for c in checks] == [
         ("installation", True), ("overlap", True), ("config", True), ("trust", True),
         ("state", True), ("state writable", True), ("audit log", True), ("hidden tools", True),
-        ("claude code rules", True), ("sandbox", True),
+        ("claude code rules", True), ("sandbox", True), ("fail-closed", True),
         ("round trip", True),
     ]  # fmt: skip
     assert "'allow'" in checks[-1].summary
@@ -100,6 +100,27 @@ def test_a_forwarding_inbox_writable_by_others_is_to_be_removed_not_repaired(wor
     assert not check.ok and check.fix is not None
     assert "chmod" not in check.fix
     assert f"rm -rf {inbox}" in check.fix and "restart `clearance serve`" in check.fix
+
+
+def test_the_doctor_says_whether_a_failing_hook_blocks(world: Any, proj: Path) -> None:
+    from clearance.hosts.claude_code.doctor import check_fail_closed
+
+    world.global_config('{"permission": {"*": "ask"}}')
+    path = settings_path("project", str(proj))
+    install(path, command=hook_command(), fail_closed=True)
+    check = check_fail_closed(str(proj), world.env)
+    assert check is not None and check.ok and "onFailure: block" in check.summary
+    install(path, command=hook_command(), fail_closed=False)
+    check = check_fail_closed(str(proj), {**world.env, "PATH": "/nonexistent"})
+    assert check is not None and check.ok and "not found on PATH" in check.summary
+
+
+def test_without_a_clearance_command_hook_the_fail_closed_check_is_left_out(
+    world: Any, proj: Path
+) -> None:
+    from clearance.hosts.claude_code.doctor import check_fail_closed
+
+    assert check_fail_closed(str(proj), world.env) is None
 
 
 def test_the_probe_stays_out_of_the_review_log(world: Any, proj: Path) -> None:

@@ -223,7 +223,7 @@ def test_the_install_command_writes_the_project_file_and_reports_it(world: Any) 
     "argv",
     [
         ["install"],
-        ["install", "codex"],
+        ["install", "no-such-host"],
         ["install", "claude-code", "--user", "--project"],
         ["sync", "claude-code", "--global"],
     ],

@@ -15,6 +15,12 @@ __all__ = ["run_doctor"]
 
 
 def run_doctor(args: Args) -> int:
+    from clearance.hosts.setup import HOSTS
+
+    if args.positionals and args.positionals[0] in HOSTS:  # codex, gemini, … (hosts/setup.py)
+        from clearance.hosts.setup import run_parsed
+
+        return run_parsed("doctor", args.positionals, None, args.value("--cwd"))
     if args.positionals not in ([], ["claude-code"]):
         raise UsageError("doctor takes no arguments but --cwd (and optionally claude-code)")
     from clearance.hosts.claude_code.doctor import run_checks

@@ -62,6 +62,15 @@ def _report(change: Change, what: str) -> None:
 
 
 def _run(args: Args, verb: str) -> int:
+    from clearance.hosts.setup import HOSTS
+
+    if args.positionals and args.positionals[0] in HOSTS:  # codex, gemini, … (hosts/setup.py)
+        from clearance.hosts.setup import run_parsed
+
+        if args.on("--local") or args.on("--http") or args.on("--no-hide"):
+            raise UsageError(f"{verb} {args.positionals[0]} takes --user or --project and --dir")
+        scope = "project" if args.on("--project") else "user"
+        return run_parsed(verb, args.positionals, scope, args.value("--dir"))
     from clearance.hosts.claude_code import settings
 
     path, directory, hide, scope = _target(args, verb)
@@ -81,8 +90,17 @@ def _run(args: Args, verb: str) -> int:
                 return _refuse_project(path)
             hidden, sandbox = _hidden(directory) if hide else (None, None)
             command = settings.hook_command(portable=portable)
-            change = settings.install(path, command=command, hide=hidden, sandbox=sandbox)
+            from clearance.hosts.claude_code.doctor import installed_claude
+
+            version = installed_claude(os.environ)
+            fail_closed = version is not None and version >= settings.ONFAILURE_SINCE
+            change = settings.install(path, command=command, hide=hidden, sandbox=sandbox,
+                                      fail_closed=fail_closed)  # fmt: skip
             _report(change, "installed")
+            shown = ".".join(map(str, version)) if version else "not found on PATH"
+            since = ".".join(map(str, settings.ONFAILURE_SINCE))
+            state = 'on ("onFailure": "block")' if fail_closed else f"off (needs {since} or later)"
+            sys.stdout.write(f"  Claude Code {shown}; a failing hook blocks: {state}\n")
             if change.changed and portable:
                 sys.stdout.write(
                     "  hook command: `clearance hook claude-code` from PATH, as the file is shared "

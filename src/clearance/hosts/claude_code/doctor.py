@@ -259,6 +259,49 @@ def check_round_trip(cwd: str, command: str, env: Mapping[str, str]) -> Check:
     return Check("round trip", True, f"a sample Read answered {answer!r} in {ms:.0f} ms")
 
 
+def installed_claude(env: Mapping[str, str]) -> tuple[int, int, int] | None:
+    """The version of the ``claude`` on ``PATH``; ``None`` when there is none or it fails."""
+    import shutil
+
+    from clearance.hosts.claude_code.claude_version import claude_version
+
+    binary = shutil.which("claude", path=env.get("PATH"))
+    return claude_version(binary) if binary else None
+
+
+def check_fail_closed(cwd: str, env: Mapping[str, str]) -> Check | None:
+    """The installed Claude Code's version, and whether clearance's command hooks carry
+    ``"onFailure": "block"`` (a crashed, timed-out or unstartable hook then blocks); ``None``
+    when no command hook of clearance's is installed."""
+    from clearance.hosts.claude_code.settings import EVENTS, ONFAILURE_SINCE, is_our_command
+
+    version = installed_claude(env)
+    since = ".".join(map(str, ONFAILURE_SINCE))
+    shown = "Claude Code " + (".".join(map(str, version)) if version else "not found on PATH")
+    entries = []
+    for scope in SCOPES:
+        try:
+            data, _ = read_settings(settings_path(scope, cwd, env))
+        except SettingsError:
+            continue
+        found = data.get("hooks")
+        hooks: dict[str, Any] = found if isinstance(found, dict) else {}
+        for event in EVENTS:
+            for group in hooks.get(event) or []:
+                for hook in (group.get("hooks") or []) if isinstance(group, dict) else []:
+                    if isinstance(hook, dict) and is_our_command(hook.get("command")):
+                        entries.append(hook)
+    if not entries:
+        return None
+    if all(h.get("onFailure") == "block" for h in entries):
+        return Check("fail-closed", True, f"{shown}; a failing hook blocks (onFailure: block)")
+    if version is None or version < ONFAILURE_SINCE:
+        return Check("fail-closed", True, f"{shown}; onFailure needs {since} or later, so a "
+                     "failing hook blocks only through the command's `|| exit 2`")  # fmt: skip
+    return Check("fail-closed", False, f"{shown} supports onFailure, but the installed hooks do "
+                 "not set it", "run `clearance install claude-code` again")  # fmt: skip
+
+
 def http_hooks(cwd: str, env: Mapping[str, str]) -> list[tuple[str, dict[str, Any], str | None]]:
     """(settings path, our HTTP hook, the token in that file's ``env``) for every scope."""
     from clearance.hosts.claude_code.settings import TOKEN_VAR, _is_our_http_hook
@@ -365,6 +408,9 @@ def run_checks(cwd: str, env: Mapping[str, str] | None = None) -> list[Check]:
               check_trust(cwd, env), check_state(env), check_writable(env),
               check_audit_log(cwd, env), check_hidden(cwd, env), check_claude_rules(cwd, env),
               check_sandbox(cwd, env), *check_http(cwd, env)]  # fmt: skip
+    fail_closed = check_fail_closed(cwd, env)
+    if fail_closed is not None:
+        checks.append(fail_closed)
     if http_hooks(cwd, env) and not commands:
         return checks  # only the HTTP hook: its round trip is above
     command = commands[0] if commands and _runnable(commands[0]) is None else hook_command()

@@ -505,10 +505,12 @@ def install(
     env: Mapping[str, str] | None = None,
     http: str | None = None,
     token: str | None = None,
+    fail_closed: bool = False,
 ) -> Change:
     """Add our hook for every event (replacing an older one of ours, command or http), hide
     ``hide`` and own the ``sandbox`` lists. ``http``: install the HTTP hook at that URL instead
-    of the command hook, with ``token`` (when given) in the settings' ``env``."""
+    of the command hook, with ``token`` (when given) in the settings' ``env``. ``fail_closed``
+    adds ``"onFailure": "block"`` to the command hook (Claude Code :data:`ONFAILURE_SINCE`+)."""
     change = Change(path)
     data, before = read_settings(path)
     snapshot = dumps(data)
@@ -521,6 +523,8 @@ def install(
     entry: dict[str, Any] = {
         "type": "command", "command": command or hook_command(), "timeout": HOOK_TIMEOUT,
     }  # fmt: skip
+    if fail_closed:
+        entry["onFailure"] = "block"
     if http is not None:
         entry = http_hook(http)
     _set_token(data, path, token if http is not None else None)

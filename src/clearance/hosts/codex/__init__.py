@@ -1,0 +1,1 @@
+"""clearance for Codex: its payloads, answers and installation."""

@@ -1,0 +1,1 @@
+"""clearance for copilot: its payloads, answers and installation."""

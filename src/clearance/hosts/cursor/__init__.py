@@ -1,0 +1,1 @@
+"""clearance for cursor: its payloads, answers and installation."""

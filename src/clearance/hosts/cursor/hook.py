@@ -1,0 +1,137 @@
+"""``clearance hook cursor``: Cursor's ``hooks.json`` command hooks (not tested end to end).
+
+Cursor cannot be installed from the registries clearance's tests use, so this adapter follows
+Cursor's documented contract and is checked against recorded payloads only. Events:
+``beforeShellExecution`` (``command``, ``cwd``), ``beforeMCPExecution`` (``tool_name``,
+``tool_input`` as a JSON string, ``url`` or ``command``), ``beforeReadFile`` (``file_path``) and
+``preToolUse`` (``tool_name``, ``tool_input``); every payload carries ``hook_event_name``,
+``conversation_id`` and ``workspace_roots``. The answer is ``{"permission": "allow" | "deny" |
+"ask", "user_message", "agent_message"}`` (``beforeReadFile`` knows no ``ask``: it is denied).
+Exit 2 blocks; the installed hooks also set ``failClosed``, so a crash blocks too.
+"""
+
+from __future__ import annotations
+
+from clearance._json import dumps
+from clearance.hosts.command_hook import (
+    PRE_TOOL,
+    PREFIX,
+    Adapter,
+    HookEvent,
+    PayloadError,
+    Reply,
+    headless,
+    main,
+    text_field,
+)
+from clearance.hosts.tools import ToolSpec, to_call
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+    from typing import Any
+
+__all__ = ["EVENTS", "CursorAdapter", "run"]
+
+EVENTS = ("beforeShellExecution", "beforeMCPExecution", "beforeReadFile", "preToolUse")
+
+TOOLS = {
+    "Shell": ToolSpec("Bash"),
+    "Read": ToolSpec("Read", {"path": "file_path"}),
+    "Write": ToolSpec("Write", {"path": "file_path"}),
+    "Edit": ToolSpec("Edit", {"path": "file_path"}),
+    "StrReplace": ToolSpec("Edit", {"path": "file_path"}),
+    "TabWrite": ToolSpec("Write", {"path": "file_path"}),
+    "Delete": ToolSpec("Write", {"path": "file_path"}),
+    "Grep": ToolSpec("Grep"),
+    "Glob": ToolSpec("Glob"),
+    "LS": ToolSpec("LS"),
+}
+
+
+def _workspace(data: dict[str, Any]) -> str | None:
+    roots = data.get("workspace_roots")
+    if isinstance(roots, list) and roots and isinstance(roots[0], str) and roots[0]:
+        return roots[0]
+    return None
+
+
+def _json_object(value: Any, what: str) -> dict[str, Any]:
+    if isinstance(value, str):
+        from clearance._json import loads
+
+        try:
+            value = loads(value) if value.strip() else {}
+        except ValueError as exc:
+            raise PayloadError(f"{what} is not JSON ({exc})") from None
+    if value is None:
+        return {}
+    if not isinstance(value, dict):
+        raise PayloadError(f"{what} is a {type(value).__name__}, not an object")
+    return value
+
+
+class CursorAdapter(Adapter):
+    name = "cursor"
+    key = "cursor"
+
+    def read(self, data: dict[str, Any], env: Mapping[str, str]) -> HookEvent:
+        event = text_field(data, "hook_event_name", required=True)
+        assert event is not None
+        if event not in EVENTS:
+            raise PayloadError(
+                f"clearance does not handle the Cursor {event} event; it hooks {', '.join(EVENTS)}"
+            )
+        cwd = text_field(data, "cwd") or _workspace(data)
+        if cwd is None:
+            raise PayloadError(f"the {event} payload has neither cwd nor workspace_roots")
+        session = text_field(data, "conversation_id")
+        if event == "beforeShellExecution":
+            command = text_field(data, "command", required=True)
+            call = to_call(TOOLS, "Shell", {"command": command}, cwd, session=session)
+        elif event == "beforeReadFile":
+            path = text_field(data, "file_path", required=True)
+            call = to_call(TOOLS, "Read", {"file_path": path}, cwd, session=session)
+        elif event == "beforeMCPExecution":
+            tool = text_field(data, "tool_name", required=True)
+            assert tool is not None
+            arguments = _json_object(data.get("tool_input"), f"tool_input of {tool}")
+            server = text_field(data, "server_name") or text_field(data, "url") or text_field(
+                data, "command"
+            ) or "mcp"  # fmt: skip
+            call = to_call(TOOLS, tool, arguments, cwd, session=session, mcp=(server, tool))
+        else:
+            tool = text_field(data, "tool_name", required=True)
+            assert tool is not None
+            arguments = _json_object(data.get("tool_input"), f"tool_input of {tool}")
+            mcp = None
+            if tool.startswith("MCP:"):
+                mcp = ("mcp", tool[4:])
+            call = to_call(TOOLS, tool, arguments, cwd, session=session, mcp=mcp)
+        nobody = "this is a headless run" if headless(env) else None
+        return HookEvent(PRE_TOOL, event, call, nobody)
+
+    def encode(self, event: HookEvent, action: str, reason: str) -> Reply:
+        if action == "silent":
+            return Reply()
+        if action == "ask" and event.host_event == "beforeReadFile":
+            action = "deny"
+            reason += "; Cursor cannot ask before a file read, so it is denied"
+        if event.host_event == "preToolUse":
+            decision = "deny" if action == "ask" else action
+            out: dict[str, Any] = {"decision": decision, "reason": PREFIX + reason}
+            if action == "ask":
+                out["reason"] += "; Cursor's preToolUse cannot ask, so it is denied"
+        else:
+            out = {"permission": action, "user_message": PREFIX + reason,
+                   "agent_message": PREFIX + reason}  # fmt: skip
+        return Reply(dumps(out) + "\n")
+
+    def failure(self, raw: bytes, reason: str) -> Reply:
+        out = {"permission": "deny", "decision": "deny", "user_message": PREFIX + reason,
+               "agent_message": PREFIX + reason, "reason": PREFIX + reason}  # fmt: skip
+        return Reply(dumps(out) + "\n", PREFIX + reason + "\n", exit=2)
+
+
+def run() -> int:
+    return main(CursorAdapter())

@@ -1,0 +1,58 @@
+"""``clearance install|uninstall|doctor cursor``: Cursor's ``hooks.json`` (not tested end to end).
+
+``~/.cursor/hooks.json`` or a project's ``.cursor/hooks.json``: ``{"version": 1, "hooks":
+{event: [{"command": …, "failClosed": true}]}}`` for ``beforeShellExecution``,
+``beforeMCPExecution``, ``beforeReadFile`` and ``preToolUse``. ``failClosed`` makes Cursor block
+a call when the hook crashes or times out instead of letting it run.
+"""
+
+from __future__ import annotations
+
+import os
+
+from clearance.hosts.cursor.hook import EVENTS
+from clearance.hosts.hook_files import Change, fail_closed_command, is_ours, read_json
+from clearance.hosts.hook_files import install as install_entries
+from clearance.hosts.hook_files import uninstall as uninstall_entries
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+    from typing import Any
+
+__all__ = ["EVENTS", "hooks_path", "install", "installed_command", "uninstall"]
+
+TIMEOUT = 120
+
+
+def _ours(entry: Any) -> bool:
+    return isinstance(entry, dict) and is_ours(entry.get("command"), "cursor")
+
+
+def hooks_path(scope: str, directory: str, env: Mapping[str, str] | None = None) -> str:
+    if scope == "user":
+        from clearance.policy.state import home_dir
+
+        return os.path.join(home_dir(env), ".cursor", "hooks.json")
+    return os.path.join(os.path.abspath(directory), ".cursor", "hooks.json")
+
+
+def install(path: str, *, scope: str, directory: str, command: str | None = None,
+            env: Mapping[str, str] | None = None) -> Change:  # fmt: skip
+    command = command or fail_closed_command("cursor", timeout=TIMEOUT)
+    entry = {"command": command, "timeout": TIMEOUT, "failClosed": True}
+    return install_entries(path, {event: dict(entry) for event in EVENTS}, _ours,
+                           top={"version": 1})  # fmt: skip
+
+
+def uninstall(path: str, env: Mapping[str, str] | None = None) -> Change:
+    return uninstall_entries(path, EVENTS, _ours)
+
+
+def installed_command(path: str) -> str | None:
+    data, _ = read_json(path)
+    hooks = data.get("hooks")
+    for entry in (hooks.get(EVENTS[0]) or []) if isinstance(hooks, dict) else []:
+        if _ours(entry):
+            return str(entry["command"])
+    return None

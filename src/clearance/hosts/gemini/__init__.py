@@ -1,0 +1,1 @@
+"""clearance for gemini: its payloads, answers and installation."""

@@ -1,0 +1,139 @@
+"""``clearance hook gemini``: Gemini CLI's ``BeforeTool`` command hook.
+
+Gemini CLI sends ``{session_id, transcript_path, cwd, hook_event_name: "BeforeTool", timestamp,
+tool_name, tool_input}``, and for an MCP tool ``mcp_context`` (``server_name``, ``tool_name``).
+The answer is ``{"decision": "allow" | "deny" | "ask", "reason": …}`` on stdout. Exit 1 (or a
+timeout) lets the call run; exit 2 with text on stderr blocks: every failure of clearance
+answers that way. A hook's allow does not get past Gemini's own policy engine, so allows that
+must run without a prompt also need Gemini policy rules (``clearance sync gemini``).
+"""
+
+from __future__ import annotations
+
+import os
+
+from clearance._json import dumps
+from clearance.hosts.command_hook import (
+    PRE_TOOL,
+    PREFIX,
+    Adapter,
+    HookEvent,
+    PayloadError,
+    Reply,
+    headless,
+    main,
+    text_field,
+)
+from clearance.hosts.tools import ToolSpec, to_call
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+    from typing import Any
+
+__all__ = ["GEMINI_TOOLS", "GeminiAdapter", "gemini_style_read", "run"]
+
+# Gemini CLI's tool names (Qwen Code, a fork, shares most of them).
+GEMINI_TOOLS = {
+    "run_shell_command": ToolSpec("Bash", directory="dir_path"),
+    "read_file": ToolSpec("Read", {"absolute_path": "file_path"}),
+    "read_many_files": ToolSpec("Read", {"paths": "file_path"}),
+    "write_file": ToolSpec("Write"),
+    "replace": ToolSpec("Edit"),
+    "edit": ToolSpec("Edit"),
+    "glob": ToolSpec("Glob", {"dir_path": "path"}),
+    "search_file_content": ToolSpec("Grep", {"dir_path": "path", "include": "glob"}),
+    "grep_search": ToolSpec("Grep", {"dir_path": "path", "include": "glob"}),
+    "list_directory": ToolSpec("LS", {"dir_path": "path"}),
+    "web_fetch": ToolSpec("WebFetch"),
+    "google_web_search": ToolSpec("WebSearch"),
+}
+
+
+def gemini_style_read(
+    data: dict[str, Any], event_name: str, tools: dict[str, ToolSpec]
+) -> tuple[Any, str]:
+    """(call, hook event) for a Gemini-style payload (Gemini CLI, Qwen Code)."""
+    host_event = text_field(data, "hook_event_name", required=True)
+    assert host_event is not None
+    if host_event != event_name:
+        raise PayloadError(
+            f"clearance does not handle the {host_event} event; it hooks {event_name}"
+        )
+    tool = text_field(data, "tool_name", required=True)
+    assert tool is not None
+    cwd = text_field(data, "cwd", required=True)
+    assert cwd is not None
+    arguments = data.get("tool_input")
+    arguments = {} if arguments is None else arguments
+    session = text_field(data, "session_id")
+    agent = text_field(data, "agent_type") or text_field(data, "agent_name")
+    mcp = None
+    context = data.get("mcp_context")
+    if isinstance(context, dict) and isinstance(context.get("server_name"), str):
+        name = context.get("tool_name")
+        mcp = (context["server_name"], name if isinstance(name, str) else tool)
+    elif tool.startswith("mcp__"):
+        server, _, name = tool[5:].partition("__")
+        mcp = (server, name)
+    elif tool.startswith("mcp_") and tool not in tools:
+        server, _, name = tool[4:].partition("_")
+        mcp = (server, name)
+    call = to_call(tools, tool, arguments, cwd, session=session, agent=agent, mcp=mcp)
+    return call, host_event
+
+
+def prompt_mode(pid: int | None = None, depth: int = 4) -> bool:
+    """Whether an ancestor of this hook is Gemini CLI in prompt mode (``gemini -p``).
+
+    Gemini CLI waits forever for a confirmation no one can give when a hook answers ``ask`` in
+    a headless run, and tells its hooks nothing about the mode; so the hook looks at its parent
+    processes (Linux ``/proc``). Where that cannot be read, the run counts as attended."""
+    pid = os.getppid() if pid is None else pid
+    for _ in range(depth):
+        if pid <= 1:
+            return False
+        try:
+            with open(f"/proc/{pid}/cmdline", "rb") as f:
+                argv = [a.decode("utf-8", "replace") for a in f.read().split(b"\0") if a]
+            with open(f"/proc/{pid}/stat", "rb") as f:
+                stat = f.read().decode("ascii", "replace")
+        except OSError:
+            return False
+        if any("gemini" in a for a in argv[:3]) and any(
+            a in ("-p", "--prompt") or a.startswith("--prompt=") for a in argv
+        ):
+            return True
+        try:
+            pid = int(stat.rsplit(")", 1)[1].split()[1])
+        except (IndexError, ValueError):
+            return False
+    return False
+
+
+class GeminiAdapter(Adapter):
+    name = "gemini"
+    key = "gemini"
+    internal = frozenset(
+        {"update_topic", "enter_plan_mode", "exit_plan_mode", "write_todos", "ask_user"}
+    )
+
+    def read(self, data: dict[str, Any], env: Mapping[str, str]) -> HookEvent:
+        call, host_event = gemini_style_read(data, "BeforeTool", GEMINI_TOOLS)
+        forced = headless(env)
+        nobody = None
+        if forced or (forced is None and prompt_mode()):
+            nobody = "this is a headless Gemini CLI run (gemini -p), which cannot ask"
+        return HookEvent(PRE_TOOL, host_event, call, nobody)
+
+    def encode(self, event: HookEvent, action: str, reason: str) -> Reply:
+        if action == "silent":
+            return Reply()
+        return Reply(dumps({"decision": action, "reason": PREFIX + reason}) + "\n")
+
+    def failure(self, raw: bytes, reason: str) -> Reply:
+        return Reply(stderr=PREFIX + reason + "\n", exit=2)
+
+
+def run() -> int:
+    return main(GeminiAdapter())

@@ -1,0 +1,143 @@
+"""``clearance install|uninstall|sync|doctor gemini``: the ``BeforeTool`` hook in Gemini CLI's
+``settings.json`` (``~/.gemini/settings.json``, or a project's ``.gemini/settings.json``), and the
+policy rules Gemini CLI needs to let an allowed command reach the hook at all.
+
+A hook's allow does not get past Gemini CLI's own policy engine: in a headless run a shell
+command no Gemini rule allows is refused ("requires user confirmation") after the hook allowed
+it. ``sync`` writes ``~/.gemini/policies/clearance.toml`` with one ``commandPrefix`` allow per
+bash allow rule of clearance's whose pattern is a literal command (``git status``,
+``cat *`` → ``cat``). Those rules only let the call reach the ``BeforeTool`` hook, which runs
+for every call and still decides: a Gemini allow never lets through what clearance denies.
+"""
+
+from __future__ import annotations
+
+import os
+
+from clearance.hosts.hook_files import (
+    Change,
+    fail_closed_command,
+    group_is_ours,
+    read_json,
+)
+from clearance.hosts.hook_files import install as install_entries
+from clearance.hosts.hook_files import uninstall as uninstall_entries
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+    from typing import Any
+
+__all__ = ["EVENTS", "hooks_path", "install", "policy_path", "prefixes", "sync", "uninstall"]
+
+EVENTS = ("BeforeTool",)
+# Gemini CLI lets a call run when its hook times out (milliseconds); forwarding gives up first.
+TIMEOUT_MS = 120_000
+
+ours = group_is_ours("gemini")
+
+
+def _home(env: Mapping[str, str] | None = None) -> str:
+    from clearance.policy.state import home_dir
+
+    return home_dir(env)
+
+
+def hooks_path(scope: str, directory: str, env: Mapping[str, str] | None = None) -> str:
+    if scope == "user":
+        return os.path.join(_home(env), ".gemini", "settings.json")
+    return os.path.join(os.path.abspath(directory), ".gemini", "settings.json")
+
+
+def policy_path(env: Mapping[str, str] | None = None) -> str:
+    return os.path.join(_home(env), ".gemini", "policies", "clearance.toml")
+
+
+def entry(command: str) -> dict[str, Any]:
+    return {"hooks": [{"type": "command", "name": "clearance", "command": command,
+                       "timeout": TIMEOUT_MS}]}  # fmt: skip
+
+
+def install(path: str, *, scope: str, directory: str, command: str | None = None,
+            env: Mapping[str, str] | None = None) -> Change:  # fmt: skip
+    command = command or fail_closed_command("gemini", timeout=TIMEOUT_MS // 1000)
+    change = install_entries(path, {"BeforeTool": entry(command)}, ours)
+    if scope == "project":
+        change.notes.append(
+            "Gemini CLI runs a project's hooks only in a trusted folder, and warns once "
+            "about new project hooks"
+        )
+    change.notes.append("run `clearance sync gemini` so Gemini CLI lets allowed commands reach "
+                        "the hook in headless runs")  # fmt: skip
+    return change
+
+
+def uninstall(path: str, env: Mapping[str, str] | None = None) -> Change:
+    return uninstall_entries(path, EVENTS, ours)
+
+
+def installed_command(path: str) -> str | None:
+    data, _ = read_json(path)
+    hooks = data.get("hooks")
+    groups = hooks.get("BeforeTool") if isinstance(hooks, dict) else None
+    for group in groups if isinstance(groups, list) else []:
+        if ours(group):
+            return str(group["hooks"][0]["command"])
+    return None
+
+
+_SHELL_SAFE = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./= ")
+
+
+def prefixes(policy: Any) -> list[str]:
+    """The literal command prefixes of the policy's bash allow rules (``cat *`` → ``cat``)."""
+    out: list[str] = []
+    for rule in policy.rules.rules:
+        if rule.surface != "bash" or rule.action != "allow" or rule.origin == "session":
+            continue
+        pattern = rule.pattern
+        if pattern.endswith(" *"):
+            pattern = pattern[:-2]
+        pattern = pattern.strip()
+        if pattern and set(pattern) <= _SHELL_SAFE and pattern not in out:
+            out.append(pattern)
+    return out
+
+
+_HEADER = (
+    "# Written by `clearance sync gemini`; rewritten on every sync. These rules only let\n"
+    "# a call reach clearance's BeforeTool hook, which still decides every call.\n"
+)
+
+
+def _toml_string(value: str) -> str:
+    return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def sync(*, scope: str, directory: str, env: Mapping[str, str] | None = None) -> Change:
+    from clearance.decide.engine import Engine
+    from clearance.policy.state import atomic_write
+
+    path = policy_path(env)
+    change = Change(path)
+    engine = Engine.load(cwd=directory, env=env)
+    found = prefixes(engine.policy)
+    text = _HEADER
+    if found:
+        listed = ", ".join(_toml_string(p) for p in found)
+        text += ('\n[[rule]]\ntoolName = "run_shell_command"\n'
+                 f"commandPrefix = [{listed}]\n"
+                 'decision = "allow"\npriority = 100\n')  # fmt: skip
+    try:
+        with open(path, encoding="utf-8") as f:
+            before: str | None = f.read()
+    except FileNotFoundError:
+        before = None
+    if before != text:
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        atomic_write(path, text.encode(), mode=0o600)
+        change.changed = True
+    change.notes.append(
+        "command prefixes Gemini CLI passes to the hook: " + (", ".join(found) or "(none)")
+    )
+    return change

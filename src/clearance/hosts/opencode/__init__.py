@@ -1,0 +1,1 @@
+"""clearance for OpenCode: the shipped plugin, its hook process and its installation."""

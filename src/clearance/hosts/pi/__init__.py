@@ -1,0 +1,1 @@
+"""clearance for pi: the shipped extension, its hook process and its installation."""

@@ -1,0 +1,88 @@
+"""``clearance hook opencode|pi``: the process the shipped OpenCode plugin and pi extension call.
+
+The plugin sends one JSON object, ``{tool, args, cwd, sessionID, agent, ui}`` (``ui``: whether
+the host can show a dialog), and reads ``{"decision": "allow" | "deny" | "ask", "reason"}``; an
+ask also carries ``choices`` (``[{label, choice}]``, the options of clearance's own dialog).
+After the user chose, the plugin sends the same call again with ``answer`` set to the choice
+(``once``, ``session``, ``session_both``, ``deny``) and the option's one-time ``token``:
+clearance resolves it with that answer, records "for this session" grants under ``sessionID``
+and logs it. The token lives in clearance's state, which agents cannot read, so an agent that
+runs ``clearance hook`` itself cannot approve its own ask. A
+plugin treats anything else (a non-zero exit, no JSON, a timeout) as a deny, so clearance that
+cannot run blocks. ``ask`` is answered only when the host has a dialog (pi's ``ctx.ui``); without
+one the ask is forwarded to a serving session, else denied with a reason.
+"""
+
+from __future__ import annotations
+
+from clearance._json import dumps
+from clearance.hosts.command_hook import (
+    PRE_TOOL,
+    PREFIX,
+    Adapter,
+    HookEvent,
+    PayloadError,
+    Reply,
+    headless,
+    text_field,
+)
+from clearance.hosts.tools import ToolSpec, to_call
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+    from typing import Any
+
+__all__ = ["PluginAdapter"]
+
+_ANSWERS = ("once", "session", "session_both", "deny")
+
+
+class PluginAdapter(Adapter):
+    """A plugin host: ``tools`` maps its tool names; ``mcp_separator`` splits an MCP tool name
+    (``server_tool``) when the host names MCP tools that way."""
+
+    tools: dict[str, ToolSpec] = {}  # noqa: RUF012 (read-only per subclass)
+    no_dialog = ""
+
+    def read(self, data: dict[str, Any], env: Mapping[str, str]) -> HookEvent:
+        tool = text_field(data, "tool", required=True)
+        assert tool is not None
+        cwd = text_field(data, "cwd", required=True)
+        assert cwd is not None
+        arguments = data.get("args")
+        arguments = {} if arguments is None else arguments
+        session = text_field(data, "sessionID")
+        agent = text_field(data, "agent")
+        mcp = None
+        if tool.startswith("mcp__"):
+            server, _, name = tool[5:].partition("__")
+            mcp = (server, name)
+        call = to_call(self.tools, tool, arguments, cwd, session=session, agent=agent, mcp=mcp)
+        ui = data.get("ui")
+        if ui is not None and not isinstance(ui, bool):
+            raise PayloadError("field 'ui' must be true or false")
+        answer = data.get("answer")
+        if answer is not None and answer not in _ANSWERS:
+            raise PayloadError(f"field 'answer' must be one of {', '.join(_ANSWERS)}")
+        forced = headless(env)
+        nobody = None
+        if forced or not ui:
+            nobody = self.no_dialog or f"{self.name} has no dialog in this run"
+        token = text_field(data, "token")
+        return HookEvent(PRE_TOOL, "tool_call", call, nobody, answer, token)
+
+    def encode(self, event: HookEvent, action: str, reason: str) -> Reply:
+        if action == "silent":
+            action = "allow"
+        return Reply(dumps({"decision": action, "reason": PREFIX + reason}) + "\n")
+
+    def encode_ask(self, event: HookEvent, reason: str, choices: list[dict[str, str]]) -> Reply:
+        token = choices[0].get("token") if choices else None
+        shown = [{"label": c["label"], "choice": c["choice"]} for c in choices]
+        out = {"decision": "ask", "reason": PREFIX + reason, "choices": shown, "token": token}
+        return Reply(dumps(out) + "\n")
+
+    def failure(self, raw: bytes, reason: str) -> Reply:
+        out = dumps({"decision": "deny", "reason": PREFIX + reason}) + "\n"
+        return Reply(out, PREFIX + reason + "\n", exit=2)

@@ -1,0 +1,1 @@
+"""clearance for qwen: its payloads, answers and installation."""

@@ -1,0 +1,109 @@
+"""Host tool names and argument names, mapped onto the tools clearance decides (DESIGN §2).
+
+Every host spells the same few tools differently (``run_shell_command``, ``bash``, ``Bash``;
+``absolute_path``, ``file_path``, ``path``). An adapter declares a table from its tool names to
+:class:`ToolSpec`; :func:`to_call` renames the arguments to Claude Code's spelling and hands the
+result to the Claude Code mapping, so Glob roots, MCP arguments and the required-field checks
+are defined once. Arguments the table does not rename are kept, so a path under an unexpected
+key is still seen by the path gates. A tool no table names keeps its own name and is decided by
+the rules for it, or the universal ``"*"`` rule.
+"""
+
+from __future__ import annotations
+
+import posixpath
+
+from clearance._frozen import Frozen
+from clearance.hosts.claude_code.payload import Payload, PayloadError
+from clearance.hosts.claude_code.payload import to_call as claude_call
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+    from clearance.intent.call import ToolCall
+
+__all__ = ["ToolSpec", "patch_paths", "to_call"]
+
+_set = object.__setattr__
+
+
+class ToolSpec(Frozen):
+    """``tool`` is Claude Code's name for it; ``rename`` maps host argument names to Claude
+    Code's; ``directory`` names the argument that moves a shell command's working directory."""
+
+    __slots__ = ("directory", "rename", "tool")
+    tool: str
+    rename: dict[str, str]
+    directory: str | None
+
+    def __init__(
+        self, tool: str, rename: dict[str, str] | None = None, directory: str | None = None
+    ) -> None:
+        _set(self, "tool", tool)
+        _set(self, "rename", dict(rename or {}))
+        _set(self, "directory", directory)
+
+
+def to_call(
+    table: dict[str, ToolSpec],
+    tool: str,
+    arguments: dict[str, Any],
+    cwd: str,
+    *,
+    session: str | None = None,
+    agent: str | None = None,
+    mcp: tuple[str, str] | None = None,
+) -> ToolCall:
+    """The call for one host tool use. ``mcp`` is (server, tool) for an MCP tool."""
+    if not isinstance(arguments, dict):
+        raise PayloadError(
+            f"the arguments of {tool} are a {type(arguments).__name__}, not an object"
+        )
+    if mcp is not None:
+        name, data = f"mcp__{mcp[0]}__{mcp[1]}", arguments
+    else:
+        spec = table.get(tool)
+        if spec is None:
+            name, data = tool, arguments
+        else:
+            name = spec.tool
+            data = {k: v for k, v in arguments.items() if k not in spec.rename}
+            for host_key, key in spec.rename.items():
+                if host_key in arguments and key not in data:
+                    data[key] = arguments[host_key]
+                elif host_key in arguments:
+                    data["_" + host_key] = arguments[host_key]  # kept: the path gates see it
+            if spec.directory is not None:
+                where = arguments.get(spec.directory)
+                if where is not None:
+                    if not isinstance(where, str) or not where:
+                        raise PayloadError(
+                            f"the arguments of {tool}: {spec.directory!r} is not a directory path"
+                        )
+                    cwd = posixpath.normpath(posixpath.join(cwd, where))
+    listed = data.get("file_path")
+    if isinstance(listed, list):  # a tool reading several files (read_many_files)
+        paths = [p for p in listed if isinstance(p, str) and p]
+        if not paths or len(paths) != len(listed):
+            raise PayloadError(f"the arguments of {tool}: the paths must be non-empty strings")
+        from clearance.intent.call import ToolCall
+
+        return ToolCall(name, {**data, "file_path": paths}, cwd=cwd, agent=agent, session=session)
+    payload = Payload("PreToolUse", name, data, cwd, session_id=session, agent_type=agent)
+    return claude_call(payload)
+
+
+_PATCH_MARKERS = ("*** Add File: ", "*** Update File: ", "*** Delete File: ", "*** Move to: ")
+
+
+def patch_paths(patch: str) -> list[str]:
+    """Every file a Codex ``apply_patch`` envelope adds, updates, deletes or moves to."""
+    found: list[str] = []
+    for line in patch.splitlines():
+        for marker in _PATCH_MARKERS:
+            if line.startswith(marker):
+                path = line[len(marker) :].strip()
+                if path and path not in found:
+                    found.append(path)
+    return found

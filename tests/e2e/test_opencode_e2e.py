@@ -1,0 +1,72 @@
+"""End to end with the real OpenCode (``opencode run``) and clearance's shipped plugin: the
+plugin asks ``clearance hook opencode`` about every tool call and throws to block. The model is
+a scripted Chat Completions endpoint behind an ``@ai-sdk/openai-compatible`` provider.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from hosts_harness import BINARIES, CLEARANCE, HostProject
+from wire_server import Script, call, say
+
+pytestmark = pytest.mark.skipif(
+    not os.access(BINARIES["opencode"], os.X_OK),
+    reason=f"OpenCode is not installed at {BINARIES['opencode']}; run .ci/install-hosts",
+)
+
+
+def shell(marker: str, command: str) -> list[Script]:
+    args = {"command": command, "description": "run it"}
+    return [Script(marker, [call("bash", args), say("Done.")])]
+
+
+@pytest.fixture
+def opencode(tmp_path: Path) -> HostProject:
+    project = HostProject(tmp_path)
+    project.policy()
+    project.files()
+    project.clearance("install", "opencode")
+    return project
+
+
+def test_a_denied_rm_leaves_the_file_and_the_model_gets_the_reason(opencode: HostProject) -> None:
+    run = opencode.run_opencode("E2E-MAIN delete it", shell("E2E-MAIN", "rm -rf victim.txt"))
+    assert (opencode.project / "victim.txt").read_text() == "still here\n", run.describe()
+    assert "deleting files is not allowed here" in run.sent(), run.describe()
+
+
+def test_an_allowed_command_runs(opencode: HostProject) -> None:
+    run = opencode.run_opencode("E2E-MAIN make it", shell("E2E-MAIN", "touch made.txt"))
+    assert (opencode.project / "made.txt").exists(), run.describe()
+
+
+def test_a_read_of_a_denied_path_is_blocked(opencode: HostProject) -> None:
+    path = str(opencode.project / ".env")
+    scripts = [Script("E2E-MAIN", [call("read", {"filePath": path}), say("Done.")])]
+    run = opencode.run_opencode("E2E-MAIN show it", scripts)
+    assert "SECRET-VALUE-91c2" not in run.sent()
+    assert "secrets stay private" in run.sent(), run.describe()
+
+
+def test_a_broken_install_still_blocks(opencode: HostProject) -> None:
+    # The plugin's clearance executable is gone: the plugin cannot reach clearance and blocks.
+    plugin = opencode.config_home / "opencode" / "plugins" / "clearance.js"
+    plugin.write_text(plugin.read_text().replace(str(CLEARANCE), "/nonexistent/clearance"))
+    run = opencode.run_opencode("E2E-MAIN make it", shell("E2E-MAIN", "touch made.txt"))
+    assert not (opencode.project / "made.txt").exists(), run.describe()
+    assert "[clearance]" in run.sent(), run.describe()
+
+
+def test_a_headless_ask_is_forwarded_to_a_serving_session(opencode: HostProject) -> None:
+    serving = opencode.serve({"permission": {"*": "ask", "bash": {"*": "ask", "mkdir *": "allow"}}})
+    try:
+        run = opencode.run_opencode("E2E-MAIN make a directory", shell("E2E-MAIN", "mkdir build"))
+    finally:
+        serving.terminate()
+        serving.wait(timeout=10)
+    assert (opencode.project / "build").is_dir(), run.describe()
+    events = [r["event"] for r in opencode.review_log()]
+    assert "forwarded_permission.request_created" in events

@@ -1,0 +1,96 @@
+"""Installing the command hooks of Gemini CLI, Copilot CLI, Cursor and Qwen Code: other hooks
+stay, a second install changes nothing, uninstall removes only clearance's entries, and
+``sync gemini`` writes Gemini policy rules only for literal command allows."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from clearance.hosts.hook_files import fail_closed_command, is_ours
+
+HOSTS = ["gemini", "copilot", "cursor", "qwen"]
+
+
+def _module(host: str) -> Any:
+    return __import__(f"clearance.hosts.{host}.install", fromlist=["install"])
+
+
+@pytest.mark.parametrize("host", HOSTS)
+def test_install_is_idempotent_keeps_other_hooks_and_uninstalls(world: Any, host: str) -> None:
+    module = _module(host)
+    path = Path(module.hooks_path("user", str(world.home), world.env))
+    path.parent.mkdir(parents=True, exist_ok=True)
+    event = module.EVENTS[0]
+    container = getattr(module, "CONTAINER", "hooks")
+    other = {"type": "command", "command": "/usr/bin/logger", "bash": "/usr/bin/logger"}
+    path.write_text(json.dumps({"theme": "dark", container: {event: [other]}}))
+    command = fail_closed_command(host, ["/opt/venv/bin/clearance"])
+    first = module.install(str(path), scope="user", directory=str(world.home), command=command)
+    assert first.changed
+    data = json.loads(path.read_text())
+    assert data["theme"] == "dark"
+    assert data[container][event][0] == other
+    assert module.installed_command(str(path)) == command
+    before = path.read_text()
+    again = module.install(str(path), scope="user", directory=str(world.home), command=command)
+    assert not again.changed and path.read_text() == before
+    module.uninstall(str(path))
+    data = json.loads(path.read_text())
+    assert data[container][event] == [other]
+    assert module.installed_command(str(path)) is None
+
+
+def test_the_installed_command_is_recognized_and_fails_closed() -> None:
+    command = fail_closed_command("gemini", ["/opt/venv/bin/clearance"])
+    assert is_ours(command, "gemini")
+    assert not is_ours(command, "codex")
+    assert command.endswith("exit 2; }")
+
+
+def test_sync_gemini_writes_prefix_rules_only_for_literal_allows(world: Any) -> None:
+    from clearance.hosts.gemini import install as gemini
+
+    world.global_config("""{"permission": {"*": "ask", "bash": {
+        "*": "ask", "git status": "allow", "cat *": "allow", "rm *": "deny",
+        "echo $(*": "allow", "ls*": "allow"}}}""")
+    change = gemini.sync(scope="user", directory=str(world.home), env=world.env)
+    text = Path(change.path).read_text()
+    assert 'commandPrefix = ["git status", "cat"]' in text
+    assert "rm" not in text.split("commandPrefix")[1]
+    assert not gemini.sync(scope="user", directory=str(world.home), env=world.env).changed
+
+
+@pytest.mark.parametrize(("host", "name"), [("opencode", "clearance.js"), ("pi", "clearance.ts")])
+def test_plugin_install_fills_in_clearance_and_is_idempotent(
+    world: Any, host: str, name: str
+) -> None:
+    module = _module(host)
+    path = Path(module.hooks_path("user", str(world.home), world.env))
+    assert path.name == name
+    words = ["/opt/venv/bin/clearance"]
+    assert module.install(str(path), scope="user", directory=str(world.home), words=words).changed
+    text = path.read_text()
+    assert "__CLEARANCE_ARGV__" not in text
+    assert '["/opt/venv/bin/clearance"]' in text
+    assert module.installed_command(str(path)) == f"/opt/venv/bin/clearance hook {host}"
+    again = module.install(str(path), scope="user", directory=str(world.home), words=words)
+    assert not again.changed
+    assert module.uninstall(str(path)).changed
+    assert not path.exists()
+
+
+def test_a_plugin_file_that_is_not_clearances_is_left_alone(world: Any) -> None:
+    from clearance.hosts.hook_files import HookFileError
+    from clearance.hosts.opencode import install as opencode
+
+    path = Path(opencode.hooks_path("project", str(world.home)))
+    path.parent.mkdir(parents=True)
+    path.write_text("export const Mine = async () => ({})\n")
+    with pytest.raises(HookFileError):
+        opencode.install(str(path), scope="project", directory=str(world.home))
+    assert not opencode.uninstall(str(path)).changed
+    assert path.exists()
