@@ -99,3 +99,16 @@ def test_yolo_approves_synthetic_asks_in_every_host_but_not_denies() -> None:
     assert decision.action == "allow" and decision.rule is not None
     assert decision.rule.origin == "yolo"
     assert e.check(ToolCall("bash", {"command": "sudo rm x"})).action == "deny"
+
+
+def test_an_internal_fault_is_told_as_a_sentence_with_where_it_happened() -> None:
+    e = engine('{"permission": {"*": "allow"}}')
+
+    class Exploding(dict):  # type: ignore[type-arg]
+        def get(self, *args: object) -> object:
+            raise FileNotFoundError(2, "No such file or directory", "/gone/config.jsonc")
+
+    reason = e.check(ToolCall("bash", Exploding())).reason
+    assert "FileNotFoundError" not in reason and "Errno" not in reason, reason
+    assert "an internal fault at clearance/" in reason, reason  # where: clearance's own line
+    assert "/gone/config.jsonc: does not exist" in reason, reason

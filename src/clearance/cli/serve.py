@@ -55,11 +55,13 @@ class _Panel:
             return
         line = f"{stamp}  {text}" if request is None else f"{stamp}  {_who(request)}  {text}"
         if event == "pending" and request is not None:
+            # Listed under Pending until it is answered; Recent holds what happened to it.
             self.pending[request.id] = f"{stamp}  {_who(request)}"
             line = f"{stamp}  ? {_who(request)}  waiting for you"
-        elif event == "answered" and request is not None:
-            self.pending.pop(request.id, None)
-        self.recent = [*self.recent, line][-_RECENT:]
+        else:
+            if event == "answered" and request is not None:
+                self.pending.pop(request.id, None)
+            self.recent = [*self.recent, line][-_RECENT:]
         if self.live:
             self.draw()
         else:
@@ -151,8 +153,13 @@ def run_serve(args: Args) -> int:
     )  # fmt: skip
     from clearance._display import escape
 
-    header = escape(
-        f"clearance serve — session {session} serving {directory} (pid {os.getpid()}; {mode})"
+    # The export line stays in the header, so it is on the screen after every redraw.
+    header = (
+        escape(
+            f"clearance serve — session {session} serving {directory} (pid {os.getpid()}; {mode})"
+        )
+        + "\n"
+        + escape(f"export CLEARANCE_PARENT_SESSION={session}")
     )
     panel = _Panel(header, live=sys.stdout.isatty() and tty_path is not None)
 
@@ -212,7 +219,7 @@ def run_serve(args: Args) -> int:
             f"clearance serve: cannot serve session {escape(session)}: {escape(str(exc))}\n"
         )
         return 1
-    sys.stdout.write(f"{header}\nexport CLEARANCE_PARENT_SESSION={escape(session)}\n")
+    sys.stdout.write(f"{header}\n")
     sys.stdout.flush()
     # --- the HTTP hook and web console: begin ---
     listener = None

@@ -110,9 +110,10 @@ class Engine:
         try:
             return self._check(call)
         except Exception as exc:  # fail closed: ADR 0002
+            from clearance._fault import describe
+
             message = (
-                f"Denied: clearance could not decide this call ({type(exc).__name__}: {exc}); "
-                "it fails closed"
+                f"Denied: clearance could not decide this call ({describe(exc)}); it fails closed"
             )
             result = GateResult("gate_error", "*", "", "deny", None, message, sentinel="gate_error")
             return Decision("deny", message, None, (result,), call)

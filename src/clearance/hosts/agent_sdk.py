@@ -132,9 +132,11 @@ def can_use_tool(
             if unknown is not None and decision.action == "allow":
                 decision = _unresolved(decision, unknown)
         except Exception as exc:  # fail closed: ADR 0002
+            from clearance._fault import describe
+
             return PermissionResultDeny(
                 message=f"{PREFIX}Denied: clearance could not decide this call "
-                f"({type(exc).__name__}: {exc}); it fails closed"
+                f"({describe(exc)}); it fails closed"
             )
         if decision.action == "allow":
             return PermissionResultAllow()
@@ -148,8 +150,10 @@ def can_use_tool(
             if inspect.isawaitable(answer):
                 answer = await answer
         except Exception as exc:
+            from clearance._fault import describe
+
             return PermissionResultDeny(
-                message=f"{PREFIX}Denied: asking for approval failed ({type(exc).__name__}: {exc})"
+                message=f"{PREFIX}Denied: asking for approval failed ({describe(exc)})"
             )
         if isinstance(answer, (PermissionResultAllow, PermissionResultDeny)):
             return answer
@@ -184,8 +188,10 @@ def pre_tool_use_hook(
             answered = pre_tool_use_answer(payload, {**(env or os.environ),
                                                      "CLEARANCE_HEADLESS": "0"})  # fmt: skip
         except Exception as exc:  # fail closed: ADR 0002
+            from clearance._fault import describe
+
             answered = ("deny", f"Denied: clearance could not decide this call "
-                        f"({type(exc).__name__}: {exc}); it fails closed")  # fmt: skip
+                        f"({describe(exc)}); it fails closed")  # fmt: skip
         if answered is None:
             return {}
         decision, reason = answered

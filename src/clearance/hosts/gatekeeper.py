@@ -258,7 +258,9 @@ class Gatekeeper:
             decision = self.engine.check(call)
             return self.resolve(call, decision, request_id)
         except Exception as exc:  # fail closed (ADR 0002)
-            reason = f"Denied: clearance failed while deciding ({type(exc).__name__}: {exc})"
+            from clearance._fault import describe
+
+            reason = f"Denied: clearance failed while deciding ({describe(exc)})"
             return self._finish("gate_error", call, decision, request_id, "deny", reason,
                                 "gate_error", "gate_error")  # fmt: skip
 
@@ -272,7 +274,9 @@ class Gatekeeper:
             self._report_rejected(call)
             return self._resolve(call, decision, request_id)
         except Exception as exc:  # fail closed (ADR 0002)
-            reason = f"Denied: clearance failed while deciding ({type(exc).__name__}: {exc})"
+            from clearance._fault import describe
+
+            reason = f"Denied: clearance failed while deciding ({describe(exc)})"
             return self._finish("gate_error", call, decision, request_id, "deny", reason,
                                 "gate_error", "gate_error")  # fmt: skip
 

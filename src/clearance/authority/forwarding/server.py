@@ -311,9 +311,11 @@ class Server:
         try:
             resolution = self.resolve(request)
         except Exception as exc:  # fail closed
-            self.answer(request, reply, Verdict(
-                "deny", f"Denied: the serving session could not decide ({type(exc).__name__}: "
-                f"{exc})", decided_by="gate_error", resolution="gate_error"), None)  # fmt: skip
+            from clearance._fault import describe
+
+            reason = f"Denied: the serving session could not decide ({describe(exc)})"
+            verdict = Verdict("deny", reason, decided_by="gate_error", resolution="gate_error")
+            self.answer(request, reply, verdict, None)
             return
         if resolution.action != "ask":
             verdict = Verdict(resolution.action, resolution.reason,  # type: ignore[arg-type]
@@ -338,8 +340,10 @@ class Server:
             chain = Chain(names, _Escalation(self, request, resolution), report=self.write)
             verdict = chain.authorize(ask)
         except Exception as exc:  # fail closed
+            from clearance._fault import describe
+
             verdict = Verdict("deny", f"Denied: the serving session failed while asking "
-                              f"({type(exc).__name__}: {exc})", decided_by="gate_error",
+                              f"({describe(exc)})", decided_by="gate_error",
                               resolution="gate_error")  # fmt: skip
         if not self.waiting(request):  # gone while it was being asked: no answer, no grant
             return

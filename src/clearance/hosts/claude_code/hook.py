@@ -315,9 +315,11 @@ def answer(
     except PayloadError as exc:
         return error_answer(event or "PreToolUse", f"Denied: {exc}; {_FAILS_CLOSED}")
     except Exception as exc:
+        from clearance._fault import describe
+
         return error_answer(
             event or "PreToolUse",
-            f"Denied: clearance could not decide this call ({type(exc).__name__}: {exc}); "
+            f"Denied: clearance could not decide this call ({describe(exc)}); "
             f"{_FAILS_CLOSED}. The user can run `clearance doctor` to find the fault",
         )
 
