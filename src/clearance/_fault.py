@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import errno
 
-__all__ = ["describe", "os_reason"]
+__all__ = ["describe", "os_reason", "what"]
 
 _REASONS = {
     errno.EACCES: "permission denied",
@@ -34,13 +34,15 @@ def os_reason(exc: OSError) -> str:
 
 def describe(exc: BaseException) -> str:
     """``an internal fault at clearance/decide/engine.py:112: boom``."""
+    return f"an internal fault at {_where(exc)}: {what(exc)}"
+
+
+def what(exc: BaseException) -> str:
+    """What a failure said, in words: ``/x/y: does not exist``, or its message."""
     if isinstance(exc, OSError):
-        what = os_reason(exc)
-        if exc.filename:
-            what = f"{exc.filename}: {what}"
-    else:
-        what = str(exc) or "it gave no detail"
-    return f"an internal fault at {_where(exc)}: {what}"
+        reason = os_reason(exc)
+        return f"{exc.filename}: {reason}" if exc.filename else reason
+    return str(exc) or "it gave no detail"
 
 
 def _where(exc: BaseException) -> str:

@@ -79,7 +79,9 @@ class EventBus:
             name = consumer.describe()
         except Exception:
             name = type(consumer).__name__
-        error = f"{type(exc).__name__}: {exc}"
+        from clearance._fault import what
+
+        error = what(exc)
         warnings = [f"clearance: notify consumer {name} failed on {event.kind}: {error}"]
         if self._log is not None:
             logged = self._log.write(

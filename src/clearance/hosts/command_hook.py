@@ -350,9 +350,11 @@ def answer(adapter: Adapter, raw: bytes, env: Mapping[str, str] | None = None) -
             return adapter.encode_ask(event, reason, offered)
         return adapter.encode(event, action, reason)
     except Exception as exc:
+        from clearance._fault import describe
+
         return adapter.failure(
             raw,
-            f"Denied: clearance could not decide this call ({type(exc).__name__}: {exc}); "
+            f"Denied: clearance could not decide this call ({describe(exc)}); "
             f"{FAILS_CLOSED}. The user can run `clearance doctor {adapter.name}` to find the fault",
         )
 

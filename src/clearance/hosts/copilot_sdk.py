@@ -61,8 +61,10 @@ def pre_tool_use(
             event = HookEvent(PRE_TOOL, event.host_event, event.call, nobody)
             action, reason = decide(adapter, event, environ)
         except Exception as exc:
+            from clearance._fault import describe
+
             action = "deny"
-            reason = f"Denied: clearance could not decide this call ({type(exc).__name__}: {exc}); "
+            reason = f"Denied: clearance could not decide this call ({describe(exc)}); "
             reason += FAILS_CLOSED
         if action not in ("allow", "deny", "ask"):
             action = "allow"

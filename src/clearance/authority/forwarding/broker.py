@@ -256,7 +256,7 @@ class RedisTransport:
         return self._client
 
     def _unreachable(self, exc: BaseException) -> Unreachable:
-        detail = str(exc) or type(exc).__name__
+        detail = str(exc) or "the connection failed"
         return Unreachable("absent", f"broker unreachable: {self.config.where}: {detail}")
 
     def probe(self, session: str | None = None) -> list[Beacon]:
@@ -636,7 +636,7 @@ class RedisInbound:
         return out
 
     def _unreachable(self, exc: BaseException) -> None:
-        why = str(exc) or type(exc).__name__
+        why = str(exc) or "the connection failed"
         if not self.down:
             self.notice(f"broker unreachable: {self.where}: {why}; reconnecting")
         self.down = why
