@@ -2,7 +2,7 @@
 
 Run: .venv/bin/python bench/bench_audit.py [--appends N] [--runs N]
 Prints a table. Process times are interleaved with a bare `python -c pass` measured in the same
-run, so the numbers are read side by side (DESIGN §9), never asserted. Source files are compiled
+run, so the numbers are read side by side (docs/decisions/0009-own-launcher.md), never asserted. Source files are compiled
 to .pyc first, as an installed package has them (PYTHONDONTWRITEBYTECODE would skip that).
 """
 

@@ -1,6 +1,6 @@
 """The hook's hot path stays light: a decision imports no heavy standard-library module.
 
-Start-up is the product's latency (DESIGN §9); each of these costs milliseconds per tool call.
+Start-up is the product's latency (docs/decisions/0009-own-launcher.md); each of these costs milliseconds per tool call.
 """
 
 from __future__ import annotations

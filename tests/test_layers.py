@@ -1,4 +1,4 @@
-"""The layering of DESIGN §1: imports flow down only, and no host is named below ``hosts``."""
+"""The layering of docs/architecture.md §1: imports flow down only, and no host is named below ``hosts``."""
 
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ ALLOWED = {
     "service": {"policy", "intent", "decide", "authority", "audit", "hosts"},
     "cli": {"policy", "intent", "decide", "authority", "audit", "hosts", "service"},
 }
-HELPERS = {"_display", "_frozen", "_json"}
+HELPERS = {"_display", "_fault", "_frozen", "_json"}
 
 
 def imports_of(path: Path) -> set[str]:
@@ -53,7 +53,7 @@ def test_a_module_imports_only_from_its_own_layer_or_below(path: Path) -> None:
 @pytest.mark.parametrize("layer", ["policy", "intent", "decide", "authority", "audit"])
 def test_no_host_is_named_below_the_hosts_layer(layer: str) -> None:
     for path in (PACKAGE / layer).rglob("*.py"):
-        # The agent-definition directory ``.claude/agents`` is a file location DESIGN §3 names;
+        # The agent-definition directory ``.claude/agents`` is a file location docs/configuration.md, "Where configuration lives (scopes)" names;
         # anything else that names a host belongs in ``hosts``.
         text = (
             path.read_text(encoding="utf-8").lower().replace('".claude"', "").replace(".claude", "")

@@ -51,9 +51,7 @@ def test_a_failing_consumer_is_reported_and_the_next_one_still_runs(tmp_path: Pa
     after = Recorder()
     bus = EventBus([Broken(), after], log=ReviewLog(str(log_path)))
     warnings = bus.emit(prompt())
-    assert warnings == [
-        "clearance: notify consumer broken failed on ui_prompt: socket on fire"
-    ]
+    assert warnings == ["clearance: notify consumer broken failed on ui_prompt: socket on fire"]
     assert len(after.seen) == 1
     (record,) = [json.loads(line) for line in log_path.read_text().splitlines()]
     assert record["event"] == "notify.error"

@@ -19,7 +19,7 @@ from clearance.policy.wildcard import is_command_pattern
 
 
 def wildcard_matches(pattern: str, value: str) -> bool:
-    """Reference matcher for DESIGN §3: ``*`` any run (incl. ``/`` and newlines), ``?`` one
+    """Reference matcher for docs/configuration.md, "Wildcards": ``*`` any run (incl. ``/`` and newlines), ``?`` one
     character, everything else literal, anchored, and a trailing `` *`` also matches the bare
     prefix. A command rule (``rm [-r -f] build``) is met as a session grant meets it."""
     if is_command_pattern(pattern):

@@ -13,7 +13,7 @@ from clearance.policy.wildcard import compile_pattern, expand_home
 
 
 def reference(pattern: str, value: str) -> bool:
-    """The straightforward definition (DESIGN §3), as a regular expression."""
+    """The straightforward definition (docs/configuration.md, "Wildcards"), as a regular expression."""
     body = "".join(".*" if c == "*" else "." if c == "?" else re.escape(c) for c in pattern)
     if body.endswith(re.escape(" ") + ".*"):
         body = body[: -len(re.escape(" ") + ".*")] + "( .*)?"

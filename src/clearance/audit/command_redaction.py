@@ -1,7 +1,8 @@
 """Masking secrets bound to a sensitive *name* inside a shell command line.
 
 A lexical, quote-aware scanner (no parser, no ``re``: it runs on the log's append path) that finds
-two shapes and replaces the secret with ``[redacted]`` (notes §9.2, ADR 0010 amendment there):
+two shapes and replaces the secret with ``[redacted]`` (docs/audit-log.md, "Secrets inside
+commands"):
 
 * a shell assignment to a sensitive name where bash would treat it as one — before the command
   word (``API_KEY=sk-1 curl …``), after a declaration builtin (``export GH_TOKEN="abc"``), after

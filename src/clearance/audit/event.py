@@ -5,7 +5,8 @@ yolo or authorizer resolution, nor by a process with no human. Its payload: ``re
 ``tool``, ``surface``, ``value``, ``agent``, ``session``, ``cwd``, ``forwarding``
 (``{"requesterAgent", "requesterSession"}`` or null). ``decision`` is emitted for every
 resolution: ``requestId``, ``tool``, ``surface``, ``value``, ``agent``, ``session``, ``result``
-(``allow``/``deny``), ``resolution``, ``decidedBy``, ``rule``, ``forwarding``. Notes §12.
+(``allow``/``deny``), ``resolution``, ``decidedBy``, ``rule``, ``forwarding``
+(docs/notifications.md).
 """
 
 from __future__ import annotations

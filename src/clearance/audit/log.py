@@ -4,7 +4,7 @@ A line is ``{"timestamp": "2025-01-31T09:15:02.123Z", "event": <name>, **fields}
 capped and redacted (:mod:`clearance.audit.redaction`), then encoded without ``json``
 (:mod:`clearance._json`), because the hook writing it is a fresh process per tool call.
 
-Guarantees (DESIGN §7, notes §9.1):
+Guarantees (docs/audit-log.md, "Where it is"):
 
 * one ``os.write`` per line on an ``O_APPEND`` descriptor, so concurrent writers on a local file
   system never interleave (a short write is reported, never retried: a retry could interleave);

@@ -1,6 +1,7 @@
 """Whether a name (a JSON key, a shell variable, an HTTP header field) names a secret.
 
-The predicate is pi-permission-system's newest one (notes §9.2), written as a hand scanner so the
+The predicate is the one `docs/audit-log.md` describes ("Sensitive keys"), written as a hand
+scanner so the
 review log's append path never imports ``re``::
 
     /authorization|api[-_]?keys?|private[-_]?keys?|secret|token|password|passwd|credential|cookie

@@ -3,7 +3,8 @@
 The chain runs the configured links (``authorizerChain`` in config, names registered through
 the Python API) in order; the first answer that is not ``defer`` wins. A link may not *allow* on
 a path surface (``path*``, ``external_directory*``): such an allow is turned into ``defer`` —
-where files may go stays with the human (notes §10 delegation envelope). An unregistered name
+where files may go stays with the human (docs/approvals.md, "Who answers an ask"). An unregistered
+name
 is skipped and reported. When every link defers, the terminal authorizer decides.
 """
 

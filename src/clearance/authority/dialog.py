@@ -3,7 +3,7 @@
 Loaded only when a human is actually asked. It talks to the controlling terminal directly, so
 it works while stdin carries a hook payload, and restores the terminal whatever happens.
 
-Keys (DESIGN §5, notes §8.1): ``y`` yes once; ``s`` yes for this session with the first
+Keys (docs/approvals.md, "Keys"): ``y`` yes once; ``s`` yes for this session with the first
 suggested pattern; ``b`` yes for this session in both directions (only when offered); ``n`` no;
 ``r`` no with a reason (a one-line editor: Enter sends, Esc returns, Ctrl-U clears; a reason is
 required); ``↑``/``↓``/``j``/``k`` move the highlight and Enter picks it; ``v`` shows the whole

@@ -33,7 +33,8 @@ def _offers(ask: Ask) -> list[tuple[GateResult, tuple[Suggestion, ...]]]:
 
 
 def _single_direction(ask: Ask) -> bool:
-    """Every asking gate is a path gate proving one and the same direction (notes §8.1)."""
+    """Every asking gate is a path gate proving one and the same direction (docs/approvals.md, "The
+    dialog")."""
     surfaces = ask.surfaces
     if not surfaces or not all(s.startswith(("path_", "external_directory_")) for s in surfaces):
         return False

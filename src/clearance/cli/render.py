@@ -1,4 +1,5 @@
-"""Decisions as text for people and as JSON for programs (``check --json``, DESIGN §8)."""
+"""Decisions as text for people and as JSON for programs (``check --json``, `clearance check
+--help`)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""``clearance serve``: a serving session that answers forwarded asks (DESIGN §6).
+"""``clearance serve``: a serving session that answers forwarded asks (docs/forwarding.md).
 
 Agents without a screen (subagents, ``claude -p``, CI jobs) forward their asks here: to the
 session named by ``CLEARANCE_PARENT_SESSION``, or to the serving session whose directory holds

@@ -242,7 +242,8 @@ class Engine:
             results = [self._granted(r, store) for r in results]
         if self.policy.yolo:
             # Yolo rewrote every ask rule; what still asks is a synthetic ask (a wrapped or
-            # unparsed command), which yolo approves too (DESIGN §3). Denies stand.
+            # unparsed command), which yolo approves too (docs/configuration.md, "Yolo"). Denies
+            # stand.
             results = [self._yolo(r) for r in results]
         return fold(call, results, units=units, paths=paths)
 

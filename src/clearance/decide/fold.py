@@ -2,7 +2,7 @@
 
 Every gate's result is produced first; then any deny denies (naming the rule that denied — no
 prompt is shown for a call that is denied anyway), else any ask asks (one ask that lists every
-reason), else the call is allowed (DESIGN §4, notes §4 "deny pre-empts ask").
+reason), else the call is allowed (docs/configuration.md, "Which rule wins").
 """
 
 from __future__ import annotations

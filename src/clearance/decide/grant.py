@@ -3,7 +3,7 @@
 A grant is consulted only where the policy would ask: it turns an asking gate into an allow when
 its pattern covers that gate's value, and never touches a deny — not a deny on another gate, and
 not a config deny on the same surface (a grant ``git *`` from approving ``git status`` does not
-let ``git push --force`` through ``git push --force*: deny``; notes §8.2, issue 5).
+let ``git push --force`` through ``git push --force*: deny``; docs/approvals.md, "Session grants").
 
 Long-lived hosts keep grants in memory (:class:`GrantStore`). Hosts that run a fresh process per
 call keep them on disk (:class:`DiskGrants`): ``$state/sessions/<session>/grants.json``, 0600,

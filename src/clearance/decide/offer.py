@@ -1,6 +1,7 @@
 """What a human could approve for the session: one offer per gate that asked.
 
-Each asking gate gets its own suggestions (notes §8.3): a bash unit by the arity table, a path by
+Each asking gate gets its own suggestions (docs/approvals.md, "Suggested patterns"): a bash unit by
+the arity table, a path by
 its directory on the surface that asked, an outside path by where it really leads (a grant must
 not cover the symlink that pointed there). "Yes, for this session" grants the first suggestion
 of every asking gate, so an ask mixing a read and a write grants each only its own direction.
@@ -16,7 +17,8 @@ if TYPE_CHECKING:
 
 __all__ = ["WHOLE_COMMAND_SENTINELS", "flatten", "offers"]
 
-# Sentinels whose session grant is the exact command, never a wildcard (notes §8.3).
+# Sentinels whose session grant is the exact command, never a wildcard (docs/approvals.md,
+# "Suggested patterns").
 WHOLE_COMMAND_SENTINELS = frozenset({"<unparsed-bash-subtree>", "<unparseable-bash-command>"})
 
 

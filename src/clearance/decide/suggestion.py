@@ -1,7 +1,8 @@
 """Suggested session-approval patterns: what ``s`` ("for this session") would grant.
 
 When a human is asked, the dialog offers to approve not just this call but calls like it for the
-rest of the session. This module proposes that pattern, per surface (notes §8.3–§8.4, §7.3):
+rest of the session. This module proposes that pattern, per surface (docs/approvals.md, "Suggested
+patterns"):
 
 * bash — the command's prefix by the arity table (``git status --short`` → ``git status *``),
   past the program's own options (``git -C repo push -f`` → ``git -C repo push *``), or for a
@@ -14,7 +15,8 @@ rest of the session. This module proposes that pattern, per surface (notes §8.3
 * any other tool — ``*``.
 
 Every bash pattern is the command's own text up to a word boundary, followed by ``*`` or `` *``,
-so it always matches the command it was suggested for under the wildcard rules (DESIGN §3).
+so it always matches the command it was suggested for under the wildcard rules
+(docs/configuration.md, "Wildcards").
 
 It does not own: recording or consulting grants (a grant never lifts a deny), matching patterns,
 or resolving paths to absolute form — the caller passes the resolved path.
@@ -106,7 +108,8 @@ def suggest(
 
 
 def both_directions_label(surfaces_and_patterns: Iterable[Suggestion | tuple[str, str]]) -> str:
-    """The label of ``b``: grant reads and writes on the given patterns (notes §8.1).
+    """The label of ``b``: grant reads and writes on the given patterns (docs/approvals.md, "The
+    dialog").
 
     The target is the quoted pattern when there is one distinct pattern, else ``N paths``.
     """
@@ -147,7 +150,7 @@ def mcp_pattern(target: str) -> str:
 
 
 def bash_pattern(command: str) -> str:
-    """The suggested session pattern for one bash command (notes §8.3–§8.4, #1055).
+    """The suggested session pattern for one bash command (docs/approvals.md, "Suggested patterns").
 
     Leading comment lines are dropped and the rest trimmed; a one-word command is kept exactly;
     otherwise the prefix chosen by the arity table (behind any leading ``NAME=value`` words and
@@ -246,7 +249,8 @@ def _subcommand_index(words: Sequence[str]) -> int | None:
     return None
 
 
-# -- bash: arity table (notes §8.4) ------------------------------------------------------------
+# -- bash: arity table (docs/approvals.md, "Suggested patterns")
+# ------------------------------------------------------------
 
 _ARITY_1 = (
     "make", "ls", "ll", "la", "cat", "less", "more", "head", "tail", "grep", "rg", "ag", "find",
@@ -346,7 +350,8 @@ def _basename(word: str) -> str:
     return word[word.rfind("/") + 1 :]
 
 
-# -- bash: wrappers (notes §5.4, §8.3) -----------------------------------------------------------
+# -- bash: wrappers (docs/shell-analysis.md, "What is seen through"; docs/approvals.md, "Suggested
+# patterns") -----------------------------------------------------------
 
 # Getopt grammars (see ``_Grammar``). For suggestions, an option that makes the inner command
 # unclear (xargs -I/-i/--replace) counts as refused: the whole command is suggested.
@@ -392,7 +397,8 @@ _GETOPT: dict[str, _Grammar] = {
     "doas": ("Ln", "u", "", "Csa", "", "", "", "", False, False),
 }
 
-# Other wrappers: (value-taking options, leading operands to skip) — notes §5.4 table walk.
+# Other wrappers: (value-taking options, leading operands to skip) — docs/shell-analysis.md, "What
+# is seen through".
 _WALK: dict[str, tuple[frozenset[str], int]] = {
     "nohup": (frozenset(), 0),
     "setsid": (frozenset(), 0),

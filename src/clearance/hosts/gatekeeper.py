@@ -155,7 +155,7 @@ class Gatekeeper:
         from clearance.authority.forwarding.child import ForwardingAuthorizer
         from clearance.authority.terminal import TerminalAuthorizer
 
-        # No human here: forward to a serving session (DESIGN §6), else nobody can approve.
+        # No human here: forward to a serving session (docs/forwarding.md), else nobody can approve.
         forwarding = ForwardingAuthorizer.from_policy(
             policy, state=self.engine.state, report=self.write
         )

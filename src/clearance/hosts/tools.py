@@ -1,4 +1,5 @@
-"""Host tool names and argument names, mapped onto the tools clearance decides (DESIGN §2).
+"""Host tool names and argument names, mapped onto the tools clearance decides
+(docs/architecture.md §3).
 
 Every host spells the same few tools differently (``run_shell_command``, ``bash``, ``Bash``;
 ``absolute_path``, ``file_path``, ``path``). An adapter declares a table from its tool names to

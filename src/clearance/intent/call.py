@@ -12,7 +12,7 @@ __all__ = ["ToolCall", "canonical_tool"]
 
 _set = object.__setattr__
 
-# Names hosts use for the canonical tools (DESIGN §2). Lookup is case-insensitive.
+# Names hosts use for the canonical tools (docs/architecture.md §3). Lookup is case-insensitive.
 _ALIASES = {
     "bash": "bash",
     "shell": "bash",

@@ -2,7 +2,8 @@
 
 A path is matched as written, as a lexical absolute path (relative paths resolved against the
 call's working directory), and as its canonical symlink-resolved form — so a symlink can never
-alias past a deny (notes §7.1). "Outside the working directory" is judged on the canonical form
+alias past a deny (docs/configuration.md, "Paths"). "Outside the working directory" is judged on
+the canonical form
 against the canonical working directory; the standard streams and ``/dev/null`` are never
 outside.
 
@@ -313,7 +314,7 @@ def path_fact(
         base = _normalised(cwd)
         if base != "/" and lexical.startswith(base + "/"):
             # The cwd-relative spelling, so a pattern written `.env` or `src/*` matches
-            # `./.env` and `/abs/project/src/a` alike (notes §2.2).
+            # `./.env` and `/abs/project/src/a` alike (docs/configuration.md, "Which rule wins").
             relative = lexical[len(base) + 1 :]
             if relative not in aliases:
                 aliases.append(relative)

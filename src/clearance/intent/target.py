@@ -1,7 +1,8 @@
 """What a non-path, non-shell call is about: the values its tool surface matches against.
 
 MCP calls are looked up under every name a user might write a rule for (``server:tool``,
-``server_tool``, ``server``, ``tool``, ``mcp__server__tool``; notes §2.5); rule position decides
+``server_tool``, ``server``, ``tool``, ``mcp__server__tool``; docs/configuration.md, "The
+`permission` map"); rule position decides
 which wins, not the order of these names.
 """
 

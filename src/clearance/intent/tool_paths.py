@@ -3,7 +3,7 @@
 File tools keep their path under the names hosts use (``path``, ``file_path``,
 ``notebook_path``); MCP tools under ``arguments.path`` and the like. An integration declares
 another tool with :func:`register_path_tool`. Reads consult ``*_read``, writes ``*_write``, and
-edits, MCP and unknown tools both (notes §7.6).
+edits, MCP and unknown tools both (docs/configuration.md, "Paths").
 
 A search tool's filter is a path too: Grep's ``glob`` and Glob's ``pattern``, joined with the
 tool's ``path`` (or the cwd). The pattern text itself is checked as a path spelling (so

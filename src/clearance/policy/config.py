@@ -36,7 +36,7 @@ Entry = tuple[str, str, "str | None", str]
 SurfaceEntries = tuple[str, bool, tuple[Entry, ...]]
 
 _ACTIONS = ("allow", "ask", "deny")
-# Tool names as hosts spell them → the canonical surface (DESIGN §2).
+# Tool names as hosts spell them → the canonical surface (docs/architecture.md §3).
 _HOST_SPELLINGS = {
     "bash": "bash", "read": "read", "write": "write", "edit": "edit", "multiedit": "edit",
     "notebookedit": "edit", "grep": "grep", "glob": "find", "find": "find", "ls": "ls",

@@ -4,7 +4,8 @@ Per scope, directional sugar expands first (a bare ``path`` key becomes ``path_r
 ``path_write`` entries, placed before explicit directional ones). Across scopes, a surface given
 as a pattern map in both merges key by key — a redefined pattern keeps its earlier position and
 takes the later action and origin, new patterns are appended — while a surface given as a single
-action replaces the whole surface (notes §1.3). Then yolo rewrites asks to allows, and a scope
+action replaces the whole surface (docs/configuration.md, "Where configuration lives (scopes)").
+Then yolo rewrites asks to allows, and a scope
 that failed to load clamps every allow to ask (fail closed, ADR 0002).
 """
 

@@ -1,7 +1,7 @@
 """Surfaces: what a rule is about. Tool names, ``bash``, ``mcp``, ``skill``, and the path families.
 
 A bare ``path`` or ``external_directory`` key is sugar for both its directional members; after
-loading no rule lives on a bare family surface (notes §2.3).
+loading no rule lives on a bare family surface (docs/configuration.md, "The `permission` map").
 """
 
 from __future__ import annotations

@@ -8,7 +8,7 @@ from clearance.intent.shell import Analysis, analyze
 
 CWD = "/work/proj"
 HOME = "/home/me"
-# The entries that "exist" for bare-token candidacy (notes §7.5).
+# The entries that "exist" for bare-token candidacy (docs/shell-analysis.md, "Paths").
 EXISTING = frozenset(
     {
         "/work/proj/README.md",

@@ -1,4 +1,4 @@
-"""The path table: commands and the path tokens they project (notes §5.7–§5.11, §7.4–§7.6).
+"""The path table: commands and the path tokens they project (docs/shell-analysis.md, "Paths").
 
 Each row is ``(command, tokens)``, a token being ``(raw, path, effect)``; the analysis runs in
 ``/work/proj`` with home ``/home/me`` and the fake filesystem of ``conftest.EXISTING``.

@@ -1,4 +1,4 @@
-"""The unit table: commands and the units the analyzer must find in them (notes §5.2–§5.5).
+"""The unit table: commands and the units the analyzer must find in them (docs/shell-analysis.md, "What is seen through").
 
 Each row is ``(command, units)``; a unit is its text alone (top level, no wrapper, resolved) or
 ``U(text, **fields)`` naming the fields that differ from those defaults.

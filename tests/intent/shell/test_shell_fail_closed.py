@@ -1,4 +1,4 @@
-"""Fail closed: error regions, salvage, unparseable commands, internal failures (notes §5.3)."""
+"""Fail closed: error regions, salvage, unparseable commands, internal failures (docs/shell-analysis.md, "What is floored, and the facts behind it")."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Path tokens: candidacy, effects, cd folding, HOME/PWD expansion (notes §5.7–§5.11, §7.5)."""
+"""Path tokens: candidacy, effects, cd folding, HOME/PWD expansion (docs/shell-analysis.md, "Paths")."""
 
 from __future__ import annotations
 

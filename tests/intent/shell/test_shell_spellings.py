@@ -1,4 +1,4 @@
-"""Absolute and home spellings of a unit (notes §5.10)."""
+"""Absolute and home spellings of a unit (docs/shell-analysis.md, "Paths")."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Units: splitting, stripping, substitutions, compounds, heredocs, wrappers (notes §5.2–§5.5)."""
+"""Units: splitting, stripping, substitutions, compounds, heredocs, wrappers (docs/shell-analysis.md, "What is seen through")."""
 
 from __future__ import annotations
 

@@ -4,7 +4,7 @@ A headless agent or subagent that must ask sends a request to a serving session 
 (a Unix-domain socket by default) and waits for the answer on the same connection
 (:mod:`~clearance.authority.forwarding.child`); the serving session resolves it by its own base
 policy first and asks its human only when that policy asks
-(:mod:`~clearance.authority.forwarding.server`). DESIGN §6, notes §11, ``docs/forwarding.md``.
+(:mod:`~clearance.authority.forwarding.server`). docs/forwarding.md.
 
 Modules: ``protocol`` (request and response values, validation), ``transport`` (the seam
 between the logic and how bytes move), ``local`` (the Unix-domain socket transport), ``private``

@@ -1,6 +1,7 @@
 """The child side: an agent with no human forwards its ask to a serving session and waits.
 
-:class:`ForwardingAuthorizer` is the terminal authorizer's fallback (DESIGN §5): it answers
+:class:`ForwardingAuthorizer` is the terminal authorizer's fallback (docs/approvals.md, "Who
+answers an ask"): it answers
 ``allow`` or ``deny``, never ``defer``. Its target is the session named by
 ``CLEARANCE_PARENT_SESSION``, else the live serving session whose served directory holds the
 call's cwd. It hands the request to a transport
@@ -14,7 +15,8 @@ adopts the answer that comes back on it:
 * the serving session refusing the request → deny with its reason;
 * no answer within the timeout (``forwardingTimeoutMs``, default 10 minutes) → deny.
 
-Every abandonment says why nobody approved (notes §11.5). It does not own: moving bytes (the
+Every abandonment says why nobody approved (docs/forwarding.md, "Failure behaviour: every
+abandonment says why"). It does not own: moving bytes (the
 transport), resolving the request (the server), or recording grants (the gatekeeper records
 ``Verdict.grants``).
 """

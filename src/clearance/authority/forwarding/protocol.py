@@ -7,7 +7,8 @@ not ours raises :class:`ProtocolError` and is ignored by the caller (logged, nev
 * A request carries the requester's facts as data — its provenance (agent, session, cwd, tool,
   surface, value), and every gate that asked on its side with the surface and the match values it
   used — so the serving session resolves them verbatim, without re-deriving paths against its own
-  cwd (notes §11.6). ``grants`` are the session patterns the requester would record ("this
+  cwd (docs/forwarding.md, "What the serving session decides, and how"). ``grants`` are the session
+  patterns the requester would record ("this
   subagent only"); ``via`` the relaying sessions it passed through.
 * A response echoes the request's ``id`` and ``nonce``: a child accepts only a response to the
   request it sent (on the same connection; the nonce is 128 random bits and never written to

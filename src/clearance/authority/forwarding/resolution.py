@@ -1,6 +1,7 @@
 """Resolving a forwarded request against the serving session's own base policy.
 
-Serving a forwarded request is resolution (notes §11.6, issue 6): each gate that asked on the
+Serving a forwarded request is resolution (docs/forwarding.md, "What the serving session decides,
+and how"): each gate that asked on the
 requester's side is matched, with the surface and match values the requester used (verbatim —
 never re-derived against the serving session's cwd), against the serving session's **base**
 policy, agent-neutral (the requester already applied its own per-agent policy; its agent is
@@ -10,7 +11,8 @@ denies, else any ask escalates to the serving human, else the request is approve
 * A path gate speaks only through an explicit ``path*`` rule (no rule: the serving session has no
   opinion, so it asks); the other surfaces listen to the universal fallback, as in the engine.
 * A floored ask (a fail-closed sentinel: an opaque or indirection wrapper, an unparsed command)
-  keeps its floor (notes §5.12): the serving policy's allow does not answer it, its deny denies,
+  keeps its floor (docs/forwarding.md, "What the serving session decides, and how"): the serving
+  policy's allow does not answer it, its deny denies,
   its whole-session grant or its yolo approves.
 * Yolo approves a forwarded ask; an explicit deny survives yolo.
 * A request without facts (no gate) is escalated, never approved.

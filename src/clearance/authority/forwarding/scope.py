@@ -1,4 +1,5 @@
-"""Grant scopes of a forwarded ask: "this subagent only" or "the whole session" (notes §8.5).
+"""Grant scopes of a forwarded ask: "this subagent only" or "the whole session"
+(docs/forwarding.md, "Grant scopes").
 
 The serving human sees the requester's own suggested patterns twice: ``s`` approves them for
 **this subagent only** — the answer is ``approved_for_session`` and the requester records the

@@ -2,10 +2,11 @@
 
 The analyzer (``clearance.intent.shell``) splits the line into units — chains, pipelines,
 substitutions, subshells, compound statements, and the commands wrappers run. Each unit is
-matched against the ``bash`` rules as typed (and with its paths absolutised, notes §5.10) and
+matched against the ``bash`` rules as typed (and with its paths absolutised,
+docs/shell-analysis.md, "Paths") and
 with its command word normalised (``\\rm``, ``/bin/rm``, ``r''m`` → ``rm``), the more
 restrictive of the two counting; the most restrictive unit decides. What cannot be proven is at
-least *ask* (notes §5.3–§5.5):
+least *ask* (docs/shell-analysis.md, "What is seen through"):
 
 - an opaque wrapper (``bash -c``, ``eval``) whose own text is allowed → ``<opaque-bash-wrapper>``;
 - an indirection wrapper (``sudo``, ``env``, ``xargs``, ``find -exec`` …) allowed by its text →

@@ -1,10 +1,12 @@
 """The path gates: ``path`` (cross-cutting) and ``external_directory`` (outside the cwd).
 
 The ``path`` gate applies to every path of every tool and shell command, but speaks only when an
-explicit ``path*`` rule matches — the universal fallback does not count (notes §7.2). The
+explicit ``path*`` rule matches — the universal fallback does not count (docs/configuration.md,
+"Paths"). The
 ``external_directory`` gate fires for a path whose canonical form lies outside the project
 (clearance.intent.boundary: the enclosing git work tree, the host's scratch directories), and
-there the universal fallback does apply (notes §7.3). Reads consult ``*_read``, writes
+there the universal fallback does apply (docs/configuration.md, "Paths"). Reads consult ``*_read``,
+writes
 ``*_write``, unproven accesses both, most restrictive.
 """
 

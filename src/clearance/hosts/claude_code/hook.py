@@ -82,7 +82,7 @@ class HostTerminal:
     """The last word on an ask inside Claude Code (after the configured authorizer chain).
 
     ``auto`` (the default): a serving session when one serves this call (``clearance serve``,
-    DESIGN §6), else Claude Code's own dialog (``defer``), else — a headless run — nobody.
+    docs/forwarding.md), else Claude Code's own dialog (``defer``), else — a headless run — nobody.
     ``forward``: a serving session, else nobody. ``native``: Claude Code's dialog (nobody when
     headless). ``deny``: refuse whatever needs approval.
     """

@@ -4,7 +4,7 @@ Claude Code runs a command hook once per event with one JSON object on stdin: ``
 ``transcript_path``, ``cwd``, ``permission_mode``, ``hook_event_name``, ``tool_name``,
 ``tool_input``, ``tool_use_id``, and inside a subagent ``agent_id`` and ``agent_type``. This
 module parses that object (and says precisely what is wrong with a bad one) and maps the tool to
-the canonical names of DESIGN §2. It does not decide anything and writes nothing.
+the canonical names of docs/architecture.md §3. It does not decide anything and writes nothing.
 """
 
 from __future__ import annotations

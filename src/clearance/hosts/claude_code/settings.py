@@ -13,7 +13,8 @@ clearance it blocks every call with a reason that says how to install it.
 
 Our hook is recognised by its command (``… clearance hook claude-code``), so installing twice
 leaves one entry and uninstall removes only ours. Tools the policy denies outright (every value
-of the tool's surface denied, notes §3.1) are added to ``permissions.deny`` so the model never
+of the tool's surface denied, docs/hosts/claude-code.md, "Install") are added to
+``permissions.deny`` so the model never
 sees them; which entries we added is recorded under the state root, so uninstall and ``sync``
 remove or refresh only those, never one the user wrote.
 """
@@ -309,7 +310,8 @@ def _fully_denied(policy: Policy, tool: str, surface: str) -> bool:
 
 
 def hidden_tools(policy: Policy) -> list[str]:
-    """Claude Code tools whose every value the policy denies (notes §3.1), in a stable order."""
+    """Claude Code tools whose every value the policy denies (docs/hosts/claude-code.md,
+    "Install"), in a stable order."""
     return [tool for tool, surface in HIDEABLE_TOOLS.items()
             if _fully_denied(policy, tool, surface)]  # fmt: skip
 

@@ -2,7 +2,8 @@
 
 :func:`analyze` never raises. Whatever goes wrong inside (a grammar surprise, a recursion limit,
 an allocation failure), it returns an analysis whose single unit is the whole command marked
-``unresolved``: the gate floors that to *ask* (notes §5.3).
+``unresolved``: the gate floors that to *ask* (docs/shell-analysis.md, "What is floored, and the
+facts behind it").
 """
 
 from __future__ import annotations
@@ -285,7 +286,7 @@ class _Session:
         return [u.replace(unresolved=True) for u in asm.units], asm.tokens
 
     def _salvage(self, src: Source, walk: Walk, asm: Assembly) -> None:
-        """Re-parse error regions; commands of a region that parses cleanly are kept (§5.3)."""
+        """Re-parse error regions; commands of a region that parses cleanly are kept."""
         seen: set[tuple[str, str]] = {(u.text, u.context) for u in asm.units}
         whole = (0, len(src.data))
         tried: set[tuple[int, int]] = set()

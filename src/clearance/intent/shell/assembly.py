@@ -3,7 +3,7 @@
 For each statement in source order this module builds the unit(s) the bash gate sees (the unit
 itself, then one ``wrapped`` unit per peeled wrapper layer, then the units of a literal opaque
 payload) and the path tokens its words and redirects project, folding literal ``cd`` into the
-effective directory of the statement's shell (notes §5.11).
+effective directory of the statement's shell (docs/shell-analysis.md, "Paths").
 """
 
 from __future__ import annotations
@@ -716,7 +716,7 @@ class Assembly:
                 shown = word.raw.replace('"', "").replace("'", "")
                 self.tokens.append(PathToken(shown, None, effect, "computed", command))
             elif not self.home_ok and word.raw.lstrip("\"'").startswith(_HOME_PREFIXES):
-                # HOME is reassigned: a home path whose directory is unknown (§5.10).
+                # HOME is reassigned: a home path whose directory is unknown.
                 self.tokens.append(PathToken(word.raw, None, effect, source, command))
             return
         value = self._expand(word, base)

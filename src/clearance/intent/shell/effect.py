@@ -1,4 +1,4 @@
-"""Effect attribution: does a command prove it only reads? (notes §5.7)
+"""Effect attribution: does a command prove it only reads? (docs/shell-analysis.md, "The facts")
 
 The pure-reader core is a frozen roster of commands whose operands are read, never written.
 A core word counts only as a bare, unquoted basename (``./grep``, ``/usr/bin/grep``,

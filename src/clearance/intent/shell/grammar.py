@@ -1,6 +1,7 @@
 """The tree-sitter-bash node vocabulary the walk dispatches on, and one tree helper.
 
-Node type names are those of tree-sitter-bash 0.25 (notes §5.1). The walk reads a node's kind
+Node type names are those of tree-sitter-bash 0.25 (docs/shell-analysis.md, "Where the grammar is
+wrong, and what we do"). The walk reads a node's kind
 as ``KIND[node.kind_id]``: the binding's ``node.type`` builds a new string on every access, while
 ``KIND`` maps each kind id of the loaded grammar to its interned name once (:func:`bind`, called
 when the parser is built). The names are the very objects of the literals below, so comparing

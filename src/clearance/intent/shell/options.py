@@ -1,6 +1,6 @@
 """Option grammars of the wrappers: where a wrapper's own options end and its command begins.
 
-Two ways to find the inner command (notes §5.4):
+Two ways to find the inner command (docs/shell-analysis.md, "What is seen through"):
 
 * ``GETOPT`` grammars for ``sudo``, ``env``, ``xargs`` and ``doas``, exact per tool: options
   permute only until the first non-option, ``--`` ends them, a value letter ends a short cluster

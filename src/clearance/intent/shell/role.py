@@ -1,4 +1,4 @@
-"""Argument roles: which words of a command may name a path (notes §5.8, §5.9, §7.5).
+"""Argument roles: which words of a command may name a path (docs/shell-analysis.md, "Paths").
 
 Position decides, not spelling. Pattern-first commands (``grep``, ``rg``, ``sed``, ``awk``,
 ``sd``) take a pattern or script as their first positional(s) unless a flag supplied it;

@@ -1,4 +1,4 @@
-"""Extra spellings of a unit a rule may match (notes §5.10).
+"""Extra spellings of a unit a rule may match (docs/shell-analysis.md, "Paths").
 
 * The *absolute spelling*: every literal, path-shaped argument (or bare argument naming an
   existing entry) replaced by its absolute path against the effective directory, quotes removed;

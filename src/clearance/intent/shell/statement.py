@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 
 __all__ = ["WRITE_OPERATORS", "Redirect", "Scope", "Statement", "stdin_text"]
 
-# Operators whose target the shell opens for writing (notes §5.7).
+# Operators whose target the shell opens for writing (docs/shell-analysis.md, "The facts").
 WRITE_OPERATORS = frozenset({">", ">>", ">|", "&>", "&>>"})
 _DISCARD = "/dev/null"
 
@@ -59,7 +59,7 @@ class Redirect:
 
     @property
     def writes(self) -> bool:
-        """Whether this redirect may write a file (withholds the core-reader exemption, §5.5).
+        """Whether this redirect may write a file (withholds the core-reader exemption).
 
         The discard device written literally and unquoted does not count; ``2>/dev/stdout``,
         a quoted ``"/dev/null"`` and any computed destination do.

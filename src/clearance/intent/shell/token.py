@@ -1,4 +1,5 @@
-"""Path tokens: the paths a command line touches, and in which direction (notes §5.7, §7.5).
+"""Path tokens: the paths a command line touches, and in which direction (docs/shell-analysis.md,
+"Paths").
 
 Candidacy is decided without policy, by shape: absolute (``/x``), home (``~/x``), parent
 traversal (``..`` as a whole segment), separator-bearing (``a/b``), dot-files (``.env``),

@@ -1,4 +1,5 @@
-"""A unit: one command of a bash command line, as the bash gate matches it (notes §5.2)."""
+"""A unit: one command of a bash command line, as the bash gate matches it (docs/shell-analysis.md,
+"What is seen through")."""
 
 from __future__ import annotations
 
@@ -70,9 +71,11 @@ class Unit(_UnitFields, Frozen):
 
     ``wrapper`` classifies the unit itself (``opaque`` or ``indirection``); ``executed`` is the
     command it finally runs after peeling wrappers; ``exemption`` names the floor exemption it
-    qualifies for (notes §5.5). ``unresolved`` marks a unit at or beneath a statement that did
+    qualifies for (docs/shell-analysis.md, "What is seen through"). ``unresolved`` marks a unit at
+    or beneath a statement that did
     not parse cleanly; ``salvaged`` one recovered by re-parsing an error region. ``spellings``
-    are extra spellings a rule may match (notes §5.10), never including ``text``. ``floor``
+    are extra spellings a rule may match (docs/shell-analysis.md, "Paths"), never including
+    ``text``. ``floor``
     names what the analysis could not prove about the unit (a ``(sentinel, why)`` pair from
     :mod:`~clearance.intent.sentinel`): the gate asks where its rule would allow. ``argv`` is
     the words as bash passes them (quotes removed; ``None`` for a computed word), which command

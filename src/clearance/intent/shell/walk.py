@@ -6,7 +6,8 @@ delimiter, and the hosts of substitutions (arguments, redirect targets, herestri
 values, declarations, tests, conditions, for-word lists, case subjects). It records structure
 only: wrappers, effects and spellings belong to :mod:`assembly` and the modules it calls.
 
-Fail closed (notes §5.3): an ``ERROR`` region is recorded whole and never descended (the grammar
+Fail closed (docs/shell-analysis.md, "What is floored, and the facts behind it"): an ``ERROR``
+region is recorded whole and never descended (the grammar
 invents structure inside it); every statement at or beneath a statement whose subtree holds an
 error is marked unresolved. ``program``/``list``/``pipeline`` containers are not consulted.
 """
@@ -176,7 +177,7 @@ class Walk(CommandWalk):
     def _nested(
         self, subs: list[Node], ctx: str | None, scope: Scope, unres: bool, depth: int
     ) -> None:
-        """Walk substitutions: each is a fresh shell and a fresh redirect scope (§5.5)."""
+        """Walk substitutions: each is a fresh shell and a fresh redirect scope."""
         for sub in subs:
             inner = ctx or SUB_CONTEXT.get(KIND[sub.kind_id], "command_substitution")
             own = Scope(scope)

@@ -1,4 +1,4 @@
-"""Wrappers: commands that run another command (notes §5.4, §5.5).
+"""Wrappers: commands that run another command (docs/shell-analysis.md, "What is seen through").
 
 * ``opaque``: ``eval``, and the shells (:data:`~clearance.intent.shell.runners.SHELLS`) with
   ``-c`` or reading their script from standard input; also ``su -c``, ``runuser -c``,
@@ -238,7 +238,7 @@ def peel(words: Sequence[Word], writes: bool, first: Layer | None = None) -> Pee
     if not out.layers or out.layers[0].kind != "indirection" or not reached or opaque:
         return out
     if any(_abbreviated(lay) for lay in out.layers):
-        return out  # `timeout --sig KILL 5 …`: an abbreviation is never exempt (§5.5)
+        return out  # `timeout --sig KILL 5 …`: an abbreviation is never exempt
     if (
         not writes
         and not any(lay.name in NEVER_CORE for lay in out.layers)
