@@ -2,7 +2,7 @@
 
 An :class:`Ask` carries the decision and who is asking; when it was forwarded from a headless
 agent, ``requester`` holds that agent's provenance as data (agent, session, cwd, tool, surface,
-value), shown to the human and carried in the ``ui_prompt`` event.
+value, and the host it runs in), shown to the human and carried in the ``ui_prompt`` event.
 """
 
 from __future__ import annotations
@@ -18,7 +18,24 @@ if TYPE_CHECKING:
 
     VerdictAction = Literal["allow", "deny", "defer"]
 
-__all__ = ["Ask", "Requester", "Verdict"]
+__all__ = ["HOSTS", "Ask", "Requester", "Verdict", "host_label"]
+
+# The hosts a forwarded ask can come from: the name a request carries → what the human is shown.
+HOSTS = {
+    "claude-code": "Claude Code (command hook)",
+    "claude-code-http": "Claude Code (HTTP hook)",
+    "agent-sdk": "Claude Agent SDK",
+    "gate": "clearance gate",
+    "python": "clearance Python API",
+}
+
+
+def host_label(host: str | None) -> str:
+    """What the human is shown for ``host`` (a name of :data:`HOSTS`, else the name itself)."""
+    if not host:
+        return "unknown host"
+    return HOSTS.get(host, host)
+
 
 _set = object.__setattr__
 
@@ -26,13 +43,14 @@ _set = object.__setattr__
 class Requester(Frozen):
     """Who asks, when it is not the session the human is in (a forwarded ask)."""
 
-    __slots__ = ("agent", "cwd", "session", "surface", "tool", "value")
+    __slots__ = ("agent", "cwd", "host", "session", "surface", "tool", "value")
     agent: str | None
     session: str | None
     cwd: str | None
     tool: str | None
     surface: str | None
     value: str | None
+    host: str | None
 
     def __init__(
         self,
@@ -42,16 +60,17 @@ class Requester(Frozen):
         tool: str | None = None,
         surface: str | None = None,
         value: str | None = None,
+        host: str | None = None,
     ) -> None:
         for name, item in (("agent", agent), ("session", session), ("cwd", cwd), ("tool", tool),
-                           ("surface", surface), ("value", value)):  # fmt: skip
+                           ("surface", surface), ("value", value), ("host", host)):  # fmt: skip
             _set(self, name, item)
 
     def as_json(self) -> dict[str, Any]:
         return {name: getattr(self, name) for name in self._fields}
 
     def describe(self) -> str:
-        parts = ["(Subagent)" if self.agent else "(Headless agent)"]
+        parts = ["(Subagent)" if self.agent else "(Headless agent)", host_label(self.host)]
         if self.agent:
             parts.append(f"agent {self.agent}")
         if self.session:

@@ -38,7 +38,8 @@ def run_gate(argv: list[str]) -> int:
         policy=args.value("--policy"),
         yolo=True if args.on("--yolo") else None,
     )
-    keeper = Gatekeeper.from_config(engine, tty_path=args.value("--tty") or "/dev/tty")
+    keeper = Gatekeeper.from_config(engine, tty_path=args.value("--tty") or "/dev/tty",
+                                    host="gate")  # fmt: skip
     call = ToolCall(
         tool, call_input(tool, raw), cwd, args.value("--agent"), args.value("--session")
     )
