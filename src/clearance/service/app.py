@@ -128,7 +128,7 @@ def _navigation(request: Request) -> bool:
 
 def _address(request: Request) -> str:
     client = request.client
-    return f"{client.host}:{client.port}" if client else "unknown"
+    return f"{client.host}:{client.port}" if client else "the Unix socket"
 
 
 async def _disconnected(request: Request) -> None:
