@@ -41,6 +41,15 @@ def _gone(client: Client, ask_id: str, timeout: float = 30) -> bool:
     return False
 
 
+def _shown(running: Running, *parts: str, timeout: float = 30) -> bool:
+    deadline = time.monotonic() + timeout  # a fail-safe, not a timing assertion
+    while time.monotonic() < deadline:
+        if any(all(p in line for p in parts) for line in list(running.lines)):
+            return True
+        time.sleep(0.1)
+    return False
+
+
 def test_an_ask_whose_client_hung_up_is_withdrawn_and_abandoned(running: Running, world) -> None:  # type: ignore[no-untyped-def]
     token = (world.state / "service" / "hook-token").read_text().strip()
     client = Client(running.port)
@@ -56,6 +65,8 @@ def test_an_ask_whose_client_hung_up_is_withdrawn_and_abandoned(running: Running
     _, _, page = client.request("GET", "/")
     card = page[page.index(f'id="ask-{given_up}"') :]
     assert "Claude Code (HTTP hook)" in card[: card.find("</article>")]
+    # The serving terminal's list names the host too (without a terminal: one line each).
+    assert _shown(running, "Claude Code (HTTP hook)", "waiting for you"), "".join(running.lines)
     sock.close()  # Claude Code gives up on the call
     assert _gone(client, given_up)
     abandoned = [r for r in review_log(world.state)

@@ -115,9 +115,10 @@ class Gatekeeper:
         bus: EventBus | None = None,
         tty_path: str = "/dev/tty",
         terminal: Authorizer | None = None,
-        host: str | None = None,
+        host: str | None = "python",
     ) -> None:
-        """``host`` names the host in a forwarded ask's provenance (``authority.ask.HOSTS``).
+        """``host`` names the host in a forwarded ask's provenance (``authority.ask.HOSTS``;
+        ``python`` for a program calling this API).
         ``authorizer`` answers asks (default: the configured chain, then ``terminal`` — by
         default the human on ``tty_path``, else a serving session, else nobody); ``log`` and
         ``bus`` receive every resolution. A host with its own dialog passes a ``terminal`` that
@@ -139,7 +140,7 @@ class Gatekeeper:
         tty_path: str = "/dev/tty",
         terminal: Authorizer | None = None,
         env: Mapping[str, str] | None = None,
-        host: str | None = None,
+        host: str | None = "python",
     ) -> Gatekeeper:
         """A gatekeeper with the review log, notifications and chain the policy configures."""
         from clearance.policy.state import state_root
