@@ -18,23 +18,7 @@ if TYPE_CHECKING:
 
     VerdictAction = Literal["allow", "deny", "defer"]
 
-__all__ = ["HOSTS", "Ask", "Requester", "Verdict", "host_label"]
-
-# The hosts a forwarded ask can come from: the name a request carries → what the human is shown.
-HOSTS = {
-    "claude-code": "Claude Code (command hook)",
-    "claude-code-http": "Claude Code (HTTP hook)",
-    "agent-sdk": "Claude Agent SDK",
-    "gate": "clearance gate",
-    "python": "clearance Python API",
-}
-
-
-def host_label(host: str | None) -> str:
-    """What the human is shown for ``host`` (a name of :data:`HOSTS`, else the name itself)."""
-    if not host:
-        return "unknown host"
-    return HOSTS.get(host, host)
+__all__ = ["Ask", "Requester", "Verdict"]
 
 
 _set = object.__setattr__
@@ -70,7 +54,8 @@ class Requester(Frozen):
         return {name: getattr(self, name) for name in self._fields}
 
     def describe(self) -> str:
-        parts = ["(Subagent)" if self.agent else "(Headless agent)", host_label(self.host)]
+        parts = ["(Subagent)" if self.agent else "(Headless agent)"]
+        parts.append(f"host {self.host}" if self.host else "unknown host")
         if self.agent:
             parts.append(f"agent {self.agent}")
         if self.session:

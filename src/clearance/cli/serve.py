@@ -84,7 +84,7 @@ def _who(request: Request) -> str:
         value = value[:59] + "…"
     agent = who.agent or "headless"
     from clearance._display import escape
-    from clearance.authority.ask import host_label
+    from clearance.hosts.names import host_label
 
     return (escape(f"{agent} · {host_label(who.host)} · {who.session} · {who.tool} ")
             + '"' + escape(value) + '"')  # fmt: skip

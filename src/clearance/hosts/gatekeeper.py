@@ -117,7 +117,7 @@ class Gatekeeper:
         terminal: Authorizer | None = None,
         host: str | None = "python",
     ) -> None:
-        """``host`` names the host in a forwarded ask's provenance (``authority.ask.HOSTS``;
+        """``host`` names the host in a forwarded ask's provenance (``hosts.names.HOSTS``;
         ``python`` for a program calling this API).
         ``authorizer`` answers asks (default: the configured chain, then ``terminal`` — by
         default the human on ``tty_path``, else a serving session, else nobody); ``log`` and

@@ -56,7 +56,7 @@ class Pending:
 
     def view(self) -> dict[str, Any]:
         """The ask's whole provenance, as plain data (rendered by ``pages``)."""
-        from clearance.authority.ask import host_label
+        from clearance.hosts.names import host_label
 
         request, prompt = self.request, self.prompt
         who = request.requester

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from fwdharness import Child, Serving, base_env, events, serve
 
-from clearance.authority.ask import HOSTS, Requester, host_label
+from clearance.authority.ask import Requester
 from clearance.authority.forwarding.protocol import (
     ProtocolError,
     Request,
@@ -20,6 +20,7 @@ from clearance.authority.forwarding.protocol import (
     new_id,
     new_nonce,
 )
+from clearance.hosts.names import HOSTS, host_label
 
 POLICY = {"permission": {"bash": {"*": "ask"}}}
 
@@ -61,7 +62,7 @@ def test_the_serving_human_sees_a_gate_requesters_host_and_the_log_records_it(
     server = serve(servers, world, "P", project, POLICY, human=True)
     child = Child(world, "C1", "npm publish", cwd=project, parent="P")
     screen = server.read_screen("No, with a reason")
-    assert "clearance gate" in screen
+    assert "host gate" in screen
     server.press("y")
     assert child.result()["decision"] == "allow"
     prompted = [e for e in events(world) if e["event"] == "forwarded_permission.prompted"]
@@ -89,7 +90,7 @@ def test_the_serving_human_sees_a_claude_code_command_hooks_host(
     hook.stdin = None
     try:
         screen = server.read_screen("No, with a reason")
-        assert "Claude Code (command hook)" in screen
+        assert "host claude-code ·" in screen
         server.press("y")
         out, _ = hook.communicate(timeout=30)
     finally:

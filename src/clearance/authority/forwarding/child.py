@@ -89,7 +89,7 @@ class ForwardingAuthorizer:
         """``target``: the serving session (default: ``CLEARANCE_PARENT_SESSION``, else found by
         the call's cwd); ``timeout`` and ``grace`` in seconds; ``report(event, fields)`` writes
         the review log; ``transport`` how requests travel (default: the local socket); ``host``
-        what the requester runs in (``authority.ask.HOSTS``), shown to the serving human."""
+        what the requester runs in (a name of ``hosts.names.HOSTS``), shown to the serving human."""
         self.env = os.environ if env is None else env
         if state is None:
             from clearance.policy.state import state_root

@@ -7,12 +7,12 @@ not ours raises :class:`ProtocolError` and is ignored by the caller (logged, nev
 * A request carries the requester's facts as data — its provenance (agent, session, cwd, tool,
   surface, value), and every gate that asked on its side with the surface and the match values it
   used — so the serving session resolves them verbatim, without re-deriving paths against its own
-  cwd (notes §11.6). The requester's ``host`` names what it runs in (``claude-code``,
-  ``claude-code-http``, ``agent-sdk``, ``gate``…: ``authority.ask.HOSTS``), a lowercase name of at
-  most 40 characters; a request from a clearance that predates it has none (shown as an unknown
-  host). An optional field, so the protocol stays ``"version": 1``: a serving session of that age
-  ignores it. ``grants`` are the session patterns the requester would record ("this subagent
-  only"); ``via`` the relaying sessions it passed through.
+  cwd (notes §11.6). The requester's ``host`` names what it runs in (the names are the hosts
+  layer's, ``hosts.names.HOSTS``): a lowercase name of at most 40 characters. A request from a
+  clearance that predates it has none (shown as an unknown host); the field is optional, so the
+  protocol stays ``"version": 1`` and a serving session of that age ignores it. ``grants`` are
+  the session patterns the requester would record ("this subagent only"); ``via`` the relaying
+  sessions it passed through.
 * A response echoes the request's ``id`` and ``nonce``: a child accepts only a response to the
   request it sent (on the same connection; the nonce is 128 random bits and never written to
   disk). A request sent again after a reconnect carries the same id and nonce.

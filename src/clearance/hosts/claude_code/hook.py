@@ -239,7 +239,7 @@ def pre_tool_use_answer(
     serving session, and the review log and events; what is left asking goes to Claude Code's
     own dialog. ``load(payload, env)`` gives the engine (default: loaded for this call; a
     long-lived service passes its cached engines), ``started`` when the call arrived, ``host``
-    the host named in a forwarded ask (``authority.ask.HOSTS``), ``request_id`` the ask's id
+    the host named in a forwarded ask (``hosts.names.HOSTS``), ``request_id`` the ask's id
     (default: a new one).
     """
     from clearance.hosts.gatekeeper import Gatekeeper
