@@ -85,3 +85,39 @@ def test_the_socket_is_removed_when_the_service_stops(world) -> None:  # type: i
     assert sock.exists()
     service.stop()
     assert not sock.exists()
+
+
+def test_a_stale_socket_is_replaced_and_a_live_one_is_never_taken(tmp_path: Path) -> None:
+    from clearance.service.run import _bind_unix
+
+    directory = tmp_path / "s" / "service"
+    path = directory / "http.sock"
+    first = _bind_unix(str(path))  # listening: another service
+    assert stat.S_IMODE(os.lstat(directory).st_mode) == 0o700
+    try:
+        try:
+            _bind_unix(str(path))
+        except OSError as exc:
+            assert "another clearance serve already listens" in str(exc)
+        else:
+            raise AssertionError("a live socket was taken over")
+    finally:
+        first.close()  # that service died, leaving its socket behind
+    assert path.exists()
+    second = _bind_unix(str(path))
+    second.close()
+    path.unlink()
+    path.write_text("not a socket")
+    try:
+        _bind_unix(str(path))
+    except OSError as exc:
+        assert "is not a socket" in str(exc)
+    else:
+        raise AssertionError("a file was replaced by a socket")
+    long = tmp_path / ("d" * 120) / "http.sock"
+    try:
+        _bind_unix(str(long))
+    except OSError as exc:
+        assert "too long for a socket address" in str(exc)
+    else:
+        raise AssertionError("a path too long for a socket address was bound")

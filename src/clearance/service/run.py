@@ -117,12 +117,12 @@ def _bind_unix(path: str) -> Any:
 
     from clearance.policy.state import ensure_private_dir
 
+    if len(os.fsencode(path)) > 100:
+        raise OSError(f"{path} is too long for a socket address; set CLEARANCE_HOME shorter")
     directory = ensure_private_dir(os.path.dirname(path))
     info = os.lstat(directory)
     if info.st_uid != os.getuid() or info.st_mode & 0o077:
         raise OSError(f"{directory} is not a private directory of yours")
-    if len(os.fsencode(path)) > 100:
-        raise OSError(f"{path} is too long for a socket address; set CLEARANCE_HOME shorter")
     try:
         existing = os.lstat(path)
     except FileNotFoundError:
