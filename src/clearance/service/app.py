@@ -134,7 +134,10 @@ def _address(request: Request) -> str:
 async def _disconnected(request: Request) -> None:
     """Returns when the client closes the connection (the body was already read)."""
     while True:
-        message = await request.receive()
+        try:
+            message = await request.receive()
+        except Exception:  # the connection broke: gone too
+            return
         if message.get("type") == "http.disconnect":
             return
 
@@ -222,8 +225,8 @@ def build_app(service: Service) -> Starlette:
         try:
             await asyncio.wait((work, gone), return_when=asyncio.FIRST_COMPLETED)
             if not work.done():
-                # Claude Code gave up on the call (its hook timed out, or the user pressed
-                # Esc): nobody will read this answer, so the ask leaves the console now and is
+                # Claude Code gave up on the call (its hook timed out, or it stopped waiting):
+                # nobody will read this answer, so the ask leaves the console now and is
                 # abandoned, instead of waiting there until its deadline.
                 broker.withdraw(ask_id, _GAVE_UP)
             out = await work
