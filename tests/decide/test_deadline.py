@@ -110,3 +110,23 @@ def test_a_bash_decision_on_a_worker_thread_past_the_deadline_asks(
     found = _on_worker(lambda: engine.check(ToolCall("bash", {"command": line}, str(tmp_path))))
     assert isinstance(found, Decision)
     assert found.action == "ask" and "<analysis-deadline>" in found.reason
+
+
+def _swallowing() -> str:
+    """Work that swallows the deadline's exception (as a gc callback or a ``__del__`` would)."""
+    try:
+        time.sleep(5)
+    except BaseException:
+        pass
+    return "finished anyway"
+
+
+def test_a_deadline_swallowed_inside_the_call_still_expires_it_on_the_main_thread() -> None:
+    with pytest.raises(Expired):
+        within(0.1, _swallowing)
+    assert within(1.0, lambda: "later calls are unaffected") == "later calls are unaffected"
+
+
+def test_a_deadline_swallowed_inside_the_call_still_expires_it_on_a_worker_thread() -> None:
+    assert isinstance(_on_worker(lambda: within(0.1, _swallowing)), Expired)
+    assert _on_worker(lambda: within(1.0, lambda: "next")) == "next"

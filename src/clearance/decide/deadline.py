@@ -15,8 +15,10 @@ It holds on every thread:
   ``PyThreadState_SetAsyncExc`` — the same way a signal handler's exception arrives, between two
   bytecodes of that thread (``docs/decisions/0014-service17b-deadline-on-every-thread.md``).
 
-Either way :class:`Expired` reaches the caller of :func:`within` and never escapes past it: a
-decision that finished in time returns its result even when the deadline passes on the way out.
+Either way :class:`Expired` reaches the caller of :func:`within` and never escapes past it into
+the caller's later code. A deadline that went off is never lost: when something inside the call
+swallowed the exception (a ``try`` that catches ``BaseException``, a garbage-collector callback,
+a ``__del__``), :func:`within` raises :class:`Expired` once the call returns.
 """
 
 from __future__ import annotations
@@ -42,7 +44,11 @@ class Expired(BaseException):
     turns any ``Exception`` into its fail-closed answer, and this one must reach the gate."""
 
 
+_fired = [False]  # whether the main thread's timer went off during the current call
+
+
 def _expire(signum: int, frame: FrameType | None) -> None:
+    _fired[0] = True
     raise Expired
 
 
@@ -58,13 +64,16 @@ def within(seconds: float, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T
     if signal.getitimer(signal.ITIMER_REAL)[0] > 0:  # someone else's timer: leave it alone
         signal.signal(signal.SIGALRM, previous)
         return _watched(seconds, fn, args, kwargs)
+    _fired[0] = False
     signal.setitimer(signal.ITIMER_REAL, seconds)
     try:
         result: T = fn(*args, **kwargs)
-        return result
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
+    if _fired[0]:  # it went off, and something in the call swallowed it: the deadline wins
+        raise Expired
+    return result
 
 
 def _watched(seconds: float, fn: Callable[..., T], args: Any, kwargs: Any) -> T:
