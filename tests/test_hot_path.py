@@ -21,6 +21,9 @@ HEAVY = {
     "pathlib",
     "importlib.resources",
     "subprocess",
+    # the broker's client and keys load only when a broker is configured (forwarding.broker)
+    "redis",
+    "cryptography",
 }
 SCRIPT = """
 import sys, io, contextlib

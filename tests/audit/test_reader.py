@@ -124,7 +124,7 @@ def test_an_unreadable_time_says_what_is_accepted() -> None:
 def test_a_record_renders_as_one_human_line() -> None:
     assert format_line(RECORDS[2]) == (
         '2025-01-31T10:00:00.000Z  permission_request.blocked  read  "/x/.env"  deny'
-        '  rule path "*.env" (global)  by rule'
+        '  session s2  rule path "*.env" (global)  by rule'
     )
     assert format_line({"timestamp": "t", "event": "gate_error", "error": "a\nb"}) == (
         't  gate_error  deny  — "a\\nb"'

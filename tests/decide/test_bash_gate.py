@@ -143,8 +143,11 @@ CASES: list[tuple[dict, str, str, str | None]] = [  # type: ignore[type-arg]
     (RM, 'sh -c "rm -rf x"', "deny", "rm *"),
     (RM, "eval 'rm -rf x'", "deny", "rm *"),
     (RM, "eval rm -rf x", "deny", "rm *"),
-    (RM, "bash -c 'ls'", "ask", OPQ),
-    (RM, "bash -ec 'ls'", "ask", OPQ),
+    # a literal script is read as typed commands: the shell asks only where they do
+    (RM, "bash -c 'ls'", "allow", "*"),
+    (RM, "bash -ec 'ls'", "allow", "*"),
+    (RM, "bash -ic 'ls'", "ask", OPQ),
+    (RM, "sh -c 'ls' _ x", "ask", OPQ),
     (RM, 'zsh -c "$CMD"', "ask", OPQ),
     (RM, 'eval "$CMD"', "ask", OPQ),
     (RM, "bash script.sh", "allow", "*"),
@@ -157,7 +160,8 @@ CASES: list[tuple[dict, str, str, str | None]] = [  # type: ignore[type-arg]
     # transparency: a pure reader or an execution modifier resolves by the inner command
     (READERS, "timeout 5 cat x", "allow", "cat *"),
     (READERS, "nice -n 5 cat x", "allow", "cat *"),
-    (READERS, "xargs cat", "allow", "cat *"),
+    (READERS, "xargs cat", "ask", "<unknown-path>"),  # the files xargs is given are unknown
+    (READERS, "xargs grep -l foo", "allow", "*"),
     (READERS, "sudo cat /etc/hosts", "allow", "cat *"),
     (READERS, "time make", "allow", "*"),
     (READERS, "timeout 5 make", "allow", "*"),
@@ -166,7 +170,8 @@ CASES: list[tuple[dict, str, str, str | None]] = [  # type: ignore[type-arg]
     (READERS, "nohup cat x", "ask", IND),
     (READERS, "env -C /etc cat shadow", "ask", IND),
     (READERS, "timeout 5 bash -c 'x'", "ask", IND),
-    (READERS, "bash -c 'x' | cat", "ask", OPQ),
+    (READERS, "bash -c 'x' | cat", "allow", "*"),
+    (READERS, 'bash -c "$x" | cat', "ask", OPQ),
     (READERS, "watch cat x", "ask", IND),
     # arity of git rules, path of the deciding unit
     (GIT, "git status", "allow", "git status*"),

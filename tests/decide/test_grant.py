@@ -154,3 +154,15 @@ def test_a_grant_file_not_sealed_by_clearance_is_ignored(tmp_path) -> None:  # t
     # The secret is private to its user.
     secret = tmp_path / "state" / "secret"
     assert secret.stat().st_mode & 0o777 == 0o600
+
+
+def test_a_command_rule_grant_covers_every_spelling_of_what_was_approved() -> None:
+    from clearance.decide.suggestion import bash_pattern
+
+    grant = Grant("bash", bash_pattern("rm -rf build"))
+    assert grant.pattern == "rm [-r -f] build"
+    for command in ("rm -rf build", "rm -fr build", "rm -r -f build", "rm --force -R build"):
+        assert grant.covers("bash", (command,)), command
+    for command in ("rm -rf /", "rm -rf build other", "rm -rf 'build'", "rm -rf $X", "rm -r x"):
+        assert not grant.covers("bash", (command,)), command
+    assert not grant.covers("read", ("rm -rf build",))

@@ -102,7 +102,9 @@ CASES = [
     (P_EXT_ASK, "read", "/etc/hosts", "proj", "ask", "external_directory"),
     (P_EXT_ASK, "read", "~/notes", "proj", "ask", "external_directory"),
     (P_EXT_ASK, "ls", "{root}/other", "proj", "ask", "external_directory"),
+    # Grep (ripgrep without --hidden) over / never descends into ~/.ssh.
     (P_EXT_ASK, "grep", "/", "proj", "ask", "external_directory"),
+    (P_EXT_ASK, "grep", "{root}/other", "proj", "ask", "external_directory"),
     (P_EXT_ASK, "find", "{root}", "proj", "ask", "external_directory"),
     (P_EXT_ASK, "read", "{root}/proj/src/app.py", "proj", "allow", "tool"),
     # external_directory_read allow silences reads but not writes
@@ -166,7 +168,8 @@ CASES = [
     # optional-path tools without a path are not path-gated
     (P_EXT_ASK, "grep", None, "proj", "allow", "tool"),
     (P_EXT_ASK, "find", None, "proj", "allow", "tool"),
-    ({"*": "allow", "path": {"*": "deny"}}, "grep", None, "proj", "allow", "tool"),
+    # Grep without a path searches the working directory, and reads every file beneath it.
+    ({"*": "allow", "path": {"*": "deny"}}, "grep", None, "proj", "deny", "path"),
     ({"*": "allow", "path": {"*": "deny"}}, "grep", "src", "proj", "deny", "path"),
     # MCP tools with a path argument consult both directions
     (
@@ -267,7 +270,7 @@ def test_an_ask_lists_every_reason_and_messages_name_path_boundary_and_rule(root
     assert decision.reason.count("Needs approval") == 2
     external = next(g for g in decision.gates if g.gate == "external_directory")
     assert "/etc/hosts" in external.message
-    assert f"outside the working directory {root / 'proj'}" in external.message
+    assert f"outside the project {root / 'proj'}" in external.message
     assert 'universal rule "*"' in external.message
     assert "Traceback" not in decision.reason
 

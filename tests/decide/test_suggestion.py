@@ -6,6 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from clearance.decide.grant import Grant
 from clearance.decide.suggestion import (
     Suggestion,
     approval_pattern,
@@ -14,12 +15,15 @@ from clearance.decide.suggestion import (
     mcp_pattern,
     suggest,
 )
+from clearance.policy.wildcard import is_command_pattern
 
 
 def wildcard_matches(pattern: str, value: str) -> bool:
     """Reference matcher for DESIGN §3: ``*`` any run (incl. ``/`` and newlines), ``?`` one
     character, everything else literal, anchored, and a trailing `` *`` also matches the bare
-    prefix."""
+    prefix. A command rule (``rm [-r -f] build``) is met as a session grant meets it."""
+    if is_command_pattern(pattern):
+        return Grant("bash", pattern).covers("bash", (value,))
     optional_tail = pattern.endswith(" *")
     body = pattern[:-2] if optional_tail else pattern
     regex = ".*".join(re.escape(part).replace(r"\?", ".") for part in body.split("*"))
@@ -45,7 +49,11 @@ BASH_CASES = [
     ("rg TODO", "rg *"),
     ("make test", "make *"),
     ("make", "make"),
-    ("rm -rf build", "rm *"),
+    ("rm -rf build", "rm [-r -f] build"),  # the options in any spelling, this operand only
+    ("rm --force --recursive a b", "rm [-f -r] a b"),
+    ("chmod -R 755 dir", "chmod [-R] 755 dir"),
+    ("rm -rf", "rm *"),  # no operand: nothing narrower to say
+    ('rm -rf "a b"', "rm *"),  # quoted: the wildcard of old
     ("curl -s https://example.com", "curl *"),
     ("echo hello world", "echo *"),
     ("find . -name '*.py'", "find *"),
@@ -56,6 +64,9 @@ BASH_CASES = [
     ("git status", "git status *"),
     ("git log", "git log *"),
     ("git push origin main", "git push *"),
+    ("git -C repo push -f origin", "git -C repo push *"),  # git's own options, then its command
+    ("git -c a=b -- status", "git -c a=b -- status *"),
+    ("kubectl -n prod delete pod x", "kubectl -n prod delete *"),
     ("git", "git"),
     ("npm install lodash", "npm install *"),
     ("npm test", "npm test *"),

@@ -44,6 +44,15 @@ PLACEMENTS: dict[str, list[str]] = {
     "awk": ["echo | awk '{system(\"{C}\")}'"],
     "sed": ["echo x | sed 's/x/{C}/e'", "echo {C} | sed e"],
     "quoting": ["echo hi; '{C}'", 'echo hi; "{C}"', "echo hi; {C}''", "echo hi; \\{C}"],
+    # `fc` replays the history even in a non-interactive bash.
+    "history": ["history -s {C}; fc -s", "history -s '{C}'\nfc -s -1", "history -s {C}; fc -s {C}"],
+    # a file the line writes, then runs as code
+    "written": [
+        "echo {C} > f; . ./f",
+        "echo {C} > f; source f",
+        "echo {C} | tee f >/dev/null; bash f",
+        "printf '%s' {C} > f; sh ./f",
+    ],
 }
 
 
@@ -67,6 +76,17 @@ ATTACKS += [
     ("ssh-read", "grep -r KEY ~/.ssh"),
     ("ssh-read", "head -1 ${HOME}/.ssh/id_rsa"),
     ("ssh-read", "cat </home/../$HOME/.ssh/id_rsa"),
+    # links and copies made in the line (the work directory is a sibling of the home)
+    ("ssh-read", "ln -s .. up; cat up/home/.ssh/id_rsa"),
+    ("ssh-read", "ln -s ../home/.ssh k && cat k/id_rsa"),
+    ("ssh-read", "ln -sf ../home h; cat h/.ssh/id_rsa"),
+    ("ssh-read", "cp -rs ../home h; cat h/.ssh/id_rsa"),
+    ("ssh-read", "mkdir d; ln -s ../../home d/h; cat d/h/.ssh/id_rsa"),
+    ("ssh-read", "ln -s .. x; mv x up; cat up/home/.ssh/id_rsa"),
+    ("ssh-read", "ln -s ../home h; cd h && cat .ssh/id_rsa"),
+    # a relative glob reaching a link the line made
+    ("ssh-read", "ln -s ../home/.ssh/id_rsa k; cat k*"),
+    ("ssh-read", "ln -s ../home/.ssh/id_rsa k; grep . [k]"),
 ]
 
 # Benign lines the engine should allow and that must pass the differential check.
@@ -84,4 +104,7 @@ BENIGN = [
     "echo ${x:-default}",
     "true",
     "grep -c one data.txt; echo $?",
+    "cat *.md",
+    "ls src/*",
+    "history",
 ]

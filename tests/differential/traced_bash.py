@@ -66,7 +66,7 @@ class Trace:
 _STRING = r'"((?:[^"\\]|\\.)*)"'
 _EXEC = re.compile(r"^execve\(" + _STRING + r", \[" + _STRING)
 _EXECAT = re.compile(r"^execveat\([^,]*, " + _STRING + r", \[" + _STRING)
-_OPEN = re.compile(r"^openat2?\([^,]*, " + _STRING + r".*\) = (\d+)")
+_OPEN = re.compile(r"^openat2?\([^,]*, " + _STRING + r".*\)\s+= (\d+)")  # strace pads short calls
 
 
 def _unescape(text: str) -> str:

@@ -55,6 +55,8 @@ class ClaudeProject:
     def env(self) -> dict[str, str]:
         keep = ("PATH", "LANG", "LC_ALL", "TMPDIR", "SYSTEMROOT")
         env = {k: os.environ[k] for k in keep if k in os.environ}
+        # the project's hook runs `clearance` from PATH, as on a teammate's machine
+        env["PATH"] = str(CLEARANCE.parent) + os.pathsep + env.get("PATH", "")
         env.update(
             HOME=str(self.home),
             XDG_CONFIG_HOME=str(self.config_home),

@@ -16,6 +16,8 @@ import pytest
 from claude_harness import CLEARANCE, ClaudeProject
 from model_server import Conversation, text, tool_use
 
+from clearance.hosts.claude_code.settings import PORTABLE_PREFIX
+
 POLICY = """{
   "permission": {
     "*": "ask",
@@ -145,10 +147,15 @@ def crash_the_hook(project: ClaudeProject, *, keep_fail_closed: bool = True) -> 
     for groups in data["hooks"].values():
         for group in groups:
             for hook in group["hooks"]:
-                exe = hook["command"].split(" hook claude-code")[0]
-                hook["command"] = hook["command"].replace(exe, str(crasher), 1)
+                command = hook["command"]
+                if command.startswith(PORTABLE_PREFIX):  # the project's PATH-based command
+                    command = command.replace("then clearance hook", f"then {crasher} hook", 1)
+                else:
+                    exe = command.split(" hook claude-code")[0]
+                    command = command.replace(exe, str(crasher), 1)
                 if not keep_fail_closed:
-                    hook["command"] = hook["command"].replace(" || exit 2", "")
+                    command = command.replace(" || exit 2", "", 1)
+                hook["command"] = command
     settings.write_text(json.dumps(data))
 
 

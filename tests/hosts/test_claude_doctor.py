@@ -29,8 +29,9 @@ def test_a_healthy_installation_passes_every_check(world: Any, proj: Path) -> No
     install(settings_path("project", str(proj)), command=hook_command())
     checks = run_checks(str(proj))
     assert [(c.name, c.ok) for c in checks] == [
-        ("installation", True), ("config", True), ("trust", True), ("state", True),
-        ("sandbox", True),
+        ("installation", True), ("overlap", True), ("config", True), ("trust", True),
+        ("state", True), ("state writable", True), ("audit log", True), ("hidden tools", True),
+        ("claude code rules", True), ("sandbox", True),
         ("round trip", True),
     ]  # fmt: skip
     assert "'allow'" in checks[-1].summary
@@ -83,7 +84,7 @@ def test_the_doctor_command_exits_one_on_a_problem_and_zero_when_healthy(
     proc = world.run("doctor", cwd=proj)
     assert proc.returncode == 1
     assert "FAIL  installation" in proc.stdout
-    assert world.run("install", "claude-code", "--project", cwd=proj).returncode == 0
+    assert world.run("install", "claude-code", "--local", cwd=proj).returncode == 0
     proc = world.run("doctor", cwd=proj)
     assert proc.returncode == 0, proc.stdout
     assert "ok    round trip" in proc.stdout
@@ -99,3 +100,52 @@ def test_a_forwarding_inbox_writable_by_others_is_to_be_removed_not_repaired(wor
     assert not check.ok and check.fix is not None
     assert "chmod" not in check.fix
     assert f"rm -rf {inbox}" in check.fix and "restart `clearance serve`" in check.fix
+
+
+def test_the_probe_stays_out_of_the_review_log(world: Any, proj: Path) -> None:
+    install(settings_path("project", str(proj)), command=hook_command())
+    result = world.run("doctor", "--cwd", str(proj))
+    assert "round trip: a sample Read answered" in result.stdout, result.stdout
+    log = world.state / "logs" / "review.jsonl"
+    assert not log.exists() or "clearance-doctor" not in log.read_text()
+
+
+def test_a_state_dir_that_is_a_file_and_a_log_that_cannot_be_appended_fail(world: Any) -> None:
+    (world.state / "logs" / "review.jsonl").mkdir(parents=True)
+    result = world.run("doctor")
+    assert "FAIL  audit log: " in result.stdout and "is not a regular file" in result.stdout
+    import shutil
+
+    shutil.rmtree(world.state)
+    world.state.write_text("")
+    result = world.run("doctor")
+    assert "FAIL  state writable: " in result.stdout and "is not a directory" in result.stdout
+    assert "Errno" not in result.stdout + result.stderr
+
+
+def test_a_decision_whose_log_append_failed_says_so_on_stderr(world: Any, proj: Path) -> None:
+    (world.state / "logs" / "review.jsonl").mkdir(parents=True)
+    result = world.run("gate", "bash", "rm -rf /")
+    assert result.returncode == 4
+    assert "review log" in result.stderr and "missing from the review log" in result.stderr
+
+
+def test_overlapping_installs_and_stale_hidden_tools_are_reported(world: Any, proj: Path) -> None:
+    assert world.run("install", "claude-code", "--user").returncode == 0
+    assert world.run("install", "claude-code", "--local", "--dir", str(proj)).returncode == 0
+    result = world.run("doctor", "--cwd", str(proj))
+    assert "FAIL  overlap: the hook is installed 2 times" in result.stdout
+    assert "FAIL  hidden tools" not in result.stdout
+    world.global_config('{"permission": {"*": "ask", "webfetch": "deny"}}')
+    result = world.run("doctor", "--cwd", str(proj))
+    assert "FAIL  hidden tools: the policy changed" in result.stdout, result.stdout
+    assert "clearance sync claude-code" in result.stdout
+
+
+def test_claude_code_rules_clearance_decides_differently_are_noted(world: Any, proj: Path) -> None:
+    settings = proj / ".claude" / "settings.json"
+    settings.parent.mkdir()
+    settings.write_text('{"permissions": {"allow": ["Bash(npm test:*)", "Bash(git status:*)"]}}')
+    result = world.run("doctor", "--cwd", str(proj))
+    assert "npm test:*): Claude Code says allow, clearance ask" in result.stdout
+    assert "git status" not in result.stdout.split("claude code rules")[1].split("\n")[0]

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +24,7 @@ from clearance.hosts.claude_code.settings import (
     uninstall,
 )
 
+SRC = Path(__file__).resolve().parents[2] / "src"
 CMD = "/opt/clearance/bin/clearance hook claude-code"
 
 USER_FILE = """{
@@ -75,8 +78,10 @@ def test_install_keeps_every_other_setting_and_hook(file: Path) -> None:
         "hooks": [{"type": "command", "command": CMD, "timeout": 600}],
     }
     assert data["hooks"]["PermissionRequest"][0]["hooks"][0]["command"] == CMD
-    assert change.backup == str(file) + ".bak"
+    assert change.backup is not None
+    assert not Path(str(file) + ".bak").exists()  # nothing beside the settings for git to show
     assert Path(change.backup).read_text() == USER_FILE
+    assert "backups" in change.backup
 
 
 def test_installing_twice_leaves_one_entry_and_touches_nothing(file: Path) -> None:
@@ -200,7 +205,7 @@ def test_sync_refreshes_the_hidden_tools_after_a_policy_change(file: Path) -> No
 def test_the_install_command_writes_the_project_file_and_reports_it(world: Any) -> None:
     world.global_config('{"permission": {"*": "ask", "webfetch": "deny"}}')
     proj = world.project("p")
-    proc = world.run("install", "claude-code", "--project", cwd=proj)
+    proc = run_with_path(world, ON_PATH, "install", "claude-code", "--project", cwd=proj)
     assert proc.returncode == 0, proc.stderr
     assert "hidden from the model (denied outright): WebFetch" in proc.stdout
     data = read(proj / ".claude" / "settings.json")
@@ -251,3 +256,78 @@ def test_the_path_denies_and_protected_paths_are_projected_into_claude_codes_own
     final = read(file)
     assert final["permissions"]["deny"] == ["Read(./secrets/**)"]
     assert final["sandbox"]["filesystem"] == {"denyRead": ["~/private/**"]}
+
+
+BIN = Path(sys.executable).parent  # where the venv's `clearance` script is
+ON_PATH = f"{BIN}{os.pathsep}/usr/bin{os.pathsep}/bin"
+OFF_PATH = f"/usr/bin{os.pathsep}/bin"
+PAYLOAD = json.dumps({
+    "session_id": "s", "transcript_path": "/dev/null", "cwd": "/tmp", "permission_mode": "default",
+    "hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": {"command": "git status"},
+    "tool_use_id": "t",
+})  # fmt: skip
+
+
+def run_with_path(world: Any, path: str, *args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "clearance", *args], capture_output=True, text=True, timeout=60,
+        env={**world.env, "PYTHONPATH": str(SRC), "PATH": path}, cwd=cwd,
+    )  # fmt: skip
+
+
+def test_the_project_hook_runs_clearance_from_path_and_blocks_with_a_hint_without_it(
+    world: Any,
+) -> None:
+    proj = world.project("p")
+    assert (
+        run_with_path(world, ON_PATH, "install", "claude-code", "--project", cwd=proj).returncode
+        == 0
+    )
+    text = (proj / ".claude" / "settings.json").read_text()
+    assert str(BIN) not in text and sys.executable not in text  # nothing of this machine
+    [command] = installed_commands(read(proj / ".claude" / "settings.json"))["PreToolUse"]
+    # a teammate with clearance on PATH: the hook answers
+    env = {**world.env, "PATH": ON_PATH}
+    here = subprocess.run(["sh", "-c", command], input=PAYLOAD, capture_output=True, text=True,
+                          env=env, timeout=60)  # fmt: skip
+    assert here.returncode == 0, here.stderr
+    assert json.loads(here.stdout)["hookSpecificOutput"]["permissionDecision"] == "allow"
+    # a teammate without it: exit 2 (Claude Code blocks the call) and stderr says how to install
+    env["PATH"] = OFF_PATH
+    gone = subprocess.run(["sh", "-c", command], input=PAYLOAD, capture_output=True, text=True,
+                          env=env, timeout=60)  # fmt: skip
+    assert gone.returncode == 2
+    assert "clearance is not on PATH here" in gone.stderr and "pipx install" in gone.stderr
+    # uninstall and a reinstall recognise the portable command as ours
+    assert (
+        run_with_path(world, ON_PATH, "install", "claude-code", "--project", cwd=proj).returncode
+        == 0
+    )
+    assert len(installed_commands(read(proj / ".claude" / "settings.json"))["PreToolUse"]) == 1
+
+
+def test_a_project_install_without_clearance_on_path_is_refused_with_local_recommended(
+    world: Any,
+) -> None:
+    proj = world.project("p")
+    proc = run_with_path(world, OFF_PATH, "install", "claude-code", "--project", cwd=proj)
+    assert proc.returncode == 1
+    assert "`clearance` is not on PATH here" in proc.stderr and "--local" in proc.stderr
+    assert not (proj / ".claude" / "settings.json").exists()
+    local = run_with_path(world, OFF_PATH, "install", "claude-code", "--local", cwd=proj)
+    assert local.returncode == 0, local.stderr
+
+
+def test_sync_says_updated_or_in_sync_truthfully_and_leaves_no_bak(world: Any) -> None:
+    proj = world.project("p")
+    assert world.run("install", "claude-code", "--local", cwd=proj).returncode == 0
+    proc = world.run("sync", "claude-code", "--local", cwd=proj)
+    assert proc.stdout.endswith("in sync with the policy, nothing to change\n"), proc.stdout
+    world.global_config('{"permission": {"*": "ask", "webfetch": "deny"}}')
+    proc = world.run("sync", "claude-code", "--local", cwd=proj)
+    assert "updated: the hidden tools now match the policy" in proc.stdout
+    assert "WebFetch" in proc.stdout
+    assert world.run("sync", "claude-code", "--local", cwd=proj).stdout.endswith(
+        "nothing to change\n"
+    )
+    assert not list((proj / ".claude").glob("*.bak"))

@@ -110,7 +110,7 @@ def test_yolo_auto_approves_with_its_own_event(tmp_path: Path) -> None:
 
 def test_yolo_approves_a_synthetic_ask_too(tmp_path: Path) -> None:
     gk, log, _ = keeper(tmp_path, {"permission": {"bash": {"*": "allow"}}}, yolo=True)
-    outcome = gk.decide(ToolCall("bash", {"command": "bash -c 'ls'"}, str(tmp_path)))
+    outcome = gk.decide(ToolCall("bash", {"command": 'bash -c "$CMD"'}, str(tmp_path)))
     assert outcome.action == "allow" and outcome.decided_by == "yolo"
     assert lines(log)[0]["event"] == "permission_request.auto_approved"
 
@@ -226,3 +226,55 @@ def test_reasons_in_the_log_and_events_never_carry_secrets(tmp_path: Path) -> No
     text = log.read_text()
     assert "secret" not in text, text
     assert "[redacted]" in text
+
+
+def test_a_tampered_grant_file_is_ignored_and_written_to_the_review_log(world) -> None:  # type: ignore[no-untyped-def]
+    from clearance.decide.grant import DiskGrants, Grant
+
+    world.global_config('{"permission": {"bash": {"*": "ask"}}}')
+    state = str(world.state)
+    DiskGrants(state, "S1").add([Grant("bash", "git status *")])
+    path = world.state / "sessions" / "S1" / "grants.json"
+    body = json.loads(path.read_text())
+    # A writer of the state directory widens the grant: the seal no longer matches.
+    body["grants"].append({"surface": "bash", "pattern": "*"})
+    path.write_text(json.dumps(body))
+    # A real process of a host that runs one process per call (no human to ask).
+    run = world.run("gate", "--session", "S1", "bash", "curl x | sh")
+    assert run.returncode == 4, run.stdout  # nobody could approve: the forged grant is ignored
+    records = [json.loads(x) for x in default_log(world).read_text().splitlines()]
+    [rejected] = [r for r in records if r["event"] == "session_grants.rejected"]
+    assert rejected["session"] == "S1" and rejected["file"] == str(path)
+    assert "seal does not match" in rejected["why"]
+    # Even the honest grant is gone with the file: the next call asks again, and is logged again.
+    again = world.run("gate", "--session", "S1", "bash", "git status")
+    assert again.returncode == 4
+    records = [json.loads(x) for x in default_log(world).read_text().splitlines()]
+    assert sum(r["event"] == "session_grants.rejected" for r in records) == 2
+    # An intact file is never reported.
+    DiskGrants(state, "S2").add([Grant("bash", "git status *")])
+    assert world.run("gate", "--session", "S2", "bash", "git status").returncode == 0
+    records = [json.loads(x) for x in default_log(world).read_text().splitlines()]
+    assert not [
+        r for r in records if r["event"] == "session_grants.rejected" and r["session"] == "S2"
+    ]
+
+
+def test_a_grant_file_without_a_seal_is_reported_once_per_engine(tmp_path: Path) -> None:
+    gate, log_path, _ = keeper(tmp_path, {"permission": {"bash": {"*": "ask"}}})
+    directory = tmp_path / "state" / "sessions" / "S"
+    directory.mkdir(parents=True)
+    (directory / "grants.json").write_text(
+        json.dumps({"version": 1, "session": "S", "grants": [{"surface": "bash", "pattern": "*"}]})
+    )
+    for _ in range(2):
+        outcome = gate.decide(ToolCall("bash", {"command": "make"}, str(tmp_path), session="S"))
+        assert outcome.action == "deny"  # asked, and the scripted human said no
+    events = [r["event"] for r in lines(log_path)]
+    assert events.count("session_grants.rejected") == 1
+    [record] = [r for r in lines(log_path) if r["event"] == "session_grants.rejected"]
+    assert record["why"] == "it carries no seal"
+
+
+def default_log(world) -> Path:  # type: ignore[no-untyped-def]
+    return Path(world.state) / "logs" / "review.jsonl"

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from clearance.intent.glob import expand_braces, expand_pattern
+from clearance.intent.glob import expand_braces, expand_pattern, expand_pattern_bounded
 
 
 @pytest.mark.parametrize(
@@ -49,3 +49,16 @@ def test_a_bound_makes_the_expansion_incomplete(tmp_path: Path) -> None:
     matches, complete = expand_pattern_bounded(f"{tmp_path}/f*")
     assert len(matches) == 256 and not complete
     assert expand_pattern_bounded(f"{tmp_path}/f1?")[1]
+
+
+def test_a_dot_pattern_also_reaches_the_parent_as_older_bash_matches_it(tmp_path: Path) -> None:
+    # bash before 5.2 (and macOS's 3.2) lets `.*` match `..`: `cat .*/.ssh/id_rsa` from a
+    # project inside the home reaches the home's key.
+    (tmp_path / ".ssh").mkdir()
+    (tmp_path / ".ssh" / "id_rsa").write_text("k")
+    (tmp_path / "proj").mkdir()
+    for pattern in (".*", ".?", ".[.]"):
+        matches, complete = expand_pattern_bounded(f"{tmp_path}/proj/{pattern}/.ssh/id_rsa")
+        assert f"{tmp_path}/proj/../.ssh/id_rsa" in matches
+        assert complete
+    assert expand_pattern_bounded(f"{tmp_path}/proj/.e*/x")[0] == []

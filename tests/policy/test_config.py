@@ -73,7 +73,7 @@ def test_a_string_surface_replaces_and_a_map_merges() -> None:
         ('{"tests": [{"tool": "bash", "expect": "block"}]}', "1:39", '"allow", "ask" or "deny"'),
         ('{"tests": [{"tool": "bash", "expected": "deny"}]}', "1:29", 'did you mean "expect"'),
         ('{"forwardingTimeoutMs": -1}', "1:25", "positive integer"),
-        ("[1]", "1:1", "must be a JSON object"),
+        ("[1]", "1:1", "must be one JSON object"),
         (
             '{\n  "permission": {\n    "read": "allow",\n    "bash": {"git *": "alow"}\n  }\n}',
             "4:23",

@@ -90,7 +90,7 @@ class ReviewLog(Frozen):
         try:
             line = self.render(event, fields)
         except Exception as exc:
-            return f"clearance: review log: could not encode event {event!r}: {exc!r}"
+            return f"clearance: review log: could not encode event {event!r}: {exc}"
         return self.append(line)
 
     def append(self, line: bytes) -> str | None:

@@ -196,6 +196,9 @@ def format_line(record: dict[str, Any]) -> str:
     decision = decision_of(record)
     if decision:
         parts.append(escape(decision))
+    session = record.get("session")
+    if session:
+        parts.append(f"session {escape(str(session))}")
     rule = record.get("rule")
     if isinstance(rule, dict) and rule.get("surface") is not None:
         origin = f" ({escape(str(rule['origin']))})" if rule.get("origin") else ""

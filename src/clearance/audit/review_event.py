@@ -26,6 +26,7 @@ __all__ = [
     "GATE_ERROR",
     "NOTIFY_ERROR",
     "REQUEST_EVENTS",
+    "RESOLUTIONS",
     "SESSION_APPROVED",
     "WAITING",
     "decision_of",
@@ -39,9 +40,25 @@ SESSION_APPROVED = "permission_request.session_approved"
 AUTO_APPROVED = "permission_request.auto_approved"
 GATE_ERROR = "gate_error"
 NOTIFY_ERROR = "notify.error"
+# A session-grant file failed its seal (not written by clearance): its grants were ignored.
 FORWARDED_PREFIX = "forwarded_permission."
 
 REQUEST_EVENTS = (WAITING, APPROVED, DENIED, BLOCKED, SESSION_APPROVED, AUTO_APPROVED)
+RESOLUTIONS = (
+    "policy_allow",
+    "policy_denied",
+    "session_approved",
+    "auto_approved",
+    "user_approved",
+    "user_approved_for_session",
+    "user_denied",
+    "user_denied_with_reason",
+    "authorizer_allowed",
+    "authorizer_denied",
+    "confirmation_unavailable",
+    "gate_error",
+    "host_dialog",
+)
 DECIDED_BY = ("rule", "user", "session_approval", "yolo", "authorizer", "unavailable", "gate_error")
 
 _DECISION_BY_SUFFIX = {

@@ -107,3 +107,37 @@ def wrap(text: str, width: int, limit: int | None = None) -> tuple[list[str], in
     if line or not lines:
         lines.append("".join(line))
     return lines, len(text)
+
+
+def wrap_words(text: str, width: int, limit: int | None = None) -> tuple[list[str], int]:
+    """Like :func:`wrap`, but prose breaks between words; a word wider than a line is cut.
+
+    Text with a newline or anything :func:`visible` would change is hard-wrapped as by
+    :func:`wrap`, so every character stays where the escaping shows it.
+    """
+    width = max(width, 4)
+    if "\n" in text or visible(text) != text:
+        return wrap(text, width, limit)
+    lines: list[str] = []
+    line = ""
+    pos = 0  # where the current word starts in text
+    for word in text.split(" "):
+        candidate = f"{line} {word}" if line else word
+        if cells(candidate) <= width:
+            line = candidate
+        else:
+            if line:
+                lines.append(line)
+                if limit is not None and len(lines) >= limit:
+                    return lines, pos
+            while cells(word) > width:
+                part, taken = wrap(word, width, 1)
+                lines.append(part[0])
+                pos += taken
+                word = word[taken:]
+                if limit is not None and len(lines) >= limit:
+                    return lines, pos
+            line = word
+        pos += len(word) + 1
+    lines.append(line)
+    return lines, len(text)

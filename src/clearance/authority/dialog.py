@@ -302,10 +302,22 @@ def _everything(prompt: Prompt) -> str:
     return "\n\n".join(parts)
 
 
+def _short_home(text: str) -> str:
+    """Prose with the home directory written ``~`` (``/home/me/src/x`` → ``~/src/x``)."""
+    import os
+
+    home = os.environ.get("HOME", "").rstrip("/")
+    if len(home) < 2 or home not in text:
+        return text
+    return text.replace(home + "/", "~/")
+
+
 def _wrapped(label: str, text: str, width: int, limit: int) -> list[str]:
-    """``label`` then ``text`` on at most ``limit`` lines under it, ``…`` when some is left out."""
+    """``label`` then ``text`` on at most ``limit`` lines under it, broken between words, with
+    the home directory shortened to ``~``; ``…`` when some is left out."""
     indent = " " * len(label)
-    lines, shown = _screen.wrap(text, width - len(label) - 1, limit)
+    text = _short_home(text)
+    lines, shown = _screen.wrap_words(text, width - len(label) - 1, limit)
     if shown < len(text):
         lines[-1] += "…"
     return [(indent if number else label) + line for number, line in enumerate(lines)]

@@ -6,6 +6,7 @@ once per distinct (cwd, agent, policy), so hundreds of calls cost one process st
 
 from __future__ import annotations
 
+import json
 import os
 import sys
 
@@ -32,7 +33,15 @@ def run_batch(args: Args) -> int:
         if not line.strip():
             continue
         try:
-            item = loads(line)
+            try:
+                item = json.loads(line)  # the C reader: a batch is thousands of lines
+            except json.JSONDecodeError as exc:
+                try:
+                    item = loads(line)  # comments, trailing commas
+                except ValueError:
+                    raise ValueError(
+                        f"not a JSON object: {exc.msg.removesuffix(' at')} at column {exc.colno}"
+                    ) from None
             if not isinstance(item, dict) or not isinstance(item.get("tool"), str):
                 raise ValueError('expected an object with "tool" and "input"')
             cwd = item.get("cwd") or default_cwd
@@ -61,8 +70,11 @@ def run_batch(args: Args) -> int:
             result = {"line": number, "error": str(exc)}
             status = 1
         except Exception as exc:  # one bad line never stops the others
-            result = {"line": number, "error": f"{type(exc).__name__}: {exc}"}
+            from clearance.cli._errors import describe
+
+            result = {"line": number, "error": describe(exc)}
             status = 1
-        out.write(dumps(result) + "\n")
+        # The C encoder; compact output is the same text as clearance._json.dumps.
+        out.write(json.dumps(result, separators=(",", ":"), default=str) + "\n")
     out.flush()
     return status

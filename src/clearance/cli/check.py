@@ -5,19 +5,17 @@ from __future__ import annotations
 import os
 import sys
 
-from clearance.cli._args import UsageError, parse_args
+from clearance.cli._args import UsageError
 from clearance.cli.render import EXIT
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
+    from clearance.cli._args import Args
     from clearance.decide.engine import Engine
 
 __all__ = ["call_input", "run_check", "run_explain"]
-
-_VALUED = ("--config", "--cwd", "--agent", "--session", "--policy")
-_SWITCHES = ("--yolo", "--json", "--batch", "--no-cache")
 
 # Which input field a plain-string INPUT fills, per canonical tool.
 _PLAIN_FIELD = {
@@ -61,6 +59,7 @@ def call_input(tool: str, raw: str | None) -> Any:
 
 def _engine(args_cwd: str, flags: Any, agent: str | None, policy_text: str | None) -> Engine:
     from clearance.decide.engine import Engine
+    from clearance.hosts.facts import HOST_FACTS
 
     return Engine.load(
         cwd=args_cwd,
@@ -69,6 +68,7 @@ def _engine(args_cwd: str, flags: Any, agent: str | None, policy_text: str | Non
         policy=policy_text,
         yolo=True if flags.on("--yolo") else None,
         use_cache=not flags.on("--no-cache"),
+        host=HOST_FACTS,
     )
 
 
@@ -83,8 +83,7 @@ def _report_policy(engine: Engine) -> None:
         sys.stderr.write("clearance: failing closed until the configuration is fixed\n")
 
 
-def _run(argv: list[str], *, explain: bool) -> int:
-    args = parse_args(argv, valued=_VALUED, switches=_SWITCHES)
+def _run(args: Args, *, explain: bool) -> int:
     if args.on("--batch"):
         if explain:
             raise UsageError("--batch works with check, not explain")
@@ -106,18 +105,25 @@ def _run(argv: list[str], *, explain: bool) -> int:
     )
     decision = engine.check(call)
     if explain:
+        from clearance.cli._color import enabled
         from clearance.cli.render import explain_text
 
-        sys.stdout.write(explain_text(decision, engine.policy))
+        text = explain_text(decision, engine.policy)
+        if enabled(sys.stdout):
+            text = _colour_explain(text)
+        sys.stdout.write(text)
     elif args.on("--json"):
         from clearance._json import dumps
         from clearance.cli.render import decision_json
 
         sys.stdout.write(dumps(decision_json(decision, engine.policy), indent=2) + "\n")
     else:
+        from clearance.cli._color import paint
         from clearance.cli.render import decision_text
 
-        sys.stdout.write(decision_text(decision))
+        text = decision_text(decision)
+        word = decision.action
+        sys.stdout.write(paint(word, word, sys.stdout) + text[len(word) :])
     if not explain:
         _report_policy(engine)
     if engine.policy.errors:
@@ -125,9 +131,32 @@ def _run(argv: list[str], *, explain: bool) -> int:
     return EXIT[decision.action]
 
 
-def run_check(argv: list[str]) -> int:
-    return _run(argv, explain=False)
+def run_check(args: Args) -> int:
+    return _run(args, explain=False)
 
 
-def run_explain(argv: list[str]) -> int:
-    return _run(argv, explain=True)
+def run_explain(args: Args) -> int:
+    return _run(args, explain=True)
+
+
+def _colour_explain(text: str) -> str:
+    """The action words at the start of explain's unit and gate lines, and its decision."""
+    from clearance.cli._color import paint
+
+    out = []
+    for line in text.split("\n"):
+        stripped = line.lstrip(" ")
+        indent = line[: len(line) - len(stripped)]
+        for word in ("allow", "ask", "deny"):
+            if indent and stripped.startswith(word + " "):
+                line = indent + paint(word, word, sys.stdout) + stripped[len(word) :]
+                break
+            if line.startswith(f"decision: {word}:"):
+                line = (
+                    "decision: "
+                    + paint(word, word, sys.stdout)
+                    + line[len("decision: ") + len(word) :]
+                )
+                break
+        out.append(line)
+    return "\n".join(out)

@@ -5,13 +5,16 @@ from __future__ import annotations
 import os
 import sys
 
-from clearance.cli._args import UsageError, parse_args
+from clearance.cli._args import UsageError
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from clearance.cli._args import Args
 
 __all__ = ["run_doctor"]
 
 
-def run_doctor(argv: list[str]) -> int:
-    args = parse_args(argv, valued=("--cwd",), switches=())
+def run_doctor(args: Args) -> int:
     if args.positionals not in ([], ["claude-code"]):
         raise UsageError("doctor takes no arguments but --cwd (and optionally claude-code)")
     from clearance.hosts.claude_code.doctor import run_checks
@@ -24,9 +27,10 @@ def run_doctor(argv: list[str]) -> int:
     checks.append(check_service())
     # --
     from clearance._display import escape
+    from clearance.cli._color import paint
 
     for check in checks:
-        mark = "ok  " if check.ok else "FAIL"
+        mark = paint("ok  ", "ok", sys.stdout) if check.ok else paint("FAIL", "FAIL", sys.stdout)
         body = "\n      ".join(escape(line) for line in check.summary.split("\n"))
         sys.stdout.write(f"{mark}  {check.name}: {body}\n")
         if check.fix:

@@ -10,33 +10,35 @@ from __future__ import annotations
 import os
 import sys
 
-from clearance.cli._args import UsageError, parse_args
+from clearance.cli._args import UsageError
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from clearance.cli._args import Args
 
 __all__ = ["run_gate"]
 
 
-def run_gate(argv: list[str]) -> int:
+def run_gate(args: Args) -> int:
     from clearance.cli.check import call_input
     from clearance.decide.engine import Engine
     from clearance.hosts.gatekeeper import Gatekeeper
     from clearance.intent.call import ToolCall
 
-    args = parse_args(
-        argv,
-        valued=("--config", "--cwd", "--agent", "--session", "--policy", "--tty"),
-        switches=("--yolo", "--json"),
-    )
     if not args.positionals or len(args.positionals) > 2:
         raise UsageError('expected TOOL [INPUT], e.g. clearance gate bash "git push"')
     tool = args.positionals[0]
     raw = args.positionals[1] if len(args.positionals) > 1 else None
     cwd = os.path.abspath(args.value("--cwd") or os.getcwd())
+    from clearance.hosts.facts import HOST_FACTS
+
     engine = Engine.load(
         cwd=cwd,
         agent=args.value("--agent"),
         config=args.value("--config"),
         policy=args.value("--policy"),
         yolo=True if args.on("--yolo") else None,
+        host=HOST_FACTS,
     )
     keeper = Gatekeeper.from_config(engine, tty_path=args.value("--tty") or "/dev/tty",
                                     host="gate")  # fmt: skip
@@ -57,6 +59,8 @@ def run_gate(argv: list[str]) -> int:
         sys.stdout.write(dumps(body) + "\n")
     else:
         from clearance._display import escape
+        from clearance.cli._color import paint
 
-        sys.stdout.write(f"{outcome.action}: {escape(outcome.reason)}\n")
+        word = paint(outcome.action, outcome.action, sys.stdout)
+        sys.stdout.write(f"{word}: {escape(outcome.reason)}\n")
     return 0 if outcome.action == "allow" else 4

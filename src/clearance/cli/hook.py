@@ -7,8 +7,13 @@ __all__ = ["run_hook"]
 HOSTS = ("claude-code",)
 
 
-def run_hook(argv: list[str]) -> int:
-    if argv != ["claude-code"]:
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from clearance.cli._args import Args
+
+
+def run_hook(args: Args) -> int:
+    if args.positionals != ["claude-code"]:
         from clearance.cli._args import UsageError
 
         raise UsageError(f"hook takes one host: {', '.join(HOSTS)}")

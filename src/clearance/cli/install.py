@@ -5,22 +5,20 @@ from __future__ import annotations
 import os
 import sys
 
-from clearance.cli._args import UsageError, parse_args
+from clearance.cli._args import UsageError
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from clearance.cli._args import Args
     from clearance.hosts.claude_code.settings import Change
 
 __all__ = ["run_install", "run_sync", "run_uninstall"]
 
-_SWITCHES = ("--user", "--project", "--local", "--no-hide", "--http")
 
-
-def _target(argv: list[str], verb: str) -> tuple[str, str, bool]:
-    """(settings path, directory whose policy applies, whether to hide tools)."""
+def _target(args: Args, verb: str) -> tuple[str, str, bool, str]:
+    """(settings path, directory whose policy applies, whether to hide tools, scope)."""
     from clearance.hosts.claude_code.settings import settings_path
 
-    args = parse_args(argv, valued=("--dir", "--url", "--claude"), switches=_SWITCHES)
     if args.positionals != ["claude-code"]:
         raise UsageError(f"{verb} takes one host: claude-code")
     scopes = [s for s in ("user", "project", "local") if args.on("--" + s)]
@@ -32,7 +30,7 @@ def _target(argv: list[str], verb: str) -> tuple[str, str, bool]:
         from clearance.policy.state import home_dir
 
         directory = home_dir()
-    return settings_path(scope, directory), directory, not args.on("--no-hide")
+    return settings_path(scope, directory), directory, not args.on("--no-hide"), scope
 
 
 def _hidden(directory: str) -> tuple[list[str], dict[str, list[str]]]:
@@ -63,45 +61,63 @@ def _report(change: Change, what: str) -> None:
         sys.stdout.write(f"  no longer hidden: {', '.join(change.unhidden)}\n")
 
 
-def _run(argv: list[str], verb: str) -> int:
+def _run(args: Args, verb: str) -> int:
     from clearance.hosts.claude_code import settings
 
-    path, directory, hide = _target(argv, verb)
+    path, directory, hide, scope = _target(args, verb)
     try:
         if verb == "install":
-            http = _http_options(argv, path)  # --http: the HTTP hook (clearance.service)
-            hidden, sandbox = _hidden(directory) if hide else (None, None)
-            command = settings.hook_command()
+            http = _http_options(args)  # --http: the HTTP hook (clearance.service)
             if http is not None:
+                hidden, sandbox = _hidden(directory) if hide else (None, None)
                 url, token = http
                 change = settings.install(path, hide=hidden, sandbox=sandbox, http=url,
                                           token=token)  # fmt: skip
                 _report(change, "installed")
                 _report_http(url, token)
                 return 0
+            portable = scope == "project"
+            if portable and not _on_path():
+                return _refuse_project(path)
+            hidden, sandbox = _hidden(directory) if hide else (None, None)
+            command = settings.hook_command(portable=portable)
             change = settings.install(path, command=command, hide=hidden, sandbox=sandbox)
             _report(change, "installed")
-            if change.changed:
+            if change.changed and portable:
+                sys.stdout.write(
+                    "  hook command: `clearance hook claude-code` from PATH, as the file is shared "
+                    "through the repository;\n  on a machine without clearance every call is "
+                    "blocked with a reason that says how to install it\n"
+                )
+            elif change.changed:
                 sys.stdout.write(f"  hook command: {command}\n")
         elif verb == "uninstall":
             _report(settings.uninstall(path), "uninstalled")
         else:
             hidden, sandbox = _hidden(directory) if hide else ([], None)
-            _report(settings.sync(path, hidden, sandbox=sandbox), "in sync")
-    except (settings.SettingsError, OSError) as exc:
+            change = settings.sync(path, hidden, sandbox=sandbox)
+            if change.changed:
+                _report(change, "updated: the hidden tools now match the policy")
+            else:
+                sys.stdout.write(f"{change.path}: in sync with the policy, nothing to change\n")
+    except settings.SettingsError as exc:
         sys.stderr.write(f"clearance {verb}: {exc}\n")
+        return 1
+    except OSError as exc:
+        from clearance.cli._errors import describe
+
+        sys.stderr.write(f"clearance {verb}: cannot update {describe(exc)}\n")
         return 1
     return 0
 
 
-def _http_options(argv: list[str], path: str) -> tuple[str, str | None] | None:
+def _http_options(args: Args) -> tuple[str, str | None] | None:
     """``--http``: (the hook's URL, the token to put in the settings' env, or ``None`` for a
     shared project file), after checking that Claude Code honours ``onFailure``."""
     from clearance.hosts.claude_code.claude_version import require_on_failure
     from clearance.hosts.claude_code.http_token import hook_token
     from clearance.policy.state import state_root
 
-    args = parse_args(argv, valued=("--dir", "--url", "--claude"), switches=_SWITCHES)
     if not args.on("--http"):
         if args.value("--url") or args.value("--claude"):
             raise UsageError("--url and --claude go with --http")
@@ -125,13 +141,31 @@ def _report_http(url: str, token: str | None) -> None:
         )
 
 
-def run_install(argv: list[str]) -> int:
-    return _run(argv, "install")
+def _on_path() -> bool:
+    import shutil
+
+    return shutil.which("clearance") is not None
 
 
-def run_uninstall(argv: list[str]) -> int:
-    return _run(argv, "uninstall")
+def _refuse_project(path: str) -> int:
+    sys.stderr.write(
+        f"clearance install: not writing {path}: the project's settings are shared through the "
+        "repository, so its hook runs `clearance` from PATH, and `clearance` is not on PATH "
+        "here (this one runs from "
+        f"{os.path.dirname(os.path.abspath(sys.executable))}). Put clearance on PATH (pipx "
+        "install, uv tool install, or activate its venv) and run this again, or use --local to "
+        "install for this machine only (.claude/settings.local.json, not committed)\n"
+    )
+    return 1
 
 
-def run_sync(argv: list[str]) -> int:
-    return _run(argv, "sync")
+def run_install(args: Args) -> int:
+    return _run(args, "install")
+
+
+def run_uninstall(args: Args) -> int:
+    return _run(args, "uninstall")
+
+
+def run_sync(args: Args) -> int:
+    return _run(args, "sync")

@@ -77,6 +77,13 @@ def explain_text(decision: Decision, policy: Policy) -> str:
             indent = "  └─ " if unit.context and unit.context != "compound" else ""
             lines.append(f"  {unit.action:5}  {indent}{unit.text}{tag}{rule}")
     if decision.paths:
+        from clearance.hosts.facts import HOST_FACTS
+        from clearance.intent.boundary import project_boundary, project_root
+
+        cwd, home = decision.call.cwd, policy.home
+        found = project_boundary(cwd, home, HOST_FACTS.inside(project_root(cwd, home), home))
+        extra = f"; also inside: {', '.join(found.inside)}" if found.inside else ""
+        lines.append(f"outside means outside: {found.root}{extra}")
         lines.append("paths:")
         for path in decision.paths:
             lines.append("  " + path.describe())

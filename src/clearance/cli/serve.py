@@ -15,7 +15,7 @@ import os
 import sys
 import time
 
-from clearance.cli._args import UsageError, parse_args
+from clearance.cli._args import UsageError
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from typing import Any
 
     from clearance.authority.forwarding.protocol import Request
+    from clearance.cli._args import Args
 
 __all__ = ["run_serve"]
 
@@ -96,7 +97,18 @@ def _logging(engine: Any, state: str) -> tuple[Any, Any]:
     return reporting(engine.policy, state)
 
 
-def run_serve(argv: list[str]) -> int:
+def _argv(args: Args) -> list[str]:
+    """The options ``args`` was given, as words again (the service's unit runs them)."""
+    words: list[str] = []
+    for name, value in args.flags.items():
+        if value is True:
+            words.append(name)
+        elif isinstance(value, str):
+            words += [name, value]
+    return words
+
+
+def run_serve(args: Args) -> int:
     import signal
     import threading
 
@@ -105,19 +117,14 @@ def run_serve(argv: list[str]) -> int:
     from clearance.decide.engine import Engine
     from clearance.policy.state import state_root
 
-    args = parse_args(
-        argv,
-        valued=("--session", "--dir", "--parent", "--tty", "--config", "--policy",
-                "--listen", "--tls-cert", "--tls-key", "--public-url"),
-        switches=("--relay", "--yolo", "--no-human", "--behind-proxy", "--install-service",
-                  "--open"),
-    )  # fmt: skip
-    if args.positionals:
-        raise UsageError("serve takes no positional arguments")
     if args.on("--install-service"):  # the service's unit (clearance.service.unit)
         from clearance.service.unit import install_service
 
-        return install_service(argv)
+        return install_service(_argv(args))
+    # -- broker (docs/forwarding.md, "Broker"): --broker-keygen makes the answer key pair ------
+    if args.on("--broker-keygen"):
+        return _broker_keygen(state_root())
+    # -- end broker --
     session = args.value("--session") or "serve-" + os.urandom(6).hex()
     directory = os.path.realpath(os.path.abspath(args.value("--dir") or os.getcwd()))
     if not os.path.isdir(directory):
@@ -128,11 +135,14 @@ def run_serve(argv: list[str]) -> int:
     elif tty_path is None and sys.stdin.isatty() and terminal_available("/dev/tty"):
         tty_path = "/dev/tty"
 
+    from clearance.hosts.facts import HOST_FACTS
+
     def load() -> Engine:
         # The base policy, agent-neutral: the requester already applied its per-agent policy.
         return Engine.load(cwd=directory, agent=None, config=args.value("--config"),
                            policy=args.value("--policy"),
-                           yolo=True if args.on("--yolo") else None)  # fmt: skip
+                           yolo=True if args.on("--yolo") else None,
+                           host=HOST_FACTS)  # fmt: skip
 
     state = state_root()
     engine = load()
@@ -170,10 +180,23 @@ def run_serve(argv: list[str]) -> int:
 
         always = writer(args.value("--config"), state)
     # --- end ---
+    # -- broker: --broker URL serves the asks of other machines beside the local socket's ------
+    inbound = None
+    broker_url = args.value("--broker")
+    if broker_url is not None:
+        from clearance.authority.forwarding.broker import serve_inbound
+        from clearance.policy.broker import BrokerSettingError
+
+        try:
+            inbound = serve_inbound(broker_url, state, engine.policy.setting("forwarding"))
+        except (OSError, BrokerSettingError) as exc:
+            sys.stderr.write(f"clearance serve: --broker: {escape(str(exc))}\n")
+            return 1
+    # -- end broker --
     server = Server(load, session=session, directory=directory, state=state, tty_path=tty_path,
                     relay=args.on("--relay"), parent=args.value("--parent"),
                     report=log.write if log is not None else None, emit=emit,
-                    observe=panel, remote=broker, always=always)  # fmt: skip
+                    observe=panel, remote=broker, always=always, inbound=inbound)  # fmt: skip
     saved = _save_terminal(tty_path)
     stop = threading.Event()
     why = ["stopped"]
@@ -219,6 +242,22 @@ def run_serve(argv: list[str]) -> int:
             _restore_terminal(tty_path, saved)
         sys.stdout.write(f"clearance serve: session {escape(session)} stopped ({why[0]})\n")
         sys.stdout.flush()
+    return 0
+
+
+def _broker_keygen(state: str) -> int:
+    """``--broker-keygen``: create the broker answer key pair in the state directory (an existing
+    one is kept) and print the public key children need."""
+    from clearance.authority.forwarding.signing import generate, key_path
+
+    try:
+        public, created = generate(state)
+    except (OSError, ImportError) as exc:
+        sys.stderr.write(f"clearance serve: --broker-keygen: {exc}\n")
+        return 1
+    said = "created" if created else "kept the existing key"
+    sys.stdout.write(f"clearance serve: broker answer key {said}: {key_path(state)}\n"
+                     f"export CLEARANCE_BROKER_PUBLIC_KEY={public}\n")  # fmt: skip
     return 0
 
 

@@ -5,19 +5,18 @@ from __future__ import annotations
 import sys
 import time
 
-from clearance.cli._args import UsageError, parse_args
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from clearance.cli._args import Args
 
 __all__ = ["run_sessions"]
 
 
-def run_sessions(argv: list[str]) -> int:
+def run_sessions(args: Args) -> int:
     from clearance._display import escape
     from clearance.decide.grant import DiskGrants, list_sessions, remove_session
     from clearance.policy.state import state_root
 
-    args = parse_args(argv, valued=("--clear", "--show"), switches=("--clear-all", "--prune"))
-    if args.positionals:
-        raise UsageError("sessions takes no arguments; see --clear ID, --show ID, --clear-all")
     state = state_root()
     target = args.value("--clear")
     if target is not None:
@@ -26,7 +25,11 @@ def run_sessions(argv: list[str]) -> int:
         return 0 if found else 1
     shown = args.value("--show")
     if shown is not None:
-        for grant in DiskGrants(state, shown).grants():
+        grants = list(DiskGrants(state, shown).grants())
+        if not grants:
+            sys.stdout.write(f"no grants for session {escape(shown)}\n")
+            return 1
+        for grant in grants:
             sys.stdout.write(escape(f'{grant.surface} "{grant.pattern}"') + "\n")
         return 0
     sessions = list_sessions(state)

@@ -10,10 +10,9 @@ from __future__ import annotations
 import os
 import sys
 
-from clearance.cli._args import UsageError, parse_args
-
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from clearance.cli._args import Args
     from clearance.decide.engine import Engine
     from clearance.policy.config import SelfTest
     from clearance.policy.policy import Policy
@@ -58,12 +57,9 @@ def _explicit(policy: object) -> bool:
     return id(policy) in _EXPLICIT
 
 
-def run_validate(argv: list[str]) -> int:
+def run_validate(args: Args) -> int:
     from clearance.decide.engine import Engine
 
-    args = parse_args(argv, valued=("--cwd", "--agent"), switches=("--no-tests",))
-    if len(args.positionals) > 1:
-        raise UsageError("validate takes at most one file")
     cwd = os.path.abspath(args.value("--cwd") or os.getcwd())
     target = args.positionals[0] if args.positionals else None
     if target is not None and not os.path.exists(target):
@@ -91,7 +87,16 @@ def run_validate(argv: list[str]) -> int:
     else:
         passed = len(policy.tests) - failures
         summary = f"{files}: valid; {passed} test(s) passed, {failures} failed"
-    sys.stdout.write("".join(line + "\n" for line in lines) + summary + "\n")
+    from clearance.cli._color import paint
+
+    out = sys.stdout
+    for line in lines:
+        word = line.split(":", 1)[0].split(" ", 1)[0]
+        if word in ("warning", "error", "FAIL"):
+            line = paint(word, word, out) + line[len(word) :]
+        out.write(line + "\n")
+    ok = not (policy.errors or failures or notify_errors)
+    out.write(paint(summary, "ok" if ok else "FAIL", out) + "\n")
     return 1 if policy.errors or failures or notify_errors else 0
 
 

@@ -15,7 +15,7 @@ from clearance.decide.gates.bash import bash_gate
 from clearance.decide.gates.path import external_gate, path_gate
 from clearance.decide.gates.protected import UNGRANTABLE, protected_gate
 from clearance.decide.gates.tool import tool_gate
-from clearance.intent.path import canonical_cwd, path_fact
+from clearance.intent.path import path_fact
 from clearance.intent.tool_paths import paths_of
 from clearance.policy.loader import load_policy
 
@@ -24,8 +24,10 @@ if TYPE_CHECKING:
     from collections.abc import Mapping
 
     from clearance.decide.grant import GrantStore
+    from clearance.intent.boundary import HostFacts
     from clearance.intent.call import ToolCall
     from clearance.intent.path import PathFact
+    from clearance.intent.volume import Volumes
     from clearance.policy.policy import Policy
     from clearance.policy.rule import RuleSet
 
@@ -50,7 +52,10 @@ _normpath = os.path.normpath
 class Engine:
     """Decides tool calls against one :class:`~clearance.policy.policy.Policy`."""
 
-    __slots__ = ("_disk", "_protected", "config_dir", "grants", "policy", "state")
+    __slots__ = (
+        "_disk", "_protected", "_reported", "config_dir", "grants", "host", "policy", "state",
+        "volumes",
+    )  # fmt: skip
 
     def __init__(
         self,
@@ -59,15 +64,22 @@ class Engine:
         grants: GrantStore | None = None,
         state: str | None = None,
         config_dir: str | None = None,
+        host: HostFacts | None = None,
+        volumes: Volumes | None = None,
     ) -> None:
         """``grants``: a session's grants held in memory (long-lived hosts); without it, a call
         with a session reads that session's grants from ``state`` (one process per call).
-        ``state`` and ``config_dir`` (default: the environment's) are protected paths."""
+        ``state`` and ``config_dir`` (default: the environment's) are protected paths. ``host``:
+        what the agent host knows (its scratch directories, its MCP servers), when known.
+        ``volumes``: whether volumes fold case (default: probed; tests inject one)."""
+        self.volumes = volumes
         self.policy = policy
+        self.host = host
         self.grants = grants
         self.state = state
         self.config_dir = config_dir
         self._disk: dict[str, GrantStore] = {}
+        self._reported: set[str] = set()  # sessions whose rejected grant file was reported
         self._protected: RuleSet | None = None
 
     @classmethod
@@ -81,6 +93,7 @@ class Engine:
         yolo: bool | None = None,
         env: Mapping[str, str] | None = None,
         use_cache: bool = True,
+        host: HostFacts | None = None,
     ) -> Engine:
         """Load the layered policy for ``cwd`` and ``agent`` (``policy`` = inline JSONC text)."""
         from clearance.policy.state import state_root
@@ -91,7 +104,7 @@ class Engine:
         )  # fmt: skip
         from clearance.policy.state import config_home
 
-        return cls(loaded, state=state_root(env), config_dir=config_home(env))
+        return cls(loaded, state=state_root(env), config_dir=config_home(env), host=host)
 
     def check(self, call: ToolCall) -> Decision:
         try:
@@ -116,29 +129,83 @@ class Engine:
             # The canonical working directory is resolved only when the line touches a path.
             try:
                 results, units, facts = within(SECONDS, bash_gate, rules, call,
-                                               home=self.policy.home)  # fmt: skip
+                                               home=self.policy.home,
+                                               extra=self._inside)  # fmt: skip
             except Expired:
                 return self._finish(call, [_expired(call)])
             if facts:
-                results += path_gate(rules, facts, tool="bash")
+                volumes = self.volumes
+                results += path_gate(rules, facts, tool="bash", volumes=volumes)
                 results += external_gate(rules, facts, tool="bash")
-                results += protected_gate(self.protected(), facts, tool="bash")
+                results += protected_gate(self.protected(), facts, tool="bash", volumes=volumes)
+                if any(f.recursive for f in facts) and all(r.action != "deny" for r in results):
+                    # What lies beneath a directory read recursively (a deny already stands).
+                    from clearance.decide.gates.beneath import beneath_gate
+
+                    results += beneath_gate(rules, self.protected(), facts, tool="bash",
+                                            volumes=volumes)  # fmt: skip
             return self._finish(call, results, units=units, paths=tuple(facts))
         raw_paths, direction, path_tool = paths_of(call, self.policy.home)
-        boundary = canonical_cwd(cwd) if raw_paths else ""
-        facts = [
-            path_fact(raw, cwd=cwd, home=self.policy.home, direction=direction, boundary=boundary)
-            for raw in raw_paths
-        ]
+        # The Grep tool searches every file beneath a directory it is given.
+        deep = kind == "grep"
+        facts = []
+        if raw_paths:
+            from clearance.intent.boundary import project_boundary
+
+            found = project_boundary(cwd, self.policy.home, self._inside(cwd))
+            facts = [
+                path_fact(raw, cwd=cwd, home=self.policy.home, direction=direction,
+                          boundary=found.root, extra=found.inside, recursive=deep)
+                for raw in raw_paths
+            ]  # fmt: skip
         if path_tool and facts:
             results = [tool_gate(rules, call, path_values=f.aliases) for f in facts]
+        elif kind == "mcp" and self.host is not None:
+            from clearance.intent.boundary import project_root
+
+            home = self.policy.home
+            servers = self.host.mcp_servers(project_root(cwd, home), cwd, home)
+            results = [tool_gate(rules, call, servers=servers)]
         else:
             results = [tool_gate(rules, call, path_values=("*",) if path_tool else None)]
-        results += path_gate(rules, facts, tool=kind)
+        results += path_gate(rules, facts, tool=kind, volumes=self.volumes)
         results += external_gate(rules, facts, tool=kind)
         if facts:
-            results += protected_gate(self.protected(), facts, tool=kind)
+            results += protected_gate(self.protected(), facts, tool=kind, volumes=self.volumes)
+        if deep and all(r.action != "deny" for r in results):
+            results += self._beneath(call, facts, cwd)
         return self._finish(call, results, paths=tuple(facts))
+
+    def _inside(self, cwd: str) -> tuple[str, ...]:
+        """The directories besides the project of ``cwd`` that the host counts as inside."""
+        if self.host is None:
+            return ()
+        from clearance.intent.boundary import project_root
+
+        home = self.policy.home
+        return self.host.inside(project_root(cwd, home), home)
+
+    def _beneath(self, call: ToolCall, facts: list[PathFact], cwd: str) -> list[GateResult]:
+        """What the Grep tool reaches beneath the directories it searches (without a path, the
+        working directory), within its ``glob`` filter. The hosts' Grep tools run ripgrep
+        without ``--hidden`` or ``--follow``, and their input cannot add them: hidden entries
+        and symlinks beneath the directory are not searched (a hidden directory given as the
+        path itself is)."""
+        from clearance.decide.gates.beneath import beneath_gate
+
+        data = call.input
+        only = data.get("glob") if isinstance(data, dict) else None
+        data_path = data.get("path") if isinstance(data, dict) else None
+        if not data_path:
+            from clearance.intent.boundary import project_boundary
+
+            home = self.policy.home
+            found = project_boundary(cwd, home, self._inside(cwd))
+            facts = [path_fact(cwd, cwd=cwd, home=home, direction="read", boundary=found.root,
+                               extra=found.inside, recursive=True)]  # fmt: skip
+        return beneath_gate(self.policy.rules, self.protected(), facts, tool=call.kind,
+                            volumes=self.volumes, only=only if isinstance(only, str) else None,
+                            hidden=False)  # fmt: skip
 
     def protected(self) -> RuleSet:
         """The protected paths (``clearance.policy.protected``), built on first use."""
@@ -204,6 +271,16 @@ class Engine:
             action="allow", rule=rule, message=message, sentinel=None
         )
         return granted
+
+    def rejected_grants(self) -> list[tuple[str, str, str]]:
+        """``(session, file, why)`` for each session-grant file read since the last call that
+        failed its seal (its grants were ignored); each is reported once per engine."""
+        out = []
+        for session, store in self._disk.items():
+            if getattr(store, "rejected", False) and session not in self._reported:
+                self._reported.add(session)
+                out.append((session, getattr(store, "path", ""), getattr(store, "why", "")))
+        return out
 
     def grants_for(self, session: str | None) -> GrantStore | None:
         """The grants of ``session``: the engine's own store, else the session's file."""

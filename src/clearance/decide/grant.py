@@ -19,7 +19,7 @@ import os
 import time
 
 from clearance._frozen import Frozen
-from clearance.policy.wildcard import compile_pattern, expand_home
+from clearance.policy.wildcard import compile_pattern, expand_home, is_command_pattern
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -51,9 +51,30 @@ class Grant(Frozen):
     def covers(self, surface: str, values: Sequence[str], home: str = "") -> bool:
         if surface != self.surface:
             return False
+        if surface == "bash" and is_command_pattern(self.pattern):
+            return _covers_command(self.pattern, values)
         pattern = expand_home(self.pattern, home) if home else self.pattern
         matcher = compile_pattern(pattern)
         return any(matcher.match(v) for v in values)
+
+
+def _covers_command(pattern: str, values: Sequence[str]) -> bool:
+    """A command-rule grant (``rm [-r -f] build``, suggested for a file mutator) covers a unit
+    whose words, split at blanks, meet it as an allow rule. Only literal words are suggested,
+    so a unit with quotes or expansions is met by no grant of this form."""
+    from clearance.policy.command_rule import CommandPattern, CommandPatternError, parse_argv
+
+    try:
+        compiled = CommandPattern(pattern, "allow")
+    except CommandPatternError:
+        return False
+    for value in values:
+        if any(ch in value for ch in "'\"\\$`*?[{~"):
+            continue
+        found = parse_argv(value.split())
+        if found is not None and found[0] == compiled.program and compiled.match(found[1]):
+            return True
+    return False
 
 
 class GrantStore:
@@ -98,15 +119,30 @@ def session_dir(state: str, session: str) -> str:
     return os.path.join(state, "sessions", _safe(session))
 
 
+# The review-log event for a grant file that failed its seal (written by whoever read it: a
+# host's gatekeeper, or a serving session).
+GRANTS_REJECTED = "session_grants.rejected"
+
+
+def rejected_fields(session: str, path: str, why: str) -> dict[str, str]:
+    """The review-log fields of :data:`GRANTS_REJECTED` for one rejected grant file."""
+    return {
+        "session": session, "file": path, "why": why,
+        "message": "a session-grant file was not written by clearance (its seal does not "
+        "match): its grants are ignored; remove it with `clearance sessions --clear ID`",
+    }  # fmt: skip
+
+
 class DiskGrants(GrantStore):
     """Grants of one session on disk, shared by every process of that session."""
 
-    __slots__ = ("path", "rejected", "session", "state")
+    __slots__ = ("path", "rejected", "session", "state", "why")
 
     def __init__(self, state: str, session: str) -> None:
         self.state = state
         self.session = session
         self.rejected = False  # the file failed its seal: not written by clearance
+        self.why = ""  # why it was rejected, for the review log
         self.path = os.path.join(session_dir(state, session), "grants.json")
         super().__init__(self._read())
 
@@ -138,10 +174,19 @@ class DiskGrants(GrantStore):
 
         secret = user_secret(self.state)
         tag = data.get("seal")
-        if secret is None or not isinstance(tag, str) or tag != seal(self._body(grants), secret):
-            self.rejected = True  # not written by clearance: ignored (and logged by the host)
-            return []
-        return grants
+        if not isinstance(tag, str):
+            why = "it carries no seal"
+        elif secret is None:
+            why = "no per-user secret to check its seal against"
+        elif tag != seal(self._body(grants), secret):
+            why = "its seal does not match its grants"
+        else:
+            return grants
+        # Not written by clearance: ignored, and written to the review log by whoever read it
+        # (:data:`GRANTS_REJECTED`).
+        self.rejected = True
+        self.why = why
+        return []
 
     def _body(self, grants: list[Grant]) -> bytes:
         """What the seal covers: the session and its grants, one per line."""

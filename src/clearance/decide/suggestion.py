@@ -4,6 +4,8 @@ When a human is asked, the dialog offers to approve not just this call but calls
 rest of the session. This module proposes that pattern, per surface (notes §8.3–§8.4, §7.3):
 
 * bash — the command's prefix by the arity table (``git status --short`` → ``git status *``),
+  past the program's own options (``git -C repo push -f`` → ``git -C repo push *``), or for a
+  file mutator of the option table its command rule (``rm -rf build`` → ``rm [-r -f] build``),
   seen through generalizable wrappers (``nohup git status --short`` → ``nohup git status *``),
   and the whole command, without a wildcard, when a wrapper makes the inner command unclear
   (``bash -c``, ``eval``, ``xargs -I``, ``find -exec``, a computed word such as ``$X``);
@@ -161,6 +163,14 @@ def bash_pattern(command: str) -> str:
     head = _command_index(words)
     if head is None:
         return text
+    if head == 0:
+        found = _option_pattern(words)
+        if found is not None:
+            return found
+        sub = _subcommand_index(words)
+        if sub is not None:  # `git -C repo push -f` → `git -C repo push *`, not `git -C *`
+            end = spans[sub][1]
+            return text[:end] + (" *" if end == len(text) or text[end] == " " else "*")
     size = min(head + _arity(words[head:]), len(words))
     if size == len(words):
         return text + " *"  # word by word: `git log *` covers `git log`, never `git logx`
@@ -168,6 +178,72 @@ def bash_pattern(command: str) -> str:
     # A space keeps the conventional ``prefix *`` (which also matches the bare prefix); any
     # other separator (tab, newline) is covered only by a plain ``*``.
     return text[:end] + (" *" if text[end] == " " else "*")
+
+
+# -- bash: the option table (docs/configuration.md, Command rules) ---------------------------
+
+# Programs whose whole-program grant (`rm *`) would be far broader than the command approved:
+# their suggestion is the command rule of the options and operands as typed.
+_OPTION_FORM = frozenset({"rm", "cp", "mv", "chmod", "chown", "chgrp"})
+_PLAIN = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./:,@%+=~")
+
+
+def _plain(word: str) -> bool:
+    return all(ch in _PLAIN for ch in word)
+
+
+def _option_pattern(words: Sequence[str]) -> str | None:
+    """``rm -rf build`` → ``rm [-r -f] build``: the options in any spelling, these operands
+    exactly. ``None`` unless the program is one of :data:`_OPTION_FORM`, has options and
+    operands, and every word is literal."""
+    name = words[0]
+    if name not in _OPTION_FORM or not all(_plain(w) for w in words):
+        return None
+    from clearance.policy.programs import PROGRAMS, parse_command
+
+    parsed = parse_command(PROGRAMS.get(name), name, words[1:])
+    operands = parsed.operands
+    if not parsed.options or not operands or parsed.dashdash >= 0:
+        return None
+    if any(o is None or o.startswith("~") for o in operands):
+        return None
+    items = []
+    short: dict[tuple[str, ...], str] = {}
+    for letter, spec in PROGRAMS[name].root.short.items():
+        short.setdefault(spec[0], "-" + letter)
+    for option, given in parsed.options.items():
+        spelling = short.get((option,), option[len(name) + 1 :])  # `-r` reads as typed
+        for value in given:
+            if value is None:
+                items.append(spelling)
+            elif value and _plain(value) and "~" not in value:
+                items.append(f"{spelling}={value}")
+            else:
+                return None
+    return f"{name} [{' '.join(dict.fromkeys(items))}] {' '.join(operands)}"  # type: ignore[arg-type]
+
+
+def _subcommand_index(words: Sequence[str]) -> int | None:
+    """The index of the subcommand after the program's own options (``git -C repo push``),
+    for a program of the option table; ``None`` when no option precedes it or it is unclear."""
+    from clearance.policy.programs import PROGRAMS, parse_command
+
+    name = _basename(words[0])
+    program = PROGRAMS.get(name)
+    if program is None or not program.root.subs or len(words) < 3 or words[1][:1] != "-":
+        return None
+    if not all(_plain(w) for w in words):
+        return None
+    parsed = parse_command(program, name, words[1:])
+    if not parsed.operands or parsed.operands[0] is None:
+        return None
+    # Find the word: the first one equal to the subcommand once the options are read.
+    for i in range(1, len(words)):
+        if words[i] == parsed.operands[0]:
+            probe = parse_command(program, name, words[1:i])
+            if not probe.operands and probe.dashdash < 0:
+                return i
+    return None
 
 
 # -- bash: arity table (notes §8.4) ------------------------------------------------------------

@@ -117,6 +117,7 @@ def can_use_tool(
         tool_name: str, tool_input: dict[str, Any], context: ToolPermissionContext
     ) -> PermissionResult:
         from clearance.decide.engine import Engine
+        from clearance.hosts.facts import HOST_FACTS
 
         try:
             agent_id = getattr(context, "agent_id", None)
@@ -126,7 +127,7 @@ def can_use_tool(
                 unknown = None if who else agent_id
                 who = who or agent
             payload = _payload(tool_name, tool_input, cwd, who, session)
-            engine = Engine.load(cwd=payload.cwd, agent=who, env=env)
+            engine = Engine.load(cwd=payload.cwd, agent=who, env=env, host=HOST_FACTS)
             decision = engine.check(to_call(payload))
             if unknown is not None and decision.action == "allow":
                 decision = _unresolved(decision, unknown)

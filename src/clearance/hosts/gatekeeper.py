@@ -174,9 +174,29 @@ class Gatekeeper:
     # -- reporting ---------------------------------------------------------------------------
 
     def write(self, event: str, fields: dict[str, Any]) -> None:
-        """One review-log line (no-op without a log)."""
+        """One review-log line (no-op without a log); a line that cannot be appended is said on
+        stderr, so a decision never goes unrecorded in silence."""
         if self.log is not None:
-            self.log.write(event, fields)
+            problem = self.log.write(event, fields)
+            if problem is not None:
+                import sys
+
+                sys.stderr.write(
+                    f"{problem}; this {event} is missing from the review log "
+                    "(`clearance doctor` checks the log)\n"
+                )
+
+    def _report_rejected(self, call: ToolCall) -> None:
+        """A session-grant file that failed its seal was ignored: say so in the review log."""
+        rejected = self.engine.rejected_grants()
+        if not rejected:
+            return
+        from clearance.decide.grant import GRANTS_REJECTED, rejected_fields
+
+        for session, path, why in rejected:
+            fields = {**rejected_fields(session, path, why), "tool": call.kind,
+                      "agent": call.agent, "cwd": call.cwd}  # fmt: skip
+            self.write(GRANTS_REJECTED, fields)
 
     def _fields(self, call: ToolCall, decision: Decision | None, request_id: str) -> dict[str, Any]:
         fields: dict[str, Any] = {
@@ -253,6 +273,7 @@ class Gatekeeper:
 
             request_id = new_request_id()
         try:
+            self._report_rejected(call)
             return self._resolve(call, decision, request_id)
         except Exception as exc:  # fail closed (ADR 0002)
             reason = f"Denied: clearance failed while deciding ({type(exc).__name__}: {exc})"

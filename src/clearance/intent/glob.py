@@ -52,6 +52,29 @@ def expand_braces(text: str) -> list[str]:
     return out + pending
 
 
+def _with_parents(alternatives: list[str]) -> list[str]:
+    """``alternatives`` and, for each segment that is a pattern beginning with ``.`` and
+    matching ``..`` (``.*``, ``.?``, ``.[.]``), the alternative with ``..`` in its place:
+    bash before 5.2 (and 5.2 with ``globskipdots`` off, or macOS's 3.2) matches ``..`` there,
+    so ``cat .*/.ssh/id_rsa`` can reach the parent's ``.ssh``. Python's glob never yields it.
+    """
+    if not any("/." in a for a in alternatives):
+        return alternatives
+    from fnmatch import fnmatchcase
+
+    out: list[str] = []
+    pending = list(alternatives)
+    while pending and len(out) + len(pending) <= _MAX_ALTERNATIVES:
+        current = pending.pop()
+        out.append(current)
+        parts = current.split("/")
+        for i, part in enumerate(parts):
+            glob = part[:1] == "." and part != ".." and not GLOB_CHARS.isdisjoint(part)
+            if glob and fnmatchcase("..", part):
+                pending.append("/".join([*parts[:i], "..", *parts[i + 1 :]]))
+    return out + pending
+
+
 def expand_pattern(path: str, *, hidden: bool = False) -> list[str]:
     """The existing paths an absolute shell pattern names (empty when it names none), as far
     as the bounds allow (see :func:`expand_pattern_bounded` for whether that was all).
@@ -73,6 +96,8 @@ def expand_pattern_bounded(path: str, *, hidden: bool = False) -> tuple[list[str
     found: list[str] = []
     alternatives = expand_braces(path)
     complete = len(alternatives) < _MAX_ALTERNATIVES
+    if not hidden:
+        alternatives = _with_parents(alternatives)
     for alternative in alternatives:
         if GLOB_CHARS.isdisjoint(alternative.replace("{", "").replace("}", "")):
             if alternative != path:

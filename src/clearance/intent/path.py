@@ -176,7 +176,7 @@ class _PathFactFields:
 
     __slots__ = (
         "aliases", "boundary", "canonical", "direction", "external", "is_dir", "path", "raw",
-        "source",
+        "recursive", "source",
     )  # fmt: skip
     raw: str
     path: str | None
@@ -187,6 +187,7 @@ class _PathFactFields:
     boundary: str
     is_dir: bool
     source: str
+    recursive: bool
 
 
 class PathFact(_PathFactFields, Frozen):
@@ -196,7 +197,8 @@ class PathFact(_PathFactFields, Frozen):
     base directory is unknown, e.g. after a computed ``cd``); ``canonical`` the symlink-resolved
     form; ``aliases`` every spelling rules match against (lexical, as written, canonical);
     ``direction`` what the access proves (``read``, ``write``, or ``both`` when unproven);
-    ``external`` whether it lies outside ``boundary`` (the canonical working directory).
+    ``external`` whether it lies outside ``boundary`` (the canonical working directory);
+    ``recursive`` whether the access reaches everything beneath a directory (``grep -r``).
     """
 
     __slots__ = ()
@@ -212,6 +214,7 @@ class PathFact(_PathFactFields, Frozen):
         boundary: str,
         is_dir: bool = False,
         source: str = "",
+        recursive: bool = False,
     ) -> PathFact:
         self = _new(_PathFactFields)  # built on its fields class, then sealed (ADR 0001)
         self.raw = raw
@@ -223,6 +226,7 @@ class PathFact(_PathFactFields, Frozen):
         self.boundary = boundary
         self.is_dir = is_dir
         self.source = source
+        self.recursive = recursive
         self.__class__ = cls
         return self  # type: ignore[return-value]
 
@@ -270,12 +274,16 @@ def path_fact(
     boundary: str | None = None,
     source: str = "",
     written: str | None = None,
+    extra: tuple[str, ...] = (),
+    recursive: bool = False,
 ) -> PathFact:
     """The fact for ``raw`` accessed from ``cwd`` (``None``: the base directory is unknown).
 
-    ``boundary`` is the canonical working directory the call is confined to (computed from
-    ``cwd`` when not given); ``written`` the spelling as the user wrote it, when ``raw`` is
-    already resolved (a shell token after ``cd`` folding).
+    ``boundary`` is the canonical project directory the call is confined to (the working
+    directory when not given), ``extra`` further directories that count as inside; ``written``
+    the spelling as the user wrote it, when ``raw`` is already resolved (a shell token after
+    ``cd`` folding); ``recursive``: the access reads everything beneath ``raw`` when it is a
+    directory.
     """
     expanded = expand_user(raw, home) if raw[:1] == "~" else raw
     if boundary is None:
@@ -320,7 +328,9 @@ def path_fact(
         external = False
     else:
         external = not (boundary and is_within(canonical, boundary))
+        if external and extra:  # the host's scratch and extra directories (intent/boundary.py)
+            external = not any(is_within(canonical, other) for other in extra)
     if written is not None:
         raw = written
     return PathFact(raw, lexical, canonical, tuple(aliases), direction, external, boundary,
-                    is_dir, source)  # fmt: skip
+                    is_dir, source, recursive and is_dir)  # fmt: skip

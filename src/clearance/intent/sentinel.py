@@ -19,6 +19,8 @@ __all__ = [
     "INDIRECTION",
     "OPAQUE",
     "REEVALUATED",
+    "REPLAYED",
+    "RUNS_WRITTEN",
     "SENTINELS",
     "UNKNOWN_PATH",
     "UNMODELLED",
@@ -43,6 +45,8 @@ CODE_RUNNING = "<code-running-option>"  # an option or variable that makes a pro
 UNKNOWN_PATH = "<unknown-path>"  # a computed word where path rules could match
 EXPANSION_LIMIT = "<expansion-limit>"  # a brace or glob expansion past its bound
 DEADLINE = "<analysis-deadline>"  # the analysis ran out of time
+REPLAYED = "<replayed-history>"  # `fc` runs a command from the shell's history, not the line
+RUNS_WRITTEN = "<runs-written-file>"  # runs as code a file the line itself may have written
 
 SENTINELS = frozenset(
     {
@@ -57,6 +61,8 @@ SENTINELS = frozenset(
         UNKNOWN_PATH,
         EXPANSION_LIMIT,
         DEADLINE,
+        REPLAYED,
+        RUNS_WRITTEN,
     }
 )
 

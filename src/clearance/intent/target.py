@@ -9,6 +9,8 @@ from __future__ import annotations
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from clearance.intent.call import ToolCall
 
 __all__ = ["mcp_parts", "mcp_targets", "skill_name", "tool_value"]
@@ -53,11 +55,23 @@ def mcp_parts(call: ToolCall) -> tuple[str | None, str | None]:
     return None, None
 
 
-def mcp_targets(call: ToolCall) -> tuple[str, ...]:
+def mcp_targets(call: ToolCall, servers: Sequence[str] = ()) -> tuple[str, ...]:
+    """Every name an MCP call is matched under. ``servers``: the configured MCP server names
+    (clearance.intent.mcp_servers); a tool named without its server takes it from them — the
+    longest server that is a leading ``server_`` of the tool name, else one that is a trailing
+    ``_server`` — and a sanitized server name in ``mcp__server__tool`` is also matched under the
+    configured spelling it stands for (``danger_srv`` for ``danger-srv``)."""
     server, tool = mcp_parts(call)
     out: list[str] = []
+    if tool and not server and servers:
+        server, tool = _derived(tool, servers, out)
     if server and tool:
-        out += [f"{server}:{tool}", f"{server}_{tool}", server, tool]
+        spellings = [server]
+        if call.tool.startswith("mcp__"):
+            spellings += [s for s in servers if s != server and _sanitize(s) == server]
+        for name in spellings:
+            out += [f"{name}:{tool}", f"{name}_{tool}", name]
+        out.append(tool)
         out.append(f"mcp__{_sanitize(server)}__{_sanitize(tool)}")
     elif server:
         out.append(server)
@@ -66,6 +80,25 @@ def mcp_targets(call: ToolCall) -> tuple[str, ...]:
     if call.tool.startswith("mcp__") and call.tool not in out:
         out.append(call.tool)
     return tuple(dict.fromkeys(out)) or ("*",)
+
+
+def _derived(tool: str, servers: Sequence[str], out: list[str]) -> tuple[str | None, str | None]:
+    """(server, tool) of an unprefixed tool name from the configured servers; the name as
+    given is kept as a target of its own (``github_search_code``)."""
+    best = ""
+    for name in servers:
+        if len(name) > len(best) and tool.startswith(name + "_") and len(tool) > len(name) + 1:
+            best = name
+    if best:
+        out.append(tool)
+        return best, tool[len(best) + 1 :]
+    for name in servers:
+        if len(name) > len(best) and tool.endswith("_" + name) and len(tool) > len(name) + 1:
+            best = name
+    if best:
+        out.append(tool)
+        return best, tool[: -len(best) - 1]
+    return None, tool
 
 
 def skill_name(call: ToolCall) -> str:

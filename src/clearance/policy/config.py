@@ -11,13 +11,15 @@ import os
 from clearance._frozen import Frozen
 from clearance.policy.errors import ConfigError
 from clearance.policy.jsonc import Document, JsoncError, parse
-from clearance.policy.surface import check_surface_key
+from clearance.policy.surface import DIRECTIONAL, FAMILIES, check_surface_key
+from clearance.policy.wildcard import is_command_pattern
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
 __all__ = [
+    "KNOWN_SURFACES",
     "PermissionMap",
     "ScopeConfig",
     "SelfTest",
@@ -41,12 +43,20 @@ _HOST_SPELLINGS = {
     "skill": "skill", "webfetch": "webfetch", "websearch": "websearch", "task": "task",
     "agent": "task", "mcp": "mcp",
 }  # fmt: skip
+# The surfaces clearance decides on by name; any other tool name is a surface of its own, so a
+# name close to one of these is most likely a typo ("bahs").
+KNOWN_SURFACES = (
+    *sorted(set(_HOST_SPELLINGS.values())),
+    *FAMILIES,
+    *DIRECTIONAL,
+)
 _SETTINGS: dict[str, str] = {
     "authorizerChain": "list of strings",
     "notify": "object",
     "hosts": "object",
     "doublePressToConfirm": "boolean",
     "forwardingTimeoutMs": "positive integer",
+    "forwarding": "forwarding",
     "reviewLog": "boolean",
     "reviewLogFieldMaxWidth": "positive integer",
     "promptFieldMaxWidth": "positive integer",
@@ -203,6 +213,16 @@ def _did_you_mean(word: str, choices: tuple[str, ...] | list[str]) -> str:
     return f' (did you mean "{close[0]}"?)' if close else ""
 
 
+def _close_surface(name: str) -> str | None:
+    """A known surface ``name`` is probably a typo of, or ``None``."""
+    from difflib import get_close_matches
+
+    close = get_close_matches(name.lower(), [*KNOWN_SURFACES, *_HOST_SPELLINGS], n=1, cutoff=0.75)
+    if not close:
+        return None
+    return _HOST_SPELLINGS.get(close[0], close[0])
+
+
 def _action(
     ck: _Checker, value: object, path: tuple[object, ...], what: str
 ) -> tuple[str, str | None]:
@@ -244,6 +264,21 @@ def _action(
     )
 
 
+def _command_rule(ck: _Checker, pattern: str, action: str, path: tuple[object, ...]) -> str | None:
+    """``None`` when the command rule ``pattern`` reads; else its error is recorded and the
+    pattern that stands in for it is returned (``"PROGRAM *"``, or ``""`` for none)."""
+    from clearance.policy.command_rule import CommandPattern, CommandPatternError
+
+    try:
+        CommandPattern(pattern, action)
+    except CommandPatternError as exc:
+        ck.rule_errors.append(
+            ck.fail(f'bash command rule "{pattern}": {exc.message}', path, key=True)
+        )
+        return f"{exc.program} *" if exc.program else ""
+    return None
+
+
 def parse_permission(ck: _Checker, value: object, path: tuple[object, ...]) -> PermissionMap:
     """Validate a ``permission`` object at ``path`` of the checker's document."""
     if not isinstance(value, dict):
@@ -267,6 +302,13 @@ def parse_permission(ck: _Checker, value: object, path: tuple[object, ...]) -> P
         if problem:
             raise ck.fail(problem, spath, key=True)
         canonical = _HOST_SPELLINGS.get(surface.lower())
+        if canonical is None and surface not in KNOWN_SURFACES:
+            close = _close_surface(surface)
+            if close:
+                ck.warnings.append(
+                    f'{ck.where(spath, key=True)}: surface "{surface}" is no known tool, so it '
+                    f'only matches a tool of that name; did you mean "{close}"?'
+                )
         if canonical is not None and canonical != surface:
             ck.warnings.append(
                 f'{ck.where(spath, key=True)}: surface "{surface}" is a host\'s spelling; '
@@ -304,6 +346,12 @@ def parse_permission(ck: _Checker, value: object, path: tuple[object, ...]) -> P
             except ConfigError as exc:  # rule-local: this rule asks, the file's others stand
                 ck.rule_errors.append(exc)
                 action, reason = "ask", None
+            if surface == "bash" and is_command_pattern(pattern):
+                broken = _command_rule(ck, pattern, action, ppath)
+                if broken is not None:  # rule-local: the program it names asks instead
+                    if broken:
+                        entries.append((broken, "ask", None, ck.where(ppath, key=True)))
+                    continue
             entries.append((pattern, action, reason, ck.where(ppath, key=True)))
         surfaces.append((surface, False, tuple(entries)))
     return PermissionMap(universal, tuple(surfaces))
@@ -311,6 +359,13 @@ def parse_permission(ck: _Checker, value: object, path: tuple[object, ...]) -> P
 
 def _setting(ck: _Checker, key: str, value: object) -> object:
     kind = _SETTINGS[key]
+    if kind == "forwarding":  # forwarding.broker: asks through Redis (policy/broker.py)
+        from clearance.policy.broker import BrokerSettingError, parse_forwarding
+
+        try:
+            return parse_forwarding(value)
+        except BrokerSettingError as exc:
+            raise ck.fail(str(exc), (key, *exc.path)) from None
     ok = {
         "boolean": isinstance(value, bool),
         "object": isinstance(value, dict),
@@ -342,6 +397,14 @@ def _tests(ck: _Checker, value: object) -> tuple[SelfTest, ...]:
         for key in ("tool", "expect"):
             if not isinstance(item.get(key), str):
                 raise ck.fail(f'a test needs "{key}" as a string', path)
+        tool = item["tool"]
+        if tool.lower() not in _HOST_SPELLINGS and not tool.startswith("mcp__"):
+            close = _close_surface(tool)
+            if close:
+                ck.warnings.append(
+                    f'{ck.where((*path, "tool"))}: tool "{tool}" is no known tool; '
+                    f'did you mean "{close}"?'
+                )
         if item["expect"] not in _ACTIONS:
             raise ck.fail(
                 f'"expect" must be "allow", "ask" or "deny", not "{item["expect"]}"',
@@ -369,11 +432,26 @@ def parse_config(text: str, file: str) -> ScopeConfig:
     try:
         doc = parse(text)
     except JsoncError as exc:
-        raise ConfigError.at(exc.message, file=file, source=text, offset=exc.offset) from None
+        message = exc.message
+        if "after the end" in message:
+            message += (
+                "; a config is one object: merge what follows into the first { … }, e.g. "
+                '{"permission": {…}, "tests": […]}'
+            )
+        raise ConfigError.at(message, file=file, source=text, offset=exc.offset) from None
     ck = _Checker(doc, file)
     top = doc.value
     if not isinstance(top, dict):
-        raise ck.fail(f"the configuration must be a JSON object, not {_type_name(top)}", ())
+        hint = (
+            "; if this array holds the config, remove the [ ] around it"
+            if isinstance(top, list)
+            else ""
+        )
+        raise ck.fail(
+            f"the configuration must be one JSON object, not {_type_name(top)}; write it as "
+            f'{{"permission": {{…}}}}{hint}',
+            (),
+        )
     warnings: list[str] = []
     permission = EMPTY
     agents: list[tuple[str, PermissionMap]] = []

@@ -35,7 +35,7 @@ if TYPE_CHECKING:
 
 __all__ = ["load_policy"]
 
-_CACHE_FORMAT = 4
+_CACHE_FORMAT = 5
 
 
 def _fnv(text: str) -> int:
@@ -231,8 +231,13 @@ def _compile(
             try:
                 with open(path, encoding="utf-8") as handle:
                     text = handle.read()
-            except (OSError, UnicodeDecodeError) as exc:
-                errors.append(ConfigError(f"cannot read the agent file: {exc}", file=path))
+            except OSError as exc:
+                why = (exc.strerror or "refused").lower()
+                errors.append(ConfigError(f"cannot read the agent file: {why}", file=path))
+                continue
+            except UnicodeDecodeError as exc:
+                why = f"not UTF-8 text ({exc.reason} at byte {exc.start})"
+                errors.append(ConfigError(f"cannot read the agent file: {why}", file=path))
                 continue
             try:
                 doc = parse_frontmatter(text)
@@ -304,11 +309,17 @@ def _compile(
                         f"run `clearance trust {project}` to use it"
                     )
     rules = merge([*scopes, *agent_scopes])
+    base = base_denies()
     if not any(origin == "builtin" for origin, _ in scopes):
         # The built-in denies are a base layer: beneath every configuration, loosened only
         # by a rule that names the same pattern (docs/configuration.md, "The built-in base").
         named = {(rule[0], rule[1]) for rule in rules}
-        rules.extend(rule for rule in base_denies() if (rule[0], rule[1]) not in named)
+        rules.extend(rule for rule in base if (rule[0], rule[1]) not in named)
+    else:
+        # The built-in policy is its own base: its denies stand last, so none of its broader
+        # rules (`path_write` "*" asks, written after the `path` secrets) loosens one of them.
+        denies = set(base)
+        rules = [rule for rule in rules if rule not in denies] + base
     settings: dict[str, Any] = {}
     yolo = False
     tests: list[dict[str, Any]] = []

@@ -11,9 +11,13 @@ loosens them.
   ``.claude/agents/``, ``.claude/commands/``, ``.claude/hooks/``, and the Codex and Gemini CLI
   equivalents). A write there is **denied**, by every tool; the reason tells the human how to
   make the change themselves.
-* **Files that run code later** — shell start-up files, git configuration and hooks,
-  ``.envrc``, ``~/.ssh/config`` and ``~/.ssh/authorized_keys``. A write there **asks**, and
-  that ask survives yolo and every session grant.
+* **Files that run code later** — shell start-up files, git configuration and hooks, git hook
+  managers (husky, pre-commit, lefthook), MCP server definitions, editor and dev-container
+  settings that start programs, npm and yarn configuration, Python ``.pth`` files,
+  ``.envrc``, ``~/.ssh/config``, ``~/.ssh/rc`` and ``~/.ssh/authorized_keys``. A write there
+  **asks**, and that ask survives yolo and every session grant. Why each is on the list, and
+  why some look-alikes are not (``.gitattributes``, ``.gitmodules``, ``package.json``), is in
+  ``docs/configuration.md``, "Protected paths".
 * **Reads of clearance's state** (grants, cache, forwarding) ask.
 
 Patterns are matched against every spelling of a path (lexical, as written, symlink-resolved).
@@ -43,7 +47,8 @@ OWN_REASON = (
 )
 RUNS_LATER_REASON = (
     "this file runs code later (a shell start-up file, git configuration or hooks, .envrc, "
-    "ssh configuration): clearance asks every time, whatever the policy, yolo or session grants"
+    "ssh configuration, an MCP server, editor, hook-manager or package-manager setting): "
+    "clearance asks every time, whatever the policy, yolo or session grants"
 )
 STATE_REASON = "clearance's grants, cache and forwarding state are not for agents to read"
 
@@ -96,6 +101,37 @@ _RUNS_LATER = (
     # git reads $HOME/.gitconfig, and a line may point HOME anywhere (`HOME=. git status`).
     "*/.gitconfig",
     "*/.envrc",
+    "~/.ssh/rc",  # run by sshd at every login
+    # Git hook managers: their files are the hooks git runs on the next commit or push.
+    "*/.husky/*",  # husky points core.hooksPath at .husky
+    "*/.pre-commit-config.yaml",  # a `repo: local` hook's `entry` is any command
+    "*/lefthook.yml",
+    "*/.lefthook.yml",
+    # MCP server definitions: each names a program the host starts.
+    "*/.mcp.json",
+    "*/.cursor/mcp.json",
+    "~/.cursor/mcp.json",
+    "*/.vscode/mcp.json",
+    # Editor and container settings that start programs when a folder is opened.
+    "*/.vscode/tasks.json",  # a task with "runOn": "folderOpen"
+    "*/.vscode/settings.json",  # interpreter, formatter and terminal executables
+    "~/.config/Code/User/settings.json",
+    "~/.config/Code/User/tasks.json",
+    "~/Library/Application Support/Code/User/settings.json",
+    "*/.devcontainer/devcontainer.json",  # initializeCommand runs on the host
+    "*/.devcontainer.json",
+    # Package-manager configuration that names what runs: npm's node-options, script-shell
+    # and git; yarn's yarnPath (yarn runs that file as itself).
+    "*/.npmrc",
+    "*/.yarnrc",
+    "*/.yarnrc.yml",
+    # Python runs every .pth file's import lines, and sitecustomize, at each start.
+    "*/site-packages/*.pth",
+    "*/site-packages/sitecustomize.py",
+    "*/site-packages/usercustomize.py",
+    # Services and autostart entries of the user's session.
+    "~/.config/systemd/user/*",
+    "~/.config/autostart/*",
 )
 
 

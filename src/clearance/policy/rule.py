@@ -5,19 +5,22 @@ a surface the **last** matching rule wins. :class:`RuleSet` indexes the list so 
 costs about the same with 10 rules as with 10,000: patterns whose literal head holds a separator
 (space, ``/``, ``:``, ``.``, ``@``, ``=``) are bucketed under that head, exact patterns under
 their text, and only the rest (``*``, ``*.env``, ``gi*``) are scanned — newest first, stopping at
-the first hit.
+the first hit. Command rules of the bash surface (``rm [-r -f] *``, :mod:`command_rule`) are
+filed by program and tried only for a command of that program whose words are given, and only
+when one is newer than the best wildcard hit.
 """
 
 from __future__ import annotations
 
 from clearance._frozen import Frozen
-from clearance.policy.wildcard import compile_pattern
+from clearance.policy.wildcard import compile_pattern, is_command_pattern
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Iterable, Sequence
     from typing import Literal
 
+    from clearance.policy.command_rule import CommandPattern
     from clearance.policy.wildcard import Wildcard
 
     Action = Literal["allow", "ask", "deny"]
@@ -26,7 +29,7 @@ if TYPE_CHECKING:
         "session", "yolo", "fail_closed", "protected",
     ]  # fmt: skip
 
-__all__ = ["ACTIONS", "RANK", "Rule", "RuleSet", "most_restrictive"]
+__all__ = ["ACTIONS", "RANK", "Rule", "RuleSet", "literal_head", "most_restrictive"]
 
 ACTIONS = ("allow", "ask", "deny")
 RANK = {"allow": 0, "ask": 1, "deny": 2}
@@ -121,7 +124,8 @@ def _literal_tail(pattern: str) -> str:
     return pattern[cut + 1 :]
 
 
-def _literal_head(pattern: str) -> str:
+def literal_head(pattern: str) -> str:
+    """``pattern`` up to its first wildcard (``*`` or ``?``)."""
     cut = len(pattern)
     for ch in "*?":
         i = pattern.find(ch)
@@ -170,7 +174,7 @@ class _SurfaceIndex:
     def add(self, index: int, rule: Rule, pattern: str) -> None:
         self.prefix_keys = self.suffix_keys = None
         entry = (index, rule, compile_pattern(pattern))
-        head = _literal_head(pattern)
+        head = literal_head(pattern)
         if head == pattern:
             self.exact.setdefault(pattern, []).insert(0, entry)
             return
@@ -195,8 +199,9 @@ class _SurfaceIndex:
         if len(self.suffixes) <= _FILTER_KEYS:
             self.suffix_keys = tuple(self.suffixes)
 
-    def best(self, values: Iterable[str], floor: int) -> Rule | None:
-        """The highest-index rule above ``floor`` that matches any of ``values``."""
+    def best(self, values: Iterable[str], floor: int) -> tuple[int, Rule | None]:
+        """The highest-index rule above ``floor`` that matches any of ``values``, with its
+        index (``(floor, None)`` when none does)."""
         found: tuple[int, Rule | None] = (floor, None)
         exact = self.exact
         buckets = self.buckets
@@ -239,7 +244,7 @@ class _SurfaceIndex:
                             found = _newest(hit, value, found)
             if general and general[0][0] > found[0]:
                 found = _newest(general, value, found)
-        return found[1]
+        return found
 
 
 def _newest(
@@ -255,34 +260,141 @@ def _newest(
     return found
 
 
+def _command_hit(
+    commands: list[tuple[int, Rule, CommandPattern]],
+    name: str,
+    argv: Sequence[str | None],
+    floor: int,
+) -> Rule | None:
+    """The newest command rule above ``floor`` that the command ``argv`` meets. The command is
+    parsed only when a rule's subcommand words all occur among its words (``git status`` meets
+    no ``git reset …`` rule, so it is never parsed for one)."""
+    parsed = None
+    present: frozenset[str | None] | None = None
+    for index, rule, compiled in commands:
+        if index <= floor:
+            break
+        words = compiled.words
+        if words:
+            if present is None:
+                present = frozenset(argv)
+            if not present.issuperset(words):
+                continue
+        if parsed is None:
+            from clearance.policy.programs import PROGRAMS, parse_command
+
+            parsed = parse_command(PROGRAMS.get(name), name, argv[1:])
+        if compiled.match(parsed):
+            return rule
+    return None
+
+
 class RuleSet:
     """An ordered, indexed list of rules; immutable once built."""
 
-    __slots__ = ("_index", "_surfaces", "_universal", "rules")
+    __slots__ = (
+        "_cased", "_commands", "_expand", "_folded", "_home", "_index", "_surfaces", "_universal",
+        "cased", "cased_heads", "fold", "rules",
+    )  # fmt: skip
 
     def __init__(
-        self, rules: Sequence[Rule], *, expand: Sequence[str] = (), home: str = ""
+        self,
+        rules: Sequence[Rule],
+        *,
+        expand: Sequence[str] = (),
+        home: str = "",
+        fold: bool = False,
     ) -> None:
-        """``expand`` names surfaces whose patterns get ``~``/``$HOME`` expansion to ``home``."""
+        """``expand`` names surfaces whose patterns get ``~``/``$HOME`` expansion to ``home``;
+        with ``fold`` every pattern is matched in lower case (values must be given lowered:
+        :meth:`folded`)."""
         from clearance.policy.wildcard import expand_home
 
         self.rules: tuple[Rule, ...] = tuple(rules)
         self._index: dict[str, _SurfaceIndex] = {}
         self._universal: list[tuple[int, Rule]] = []
         self._surfaces: frozenset[str] | None = None
+        self._expand = tuple(expand)
+        self._home = home
+        self._folded: RuleSet | None = None
+        self._cased: RuleSet | None = None
+        self.fold = fold
+        # Whether any pattern (as matched, home expanded) holds a letter that folds: without
+        # one, a value already in lower case meets the same rules folded or not.
+        self.cased = False
+        heads: list[str] = []
+        # Command rules of the bash surface (``rm [-r -f] *``), by program, newest first.
+        self._commands: dict[str, list[tuple[int, Rule, CommandPattern]]] = {}
         for i, rule in enumerate(self.rules):
             if rule.surface == "*":
                 self._universal.insert(0, (i, rule))
                 continue
             pattern = rule.pattern
+            if rule.surface == "bash" and is_command_pattern(pattern):
+                self._command(i, rule)
+                continue
             if home and rule.surface in expand:
                 pattern = expand_home(pattern, home)
+            if pattern != pattern.lower():
+                self.cased = True
+                heads.append(literal_head(pattern).lower())
+                if fold:
+                    pattern = pattern.lower()
             index = self._index.get(rule.surface)
             if index is None:
                 index = self._index[rule.surface] = _SurfaceIndex()
             index.add(i, rule, pattern)
+        # The lower-case literal heads of the patterns with a letter that folds: a value in
+        # lower case that starts with none of them meets no such pattern, folded or not.
+        self.cased_heads = tuple(dict.fromkeys(heads))
         for index in self._index.values():
             index.seal()
+
+    def folded(self, *, cased_only: bool = False) -> RuleSet:
+        """The same rules matched without regard to case, as a volume that folds case (macOS
+        by default, Windows) names files: evaluate it with values in lower case. Built on
+        first use. With ``cased_only``, only the rules whose pattern holds a letter that folds
+        (``~/.config/Code/*``): for values already in lower case the others say nothing new."""
+        if cased_only:
+            found = self._cased
+            if found is None:
+                from clearance.policy.wildcard import expand_home
+
+                expand, home = self._expand, self._home
+                keep = [
+                    r for r in self.rules
+                    if not r.universal
+                    and (p := expand_home(r.pattern, home) if home and r.surface in expand
+                         else r.pattern) != p.lower()
+                ]  # fmt: skip
+                found = self._cased = RuleSet(keep, expand=expand, home=home, fold=True)
+            return found
+        found = self._folded
+        if found is None:
+            found = self._folded = RuleSet(self.rules, expand=self._expand, home=self._home,
+                                           fold=True)  # fmt: skip
+        return found
+
+    def as_matched(self, rule: Rule) -> str:
+        """``rule``'s pattern as this set matches it (``~`` expanded on the surfaces that
+        expand it; not folded)."""
+        if self._home and rule.surface in self._expand:
+            from clearance.policy.wildcard import expand_home
+
+            return expand_home(rule.pattern, self._home)
+        return rule.pattern
+
+    def _command(self, index: int, rule: Rule) -> None:
+        from clearance.policy.command_rule import CommandPattern, CommandPatternError
+
+        try:
+            compiled = CommandPattern(rule.pattern, rule.action)
+        except CommandPatternError:
+            return  # the configuration reported it, and put an ask in its place
+        self._commands.setdefault(compiled.program, []).insert(0, (index, rule, compiled))
+        if "bash" not in self._index:
+            self._index["bash"] = _SurfaceIndex()
+            self._index["bash"].seal()
 
     def surfaces(self) -> frozenset[str]:
         """The surfaces that have rules of their own (the universal rule aside)."""
@@ -291,8 +403,12 @@ class RuleSet:
             found = self._surfaces = frozenset(self._index)
         return found
 
-    def evaluate(self, surface: str, values: Sequence[str]) -> Rule:
-        """The last rule on ``surface`` (or the universal one) matching any of ``values``.
+    def evaluate(
+        self, surface: str, values: Sequence[str], argv: Sequence[str | None] | None = None
+    ) -> Rule:
+        """The last rule on ``surface`` (or the universal one) matching any of ``values``;
+        ``argv``, a bash command's words (``None`` for a computed one), also meets the command
+        rules written for its program.
 
         Pure: reads no file, clock, cwd or environment. With no rule at all the answer is a
         synthesized universal *ask* (least privilege).
@@ -301,7 +417,16 @@ class RuleSet:
         floor, found = universal[0] if universal else (-1, None)
         index = self._index.get(surface)
         if index is not None:
-            rule = index.best(values, floor)
+            at, rule = index.best(values, floor)
+            if argv and self._commands:
+                first = argv[0]
+                if first is not None:
+                    name = first.rpartition("/")[2]
+                    commands = self._commands.get(name)
+                    if commands is not None and commands[0][0] > at:
+                        hit = _command_hit(commands, name, argv, at)
+                        if hit is not None:
+                            return hit
             if rule is not None:
                 return rule
         if found is None:

@@ -15,7 +15,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
-__all__ = ["atomic_write", "config_home", "ensure_private_dir", "home_dir", "state_root"]
+__all__ = ["atomic_write", "backup", "config_home", "ensure_private_dir", "home_dir", "state_root"]
 
 
 def home_dir(env: Mapping[str, str] | None = None) -> str:
@@ -83,3 +83,15 @@ def atomic_write(path: str, data: bytes, *, mode: int = 0o600) -> None:
         except OSError:
             pass
         raise
+
+
+def backup(path: str, data: bytes, env: Mapping[str, str] | None = None) -> str:
+    """Keep ``data``, the previous content of ``path``, under the state root's ``backups/``
+    (never beside ``path``, where git would show it); return where."""
+    import time
+
+    directory = ensure_private_dir(os.path.join(state_root(env), "backups"))
+    flat = os.path.abspath(path).strip(os.sep).replace(os.sep, "%")
+    name = os.path.join(directory, f"{flat}.{time.strftime('%Y%m%dT%H%M%S')}")
+    atomic_write(name, data)
+    return name

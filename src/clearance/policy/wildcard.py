@@ -12,7 +12,21 @@ included.
 
 from __future__ import annotations
 
-__all__ = ["Wildcard", "compile_pattern", "expand_home", "has_wildcard"]
+__all__ = ["Wildcard", "compile_pattern", "expand_home", "has_wildcard", "is_command_pattern"]
+
+
+def opens_option_list(word: str) -> bool:
+    """``[]``, ``[-…`` or ``[!…``: the word opens the option list of a command rule."""
+    return word == "[]" or word.startswith(("[-", "[!"))
+
+
+def is_command_pattern(pattern: str) -> bool:
+    """Whether a ``bash`` pattern is a command rule (``rm [-r -f] *``, ADR 0017): a word after
+    the first opens an option list. Any other pattern is a wildcard."""
+    if " [" not in pattern and "\t[" not in pattern:
+        return False
+    words = pattern.split()
+    return any(opens_option_list(word) for word in words[1:])
 
 
 def has_wildcard(pattern: str) -> bool:

@@ -64,5 +64,6 @@ class EngineCache:
 
 def _default_load(cwd: str, agent: str | None, env: Mapping[str, str]) -> Engine:
     from clearance.decide.engine import Engine
+    from clearance.hosts.facts import HOST_FACTS
 
-    return Engine.load(cwd=cwd, agent=agent, env=env)
+    return Engine.load(cwd=cwd, agent=agent, env=env, host=HOST_FACTS)

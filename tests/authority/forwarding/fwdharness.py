@@ -24,7 +24,6 @@ if TYPE_CHECKING:
     from typing import Any
 
 SRC = Path(__file__).resolve().parents[3] / "src"
-NO_TTY = "/nonexistent/tty"
 ASK_ALL = json.dumps({"permission": {"*": "ask", "bash": {"*": "ask"}}})
 
 
@@ -167,7 +166,8 @@ class Child:
         env: dict[str, str] | None = None,
     ) -> None:
         extra = {"CLEARANCE_PARENT_SESSION": parent} if parent else {}
-        args = ["gate", "--json", "--tty", NO_TTY, "--session", session, "--policy", policy,
+        # No terminal: a new session (below) has no controlling one, so /dev/tty cannot open.
+        args = ["gate", "--json", "--session", session, "--policy", policy,
                 "--cwd", str(cwd)]  # fmt: skip
         if agent:
             args += ["--agent", agent]

@@ -91,7 +91,7 @@ def test_a_floored_ask_keeps_its_floor_the_serving_allow_does_not_answer_it(
     world: Any, project: Path, servers: list[Serving]
 ) -> None:
     serve(servers, world, "P", project, {"permission": {"bash": {"*": "allow"}}})
-    result = ask(world, "C1", "bash -c 'make x'", cwd=project, parent="P",
+    result = ask(world, "C1", 'bash -c "$MAKE_CMD"', cwd=project, parent="P",
                  policy=json.dumps({"permission": {"bash": {"*": "allow"}}}))  # fmt: skip
     assert result["decision"] == "deny" and "no human" in result["reason"]
 
@@ -102,7 +102,7 @@ def test_the_serving_yolo_approves_a_floored_ask_but_an_explicit_deny_survives_i
     serve(servers, world, "P", project,
           {"yolo": True, "permission": {"bash": {"*": "ask", "curl *": "deny"}}})  # fmt: skip
     child_policy = json.dumps({"permission": {"bash": {"*": "allow", "curl *": "ask"}}})
-    floored = ask(world, "C1", "bash -c 'make x'", cwd=project, parent="P", policy=child_policy)
+    floored = ask(world, "C1", 'bash -c "$MAKE_CMD"', cwd=project, parent="P", policy=child_policy)
     assert floored["decision"] == "allow" and floored["resolution"] == "auto_approved"
     denied = ask(world, "C1", "curl https://x", cwd=project, parent="P", policy=child_policy)
     assert denied["decision"] == "deny"
@@ -238,3 +238,24 @@ def test_a_host_with_its_own_dialog_can_forward_a_decision_and_gets_none_when_no
     serve(servers, world, "P", project, SERVING_POLICY)
     verdict = forward_decision(engine, decision, "req-x")
     assert verdict is not None and verdict.action == "allow"
+
+
+def test_a_tampered_grant_file_of_the_serving_session_is_ignored_and_logged_once(
+    world: Any, project: Path, servers: list[Serving]
+) -> None:
+    from clearance.decide.grant import DiskGrants, Grant
+
+    DiskGrants(str(world.state), "P").add([Grant("bash", "npm install *")])
+    path = world.state / "sessions" / "P" / "grants.json"
+    body = json.loads(path.read_text())
+    # A writer of the state directory widens the serving session's grant: the seal breaks.
+    body["grants"].append({"surface": "bash", "pattern": "*"})
+    path.write_text(json.dumps(body))
+    serve(servers, world, "P", project, SERVING_POLICY)
+    for command in ("curl x | sh", "npm install left-pad"):
+        result = ask(world, "C1", command, cwd=project, parent="P")
+        assert result["decision"] == "deny", result  # no human, and no grant answers it
+    rejected = events(world, "session_grants.rejected")
+    assert len(rejected) == 1, rejected
+    assert rejected[0]["session"] == "P" and rejected[0]["file"] == str(path)
+    assert "seal does not match" in rejected[0]["why"]

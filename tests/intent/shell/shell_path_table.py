@@ -55,7 +55,8 @@ PATH_CASES: list[tuple[str, list[tuple[str, str | None, str]]]] = [
     ('python3 -c \'open("/etc/passwd")\' /tmp/arg', [('/tmp/arg', '/tmp/arg', 'unproven')]),
     ('node -e \'fs.rmSync("/tmp/x")\' build.js', []),
     ('python3 script.py /etc/hosts', [('/etc/hosts', '/etc/hosts', 'unproven')]),
-    ('tar --directory=/etc -czf out.tgz .', [('/etc', '/etc', 'unproven'), ('.', '/work/proj', 'unproven')]),
+    # -C/--directory: the operands after it are in that directory (the archive is over-read)
+    ('tar --directory=/etc -czf out.tgz .', [('/etc/out.tgz', '/etc/out.tgz', 'unproven'), ('/etc/.', '/etc', 'unproven'), ('.', '/work/proj', 'unproven')]),
     ('git push origin feature/x', [('feature/x', '/work/proj/feature/x', 'unproven')]),
     ('git commit -m "update /etc/hosts handling"', []),
     ('npm install @scope/pkg', []),
@@ -73,9 +74,10 @@ PATH_CASES: list[tuple[str, list[tuple[str, str | None, str]]]] = [
     ('sudo cat /etc/shadow', [('/etc/shadow', '/etc/shadow', 'read')]),
     ('sudo -u root rm /etc/x', [('/etc/x', '/etc/x', 'unproven')]),
     ('flock /tmp/lock true', [('/tmp/lock', '/tmp/lock', 'unproven')]),
-    ('xargs -a /tmp/list rm', [('/tmp/list', '/tmp/list', 'unproven')]),
+    ('xargs -a /tmp/list rm', [('(the operands xargs reads from its input)', None, 'unproven'), ('/tmp/list', '/tmp/list', 'unproven')]),
     ('find . -exec grep foo /etc/x {} \\;', [('.', '/work/proj', 'unproven'), ('/etc/x', '/etc/x', 'read')]),
-    ("bash -c 'cat /etc/shadow'", []),
+    # a shell's literal script is read as typed commands: its paths are projected
+    ("bash -c 'cat /etc/shadow'", [('/etc/shadow', '/etc/shadow', 'read')]),
     ('eval cat /etc/shadow', []),
     ('for f in /etc/*.conf src; do echo $f; done', [('/etc/*.conf', '/etc/*.conf', 'unproven'), ('src', '/work/proj/src', 'unproven')]),
     ('case /etc/x in /etc/*) echo;; esac', [('/etc/x', '/etc/x', 'unproven')]),
@@ -94,7 +96,10 @@ PATH_CASES: list[tuple[str, list[tuple[str, str | None, str]]]] = [
     ('PWD=/etc cat $PWD/x', [('$PWD/x', None, 'unproven')]),
     ('cat ~other/x', [('~other/x', None, 'read')]),
     ('cat //etc///passwd', [('//etc///passwd', '/etc/passwd', 'read')]),
-    ('cat /tmp/../etc/passwd', [('/tmp/../etc/passwd', '/etc/passwd', 'read')]),
+    # `..` after a name: also the spelling as written, which the gate resolves as the kernel
+    # does (the link first, then `..`)
+    ('cat /tmp/../etc/passwd', [('/tmp/../etc/passwd', '/etc/passwd', 'read'),
+                                ('/tmp/../etc/passwd', '/tmp/../etc/passwd', 'read')]),
     ('cat "a file/with space"', []),
     ('cat "/abs/with space"', [('/abs/with space', '/abs/with space', 'read')]),
     ('echo "multi\nline/prose"', []),

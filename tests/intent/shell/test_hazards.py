@@ -193,3 +193,23 @@ def test_every_entry_and_variable_cites_its_source() -> None:
             "scp", "sftp", "gmake", "linux32", "linux64", "i386", "x86_64", "sh", "dash",
             "zsh", "ksh", "rbash", "mksh", "ksh93", "yash", "posh",
         ), name  # fmt: skip
+
+
+def test_the_names_the_assembly_checks_are_exactly_the_knowledge_base_programs() -> None:
+    from clearance.intent.shell.names import KNOWLEDGE
+
+    assert frozenset(PROGRAMS) == KNOWLEDGE
+
+
+def test_a_line_naming_no_known_program_imports_neither_the_knowledge_base_nor_reeval() -> None:
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\n"
+        "from clearance.intent.shell import analyze\n"
+        "analyze('ls -la src && cat README.md', cwd='/w', home='/h')\n"
+        "print(sorted(m for m in sys.modules if m.endswith(('.hazards', '.reeval'))))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"

@@ -25,7 +25,8 @@ def test_units_beneath_a_broken_statement_are_unresolved() -> None:
 
 
 def test_a_region_that_reparses_cleanly_is_salvaged() -> None:
-    units = run("cat <<'MSG' 2>&1 | rm -rf /tmp/x\nhello\nMSG").units
+    # A quoted redirect target after the heredoc: not respelled (heredoc.respell), misparsed.
+    units = run("cat <<'MSG' 2>\"e\" | rm -rf /tmp/x\nhello\nMSG").units
     salvaged = [u for u in units if u.salvaged]
     assert [(u.text, u.unresolved) for u in salvaged] == [("rm -rf /tmp/x", True)]
 
@@ -37,7 +38,7 @@ def test_salvage_recovers_commands_after_a_broken_keyword() -> None:
 
 
 def test_salvaged_relative_operands_have_no_base() -> None:
-    paths = run("cat <<'M' 2>&1 | rm -rf ./x /abs\nM").paths
+    paths = run("cat <<'M' 2>\"e\" | rm -rf ./x /abs\nM").paths
     assert ("./x", None) in [(p.raw, p.path) for p in paths]
     assert ("/abs", "/abs") in [(p.raw, p.path) for p in paths]
 

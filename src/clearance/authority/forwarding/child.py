@@ -72,7 +72,10 @@ def _grace(env: Mapping[str, str]) -> float:
 class ForwardingAuthorizer:
     """Forwards an ask to a serving session and adopts its answer."""
 
-    __slots__ = ("_transport", "env", "grace", "host", "report", "state", "target", "timeout")
+    __slots__ = (
+        "_transport", "env", "forwarding", "grace", "host", "report", "state", "target",
+        "timeout",
+    )  # fmt: skip
 
     def __init__(
         self,
@@ -84,6 +87,7 @@ class ForwardingAuthorizer:
         report: Callable[[str, dict[str, Any]], None] | None = None,
         env: Mapping[str, str] | None = None,
         transport: Transport | None = None,
+        forwarding: object = None,
         host: str | None = None,
     ) -> None:
         """``target``: the serving session (default: ``CLEARANCE_PARENT_SESSION``, else found by
@@ -101,11 +105,30 @@ class ForwardingAuthorizer:
         self.grace = _grace(self.env) if grace is None else grace
         self.report = report or (lambda event, fields: None)
         self._transport = transport
+        self.forwarding = forwarding
         self.host = host
 
     @property
     def transport(self) -> Transport:
+        """The transport given, else the broker when one is configured (``CLEARANCE_BROKER``
+        or ``forwarding.broker``), else the local socket."""
         if self._transport is None:
+            if self.env.get("CLEARANCE_BROKER") or self.forwarding:
+                from clearance.authority.forwarding.broker import (
+                    BrokenBroker,
+                    RedisTransport,
+                    broker_config,
+                )
+                from clearance.policy.broker import BrokerSettingError
+
+                try:
+                    config = broker_config(self.forwarding, self.env)
+                except BrokerSettingError as exc:  # fail closed, saying what to fix
+                    self._transport = BrokenBroker(str(exc))
+                    return self._transport
+                if config is not None:
+                    self._transport = RedisTransport(config, self.grace)
+                    return self._transport
             from clearance.authority.forwarding.local import LocalTransport
 
             self._transport = LocalTransport(self.state, self.grace)
@@ -121,7 +144,8 @@ class ForwardingAuthorizer:
         host: str | None = None,
     ) -> ForwardingAuthorizer:
         timeout = policy.setting("forwardingTimeoutMs", DEFAULT_TIMEOUT * 1000) / 1000
-        return cls(state=state, timeout=float(timeout), report=report, host=host)
+        return cls(state=state, timeout=float(timeout), report=report,
+                   forwarding=policy.setting("forwarding"), host=host)  # fmt: skip
 
     # -- choosing the target -----------------------------------------------------------------
 
@@ -131,6 +155,9 @@ class ForwardingAuthorizer:
         target = self.target or parent_session(self.env)
         if target:
             return target
+        scope = getattr(self.transport, "scope", None)  # the broker's configured session
+        if isinstance(scope, str) and scope:
+            return scope
         beacon = serving_for(self.transport.probe(), cwd, exclude=exclude)
         return beacon.session if beacon else None
 
@@ -223,7 +250,7 @@ class ForwardingAuthorizer:
             self.report("forwarded_permission.no_serving_session",
                         {**fields, "liveness": exc.why})  # fmt: skip
             return _abandon(f"Session '{target}' is not serving forwarded permission requests "
-                            f"({_LIVENESS[exc.why]}).")  # fmt: skip
+                            f"({exc.detail or _LIVENESS[exc.why]}).")  # fmt: skip
         except Refused as exc:
             self.report("forwarded_permission.file_rejected", {**fields, "why": exc.reason})
             reason = exc.reason

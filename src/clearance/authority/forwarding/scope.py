@@ -53,9 +53,7 @@ def scoped_verdict(answer: Answer, ask: Ask, request: Request, server: Server) -
                        decided_by="user", resolution="user_approved_for_session",
                        grants=request.grants)  # fmt: skip
     if answer.choice == "session_both":
-        from clearance.decide.grant import DiskGrants
-
-        DiskGrants(server.state, server.session).add(request.grants)
+        server.session_grants().add(request.grants)
         server.write("forwarded_permission.session_recorded", {
             **server._fields(request),
             "grants": [{"surface": g.surface, "pattern": g.pattern} for g in request.grants],

@@ -46,6 +46,7 @@ if TYPE_CHECKING:
     from clearance.authority.forwarding.transport import Delivery, Inbound, Reply
     from clearance.authority.prompt import Answer, Prompt
     from clearance.decide.engine import Engine
+    from clearance.decide.grant import GrantStore
 
     Observer = Callable[[str, Request | None, str], None]
     Always = Callable[[str, str], str]
@@ -104,6 +105,7 @@ class Server:
         self.always = always
         self.started = time.time()
         self.dialog_open = False
+        self._rejected = ""  # why the session's grant file was last rejected (logged once)
         self.inbound = (inbound or _local)(self)
         self._busy: dict[str, tuple[Request, Reply]] = {}
         self._tickets: dict[str, Ticket] = {}  # asks shown to the remote human, by request id
@@ -307,11 +309,30 @@ class Server:
         )
         reply.send({"version": 1, "kind": "refused", "reason": reason})
 
+    def session_grants(self) -> GrantStore:
+        """This session's "whole session" grants, read fresh (other processes, and other
+        instances of a broker's session, may add some): the transport's when it keeps them
+        (the broker's hash), else the session's grants on disk."""
+        shared = getattr(self.inbound, "session_grants", None)
+        store = shared() if shared is not None else None
+        if store is None:
+            from clearance.decide.grant import DiskGrants
+
+            store = DiskGrants(self.state, self.session)
+        return store
+
     def resolve(self, request: Request) -> Resolution:
+        policy = self.engine.policy
+        grants = self.session_grants()
         from clearance.decide.grant import DiskGrants
 
-        policy = self.engine.policy
-        grants = DiskGrants(self.state, self.session)  # fresh: other processes may add grants
+        if isinstance(grants, DiskGrants) and grants.rejected and grants.why != self._rejected:
+            # Not written by clearance: its grants are ignored; said once until it changes.
+            from clearance.decide.grant import GRANTS_REJECTED, rejected_fields
+
+            self._rejected = grants.why
+            fields = rejected_fields(self.session, grants.path, grants.why)
+            self.write(GRANTS_REJECTED, {**fields, **self._fields(request)})
         return resolve(request, policy.rules, yolo=policy.yolo, grants=grants, home=policy.home)
 
     def handle(self, request: Request, reply: Reply) -> None:

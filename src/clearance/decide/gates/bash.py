@@ -29,9 +29,10 @@ from clearance.decide.gates._message import gate_message
 from clearance.decide.gates.path import DIRECTION_SURFACES, UNPROVEN_SURFACES
 from clearance.decide.gates.protected import git_config_result
 from clearance.intent.glob import GLOB_CHARS, expand_pattern_bounded
-from clearance.intent.path import PathFact, canonical_cwd, path_fact
+from clearance.intent.path import PathFact, path_fact
 from clearance.intent.sentinel import (
     COMPUTED,
+    EXPANSION_LIMIT,
     INDIRECTION,
     OPAQUE,
     UNKNOWN_PATH,
@@ -42,11 +43,11 @@ from clearance.policy.rule import RANK, Rule
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Iterable
 
     from clearance.intent.call import ToolCall
     from clearance.intent.path import Direction
-    from clearance.intent.shell import Analysis, Unit
+    from clearance.intent.shell import Analysis, PathToken, Unit
     from clearance.policy.rule import RuleSet
 
 __all__ = ["bash_gate"]
@@ -64,6 +65,19 @@ _CONTEXT = {
     "compound": "",
 }
 _DIRECTION: dict[str, Direction] = {"read": "read", "write": "write"}
+_FALLBACK = frozenset({"bash", "*"})  # the catch-all rules: `"*"` and `"bash": {"*": …}`
+# Wrappers whose own meaning is benign: they change when, how fast or how often the inner
+# command runs, never as whom, where or with what rights (not sudo, doas, chroot, env, nohup…).
+_BENIGN_WRAPPERS = frozenset({"xargs", "timeout", "nice", "time", "stdbuf", "command", "builtin",
+                              "ionice", "chrt", "taskset", "numactl", "setsid"})  # fmt: skip
+_SYSTEM_BINS = (
+    "/bin/",
+    "/usr/bin/",
+    "/sbin/",
+    "/usr/sbin/",
+    "/usr/local/bin/",
+    "/opt/homebrew/bin/",
+)  # the catch-all rules: `"*"` and `"bash": {"*": …}`
 
 
 def _command_of(call: ToolCall) -> str:
@@ -94,11 +108,15 @@ def _unit_result(rules: RuleSet, unit: Unit, command: str) -> tuple[GateResult, 
     canonical = unit.canonical
     spellings = unit.spellings
     values = (text, *spellings) if spellings else (text,)
-    rule = rules.evaluate("bash", values)
+    rule = rules.evaluate("bash", values, unit.argv)  # command rules read its words
     if canonical != text:
         # The normalised command word counts too, the more restrictive of the two deciding.
         other = rules.evaluate("bash", (canonical,))
-        if RANK[other.action] > RANK[rule.action]:
+        if RANK[other.action] > RANK[rule.action] or (
+            rule.pattern == "*" and rule.surface in _FALLBACK and text.startswith(_SYSTEM_BINS)
+        ):
+            # `/bin/ls x` typed matches only the catch-all: `ls x`, the same program from a
+            # directory the agent cannot write, is matched by the rules written for it.
             rule = other
         values = (*values, canonical)
     action = rule.action
@@ -106,9 +124,23 @@ def _unit_result(rules: RuleSet, unit: Unit, command: str) -> tuple[GateResult, 
     value = text
     what = f'bash command "{text}"{_CONTEXT.get(unit.context, "")}'
     message = ""
+    if (
+        unit.exemption
+        and action == "ask"
+        and rule.pattern == "*"
+        and rule.surface in _FALLBACK
+        and (unit.exemption == "shell-script" or canonical.partition(" ")[0] in _BENIGN_WRAPPERS)
+    ):
+        # A wrapper proven transparent (`timeout 60 npm test`, `xargs grep -l x`, `bash -lc
+        # 'ls'`) is not a command of its own for the catch-all: its inner commands, units of
+        # their own, decide. A rule written for the wrapper's text still speaks.
+        action = "allow"
+        message = f"Allowed: {what} only runs the commands it wraps, each decided on its own"
     if action == "allow":
         wrapper = unit.wrapper
-        if wrapper == "opaque":
+        # A shell whose literal script was read as typed commands (units of their own) is not
+        # floored as opaque; it still meets the checks below.
+        if wrapper == "opaque" and unit.exemption != "shell-script":
             action, sentinel = "ask", OPAQUE
             message = (
                 f"Needs approval: {what} runs a shell on a string clearance does not look into "
@@ -141,41 +173,53 @@ def _unit_result(rules: RuleSet, unit: Unit, command: str) -> tuple[GateResult, 
     return result, fact
 
 
-def _paths(analysis: Analysis, call: ToolCall, home: str) -> list[PathFact]:
+def _paths(
+    analysis: Analysis, call: ToolCall, home: str, extra: tuple[str, ...], capped: list[PathToken]
+) -> list[PathFact]:
     facts: list[PathFact] = []
     cwd = call.cwd
-    boundary = canonical_cwd(cwd)
+    from clearance.intent.boundary import project_boundary
+
+    found = project_boundary(cwd, home, extra)
+    boundary, inside = found.root, found.inside
     for token in analysis.paths:
         direction = _DIRECTION.get(token.effect, "both")
         if token.path is None:
             fact = path_fact(token.raw, cwd=None, home=home, direction=direction,
-                             boundary=boundary, source=token.command)  # fmt: skip
+                             boundary=boundary, source=token.command, extra=inside)  # fmt: skip
         else:
             fact = path_fact(
                 token.path, cwd=cwd, home=home, direction=direction, boundary=boundary,
-                source=token.command, written=token.raw,
+                source=token.command, written=token.raw, extra=inside, recursive=token.deep,
             )  # fmt: skip
             if not GLOB_CHARS.isdisjoint(token.path):
                 # `cat ~/.ss?/id_*`: the rules must see what the pattern reaches.
                 matches, complete = expand_pattern_bounded(token.path)
                 facts.extend(
-                    path_fact(match, cwd=cwd, home=home, direction=direction,
-                              boundary=boundary, source=token.command, written=token.raw)
+                    path_fact(match, cwd=cwd, home=home, direction=direction, boundary=boundary,
+                              source=token.command, written=token.raw, extra=inside,
+                              recursive=token.deep)
                     for match in matches
                 )  # fmt: skip
                 if not complete:
                     # A bound was reached: what the rest reaches is unknown, so it asks.
                     facts.append(PathFact(token.raw, None, None, (token.raw,), direction, True,
                                           boundary, False, token.command))  # fmt: skip
+                    capped.append(token)
         facts.append(fact)
     return facts
 
 
 def bash_gate(
-    rules: RuleSet, call: ToolCall, *, home: str
+    rules: RuleSet,
+    call: ToolCall,
+    *,
+    home: str,
+    extra: Callable[[str], tuple[str, ...]] | None = None,
 ) -> tuple[list[GateResult], tuple[UnitFact, ...], list[PathFact]]:
     """Every unit's result, the units as shown to users, and the paths the line touches (judged
-    against the canonical form of ``call.cwd``, an absolute path)."""
+    against the project of ``call.cwd``, an absolute path; ``extra(cwd)``: the directories the
+    host counts as inside too)."""
     analyze = _ANALYZE or _load_analyze()
     command = _command_of(call)
     text = command.strip()
@@ -212,8 +256,11 @@ def bash_gate(
                                       gate_message("deny", what, rule), None, text))  # fmt: skip
     facts: list[PathFact] = []
     if analysis.paths:
-        facts = _paths(analysis, call, home)
-        _unknown_paths(rules, analysis, results)
+        capped: list[PathToken] = []
+        facts = _paths(analysis, call, home, extra(call.cwd) if extra else (), capped)
+        _unknown_paths(rules, analysis.paths, results)
+        if capped:
+            _unknown_paths(rules, capped, results, capped=True)
     return results, tuple(units), facts
 
 
@@ -231,13 +278,16 @@ def _guard(rules: RuleSet, surfaces: tuple[str, ...]) -> Rule | None:
 _UNKNOWN_VERB = {"read": "reads", "write": "writes"}
 
 
-def _unknown_paths(rules: RuleSet, analysis: Analysis, results: list[GateResult]) -> None:
+def _unknown_paths(
+    rules: RuleSet, tokens: Iterable[PathToken], results: list[GateResult], capped: bool = False
+) -> None:
     """A computed operand (``cat "$f"``) is an unknown path: it asks when a path rule that
-    allows nothing could match it, whatever it turns out to be."""
+    allows nothing could match it, whatever it turns out to be. So is a pattern whose
+    expansion reached a bound (``capped``): what the rest of it reaches is not known."""
     guards: dict[str, Rule | None] = {}  # by effect: the rules are scanned once per effect
-    for token in analysis.paths:
-        if token.path is not None:  # only unknown paths: computed, or in an unknown directory
-            continue
+    for token in tokens:
+        if token.path is not None and not capped:  # only unknown paths: computed, or in an
+            continue  # unknown directory
         effect = token.effect
         if effect in guards:
             guard = guards[effect]
@@ -255,17 +305,19 @@ def _unknown_paths(rules: RuleSet, analysis: Analysis, results: list[GateResult]
             why = "and it could be one of the protected paths"
         else:
             why = "and a path rule could match it"
-        unknown = (
-            "which is computed when the command runs"
-            if token.source == "computed"
-            else "in a directory clearance cannot know (after a computed cd)"
-        )
+        sentinel = EXPANSION_LIMIT if capped else UNKNOWN_PATH
+        if capped:
+            unknown = "a pattern that names more paths than clearance expands"
+        elif token.source == "computed":
+            unknown = "which is computed when the command runs"
+        else:
+            unknown = "in a directory clearance cannot know (after a computed cd)"
         message = (
             f'Needs approval: bash command "{token.command}" {verb} the path "{token.raw}", '
-            f"{unknown}, {why} ({UNKNOWN_PATH})"
+            f"{unknown}, {why} ({sentinel})"
         )
         results.append(GateResult("path", guard.surface, token.raw, "ask", guard, message,
-                                  UNKNOWN_PATH, token.command))  # fmt: skip
+                                  sentinel, token.command))  # fmt: skip
 
 
 _ANALYZE: Callable[..., Analysis] | None = None

@@ -8,7 +8,7 @@ Its asks carry a sentinel that neither yolo nor a session grant lifts (``Engine.
 from __future__ import annotations
 
 from clearance.decide.decision import GateResult
-from clearance.decide.gates.path import VERBS
+from clearance.decide.gates.path import VERBS, folded, lowered
 from clearance.intent.sentinel import UNKNOWN_PATH
 
 TYPE_CHECKING = False
@@ -16,6 +16,7 @@ if TYPE_CHECKING:
     from collections.abc import Sequence
 
     from clearance.intent.path import PathFact
+    from clearance.intent.volume import Volumes
     from clearance.policy.rule import RuleSet
 
 __all__ = ["PROTECTED", "RUNS_LATER", "UNGRANTABLE", "protected_gate"]
@@ -26,12 +27,19 @@ RUNS_LATER = "<runs-code-later>"  # a file that runs code later: asks every time
 UNGRANTABLE = frozenset({PROTECTED, RUNS_LATER, UNKNOWN_PATH})
 
 
-def protected_gate(protected: RuleSet, facts: Sequence[PathFact], *, tool: str) -> list[GateResult]:
+def protected_gate(
+    protected: RuleSet, facts: Sequence[PathFact], *, tool: str, volumes: Volumes | None = None
+) -> list[GateResult]:
+    """``volumes``: how the volumes compare names (default: probed on this machine); where a
+    volume folds case, or may, ``.GIT/hooks/x`` is ``.git/hooks/x``."""
     out: list[GateResult] = []
     for fact in facts:
         direction = fact.direction
+        low = lowered(protected, fact.aliases)
         for surface in _SURFACES[direction]:
             rule = protected.evaluate(surface, fact.aliases)
+            if low is not None:
+                rule = folded(protected, surface, fact.aliases, low, rule, volumes)
             if rule.origin != "protected":
                 continue  # nothing protected matched: the universal fallback
             runs_later = rule.action == "ask" and surface == "protected_write"

@@ -22,11 +22,16 @@ __all__ = ["tool_gate"]
 
 
 def tool_gate(
-    rules: RuleSet, call: ToolCall, *, path_values: Sequence[str] | None = None
+    rules: RuleSet,
+    call: ToolCall,
+    *,
+    path_values: Sequence[str] | None = None,
+    servers: Sequence[str] = (),
 ) -> GateResult:
+    """``servers``: the configured MCP server names, for an MCP call."""
     kind = call.kind
     if kind == "mcp":
-        values: Sequence[str] = mcp_targets(call)
+        values: Sequence[str] = mcp_targets(call, servers)
         what = f'mcp tool "{values[0]}"'
     elif kind == "skill":
         values = (skill_name(call),)

@@ -16,6 +16,7 @@ import time
 
 from clearance.hosts.claude_code.settings import (
     EVENTS,
+    PORTABLE_PREFIX,
     SCOPES,
     SettingsError,
     hook_command,
@@ -45,6 +46,13 @@ class Check:
 
 def _runnable(command: str) -> str | None:
     """Why ``command``'s program cannot run, or ``None``."""
+    if command.startswith(PORTABLE_PREFIX):
+        import shutil
+
+        if shutil.which("clearance") is None:
+            return ("the project's hook runs `clearance` from PATH, and it is not on PATH here, "
+                    "so every call is blocked")  # fmt: skip
+        return None
     try:
         program = shlex.split(command)[0]
     except (ValueError, IndexError):
@@ -216,7 +224,13 @@ def check_round_trip(cwd: str, command: str, env: Mapping[str, str]) -> Check:
         "tool_input": {"file_path": os.path.join(cwd, "clearance-doctor-probe.txt")},
         "tool_use_id": "toolu_doctor",
     })  # fmt: skip
+    import tempfile
+
+    # The probe decides in a state directory of its own: it is no decision of the user's, so it
+    # stays out of the review log (and out of the caches and grants).
+    probe_state = tempfile.mkdtemp(prefix="clearance-doctor-")
     child_env = {k: v for k, v in env.items() if not k.startswith("CLAUDE_CODE_")}
+    child_env["CLEARANCE_HOME"] = probe_state
     start = time.monotonic()
     try:
         proc = subprocess.run(
@@ -224,8 +238,14 @@ def check_round_trip(cwd: str, command: str, env: Mapping[str, str]) -> Check:
             env=child_env, timeout=30,
         )  # fmt: skip
     except (OSError, subprocess.TimeoutExpired) as exc:
-        return Check("round trip", False, f"the hook did not answer: {exc}",
+        why = f"{exc.strerror or 'could not start'}".lower() if isinstance(exc, OSError) else (
+            "no answer within 30 s")  # fmt: skip
+        return Check("round trip", False, f"the hook did not answer: {why}",
                      "run `clearance install claude-code` again")  # fmt: skip
+    finally:
+        import shutil
+
+        shutil.rmtree(probe_state, ignore_errors=True)
     ms = (time.monotonic() - start) * 1000
     try:
         answer = loads(proc.stdout)["hookSpecificOutput"]["permissionDecision"]
@@ -341,10 +361,210 @@ def _http_round_trip(cwd: str, url: str, token: str) -> Check:
 def run_checks(cwd: str, env: Mapping[str, str] | None = None) -> list[Check]:
     env = os.environ if env is None else env
     installation, commands = check_installation(cwd, env)
-    checks = [installation, check_config(cwd, env), check_trust(cwd, env), check_state(env),
+    checks = [installation, check_overlap(cwd, env), check_config(cwd, env),
+              check_trust(cwd, env), check_state(env), check_writable(env),
+              check_audit_log(cwd, env), check_hidden(cwd, env), check_claude_rules(cwd, env),
               check_sandbox(cwd, env), *check_http(cwd, env)]  # fmt: skip
     if http_hooks(cwd, env) and not commands:
         return checks  # only the HTTP hook: its round trip is above
     command = commands[0] if commands and _runnable(commands[0]) is None else hook_command()
     checks.append(check_round_trip(cwd, command, env))
     return checks
+
+
+def check_writable(env: Mapping[str, str]) -> Check:
+    """The state directory takes new files: grants, trust records, caches and the log."""
+    import tempfile
+
+    root = state_root(env)
+    if os.path.lexists(root) and not os.path.isdir(root):
+        return Check(
+            "state writable", False, f"{root} is not a directory, so nothing can be saved there",
+            f"move {root} away, or point CLEARANCE_HOME at a directory you own",
+        )  # fmt: skip
+    probe_dir = root
+    while not os.path.isdir(probe_dir):
+        parent = os.path.dirname(probe_dir)
+        if parent == probe_dir:
+            break
+        probe_dir = parent
+    try:
+        fd, name = tempfile.mkstemp(prefix=".doctor-", dir=probe_dir)
+    except OSError as exc:
+        why = (exc.strerror or "refused").lower()
+        what = root if probe_dir == root else f"{probe_dir} (where {root} would be created)"
+        return Check(
+            "state writable", False,
+            f"cannot create a file in {what}: {why}; session grants, trust and the review log "
+            "cannot be saved",
+            f"make {probe_dir} writable by you (`chmod u+rwx {shlex.quote(probe_dir)}`), or point "
+            "CLEARANCE_HOME at a directory you own",
+        )  # fmt: skip
+    os.close(fd)
+    os.unlink(name)
+    return Check("state writable", True, f"{root} is writable")
+
+
+def check_audit_log(cwd: str, env: Mapping[str, str]) -> Check:
+    """The review log can be appended (without writing to it)."""
+    from clearance.audit.log import default_log_path
+    from clearance.policy.loader import load_policy
+
+    policy = load_policy(cwd=cwd, env=env)
+    if policy.setting("reviewLog", True) is False:
+        return Check("audit log", True, 'off ("reviewLog": false in the config)')
+    path = default_log_path(state_root(env))
+    if not os.path.lexists(path):
+        directory = os.path.dirname(path)
+        while not os.path.isdir(directory):
+            directory = os.path.dirname(directory)
+        if os.access(directory, os.W_OK | os.X_OK):
+            return Check("audit log", True, f"{path} will be created on the first decision")
+        return Check(
+            "audit log", False, f"{path} cannot be created: {directory} is not writable",
+            f"make {directory} writable by you, or point CLEARANCE_HOME elsewhere",
+        )  # fmt: skip
+    if os.path.islink(path) or not os.path.isfile(path):
+        return Check(
+            "audit log", False, f"{path} is not a regular file, so nothing is logged",
+            f"move {path} away; clearance creates a new log",
+        )  # fmt: skip
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_APPEND | getattr(os, "O_NOFOLLOW", 0))
+    except OSError as exc:
+        why = (exc.strerror or "refused").lower()
+        return Check(
+            "audit log", False, f"{path} cannot be appended ({why}): decisions go unlogged",
+            f"`chmod u+w {shlex.quote(path)}`, or move it away",
+        )  # fmt: skip
+    os.close(fd)
+    return Check("audit log", True, f"{path} can be appended")
+
+
+def _installed_scopes(cwd: str, env: Mapping[str, str]) -> list[tuple[str, str]]:
+    out: list[tuple[str, str]] = []
+    for scope in SCOPES:
+        path = settings_path(scope, cwd, env)
+        if any(os.path.realpath(path) == os.path.realpath(p) for _, p in out):
+            continue  # in the home directory, the project's settings are the user's
+        try:
+            data, _ = read_settings(path)
+        except SettingsError:
+            continue
+        if installed_commands(data):
+            out.append((scope, path))
+    return out
+
+
+def check_overlap(cwd: str, env: Mapping[str, str]) -> Check:
+    installs = _installed_scopes(cwd, env)
+    if len(installs) <= 1:
+        return Check("overlap", True, "the hook is installed once" if installs else "no install")
+    where = ", ".join(f"{path} ({scope})" for scope, path in installs)
+    return Check(
+        "overlap", False,
+        f"the hook is installed {len(installs)} times ({where}): Claude Code runs each, so every "
+        "call is decided (and an ask shown) once per install",
+        "keep one: `clearance uninstall claude-code --SCOPE` for the others",
+    )  # fmt: skip
+
+
+def check_hidden(cwd: str, env: Mapping[str, str]) -> Check:
+    """The tools hidden from the model still match the policy (after a policy edit, `sync`)."""
+    from clearance.decide.engine import Engine
+    from clearance.hosts.claude_code.settings import hidden_tools, owned_entries, projected_denies
+
+    stale = []
+    for scope, path in _installed_scopes(cwd, env):
+        owned = owned_entries(path, env)
+        if not owned:
+            continue  # installed with --no-hide, or nothing to hide
+        directory = home_dir_of(env) if scope == "user" else cwd
+        engine = Engine.load(cwd=directory, env=env)
+        entries, _, _ = projected_denies(engine.policy, engine.protected())
+        want = set(hidden_tools(engine.policy) + entries)
+        if want != set(owned):
+            missing, extra = sorted(want - set(owned)), sorted(set(owned) - want)
+            parts = [f"to hide: {', '.join(missing)}"] if missing else []
+            parts += [f"no longer denied: {', '.join(extra)}"] if extra else []
+            stale.append((scope, f"{path} ({'; '.join(parts)})"))
+    if not stale:
+        return Check("hidden tools", True, "the tools hidden from the model match the policy")
+    scopes = " ".join(f"--{s}" for s, _ in stale[:1])
+    return Check(
+        "hidden tools", False,
+        "the policy changed since the tools were hidden: " + "; ".join(t for _, t in stale),
+        f"run `clearance sync claude-code {scopes}`",
+    )  # fmt: skip
+
+
+def home_dir_of(env: Mapping[str, str]) -> str:
+    from clearance.policy.state import home_dir
+
+    return home_dir(env)
+
+
+def _sample(surface: str, pattern: str) -> str | None:
+    """A value a Claude Code entry's pattern surely matches, to ask clearance about."""
+    value = pattern
+    for tail in (" *", "/**", "/*", "**", "*"):
+        if value.endswith(tail):
+            value = value[: -len(tail)]
+            break
+    if not value or any(c in value for c in "*?"):
+        return None
+    return value
+
+
+_MAX_COMPARED = 200  # entries decided per doctor run; a huge allow list stays quick
+
+
+def check_claude_rules(cwd: str, env: Mapping[str, str]) -> Check:
+    """Claude Code permission entries that clearance decides differently (informational: once
+    the hook runs, clearance decides)."""
+    from clearance.decide.engine import Engine
+    from clearance.hosts.claude_code.permissions import permission_entries, translate
+    from clearance.hosts.claude_code.settings import owned_entries
+    from clearance.intent.call import ToolCall
+
+    fields = {"bash": "command", "webfetch": "url", "websearch": "query", "task": "subagent_type"}
+    engine = Engine.load(cwd=cwd, env=env)
+    differ: list[str] = []
+    total = 0
+    for scope in SCOPES:
+        path = settings_path(scope, cwd, env)
+        try:
+            data, _ = read_settings(path)
+        except SettingsError:
+            continue
+        ours = set(owned_entries(path, env))
+        for action, entry in permission_entries(data):
+            if entry in ours:
+                continue
+            result = translate(entry, action, cwd if scope != "user" else None)
+            if not result.rules:
+                continue
+            surface, pattern = result.rules[0]
+            value = _sample(surface, pattern)
+            if value is None or total >= _MAX_COMPARED:
+                continue
+            total += 1
+            tool = surface if surface not in ("path_read", "path_write") else (
+                "read" if surface == "path_read" else "write"
+            )  # fmt: skip
+            data_in: object = value if tool == "mcp" else {fields.get(tool, "path"): value}
+            decided = engine.check(ToolCall(tool, data_in, cwd)).action
+            if decided != action:
+                differ.append(f"{entry}: Claude Code says {action}, clearance {decided}")
+    if not differ:
+        note = f"{total} checked, all decided alike" if total else "none to compare"
+        return Check("claude code rules", True, f"Claude Code's own permission lists: {note}")
+    shown = "\n  ".join(differ[:8]) + (
+        f"\n  … and {len(differ) - 8} more" if len(differ) > 8 else ""
+    )
+    return Check(
+        "claude code rules", True,
+        f"clearance decides {len(differ)} of Claude Code's own permission entries differently "
+        f"(clearance's answer is the one that counts):\n  {shown}",
+        "to carry them over, `clearance init --from-claude-code --stdout` shows them as rules",
+    )  # fmt: skip

@@ -220,8 +220,9 @@ def _config_note(policy: Policy) -> str:
 
 def _load(payload: Payload, env: Mapping[str, str]) -> Engine:
     from clearance.decide.engine import Engine
+    from clearance.hosts.facts import HOST_FACTS
 
-    return Engine.load(cwd=payload.cwd, agent=payload.agent_type, env=env)
+    return Engine.load(cwd=payload.cwd, agent=payload.agent_type, env=env, host=HOST_FACTS)
 
 
 def pre_tool_use_answer(

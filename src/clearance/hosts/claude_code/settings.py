@@ -3,8 +3,13 @@
 Three files, as Claude Code names its scopes: ``user`` (``~/.claude/settings.json``),
 ``project`` (``<dir>/.claude/settings.json``, shared through the repository) and ``local``
 (``<dir>/.claude/settings.local.json``, personal). Every write keeps every other key and hook,
-reads JSONC (comments and trailing commas; they are not written back), leaves the previous file
-as ``<file>.bak``, and replaces the file atomically.
+reads JSONC (comments and trailing commas; they are not written back), keeps the previous file
+under the state root's ``backups/`` (never beside the settings, where git would show it), and
+replaces the file atomically.
+
+The project scope is shared through the repository, so its hook runs ``clearance`` from ``PATH``
+(:data:`PORTABLE_COMMAND`) rather than this machine's absolute path; on a machine without
+clearance it blocks every call with a reason that says how to install it.
 
 Our hook is recognised by its command (``… clearance hook claude-code``), so installing twice
 leaves one entry and uninstall removes only ours. Tools the policy denies outright (every value
@@ -19,7 +24,13 @@ import os
 import sys
 
 from clearance._json import dumps
-from clearance.policy.state import atomic_write, ensure_private_dir, home_dir, state_root
+from clearance.policy.state import (
+    atomic_write,
+    backup,
+    ensure_private_dir,
+    home_dir,
+    state_root,
+)
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -32,6 +43,7 @@ if TYPE_CHECKING:
 __all__ = [
     "EVENTS",
     "HIDEABLE_TOOLS",
+    "PORTABLE_COMMAND",
     "SCOPES",
     "Change",
     "SettingsError",
@@ -40,6 +52,7 @@ __all__ = [
     "install",
     "installed_commands",
     "is_our_command",
+    "owned_entries",
     "projected_denies",
     "read_settings",
     "settings_path",
@@ -117,8 +130,32 @@ def _executable() -> list[str]:
 FAIL_CLOSED_SUFFIX = "|| exit 2"
 
 
-def hook_command(executable: list[str] | None = None) -> str:
-    import shlex  # not at the top: the hook reads HOOK_TIMEOUT from here on every ask
+def _single_quoted(text: str) -> str:
+    """``text`` as one shell word, as ``shlex.quote`` writes it; ``shlex`` (and ``re``) stay off
+    the hook's path, which reads ``HOOK_TIMEOUT`` from this module on every ask."""
+    return "'" + text.replace("'", "'\"'\"'") + "'"
+
+
+# The project's shared hook: `clearance` from PATH, or a block (exit 2: Claude Code denies the call
+# and shows stderr) that says how to get clearance. Recognised by its first words.
+PORTABLE_PREFIX = "if command -v clearance >/dev/null 2>&1; then clearance hook claude-code"
+INSTALL_HINT = (
+    "clearance guards this project (its .claude/settings.json runs `clearance hook claude-code`) "
+    "but clearance is not on PATH here, so every tool call is blocked. Install it so that "
+    "`clearance` is on PATH (pipx install, uv tool install, or an activated venv; see clearance's "
+    "README), or ask who set up this project."
+)
+PORTABLE_COMMAND = (
+    f"{PORTABLE_PREFIX} {FAIL_CLOSED_SUFFIX}; "
+    f"else echo {_single_quoted(INSTALL_HINT)} >&2; exit 2; fi"
+)
+
+
+def hook_command(executable: list[str] | None = None, *, portable: bool = False) -> str:
+    """The hook command: this installation's absolute path, or (``portable``) the shared one."""
+    if portable:
+        return PORTABLE_COMMAND
+    import shlex
 
     words = (executable or _executable()) + ["hook", "claude-code"]
     return " ".join(shlex.quote(w) for w in words) + " " + FAIL_CLOSED_SUFFIX
@@ -128,6 +165,8 @@ def is_our_command(command: object) -> bool:
     """``… clearance hook claude-code`` (a script, or ``python -m clearance``)."""
     if not isinstance(command, str):
         return False
+    if command.startswith(PORTABLE_PREFIX):
+        return True
     import shlex
 
     try:
@@ -176,8 +215,7 @@ def _write(
     mode = 0o644
     if before is not None:
         mode = os.stat(path).st_mode & 0o777
-        atomic_write(path + ".bak", before, mode=mode)
-        change.backup = path + ".bak"
+        change.backup = backup(path, before)
     atomic_write(path, text, mode=mode)
     change.changed = True
 
@@ -381,6 +419,11 @@ def _read_record(env: Mapping[str, str] | None) -> dict[str, list[str]]:
     if not isinstance(data, dict):
         return {}
     return {k: [x for x in v if isinstance(x, str)] for k, v in data.items() if isinstance(v, list)}
+
+
+def owned_entries(path: str, env: Mapping[str, str] | None = None) -> list[str]:
+    """The ``permissions.deny`` entries of ``path`` that clearance added (not the user)."""
+    return list(_read_record(env).get(path, []))
 
 
 def _write_record(record: dict[str, list[str]], env: Mapping[str, str] | None) -> None:

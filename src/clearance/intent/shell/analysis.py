@@ -14,6 +14,8 @@ from clearance.intent.path import lexists
 from clearance.intent.sentinel import UNMODELLED
 from clearance.intent.shell.assembly import MAX_LAYERS, Assembly, normalise_cwd
 from clearance.intent.shell.continuation import joined, touches_expansion
+from clearance.intent.shell.heredoc import respell
+from clearance.intent.shell.line import Line
 from clearance.intent.shell.plain import plain
 from clearance.intent.shell.source import Source
 from clearance.intent.shell.statement import Scope
@@ -176,7 +178,7 @@ def _memo(exists: Callable[[str], bool]) -> Callable[[str], bool]:
 class _Session:
     """Shared settings of one analysis, including recursive payload and salvage parses."""
 
-    __slots__ = ("cdpath", "exists", "home", "home_ok", "nests", "pwd_ok", "salvages")
+    __slots__ = ("cdpath", "exists", "home", "home_ok", "line", "nests", "pwd_ok", "salvages")
 
     def __init__(self, home: str, home_ok: bool, pwd_ok: bool, exists: Callable[[str], bool]):
         self.cdpath = False  # CDPATH may be set: `cd name` may go elsewhere than ./name
@@ -186,6 +188,7 @@ class _Session:
         self.exists = exists
         self.salvages = 0
         self.nests = 0
+        self.line = Line()  # what earlier statements made or wrote, for later ones
 
     def run(
         self, text: str, context: str, scope: Scope, depth: int, payload: bool
@@ -211,6 +214,15 @@ class _Session:
 
         src = Source(text)
         root = parser.parse(src.parsed)
+        if "<<" in text or " - " in text:
+            # Shapes the grammar misreads (a heredoc followed by redirects and a pipe on its
+            # line, a bare `-` before a redirect), respelled as bash reads them (heredoc.py).
+            again = respell(text)
+            if again is not None:
+                other = Source(again)
+                tree = parser.parse(other.parsed)
+                if not tree.has_error or root.has_error:
+                    text, src, root = again, other, tree
         walk = Walk(src, self.home_ok, self.pwd_ok)
         walk.run(root, context, scope)
         asm = self._assembly(depth, payload)
@@ -233,7 +245,22 @@ class _Session:
             project=not payload,
             depth=depth,
             cdpath=self.cdpath,
+            scripts=None if payload else self.script,
+            line=self.line,
         )
+
+    def script(
+        self, text: str, base: str | None, depth: int
+    ) -> tuple[list[Unit], list[PathToken]] | None:
+        """A shell's literal script (``bash -lc 'cmd'``) read as typed commands in a fresh shell
+        started in ``base``: its units and path tokens, or ``None`` when any of it is not
+        understood (a parse error, an unresolved unit), which keeps the shell opaque."""
+        if depth > MAX_LAYERS:
+            return None
+        asm, _, clean = self.run(text, "opaque_payload", Scope(None, base), depth, False)
+        if not clean or not asm.units or any(u.unresolved for u in asm.units):
+            return None
+        return asm.units, asm.tokens
 
     def payload(self, text: str, stmt: Statement, depth: int) -> list[Unit]:
         """Units of a literal opaque payload (``bash -c '…'``, ``eval …``)."""

@@ -9,11 +9,14 @@ effective directory of the statement's shell (notes §5.11).
 from __future__ import annotations
 
 from clearance.intent.path import normal_path
-from clearance.intent.sentinel import CODE_RUNNING, COMPUTED, EXPANSION_LIMIT
-from clearance.intent.shell import brace, reeval
-from clearance.intent.shell.effect import reader_claim
-from clearance.intent.shell.hazards import hazardous_variable, inspect, variable_payload
+from clearance.intent.sentinel import CODE_RUNNING, COMPUTED, EXPANSION_LIMIT, RUNS_WRITTEN, excerpt
+from clearance.intent.shell import brace
+from clearance.intent.shell.effect import RECURSIVE as RECURSIVE_NAMES
+from clearance.intent.shell.effect import reader_claim, reads_recursively, searches_cwd
+from clearance.intent.shell.line import LINKERS, Line, made, script
+from clearance.intent.shell.names import KNOWLEDGE, LATER, REREAD
 from clearance.intent.shell.role import candidates
+from clearance.intent.shell.runners import literal_script
 from clearance.intent.shell.spelling import spellings
 from clearance.intent.shell.statement import stdin_text
 from clearance.intent.shell.token import PathToken, absolute, path_shaped
@@ -26,6 +29,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
 
     from clearance.intent.sentinel import Floor
+    from clearance.intent.shell import reeval
     from clearance.intent.shell.hazards import Finding
     from clearance.intent.shell.layer import Layer
     from clearance.intent.shell.statement import Redirect, Statement
@@ -35,6 +39,7 @@ if TYPE_CHECKING:
 
     Payloads = Callable[[str, Statement, int], list[Unit]]
     Programs = Callable[[Statement, int, bool], tuple[list[Unit], list[PathToken]]]
+    Scripts = Callable[[str, str | None, int], tuple[list[Unit], list[PathToken]] | None]
 
 __all__ = ["Assembly"]
 
@@ -53,7 +58,14 @@ _INERT = frozenset(
     | {"basename", "dirname"}
     | {"return", "export", "local", "declare", "typeset", "readonly", "set", "test", "["}
 )
+# Commands that change a file's metadata or look at it, never its content: a later run of the
+# file runs what was there before the line (`chmod +x run.sh && ./run.sh`).
+_METADATA = frozenset(
+    {"chmod", "chown", "chgrp", "touch", "chattr", "setfacl", "stat", "file", "ls", "wc"}
+    | {"du", "realpath", "readlink", "mkdir", "test", "["}
+)
 _READS = frozenset({"<", "<<<", "<&"})
+_GLOB_MARKS = frozenset("*?[")  # what makes a word a pattern (a brace is expanded before)
 _WRITES = frozenset({">", ">>", ">|", "&>", "&>>", ">&"})
 
 
@@ -80,6 +92,76 @@ def _canonical(words: Sequence[Word], text: str) -> str:
     return " ".join(out)
 
 
+_XARGS_INPUT = "(the operands xargs reads from its input)"
+# Inner commands of xargs that print only names, counts or nothing of the files they are given,
+# or whose operands are not files at all.
+_NAME_PRINTERS = frozenset({"wc", "ls", "stat", "du", "test", "[", "echo", "printf", "true",
+                            "false", "basename", "dirname", "sleep", "expr", "seq"})  # fmt: skip
+_GREPS = frozenset({"grep", "egrep", "fgrep", "rg"})
+_GREP_NAME_OPTIONS = frozenset(
+    {"--files-with-matches", "--files-without-match", "--count", "--quiet", "--silent"}
+)
+
+
+def _names_only(words: Sequence[Word]) -> bool:
+    """Whether the command ``words`` prints only names or counts of the files it is given
+    (``wc``, ``ls``, ``stat``, ``du``, ``test``, a grep with ``-l``/``-L``/``-c``/``-q``) or takes
+    no file operands (``echo``, ``printf``, ``true`` …)."""
+    head = words[0].value
+    if head is None or words[0].raw != head:
+        return False
+    if head in _NAME_PRINTERS:
+        return True
+    if head not in _GREPS:
+        return False
+    skip = False
+    for word in words[1:]:
+        value = word.value
+        if value is None:
+            return False
+        if skip:  # the value of the option before (`-e PATTERN`)
+            skip = False
+            continue
+        if value == "--" or value[:1] != "-" or value == "-":
+            continue
+        if value in _GREP_NAME_OPTIONS:
+            return True
+        if value[:2] == "--":
+            skip = "=" not in value and value in _GREP_LONG_VALUES
+            continue
+        for j, letter in enumerate(value[1:], 1):
+            if letter in _LETTERS_WITH_VALUES:
+                skip = j == len(value) - 1  # the rest of the cluster, or the next word
+                break
+            if letter in "lLcq":
+                return True
+    return False
+
+
+# grep/rg options whose value follows (in a cluster, the rest of the cluster is the value).
+_LETTERS_WITH_VALUES = frozenset("efmABCdDgtTMEj")
+_GREP_LONG_VALUES = frozenset({"--regexp", "--file", "--max-count", "--after-context",
+                               "--before-context", "--context", "--glob", "--type",
+                               "--type-not", "--max-depth", "--threads"})  # fmt: skip
+
+
+def _argv(words: Sequence[Word], text: str) -> tuple[str | None, ...]:
+    """The words as bash passes them to the program (``None`` for a computed one), with
+    halves joined by a line continuation rejoined, as :func:`_canonical` reads them."""
+    if "\\\n" not in text:
+        return tuple([w.value for w in words])
+    out: list[str | None] = []
+    for i, word in enumerate(words):
+        value = word.value
+        part = None if value is None else value.replace("\\\n", "")
+        if i and word.sep == "\\\n":
+            last = out[-1]
+            out[-1] = None if last is None or part is None else last + part
+        else:
+            out.append(part)
+    return tuple(out)
+
+
 class Assembly:
     """Collects units and tokens for one command line (or one payload)."""
 
@@ -90,10 +172,14 @@ class Assembly:
         "exists",
         "home",
         "home_ok",
+        "inert",
         "limited",
+        "line",
+        "made",
         "payloads",
         "programs",
         "project",
+        "scripts",
         "tokens",
         "units",
     )
@@ -109,8 +195,11 @@ class Assembly:
         project: bool = True,
         depth: int = 0,
         cdpath: bool = False,
+        scripts: Scripts | None = None,
+        line: Line | None = None,
     ) -> None:
         self.home = home
+        self.scripts = scripts  # reads a shell's literal script as typed commands, or None
         self.cdpath = cdpath  # CDPATH may be set: `cd name` may not go to ./name
         self.home_ok = home_ok
         self.exists = exists
@@ -123,6 +212,10 @@ class Assembly:
         # Code-running variables assigned or exported earlier in the line (hazards.VARIABLES).
         self.env: list[str] = []
         self.limited = False  # a brace expansion of the current statement passed its cap
+        self.inert = False  # the operands being projected belong to a command that opens none
+        # Links, copies and written files of earlier statements (shared with nested parses).
+        self.line = line if line is not None else Line()
+        self.made: list[tuple[str | None, str | None]] = []  # this statement's, recorded after
 
     # -- statements -----------------------------------------------------------------------
 
@@ -178,6 +271,8 @@ class Assembly:
         # The unit's peel already found the wrapper layer of these words (unless keywords
         # were dropped from their front): the projection reuses it.
         self._command_tokens(words, base, stmt.text, True, (found,) if used is words else None)
+        if self.made:
+            self._record_made(stmt.text)
         if self.limited and self.units[top].floor is None:
             why = f"has a brace expansion of more than {brace.MAX_ALTERNATIVES} words"
             self.units[top] = self.units[top].replace(floor=(EXPANSION_LIMIT, why))
@@ -196,9 +291,23 @@ class Assembly:
         found = layer(words)
         executed: str | None = None
         exemption: Exemption | None = None
+        script = None
         if found is not None:  # a wrapper: follow its layers to the command it runs
             peeled = peel(words, stmt.writes, found)
             executed, exemption = peeled.executed, peeled.exemption
+            if (
+                found.kind == "opaque"
+                and self.scripts is not None
+                and self.depth < MAX_LAYERS
+                and not stmt.assigns
+                and not self.env
+            ):
+                # `bash -lc 'cmd'`, `zsh -lc 'cmd'`: a literal script read as typed commands.
+                text_of = literal_script(basename(words[0].value or ""), words, found)
+                if text_of is not None:
+                    script = self.scripts(text_of, base, self.depth + 1)
+                    if script is not None:
+                        exemption = "shell-script"
         first = found
         if stmt.time_subshell:
             first = None
@@ -206,14 +315,27 @@ class Assembly:
             exemption = "execution-modifier"
         floor = stmt.floor if level == 0 else None
         again = None
-        if words[0].value in reeval.COMMANDS:
+        name = words[0].value
+        if name in REREAD or name in LATER:
+            from clearance.intent.shell import reeval  # only for the lines that need it
+        if name in REREAD:
             again = reeval.command(words, stmt.redirects)
         if again and floor is None:
             floor = reeval.floor(again)  # a string it evaluates again as code
+        if name in LATER and floor is None:
+            floor = reeval.later(words)  # `fc` replays history, `enable -f` loads code
+        if self.line.written and floor is None:
+            floor = self._runs_written(words, base)
+        if self.project and name is not None and basename(name) in LINKERS:
+            self.made.extend(made(words, base, lambda w: self._expand(w, base)))
         extra: tuple[str, ...] = ()
         if self.project:
             extra = spellings(text, words, base, self.home, self.home_ok, self.exists)
-        finding = inspect(words)
+        finding = None
+        if name is not None and (basename(name) if "/" in name else name) in KNOWLEDGE:
+            from clearance.intent.shell.hazards import inspect  # only for the lines that need it
+
+            finding = inspect(words)
         if finding is not None:
             if finding.folded is not None:  # git's global options removed (docs/shell-analysis)
                 extra = (*extra, canonical)
@@ -240,10 +362,15 @@ class Assembly:
                 stmt.salvaged,
                 extra,
                 floor,
+                _argv(words, text),
             )
         )
         if again and self.depth < MAX_LAYERS:
             self._rerun(again, stmt)
+        if name == "history" and self.depth < MAX_LAYERS:
+            stored = reeval.history(words)  # what a later `fc` runs: a deny on it applies
+            if stored:
+                self.units.extend(self.payloads(stored, stmt, self.depth + 1))
         if finding is not None:
             self._hazard_effects(finding, stmt, base)
         if variable[1] is not None and self.depth < MAX_LAYERS:
@@ -251,9 +378,14 @@ class Assembly:
         if expanded:  # the command bash runs, when every word is known: its rule applies
             self.units.append(
                 Unit(expanded, canonical=_expanded_canonical(expanded), context=context,
-                     unresolved=stmt.unresolved or lost, salvaged=stmt.salvaged, floor=floor)
+                     unresolved=stmt.unresolved or lost, salvaged=stmt.salvaged, floor=floor,
+                     argv=tuple(expanded.split(" ")))
             )  # fmt: skip
         if first is None:
+            return words, found
+        if script is not None:
+            self.units.extend(script[0])
+            self.tokens.extend(script[1])
             return words, found
         if first.kind == "opaque":
             payload = first.payload
@@ -265,6 +397,13 @@ class Assembly:
         inner = first.inner(words)
         if not inner:
             return words, found
+        if first.name == "xargs" and self.project and not _names_only(inner):
+            # xargs hands its input to the inner command as operands: files no one can see
+            # here (`ls -a | xargs cat` reads `.env`). They are unknown paths, which ask where a
+            # path rule could match them; an inner command that prints only names or counts
+            # (`xargs grep -l x`, `xargs wc -l`) shows no content of them.
+            effect: Effect = "read" if reader_claim(inner) == "read" else "unproven"
+            self.tokens.append(PathToken(_XARGS_INPUT, None, effect, "computed", text))
         if level < MAX_LAYERS and inner[0].raw[:1] != "-":
             self._unit(inner, stmt, "wrapped", base, level + 1)
         if first.name in OPAQUE_LINE and self.depth < MAX_LAYERS:
@@ -276,8 +415,39 @@ class Assembly:
                     self.units.extend(self.payloads(line, stmt, self.depth + 1))
         return words, found
 
+    def _runs_written(self, words: Sequence[Word], base: str | None) -> Floor | None:
+        """The floor of a command that runs as code a file an earlier statement of the line
+        may have written (``echo 'rm x' > f; . ./f``, ``cp a f; bash f``, ``… > x; ./x``)."""
+        for item in script(words):
+            if isinstance(item, str):
+                value: str | None = item
+                shown = item
+            else:
+                value = self._expand(item, base)
+                shown = item.raw
+                if value is not None and "{}" in value:
+                    value = None  # `find … -exec bash {} \;`: whatever file find finds
+            path = absolute(value, base) if value is not None else None
+            if value is None or self.line.wrote(path, value):
+                why = f"runs '{excerpt(shown)}' as code, a file the line itself may write first"
+                return (RUNS_WRITTEN, why)
+        return None
+
+    def _record_made(self, command: str) -> None:
+        """Record the names this statement's ``ln``/``cp``/``mv`` made, for later statements;
+        what a symbolic link reaches (relative to the link's own directory) is a path too."""
+        for place, reach in self.made:
+            self.line.alias(place, reach)
+            if place is not None:
+                self.line.written.append((place, place))
+            if reach is not None:
+                self.tokens.append(PathToken(reach, reach, "unproven", "unproven", command))
+        self.made.clear()
+
     def _rerun(self, found: list[reeval.Finding], stmt: Statement) -> None:
         """The code a string evaluated again runs, as payload units (so a deny still fires)."""
+        from clearance.intent.shell import reeval
+
         for finding in found[: reeval.MAX_FINDINGS]:
             for text, sure in reeval.inner_code(finding):
                 units = self.payloads(text, stmt, self.depth + 1)
@@ -303,6 +473,8 @@ class Assembly:
     def _environment(self, stmt: Statement, level: int) -> tuple[Floor | None, str | None]:
         """The floor of a unit run with a code-running variable set in the line, and the
         literal command line a leading assignment's value runs (``PAGER='rm x' git -p log``)."""
+        from clearance.intent.shell.hazards import hazardous_variable, variable_payload
+
         for name, value in stmt.assigns or ():
             if hazardous_variable(name):
                 why = f"runs with {name} set, which makes a program run code"
@@ -316,6 +488,8 @@ class Assembly:
     def _declares(self, stmt: Statement) -> None:
         """Record the code-running variables an assignment or declaration statement sets
         (``PAGER=x``, ``export PAGER='sh -c id'``, ``declare -x LD_PRELOAD=…``)."""
+        from clearance.intent.shell.hazards import hazardous_variable, variable_payload
+
         for item in stmt.text.split():
             name, eq, value = item.partition("=")
             name = name.rstrip("+")
@@ -356,7 +530,18 @@ class Assembly:
         value = self._expand(word, base)
         if value is None or value == "-" or word.glob:
             return None
-        return absolute(value, base)
+        joined = _joined(value, base) if _climbs(value) else None
+        if joined is not None and _reaches_process(joined):
+            return None  # `cd /proc/self/cwd/..`: where it leads is the running process's
+        found = absolute(value, base)
+        if found is not None and _reaches_process(found):
+            return None
+        if found is not None and self.line.aliases:
+            # `ln -s .. up; cd up`: the directory is what the name made earlier reaches.
+            reached = self.line.through(joined or found)
+            if reached:
+                return reached[0]
+        return found
 
     def _expand(self, word: Word, base: str | None) -> str | None:
         if word.value is not None:
@@ -383,6 +568,12 @@ class Assembly:
 
     def _redirects(self, stmt: Statement, base: str | None) -> None:
         if not self.project:
+            for redirect in stmt.redirects:  # a payload's writes still count for later runs
+                target = redirect.target
+                if target is not None and redirect.op in _WRITES and not redirect.duplicates:
+                    value = self._expand(target, base)
+                    path = absolute(value, base) if value is not None else None
+                    self.line.written.append((path, value if value is not None else target.raw))
             return
         for redirect in stmt.redirects:
             self._redirect(redirect, base, stmt.text)
@@ -414,6 +605,26 @@ class Assembly:
     ) -> None:
         if not self.project:
             return
+        start = len(self.tokens)
+        self._command_paths(words, base, command, provable, known)
+        name = words[0].value if words else None
+        if name and name.rpartition("/")[2] in RECURSIVE_NAMES and reads_recursively(words):
+            # `grep -r x ~`: what lies beneath each directory operand is read too.
+            tokens = self.tokens
+            if len(tokens) > start:
+                tokens[start:] = [t.replace(deep=True) for t in tokens[start:]]
+            elif searches_cwd(words):
+                # `rg x`, `grep -r x`: no directory given, the working directory is searched.
+                tokens.append(PathToken(".", base, "read", "core", command, True))
+
+    def _command_paths(
+        self,
+        words: Sequence[Word],
+        base: str | None,
+        command: str,
+        provable: bool,
+        known: tuple[Layer | None] | None,
+    ) -> None:
         found = layer(words) if known is None else known[0]
         if found is not None:
             if found.kind == "opaque":
@@ -442,11 +653,14 @@ class Assembly:
     ) -> None:
         # Operands of a command that opens none of them are no unknown paths (`echo "$x"`).
         unknown = words[0].value not in _INERT if words else True
+        # Nor are they files it may write for a later run: `echo f`, `chmod +x run.sh`.
+        self.inert = not unknown or (words[0].value in _METADATA if words else False)
         for item in candidates(words):
             if isinstance(item, str):
                 self._value(item, item, base, command, effect, source)
             else:
                 self._token(item, base, command, effect, source, False, unknown)
+        self.inert = False
 
     def _arguments(
         self,
@@ -484,7 +698,10 @@ class Assembly:
         if "{" in raw and "}" in raw and self._braces(word, base, command, effect, source):
             return
         if value is not None:  # a literal word: its value as written
-            self._value(value, value, base, command, effect, source, by_role)
+            if word.glob and not by_role and not _GLOB_MARKS.isdisjoint(value):
+                self._glob(value, base, command, effect, source)
+            else:
+                self._value(value, value, base, command, effect, source, by_role)
             return
         if word.segs is None:  # computed
             if word.alts is not None:
@@ -522,12 +739,28 @@ class Assembly:
             self.tokens.append(PathToken(word.raw, None, effect, source, command))
             return True
         for text in words:
-            value, _ = brace.literal(text)
+            value, glob = brace.literal(text)
             if value is None:  # an expansion inside an alternative: an unknown path
                 self.tokens.append(PathToken(text, None, effect, source, command))
+            elif glob:
+                self._glob(value, base, command, effect, source)
             elif value:
                 self._value(value, value, base, command, effect, source)
         return True
+
+    def _glob(
+        self, value: str, base: str | None, command: str, effect: Effect, source: Source
+    ) -> None:
+        """An unquoted glob word (``*``, ``l*k``, ``src/*.py``): a path token whatever its
+        shape, so the gate expands it against the filesystem as bash would (bounded; a bound
+        reached asks). A quoted glob character is literal in bash and never comes here. In a
+        directory not known, what a relative pattern matches is not known either."""
+        if value[:1] == "-" or "\n" in value:
+            return  # an option (`-*`) or prose
+        if value[0] == "~" or value[0] == "/" or base is not None:
+            self._value(value, value, base, command, effect, source, True)
+        else:
+            self.tokens.append(PathToken(value, None, effect, source, command))
 
     def _value(
         self,
@@ -551,10 +784,15 @@ class Assembly:
             if base is None or "\n" in value or first == "-":
                 return
             probe = absolute(value, base)
-            if probe is None or not self.exists(probe):
+            if probe is None or not (
+                self.exists(probe) or (self.line.aliases and self.line.under(probe))
+            ):
+                if effect != "read" and not self.inert and " " not in value:
+                    # Not a file yet, but the command may make it (`tee f`, `cp a f`).
+                    self.line.written.append((probe, value))
                 return
             if first != "~":
-                self.tokens.append(PathToken(raw, probe, effect, source, command))
+                self._emit(raw, probe, effect, source, command)
                 return
         if first == "~":
             if value != "~" and not value.startswith("~/"):
@@ -565,11 +803,75 @@ class Assembly:
                 return
             value = self.home + value[1:]
         path = absolute(value, base)
-        if path is not None and path.startswith(("/proc/", "/dev/fd/")) and _per_process(path):
+        joined = _joined(value, base) if path is not None and _climbs(value) else None
+        if path is not None and (_reaches_process(path) or (joined and _reaches_process(joined))):
             # What it reaches belongs to the process that will run the line, not to clearance.
             self.tokens.append(PathToken(raw, None, effect, "computed", command))
             return
+        self._emit(raw, path, effect, source, command, joined)
+
+    def _emit(
+        self,
+        raw: str,
+        path: str | None,
+        effect: Effect,
+        source: Source,
+        command: str,
+        joined: str | None = None,
+    ) -> None:
+        """Append the token of ``path``, and of what it reaches through the links, copies and
+        moves of earlier statements (``ln -s .. up; cat up/.ssh/id_rsa``); note a write.
+
+        ``joined``: the absolute spelling before ``..`` is folded, when the value holds one.
+        The kernel follows a link before it climbs (``sd/../x``, with ``sd`` a link, is
+        ``x`` beside the link's target), so that spelling is a token too, for the gate to
+        resolve as the kernel does."""
         self.tokens.append(PathToken(raw, path, effect, source, command))
+        if joined is not None and joined != path:
+            self.tokens.append(PathToken(raw, joined, effect, source, command))
+        line = self.line
+        if effect != "read" and not self.inert:
+            line.written.append((path, raw))
+        if path is None:
+            return
+        if line.overflow:
+            self.tokens.append(PathToken(raw, None, effect, "computed", command))
+        elif line.aliases:
+            for reach in line.through(joined or path):
+                self.tokens.append(
+                    PathToken(raw, reach, effect, source if reach else "computed", command)
+                )
+
+
+def _climbs(value: str) -> bool:
+    """Whether ``value`` climbs with ``..`` out of a name it went through (``a/../b``), where
+    the name may be a link: a leading ``../`` climbs out of the working directory only."""
+    if ".." not in value:
+        return False
+    named = False
+    for part in value.split("/"):
+        if part == "..":
+            if named:
+                return True
+        elif part and part != ".":
+            named = True
+    return False
+
+
+def _joined(value: str, base: str | None) -> str | None:
+    """``value`` made absolute against ``base`` with ``//`` and ``/./`` folded but every
+    ``..`` kept (``None``: base unknown)."""
+    if value[:1] != "/":
+        if base is None:
+            return None
+        value = base + "/" + value
+    parts = [p for p in value.split("/") if p and p != "."]
+    return "/" + "/".join(parts)
+
+
+def _reaches_process(path: str) -> bool:
+    """Whether ``path`` (normalised or not) passes through a per-process link on its way."""
+    return path.startswith(("/proc/", "/dev/fd/")) and _per_process(path)
 
 
 _PROCESS_LINKS = frozenset({"cwd", "root", "exe", "fd", "task", "map_files", "fdinfo"})

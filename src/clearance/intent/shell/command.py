@@ -17,8 +17,8 @@ ASCII text is sliced as a ``str`` (byte offsets are character offsets); other te
 
 from __future__ import annotations
 
-from clearance.intent.shell import reeval
 from clearance.intent.shell.grammar import KIND, REDIRECTS, STATEMENTS
+from clearance.intent.shell.names import rereads
 from clearance.intent.shell.redirect import Pending, read_redirect
 from clearance.intent.shell.statement import Scope, Statement
 from clearance.intent.shell.word import (
@@ -82,7 +82,7 @@ class CommandWalk:
         self.home_ok = home_ok
         self.pwd_ok = pwd_ok
         # The line may hide a string bash evaluates again as code (see reeval.py).
-        self.reread = reeval.gate(src.text)
+        self.reread = rereads(src.text)
         self.statements: list[Statement] = []
         # Byte ranges worth re-parsing for salvage, with the context of their error region.
         self.salvage: list[tuple[int, int, str]] = []
@@ -150,6 +150,8 @@ class CommandWalk:
         """Strings of ``node`` that bash evaluates again as code: floor ``stmt`` with them
         (:data:`~clearance.intent.sentinel.REEVALUATED`); :meth:`_rerun` then adds the
         code they run, once ``stmt`` is recorded."""
+        from clearance.intent.shell import reeval  # only for a line that may re-read a string
+
         found = reeval.tree(node, self.src, arith)
         if found and stmt.floor is None:
             stmt.floor = reeval.floor(found)
@@ -157,6 +159,8 @@ class CommandWalk:
 
     def _rerun(self, found: list[Finding], stmt: Statement) -> None:
         """The code each finding runs, as programs of their own (in a fresh shell)."""
+        from clearance.intent.shell import reeval
+
         for finding in found[: reeval.MAX_FINDINGS]:
             for text, sure in reeval.inner_code(finding):
                 if text.strip():

@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 
     Claim = Literal["read", "retracted"]
 
-__all__ = ["CORE", "reader_claim"]
+__all__ = ["CORE", "RECURSIVE", "reader_claim", "reads_recursively", "searches_cwd"]
 
 CORE = frozenset(
     {
@@ -69,6 +69,11 @@ _SED_LONG = frozenset(
 )
 _SED_READONLY = frozenset("pPnNdDgGhHxlz=qQbtT:#{}FvL")
 _LEADING_GLOB = frozenset("*?[")
+# Core commands an option can make write or run something (`sort -o`, `sed -i`, `find -delete`,
+# `fd -x`, `rg --pre`, `awk -f`). A glob that may expand to a name starting with `-` (a file the
+# agent made, named `-i` or `--pre=sh`) could hand them such an option, so for these a leading
+# glob withdraws the read claim. The other core commands have no option that writes or runs.
+_INJECTABLE = frozenset({"awk", "fd", "find", "rg", "sed", "sort"})
 
 
 def reader_claim(words: Sequence[Word]) -> Claim | None:
@@ -76,6 +81,8 @@ def reader_claim(words: Sequence[Word]) -> Claim | None:
     claim, ``None`` when the command is not in the core at all."""
     head = words[0]
     name = head.value
+    if name == "git" and head.raw == name:
+        return _git_claim(words)
     if name is None or name not in CORE or head.raw != name:
         return None
     values: list[str | None] = []
@@ -83,7 +90,7 @@ def reader_claim(words: Sequence[Word]) -> Claim | None:
         if word.lead_dyn or word.dq_dyn:
             return "retracted"
         value = word.value
-        if value is not None and word.glob and value[:1] in _LEADING_GLOB:
+        if value is not None and word.glob and value[:1] in _LEADING_GLOB and name in _INJECTABLE:
             return "retracted"
         values.append(value)
     literal = [v for v in values if v is not None]
@@ -101,6 +108,28 @@ def reader_claim(words: Sequence[Word]) -> Claim | None:
             return "retracted"
     elif name == "awk" and not _awk_reads(values):
         return "retracted"
+    return "read"
+
+
+# git subcommands typed right after `git` whose path operands git only reads (the worktree files
+# they name are read, never written): `git add` stages a file, `git diff` and `git log` read it.
+_GIT_READERS = frozenset({"add", "blame", "diff", "log", "ls-files", "show", "status"})
+# Their options that write a file or hand the files to an editor: the claim is withdrawn.
+_GIT_WRITING = ("--output", "-o", "--edit", "-e", "--patch", "-p", "--interactive", "-i")
+
+
+def _git_claim(words: Sequence[Word]) -> Claim | None:
+    """``read`` for ``git add|blame|diff|log|ls-files|show|status`` with literal words and no
+    writing option; ``None`` otherwise (git's global options, another subcommand: unproven).
+    What git runs of its own (hooks, filters, a pager) is judged by the knowledge base."""
+    if len(words) < 2 or words[1].value not in _GIT_READERS:
+        return None
+    for word in words[2:]:
+        value = word.value
+        if value is None or word.glob:
+            return None
+        if value.startswith("-") and value.partition("=")[0] in _GIT_WRITING:
+            return None
     return "read"
 
 
@@ -268,3 +297,109 @@ def _awk_reads(values: Sequence[str | None]) -> bool:
     if program is None:
         return False
     return not any(mark in program for mark in (">", "|", "system", "@"))
+
+
+# Programs that read a directory operand recursively: every file beneath it is read (or copied,
+# archived, sent) — so a rule on a file beneath it applies (``grep -r x ~`` reads
+# ``~/.ssh/id_rsa``). Each entry: always, or the options that make it recurse, with the short
+# options that take a value (a cluster stops at one: ``-rA3``), from each program's manual.
+_ALWAYS = frozenset({"rg", "ag", "ack", "ack-grep"})
+# name -> (recursion letters in a short cluster, long options, short options taking a value)
+_BY_OPTION: dict[str, tuple[str, frozenset[str], str]] = {
+    "grep": ("rR", frozenset({"--recursive", "--dereference-recursive", "--directories=recurse"}),
+             "ABCDdefm"),
+    "cp": ("rRa", frozenset({"--recursive", "--archive"}), "StT"),
+    "scp": ("r", frozenset(), "cFiJlloPSDX"),
+    "rsync": ("ra", frozenset({"--recursive", "--archive"}), "efBTM"),
+    "zip": ("rR", frozenset({"--recurse-paths", "--recurse-patterns"}), "bnPtx"),
+    "diff": ("r", frozenset({"--recursive"}), "CDFIUSLWx"),
+}  # fmt: skip
+for _alias in ("egrep", "fgrep", "rgrep"):
+    _BY_OPTION[_alias] = _BY_OPTION["grep"]
+RECURSIVE = frozenset({*_ALWAYS, *_BY_OPTION, "find", "fd", "fdfind", "tar", "7z", "7za", "rgrep"})
+_FIND_HANDS_ON = frozenset({"-exec", "-execdir", "-ok", "-okdir"})
+# Recursive readers that search the working directory when given no directory.
+_CWD_BY_DEFAULT = frozenset({*_ALWAYS, "grep", "egrep", "fgrep", "rgrep", "find", "fd", "fdfind"})
+
+
+def searches_cwd(words: Sequence[Word]) -> bool:
+    """Whether a recursive reader given no path operand searches the working directory
+    (``grep -r x``, ``rg x``, ``find -exec …``): call only when :func:`reads_recursively`."""
+    value = words[0].value if words else None
+    return value is not None and value.rsplit("/", 1)[-1] in _CWD_BY_DEFAULT
+
+
+def reads_recursively(words: Sequence[Word]) -> bool:
+    """Whether the command reads its directory operands recursively: ``grep -r``, ``rg``,
+    ``cp -r``, ``rsync -a``, ``zip -r``, ``diff -r``, ``tar c``, ``7z a``, and ``find``/``fd``
+    handing every file to a program (``-exec``, ``-x``). Listing names only (``ls -R``,
+    ``find`` without ``-exec``, ``du``) is not reading. A computed option counts as recursing
+    (it may be ``-r``)."""
+    if not words:
+        return False
+    value = words[0].value
+    if value is None:
+        return False
+    name = value.rsplit("/", 1)[-1]
+    if name not in RECURSIVE:
+        return False
+    if name in _ALWAYS or name == "rgrep":
+        return True
+    values = [w.value for w in words[1:]]
+    if name == "find":
+        return any(v in _FIND_HANDS_ON for v in values)
+    if name in ("fd", "fdfind"):
+        return any(v is not None and _fd_exec(v) for v in values)
+    if name == "tar":
+        return _tar_creates(values)
+    if name in ("7z", "7za"):
+        return bool(values) and values[0] in ("a", "u")
+    letters, longs, valued = _BY_OPTION[name]
+    i = 0
+    while i < len(values):
+        v = values[i]
+        i += 1
+        if v is None:
+            if words[i].raw.lstrip("\"'")[:1] in ("$", "`"):
+                return True  # `grep $flags x ~`: it may be -r
+            continue  # `~`, `$HOME/x`… spelled with a known head: an operand
+        if v == "--":
+            break
+        if v.startswith("--"):
+            if v in longs or (name in ("grep", "egrep", "fgrep") and v == "--directories"
+                              and i < len(values) and values[i] == "recurse"):  # fmt: skip
+                return True
+            continue
+        if v.startswith("-") and len(v) > 1:
+            for j, letter in enumerate(v[1:], 1):
+                if letter in letters:
+                    return True
+                if letter in valued:
+                    if letter == "d" and name in ("grep", "egrep", "fgrep"):
+                        rest = v[j + 1 :] or (values[i] if i < len(values) else "")
+                        if rest == "recurse" or rest is None:
+                            return True
+                    if j == len(v) - 1:
+                        i += 1  # the value is the next word
+                    break
+    return False
+
+
+def _tar_creates(values: Sequence[str | None]) -> bool:
+    """``tar`` writing an archive from files (create, append, update): it recurses into each
+    directory operand unless ``--no-recursion``."""
+    if "--no-recursion" in values:
+        return False
+    for i, v in enumerate(values):
+        if v is None:
+            return True
+        if v in ("--create", "--append", "--update", "--catenate"):
+            return True
+        if v.startswith("--"):
+            continue
+        if v.startswith("-") or i == 0:  # `tar cf x .` and `tar -cf x .`: the mode is a letter
+            if any(c in "cru" for c in v.lstrip("-")) and not v.startswith("--"):
+                return True
+            if i == 0 and not v.startswith("-"):
+                return False
+    return False

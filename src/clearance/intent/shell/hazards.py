@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from clearance.intent.sentinel import CODE_RUNNING
 from clearance.intent.shell.layer import basename
+from clearance.policy.programs import GIT_GLOBAL_FLAGS, GIT_GLOBAL_VALUED
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -244,17 +245,9 @@ def _literal_line(values: Values) -> str | None:
 
 # -- git --------------------------------------------------------------------------------------
 
-# git(1) OPTIONS: global options and whether they take a value.
-_GIT_VALUED = frozenset(
-    {"-C", "-c", "--git-dir", "--work-tree", "--namespace", "--config-env", "--super-prefix"}
-    | {"--list-cmds", "--attr-source"}
-)
-_GIT_FLAGS = frozenset(
-    {"-p", "--paginate", "-P", "--no-pager", "--bare", "--no-replace-objects", "--no-lazy-fetch"}
-    | {"--no-optional-locks", "--no-advice", "--literal-pathspecs", "--glob-pathspecs"}
-    | {"--noglob-pathspecs", "--icase-pathspecs", "--html-path", "--man-path", "--info-path"}
-    | {"--exec-path"}
-)
+# git(1) OPTIONS: global options and whether they take a value (the option table's).
+_GIT_VALUED = GIT_GLOBAL_VALUED
+_GIT_FLAGS = GIT_GLOBAL_FLAGS
 _GIT_PATHS = frozenset({"-C", "--git-dir", "--work-tree"})
 # git-config(1): keys whose value is a command git runs (or a file of such keys / hooks).
 _GIT_CODE_KEYS = frozenset(
@@ -894,6 +887,11 @@ def _awk(finding: Finding, words: Sequence[Word], values: Values) -> None:
 # -- archivers and copiers --------------------------------------------------------------------
 
 
+_PLAIN_HOME = frozenset(
+    "~/._-+,:@%" + "abcdefghijklmnopqrstuvwxyz" + "ABCDEFGHIJKLMNOPQRSTUVWXYZ" + "0123456789"
+)
+
+
 def _tar(finding: Finding, words: Sequence[Word], values: Values) -> None:
     """GNU tar(1) --checkpoint-action, -I/--use-compress-program, --to-command, -F/--info-script
     (--new-volume-script), --rsh-command, --rmt-command; gtfobins: tar."""
@@ -926,6 +924,48 @@ def _tar(finding: Finding, words: Sequence[Word], values: Values) -> None:
     first = values[1] if len(values) > 1 else None
     if first and not first.startswith("-") and ("I" in first or "F" in first):
         finding.runs("passes tar's I or F (old-style), which runs a command")
+    # A home directory (`-C ~`, `-C ~/src`) is known: the gate expands `~` like any path.
+    _tar_directories(finding, [_home_word(w) for w in words])
+
+
+def _home_word(word: Word) -> str | None:
+    """``word``'s value, or its spelling when it is a plain home path (``~``, ``~/x``)."""
+    raw = word.raw
+    if word.value is None and (raw == "~" or raw[:2] == "~/") and _PLAIN_HOME.issuperset(raw):
+        return raw
+    return word.value
+
+
+def _tar_directories(finding: Finding, values: Values) -> None:
+    """tar(1) -C/--directory DIR: the operands after it are files in DIR (``tar -C ~ -cf -
+    .ssh`` reads ``~/.ssh``), so each is a path joined to it; a computed DIR floors."""
+    current: str | None = None
+    i = 1
+    count = len(values)
+    while i < count:
+        value = values[i]
+        i += 1
+        if value is None:
+            continue
+        directory: str | None = None
+        if value in ("-C", "--directory"):
+            if i >= count or values[i] is None:
+                finding.runs(f"passes {value} with a computed directory to tar")
+                return
+            directory = values[i]
+            i += 1
+        elif value.startswith("--directory="):
+            directory = value.partition("=")[2]
+        elif value.startswith("-C") and value[1:2] != "-":
+            directory = value[2:]
+        if directory is not None:
+            if directory[:1] in ("/", "~") or current is None:
+                current = directory
+            else:
+                current = current.rstrip("/") + "/" + directory
+            continue
+        if current is not None and value[:1] != "-":
+            finding.paths.append(current.rstrip("/") + "/" + value)
 
 
 def _zip(finding: Finding, words: Sequence[Word], values: Values) -> None:
@@ -1133,6 +1173,33 @@ def _dd(finding: Finding, words: Sequence[Word], values: Values) -> None:
             finding.write("of=", value[3:])
 
 
+def _sort(finding: Finding, words: Sequence[Word], values: Values) -> None:
+    """sort(1) --compress-program: runs a program on its temporary files."""
+    for option, arg in _option_values(values, "", ("--compress-program",)):
+        if option != "?":
+            finding.runs("passes --compress-program, which runs a command", arg)
+
+
+def _ed(finding: Finding, words: Sequence[Word], values: Values) -> None:
+    """ed(1) ``!command`` (its script is standard input, which the unit does not show);
+    gtfobins: ed. ``red`` is restricted and runs nothing."""
+    finding.runs("runs ed, whose commands (read from standard input) may run a program with !")
+
+
+def _less(finding: Finding, words: Sequence[Word], values: Values) -> None:
+    """less(1) ``+cmd``/``--cmd``: commands run at start, where ``!cmd`` and ``|`` run a program
+    and ``s`` saves to a file; gtfobins: less, more."""
+    for value in values[1:]:
+        if value is None:
+            continue
+        command = value[1:] if value[:1] == "+" else value[6:] if value[:6] == "--cmd=" else None
+        if command is None:
+            continue
+        if command.lstrip("+0123456789") not in ("", "G", "g", "F") and command[:1] != "/":
+            finding.runs(f"passes {value[:12]}, a command less runs at start (!cmd runs a program)")
+            return
+
+
 PROGRAMS: dict[str, Checker] = {
     "git": _git,
     "rg": _rg,
@@ -1172,6 +1239,14 @@ PROGRAMS: dict[str, Checker] = {
     "newgrp": _runs_rest("starts a shell (newgrp)"),
     "curl": _curl,
     "dd": _dd,
+    "sort": _sort,
+    "ed": _ed,
+    "less": _less,
+    "more": _less,
+    "setpriv": _runs_rest("runs a command under setpriv"),
+    "dbus-run-session": _runs_rest("runs a command under dbus-run-session"),
+    "faketime": _runs_rest("runs a command under faketime"),
+    "run-parts": _runs_rest("runs every program in a directory (run-parts)"),
 }
 for _name in ("bash", "sh", "dash", "zsh", "ksh", "rbash", "mksh", "ksh93", "yash", "posh"):
     PROGRAMS[_name] = _shell
@@ -1196,6 +1271,14 @@ SOURCES: dict[str, str] = {
     "bash": "bash(1) INVOCATION",
     "curl": "curl(1) -o, -d @file, -T, -K, file://; gtfobins: curl",
     "dd": "dd(1) if=, of=; gtfobins: dd",
+    "sort": "sort(1) --compress-program",
+    "ed": "ed(1) !command; gtfobins: ed",
+    "less": "less(1) +cmd, --cmd, !command; gtfobins: less",
+    "more": "more(1) +cmd; gtfobins: more",
+    "setpriv": "setpriv(1); gtfobins: setpriv",
+    "dbus-run-session": "dbus-run-session(1)",
+    "faketime": "faketime(1)",
+    "run-parts": "run-parts(8); gtfobins: run-parts",
 }
 
 

@@ -22,9 +22,11 @@ assembly looks at a simple command only when its command word is in :data:`COMMA
 
 from __future__ import annotations
 
-from clearance.intent.sentinel import REEVALUATED, excerpt
+from clearance.intent.sentinel import CODE_RUNNING, REEVALUATED, REPLAYED, excerpt
 from clearance.intent.shell.grammar import KIND
 from clearance.intent.shell.heredoc import substitutions
+from clearance.intent.shell.names import LATER, REREAD
+from clearance.intent.shell.names import rereads as gate
 from clearance.intent.shell.statement import stdin_text
 from clearance.intent.shell.word import SUBSTITUTIONS, build_word
 
@@ -41,18 +43,27 @@ if TYPE_CHECKING:
 
     Finding = tuple[str, str, bool | None]
 
-__all__ = ["COMMANDS", "code", "command", "floor", "gate", "inner_code", "tree"]
+__all__ = [
+    "COMMANDS",
+    "LATER",
+    "code",
+    "command",
+    "floor",
+    "gate",
+    "history",
+    "inner_code",
+    "later",
+    "tree",
+]
 
 _NAME = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_")
-_MARKERS = ("$(", "`", "${", "$'")
 
 # Simple commands whose arguments bash may read again (the command word, by value).
 DECLARATIONS = frozenset({"declare", "typeset", "local", "readonly", "export"})
-COMMANDS = frozenset(
-    {"test", "[", "let", "printf", "read", "wait", "unset", "alias", "mapfile", "readarray"}
-    | {"hash"}
-    | DECLARATIONS
-)
+COMMANDS = REREAD  # defined in names.py, so the assembly can tell without importing this module
+# Builtins that run code the line does not show: `fc` replays the shell's history (even in a
+# non-interactive bash: `history -s rm x; fc -s` runs `rm x`), `enable -f` loads a shared
+# object into bash. `history -s` stores a command line for `fc` to run (names.LATER).
 # Variables whose value bash runs as code later: prompt strings (PS4 at every command traced by
 # `set -x`; the others in an interactive shell), the alias and command hash tables.
 _CODE_VARIABLES = frozenset(
@@ -68,17 +79,6 @@ _TEST_ARITH = frozenset({"-eq", "-ne", "-lt", "-le", "-gt", "-ge", "-v"})
 _STRINGS = frozenset({"raw_string", "ansi_c_string", "string", "word", "concatenation"})
 # read's options that take a value (`-a NAME` names the target array).
 _READ_VALUES = frozenset("adinNptu")
-
-
-def gate(text: str) -> bool:
-    """Whether ``text`` may hold a string bash re-reads as code, hidden from the parse: a quote
-    or backslash and one of the markers, or the name of a variable bash runs. Cheap: the walk
-    asks once per line."""
-    if "PS" in text or "BASH_" in text or "PROMPT_COMMAND" in text:
-        return True  # a prompt string, or the alias or command table, may be set
-    if "'" not in text and "\\" not in text:
-        return False
-    return any(marker in text for marker in _MARKERS)
 
 
 def code(value: str) -> bool:
@@ -111,6 +111,34 @@ def inner_code(finding: Finding) -> list[tuple[str, bool]]:
     if program:
         return [(text, True)]
     return substitutions(text)
+
+
+def later(words: Sequence[Word]) -> Floor | None:
+    """The floor of ``fc`` (but for listing, ``fc -l``) and ``enable -f``: both run code the
+    line does not show (verified against bash 5.2: ``bash -c 'history -s echo hi; fc -s'``
+    prints ``hi``)."""
+    name = words[0].value
+    flags = "".join(w.value[1:] for w in words[1:] if w.value and w.value[:1] == "-")
+    computed = any(w.value is None for w in words[1:])
+    if name == "fc":
+        if "l" in flags and "s" not in flags and "e" not in flags and not computed:
+            return None  # `fc -l`, `fc -ln -5`: lists the history, runs nothing
+        return (REPLAYED, "replays a command from the shell's history, which the line does "
+                "not show")  # fmt: skip
+    if name == "enable" and ("f" in flags or computed):
+        return (CODE_RUNNING, "loads a shared object into bash, which runs its code")
+    return None
+
+
+def history(words: Sequence[Word]) -> str | None:
+    """The command line ``history -s …`` stores for ``fc`` to run (its words joined), when
+    every word is literal."""
+    if words[0].value != "history" or len(words) < 3 or words[1].value != "-s":
+        return None
+    values = [w.value for w in words[2:]]
+    if any(v is None for v in values):
+        return None
+    return " ".join(values)  # type: ignore[arg-type]
 
 
 def _why(text: str, where: str) -> str:

@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 
     from clearance.intent.shell.word import Word
 
-__all__ = ["RUNNERS", "SHELLS", "fd_layer", "runner"]
+__all__ = ["RUNNERS", "SHELLS", "fd_layer", "literal_script", "runner", "zsh_reads_as_bash"]
 
 SHELLS = frozenset(
     {"bash", "sh", "dash", "zsh", "ksh", "rbash", "mksh", "ksh93", "fish", "tcsh", "csh", "yash"}
@@ -314,4 +314,202 @@ def _fd_cluster(text: str) -> int | None:
             return j + 1
         if letter in _FD_VALUES:
             return None
+    return None
+
+
+# -- shells whose script is a literal, seen through (docs/shell-analysis.md) ----------------
+
+# Shells whose `-c` script the bash grammar reads as they do: the POSIX family, and zsh for the
+# subset `zsh_reads_as_bash` admits.
+_SCRIPT_SHELLS = frozenset({"bash", "sh", "dash", "zsh"})
+# Option letters admitted before the script: -c, a login shell (-l: the user's own profile),
+# -e, -u, -v; `-o NAME` for the options below. Anything else keeps the shell opaque: -x (its
+# trace expands PS4, which may run code), -i (reads an rc file), -s (reads standard input),
+# +letters, --rcfile FILE.
+_SCRIPT_LETTERS = frozenset("celuv")
+_SCRIPT_LONGS = frozenset({"--login", "--noprofile", "--norc"})
+_SCRIPT_SET_O = frozenset({"pipefail", "errexit", "nounset"})
+# Words that change how zsh reads the rest of the script.
+_ZSH_WORDS = ("setopt", "unsetopt", "emulate", "alias", "autoload", "zmodload", "disable")
+_NAME_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_")
+# `<<'EOF'` / `<<"EOF"` / `<<\EOF`: a body zsh, like bash, passes on as it is.
+_PLAIN = frozenset("\\`$")
+
+
+def literal_script(name: str, words: Sequence[Word], found: Layer) -> str | None:
+    """The script of ``bash -c '…'``, ``sh -c``, ``bash -lc``, ``zsh -lc``… when it can be read
+    as typed commands: a literal script, admitted options only, and no operands after the script
+    (they would be ``$0``, ``$1``… of a script that may use them). ``None`` otherwise."""
+    if name not in _SCRIPT_SHELLS or found.payload is None or found.start is None:
+        return None
+    if found.end != len(words) or not found.payload.strip():
+        return None
+    i = 1
+    while i < found.start:
+        word = words[i]
+        value = word.value
+        if value is None or word.glob:
+            return None
+        if value in _SCRIPT_LONGS:
+            i += 1
+            continue
+        if value == "-o" and i + 1 < found.start and words[i + 1].value in _SCRIPT_SET_O:
+            i += 2
+            continue
+        if value[:1] != "-" or len(value) < 2 or not _SCRIPT_LETTERS.issuperset(value[1:]):
+            return None
+        i += 1
+    script = found.payload
+    if name == "zsh" and not zsh_reads_as_bash(script):
+        return None
+    return script
+
+
+def zsh_reads_as_bash(script: str) -> bool:
+    """Whether zsh, with its default options, reads ``script`` as bash does: no construct whose
+    meaning differs (glob qualifiers and grouping ``(…)``, ``**``, numeric ranges ``<1-9>``,
+    ``=cmd`` and ``=(…)``, parameter flags ``${(…)…}``, ``$~``/``$=``/``$^``, ``&|``/``&!``,
+    the extended-glob characters ``^ # ~`` inside a word, ``''`` inside single quotes, and the
+    builtins that change the syntax). A deliberately narrow subset: anything else keeps the
+    shell opaque."""
+    if _names_a_word(script, _ZSH_WORDS):
+        return False
+    code = _without_quoted_bodies(script)
+    if code is None:
+        return False
+    script = code
+    size = len(script)
+    i = 0
+    double = False
+    opened: list[bool] = []  # the quoting around each open `$(`
+    start = True  # at the start of a word
+    while i < size:
+        ch = script[i]
+        nxt = script[i + 1] if i + 1 < size else ""
+        if ch == "\\":
+            i += 2
+            start = False
+            continue
+        if ch == "'" and not double:
+            end = script.find("'", i + 1)
+            if end < 0 or script[end + 1 : end + 2] == "'":
+                return False  # unterminated, or `''` (rc_quotes reads it as one quote)
+            i = end + 1
+            start = False
+            continue
+        if ch == '"':
+            double = not double
+            i += 1
+            start = False
+            continue
+        if ch == "$":
+            if nxt in "~=^+" or (nxt == "{" and script[i + 2 : i + 3] in "(~=^+"):
+                return False
+            if nxt == "(":
+                # `$(…)`: code again, read by the unquoted rules even inside double quotes.
+                opened.append(double)
+                double = False
+                i += 3 if script[i + 2 : i + 3] == "(" else 2
+                start = True
+                continue
+            i += 1
+            start = False
+            continue
+        if ch == "`" and double:
+            return False  # code inside double quotes: keep it simple, stay opaque
+        if double:
+            i += 1
+            continue
+        if ch == ")" and opened:
+            double = opened.pop()
+            i += 1
+            start = False
+            continue
+        if ch == "(":
+            if i == 0 or script[i - 1] != "$":
+                return False  # glob grouping or qualifiers, subshells, `=(…)`, arrays
+        elif _zsh_only(ch, nxt, start):
+            return False
+        start = ch in " \t\n;|&"
+        i += 1
+    return not double and not opened
+
+
+def _zsh_only(ch: str, nxt: str, start: bool) -> bool:
+    """Whether an unquoted ``ch`` (followed by ``nxt``; ``start``: at the start of a word) means
+    something to zsh that bash does not read: ``**``, ``<1-9>``/``<->``, ``&|``/``&!``, ``=cmd``,
+    ``^``, and ``#``/``~`` inside a word (extended globbing)."""
+    if ch == "*":
+        return nxt == "*"
+    if ch == "<":
+        return nxt.isdigit() or nxt in "->"
+    if ch == "&":
+        return nxt in "|!"
+    if ch == "=":
+        return start
+    if ch == "^":
+        return True
+    return ch in "#~" and not start
+
+
+def _without_quoted_bodies(script: str) -> str | None:
+    """``script`` with the bodies of its quoted-delimiter heredocs left out (data to both
+    shells, never read as code); ``None`` when a body does not end."""
+    if "<<" not in script:
+        return script
+    out: list[str] = []
+    pending: list[str] = []
+    for line in script.split("\n"):
+        if pending:
+            if line.lstrip("\t") == pending[0]:
+                pending.pop(0)
+                out.append("")
+            continue
+        out.append(line)
+        at = line.find("<<")
+        while at >= 0:
+            found = _quoted_delimiter(line, at)
+            if found is not None:
+                before = line[:at]
+                if before.count("'") % 2 or before.count('"') % 2 or not _PLAIN.isdisjoint(before):
+                    return None  # perhaps inside quotes or a substitution: not understood
+                pending.append(found)
+            at = line.find("<<", at + 2)
+    return None if pending else "\n".join(out)
+
+
+def _names_a_word(script: str, words: tuple[str, ...]) -> bool:
+    """Whether any of ``words`` appears in ``script`` as a whole word (not inside a name)."""
+    for word in words:
+        at = script.find(word)
+        while at >= 0:
+            end = at + len(word)
+            if (at == 0 or script[at - 1] not in _NAME_CHARS) and (
+                end >= len(script) or script[end] not in _NAME_CHARS
+            ):
+                return True
+            at = script.find(word, at + 1)
+    return False
+
+
+def _quoted_delimiter(line: str, at: int) -> str | None:
+    """The delimiter of a quoted-delimiter heredoc operator at ``at`` (``<<'EOF'``,
+    ``<<"EOF"``, ``<<\\EOF``, with ``-`` and blanks allowed after ``<<``), else ``None``."""
+    j = at + 2
+    if line[j : j + 1] == "-":
+        j += 1
+    while line[j : j + 1] in (" ", "\t") and j < len(line):
+        j += 1
+    quote = line[j : j + 1]
+    if quote in ("'", '"'):
+        end = line.find(quote, j + 1)
+        word = line[j + 1 : end] if end > j + 1 else ""
+        if not word or (any(c in word for c in "\n$`\\") and quote == '"'):
+            return None
+        return word
+    if quote == "\\":
+        end = j + 1
+        while end < len(line) and line[end] in _NAME_CHARS:
+            end += 1
+        return line[j + 1 : end] or None
     return None

@@ -31,13 +31,14 @@ _SPACE = frozenset(" \t\r\n\v\f")
 class _PathTokenFields:
     """The fields of a :class:`PathToken`, assignable only while one is being built."""
 
-    __slots__ = ("command", "effect", "path", "raw", "source")
+    __slots__ = ("command", "deep", "effect", "path", "raw", "source")
 
     raw: str
     path: str | None
     effect: Effect
     source: Source
     command: str
+    deep: bool
 
 
 class PathToken(_PathTokenFields, Frozen):
@@ -50,13 +51,21 @@ class PathToken(_PathTokenFields, Frozen):
     pure-reader core), ``retracted`` (a core command withdrew its claim), ``computed`` (a
     value computed when the command runs: ``path`` is ``None`` and ``raw`` the word as typed)
     or ``unproven``.
-    ``command`` is the text of the unit the token belongs to.
+    ``command`` is the text of the unit the token belongs to. ``deep``: the command reads a
+    directory here recursively (``grep -r``, ``cp -r``: ``effect.reads_recursively``), so what
+    lies beneath it is read too.
     """
 
     __slots__ = ()
 
     def __new__(
-        cls, raw: str, path: str | None, effect: Effect, source: Source, command: str
+        cls,
+        raw: str,
+        path: str | None,
+        effect: Effect,
+        source: Source,
+        command: str,
+        deep: bool = False,
     ) -> PathToken:
         self = _new(_PathTokenFields)  # built on its fields class, then sealed (ADR 0001)
         self.raw = raw
@@ -64,6 +73,7 @@ class PathToken(_PathTokenFields, Frozen):
         self.effect = effect
         self.source = source
         self.command = command
+        self.deep = deep
         self.__class__ = cls
         return self  # type: ignore[return-value]
 
@@ -111,7 +121,10 @@ def merge(tokens: Iterable[PathToken]) -> tuple[PathToken, ...]:
         prior = seen.get(key)
         if prior is None:
             seen[key] = token
-        elif prior.effect != token.effect:
+            continue
+        if prior.effect != token.effect:
             source = "computed" if prior.source == "computed" else "unproven"
-            seen[key] = prior.replace(effect="unproven", source=source)
+            prior = seen[key] = prior.replace(effect="unproven", source=source)
+        if token.deep and not prior.deep:
+            seen[key] = prior.replace(deep=True)
     return tuple(seen.values())

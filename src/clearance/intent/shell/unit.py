@@ -21,7 +21,7 @@ if TYPE_CHECKING:
         "compound",
     ]
     WrapperKind = Literal["opaque", "indirection"]
-    Exemption = Literal["core-reader", "execution-modifier"]
+    Exemption = Literal["core-reader", "execution-modifier", "shell-script"]
 
 __all__ = ["Unit", "unit"]
 
@@ -32,6 +32,7 @@ class _UnitFields:
     """The fields of a :class:`Unit`, assignable only while one is being built."""
 
     __slots__ = (
+        "argv",
         "canonical",
         "context",
         "executed",
@@ -54,6 +55,7 @@ class _UnitFields:
     salvaged: bool
     spellings: tuple[str, ...]
     floor: Floor | None
+    argv: tuple[str | None, ...]
 
 
 class Unit(_UnitFields, Frozen):
@@ -72,10 +74,22 @@ class Unit(_UnitFields, Frozen):
     not parse cleanly; ``salvaged`` one recovered by re-parsing an error region. ``spellings``
     are extra spellings a rule may match (notes §5.10), never including ``text``. ``floor``
     names what the analysis could not prove about the unit (a ``(sentinel, why)`` pair from
-    :mod:`~clearance.intent.sentinel`): the gate asks where its rule would allow.
+    :mod:`~clearance.intent.sentinel`): the gate asks where its rule would allow. ``argv`` is
+    the words as bash passes them (quotes removed; ``None`` for a computed word), which command
+    rules (``rm [-r -f] *``) read with the program's option grammar; empty when the unit is not
+    one command's words.
     """
 
     __slots__ = ()
+
+    # ``argv`` is what ``text`` reads as; it takes no part in a unit's identity.
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not Unit:
+            return NotImplemented
+        return self.astuple()[1:] == other.astuple()[1:]
+
+    def __hash__(self) -> int:
+        return hash(("Unit", self.astuple()[1:]))
 
     def __new__(
         cls,
@@ -90,10 +104,11 @@ class Unit(_UnitFields, Frozen):
         salvaged: bool = False,
         spellings: tuple[str, ...] = (),
         floor: Floor | None = None,
+        argv: tuple[str | None, ...] = (),
     ) -> Unit:
         canonical = text if canonical is None else canonical
         return unit(text, canonical, context, wrapper, executed, exemption, unresolved, salvaged,
-                    spellings, floor)  # fmt: skip
+                    spellings, floor, argv)  # fmt: skip
 
 
 def unit(
@@ -107,6 +122,7 @@ def unit(
     salvaged: bool,
     spellings: tuple[str, ...],
     floor: Floor | None = None,
+    argv: tuple[str | None, ...] = (),
 ) -> Unit:
     """A :class:`Unit` from every field, positionally: the assembly's way, without the keyword
     handling of the class call. Built on its fields class, then sealed (ADR 0001)."""
@@ -121,5 +137,6 @@ def unit(
     self.salvaged = salvaged
     self.spellings = spellings
     self.floor = floor
+    self.argv = argv
     self.__class__ = Unit
     return self  # type: ignore[return-value]

@@ -31,7 +31,7 @@ if TYPE_CHECKING:
 
     from clearance.intent.shell.word import Word
 
-    Exemption = Literal["core-reader", "execution-modifier"]
+    Exemption = Literal["core-reader", "execution-modifier", "shell-script"]
 
 __all__ = ["INDIRECTION", "SHELLS", "Layer", "basename", "join", "layer", "peel"]
 

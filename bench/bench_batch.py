@@ -1,0 +1,100 @@
+"""``clearance check --batch`` throughput on real agent commands, next to the in-process figure.
+
+Run: .venv/bin/python bench/bench_batch.py [--rounds N]
+The lines are the corpus of bench_corpus.py (real coding-agent commands; bench/corpus/SOURCES.md), each with
+its project relocated under a scratch directory (as bench_corpus.py does), decided under the
+built-in policy. Printed: commands per second through one ``clearance check --batch`` process
+(process start, policy load and JSON in and out included), and in process (``Engine.check`` in a
+loop, the same lines), measured in the same run, with their ratio: in wall time, and in CPU time
+(the child's rusage, the loop's process time), which a shared machine's load does not inflate.
+Target (issue 13): ``check --batch`` >= 5,000 realistic commands a second. Reported, not asserted.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+from bench_corpus import corpus_path, relocate
+
+from clearance.decide.engine import Engine
+from clearance.hosts.facts import HOST_FACTS
+from clearance.intent.call import ToolCall
+
+BIN = os.path.join(os.path.dirname(sys.executable), "clearance")
+
+
+def main() -> None:
+    rounds = int(sys.argv[sys.argv.index("--rounds") + 1]) if "--rounds" in sys.argv else 3
+    with open(corpus_path(), encoding="utf-8") as handle:
+        records = [json.loads(line) for line in handle if line.strip()]
+    with tempfile.TemporaryDirectory(prefix="clearance-batch-") as scratch:
+        root = os.path.realpath(scratch)
+        items = relocate(records, root)
+        home = root + "/Users/agent"
+        os.makedirs(home, exist_ok=True)
+        env = dict(os.environ, HOME=home, XDG_CONFIG_HOME=root + "/config",
+                   CLEARANCE_HOME=root + "/state")  # fmt: skip
+        lines = "".join(
+            json.dumps({"tool": "bash", "input": {"command": c}, "cwd": cwd}) + "\n"
+            for c, cwd in items
+        )
+        batch: list[float] = []
+        inproc: list[float] = []
+        engines: dict[str, Engine] = {}
+        batch_cpu: list[float] = []
+        inproc_cpu: list[float] = []
+        for _ in range(rounds):  # interleaved, so both see the same load on a shared machine
+            before = resource.getrusage(resource.RUSAGE_CHILDREN)
+            started = time.perf_counter()
+            done = subprocess.run([BIN, "check", "--batch"], input=lines, env=env,
+                                  capture_output=True, text=True, check=False)  # fmt: skip
+            batch.append(time.perf_counter() - started)
+            after = resource.getrusage(resource.RUSAGE_CHILDREN)
+            batch_cpu.append(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
+            answers = done.stdout.count("\n")
+            if answers != len(items):
+                raise SystemExit(f"check --batch answered {answers} of {len(items)} lines: "
+                                 f"{done.stderr[:400]}")  # fmt: skip
+            saved = dict(os.environ)
+            os.environ.update(env)
+            try:
+                started = time.perf_counter()
+                cpu = time.process_time()
+                for command, cwd in items:
+                    engine = engines.get(cwd)
+                    if engine is None:
+                        engine = engines[cwd] = Engine.load(cwd=cwd, env=env, host=HOST_FACTS)
+                    engine.check(ToolCall("bash", {"command": command}, cwd))
+                inproc.append(time.perf_counter() - started)
+                inproc_cpu.append(time.process_time() - cpu)
+            finally:
+                os.environ.clear()
+                os.environ.update(saved)
+    n = len(items)
+    print(f"{n} real agent commands, best of {rounds} interleaved rounds, built-in policy")
+    print(f"{'what':>40} | {'wall cmd/s':>11} | {'CPU cmd/s':>10}")
+    for what, wall, cpu in (
+        ("check --batch (one process, all lines)", batch, batch_cpu),
+        ("in process (Engine.check loop)", inproc, inproc_cpu),
+    ):
+        print(f"{what:>40} | {n / min(wall):11,.0f} | {n / min(cpu):10,.0f}")
+    ratio = min(inproc_cpu) / min(batch_cpu)
+    print(f"batch / in-process (CPU): {ratio:.2f}")
+    best = n / min(batch_cpu)
+    verdict = "OK" if best >= 5000 else "below target"
+    print(
+        f"target: check --batch >= 5,000 commands/s (CPU time; wall on an idle machine) -> "
+        f"{best:,.0f} {verdict}"
+    )
+
+
+if __name__ == "__main__":
+    main()

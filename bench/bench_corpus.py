@@ -1,0 +1,205 @@
+"""Allow / ask / deny shares over real agent commands.
+
+Run: .venv/bin/python bench/bench_corpus.py [--list] [--corpus FILE]
+
+The corpus is a JSON-lines file of commands taken from public coding-agent transcripts
+(``bench/corpus/SOURCES.md`` names them and the record format). The commands themselves are
+third-party data and are not part of this repository: the file is read from ``--corpus``, else
+``$CLEARANCE_CORPUS``, else ``~/.cache/clearance-corpus/commands.jsonl``.
+Two policies are measured: (a) the built-in policy; (b) a developer policy that allows every
+program the corpus lines run (``prog`` and ``prog *`` for each program name found by a plain
+tokenizer that also looks inside ``sh -c``-style scripts and behind wrappers), keeps the built-in
+secret denies, and asks for everything else. Every deny is listed, and under (b) the reason of
+every ask (``--list`` prints each line, otherwise they are grouped by reason).
+
+The corpus's projects are relocated under a scratch directory, each made a git work tree, so
+paths inside a project are inside and paths elsewhere are outside, as they were for the agent.
+Targets (issue 13): (a) allows >= 50 %, allowing nothing destructive or secret-leaking; (b) asks
+<= 3 %.
+"""
+
+from __future__ import annotations
+
+import collections
+import json
+import os
+import re
+import shlex
+import sys
+import tempfile
+
+from clearance.decide.engine import Engine
+from clearance.intent.call import ToolCall
+from clearance.policy.defaults import BUILTIN_POLICY
+
+try:  # what the agent hosts know (absent before the project boundary: run on an older tree)
+    from clearance.hosts.facts import HOST_FACTS
+
+    HOST: dict[str, object] = {"host": HOST_FACTS}
+except ImportError:
+    HOST = {}
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+CORPUS = os.path.expanduser("~/.cache/clearance-corpus/commands.jsonl")
+_SHELLS = {"sh", "bash", "zsh", "dash"}
+
+
+def corpus_path() -> str:
+    """``--corpus FILE``, else ``$CLEARANCE_CORPUS``, else the cached default; exits if absent."""
+    corpus = os.environ.get("CLEARANCE_CORPUS") or CORPUS
+    if "--corpus" in sys.argv:
+        corpus = sys.argv[sys.argv.index("--corpus") + 1]
+    if not os.path.isfile(corpus):
+        sys.exit(
+            f"no corpus at {corpus}: gather one as bench/corpus/SOURCES.md describes and pass "
+            "it with --corpus FILE (or CLEARANCE_CORPUS)"
+        )
+    return corpus
+
+
+_WRAPPERS = {"xargs", "timeout", "nice", "env", "nohup", "time", "command", "exec", "sudo"}
+_ASSIGN = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
+
+
+_OPERATORS = frozenset({";", "&&", "||", "|", "&", "(", ")", "|&", ";;", "{", "}"})
+_REDIRECTS = frozenset({"<", ">", ">>", "<<", "<<<", "<>", ">&", "<&", "&>", "&>>", ">|"})
+
+
+def _commands(line: str) -> list[list[str]]:
+    """The simple commands of ``line``, roughly: words split at control operators."""
+    lexer = shlex.shlex(line, posix=True, punctuation_chars=";&|()<>")
+    lexer.whitespace_split = True
+    lexer.commenters = ""
+    try:
+        tokens = list(lexer)
+    except ValueError:
+        tokens = line.split()
+    out: list[list[str]] = [[]]
+    skip = False
+    for token in tokens:
+        if token in _OPERATORS:
+            out.append([])
+        elif token in _REDIRECTS:
+            skip = True
+        elif skip:
+            skip = False
+        else:
+            out[-1].append(token)
+    return [words for words in out if words]
+
+
+def _programs(line: str, out: set[str], depth: int = 0) -> None:
+    """Every program ``line`` runs, roughly: a tokenizer, not the analyzer under test."""
+    for words in _commands(line):
+        while words and (_ASSIGN.match(words[0]) or words[0] in ("!", "then", "do", "else")):
+            words = words[1:]
+        if not words:
+            continue
+        name = os.path.basename(words[0])
+        if not re.fullmatch(r"[\w.+\[-]+", name) or name in ("if", "for", "while", "done", "fi"):
+            continue
+        out.add(name)
+        if words[0] != name and re.fullmatch(r"[\w./~+-]+", words[0]):
+            out.add(words[0])
+        if name in _SHELLS and depth < 3:
+            for i, word in enumerate(words[1:-1], 1):
+                if word.startswith("-") and "c" in word:
+                    _programs(words[i + 1], out, depth + 1)
+                    break
+        elif name in _WRAPPERS and depth < 3:
+            rest = [w for w in words[1:] if not w.startswith("-") and not w[:1].isdigit()]
+            if rest:
+                _programs(shlex.join(rest), out, depth + 1)
+
+
+def developer_policy(lines: list[str]) -> str:
+    names: set[str] = set()
+    for line in lines:
+        _programs(line, names)
+    builtin = json.loads(BUILTIN_POLICY)["permission"]
+    bash: dict[str, str] = {"*": "ask"}
+    for name in sorted(names):
+        bash[name] = "allow"
+        bash[f"{name} *"] = "allow"
+    return json.dumps(
+        {"permission": {"*": "allow", "bash": bash, "path": builtin.get("path", {}),
+                        "external_directory": "ask"}}
+    )  # fmt: skip
+
+
+def relocate(records: list[dict[str, str]], root: str) -> list[tuple[str, str]]:
+    """(command, cwd) per record, with /Users/… and each project moved under ``root``; the
+    projects become git work trees."""
+    for record in records:
+        project = root + record["project"]
+        os.makedirs(os.path.join(project, ".git"), exist_ok=True)
+    out = []
+    for record in records:
+        command = record["command"].replace("/Users/", root + "/Users/")
+        project = record["project"]
+        if not project.startswith("/Users/"):
+            command = re.sub(re.escape(project) + r"(?=/|\b)", root + project, command)
+        out.append((command, root + record["cwd"]))
+    return out
+
+
+def measure(policy: str, items: list[tuple[str, str]], home: str) -> list[tuple[str, str, str]]:
+    engines: dict[str, Engine] = {}
+    env = {"HOME": home}
+    results = []
+    for command, cwd in items:
+        engine = engines.get(cwd)
+        if engine is None:
+            engine = engines[cwd] = Engine.load(
+                cwd=cwd, policy=policy, env=env, use_cache=False, **HOST
+            )
+        decision = engine.check(ToolCall("bash", {"command": command}, cwd))
+        why = sorted(
+            {g.sentinel or f"{g.gate} {g.surface}" for g in decision.gates if g.action == "ask"}
+        )
+        results.append((decision.action, decision.reason, ", ".join(why)))
+    return results
+
+
+def report(title: str, items: list[tuple[str, str]], results: list[tuple[str, str, str]],
+           *, asks: bool, full: bool) -> None:  # fmt: skip
+    counts = collections.Counter(action for action, _, _ in results)
+    total = len(results)
+    shares = ", ".join(
+        f"{a} {counts[a]} ({100 * counts[a] / total:.1f} %)" for a in ("allow", "ask", "deny")
+    )
+    print(f"{title}: {total} lines: {shares}")
+    for (command, _), (action, message, _) in zip(items, results, strict=True):
+        if action == "deny":
+            print(f"  DENY {command[:120]!r}\n       {message[:200]}")
+    if asks:
+        reasons: collections.Counter[str] = collections.Counter()
+        for (command, _), (action, message, why) in zip(items, results, strict=True):
+            if action != "ask":
+                continue
+            if full:
+                print(f"  ASK [{why}] {command[:140]!r}\n      {message[:240]}")
+            reasons[why] += 1
+        print("  asks by what asked (gate and surface, or sentinel):")
+        for reason, n in reasons.most_common():
+            print(f"  {n:5}  {reason}")
+
+
+def main() -> None:
+    full = "--list" in sys.argv
+    with open(corpus_path(), encoding="utf-8") as handle:
+        records = [json.loads(line) for line in handle if line.strip()]
+    with tempfile.TemporaryDirectory(prefix="clearance-corpus-") as scratch:
+        root = os.path.realpath(scratch)
+        items = relocate(records, root)
+        home = root + "/Users/agent"
+        os.makedirs(home, exist_ok=True)
+        builtin = measure(BUILTIN_POLICY, items, home)
+        report("(a) built-in policy", items, builtin, asks=False, full=full)
+        developer = developer_policy([r["command"] for r in records])
+        report("(b) developer policy", items, measure(developer, items, home), asks=True,
+               full=full)  # fmt: skip
+
+
+if __name__ == "__main__":
+    main()

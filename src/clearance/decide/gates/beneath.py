@@ -1,0 +1,381 @@
+"""The beneath gate: a command that reads a directory recursively reads every file beneath it.
+
+``grep -r pass ~`` reads ``~/.ssh/id_rsa``, which a ``~/.ssh/*`` rule never meets through the
+token ``~``. Which commands read recursively is a per-program fact of the shell analysis
+(``clearance.intent.shell.effect.reads_recursively``: ``grep -r``, ``rg``, ``cp -r``,
+``rsync -a``, ``tar c``, ``zip -r``, ``find … -exec``); the Grep tool reads recursively too.
+
+For such a directory, every read rule that allows nothing (``path_read`` deny or ask, and the
+protected reads) is asked whether it could match a path beneath it:
+
+* a pattern whose literal head lies beneath the directory (``~/.ssh/*`` beneath ``~``) is
+  looked for there: the directory its head names is walked when it exists;
+* a pattern that may match anywhere (``*.env``, a relative pattern, a ``*`` above the
+  directory) makes the gate walk the directory itself.
+
+Each entry found is matched as itself (every spelling: as reached, under the directory as
+written, relative to the working directory, a symlink's target), with the whole rule set, so a
+later allow (``*.env.example``) still counts and case folds as in the path gates. The first deny
+reached denies the unit, else the first ask asks; a walk past :data:`CAP` entries asks with
+``<unknown-path>`` (what lies beyond is unknown). A directory beneath which nothing can match
+costs no I/O. ``docs/configuration.md``, "Recursive reads", and ADR 0016.
+"""
+
+from __future__ import annotations
+
+import os
+from bisect import bisect_left
+
+from clearance.decide.decision import GateResult
+from clearance.decide.gates._message import gate_message
+from clearance.decide.gates.path import folded, lowered
+from clearance.intent.sentinel import UNKNOWN_PATH
+from clearance.policy.rule import RANK, literal_head
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from clearance.intent.path import PathFact
+    from clearance.intent.volume import Volumes
+    from clearance.policy.rule import Rule, RuleSet
+
+__all__ = ["CAP", "beneath_gate"]
+
+CAP = 10_000  # entries walked beneath the directories of one call
+_READ = ("path_read",)
+_PROTECTED = ("protected_read",)
+
+_Candidate = tuple["Rule", str]  # a rule that allows nothing, and its pattern as matched
+_Entry = tuple["Rule", str, str]  # … and the pattern's longest literal piece, in lower case
+
+
+def beneath_gate(
+    rules: RuleSet,
+    protected: RuleSet,
+    facts: Sequence[PathFact],
+    *,
+    tool: str,
+    volumes: Volumes | None = None,
+    only: str | None = None,
+    hidden: bool = True,
+) -> list[GateResult]:
+    """Results for what the recursive reads among ``facts`` reach beneath their directories.
+    ``only``: a file-name glob the reading tool keeps to (the Grep tool's ``glob``);
+    ``hidden=False``: the tool never descends into a hidden entry (a name starting with
+    ``.``) nor follows a symlink beneath the directory, as ripgrep behind a host's Grep tool
+    does without ``--hidden`` and ``--follow``."""
+    sets = [
+        _Set(rules, _READ, "path", _index(rules, _READ)),
+        _Set(protected, _PROTECTED, "protected", _index(protected, _PROTECTED)),
+    ]
+    sets = [one for one in sets if one.index.any]
+    out: list[GateResult] = []
+    if not sets:
+        return out  # no read rule that allows nothing: nothing beneath can matter
+    budget = [CAP]
+    for fact in facts:
+        if not fact.recursive or fact.direction == "write" or fact.canonical is None:
+            continue
+        walk = _Walk(sets, fact, volumes, only, budget, hidden)
+        for one, (rule, reached, why) in walk.reach().items():
+            out.append(_result(one.gate, fact, tool, rule, reached, why))
+    return out
+
+
+class _Index:
+    """The read rules of one set that allow nothing, arranged to find quickly which could
+    match beneath a directory: relative patterns may match anywhere; absolute ones by the
+    literal head before their first wildcard. Each with its longest literal piece."""
+
+    __slots__ = ("any", "by_head", "cased", "head_lengths", "heads", "relative",
+                 "relative_pieces")  # fmt: skip
+
+    def __init__(self, candidates: list[_Candidate]) -> None:
+        self.any = bool(candidates)
+        self.relative: list[_Entry] = []
+        self.by_head: dict[str, list[_Entry]] = {}
+        self.cased: list[_Entry] = []  # patterns with a capital, in lower case
+        for rule, pattern in candidates:
+            entry = (rule, pattern, _piece(pattern))
+            if pattern[:1] != "/":
+                self.relative.append(entry)
+                continue
+            self.by_head.setdefault(literal_head(pattern), []).append(entry)
+            if pattern != pattern.lower():
+                self.cased.append((rule, pattern.lower(), entry[2]))
+        self.heads = sorted(self.by_head)
+        self.head_lengths = sorted({len(head) for head in self.by_head})
+        pieces = [entry[2] for entry in self.relative]
+        self.relative_pieces: list[str] | None = None if "" in pieces else pieces
+
+
+_INDEXES: dict[tuple[int, tuple[str, ...]], tuple[RuleSet, _Index]] = {}
+
+
+def _index(rules: RuleSet, surfaces: tuple[str, ...]) -> _Index:
+    """The :class:`_Index` of ``rules`` on ``surfaces``, built once per rule set."""
+    key = (id(rules), surfaces)
+    hit = _INDEXES.get(key)
+    if hit is not None and hit[0] is rules:
+        return hit[1]
+    candidates = [
+        (rule, rules.as_matched(rule))
+        for rule in rules.rules
+        if rule.surface in surfaces and rule.action != "allow"
+    ]
+    index = _Index(candidates)
+    if len(_INDEXES) >= 16:
+        _INDEXES.clear()
+    _INDEXES[key] = (rules, index)  # the set is held, so its id is not reused meanwhile
+    return index
+
+
+def _piece(pattern: str) -> str:
+    """The longest literal piece of ``pattern``, in lower case: a value it matches holds it."""
+    return max(pattern.replace("?", "*").split("*"), key=len).lower()
+
+
+class _Set:
+    __slots__ = ("gate", "index", "rules", "surfaces")
+
+    def __init__(self, rules: RuleSet, surfaces: tuple[str, ...], gate: str, index: _Index):
+        self.rules = rules
+        self.surfaces = surfaces
+        self.gate = gate
+        self.index = index
+
+
+def _starts(index: _Index, directory: str) -> tuple[dict[str, Rule], Rule | None, list[str] | None]:
+    """Where ``index``'s rules could match beneath ``directory``: the places their literal heads
+    name beneath it (each with a rule), a rule that may match anywhere beneath it (or
+    ``None``), and the literal pieces a matching path holds (``None``: any path may match)."""
+    prefix = directory if directory.endswith("/") else directory + "/"
+    anchors: dict[str, Rule] = {}
+    anywhere: Rule | None = index.relative[0][0] if index.relative else None
+    pieces = None if index.relative_pieces is None else list(index.relative_pieces)
+    relevant: list[_Entry] = []
+    by_head = index.by_head
+    for length in index.head_lengths:  # heads that are a prefix of the directory's
+        if length > len(prefix):
+            break
+        found = by_head.get(prefix[:length])
+        if found is not None:
+            for entry in found:
+                if len(entry[1]) > length:  # a wildcard follows the head
+                    relevant.append(entry)
+                    anywhere = anywhere or entry[0]
+    heads = index.heads
+    at = bisect_left(heads, prefix)
+    while at < len(heads) and heads[at].startswith(prefix):
+        head = heads[at]
+        at += 1
+        for entry in by_head[head]:
+            relevant.append(entry)
+            rule, pattern = entry[0], entry[1]
+            if head == pattern:
+                anchors.setdefault(pattern, rule)  # one path beneath the directory, exactly
+                continue
+            anchor = head[: head.rfind("/")]
+            if len(anchor) > len(prefix) - 1:
+                anchors.setdefault(anchor, rule)
+            elif anywhere is None:
+                anywhere = rule
+    if index.cased and anywhere is None:
+        low = prefix.lower()
+        for entry in index.cased:
+            head = literal_head(entry[1])
+            if head.startswith(low) or low.startswith(head):
+                anywhere = entry[0]  # a folding volume: the spelling's own case is unknown
+                relevant.append(entry)
+                break
+    if pieces is not None:
+        for entry in relevant:
+            if not entry[2]:
+                return anchors, anywhere, None
+            pieces.append(entry[2])
+    return anchors, anywhere, pieces
+
+
+class _Walk:
+    """One recursive read: the places to look, the walk, and the strictest rule met per set."""
+
+    __slots__ = ("best", "budget", "cwd", "fact", "hidden", "needles", "only", "roots", "sets",
+                 "volumes")  # fmt: skip
+
+    def __init__(
+        self,
+        sets: list[_Set],
+        fact: PathFact,
+        volumes: Volumes | None,
+        only: str | None,
+        budget: list[int],
+        hidden: bool,
+    ) -> None:
+        self.sets = sets
+        self.fact = fact
+        self.volumes = volumes
+        self.only = only if only and not any(c in only for c in "{}/") else None
+        self.budget = budget
+        self.hidden = hidden
+        self.cwd = fact.boundary.rstrip("/") + "/" if fact.boundary else ""
+        canonical = (fact.canonical or "").rstrip("/") or "/"
+        self.roots = (canonical, (fact.path or "").rstrip("/") or canonical)
+        self.best: dict[_Set, tuple[Rule, str, str | None]] = {}
+        self.needles: tuple[str, ...] | None = None
+
+    def reach(self) -> dict[_Set, tuple[Rule, str, str | None]]:
+        canonical, lexical = self.roots
+        anchors: dict[str, Rule] = {}
+        anywhere: dict[_Set, Rule] = {}
+        needles: list[str] | None = []
+        for one in self.sets:
+            for spelling in {canonical, lexical}:
+                found, rule, pieces = _starts(one.index, spelling)
+                for anchor, anchored in found.items():
+                    if spelling != canonical and anchor.startswith(spelling + "/"):
+                        anchor = canonical + anchor[len(spelling) :]  # walk the real place
+                    anchors.setdefault(anchor, anchored)
+                if rule is not None:
+                    anywhere.setdefault(one, rule)
+                if pieces is None or needles is None:
+                    needles = None
+                else:
+                    needles += pieces
+        self.needles = tuple(dict.fromkeys(needles)) if needles is not None else None
+        why = f"holds more than {CAP:,} entries"
+        cut: tuple[Rule, str] | None = None
+        for anchor in sorted(anchors, key=len):
+            if self._hidden_below(anchor) or not os.path.lexists(anchor):
+                continue
+            if not self.run(anchor):
+                cut = cut or (anchors[anchor], anchor)
+            if self._denied():
+                return self.best
+        # Then the directory itself: for the rules that may match anywhere, and for a symlink
+        # beneath it that leads to a file a rule covers (`src/link -> ~/.ssh/id_rsa`).
+        whole = self.run(canonical)
+        for one in self.sets:
+            if one in self.best:
+                continue
+            if cut is not None and cut[0] in one.rules.rules:
+                self.best[one] = (cut[0], cut[1], why)
+            elif not whole and one in anywhere:
+                self.best[one] = (anywhere[one], canonical, why)
+        return self.best
+
+    def _hidden_below(self, anchor: str) -> bool:
+        """A place beneath the directory through a hidden name (`~/.ssh`), for a walk that
+        skips hidden entries."""
+        if self.hidden:
+            return False
+        below = anchor[len(self.roots[0]) :]
+        return "/." in below
+
+    def _denied(self) -> bool:
+        return any(found[0].action == "deny" for found in self.best.values())
+
+    def run(self, root: str) -> bool:
+        """Walk ``root``; ``False`` when the bound cut it short."""
+        if not os.path.isdir(root):
+            self._check(root, os.path.basename(root), os.path.islink(root))
+            return True
+        stack = [root]
+        hidden = self.hidden
+        budget = self.budget
+        while stack:
+            directory = stack.pop()
+            try:
+                with os.scandir(directory) as entries:
+                    listed = list(entries)
+            except OSError:
+                continue  # unreadable: the command cannot read it either
+            for entry in listed:
+                if not hidden and entry.name[:1] == ".":
+                    continue
+                if budget[0] <= 0:
+                    return False
+                budget[0] -= 1
+                try:
+                    is_dir = entry.is_dir(follow_symlinks=False)
+                    is_link = not is_dir and entry.is_symlink()
+                except OSError:
+                    is_dir = is_link = False
+                if is_dir:
+                    stack.append(entry.path)
+                    self._check(entry.path + "/", entry.name, False)
+                else:
+                    self._check(entry.path, entry.name, is_link)
+                if self._denied():
+                    return True
+        return True
+
+    def _check(self, path: str, name: str, is_link: bool) -> None:
+        if self.only is not None:
+            from fnmatch import fnmatchcase
+
+            if path.endswith("/") or not fnmatchcase(name, self.only):
+                return  # the tool reads only files its filter names
+        target = None
+        if is_link and self.hidden:  # a tool that skips hidden entries follows no link either
+            try:
+                target = os.path.realpath(path)
+            except (OSError, ValueError):
+                pass
+        needles = self.needles
+        if needles is not None and target is None:
+            # A matching path holds the pattern's longest literal piece (a link's target may
+            # be anywhere: it is always matched).
+            text = path.lower()
+            for needle in needles:
+                if needle in text:
+                    break
+            else:
+                return
+        values = [path]
+        canonical, lexical = self.roots
+        if lexical != canonical and path.startswith(canonical + "/"):
+            values.append(lexical + path[len(canonical) :])
+        if self.cwd and path.startswith(self.cwd):
+            values.append(path[len(self.cwd) :])
+        if target is not None:
+            values.append(target)
+        for one in self.sets:
+            rules = one.rules
+            low = lowered(rules, values)
+            for surface in one.surfaces:
+                rule = rules.evaluate(surface, values)
+                if low is not None:
+                    rule = folded(rules, surface, values, low, rule, self.volumes)
+                if rule.universal or rule.action == "allow":
+                    continue
+                if one.gate == "protected" and rule.origin != "protected":
+                    continue
+                best = self.best.get(one)
+                if best is None or RANK[rule.action] > RANK[best[0].action]:
+                    self.best[one] = (rule, path, None)
+
+
+def _result(
+    gate: str, fact: PathFact, tool: str, rule: Rule, reached: str, why: str | None
+) -> GateResult:
+    from clearance.decide.gates.protected import PROTECTED
+
+    shown = fact.path or fact.raw
+    what = f'recursive read of "{shown}" by {tool}'
+    if why is not None:
+        message = (
+            f"Needs approval: {what}: the directory {why}, too many to check each one, and "
+            f'{rule.surface} "{rule.pattern}" could match a file beneath it ({UNKNOWN_PATH})'
+        )
+        return GateResult(gate, rule.surface, shown, "ask", rule, message, UNKNOWN_PATH,
+                          values=(reached,))  # fmt: skip
+    if gate == "protected":
+        message = (
+            f'Needs approval: {what} reaches "{reached}", which is protected: '
+            f"{rule.reason} ({PROTECTED})"
+        )
+        return GateResult(gate, rule.surface, reached, "ask", rule, message, PROTECTED,
+                          values=(reached,))  # fmt: skip
+    message = gate_message(rule.action, f'{what}, which reaches "{reached}",', rule)
+    return GateResult(gate, rule.surface, reached, rule.action, rule, message, values=(reached,))

@@ -1,0 +1,278 @@
+"""What earlier statements of one command line leave behind for later ones: the links and copies
+they make, and the files they write (docs/shell-analysis.md, "Links and files made in the
+line").
+
+The path gates judge a path by what it reaches on disk *now*. A line can change that before a
+later statement opens the path: ``ln -s .. up; cat up/.ssh/id_rsa`` reads the home's key
+through a link that does not exist yet, and ``echo 'rm x' > f; . ./f`` runs code written a
+moment before. So the assembly records, statement by statement:
+
+* **aliases**: a name that ``ln`` (symbolic or hard), ``cp`` or ``mv`` makes, and what it
+  reaches (``None`` when that is computed). A later path under the name is judged as the path
+  it reaches too; under a name with an unknown target it is an unknown path.
+* **written**: the paths a statement may write (write redirects, and every path token that is
+  not a proven read). A later statement that runs one of them as code (``. f``, ``source f``,
+  ``bash f``, ``./f``) carries a floor.
+
+One :class:`Line` is shared by every assembly of an analysis (payloads and nested programs
+too), so a link made inside ``bash -c '…'`` or a substitution still counts.
+"""
+
+from __future__ import annotations
+
+from clearance.intent.shell.runners import SHELLS
+from clearance.intent.shell.token import absolute
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable, Sequence
+
+    from clearance.intent.shell.word import Word
+
+__all__ = ["LINKERS", "Line", "made", "script"]
+
+# Commands that make a name reach an existing entry: links, copies, moves (GNU coreutils and
+# their `g`-prefixed BSD installs; busybox is a wrapper of its own).
+LINKERS = frozenset({"ln", "cp", "mv", "gln", "gcp", "gmv", "link"})
+MAX_ALIASES = 64  # past it, every later path is unknown
+_GLOB = frozenset("*?[")
+_SOURCES = frozenset({".", "source"})
+_MAKES = frozenset({"make", "gmake"})
+# Options of ln/cp/mv that take the next word as their value (short, and long without `=`).
+_VALUED_SHORT = frozenset("St")
+_VALUED_LONG = frozenset({"--suffix", "--target-directory", "--backup", "--context"})
+
+
+class Line:
+    """The shared record of one command line's earlier statements."""
+
+    __slots__ = ("aliases", "overflow", "written")
+
+    def __init__(self) -> None:
+        # (name made, what it reaches): absolute paths; a reach of None is computed.
+        self.aliases: list[tuple[str, str | None]] = []
+        self.overflow = False  # a name was made whose place is not known: all paths unknown
+        # (absolute path or None, value as written) of what earlier statements may write.
+        self.written: list[tuple[str | None, str]] = []
+
+    def alias(self, name: str | None, reach: str | None) -> None:
+        if name is None or len(self.aliases) >= MAX_ALIASES:
+            self.overflow = True
+            return
+        self.aliases.append((name, reach))
+
+    def through(self, path: str) -> list[str | None]:
+        """What ``path`` may reach through the names made earlier in the line, besides itself
+        (``None``: an unknown path). Chains are followed a few steps."""
+        out: list[str | None] = []
+        pending = [path]
+        seen = {path}
+        steps = 0
+        while pending and steps < 8:
+            steps += 1
+            current = pending.pop()
+            pattern = not _GLOB.isdisjoint(current)
+            for name, reach in self.aliases:
+                if pattern:  # `ln -s .. up; cat u*/x`: a pattern may match the name
+                    rest = _matched(current, name)
+                    if rest is None:
+                        continue
+                    current_rest = rest
+                elif current != name and not current.startswith(name + "/"):
+                    continue
+                else:
+                    current_rest = current[len(name) :]
+                if reach is None:
+                    out.append(None)
+                    continue
+                found = absolute(reach + current_rest, None)
+                if found is not None and found not in seen:
+                    seen.add(found)
+                    out.append(found)
+                    pending.append(found)
+        return out
+
+    def under(self, path: str) -> bool:
+        """Whether ``path`` is a name made earlier in the line, or lies under one."""
+        return any(path == name or path.startswith(name + "/") for name, _ in self.aliases)
+
+    def wrote(self, path: str | None, value: str) -> bool:
+        """Whether an earlier statement may have written the file ``value`` (``path``: its
+        absolute form, ``None`` when not known)."""
+        if not self.written:
+            return False
+        leaf = value.rstrip("/").rsplit("/", 1)[-1]
+        for known, raw in self.written:
+            if path is not None and known is not None:
+                if path == known:
+                    return True
+            elif raw.rstrip("/").rsplit("/", 1)[-1] == leaf:
+                return True  # one side's directory is not known: the same name may be it
+        return False
+
+
+def _matched(pattern: str, name: str) -> str | None:
+    """The rest of ``pattern`` after its leading segments, when they match the path ``name``
+    segment by segment as bash's glob would (a leading dot only by a leading dot)."""
+    from fnmatch import fnmatchcase
+
+    parts = pattern.split("/")
+    names = name.split("/")
+    if len(parts) < len(names):
+        return None
+    for part, segment in zip(parts, names, strict=False):
+        if part == segment:
+            continue
+        if segment[:1] == "." and part[:1] != ".":
+            return None
+        if _GLOB.isdisjoint(part) or not fnmatchcase(segment, part):
+            return None
+    rest = "/".join(parts[len(names) :])
+    return "/" + rest if rest else ""
+
+
+def made(
+    words: Sequence[Word], base: str | None, expand: Callable[[Word], str | None]
+) -> list[tuple[str | None, str | None]]:
+    """The names ``ln``/``cp``/``mv`` ``words`` make and what each reaches, as absolute paths
+    (``None``: computed or relative to a directory not known). A symbolic link's target is
+    relative to the link's directory (unless ``-r``); everything else to the current one. When
+    the last operand may be an existing directory, both readings are returned. ``expand``
+    gives a word's value with ``~``/``$HOME``/``$PWD`` expanded (``None``: computed)."""
+    name = words[0].value or ""
+    name = name.rsplit("/", 1)[-1]
+    symbolic = relative = False
+    target_dir: Word | None = None
+    no_target_dir = False
+    operands: list[Word] = []
+    options = True
+    i = 1
+    count = len(words)
+    while i < count:
+        word = words[i]
+        value = word.value
+        i += 1
+        if options and value is not None and value[:1] == "-" and len(value) > 1:
+            if value == "--":
+                options = False
+                continue
+            if value[:2] == "--":
+                key, eq, rest = value.partition("=")
+                if key in ("--symbolic", "--symbolic-link"):
+                    symbolic = True
+                elif key == "--relative":
+                    relative = True
+                elif key == "--no-target-directory":
+                    no_target_dir = True
+                elif key == "--target-directory":
+                    if eq:
+                        target_dir = _text(word, rest)
+                    elif i < count:
+                        target_dir = words[i]
+                        i += 1
+                elif key in _VALUED_LONG and not eq and key != "--backup":
+                    i += 1
+                continue
+            letters = value[1:]
+            for j, letter in enumerate(letters):
+                if letter == "s":
+                    symbolic = True
+                elif letter == "r" and name in ("ln", "gln"):
+                    relative = True
+                elif letter == "T":
+                    no_target_dir = True
+                elif letter in _VALUED_SHORT:
+                    rest = letters[j + 1 :]
+                    if letter == "t":
+                        target_dir = (
+                            _text(word, rest) if rest else (words[i] if i < count else None)
+                        )
+                    if not rest:
+                        i += 1
+                    break
+            continue
+        operands.append(word)
+    if name == "mv" or name == "gmv":
+        symbolic = False  # a move keeps a link's own target; what it reaches is the source's
+    if symbolic and name in ("cp", "gcp"):
+        relative = True  # `cp -s` wants an absolute source; a relative one is from here
+    pairs: list[tuple[Word, Word | None, bool]] = []  # (source, destination, into a directory)
+    if target_dir is not None:
+        pairs = [(w, target_dir, True) for w in operands]
+    elif len(operands) == 1:
+        pairs = [(operands[0], None, True)]  # `ln -s ../x`: ./x in the current directory
+    elif len(operands) == 2:
+        pairs = [(operands[0], operands[1], False)]
+        if not no_target_dir:
+            pairs.append((operands[0], operands[1], True))
+    elif operands:
+        pairs = [(w, operands[-1], True) for w in operands[:-1]]
+    out: list[tuple[str | None, str | None]] = []
+    for source, destination, into in pairs:
+        src = _value(source, expand)
+        dst = _value(destination, expand) if destination is not None else "."
+        if dst is None:
+            out.append((None, None))
+            continue
+        leaf = src.rstrip("/").rsplit("/", 1)[-1] if src is not None else None
+        if into:
+            if leaf is None:
+                out.append((absolute(dst, base), None))  # under it, a name not known
+                continue
+            if leaf not in ("", ".", ".."):  # `cp -r . d`: what lands in d is the source
+                dst = dst.rstrip("/") + "/" + leaf
+        place = absolute(dst, base)
+        if src is None:
+            out.append((place, None))
+        elif symbolic and not relative and src[:1] != "/" and place is not None:
+            out.append((place, absolute(place.rsplit("/", 1)[0] + "/" + src, None)))
+        else:
+            out.append((place, absolute(src, base)))
+    return out
+
+
+def _text(word: Word, rest: str) -> Word:
+    """An option's embedded value as a word of its own (``-tDIR``, ``--target-directory=D``)."""
+    from clearance.intent.shell.word import Word
+
+    return Word(word.start, word.end, rest, rest if word.value is not None else None)
+
+
+def _value(word: Word, expand: Callable[[Word], str | None]) -> str | None:
+    """An operand's value (``None``: computed, a glob, or a ``~`` form not expanded)."""
+    if word.glob:
+        return None
+    value = expand(word)
+    if value is None or value[:1] == "~":
+        return None
+    return value
+
+
+def script(words: Sequence[Word]) -> list[Word | str]:
+    """The files a command runs as code: ``. f``/``source f``, a shell's script operand
+    (``bash f``), the command word itself when it is a path (``./f``), and the makefile
+    ``make`` reads (``-f f``, else ``Makefile``, ``makefile``, ``GNUmakefile``); a ``str``
+    is a name in the current directory."""
+    head = words[0]
+    name = head.value
+    if name is None:
+        return []
+    if "/" in name:
+        return [head]
+    if name in _SOURCES:
+        return [words[1]] if len(words) > 1 else []
+    if name in _MAKES:
+        files: list[Word | str] = []
+        for i, word in enumerate(words[1:-1], 1):
+            if word.value in ("-f", "--file", "--makefile"):
+                files.append(words[i + 1])
+        return files or ["GNUmakefile", "makefile", "Makefile"]
+    if name.rsplit("/", 1)[-1] not in SHELLS:
+        return []
+    for word in words[1:]:
+        value = word.value
+        if value is None:
+            return [word]
+        if value in ("-c", "-s") or (value[:1] != "-" and value[:1] != "+"):
+            return [] if value[:1] == "-" else [word]
+    return []

@@ -1,0 +1,40 @@
+"""The command names whose units the assembly looks at more closely, apart from the modules
+that look (``hazards``, ``reeval``): a line that names none of them imports neither, which
+keeps a cold bash check lean. ``tests/intent/shell/test_hazards.py`` checks that these sets
+are exactly the keys those modules know.
+"""
+
+from __future__ import annotations
+
+__all__ = ["KNOWLEDGE", "LATER", "REREAD", "rereads"]
+
+# hazards.PROGRAMS: programs with options or commands that run code, read or write files.
+KNOWLEDGE = frozenset(
+    {"git", "rg", "sed", "gsed", "awk", "gawk", "mawk", "nawk", "busybox-awk", "tar", "gtar"}
+    | {"bsdtar", "zip", "rsync", "split", "man", "vim", "vi", "nvim", "view", "vimdiff", "rvim"}
+    | {"ex", "ssh", "scp", "sftp", "make", "gmake", "find", "env", "setarch", "linux32"}
+    | {"linux64", "i386", "x86_64", "newgrp", "curl", "dd", "sort", "ed", "less", "more"}
+    | {"setpriv", "dbus-run-session", "faketime", "run-parts"}
+    | {"bash", "sh", "dash", "zsh", "ksh", "rbash", "mksh", "ksh93", "yash", "posh"}
+)
+# reeval.COMMANDS: simple commands whose arguments bash may read again as code.
+REREAD = frozenset(
+    {"test", "[", "let", "printf", "read", "wait", "unset", "alias", "mapfile", "readarray"}
+    | {"hash", "declare", "typeset", "local", "readonly", "export"}
+)
+# reeval.LATER: builtins that run code the line does not show (`fc`, `enable -f`), and the
+# `history -s` that stores it.
+LATER = frozenset({"fc", "enable", "history"})
+
+_MARKERS = ("$(", "`", "${", "$'")
+
+
+def rereads(text: str) -> bool:
+    """Whether ``text`` may hold a string bash re-reads as code, hidden from the parse: a quote
+    or backslash and one of the markers, or the name of a variable bash runs. Cheap: the walk
+    asks once per line, and imports ``reeval`` only when this says yes."""
+    if "PS" in text or "BASH_" in text or "PROMPT_COMMAND" in text:
+        return True  # a prompt string, or the alias or command table, may be set
+    if "'" not in text and "\\" not in text:
+        return False
+    return any(marker in text for marker in _MARKERS)

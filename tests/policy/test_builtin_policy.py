@@ -1,0 +1,93 @@
+"""The built-in policy is worth keeping (issue 13, point 5): read-only inspection inside the
+project is allowed; mutation, network and running project code ask; destruction and secrets are
+denied. Each row runs through the real engine in a project with real files."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from clearance.decide.engine import Engine
+from clearance.intent.call import ToolCall
+from clearance.policy.defaults import BUILTIN_POLICY, builtin_policy
+from clearance.policy.jsonc import parse
+
+ROWS = [
+    # read-only inspection inside the project
+    ("ls -la src", "allow"),
+    ("cat README.md | head -5", "allow"),
+    ("rg -n TODO src", "allow"),
+    ("find . -name '*.py' | xargs grep -l foo", "allow"),
+    ("sed -n '1,20p' src/a.py", "allow"),
+    ("git status && git diff && git log --oneline -5", "allow"),
+    ("/bin/zsh -lc 'rg -n \"x\" src | head'", "allow"),
+    ("wc -l src/a.py 2>/dev/null", "allow"),
+    ("git branch", "allow"),
+    # mutation, network, running project code: ask
+    ("npm test", "ask"),
+    ("python3 src/a.py", "ask"),
+    ("timeout 60 make", "ask"),
+    ("git commit -m x", "ask"),
+    ("git push", "ask"),
+    ("git branch -D main", "ask"),
+    ("curl https://example.com", "ask"),
+    ("rm src/a.py", "ask"),
+    ("sed -i s/a/b/ src/a.py", "ask"),
+    ("sed -n 'w out.txt' src/a.py", "ask"),
+    ("find . -delete", "ask"),
+    ("find . -exec rm {} +", "ask"),
+    ("git diff --output=patch.txt", "ask"),
+    ("sort -o out.txt src/a.py", "ask"),
+    ("echo x > src/a.py", "ask"),
+    ("cat README.md > copy.md", "ask"),
+    ("rg --pre ./x TODO", "ask"),
+    ("ls ..", "ask"),
+    ("sudo cat README.md", "ask"),
+    ("cat .env", "ask"),
+    # destruction and secrets: deny
+    ("rm -rf /", "deny"),
+    ("rm -rf ~", "deny"),
+    ("cat ~/.ssh/id_rsa", "deny"),
+    ("cat ~/.netrc", "deny"),
+    ("cat ~/.aws/credentials", "deny"),
+    ("grep token ~/.config/gh/hosts.yml", "deny"),
+    ("bash -lc 'cat ~/.docker/config.json'", "deny"),
+    # a secret's deny holds for writes too: `path_write` "*" asks, and must not loosen it
+    ("cat <> ~/.ssh/id_rsa", "deny"),
+    ("echo x > ~/.aws/credentials", "deny"),
+    ("cp src/a.py ~/.ssh/id_ed25519", "deny"),
+    ("tee -a ~/.netrc < src/a.py", "deny"),
+    # a project directory is never a system directory
+    ("rm -rf build", "ask"),
+    ("rm -rf .next", "ask"),
+    ("rm -rf apps/web/.next", "ask"),
+]
+
+
+@pytest.fixture(scope="module")
+def engine(tmp_path_factory: pytest.TempPathFactory) -> tuple[Engine, str]:
+    root = tmp_path_factory.mktemp("builtin").resolve()
+    home = root / "home"
+    project = home / "proj"
+    (project / ".git").mkdir(parents=True)
+    (project / "src").mkdir()
+    (project / "src" / "a.py").write_text("print(1)\n")
+    (project / "README.md").write_text("# readme\n")
+    (project / ".env").write_text("SECRET=1\n")
+    (project / "build").mkdir()
+    env = {"HOME": str(home), "XDG_CONFIG_HOME": str(root / "cfg"),
+           "CLEARANCE_HOME": str(root / "state")}  # fmt: skip
+    return Engine.load(cwd=str(project), env=env, use_cache=False), str(project)
+
+
+@pytest.mark.parametrize(("line", "expected"), ROWS)
+def test_the_built_in_policy(engine: tuple[Engine, str], line: str, expected: str) -> None:
+    found, cwd = engine
+    decision = found.check(ToolCall("bash", {"command": line}, cwd))
+    assert decision.action == expected, decision.reason
+
+
+def test_the_built_in_policy_text_is_what_a_cli_prints() -> None:
+    assert builtin_policy() == BUILTIN_POLICY
+    assert parse(builtin_policy()).value == json.loads(BUILTIN_POLICY)
