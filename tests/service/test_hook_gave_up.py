@@ -50,6 +50,18 @@ def _shown(running: Running, *parts: str, timeout: float = 30) -> bool:
     return False
 
 
+def _abandoned(world, timeout: float = 30) -> list[dict[str, object]]:  # type: ignore[no-untyped-def]
+    """The abandoned records, once there is one (the serving session logs it just after the
+    card leaves the console)."""
+    deadline = time.monotonic() + timeout  # a fail-safe, not a timing assertion
+    while True:
+        found = [r for r in review_log(world.state)
+                 if r["event"] == "forwarded_permission.abandoned"]  # fmt: skip
+        if found or time.monotonic() > deadline:
+            return found
+        time.sleep(0.1)
+
+
 def test_an_ask_whose_client_hung_up_is_withdrawn_and_abandoned(running: Running, world) -> None:  # type: ignore[no-untyped-def]
     token = (world.state / "service" / "hook-token").read_text().strip()
     client = Client(running.port)
@@ -69,8 +81,7 @@ def test_an_ask_whose_client_hung_up_is_withdrawn_and_abandoned(running: Running
     assert _shown(running, "Claude Code (HTTP hook)", "waiting for you"), "".join(running.lines)
     sock.close()  # Claude Code gives up on the call
     assert _gone(client, given_up)
-    abandoned = [r for r in review_log(world.state)
-                 if r["event"] == "forwarded_permission.abandoned"]  # fmt: skip
+    abandoned = _abandoned(world)
     assert len(abandoned) == 1 and "gave up" in abandoned[0]["why"]
     assert abandoned[0]["host"] == "claude-code-http"
     # Too late to answer it, and the console says why.
