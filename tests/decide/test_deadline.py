@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import json
+import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 from clearance.decide import deadline
 from clearance.decide.deadline import Expired, within
+from clearance.decide.decision import Decision
 from clearance.decide.engine import Engine
 from clearance.intent.call import ToolCall
 
@@ -46,3 +49,84 @@ def test_a_bash_decision_past_the_deadline_asks(
     found = engine.check(ToolCall("bash", {"command": line}, str(tmp_path)))
     assert found.action == "ask" and "<analysis-deadline>" in found.reason
     assert deadline.SECONDS == 2.0
+
+
+def _on_worker(fn: Callable[[], object]) -> object:
+    """``fn()`` on a new thread (not the main one): its result, or the exception it raised."""
+    out: list[object] = []
+
+    def run() -> None:
+        try:
+            out.append(fn())
+        except BaseException as exc:  # Expired too
+            out.append(exc)
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    thread.join(timeout=30)  # a fail-safe, not a timing assertion
+    assert not thread.is_alive(), "the call was never interrupted"
+    return out[0]
+
+
+def test_within_interrupts_a_python_loop_on_a_worker_thread() -> None:
+    def spin() -> None:
+        while True:
+            pass
+
+    found = _on_worker(lambda: within(0.2, spin))
+    assert isinstance(found, Expired)
+
+
+def test_a_call_that_finished_in_time_on_a_worker_thread_is_never_interrupted_later() -> None:
+    def quick_then_wait() -> str:
+        value = within(0.05, lambda: "done")
+        time.sleep(0.3)  # well past the deadline: nothing may arrive now
+        return value
+
+    assert _on_worker(quick_then_wait) == "done"
+
+
+def test_an_error_inside_the_deadline_on_a_worker_thread_is_its_own() -> None:
+    def fail() -> None:
+        raise KeyError("x")
+
+    assert isinstance(_on_worker(lambda: within(1.0, fail)), KeyError)
+
+
+def test_a_bash_decision_on_a_worker_thread_past_the_deadline_asks(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    env = {"HOME": str(tmp_path), "XDG_CONFIG_HOME": str(tmp_path / "c"),
+           "CLEARANCE_HOME": str(tmp_path / "s")}  # fmt: skip
+    engine = Engine.load(cwd=str(tmp_path), policy=json.dumps({"permission": {"*": "allow"}}),
+                         env=env)  # fmt: skip
+    from clearance.decide import engine as engine_module
+
+    # The benign twin, on a worker thread under the real deadline: decided as usual.
+    quick = _on_worker(lambda: engine.check(ToolCall("bash", {"command": "ls"}, str(tmp_path))))
+    assert isinstance(quick, Decision) and quick.action == "allow"
+    monkeypatch.setattr(engine_module, "SECONDS", 0.01)
+    line = "; ".join(f"echo {i} > /tmp/x{i}" for i in range(10_000))
+    found = _on_worker(lambda: engine.check(ToolCall("bash", {"command": line}, str(tmp_path))))
+    assert isinstance(found, Decision)
+    assert found.action == "ask" and "<analysis-deadline>" in found.reason
+
+
+def _swallowing() -> str:
+    """Work that swallows the deadline's exception (as a gc callback or a ``__del__`` would)."""
+    try:
+        time.sleep(5)
+    except BaseException:
+        pass
+    return "finished anyway"
+
+
+def test_a_deadline_swallowed_inside_the_call_still_expires_it_on_the_main_thread() -> None:
+    with pytest.raises(Expired):
+        within(0.1, _swallowing)
+    assert within(1.0, lambda: "later calls are unaffected") == "later calls are unaffected"
+
+
+def test_a_deadline_swallowed_inside_the_call_still_expires_it_on_a_worker_thread() -> None:
+    assert isinstance(_on_worker(lambda: within(0.1, _swallowing)), Expired)
+    assert _on_worker(lambda: within(1.0, lambda: "next")) == "next"

@@ -2,7 +2,7 @@
 
 An :class:`Ask` carries the decision and who is asking; when it was forwarded from a headless
 agent, ``requester`` holds that agent's provenance as data (agent, session, cwd, tool, surface,
-value), shown to the human and carried in the ``ui_prompt`` event.
+value, and the host it runs in), shown to the human and carried in the ``ui_prompt`` event.
 """
 
 from __future__ import annotations
@@ -20,19 +20,21 @@ if TYPE_CHECKING:
 
 __all__ = ["Ask", "Requester", "Verdict"]
 
+
 _set = object.__setattr__
 
 
 class Requester(Frozen):
     """Who asks, when it is not the session the human is in (a forwarded ask)."""
 
-    __slots__ = ("agent", "cwd", "session", "surface", "tool", "value")
+    __slots__ = ("agent", "cwd", "host", "session", "surface", "tool", "value")
     agent: str | None
     session: str | None
     cwd: str | None
     tool: str | None
     surface: str | None
     value: str | None
+    host: str | None
 
     def __init__(
         self,
@@ -42,9 +44,10 @@ class Requester(Frozen):
         tool: str | None = None,
         surface: str | None = None,
         value: str | None = None,
+        host: str | None = None,
     ) -> None:
         for name, item in (("agent", agent), ("session", session), ("cwd", cwd), ("tool", tool),
-                           ("surface", surface), ("value", value)):  # fmt: skip
+                           ("surface", surface), ("value", value), ("host", host)):  # fmt: skip
             _set(self, name, item)
 
     def as_json(self) -> dict[str, Any]:
@@ -52,6 +55,7 @@ class Requester(Frozen):
 
     def describe(self) -> str:
         parts = ["(Subagent)" if self.agent else "(Headless agent)"]
+        parts.append(f"host {self.host}" if self.host else "unknown host")
         if self.agent:
             parts.append(f"agent {self.agent}")
         if self.session:

@@ -27,6 +27,11 @@ def run_doctor(args: Args) -> int:
 
     cwd = os.path.abspath(args.value("--cwd") or os.getcwd())
     checks = run_checks(cwd)
+    # -- the installed service (clearance.service.unit) --
+    from clearance.service.unit import check_service
+
+    checks.append(check_service())
+    # --
     from clearance._display import escape
     from clearance.cli._color import paint
 

@@ -40,7 +40,8 @@ def run_gate(args: Args) -> int:
         yolo=True if args.on("--yolo") else None,
         host=HOST_FACTS,
     )
-    keeper = Gatekeeper.from_config(engine, tty_path=args.value("--tty") or "/dev/tty")
+    keeper = Gatekeeper.from_config(engine, tty_path=args.value("--tty") or "/dev/tty",
+                                    host="gate")  # fmt: skip
     call = ToolCall(
         tool, call_input(tool, raw), cwd, args.value("--agent"), args.value("--session")
     )

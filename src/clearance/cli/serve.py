@@ -87,8 +87,10 @@ def _who(request: Request) -> str:
         value = value[:59] + "…"
     agent = who.agent or "headless"
     from clearance._display import escape
+    from clearance.hosts.names import host_label
 
-    return escape(f"{agent} · {who.session} · {who.tool} ") + '"' + escape(value) + '"'
+    return (escape(f"{agent} · {host_label(who.host)} · {who.session} · {who.tool} ")
+            + '"' + escape(value) + '"')  # fmt: skip
 
 
 def _logging(engine: Any, state: str) -> tuple[Any, Any]:

@@ -6,8 +6,19 @@ host's hook timeout): past it the analysis is interrupted and the line asks, nam
 ``<analysis-deadline>``. The glob walker and brace expansion keep their own, tighter bounds
 (``docs/shell-analysis.md``); this is the guard over everything together.
 
-The interruption is a ``SIGALRM`` timer, which only the main thread can set. Elsewhere (a
-long-lived server's worker thread) the guard is off and the per-step bounds alone apply.
+It holds on every thread:
+
+* on the main thread (the command hook, ``clearance check``) the interruption is a ``SIGALRM``
+  timer: two system calls, nothing started;
+* on any other thread (the HTTP hook of ``clearance serve``, which decides on worker threads) a
+  watchdog thread, started on first use, raises :class:`Expired` in the late thread with
+  ``PyThreadState_SetAsyncExc`` — the same way a signal handler's exception arrives, between two
+  bytecodes of that thread (``docs/decisions/0020-deadline-on-every-thread.md``).
+
+Either way :class:`Expired` reaches the caller of :func:`within` and never escapes past it into
+the caller's later code. A deadline that went off is never lost: when something inside the call
+swallowed the exception (a ``try`` that catches ``BaseException``, a garbage-collector callback,
+a ``__del__``), :func:`within` raises :class:`Expired` once the call returns.
 """
 
 from __future__ import annotations
@@ -33,24 +44,47 @@ class Expired(BaseException):
     turns any ``Exception`` into its fail-closed answer, and this one must reach the gate."""
 
 
+_fired = [False]  # whether the main thread's timer went off during the current call
+
+
 def _expire(signum: int, frame: FrameType | None) -> None:
+    _fired[0] = True
     raise Expired
 
 
 def within(seconds: float, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
-    """``fn(*args, **kwargs)``, raising :class:`Expired` when it takes longer than ``seconds``
-    (when this is the main thread and no other timer is set; else just the call)."""
+    """``fn(*args, **kwargs)``, raising :class:`Expired` when it takes longer than ``seconds``.
+
+    The main thread uses a ``SIGALRM`` timer (unless someone else's timer is set: then the
+    watchdog); any other thread the watchdog."""
     try:
         previous = signal.signal(signal.SIGALRM, _expire)
     except ValueError:  # not the main thread
-        return fn(*args, **kwargs)
+        return _watched(seconds, fn, args, kwargs)
     if signal.getitimer(signal.ITIMER_REAL)[0] > 0:  # someone else's timer: leave it alone
         signal.signal(signal.SIGALRM, previous)
-        return fn(*args, **kwargs)
+        return _watched(seconds, fn, args, kwargs)
+    _fired[0] = False
     signal.setitimer(signal.ITIMER_REAL, seconds)
     try:
         result: T = fn(*args, **kwargs)
-        return result
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
+    if _fired[0]:  # it went off, and something in the call swallowed it: the deadline wins
+        raise Expired
+    return result
+
+
+def _watched(seconds: float, fn: Callable[..., T], args: Any, kwargs: Any) -> T:
+    from clearance.decide._watchdog import WATCHDOG
+
+    token = WATCHDOG.arm(seconds, Expired)
+    try:
+        result: T = fn(*args, **kwargs)
+    finally:
+        # Disarmed here, the watchdog can no longer fire; when it already did, its exception
+        # is withdrawn if it has not arrived yet, and the deadline wins either way.
+        if WATCHDOG.disarm(token):
+            raise Expired
+    return result

@@ -186,7 +186,8 @@ def pre_tool_use_hook(
                 data.get("permission_mode"),
             )  # fmt: skip
             answered = pre_tool_use_answer(payload, {**(env or os.environ),
-                                                     "CLEARANCE_HEADLESS": "0"})  # fmt: skip
+                                                     "CLEARANCE_HEADLESS": "0"},
+                                           host="agent-sdk")  # fmt: skip
         except Exception as exc:  # fail closed: ADR 0002
             from clearance._fault import describe
 

@@ -104,7 +104,7 @@ def reporting(policy: Policy, state: str) -> tuple[ReviewLog | None, EventBus]:
 class Gatekeeper:
     """Decides calls end to end: policy, grants, yolo, authorizers, log and events."""
 
-    __slots__ = ("authorizer", "bus", "engine", "log")
+    __slots__ = ("authorizer", "bus", "engine", "host", "log")
 
     def __init__(
         self,
@@ -115,14 +115,18 @@ class Gatekeeper:
         bus: EventBus | None = None,
         tty_path: str = "/dev/tty",
         terminal: Authorizer | None = None,
+        host: str | None = "python",
     ) -> None:
-        """``authorizer`` answers asks (default: the configured chain, then ``terminal`` — by
+        """``host`` names the host in a forwarded ask's provenance (``hosts.names.HOSTS``;
+        ``python`` for a program calling this API).
+        ``authorizer`` answers asks (default: the configured chain, then ``terminal`` — by
         default the human on ``tty_path``, else a serving session, else nobody); ``log`` and
         ``bus`` receive every resolution. A host with its own dialog passes a ``terminal`` that
         may answer ``defer``: the outcome is then ``ask``, for the host to put to its user."""
         self.engine = engine
         self.log = log
         self.bus = bus
+        self.host = host
         self.authorizer = authorizer or self._default_authorizer(
             tty_path=tty_path, terminal=terminal
         )
@@ -136,14 +140,14 @@ class Gatekeeper:
         tty_path: str = "/dev/tty",
         terminal: Authorizer | None = None,
         env: Mapping[str, str] | None = None,
+        host: str | None = "python",
     ) -> Gatekeeper:
         """A gatekeeper with the review log, notifications and chain the policy configures."""
         from clearance.policy.state import state_root
 
         log, bus = reporting(engine.policy, engine.state or state_root(env))
-        return cls(
-            engine, authorizer=authorizer, log=log, bus=bus, tty_path=tty_path, terminal=terminal
-        )
+        return cls(engine, authorizer=authorizer, log=log, bus=bus, tty_path=tty_path,
+                   terminal=terminal, host=host)  # fmt: skip
 
     def _default_authorizer(self, *, tty_path: str, terminal: Authorizer | None) -> Authorizer:
         from clearance.authority.authorizer import Chain
@@ -157,7 +161,7 @@ class Gatekeeper:
 
         # No human here: forward to a serving session (docs/forwarding.md), else nobody can approve.
         forwarding = ForwardingAuthorizer.from_policy(
-            policy, state=self.engine.state, report=self.write
+            policy, state=self.engine.state, report=self.write, host=self.host
         )
         local = TerminalAuthorizer(
             tty_path=tty_path,

@@ -55,6 +55,7 @@ _HEADERS = {
     "Content-Security-Policy": "default-src 'self'; frame-ancestors 'none'; form-action 'self'",
 }
 _KEEPALIVE = 15.0
+_GAVE_UP = "Claude Code closed the HTTP hook's connection (it gave up on the call)"
 _HOOK_THREADS = 512
 _CHOICES = {"once": "once", "agent": "session", "session": "session_both", "always": "once",
             "deny": "deny_reason"}  # fmt: skip
@@ -127,7 +128,18 @@ def _navigation(request: Request) -> bool:
 
 def _address(request: Request) -> str:
     client = request.client
-    return f"{client.host}:{client.port}" if client else "unknown"
+    return f"{client.host}:{client.port}" if client else "the Unix socket"
+
+
+async def _disconnected(request: Request) -> None:
+    """Returns when the client closes the connection (the body was already read)."""
+    while True:
+        try:
+            message = await request.receive()
+        except Exception:  # the connection broke: gone too
+            return
+        if message.get("type") == "http.disconnect":
+            return
 
 
 def _secure(response: Response) -> Response:
@@ -200,11 +212,26 @@ def build_app(service: Service) -> Starlette:
 
         import anyio.to_thread
 
+        from clearance.audit.request_id import new_request_id
+
         # Its own limiter: an ask holds its thread until someone answers, and a hundred asks
         # waiting on the console must not starve the allows and denies behind them.
+        ask_id = new_request_id()
         call = functools.partial(answer, raw, service.env, load=service.engines.get,
-                                 started=started)  # fmt: skip
-        out = await anyio.to_thread.run_sync(call, limiter=service.hook_limiter())
+                                 started=started, host="claude-code-http",
+                                 request_id=ask_id)  # fmt: skip
+        work = asyncio.ensure_future(anyio.to_thread.run_sync(call, limiter=service.hook_limiter()))
+        gone = asyncio.ensure_future(_disconnected(request))
+        try:
+            await asyncio.wait((work, gone), return_when=asyncio.FIRST_COMPLETED)
+            if not work.done():
+                # Claude Code gave up on the call (its hook timed out, or it stopped waiting):
+                # nobody will read this answer, so the ask leaves the console now and is
+                # abandoned, instead of waiting there until its deadline.
+                broker.withdraw(ask_id, _GAVE_UP)
+            out = await work
+        finally:
+            gone.cancel()
         return Response(out or "{}\n", media_type="application/json")
 
     # -- login ---------------------------------------------------------------------------------
@@ -290,8 +317,8 @@ def build_app(service: Service) -> Starlette:
             return _result(request, 400, f"Unknown answer {action!r}.")
         found = broker.find(ask_id)
         if found is None:
-            return _result(request, 409, "This ask is no longer pending (answered elsewhere, "
-                           "withdrawn or timed out).")  # fmt: skip
+            gone = broker.why_gone(ask_id)
+            return _result(request, 409, gone[0].upper() + gone[1:] + ".")
         fields: dict[str, Any] = {
             "requestId": ask_id, "responderSession": broker.session, "answer": action,
             "console": session.label, "address": session.address,

@@ -4,7 +4,9 @@
 
 * **pending asks** — ``pending()``, ``subscribe()`` (a wake-up on every change, for Server-Sent
   Events) and ``answer(id, answer, by)``; the first answer wins, from the console or the
-  terminal dialog (:class:`~clearance.authority.forwarding.remote.Ticket`);
+  terminal dialog (:class:`~clearance.authority.forwarding.remote.Ticket`); ``withdraw(ask_id,
+  why)`` takes back the ask of a requester that gave up (the HTTP hook's client disconnected),
+  and the serving session abandons it;
 * **recent decisions** — ``recent(...)``, from the review log, filtered like ``clearance log``;
 * **session grants** — ``grants()`` and ``revoke(...)``, the serving session's own grants.
 
@@ -16,6 +18,7 @@ from __future__ import annotations
 
 import os
 import threading
+from collections import OrderedDict
 
 from clearance.authority.forwarding.remote import Ticket
 
@@ -32,6 +35,7 @@ if TYPE_CHECKING:
 __all__ = ["Broker", "Pending"]
 
 _TAIL = 1 << 20  # the review log's last MiB is what "recent" reads
+_REMEMBER = 1024  # withdrawn asks remembered (not yet shown, or shown and gone)
 
 
 class Pending:
@@ -52,11 +56,14 @@ class Pending:
 
     def view(self) -> dict[str, Any]:
         """The ask's whole provenance, as plain data (rendered by ``pages``)."""
+        from clearance.hosts.names import host_label
+
         request, prompt = self.request, self.prompt
         who = request.requester
         return {
             "id": self.id, "title": prompt.title, "requester": prompt.requester,
-            "agent": who.agent, "session": who.session, "cwd": who.cwd, "tool": who.tool,
+            "host": host_label(who.host), "agent": who.agent, "session": who.session,
+            "cwd": who.cwd, "tool": who.tool,
             "surface": who.surface, "value": who.value, "reason": request.reason,
             "via": list(request.via), "rule": prompt.rule, "reasons": list(prompt.reasons),
             "asking": list(prompt.asking), "created": self.created, "expires": self.expires,
@@ -92,6 +99,8 @@ class Broker:
         self._pending: dict[str, Pending] = {}
         self._lock = threading.Lock()
         self._listeners: list[Callable[[], None]] = []
+        self._withdrawn: OrderedDict[str, str] = OrderedDict()  # ask id → why (not shown yet)
+        self._gone: OrderedDict[str, str] = OrderedDict()  # request id → why it was withdrawn
         self.version = 0
         self.base = ""  # the console's address, once it listens (for deep links)
 
@@ -101,13 +110,34 @@ class Broker:
         link = f"{self.base}/#ask-{request.id}" if self.base else None
         ticket = _Ticket(request, self, link)
         with self._lock:
-            self._pending[request.id] = Pending(request, prompt, resolution, ticket)
+            why = self._withdrawn.pop(request.ask_id, None) if request.ask_id else None
+            if why is None:
+                self._pending[request.id] = Pending(request, prompt, resolution, ticket)
+        if why is not None:  # its requester gave up before the ask got here
+            ticket.withdraw(why)
+            return ticket
         self._changed()
         return ticket
 
-    def _closed(self, request_id: str) -> None:
+    def withdraw(self, ask_id: str, why: str) -> int:
+        """Withdraw the ask ``ask_id`` (the id its requester gave it) because its requester gave
+        up; when it has not reached the console yet, it is withdrawn as soon as it does. How
+        many pending asks were withdrawn now."""
+        with self._lock:
+            found = [p for p in self._pending.values() if p.request.ask_id == ask_id]
+            if not found:
+                self._withdrawn[ask_id] = why
+                while len(self._withdrawn) > _REMEMBER:
+                    self._withdrawn.popitem(last=False)
+        return sum(1 for p in found if p.ticket.withdraw(why))
+
+    def _closed(self, request_id: str, withdrawn: str = "") -> None:
         with self._lock:
             gone = self._pending.pop(request_id, None)
+            if withdrawn:
+                self._gone[request_id] = withdrawn
+                while len(self._gone) > _REMEMBER:
+                    self._gone.popitem(last=False)
         if gone is not None:
             self._changed()
 
@@ -127,11 +157,19 @@ class Broker:
         with self._lock:
             found = self._pending.get(request_id)
         if found is None:
-            return "this ask is no longer pending (answered elsewhere, withdrawn or timed out)"
+            return self.why_gone(request_id)
         if not found.ticket.claim(answer, by):
             first = found.ticket.by or "elsewhere"
             return f"this ask was already answered ({first})"
         return None
+
+    def why_gone(self, request_id: str) -> str:
+        """Why ``request_id`` is not pending (a sentence without its capital and full stop)."""
+        with self._lock:
+            withdrawn = self._gone.get(request_id)
+        if withdrawn is not None:
+            return f"this ask was withdrawn and abandoned: {withdrawn}"
+        return "this ask is no longer pending (answered elsewhere, withdrawn or timed out)"
 
     def subscribe(self, wake: Callable[[], None]) -> Callable[[], None]:
         """Call ``wake()`` (from any thread) on every change; returns the unsubscribe."""
@@ -226,3 +264,9 @@ class _Ticket(Ticket):
     def close(self, note: str = "") -> None:
         super().close(note)
         self.broker._closed(self.request.id)
+
+    def withdraw(self, why: str) -> bool:
+        if not super().withdraw(why):
+            return False
+        self.broker._closed(self.request.id, why)
+        return True

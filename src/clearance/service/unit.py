@@ -6,6 +6,12 @@ given next to ``--install-service`` (default ``--listen 127.0.0.1:8765 --dir $HO
 it when it fails, and is written atomically (0644, it holds no secret). It is not started: the
 command to enable it is printed. The one-time login URL goes to the service's log
 (``journalctl --user -u clearance-serve``, or the launchd log file, both readable only by you).
+
+:func:`check_service` is ``doctor``'s view of it: installed or not, and for a systemd unit
+whether it is enabled (read from the unit files, which needs no user manager) and running
+(``systemctl --user is-active``, which does). Where ``systemctl`` is missing or cannot reach the
+user manager (a container, CI, a session without ``systemd --user``) it says so and what it
+could not tell, and does not count that as a problem.
 """
 
 from __future__ import annotations
@@ -16,14 +22,20 @@ import sys
 
 from clearance.policy.state import atomic_write, home_dir
 
-__all__ = ["UNIT_NAME", "install_service", "unit_path"]
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+
+    from clearance.hosts.claude_code.doctor import Check
+
+__all__ = ["UNIT_NAME", "check_service", "install_service", "unit_path"]
 
 UNIT_NAME = "clearance-serve"
 _LABEL = "dev.clearance.serve"
 
 
-def unit_path(env: dict[str, str] | None = None) -> str:
-    env = dict(os.environ) if env is None else env
+def unit_path(env: Mapping[str, str] | None = None) -> str:
+    env = os.environ if env is None else env
     if sys.platform == "darwin":
         return os.path.join(home_dir(env), "Library", "LaunchAgents", f"{_LABEL}.plist")
     base = env.get("XDG_CONFIG_HOME") or os.path.join(home_dir(env), ".config")
@@ -99,3 +111,60 @@ def install_service(argv: list[str], env: dict[str, str] | None = None) -> int:
             f"{UNIT_NAME}\n  its login URL: journalctl --user -u {UNIT_NAME} | grep login\n"
         )
     return 0
+
+
+def _systemctl(args: list[str], env: Mapping[str, str]) -> tuple[int, str, str]:
+    """``systemctl --user ARGS``: (exit status, first line of stdout, first line of stderr)."""
+    import shutil
+    import subprocess
+
+    program = shutil.which("systemctl", path=env.get("PATH", os.defpath))
+    if program is None:
+        return 127, "", "systemctl is not on PATH"
+    try:
+        done = subprocess.run([program, "--user", *args], capture_output=True, text=True,
+                              env=dict(env), timeout=10, check=False)  # fmt: skip
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        return 126, "", f"systemctl could not run ({exc})"
+    first = (done.stdout.strip().splitlines() or [""])[0]
+    error = (done.stderr.strip().splitlines() or [""])[0]
+    return done.returncode, first, error
+
+
+def check_service(env: Mapping[str, str] | None = None) -> Check:
+    """``doctor``'s line on the installed service."""
+    from clearance.hosts.claude_code.doctor import Check
+
+    env = os.environ if env is None else env
+    path = unit_path(env)
+    if not os.path.exists(path):
+        return Check("service", True, "no service installed (`clearance serve "
+                     "--install-service` runs the HTTP hook and the console at login; see "
+                     "docs/console.md)")  # fmt: skip
+    if sys.platform == "darwin":
+        return Check("service", True, f"launchd agent installed ({path}); whether it is loaded "
+                     "is not checked (`launchctl list " + _LABEL + "` tells)")  # fmt: skip
+    unit = f"{UNIT_NAME}.service"
+    code, enabled, error = _systemctl(["is-enabled", unit], env)
+    if code in (126, 127):
+        return Check("service", True, f"systemd user unit installed ({path}); whether it is "
+                     f"enabled and running is unknown here: {error}")  # fmt: skip
+    if enabled not in ("enabled", "enabled-runtime", "linked", "static", "alias", "indirect"):
+        shown = enabled or error or f"systemctl exited with {code}"
+        return Check("service", False, f"systemd user unit installed ({path}) but not enabled "
+                     f"({shown}): it does not start at login",
+                     f"systemctl --user daemon-reload && systemctl --user enable --now "
+                     f"{UNIT_NAME}")  # fmt: skip
+    code, active, error = _systemctl(["is-active", unit], env)
+    if active in ("active", "reloading", "activating"):
+        return Check("service", True, f"systemd user unit installed ({path}), {enabled} and "
+                     f"{active}")  # fmt: skip
+    if active in ("inactive", "failed", "deactivating"):
+        return Check("service", False, f"systemd user unit installed ({path}) and {enabled}, "
+                     f"but {active}: nothing answers the HTTP hook or the console",
+                     f"systemctl --user restart {UNIT_NAME}; its log: journalctl --user -u "
+                     f"{UNIT_NAME}")  # fmt: skip
+    why = error or active or f"systemctl exited with {code}"
+    return Check("service", True, f"systemd user unit installed ({path}) and {enabled}; whether "
+                 "it is running is unknown here: `systemctl --user` cannot reach your user "
+                 f"manager ({why})")  # fmt: skip

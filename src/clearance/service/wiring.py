@@ -36,10 +36,11 @@ class Web:
         self.tls = tls
 
     def start(self) -> Listener:
-        from clearance.service.run import start
+        from clearance.service.run import socket_path, start
 
         cert, key = self.tls if self.tls else (None, None)
-        listener = start(self.service, self.host, self.port, tls_cert=cert, tls_key=key)
+        listener = start(self.service, self.host, self.port, tls_cert=cert, tls_key=key,
+                         uds=socket_path(self.service.state))  # fmt: skip
         self.service.broker.base = (self.public or listener.base).rstrip("/")
         return listener
 
@@ -47,9 +48,12 @@ class Web:
         """What ``serve`` prints: the hook's URL, and the one-time login URL on its own line
         (with ``open_browser``, a second one-time URL is handed to the browser instead)."""
         link = self.service.auth.new_link(ttl=None)
+        local = (f"The same on the Unix socket {listener.uds}\n" if listener.uds
+                 else f"({listener.uds_note})\n" if listener.uds_note else "")  # fmt: skip
         self.last_banner = (
             f"HTTP hook: {listener.base}/hooks/claude-code  console: {listener.base}/\n"
-            f"Log in to the console once with:\n{listener.base}/login?t={link}\n"
+            + local
+            + f"Log in to the console once with:\n{listener.base}/login?t={link}\n"
         )
         if open_browser:
             import webbrowser

@@ -75,7 +75,8 @@ class ForwardingAuthorizer:
     """Forwards an ask to a serving session and adopts its answer."""
 
     __slots__ = (
-        "_transport", "env", "forwarding", "grace", "report", "state", "target", "timeout",
+        "_transport", "env", "forwarding", "grace", "host", "report", "state", "target",
+        "timeout",
     )  # fmt: skip
 
     def __init__(
@@ -89,10 +90,12 @@ class ForwardingAuthorizer:
         env: Mapping[str, str] | None = None,
         transport: Transport | None = None,
         forwarding: object = None,
+        host: str | None = None,
     ) -> None:
         """``target``: the serving session (default: ``CLEARANCE_PARENT_SESSION``, else found by
         the call's cwd); ``timeout`` and ``grace`` in seconds; ``report(event, fields)`` writes
-        the review log; ``transport`` how requests travel (default: the local socket)."""
+        the review log; ``transport`` how requests travel (default: the local socket); ``host``
+        what the requester runs in (a name of ``hosts.names.HOSTS``), shown to the serving human."""
         self.env = os.environ if env is None else env
         if state is None:
             from clearance.policy.state import state_root
@@ -105,6 +108,7 @@ class ForwardingAuthorizer:
         self.report = report or (lambda event, fields: None)
         self._transport = transport
         self.forwarding = forwarding
+        self.host = host
 
     @property
     def transport(self) -> Transport:
@@ -139,10 +143,11 @@ class ForwardingAuthorizer:
         *,
         state: str | None = None,
         report: Callable[[str, dict[str, Any]], None] | None = None,
+        host: str | None = None,
     ) -> ForwardingAuthorizer:
         timeout = policy.setting("forwardingTimeoutMs", DEFAULT_TIMEOUT * 1000) / 1000
         return cls(state=state, timeout=float(timeout), report=report,
-                   forwarding=policy.setting("forwarding"))  # fmt: skip
+                   forwarding=policy.setting("forwarding"), host=host)  # fmt: skip
 
     # -- choosing the target -----------------------------------------------------------------
 
@@ -190,9 +195,10 @@ class ForwardingAuthorizer:
             call.kind,
             asking[0].surface if asking else None,
             asking[0].value if asking else None,
+            self.host,
         )
         requester = Requester(who.agent, who.session, who.cwd, who.tool, who.surface,
-                              _cap_optional(who.value))  # fmt: skip
+                              _cap_optional(who.value), who.host or self.host)  # fmt: skip
         # The match values travel whole (the serving session decides on them); what is only
         # shown is capped, so a long command is not copied into the request again and again.
         gates = tuple(
@@ -285,18 +291,21 @@ def forward_decision(
     *,
     report: Callable[[str, dict[str, Any]], None] | None = None,
     max_wait: float | None = None,
+    host: str | None = None,
 ) -> Verdict | None:
     """Forward an asking ``decision`` for hosts that do not run the authorizer chain (a hook
     whose host has its own dialog): the verdict — with "this subagent only" grants already
     recorded in the call's session — or ``None`` when no session serves the call: none is named
     or found, or the named one (``CLEARANCE_PARENT_SESSION``) is not alive when asked (no
     request is written then, and the host can fall back to its own dialog). ``max_wait`` caps
-    the wait (seconds) below the host's own deadline."""
+    the wait (seconds) below the host's own deadline; ``host`` names the host in the request's
+    provenance."""
     from clearance.authority.ask import Ask
     from clearance.authority.forwarding.transport import Unreachable
 
     call = decision.call
-    forwarding = ForwardingAuthorizer.from_policy(engine.policy, state=engine.state, report=report)
+    forwarding = ForwardingAuthorizer.from_policy(engine.policy, state=engine.state, report=report,
+                                                  host=host)  # fmt: skip
     if max_wait is not None:
         # The host kills its hook after a while and may then let the call run: give up first.
         forwarding.timeout = max(0.0, min(forwarding.timeout, max_wait))
@@ -358,6 +367,7 @@ def _fields(request: Request) -> dict[str, Any]:
         "askId": request.ask_id,
         "requesterSession": who.session,
         "requesterAgent": who.agent,
+        "host": who.host,
         "targetSession": request.target,
         "tool": who.tool,
         "surface": first.surface if first else who.surface,

@@ -7,9 +7,12 @@ not ours raises :class:`ProtocolError` and is ignored by the caller (logged, nev
 * A request carries the requester's facts as data — its provenance (agent, session, cwd, tool,
   surface, value), and every gate that asked on its side with the surface and the match values it
   used — so the serving session resolves them verbatim, without re-deriving paths against its own
-  cwd (docs/forwarding.md, "What the serving session decides, and how"). ``grants`` are the session
-  patterns the requester would record ("this
-  subagent only"); ``via`` the relaying sessions it passed through.
+  cwd (docs/forwarding.md, "What the serving session decides, and how"). The requester's
+  ``host`` names what it runs in (the names are the hosts layer's, ``hosts.names.HOSTS``): a
+  lowercase name of at most 40 characters. A request from a clearance that predates it has none
+  (shown as an unknown host); the field is optional, so the protocol stays ``"version": 1`` and
+  a serving session of that age ignores it. ``grants`` are the session patterns the requester
+  would record ("this subagent only"); ``via`` the relaying sessions it passed through.
 * A response echoes the request's ``id`` and ``nonce``: a child accepts only a response to the
   request it sent (on the same connection; the nonce is 128 random bits and never written to
   disk). A request sent again after a reconnect carries the same id and nonce.
@@ -37,6 +40,7 @@ __all__ = [
     "ProtocolError",
     "Request",
     "Response",
+    "is_host",
     "is_id",
     "new_id",
     "new_nonce",
@@ -45,6 +49,7 @@ __all__ = [
 VERSION = 1
 STATES = ("approved", "approved_for_session", "denied", "denied_with_reason")
 _HEX = frozenset("0123456789abcdef")
+_HOST = frozenset("abcdefghijklmnopqrstuvwxyz0123456789-.")
 _set = object.__setattr__
 
 
@@ -65,6 +70,11 @@ def is_id(text: object) -> bool:
     return (
         isinstance(text, str) and len(text) == 36 and text[:4] == "req-" and set(text[4:]) <= _HEX
     )
+
+
+def is_host(text: object) -> bool:
+    """A host name as a request carries it: 1–40 of ``a-z``, ``0-9``, ``-`` and ``.``."""
+    return isinstance(text, str) and 0 < len(text) <= 40 and set(text) <= _HOST and text[0] != "-"
 
 
 def _str(data: dict[str, Any], key: str, *, optional: bool = False) -> Any:
@@ -204,6 +214,8 @@ class Request(Frozen):
         requester = Requester(**{k: _str(who, k, optional=True) for k in Requester._fields})
         if not requester.session:
             raise ProtocolError("the requester has no session id")
+        if requester.host is not None and not is_host(requester.host):
+            raise ProtocolError("'host' must be a lowercase name (letters, digits, '-', '.')")
         gates = head.get("gates", [])
         grants = head.get("grants", [])
         if not isinstance(gates, list) or not isinstance(grants, list):

@@ -108,6 +108,7 @@ class Server:
         self._rejected = ""  # why the session's grant file was last rejected (logged once)
         self.inbound = (inbound or _local)(self)
         self._busy: dict[str, tuple[Request, Reply]] = {}
+        self._tickets: dict[str, Ticket] = {}  # asks shown to the remote human, by request id
         self._answered: dict[str, tuple[str, dict[str, Any]]] = {}  # id -> (nonce, response)
         self._lock = threading.Lock()
         self._human = threading.Lock()  # one dialog at a time
@@ -128,7 +129,8 @@ class Server:
         first = request.gates[0] if request.gates else None
         return {
             "requestId": request.id, "askId": request.ask_id, "requesterSession": who.session,
-            "requesterAgent": who.agent, "responderSession": self.session, "tool": who.tool,
+            "requesterAgent": who.agent, "host": who.host, "responderSession": self.session,
+            "tool": who.tool,
             "surface": first.surface if first else who.surface,
             "value": first.value if first else who.value, "cwd": who.cwd, "via": list(request.via),
         }  # fmt: skip
@@ -212,17 +214,43 @@ class Server:
         return gone
 
     def abandon(self, request: Request, when: str, *, held: bool = True) -> bool:
-        """Discard ``request`` (its requester is gone) unanswered and log it; False when it was
-        already answered or abandoned."""
+        """Discard ``request`` (its requester is gone) unanswered, withdraw it from the remote
+        human and log it; False when it was already answered or abandoned."""
         if held:
             with self._lock:
                 if self._busy.pop(request.id, None) is None:
                     return False
+                ticket = self._tickets.get(request.id)
+            if ticket is not None:
+                ticket.withdraw(f"its requester (pid {request.pid}) is gone")
         self.write("forwarded_permission.abandoned", {
             **self._fields(request), "pid": request.pid,
             "why": f"the requester (pid {request.pid}) is gone; discarded {when}",
         })  # fmt: skip
         self.observe("answered", request, f"abandoned: its requester (pid {request.pid}) is gone")
+        return True
+
+    def withdrawn(self, request: Request, why: str) -> bool:
+        """The requester's host gave up on ``request`` (``why``) while the requester itself
+        still waits: abandon it, log it, and answer the requester with a deny (resolution
+        ``abandoned``) so that it stops waiting; False when it was already answered."""
+        with self._lock:
+            held = self._busy.pop(request.id, None)
+        if held is None:
+            return False
+        self.write("forwarded_permission.abandoned", {
+            **self._fields(request), "pid": request.pid, "why": f"withdrawn: {why}",
+        })  # fmt: skip
+        self.observe("answered", request, f"abandoned: {why}")
+        body = {
+            "version": 1, "kind": "response", "id": request.id, "nonce": request.nonce,
+            "approved": False, "state": "denied", "responder": self.session,
+            "reason": f"No one could approve this: the request was abandoned ({why}).",
+            "responded": time.time(), "decidedBy": "unavailable", "resolution": "abandoned",
+        }  # fmt: skip
+        with self._lock:
+            self._answered[request.id] = (request.nonce, body)
+        held[1].send(body)
         return True
 
     def waiting(self, request: Request) -> bool:
@@ -440,7 +468,8 @@ def _ask(request: Request, resolution: Resolution) -> Ask:
     call = ToolCall(who.tool or "tool", {}, who.cwd or "/", who.agent, who.session)
     gates = resolution.gates
     decision = Decision("ask", resolution.reason or request.reason, resolution.rule, gates, call)
-    requester = Requester(who.agent, who.session, who.cwd, who.tool, who.surface, who.value)
+    requester = Requester(who.agent, who.session, who.cwd, who.tool, who.surface, who.value,
+                          who.host)  # fmt: skip
     return Ask(decision, request.ask_id or request.id, requester)
 
 
@@ -490,12 +519,22 @@ class _Escalation:
         if server.remote is not None:
             ticket = server.remote.open(request, ask, prompt, self.resolution)
             payload["link"] = ticket.link  # where the console shows it (notifications)
+            with server._lock:
+                server._tickets[request.id] = ticket
+            if request.id not in server._busy:  # abandoned before the ticket was known
+                ticket.withdraw("its requester is gone")
         server._emit("ui_prompt", payload)
         try:
             answer = self._first_answer(prompt, tty_path, ticket)
         finally:
             if ticket is not None:
                 ticket.close("answered")
+                with server._lock:
+                    server._tickets.pop(request.id, None)
+        if ticket is not None and ticket.withdrawn:
+            server.withdrawn(request, ticket.withdrawn)
+            return Verdict("deny", "No one could approve this: the request was abandoned.",
+                           decided_by="unavailable", resolution="abandoned")  # fmt: skip
         if not server.waiting(request):
             # Nobody waits for this answer any more (the requester died, or serving stopped):
             # record nothing — no grant for the whole session nobody needed.
@@ -518,6 +557,8 @@ class _Escalation:
                 found = ticket.wait(min(left, 1.0))
                 if found is not None:
                     return found
+                if ticket.closed:  # withdrawn
+                    break
             return Answer("deny", "timeout")
         with server._human:  # one terminal dialog at a time; the console shows them all
             if ticket is not None and ticket.answer is not None:

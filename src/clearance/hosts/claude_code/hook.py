@@ -87,7 +87,7 @@ class HostTerminal:
     headless). ``deny``: refuse whatever needs approval.
     """
 
-    __slots__ = ("engine", "mode", "nobody", "note", "report", "started")
+    __slots__ = ("engine", "host", "mode", "nobody", "note", "report", "started")
 
     def __init__(
         self,
@@ -97,8 +97,10 @@ class HostTerminal:
         note: str,
         report: Callable[[str, dict[str, Any]], None] | None = None,
         started: float | None = None,
+        host: str = "claude-code",
     ) -> None:
         self.engine = engine
+        self.host = host
         self.started = started
         self.mode = mode
         self.nobody = nobody
@@ -126,6 +128,7 @@ class HostTerminal:
                 ask.request_id,
                 report=self.report,
                 max_wait=forwarding_budget(os.environ, self.started),
+                host=self.host,
             )
             if verdict is not None:
                 return verdict
@@ -227,13 +230,18 @@ def pre_tool_use_answer(
     env: Mapping[str, str],
     load: Loader | None = None,
     started: float | None = None,
+    *,
+    host: str = "claude-code",
+    request_id: str | None = None,
 ) -> tuple[str, str] | None:
     """``(permissionDecision, reason)`` for a PreToolUse payload; ``None`` for silence.
 
     The whole ask path runs here: session grants, yolo, the authorizer chain, forwarding to a
     serving session, and the review log and events; what is left asking goes to Claude Code's
     own dialog. ``load(payload, env)`` gives the engine (default: loaded for this call; a
-    long-lived service passes its cached engines), ``started`` when the call arrived.
+    long-lived service passes its cached engines), ``started`` when the call arrived, ``host``
+    the host named in a forwarded ask (``hosts.names.HOSTS``), ``request_id`` the ask's id
+    (default: a new one).
     """
     from clearance.hosts.gatekeeper import Gatekeeper
 
@@ -248,10 +256,11 @@ def pre_tool_use_answer(
         return None
     note = _config_note(engine.policy)
     mode = ask_mode(engine.policy)
-    terminal = HostTerminal(engine, mode, headless_reason(payload, env), note, started=started)
+    terminal = HostTerminal(engine, mode, headless_reason(payload, env), note, started=started,
+                            host=host)  # fmt: skip
     keeper = Gatekeeper.from_config(engine, env=env, terminal=terminal)
     terminal.report = keeper.write  # forwarding events go to the same review log
-    outcome = keeper.resolve(call, decision)
+    outcome = keeper.resolve(call, decision, request_id)
     if outcome.action == "allow":
         return "allow", outcome.reason
     if outcome.action == "deny":
@@ -260,9 +269,14 @@ def pre_tool_use_answer(
 
 
 def _pre_tool_use(
-    payload: Payload, env: Mapping[str, str], load: Loader | None, started: float | None
+    payload: Payload,
+    env: Mapping[str, str],
+    load: Loader | None,
+    started: float | None,
+    host: str,
+    request_id: str | None,
 ) -> str:
-    answered = pre_tool_use_answer(payload, env, load, started)
+    answered = pre_tool_use_answer(payload, env, load, started, host=host, request_id=request_id)
     return "" if answered is None else pre_tool_use(*answered)
 
 
@@ -291,9 +305,12 @@ def answer(
     *,
     load: Loader | None = None,
     started: float | None = None,
+    host: str = "claude-code",
+    request_id: str | None = None,
 ) -> str:
-    """The hook's whole stdout for one payload ("" for silence). Never raises. ``load`` and
-    ``started``: as for :func:`pre_tool_use_answer` (the HTTP hook of ``clearance serve``)."""
+    """The hook's whole stdout for one payload ("" for silence). Never raises. ``load``,
+    ``started``, ``host`` and ``request_id``: as for :func:`pre_tool_use_answer` (the HTTP hook
+    of ``clearance serve``)."""
     env = os.environ if env is None else env
     event: str | None = None
     try:
@@ -304,7 +321,7 @@ def answer(
             return error_answer(event, f"Denied: {exc}; {_FAILS_CLOSED}")
         event = payload.event
         if event == "PreToolUse":
-            return _pre_tool_use(payload, env, load, started)
+            return _pre_tool_use(payload, env, load, started, host, request_id)
         if event == "PermissionRequest":
             return _permission_request(payload, env, load)
         return error_answer(

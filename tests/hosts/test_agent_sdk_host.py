@@ -1,0 +1,41 @@
+"""An ask of an Agent SDK program forwarded to a serving session names its host, ``agent-sdk``."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "authority" / "forwarding"))
+
+from fwdharness import Serving
+
+sdk = pytest.importorskip("claude_agent_sdk")
+
+from clearance.hosts import agent_sdk  # noqa: E402
+
+
+def test_an_agent_sdk_ask_forwarded_to_a_serving_session_names_its_host(
+    world: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    world.global_config('{"permission": {"*": "ask"}, "hosts": {"claudeCode": {"ask": "forward"}}}')
+    project = world.project()
+    server = Serving(world, "P", project, {"permission": {"*": "ask", "bash": {"make *": "allow"}}})
+    monkeypatch.setenv("CLEARANCE_PARENT_SESSION", "P")
+    try:
+        hook = agent_sdk.pre_tool_use_hook()
+        data = {"session_id": "sdk-1", "transcript_path": "/dev/null", "cwd": str(project),
+                "hook_event_name": "PreToolUse", "tool_name": "Bash",
+                "tool_input": {"command": "make test"}, "tool_use_id": "toolu_1"}  # fmt: skip
+        out = asyncio.run(hook(data, "toolu_1", {"signal": None}))  # type: ignore[arg-type]
+        assert out["hookSpecificOutput"]["permissionDecision"] == "allow"  # type: ignore[typeddict-item]
+    finally:
+        server.stop()
+    log = world.state / "logs" / "review.jsonl"
+    records = [json.loads(x) for x in log.read_text().splitlines() if x.strip()]
+    answered = [r for r in records if r["event"] == "forwarded_permission.auto_approved"]
+    assert answered and answered[0]["host"] == "agent-sdk"
