@@ -158,7 +158,29 @@ def measure(policy: str, items: list[tuple[str, str]], home: str) -> list[tuple[
             {g.sentinel or f"{g.gate} {g.surface}" for g in decision.gates if g.action == "ask"}
         )
         results.append((decision.action, decision.reason, ", ".join(why)))
+        if decision.action == "ask":
+            for gate in decision.gates:
+                if gate.gate == "external_directory" and gate.action == "ask":
+                    OUTSIDE.append((gate.value, cwd, home))
     return results
+
+
+OUTSIDE: list[tuple[str, str, str]] = []  # (path asked about, the line's project, the home)
+
+
+def where(path: str, project: str, home: str) -> str:
+    """Where an outside-the-project path lies, seen from the line's project: a path beneath the
+    project here would be a relocation bug of this benchmark (the project inferred wrongly)."""
+    if path == project or path.startswith(project + "/"):
+        return "beneath the project (a benchmark bug)"
+    if project.startswith(path.rstrip("/") + "/"):
+        return "an ancestor of the project (cd .., find ..)"
+    if path == home or path.startswith(home + "/"):
+        return "beneath the home (~/.claude, ~/Library, ~/.zshrc)"
+    parent = project.rsplit("/", 1)[0]
+    if path.startswith(parent + "/"):
+        return "a sibling of the project"
+    return "elsewhere (/tmp, another user's files)"
 
 
 def report(title: str, items: list[tuple[str, str]], results: list[tuple[str, str, str]],
@@ -197,8 +219,13 @@ def main() -> None:
         builtin = measure(BUILTIN_POLICY, items, home)
         report("(a) built-in policy", items, builtin, asks=False, full=full)
         developer = developer_policy([r["command"] for r in records])
+        del OUTSIDE[:]
         report("(b) developer policy", items, measure(developer, items, home), asks=True,
                full=full)  # fmt: skip
+        places = collections.Counter(where(*one) for one in OUTSIDE)
+        print("  outside-the-project values asked about, by where they lie:")
+        for place, n in places.most_common():
+            print(f"  {n:5}  {place}")
 
 
 if __name__ == "__main__":
