@@ -11,6 +11,9 @@ program the corpus lines run (``prog`` and ``prog *`` for each program name foun
 tokenizer that also looks inside ``sh -c``-style scripts and behind wrappers), keeps the built-in
 secret denies, and asks for everything else. Every deny is listed, and under (b) the reason of
 every ask (``--list`` prints each line, otherwise they are grouped by reason).
+Last, each path an outside-the-project ask of (b) is about, by where it lies from the line's
+project (its working directory in every record; beneath the home, an ancestor, a sibling, elsewhere); one beneath the project would be
+this benchmark's bug (a project inferred or relocated wrongly), and is named so.
 
 The corpus's projects are relocated under a scratch directory, each made a git work tree, so
 paths inside a project are inside and paths elsewhere are outside, as they were for the agent.
@@ -165,7 +168,8 @@ def measure(policy: str, items: list[tuple[str, str]], home: str) -> list[tuple[
     return results
 
 
-OUTSIDE: list[tuple[str, str, str]] = []  # (path asked about, the line's project, the home)
+# (path asked about, the line's working directory: its project's root in every record, the home)
+OUTSIDE: list[tuple[str, str, str]] = []
 
 
 def where(path: str, project: str, home: str) -> str:
