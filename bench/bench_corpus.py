@@ -11,6 +11,9 @@ program the corpus lines run (``prog`` and ``prog *`` for each program name foun
 tokenizer that also looks inside ``sh -c``-style scripts and behind wrappers), keeps the built-in
 secret denies, and asks for everything else. Every deny is listed, and under (b) the reason of
 every ask (``--list`` prints each line, otherwise they are grouped by reason).
+Last, each path an outside-the-project ask of (b) is about, by where it lies from the line's
+project (its working directory in every record; beneath the home, an ancestor, a sibling, elsewhere); one beneath the project would be
+this benchmark's bug (a project inferred or relocated wrongly), and is named so.
 
 The corpus's projects are relocated under a scratch directory, each made a git work tree, so
 paths inside a project are inside and paths elsewhere are outside, as they were for the agent.
@@ -158,7 +161,30 @@ def measure(policy: str, items: list[tuple[str, str]], home: str) -> list[tuple[
             {g.sentinel or f"{g.gate} {g.surface}" for g in decision.gates if g.action == "ask"}
         )
         results.append((decision.action, decision.reason, ", ".join(why)))
+        if decision.action == "ask":
+            for gate in decision.gates:
+                if gate.gate == "external_directory" and gate.action == "ask":
+                    OUTSIDE.append((gate.value, cwd, home))
     return results
+
+
+# (path asked about, the line's working directory: its project's root in every record, the home)
+OUTSIDE: list[tuple[str, str, str]] = []
+
+
+def where(path: str, project: str, home: str) -> str:
+    """Where an outside-the-project path lies, seen from the line's project: a path beneath the
+    project here would be a relocation bug of this benchmark (the project inferred wrongly)."""
+    if path == project or path.startswith(project + "/"):
+        return "beneath the project (a benchmark bug)"
+    if project.startswith(path.rstrip("/") + "/"):
+        return "an ancestor of the project (cd .., find ..)"
+    if path == home or path.startswith(home + "/"):
+        return "beneath the home (~/.claude, ~/Library, ~/.zshrc)"
+    parent = project.rsplit("/", 1)[0]
+    if path.startswith(parent + "/"):
+        return "a sibling of the project"
+    return "elsewhere (/tmp, another user's files)"
 
 
 def report(title: str, items: list[tuple[str, str]], results: list[tuple[str, str, str]],
@@ -197,8 +223,13 @@ def main() -> None:
         builtin = measure(BUILTIN_POLICY, items, home)
         report("(a) built-in policy", items, builtin, asks=False, full=full)
         developer = developer_policy([r["command"] for r in records])
+        del OUTSIDE[:]
         report("(b) developer policy", items, measure(developer, items, home), asks=True,
                full=full)  # fmt: skip
+        places = collections.Counter(where(*one) for one in OUTSIDE)
+        print("  outside-the-project values asked about, by where they lie:")
+        for place, n in places.most_common():
+            print(f"  {n:5}  {place}")
 
 
 if __name__ == "__main__":

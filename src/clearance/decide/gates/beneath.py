@@ -276,13 +276,19 @@ class _Walk:
         return any(found[0].action == "deny" for found in self.best.values())
 
     def run(self, root: str) -> bool:
-        """Walk ``root``; ``False`` when the bound cut it short."""
+        """Walk ``root``; ``False`` when the bound cut it short. A walk starts with no deny
+        held (:meth:`reach` stops at the first), so it stops as soon as :meth:`_check` records
+        one."""
         if not os.path.isdir(root):
             self._check(root, os.path.basename(root), os.path.islink(root))
             return True
         stack = [root]
         hidden = self.hidden
         budget = self.budget
+        # Entries whose path holds none of the needles cannot match (see _check): skipped here
+        # without a call, unless a filter or a link's target must be looked at.
+        needles = self.needles if self.only is None else None
+        check = self._check
         while stack:
             directory = stack.pop()
             try:
@@ -291,7 +297,8 @@ class _Walk:
             except OSError:
                 continue  # unreadable: the command cannot read it either
             for entry in listed:
-                if not hidden and entry.name[:1] == ".":
+                name = entry.name
+                if not hidden and name[:1] == ".":
                     continue
                 if budget[0] <= 0:
                     return False
@@ -301,21 +308,28 @@ class _Walk:
                     is_link = not is_dir and entry.is_symlink()
                 except OSError:
                     is_dir = is_link = False
+                path = entry.path
                 if is_dir:
-                    stack.append(entry.path)
-                    self._check(entry.path + "/", entry.name, False)
-                else:
-                    self._check(entry.path, entry.name, is_link)
-                if self._denied():
+                    stack.append(path)
+                    path += "/"
+                if needles is not None and not (is_link and hidden):
+                    text = path.lower()
+                    for needle in needles:
+                        if needle in text:
+                            break
+                    else:
+                        continue
+                if check(path, name, is_link):
                     return True
         return True
 
-    def _check(self, path: str, name: str, is_link: bool) -> None:
+    def _check(self, path: str, name: str, is_link: bool) -> bool:
+        """Match one entry; ``True`` when that recorded a deny."""
         if self.only is not None:
             from fnmatch import fnmatchcase
 
             if path.endswith("/") or not fnmatchcase(name, self.only):
-                return  # the tool reads only files its filter names
+                return False  # the tool reads only files its filter names
         target = None
         if is_link and self.hidden:  # a tool that skips hidden entries follows no link either
             try:
@@ -331,7 +345,7 @@ class _Walk:
                 if needle in text:
                     break
             else:
-                return
+                return False
         values = [path]
         canonical, lexical = self.roots
         if lexical != canonical and path.startswith(canonical + "/"):
@@ -340,6 +354,7 @@ class _Walk:
             values.append(path[len(self.cwd) :])
         if target is not None:
             values.append(target)
+        denied = False
         for one in self.sets:
             rules = one.rules
             low = lowered(rules, values)
@@ -354,6 +369,8 @@ class _Walk:
                 best = self.best.get(one)
                 if best is None or RANK[rule.action] > RANK[best[0].action]:
                     self.best[one] = (rule, path, None)
+                    denied = denied or rule.action == "deny"
+        return denied
 
 
 def _result(
