@@ -26,13 +26,14 @@ _set = object.__setattr__
 class Requester(Frozen):
     """Who asks, when it is not the session the human is in (a forwarded ask)."""
 
-    __slots__ = ("agent", "cwd", "session", "surface", "tool", "value")
+    __slots__ = ("agent", "agent_id", "cwd", "session", "surface", "tool", "value")
     agent: str | None
     session: str | None
     cwd: str | None
     tool: str | None
     surface: str | None
     value: str | None
+    agent_id: str | None
 
     def __init__(
         self,
@@ -42,18 +43,22 @@ class Requester(Frozen):
         tool: str | None = None,
         surface: str | None = None,
         value: str | None = None,
+        agent_id: str | None = None,
     ) -> None:
         for name, item in (("agent", agent), ("session", session), ("cwd", cwd), ("tool", tool),
-                           ("surface", surface), ("value", value)):  # fmt: skip
+                           ("surface", surface), ("value", value),
+                           ("agent_id", agent_id)):  # fmt: skip
             _set(self, name, item)
 
     def as_json(self) -> dict[str, Any]:
         return {name: getattr(self, name) for name in self._fields}
 
     def describe(self) -> str:
-        parts = ["(Subagent)" if self.agent else "(Headless agent)"]
+        parts = ["(Subagent)" if self.agent or self.agent_id else "(Headless agent)"]
         if self.agent:
             parts.append(f"agent {self.agent}")
+        if self.agent_id:
+            parts.append(f"id {self.agent_id}")
         if self.session:
             parts.append(f"session {self.session}")
         if self.cwd:

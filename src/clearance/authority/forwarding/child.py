@@ -188,9 +188,10 @@ class ForwardingAuthorizer:
             call.kind,
             asking[0].surface if asking else None,
             asking[0].value if asking else None,
+            call.agent_id,
         )
         requester = Requester(who.agent, who.session, who.cwd, who.tool, who.surface,
-                              _cap_optional(who.value))  # fmt: skip
+                              _cap_optional(who.value), _cap_optional(who.agent_id))  # fmt: skip
         # The match values travel whole (the serving session decides on them); what is only
         # shown is capped, so a long command is not copied into the request again and again.
         gates = tuple(
@@ -356,6 +357,7 @@ def _fields(request: Request) -> dict[str, Any]:
         "askId": request.ask_id,
         "requesterSession": who.session,
         "requesterAgent": who.agent,
+        "requesterAgentId": who.agent_id,
         "targetSession": request.target,
         "tool": who.tool,
         "surface": first.surface if first else who.surface,
