@@ -5,11 +5,12 @@ a scripted Chat Completions endpoint behind an ``@ai-sdk/openai-compatible`` pro
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 
 import pytest
-from hosts_harness import BINARIES, CLEARANCE, HostProject
+from hosts_harness import BINARIES, CLEARANCE, POLICY, HostProject
 from wire_server import Script, call, say
 
 pytestmark = pytest.mark.skipif(
@@ -70,3 +71,24 @@ def test_a_headless_ask_is_forwarded_to_a_serving_session(opencode: HostProject)
     assert (opencode.project / "build").is_dir(), run.describe()
     events = [r["event"] for r in opencode.review_log()]
     assert "forwarded_permission.request_created" in events
+
+
+def test_a_subagent_is_held_to_its_own_policy(opencode: HostProject) -> None:
+    # The main agent may touch files; OpenCode's "general" subagent, in its child session, may
+    # not. The task tool starts the subagent; its own model requests carry only its prompt.
+    policy = json.loads(POLICY)
+    policy["permission"]["task"] = "allow"
+    policy["agents"] = {"general": {"permission": {"bash": {"touch *": {
+        "action": "deny", "reason": "the general subagent may not create files"}}}}}  # fmt: skip
+    opencode.policy(json.dumps(policy))
+    task = {"description": "make it", "prompt": "E2E-SUB make it", "subagent_type": "general"}
+    scripts = [
+        Script("E2E-MAIN", [call("task", task), say("Done.")]),
+        Script("E2E-SUB", [call("bash", {"command": "touch made.txt", "description": "x"}),
+                           say("Sub done.")]),  # fmt: skip
+    ]
+    run = opencode.run_opencode("E2E-MAIN delegate it", scripts)
+    assert not (opencode.project / "made.txt").exists(), run.describe()
+    assert "the general subagent may not create files" in run.sent(), run.describe()
+    decided = [r for r in opencode.review_log() if r.get("agent") == "general"]
+    assert decided, run.describe()

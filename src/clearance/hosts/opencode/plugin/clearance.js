@@ -53,14 +53,30 @@ function decide(payload) {
   })
 }
 
+// The agent each session runs, as OpenCode names it (a subagent runs in a child session of its
+// own). OpenCode tells a tool call only its session, and tells the agent before every model
+// request ("chat.params"); a tool call follows the model request that asked for it.
+const MAX_SESSIONS = 1024
+const agents = new Map()
+
+function remember(sessionID, agent) {
+  if (typeof sessionID !== "string" || typeof agent !== "string" || !agent) return
+  agents.delete(sessionID)
+  agents.set(sessionID, agent)
+  if (agents.size > MAX_SESSIONS) agents.delete(agents.keys().next().value)
+}
+
 export const Clearance = async ({ directory }) => ({
+  "chat.params": async (input) => {
+    remember(input.sessionID, typeof input.agent === "string" ? input.agent : input.agent?.name)
+  },
   "tool.execute.before": async (input, output) => {
     const answer = await decide({
       tool: input.tool,
       args: output.args ?? {},
       cwd: directory,
       sessionID: input.sessionID,
-      agent: input.agent,
+      agent: agents.get(input.sessionID) ?? input.agent,
       ui: false,
     })
     if (answer.decision !== "allow") {
