@@ -84,8 +84,7 @@ def test_a_subagent_is_held_to_its_own_policy(opencode: HostProject) -> None:
     task = {"description": "make it", "prompt": "E2E-SUB make it", "subagent_type": "general"}
     scripts = [
         Script("E2E-MAIN", [call("task", task), say("Done.")]),
-        Script("E2E-SUB", [call("bash", {"command": "touch made.txt", "description": "x"}),
-                           say("Sub done.")]),  # fmt: skip
+        Script("E2E-SUB", [call("bash", {"command": "touch made.txt"}), say("Sub done.")]),
     ]
     run = opencode.run_opencode("E2E-MAIN delegate it", scripts)
     assert not (opencode.project / "made.txt").exists(), run.describe()
