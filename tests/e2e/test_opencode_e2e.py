@@ -5,11 +5,15 @@ a scripted Chat Completions endpoint behind an ``@ai-sdk/openai-compatible`` pro
 
 from __future__ import annotations
 
+import json
 import os
+import socket
+import subprocess
+import time
 from pathlib import Path
 
 import pytest
-from hosts_harness import BINARIES, CLEARANCE, HostProject
+from hosts_harness import BINARIES, CLEARANCE, POLICY, HostProject
 from wire_server import Script, call, say
 
 pytestmark = pytest.mark.skipif(
@@ -70,3 +74,63 @@ def test_a_headless_ask_is_forwarded_to_a_serving_session(opencode: HostProject)
     assert (opencode.project / "build").is_dir(), run.describe()
     events = [r["event"] for r in opencode.review_log()]
     assert "forwarded_permission.request_created" in events
+
+
+def test_a_subagent_is_held_to_its_own_policy(opencode: HostProject) -> None:
+    # The main agent may touch files; OpenCode's "general" subagent, in its child session, may
+    # not. The task tool starts the subagent; its own model requests carry only its prompt.
+    policy = json.loads(POLICY)
+    policy["permission"]["task"] = "allow"
+    policy["agents"] = {"general": {"permission": {"bash": {"touch *": {
+        "action": "deny", "reason": "the general subagent may not create files"}}}}}  # fmt: skip
+    opencode.policy(json.dumps(policy))
+    task = {"description": "make it", "prompt": "E2E-SUB make it", "subagent_type": "general"}
+    scripts = [
+        Script("E2E-MAIN", [call("task", task), say("Done.")]),
+        Script("E2E-SUB", [call("bash", {"command": "touch made.txt"}), say("Sub done.")]),
+    ]
+    run = opencode.run_opencode("E2E-MAIN delegate it", scripts)
+    assert not (opencode.project / "made.txt").exists(), run.describe()
+    assert "the general subagent may not create files" in run.sent(), run.describe()
+    decided = [r for r in opencode.review_log() if r.get("agent") == "general"]
+    assert decided, run.describe()
+
+
+def _listening(project: HostProject) -> tuple[subprocess.Popen[bytes], int]:
+    """``clearance serve --listen`` on a free loopback port, once it accepts connections."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    process = subprocess.Popen(
+        [str(CLEARANCE), "serve", "--listen", f"127.0.0.1:{port}", "--session", "svc-e2e",
+         "--dir", str(project.project)],
+        stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        env=project.env, cwd=str(project.project),
+    )  # fmt: skip
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline and process.poll() is None:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            return process, port
+        except OSError:
+            time.sleep(0.1)
+    process.kill()
+    process.wait()
+    raise AssertionError("clearance serve --listen did not start")
+
+
+def test_the_plugin_asks_the_running_service_first(opencode: HostProject) -> None:
+    # The plugin's clearance executable is gone: only the service can let the call run.
+    plugin = opencode.config_home / "opencode" / "plugins" / "clearance.js"
+    plugin.write_text(plugin.read_text().replace(str(CLEARANCE), "/nonexistent/clearance"))
+    service, port = _listening(opencode)
+    opencode.extra_env["CLEARANCE_SERVICE_URL"] = f"http://127.0.0.1:{port}"
+    try:
+        made = opencode.run_opencode("E2E-MAIN make it", shell("E2E-MAIN", "touch made.txt"))
+        removed = opencode.run_opencode("E2E-MAIN delete it", shell("E2E-MAIN", "rm victim.txt"))
+    finally:
+        service.terminate()
+        service.wait(timeout=10)
+    assert (opencode.project / "made.txt").exists(), made.describe()
+    assert (opencode.project / "victim.txt").exists(), removed.describe()
+    assert "deleting files is not allowed here" in removed.sent(), removed.describe()

@@ -56,8 +56,10 @@ class Host:
         subagent: Callable[[dict[str, Any]], dict[str, Any]],
         decode: Callable[[Reply], str],
         can_ask: bool = True,
+        subagent_id: str | None = None,
     ) -> None:
         self.adapter = adapter
+        self.subagent_id = subagent_id  # the instance id the subagent payload carries
         self.bash = bash
         self.read = read
         self.unknown = unknown
@@ -162,6 +164,7 @@ HOSTS = {
         subagent=lambda p: {**p, "agent_id": "a-7", "agent_type": "reviewer"},
         decode=_decode_codex,
         can_ask=False,
+        subagent_id="a-7",
     ),
     "gemini": Host(
         GeminiAdapter(),
@@ -324,6 +327,34 @@ def test_a_subagent_is_held_to_its_own_policy(host: Host, setup: Any) -> None:
     if payload == host.bash(cwd, "cat notes.txt", {}):
         pytest.skip("this host's payloads name no subagent")
     assert verdict == "deny"
+
+
+def test_a_subagents_identity_reaches_its_policy_and_a_forwarded_asks_provenance(
+    host: Host, setup: Any
+) -> None:
+    from clearance.authority.ask import Ask
+    from clearance.authority.forwarding.child import ForwardingAuthorizer
+    from clearance.decide.engine import Engine
+
+    _, cwd, env = setup
+    plain = host.bash(cwd, "npm publish", {})
+    payload = host.subagent(plain)
+    if payload == plain:
+        pytest.skip("this host's payloads name no subagent")
+    call = host.adapter.read(payload, env).call
+    assert (call.agent, call.agent_id) == ("reviewer", host.subagent_id)
+    # The plain payload's call asks; the forwarded request says which agent asked.
+    main = host.adapter.read(plain, env).call
+    decision = Engine.load(cwd=cwd, env=env).check(main)
+    assert decision.action == "ask"
+    from clearance.decide.decision import Decision
+
+    asked = Decision(decision.action, decision.reason, decision.rule, decision.gates, call)
+    name = host.adapter.name
+    forwarding = ForwardingAuthorizer(env=env, state=str(setup[0].state), host=name)
+    who = forwarding.request_for(Ask(asked, "ask-1"), "P").requester
+    assert (who.agent, who.agent_id, who.session) == ("reviewer", host.subagent_id, call.session)
+    assert who.describe().startswith(f"(Subagent) · host {name} · agent reviewer")
 
 
 @pytest.mark.parametrize("name", sorted(HOSTS))

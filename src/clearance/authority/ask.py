@@ -27,7 +27,7 @@ _set = object.__setattr__
 class Requester(Frozen):
     """Who asks, when it is not the session the human is in (a forwarded ask)."""
 
-    __slots__ = ("agent", "cwd", "host", "session", "surface", "tool", "value")
+    __slots__ = ("agent", "agent_id", "cwd", "host", "session", "surface", "tool", "value")
     agent: str | None
     session: str | None
     cwd: str | None
@@ -35,6 +35,7 @@ class Requester(Frozen):
     surface: str | None
     value: str | None
     host: str | None
+    agent_id: str | None
 
     def __init__(
         self,
@@ -45,19 +46,23 @@ class Requester(Frozen):
         surface: str | None = None,
         value: str | None = None,
         host: str | None = None,
+        agent_id: str | None = None,
     ) -> None:
         for name, item in (("agent", agent), ("session", session), ("cwd", cwd), ("tool", tool),
-                           ("surface", surface), ("value", value), ("host", host)):  # fmt: skip
+                           ("surface", surface), ("value", value), ("host", host),
+                           ("agent_id", agent_id)):  # fmt: skip
             _set(self, name, item)
 
     def as_json(self) -> dict[str, Any]:
         return {name: getattr(self, name) for name in self._fields}
 
     def describe(self) -> str:
-        parts = ["(Subagent)" if self.agent else "(Headless agent)"]
+        parts = ["(Subagent)" if self.agent or self.agent_id else "(Headless agent)"]
         parts.append(f"host {self.host}" if self.host else "unknown host")
         if self.agent:
             parts.append(f"agent {self.agent}")
+        if self.agent_id:
+            parts.append(f"id {self.agent_id}")
         if self.session:
             parts.append(f"session {self.session}")
         if self.cwd:

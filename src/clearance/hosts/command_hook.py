@@ -314,11 +314,14 @@ def decide_full(
         from clearance.policy.state import state_root
 
         redeem_token(engine.state or state_root(env), event.token, call)
-        keeper = Gatekeeper.from_config(engine, env=env, terminal=_Answered(event.answer))
+        keeper = Gatekeeper.from_config(
+            engine, env=env, terminal=_Answered(event.answer), host=adapter.name
+        )
     else:
-        terminal = HostTerminal(engine, ask_mode(engine.policy, adapter.key), event.nobody, note)
+        mode = ask_mode(engine.policy, adapter.key)
+        terminal = HostTerminal(engine, mode, event.nobody, note, host=adapter.name)
         recording = _Recording(terminal)
-        keeper = Gatekeeper.from_config(engine, env=env, terminal=recording)
+        keeper = Gatekeeper.from_config(engine, env=env, terminal=recording, host=adapter.name)
         terminal.report = keeper.write  # forwarding events go to the same review log
     outcome = keeper.resolve(call, decision)
     if outcome.action == "allow":

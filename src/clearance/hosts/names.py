@@ -12,6 +12,13 @@ HOSTS = {
     "agent-sdk": "Claude Agent SDK",
     "gate": "clearance gate",
     "python": "clearance Python API",
+    "codex": "Codex",
+    "gemini": "Gemini CLI",
+    "copilot": "GitHub Copilot CLI",
+    "cursor": "Cursor",
+    "qwen": "Qwen Code",
+    "opencode": "OpenCode",
+    "pi": "pi",
 }
 
 

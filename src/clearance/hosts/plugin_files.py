@@ -13,17 +13,34 @@ import shlex
 from clearance._json import dumps
 from clearance.hosts.hook_files import Change, executable
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+
 __all__ = ["MARKER", "install", "installed_command", "render", "uninstall"]
 
 PLACEHOLDER = "__CLEARANCE_ARGV__"
+SERVICE = "__CLEARANCE_SERVICE__"
 MARKER = "clearance hook"
+# Where `clearance serve --listen` is looked for (the address `clearance install claude-code
+# --http` uses too); CLEARANCE_SERVICE_URL in the host's environment names another.
+SERVICE_URL = "http://127.0.0.1:8765"
 
 
-def render(host: str, name: str, words: list[str] | None = None) -> str:
+def render(
+    host: str, name: str, words: list[str] | None = None, env: Mapping[str, str] | None = None
+) -> str:
     here = os.path.join(os.path.dirname(os.path.abspath(__file__)), host, "plugin", name)
     with open(here, encoding="utf-8") as f:
         template = f.read()
-    return template.replace(PLACEHOLDER, dumps(words or executable()), 1)
+    text = template.replace(PLACEHOLDER, dumps(words or executable()), 1)
+    if SERVICE in text:
+        from clearance.hosts.claude_code.http_token import token_path
+        from clearance.policy.state import state_root
+
+        service = {"url": SERVICE_URL, "tokenFile": token_path(state_root(env))}
+        text = text.replace(SERVICE, dumps(service), 1)
+    return text
 
 
 def install(path: str, text: str) -> Change:

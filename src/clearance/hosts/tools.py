@@ -55,6 +55,7 @@ def to_call(
     session: str | None = None,
     agent: str | None = None,
     mcp: tuple[str, str] | None = None,
+    agent_id: str | None = None,
 ) -> ToolCall:
     """The call for one host tool use. ``mcp`` is (server, tool) for an MCP tool."""
     if not isinstance(arguments, dict):
@@ -90,8 +91,11 @@ def to_call(
             raise PayloadError(f"the arguments of {tool}: the paths must be non-empty strings")
         from clearance.intent.call import ToolCall
 
-        return ToolCall(name, {**data, "file_path": paths}, cwd=cwd, agent=agent, session=session)
-    payload = Payload("PreToolUse", name, data, cwd, session_id=session, agent_type=agent)
+        return ToolCall(name, {**data, "file_path": paths}, cwd=cwd, agent=agent, session=session,
+                        agent_id=agent_id)  # fmt: skip
+    payload = Payload(
+        "PreToolUse", name, data, cwd, session_id=session, agent_type=agent, agent_id=agent_id
+    )
     return claude_call(payload)
 
 

@@ -44,14 +44,18 @@ def canonical_tool(name: str) -> str:
 
 class ToolCall(Frozen):
     """``tool`` is the name as the host gave it; ``input`` the tool's arguments (a mapping, or
-    a plain string: the command for ``bash``, the path for file tools)."""
+    a plain string: the command for ``bash``, the path for file tools). ``agent`` is the kind of
+    (sub)agent that made the call (it selects the per-agent policy); ``agent_id`` the host's id
+    of that one agent instance, when the host gives one (it travels in a forwarded ask's
+    provenance)."""
 
-    __slots__ = ("agent", "cwd", "input", "session", "tool")
+    __slots__ = ("agent", "agent_id", "cwd", "input", "session", "tool")
     tool: str
     input: Any
     cwd: str
     agent: str | None
     session: str | None
+    agent_id: str | None
 
     def __init__(
         self,
@@ -60,12 +64,14 @@ class ToolCall(Frozen):
         cwd: str = ".",
         agent: str | None = None,
         session: str | None = None,
+        agent_id: str | None = None,
     ) -> None:
         _set(self, "tool", tool)
         _set(self, "input", {} if input is None else input)
         _set(self, "cwd", cwd)
         _set(self, "agent", agent or None)
         _set(self, "session", session or None)
+        _set(self, "agent_id", agent_id or None)
 
     @property
     def kind(self) -> str:

@@ -4,6 +4,8 @@ Routes:
 
 * ``POST /hooks/claude-code`` — Claude Code's ``http`` hook (PreToolUse, PermissionRequest),
   ``Authorization: Bearer <token>``; the answer is the command hook's JSON, ``{}`` for silence.
+* ``POST /hooks/opencode``, ``POST /hooks/pi`` — the plugin hosts' payload, the same token; the
+  answer is what ``clearance hook <host>`` prints (``{decision, reason}``), a deny on a failure.
 * ``GET /login?t=…`` — the one-time login; ``GET /`` pending asks; ``GET /events`` the same list
   live (Server-Sent Events); ``POST /asks/{id}`` an answer; ``GET /decisions`` recent decisions;
   ``GET /grants`` and ``POST /grants/revoke``; ``POST /login-links`` a new one-time link;
@@ -234,6 +236,30 @@ def build_app(service: Service) -> Starlette:
             gone.cancel()
         return Response(out or "{}\n", media_type="application/json")
 
+    async def plugin_hook(request: Request) -> Response:
+        from clearance.hosts.claude_code.payload import MAX_PAYLOAD_BYTES
+        from clearance.hosts.command_hook import answer
+
+        adapter = _plugin_adapter(request.path_params.get("host", ""))
+        if adapter is None:
+            return JSONResponse({"error": "clearance: no such hook"}, 404)
+        if not auth.hook_allowed(request.headers.get("authorization")):
+            return JSONResponse({"error": "clearance: missing or wrong hook token"}, 401)
+        length = request.headers.get("content-length", "")
+        if length.isdigit() and int(length) > MAX_PAYLOAD_BYTES:
+            return JSONResponse({"error": "clearance: the hook input is too large"}, 413)
+        raw = await request.body()
+        if len(raw) > MAX_PAYLOAD_BYTES:
+            raw = raw[: MAX_PAYLOAD_BYTES + 1]
+        import functools
+
+        import anyio.to_thread
+
+        call = functools.partial(answer, adapter, raw, service.env)
+        reply = await anyio.to_thread.run_sync(call, limiter=service.hook_limiter())
+        # The plugin's answer is on stdout whatever the exit status (a failure is a deny).
+        return Response(reply.stdout, media_type="application/json")
+
     # -- login ---------------------------------------------------------------------------------
 
     async def login(request: Request) -> Response:
@@ -400,6 +426,7 @@ def build_app(service: Service) -> Starlette:
     static = StaticFiles(directory=str(files("clearance.service") / "static"))
     routes = [
         Route("/hooks/claude-code", hook, methods=["POST"]),
+        Route("/hooks/{host}", plugin_hook, methods=["POST"]),
         Route("/login", login, methods=["GET"]),
         Route("/login-links", login_link, methods=["POST"]),
         Route("/", home, methods=["GET"]),
@@ -419,3 +446,16 @@ def _result(request: Request, status: int, text: str, *, reload: bool = False) -
         return JSONResponse({"message": text, "reload": reload}, status_code=status)
     return HTMLResponse(pages.message_page("Done" if status < 300 else "Not done", text),
                         status_code=status)  # fmt: skip
+
+
+def _plugin_adapter(host: str) -> Any:
+    """The adapter of a plugin host served at ``/hooks/<host>``, else ``None``."""
+    if host == "opencode":
+        from clearance.hosts.opencode.hook import OpenCodeAdapter
+
+        return OpenCodeAdapter()
+    if host == "pi":
+        from clearance.hosts.pi.hook import PiAdapter
+
+        return PiAdapter()
+    return None

@@ -196,9 +196,11 @@ class ForwardingAuthorizer:
             asking[0].surface if asking else None,
             asking[0].value if asking else None,
             self.host,
+            call.agent_id,
         )
         requester = Requester(who.agent, who.session, who.cwd, who.tool, who.surface,
-                              _cap_optional(who.value), who.host or self.host)  # fmt: skip
+                              _cap_optional(who.value), who.host or self.host,
+                              _cap_optional(who.agent_id))  # fmt: skip
         # The match values travel whole (the serving session decides on them); what is only
         # shown is capped, so a long command is not copied into the request again and again.
         gates = tuple(
@@ -368,6 +370,7 @@ def _fields(request: Request) -> dict[str, Any]:
         "requesterSession": who.session,
         "requesterAgent": who.agent,
         "host": who.host,
+        "requesterAgentId": who.agent_id,
         "targetSession": request.target,
         "tool": who.tool,
         "surface": first.surface if first else who.surface,

@@ -129,8 +129,8 @@ class Server:
         first = request.gates[0] if request.gates else None
         return {
             "requestId": request.id, "askId": request.ask_id, "requesterSession": who.session,
-            "requesterAgent": who.agent, "host": who.host, "responderSession": self.session,
-            "tool": who.tool,
+            "requesterAgent": who.agent, "requesterAgentId": who.agent_id, "host": who.host,
+            "responderSession": self.session, "tool": who.tool,
             "surface": first.surface if first else who.surface,
             "value": first.value if first else who.value, "cwd": who.cwd, "via": list(request.via),
         }  # fmt: skip
@@ -465,11 +465,11 @@ def _ask(request: Request, resolution: Resolution) -> Ask:
     from clearance.intent.call import ToolCall
 
     who = request.requester
-    call = ToolCall(who.tool or "tool", {}, who.cwd or "/", who.agent, who.session)
+    call = ToolCall(who.tool or "tool", {}, who.cwd or "/", who.agent, who.session, who.agent_id)
     gates = resolution.gates
     decision = Decision("ask", resolution.reason or request.reason, resolution.rule, gates, call)
     requester = Requester(who.agent, who.session, who.cwd, who.tool, who.surface, who.value,
-                          who.host)  # fmt: skip
+                          who.host, who.agent_id)  # fmt: skip
     return Ask(decision, request.ask_id or request.id, requester)
 
 

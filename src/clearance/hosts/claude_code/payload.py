@@ -234,4 +234,5 @@ def to_call(payload: Payload) -> ToolCall:
         cwd=payload.cwd,
         agent=payload.agent_type,
         session=payload.session_id,
+        agent_id=payload.agent_id,
     )

@@ -81,14 +81,16 @@ class CodexAdapter(Adapter):
             )
         session = text_field(data, "session_id")
         agent = text_field(data, "agent_type")
+        agent_id = text_field(data, "agent_id")
         if tool == "apply_patch":
-            call = _patch_call(arguments, cwd, session, agent)
+            call = _patch_call(arguments, cwd, session, agent, agent_id)
         elif tool.startswith("mcp__"):
             server, _, name = tool[5:].partition("__")
             call = to_call(TOOLS, tool, arguments, cwd, session=session, agent=agent,
-                           mcp=(server, name))  # fmt: skip
+                           mcp=(server, name), agent_id=agent_id)  # fmt: skip
         else:
-            call = to_call(TOOLS, tool, arguments, cwd, session=session, agent=agent)
+            call = to_call(TOOLS, tool, arguments, cwd, session=session, agent=agent,
+                           agent_id=agent_id)  # fmt: skip
         return HookEvent(kind, host_event, call, _NO_ASK if kind == PRE_TOOL else None)
 
     def encode(self, event: HookEvent, action: str, reason: str) -> Reply:
@@ -122,7 +124,13 @@ def _pre_tool_deny(reason: str) -> str:
     return dumps(out) + "\n"
 
 
-def _patch_call(arguments: dict[str, Any], cwd: str, session: str | None, agent: str | None) -> Any:
+def _patch_call(
+    arguments: dict[str, Any],
+    cwd: str,
+    session: str | None,
+    agent: str | None,
+    agent_id: str | None,
+) -> Any:
     from clearance.intent.call import ToolCall
 
     patch = arguments.get("command", arguments.get("patch", arguments.get("input")))
@@ -133,7 +141,9 @@ def _patch_call(arguments: dict[str, Any], cwd: str, session: str | None, agent:
     paths = patch_paths(patch)
     if not paths:
         raise PayloadError("the apply_patch call names no file (no '*** Add/Update/Delete File:')")
-    return ToolCall("Edit", {"file_path": paths}, cwd=cwd, agent=agent, session=session)
+    return ToolCall(
+        "Edit", {"file_path": paths}, cwd=cwd, agent=agent, session=session, agent_id=agent_id
+    )
 
 
 def run() -> int:

@@ -3,12 +3,54 @@
 // blocks the call (by throwing) unless clearance answers "allow". Anything else blocks too:
 // clearance missing or crashing, output that is not its JSON answer, or no answer in time.
 import { spawn } from "node:child_process"
+import { readFile } from "node:fs/promises"
 
 // Written by `clearance install opencode`: how to run clearance, and the hook's time budget.
 const CLEARANCE = __CLEARANCE_ARGV__
 const TIMEOUT_SECONDS = 120
 
-function decide(payload) {
+// Written by `clearance install opencode`: where `clearance serve --listen` answers, and the file
+// with its hook token. The service is asked first; when it does not run (nothing listens, no
+// token, or it refuses the token), `clearance hook opencode` runs as a process.
+const SERVICE = __CLEARANCE_SERVICE__
+
+async function fromService(payload) {
+  let token
+  try {
+    token = (await readFile(SERVICE.tokenFile, "utf8")).trim()
+  } catch {
+    return null
+  }
+  const url = (process.env.CLEARANCE_SERVICE_URL || SERVICE.url).replace(/\/+$/, "") + "/hooks/opencode"
+  let response
+  try {
+    response = await fetch(url, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", Authorization: `Bearer ${token}` },
+      body: JSON.stringify(payload),
+      signal: AbortSignal.timeout((TIMEOUT_SECONDS + 10) * 1000),
+    })
+  } catch (error) {
+    if (error?.name === "TimeoutError") {
+      return { decision: "deny", reason: "[clearance] the clearance service did not answer in time; the call is blocked" }
+    }
+    return null // nothing listens: the process decides
+  }
+  if (response.status === 401 || response.status === 404) return null
+  try {
+    const answer = JSON.parse(await response.text())
+    if (response.ok && answer && ["allow", "deny", "ask"].includes(answer.decision)) {
+      return { decision: answer.decision, reason: String(answer.reason || "") }
+    }
+  } catch {}
+  return { decision: "deny", reason: `[clearance] the clearance service answered ${response.status} without a decision; the call is blocked` }
+}
+
+async function decide(payload) {
+  return (await fromService(payload)) ?? (await fromProcess(payload))
+}
+
+function fromProcess(payload) {
   return new Promise((resolve) => {
     let child
     try {
@@ -53,14 +95,30 @@ function decide(payload) {
   })
 }
 
+// The agent each session runs, as OpenCode names it (a subagent runs in a child session of its
+// own). OpenCode tells a tool call only its session, and tells the agent before every model
+// request ("chat.params"); a tool call follows the model request that asked for it.
+const MAX_SESSIONS = 1024
+const agents = new Map()
+
+function remember(sessionID, agent) {
+  if (typeof sessionID !== "string" || typeof agent !== "string" || !agent) return
+  agents.delete(sessionID)
+  agents.set(sessionID, agent)
+  if (agents.size > MAX_SESSIONS) agents.delete(agents.keys().next().value)
+}
+
 export const Clearance = async ({ directory }) => ({
+  "chat.params": async (input) => {
+    remember(input.sessionID, typeof input.agent === "string" ? input.agent : input.agent?.name)
+  },
   "tool.execute.before": async (input, output) => {
     const answer = await decide({
       tool: input.tool,
       args: output.args ?? {},
       cwd: directory,
       sessionID: input.sessionID,
-      agent: input.agent,
+      agent: agents.get(input.sessionID) ?? input.agent,
       ui: false,
     })
     if (answer.decision !== "allow") {
