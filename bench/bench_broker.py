@@ -10,7 +10,8 @@ serving a policy that allows ``make *``. The child side is the child's own code 
 signed answer from its reply stream, verify it). The local rows use ``clearance serve`` without
 ``--broker`` and the socket transport. The throughput run starts N child processes, lets each
 warm up (imports, connection, 5 asks), then times them forwarding their share concurrently, and
-checks the broker's audit stream (every request answered exactly once, none lost). Targets: broker median round trip ≤ 5 ms, ≥ 1,000 asks/s with 8 children and
+checks the broker's audit stream (every request answered exactly once, none lost), and counts the broker's commands per ask
+(the round trips, independent of the machine's load). Targets: broker median round trip ≤ 5 ms, ≥ 1,000 asks/s with 8 children and
 2 servers.
 """
 
@@ -106,7 +107,9 @@ def start_redis(directory: str) -> tuple[subprocess.Popen[bytes], str]:
 
 
 def start_serve(env: dict[str, str], directory: str, url: str | None) -> subprocess.Popen[bytes]:
-    args = [sys.executable, "-m", "clearance", "serve", "--session", SESSION, "--dir", directory,
+    profile = os.environ.get("BENCH_PROFILE_SERVE")  # a directory: profile each server there
+    prof = ["-m", "cProfile", "-o", os.path.join(profile or "", f"serve-{time.time_ns()}.prof")]
+    args = [sys.executable, *(prof if profile and url else []), "-m", "clearance", "serve", "--session", SESSION, "--dir", directory,
             "--policy", POLICY, "--no-human"]  # fmt: skip
     if url is not None:
         args += ["--broker", url]
@@ -168,7 +171,9 @@ def throughput(envs: list[dict[str, str]], tmp: str, url: str | None, public: st
     servers = [start_serve(env, tmp, url) for env in envs]
     share = total // children
     try:
-        argv = [sys.executable, __file__, "--child", envs[0]["CLEARANCE_HOME"],
+        profile = os.environ.get("BENCH_PROFILE_SERVE")
+        prof = ["-m", "cProfile", "-o", os.path.join(profile or "", "child.prof")]
+        argv = [sys.executable, *(prof if profile and url else []), __file__, "--child", envs[0]["CLEARANCE_HOME"],
                 str(share), url or "-", public or "-"]  # fmt: skip
         procs = [subprocess.Popen([*argv, f"child{i}"], env=envs[0], stdin=subprocess.PIPE,
                                   stdout=subprocess.PIPE) for i in range(children)]  # fmt: skip
@@ -233,15 +238,27 @@ def main() -> None:
                       f"{ms(percentile(samples, 95))}", flush=True)  # fmt: skip
             print(f"throughput, {children} children:")
             redis_client_flush(url)
+            before = commands(url)
             elapsed, done = throughput(envs, tmp, url, public, total, children)
+            used = commands(url) - before
             check = audit_check(url, done + 5 * children)  # with the warm-up asks
             print(f"  broker, 2 servers: {done} asks in {elapsed:.2f} s "
                   f"({done / elapsed:.0f}/s); {check}", flush=True)  # fmt: skip
+            # Load-independent: the broker's commands (and calls) per ask, everything included
+            # (the warm-up, the serving instances' heartbeats).
+            print(f"  broker commands per ask: {used / (done + 5 * children):.2f}", flush=True)
             elapsed, done = throughput(envs[:1], tmp, None, None, total, children)
             print(f"  socket, 1 server:  {done} asks in {elapsed:.2f} s "
                   f"({done / elapsed:.0f}/s)", flush=True)  # fmt: skip
         finally:
             stop(redis_process)
+
+
+def commands(url: str) -> int:
+    """The commands the broker processed so far (a script's calls inside it not counted)."""
+    import redis
+
+    return int(redis.Redis.from_url(url).info("stats")["total_commands_processed"])
 
 
 def redis_client_flush(url: str) -> None:

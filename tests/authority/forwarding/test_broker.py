@@ -392,3 +392,18 @@ def test_the_config_alone_names_the_broker_the_session_and_the_key(
     assert result["decision"] == "allow", result
     assert [json.loads(e["record"])["requesterSession"] for e in audit(redis_server.client(),
                                                                        "alice")] == ["C7"]  # fmt: skip
+
+
+def test_answers_are_written_after_the_broker_forgets_its_scripts(
+    world: Any, redis_server: RedisServer, public: str, brokers: list[BrokerServing]
+) -> None:
+    # The serving loop writes its answers with EVALSHA in one round trip (no SCRIPT EXISTS
+    # first); a broker that lost its script cache (a restart) gets the script again.
+    serving(world, brokers, redis_server)
+    asker = child(world, redis_server.url, public)
+    assert asker.forward(a_request("alice", "git status")).action == "allow"
+    redis_server.client().script_flush()
+    assert asker.forward(a_request("alice", "git log")).action == "allow"
+    assert [e["event"] for e in audit(redis_server.client(), "alice")] == ["answered"] * 2
+    commands = redis_server.client().info("commandstats")
+    assert "cmdstat_script|exists" not in commands

@@ -768,10 +768,19 @@ class RedisInbound:
         if not queued:
             return
         try:
-            pipe = self.client.pipeline(transaction=False)
-            for _reply, keys, args in queued:
-                self.write(keys=keys, args=args, client=pipe)
-            pipe.execute()
+            self._pipelined(queued)
+        except redis.exceptions.NoScriptError:
+            # The broker lost its script cache (a restart): nothing was written. Load the
+            # script and write again (an answer already written would only be acknowledged).
+            try:
+                self.client.script_load(_ANSWER)
+                self._pipelined(queued)
+            except redis.ResponseError:
+                raise
+            except redis.RedisError:
+                for reply, keys, args in queued:
+                    self._write(reply, keys, args)
+                return
         except redis.ResponseError:
             raise
         except redis.RedisError:
@@ -780,6 +789,15 @@ class RedisInbound:
             return
         for reply, _keys, _args in queued:
             self._written(reply)
+
+    def _pipelined(self, queued: list[tuple[_Reply, list[Any], list[Any]]]) -> None:
+        """The queued answers in one round trip. EVALSHA directly: a pipeline of registered
+        scripts would first ask the broker whether it knows them (SCRIPT EXISTS), a second
+        round trip for every batch."""
+        pipe = self.client.pipeline(transaction=False)
+        for _reply, keys, args in queued:
+            pipe.evalsha(self.write.sha, len(keys), *keys, *args)
+        pipe.execute()
 
     def _written(self, reply: _Reply) -> None:
         reply.closed = True
