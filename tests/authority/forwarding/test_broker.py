@@ -407,3 +407,19 @@ def test_answers_are_written_after_the_broker_forgets_its_scripts(
     assert [e["event"] for e in audit(redis_server.client(), "alice")] == ["answered"] * 2
     commands = redis_server.client().info("commandstats")
     assert "cmdstat_script|exists" not in commands
+
+
+def test_broker_messages_are_strict_utf8_json() -> None:
+    # Messages over the broker use the standard library's C codec (redis-py loads it anyway);
+    # what it reads stays strict: no NaN or infinities, UTF-8 only, and it writes the same
+    # compact text as clearance._json.
+    from clearance._json import dumps
+    from clearance.authority.forwarding.broker import _dumps, _loads
+
+    for bad in (b'{"expires": NaN}', b'{"expires": -Infinity}', b"\xff{}",
+                '{"a":1}'.encode("utf-16")):  # fmt: skip
+        with pytest.raises(ValueError):
+            _loads(bad)
+    message = {"id": "r1", "reason": "Needs approval: 'café'\n", "n": [1, 2.5, None, True]}
+    assert _dumps(message) == dumps(message)
+    assert _loads(_dumps(message).encode()) == message
