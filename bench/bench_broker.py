@@ -2,6 +2,8 @@
 and 2 serving instances — with the local socket transport beside it, in the same run.
 
 Run: .venv/bin/python bench/bench_broker.py [--requests 4000] [--children 8] [--runs 500]
+(``BENCH_PROFILE_SERVE=DIR``: run the broker's serving instances, and the throughput children,
+under ``python -m cProfile``, writing their profiles in DIR.)
 
 A real ``redis-server`` (loopback, a random port, append-only file with ``everysec`` as
 docs/forwarding.md recommends) and real ``clearance serve --broker URL --no-human`` processes
@@ -166,6 +168,16 @@ def round_trip(env: dict[str, str], tmp: str, url: str | None, public: str | Non
         stop(server)
 
 
+def cpu_seconds(pid: int) -> float:
+    """The CPU time (user and system) a process has used so far."""
+    with open(f"/proc/{pid}/stat") as stat:
+        fields = stat.read().rpartition(")")[2].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+CPU: dict[str, float] = {}  # what the last throughput run used, in seconds: children, servers
+
+
 def throughput(envs: list[dict[str, str]], tmp: str, url: str | None, public: str | None,
                total: int, children: int) -> tuple[float, int]:  # fmt: skip
     servers = [start_serve(env, tmp, url) for env in envs]
@@ -179,13 +191,17 @@ def throughput(envs: list[dict[str, str]], tmp: str, url: str | None, public: st
                                   stdout=subprocess.PIPE) for i in range(children)]  # fmt: skip
         for proc in procs:  # every child started, warmed up and connected
             assert proc.stdout is not None and proc.stdout.readline() == b"ready\n"
+        before = sum(cpu_seconds(s.pid) for s in servers)
         started = time.perf_counter()
         for proc in procs:
             assert proc.stdin is not None
             proc.stdin.write(b"go\n")
             proc.stdin.flush()
-        codes = [p.wait(timeout=900) for p in procs]
+        lines = [p.stdout.readline() for p in procs if p.stdout is not None]
         elapsed = time.perf_counter() - started
+        CPU["servers"] = sum(cpu_seconds(s.pid) for s in servers) - before
+        CPU["children"] = sum(float(line.split()[1]) for line in lines if line.startswith(b"cpu"))
+        codes = [p.wait(timeout=900) for p in procs]
     finally:
         for server in servers:
             stop(server)
@@ -215,7 +231,9 @@ def main() -> None:
         forward_many(child, 5, session + "-warm")  # imports, connections: before the clock
         print("ready", flush=True)
         sys.stdin.readline()  # the go signal
+        cpu = time.process_time()
         forward_many(child, int(count), session)
+        print(f"cpu {time.process_time() - cpu}", flush=True)
         return
     args = sys.argv[1:]
     total = int(args[args.index("--requests") + 1]) if "--requests" in args else 4000
@@ -238,18 +256,24 @@ def main() -> None:
                       f"{ms(percentile(samples, 95))}", flush=True)  # fmt: skip
             print(f"throughput, {children} children:")
             redis_client_flush(url)
-            before = commands(url)
+            before, redis_cpu = commands(url), cpu_seconds(redis_process.pid)
             elapsed, done = throughput(envs, tmp, url, public, total, children)
             used = commands(url) - before
+            redis_cpu = cpu_seconds(redis_process.pid) - redis_cpu
             check = audit_check(url, done + 5 * children)  # with the warm-up asks
             print(f"  broker, 2 servers: {done} asks in {elapsed:.2f} s "
                   f"({done / elapsed:.0f}/s); {check}", flush=True)  # fmt: skip
             # Load-independent: the broker's commands (and calls) per ask, everything included
             # (the warm-up, the serving instances' heartbeats).
             print(f"  broker commands per ask: {used / (done + 5 * children):.2f}", flush=True)
+            print(f"  CPU per ask: children {CPU['children'] / done * 1000:.2f} ms, servers "
+                  f"{CPU['servers'] / done * 1000:.2f} ms, redis {redis_cpu / done * 1000:.2f} ms",
+                  flush=True)  # fmt: skip
             elapsed, done = throughput(envs[:1], tmp, None, None, total, children)
             print(f"  socket, 1 server:  {done} asks in {elapsed:.2f} s "
                   f"({done / elapsed:.0f}/s)", flush=True)  # fmt: skip
+            print(f"  CPU per ask: children {CPU['children'] / done * 1000:.2f} ms, server "
+                  f"{CPU['servers'] / done * 1000:.2f} ms", flush=True)  # fmt: skip
         finally:
             stop(redis_process)
 
