@@ -2,6 +2,8 @@
 and 2 serving instances — with the local socket transport beside it, in the same run.
 
 Run: .venv/bin/python bench/bench_broker.py [--requests 4000] [--children 8] [--runs 500]
+(``BENCH_PROFILE_SERVE=DIR``: run the broker's serving instances, and the throughput children,
+under ``python -m cProfile``, writing their profiles in DIR.)
 
 A real ``redis-server`` (loopback, a random port, append-only file with ``everysec`` as
 docs/forwarding.md recommends) and real ``clearance serve --broker URL --no-human`` processes
@@ -10,7 +12,8 @@ serving a policy that allows ``make *``. The child side is the child's own code 
 signed answer from its reply stream, verify it). The local rows use ``clearance serve`` without
 ``--broker`` and the socket transport. The throughput run starts N child processes, lets each
 warm up (imports, connection, 5 asks), then times them forwarding their share concurrently, and
-checks the broker's audit stream (every request answered exactly once, none lost). Targets: broker median round trip ≤ 5 ms, ≥ 1,000 asks/s with 8 children and
+checks the broker's audit stream (every request answered exactly once, none lost), and counts the broker's commands per ask
+(the round trips, independent of the machine's load). Targets: broker median round trip ≤ 5 ms, ≥ 1,000 asks/s with 8 children and
 2 servers.
 """
 
@@ -106,7 +109,9 @@ def start_redis(directory: str) -> tuple[subprocess.Popen[bytes], str]:
 
 
 def start_serve(env: dict[str, str], directory: str, url: str | None) -> subprocess.Popen[bytes]:
-    args = [sys.executable, "-m", "clearance", "serve", "--session", SESSION, "--dir", directory,
+    profile = os.environ.get("BENCH_PROFILE_SERVE")  # a directory: profile each server there
+    prof = ["-m", "cProfile", "-o", os.path.join(profile or "", f"serve-{time.time_ns()}.prof")]
+    args = [sys.executable, *(prof if profile and url else []), "-m", "clearance", "serve", "--session", SESSION, "--dir", directory,
             "--policy", POLICY, "--no-human"]  # fmt: skip
     if url is not None:
         args += ["--broker", url]
@@ -163,24 +168,40 @@ def round_trip(env: dict[str, str], tmp: str, url: str | None, public: str | Non
         stop(server)
 
 
+def cpu_seconds(pid: int) -> float:
+    """The CPU time (user and system) a process has used so far."""
+    with open(f"/proc/{pid}/stat") as stat:
+        fields = stat.read().rpartition(")")[2].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+CPU: dict[str, float] = {}  # what the last throughput run used, in seconds: children, servers
+
+
 def throughput(envs: list[dict[str, str]], tmp: str, url: str | None, public: str | None,
                total: int, children: int) -> tuple[float, int]:  # fmt: skip
     servers = [start_serve(env, tmp, url) for env in envs]
     share = total // children
     try:
-        argv = [sys.executable, __file__, "--child", envs[0]["CLEARANCE_HOME"],
+        profile = os.environ.get("BENCH_PROFILE_SERVE")
+        prof = ["-m", "cProfile", "-o", os.path.join(profile or "", "child.prof")]
+        argv = [sys.executable, *(prof if profile and url else []), __file__, "--child", envs[0]["CLEARANCE_HOME"],
                 str(share), url or "-", public or "-"]  # fmt: skip
         procs = [subprocess.Popen([*argv, f"child{i}"], env=envs[0], stdin=subprocess.PIPE,
                                   stdout=subprocess.PIPE) for i in range(children)]  # fmt: skip
         for proc in procs:  # every child started, warmed up and connected
             assert proc.stdout is not None and proc.stdout.readline() == b"ready\n"
+        before = sum(cpu_seconds(s.pid) for s in servers)
         started = time.perf_counter()
         for proc in procs:
             assert proc.stdin is not None
             proc.stdin.write(b"go\n")
             proc.stdin.flush()
-        codes = [p.wait(timeout=900) for p in procs]
+        lines = [p.stdout.readline() for p in procs if p.stdout is not None]
         elapsed = time.perf_counter() - started
+        CPU["servers"] = sum(cpu_seconds(s.pid) for s in servers) - before
+        CPU["children"] = sum(float(line.split()[1]) for line in lines if line.startswith(b"cpu"))
+        codes = [p.wait(timeout=900) for p in procs]
     finally:
         for server in servers:
             stop(server)
@@ -210,7 +231,9 @@ def main() -> None:
         forward_many(child, 5, session + "-warm")  # imports, connections: before the clock
         print("ready", flush=True)
         sys.stdin.readline()  # the go signal
+        cpu = time.process_time()
         forward_many(child, int(count), session)
+        print(f"cpu {time.process_time() - cpu}", flush=True)
         return
     args = sys.argv[1:]
     total = int(args[args.index("--requests") + 1]) if "--requests" in args else 4000
@@ -233,15 +256,33 @@ def main() -> None:
                       f"{ms(percentile(samples, 95))}", flush=True)  # fmt: skip
             print(f"throughput, {children} children:")
             redis_client_flush(url)
+            before, redis_cpu = commands(url), cpu_seconds(redis_process.pid)
             elapsed, done = throughput(envs, tmp, url, public, total, children)
+            used = commands(url) - before
+            redis_cpu = cpu_seconds(redis_process.pid) - redis_cpu
             check = audit_check(url, done + 5 * children)  # with the warm-up asks
             print(f"  broker, 2 servers: {done} asks in {elapsed:.2f} s "
                   f"({done / elapsed:.0f}/s); {check}", flush=True)  # fmt: skip
+            # Load-independent: the broker's commands (and calls) per ask, everything included
+            # (the warm-up, the serving instances' heartbeats).
+            print(f"  broker commands per ask: {used / (done + 5 * children):.2f}", flush=True)
+            print(f"  CPU per ask: children {CPU['children'] / done * 1000:.2f} ms, servers "
+                  f"{CPU['servers'] / done * 1000:.2f} ms, redis {redis_cpu / done * 1000:.2f} ms",
+                  flush=True)  # fmt: skip
             elapsed, done = throughput(envs[:1], tmp, None, None, total, children)
             print(f"  socket, 1 server:  {done} asks in {elapsed:.2f} s "
                   f"({done / elapsed:.0f}/s)", flush=True)  # fmt: skip
+            print(f"  CPU per ask: children {CPU['children'] / done * 1000:.2f} ms, server "
+                  f"{CPU['servers'] / done * 1000:.2f} ms", flush=True)  # fmt: skip
         finally:
             stop(redis_process)
+
+
+def commands(url: str) -> int:
+    """The commands the broker processed so far (a script's calls inside it not counted)."""
+    import redis
+
+    return int(redis.Redis.from_url(url).info("stats")["total_commands_processed"])
 
 
 def redis_client_flush(url: str) -> None:

@@ -392,3 +392,34 @@ def test_the_config_alone_names_the_broker_the_session_and_the_key(
     assert result["decision"] == "allow", result
     assert [json.loads(e["record"])["requesterSession"] for e in audit(redis_server.client(),
                                                                        "alice")] == ["C7"]  # fmt: skip
+
+
+def test_answers_are_written_after_the_broker_forgets_its_scripts(
+    world: Any, redis_server: RedisServer, public: str, brokers: list[BrokerServing]
+) -> None:
+    # The serving loop writes its answers with EVALSHA in one round trip (no SCRIPT EXISTS
+    # first); a broker that lost its script cache (a restart) gets the script again.
+    serving(world, brokers, redis_server)
+    asker = child(world, redis_server.url, public)
+    assert asker.forward(a_request("alice", "git status")).action == "allow"
+    redis_server.client().script_flush()
+    assert asker.forward(a_request("alice", "git log")).action == "allow"
+    assert [e["event"] for e in audit(redis_server.client(), "alice")] == ["answered"] * 2
+    commands = redis_server.client().info("commandstats")
+    assert "cmdstat_script|exists" not in commands
+
+
+def test_broker_messages_are_strict_utf8_json() -> None:
+    # Messages over the broker use the standard library's C codec (redis-py loads it anyway);
+    # what it reads stays strict: no NaN or infinities, UTF-8 only, and it writes the same
+    # compact text as clearance._json.
+    from clearance._json import dumps
+    from clearance.authority.forwarding.broker import _dumps, _loads
+
+    for bad in (b'{"expires": NaN}', b'{"expires": -Infinity}', b"\xff{}",
+                '{"a":1}'.encode("utf-16")):  # fmt: skip
+        with pytest.raises(ValueError):
+            _loads(bad)
+    message = {"id": "r1", "reason": "Needs approval: 'café'\n", "n": [1, 2.5, None, True]}
+    assert _dumps(message) == dumps(message)
+    assert _loads(_dumps(message).encode()) == message
