@@ -262,6 +262,25 @@ WRAPPERS: list[tuple[str, str, str]] = [
     ("zsh -c 'ls; id &|'", "stop", "stop"),
     ("zsh -c 'echo \"<<X\"\ncat **/.env\nX'", "stop", "stop"),
     ("zsh -c 'cat <<X\n*(e:y:)\nX\nls *(e:z:)'", "stop", "stop"),
+    # zsh's clobbering redirects name their file: bash reads `>!` as a write to a file `!`
+    ("zsh -lc 'echo hi >! ~/.bashrc'", "stop", "stop"),
+    ("zsh -lc 'echo hi >>! .git/hooks/pre-commit'", "stop", "stop"),
+    ("zsh -lc 'echo hi &>! .claude/settings.json'", "stop", "stop"),
+    ("zsh -lc 'echo hi >&! ~/.bashrc'", "stop", "stop"),
+    # precommand modifiers and `repeat` run the words after them
+    ("zsh -lc 'noglob rm -rf x'", "stop", "stop"),
+    ("zsh -lc 'nocorrect git push --force'", "stop", "stop"),
+    ("zsh -lc 'repeat 1 rm -rf x'", "stop", "stop"),
+    ("zsh -lc 'true; - rm -rf x'", "stop", "stop"),
+    ("zsh -lc 'if true; then - rm -rf x; fi'", "stop", "stop"),
+    ("zsh -lc 'ls && r'", "stop", "stop"),
+    # an unbraced parameter takes a subscript or a modifier in zsh
+    ("zsh -lc 'cat $HOME[1,-1]/.ssh/id_rsa'", "stop", "stop"),
+    ("zsh -lc 'cat $PWD:h/.ssh/id_rsa'", "stop", "stop"),
+    ("zsh -lc 'cat \"$PWD:h/.ssh/id_rsa\"'", "stop", "stop"),
+    # a statement of redirections only runs $READNULLCMD / $NULLCMD
+    ("zsh -lc 'READNULLCMD=sh; < README.md'", "stop", "stop"),
+    ("zsh -lc 'NULLCMD=./x; > out'", "stop", "stop"),
     # a wrapper whose inner command is not allowed, or whose options are not benign
     ("timeout 60 rm -rf x", "stop", "deny"),
     ("nice rm x", "stop", "deny"),
@@ -295,6 +314,12 @@ WRAPPERS_BENIGN: list[tuple[str, str, str]] = [
     ("zsh -lc 'git status && git diff'", "allow", "allow"),
     ("zsh -lc 'rg -n \"disabled_alias\" src'", "allow", "allow"),
     ("zsh -lc \"cat <<'EOF'\nprint((1))\nEOF\"", "allow", "allow"),
+    ("zsh -lc 'cat -- -'", "allow", "allow"),
+    ("zsh -lc 'ls -r src'", "allow", "allow"),
+    ("zsh -lc 'grep -r foo src'", "allow", "allow"),
+    ("zsh -lc 'echo $? $$ done'", "allow", "allow"),
+    ("zsh -lc 'echo $x:$y'", "allow", "allow"),
+    ("zsh -lc 'echo hi >| /dev/null'", "allow", "allow"),
     ("bash -lc 'npm test'", "ask", "allow"),
     ("/bin/ls", "allow", "allow"),
     ("/bin/ls src", "ask", "allow"),  # a reader's operands are proven read only when typed bare

@@ -329,8 +329,18 @@ _SCRIPT_SHELLS = frozenset({"bash", "sh", "dash", "zsh"})
 _SCRIPT_LETTERS = frozenset("celuv")
 _SCRIPT_LONGS = frozenset({"--login", "--noprofile", "--norc"})
 _SCRIPT_SET_O = frozenset({"pipefail", "errexit", "nounset"})
-# Words that change how zsh reads the rest of the script.
+# Words that change how zsh reads the rest of the script, or run a command bash would not:
+# the precommand modifiers `noglob` and `nocorrect`, the reserved word `repeat`, `sched`, and
+# the variables naming the program zsh runs for a statement of redirections only.
 _ZSH_WORDS = ("setopt", "unsetopt", "emulate", "alias", "autoload", "zmodload", "disable")
+_ZSH_WORDS += ("noglob", "nocorrect", "repeat", "sched", "NULLCMD", "READNULLCMD")
+# Command words zsh runs as a precommand modifier (`- cmd`) or a history replay (`r`).
+_ZSH_COMMANDS = frozenset({"-", "r"})
+# Reserved words after which the next word is a command word again.
+_RESERVED = frozenset({"if", "then", "else", "elif", "do", "while", "until", "!", "{", "time"})
+# Characters that make a parameter expansion: zsh reads `$name[…]` as a subscript and
+# `$name:h` as a modifier where bash reads literal text.
+_SPECIAL = frozenset("@*#?$!-0123456789")
 _NAME_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_")
 # `<<'EOF'` / `<<"EOF"` / `<<\EOF`: a body zsh, like bash, passes on as it is.
 _PLAIN = frozenset("\\`$")
@@ -405,6 +415,8 @@ def zsh_reads_as_bash(script: str) -> bool:
         if ch == "$":
             if nxt in "~=^+" or (nxt == "{" and script[i + 2 : i + 3] in "(~=^+"):
                 return False
+            if _subscripted(script, i + 1):
+                return False  # `$HOME[1,-1]`, `$PWD:h`: a subscript or modifier to zsh only
             if nxt == "(":
                 # `$(…)`: code again, read by the unquoted rules even inside double quotes.
                 opened.append(double)
@@ -428,11 +440,53 @@ def zsh_reads_as_bash(script: str) -> bool:
         if ch == "(":
             if i == 0 or script[i - 1] != "$":
                 return False  # glob grouping or qualifiers, subshells, `=(…)`, arrays
+        elif ch == "!" and i and script[i - 1] in ">&":
+            return False  # `>!`, `>>!`, `&>!`, `>&!`: zsh's clobbering redirects name a file
         elif _zsh_only(ch, nxt, start):
+            return False
+        elif start and _command_word(script, i) in _ZSH_COMMANDS:
             return False
         start = ch in " \t\n;|&"
         i += 1
     return not double and not opened
+
+
+def _subscripted(script: str, at: int) -> bool:
+    """Whether the unbraced parameter starting at ``at`` (after its ``$``) is followed by ``[``
+    or by ``:`` and a letter, which zsh reads as a subscript or a modifier."""
+    end = at
+    if script[at : at + 1] in _SPECIAL and script[at : at + 1] != "":
+        end = at + 1
+    else:
+        while end < len(script) and script[end] in _NAME_CHARS:
+            end += 1
+    if end == at:
+        return False
+    after = script[end : end + 1]
+    return after == "[" or (after == ":" and script[end + 1 : end + 2].isalpha())
+
+
+def _command_word(script: str, at: int) -> str | None:
+    """The word starting at ``at`` when it stands where a command word does (after a separator,
+    an opening ``$(``, or a reserved word), else ``None``."""
+    end = at
+    while end < len(script) and script[end] not in " \t\n;|&()<>'\"`":
+        end += 1
+    word = script[at:end]
+    if word not in _ZSH_COMMANDS:
+        return None
+    j = at
+    while True:
+        while j > 0 and script[j - 1] in " \t":
+            j -= 1
+        if j == 0 or script[j - 1] in ";|&\n(":
+            return word
+        k = j
+        while k > 0 and script[k - 1] not in " \t\n;|&(":
+            k -= 1
+        if script[k:j] not in _RESERVED:
+            return None
+        j = k
 
 
 def _zsh_only(ch: str, nxt: str, start: bool) -> bool:
