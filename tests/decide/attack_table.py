@@ -150,6 +150,12 @@ UNKNOWN_PATHS: list[tuple[str, str, str]] = [
     ("cat < $f", "ask", "ask"),
     ("tail -f ${LOG:-$f}", "ask", "ask"),
     ("PWD=/etc cat $PWD/x", "stop", "ask"),
+    # a value glued to a short option of a program whose options are not known is a path
+    ("xargs -a~/.ssh/id_rsa echo", "stop", "deny"),
+    ("xargs -xa~/.ssh/id_rsa echo", "stop", "deny"),
+    ("xargs -a.env echo", "stop", "deny"),
+    ("jq -f.env", "stop", "deny"),
+    ("jq -f~/.ssh/id_rsa", "stop", "deny"),
 ]
 
 UNKNOWN_PATHS_BENIGN: list[tuple[str, str, str]] = [
@@ -163,6 +169,11 @@ UNKNOWN_PATHS_BENIGN: list[tuple[str, str, str]] = [
     ('[ -z "$x" ] && echo empty', "ask", "allow"),
     ('git commit -m "$(cat <<\'EOF\'\nfix: a message\n\nwith a body\nEOF\n)"', "ask", "allow"),
     ("make -j$(nproc)", "ask", "allow"),
+    ("ls -la src", "allow", "allow"),
+    ("head -n5 README.md", "allow", "allow"),
+    ("tail -n+2 README.md", "allow", "allow"),
+    ("git log -1", "allow", "allow"),
+    ("make -j4", "ask", "allow"),
 ]
 
 # Point 7: rules match words, not letters.
