@@ -425,9 +425,19 @@ UNSHOWN_CODE: list[tuple[str, str, str]] = [
     ("echo 'rm x' > f; exec bash f", "ask", "ask"),
     ("echo 'rm x' >| f; . f", "ask", "ask"),
     ("echo 'rm x' &> f; . f", "ask", "ask"),
+    # a quoted heredoc delimiter holding a line break: no line ends the body, and the text the
+    # grammar reads as the body runs as commands
+    ("cat <<'A\n' ; cat ~/.ssh/id_rsa\nA", "stop", "stop"),
+    ("cat <<'A\n' ; rm -rf x\nA", "stop", "stop"),
+    ("cat <<'A\n' | cat .env\nx\nA", "stop", "stop"),
+    ('cat <<"A\nB" ; git push --force\nA\nB', "stop", "stop"),
+    ("cat <<'A\n'\necho hi > ~/.bashrc\nA", "stop", "stop"),
 ]
 
 UNSHOWN_CODE_BENIGN: list[tuple[str, str, str]] = [
+    ("cat <<'A' | cat\nx\nA", "allow", "allow"),
+    ('cat <<"A" | cat\nx\nA', "allow", "allow"),
+    ("cat <<\\A | cat\nx\nA", "allow", "allow"),
     ("fc -l", "ask", "allow"),
     ("fc -ln -5", "ask", "allow"),
     ("history", "ask", "allow"),
