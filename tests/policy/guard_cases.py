@@ -666,6 +666,25 @@ def _contents() -> list[Case]:
     ]
 
 
+def _braces() -> list[Case]:
+    g = "brace expansion"
+    return [
+        *each(
+            g,
+            [
+                "rm -rf /tmp/{x,../etc}",
+                "rm -rf /tmp/{..,x}",
+                "git push origin {+main,x}",
+                "git push {-f,origin}",
+                "truncate -s {0,1} app.log",
+            ],
+            DENY,
+            "bash expands the braces before the command runs: the rule meets the words it passes",
+        ),
+        *each(g, ["rm -rf /tmp/{a,b}", "git push origin {main,dev}", "truncate -s {10M,} a"], ALLOW),
+    ]
+
+
 def all_cases() -> list[Case]:
     cases = [
         *_git_reset(),
@@ -683,6 +702,7 @@ def all_cases() -> list[Case]:
         *_devices(),
         *_modes(),
         *_contents(),
+        *_braces(),
     ]
     seen: dict[str, Case] = {}
     for case in cases:

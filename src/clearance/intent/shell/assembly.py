@@ -350,6 +350,10 @@ class Assembly:
         expanded = _brace_command(words) if "{" in text else None
         if expanded is not None:  # `{rm,-rf,x}`, `/usr/bin/l{s,}`: the name is computed
             floor = floor or (COMPUTED, "runs a command whose name comes from a brace expansion")
+        elif "{" in text:
+            # `rm -rf /tmp/{x,../etc}`, `git push origin {+main,x}`: a rule is written for the
+            # words bash passes, so they are a unit of their own as well (when all are known)
+            expanded = _brace_arguments(words)
         self.units.append(
             unit(
                 text,
@@ -929,6 +933,32 @@ def _brace_command(words: Sequence[Word]) -> str | None:
             if value:
                 out.append(value)
     return " ".join(out)
+
+
+def _brace_arguments(words: Sequence[Word]) -> str | None:
+    """When an argument brace-expands: the command bash runs, its words joined; ``None`` when
+    no word expands or one is not known (a computed word is an unknown path of its own, a
+    brace past its cap floors the unit)."""
+    out: list[str] = []
+    changed = False
+    for word in words:
+        raw = word.raw
+        expanded = brace.expand(raw) if "{" in raw else None
+        if expanded is None or (len(expanded) == 1 and expanded[0] == raw):
+            if word.value is None:
+                return None
+            out.append(word.value)
+            continue
+        if len(out) + len(expanded) > brace.MAX_ALTERNATIVES:
+            return None
+        changed = True
+        for text in expanded:
+            value, glob = brace.literal(text)
+            if value is None:
+                return None
+            if value:
+                out.append(value)
+    return " ".join(out) if changed else None
 
 
 def _expanded_canonical(text: str) -> str:
