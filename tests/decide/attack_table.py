@@ -156,6 +156,13 @@ UNKNOWN_PATHS: list[tuple[str, str, str]] = [
     ("xargs -a.env echo", "stop", "deny"),
     ("jq -f.env", "stop", "deny"),
     ("jq -f~/.ssh/id_rsa", "stop", "deny"),
+    # a number inside a longer word: /proc/$$ is this shell, its cwd and root links lead anywhere
+    ("cat /proc/$$/cwd/.env", "stop", "stop"),
+    ("cat /proc/$$/cwd/../.ssh/id_rsa", "stop", "stop"),
+    ("cat /proc/$$/cwd/link", "stop", "stop"),
+    ("echo hi > /proc/$$/cwd/.git/hooks/pre-commit", "stop", "stop"),
+    ("cat /proc/${$}/cwd/sd/id_rsa", "stop", "stop"),
+    ("cat /proc/$((1+1))/cwd/.env", "stop", "stop"),
 ]
 
 UNKNOWN_PATHS_BENIGN: list[tuple[str, str, str]] = [
@@ -174,6 +181,10 @@ UNKNOWN_PATHS_BENIGN: list[tuple[str, str, str]] = [
     ("tail -n+2 README.md", "allow", "allow"),
     ("git log -1", "allow", "allow"),
     ("make -j4", "ask", "allow"),
+    ("echo x$$", "allow", "allow"),
+    ('echo "pid: $$"', "allow", "allow"),
+    ("wc -c $#", "allow", "allow"),
+    ("echo $((1+2))", "allow", "allow"),
 ]
 
 # Point 7: rules match words, not letters.
