@@ -522,9 +522,18 @@ LINE_LINKS: list[tuple[str, str, str]] = [
     ("cat sd/../.ssh/id_rsa", "deny", "deny"),
     ("cat /proc/self/cwd/../.ssh/id_rsa", "stop", "stop"),
     ("cd /proc/self/cwd/.. && cat .ssh/id_rsa", "stop", "stop"),
+    # a name made anywhere in the line: pipeline elements, process substitutions and background
+    # jobs run at once, so a path typed before the link may be opened after it is made
+    ("(sleep 1; cat up/.ssh/id_rsa) | ln -s .. up", "deny", "deny"),
+    ("{ sleep 1; cat up/.ssh/id_rsa; } | ln -s .. up", "deny", "deny"),
+    ("cat up/.ssh/id_rsa < <(ln -s .. up)", "deny", "deny"),
+    ("cat up/.ssh/id_rsa & ln -s .. up", "deny", "deny"),
+    ("(sleep 1; cat k) | ln -s ~/.ssh/id_rsa k", "deny", "deny"),
 ]
 
 LINE_LINKS_BENIGN: list[tuple[str, str, str]] = [
+    ("cat README.md | ln -s src s2", "ask", "allow"),
+    ("(sleep 1; cat s2/a.py) | ln -s src s2", "ask", "allow"),
     ("ln -s build/out latest && ls latest", "ask", "allow"),
     ("ln -s .. up; cat README.md", "ask", "allow"),
     ("ln -s .. up; cat up/proj/README.md", "ask", "allow"),

@@ -148,6 +148,17 @@ def _analyze(command: str, cwd: str | None, home: str, exists: Callable[[str], b
     # `cd name` searches CDPATH first when it is set, in the line or inherited.
     session.cdpath = "CDPATH" in command or bool(os.environ.get("CDPATH"))
     asm, comments_only, _ = session.run(command, "", Scope(None, normalise_cwd(cwd)), 0, False)
+    made = session.line
+    if made.aliases or made.overflow:
+        # A name made anywhere in the line may exist before a path typed earlier is opened: the
+        # elements of a pipeline, a process substitution and a background job run at once
+        # (`(sleep 1; cat up/.ssh/id_rsa) | ln -s .. up`). So the line is read again with every
+        # name it makes known from its start.
+        again = _Session(home, not home_reassigned, pwd_ok, session.exists)
+        again.cdpath = session.cdpath
+        again.line.aliases = list(made.aliases)
+        again.line.overflow = made.overflow
+        asm, comments_only, _ = again.run(command, "", Scope(None, normalise_cwd(cwd)), 0, False)
     units = tuple(asm.units)
     if _GLOB_CHANGED and any(mark in command for mark in _GLOB_CHANGED) and _globs(command):
         # The line changes how bash expands globs (dotglob, nocaseglob, extglob, globstar,
