@@ -436,6 +436,11 @@ UNSHOWN_CODE: list[tuple[str, str, str]] = [
     ("echo 'rm x' > f; exec bash f", "ask", "ask"),
     ("echo 'rm x' >| f; . f", "ask", "ask"),
     ("echo 'rm x' &> f; . f", "ask", "ask"),
+    # history expansion turned on: a later line replays and rewrites an earlier command
+    ("set -H -o history\necho -rf x\n^echo^rm", "stop", "stop"),
+    ("set -H -o history\necho -rf x\n!!:s/echo/rm/", "stop", "stop"),
+    ("set -o history -o histexpand\necho push --force\n^echo^git", "stop", "stop"),
+    ("set -eH\necho ~/.ssh/id_rsa\ncat !$", "stop", "stop"),
     # a quoted heredoc delimiter holding a line break: no line ends the body, and the text the
     # grammar reads as the body runs as commands
     ("cat <<'A\n' ; cat ~/.ssh/id_rsa\nA", "stop", "stop"),
@@ -446,6 +451,8 @@ UNSHOWN_CODE: list[tuple[str, str, str]] = [
 ]
 
 UNSHOWN_CODE_BENIGN: list[tuple[str, str, str]] = [
+    ('set -euo pipefail\necho hi\n[ ! -f x ] && echo no', "ask", "allow"),
+    ('set -e; echo "hi!"', "ask", "allow"),
     ("cat <<'A' | cat\nx\nA", "allow", "allow"),
     ('cat <<"A" | cat\nx\nA', "allow", "allow"),
     ("cat <<\\A | cat\nx\nA", "allow", "allow"),
