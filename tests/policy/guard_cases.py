@@ -682,6 +682,13 @@ def _braces() -> list[Case]:
             "bash expands the braces before the command runs: the rule meets the words it passes",
         ),
         *each(g, ["rm -rf /tmp/{a,b}", "git push origin {main,dev}", "truncate -s {10M,} a"], ALLOW),
+        *each(
+            g,
+            ["rm -rf /tmp/.*/etc", "rm -rf /tmp/.?/etc", "rm -rf /tmp/.[.]/etc"],
+            DENY,
+            "a pattern segment starting with . matches .. in bash before 5.2 (macOS ships 3.2)",
+        ),
+        *each(g, ["rm -rf /tmp/.cache*", "rm -rf /tmp/build/.??*", "rm -rf /tmp/*.o"], ALLOW),
     ]
 
 

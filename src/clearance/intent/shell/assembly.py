@@ -354,6 +354,8 @@ class Assembly:
             # `rm -rf /tmp/{x,../etc}`, `git push origin {+main,x}`: a rule is written for the
             # words bash passes, so they are a unit of their own as well (when all are known)
             expanded = _brace_arguments(words)
+        if not expanded and "/." in text and not _GLOB_MARKS.isdisjoint(text):
+            expanded = _dotdot_arguments(words)
         self.units.append(
             unit(
                 text,
@@ -958,6 +960,33 @@ def _brace_arguments(words: Sequence[Word]) -> str | None:
                 return None
             if value:
                 out.append(value)
+    return " ".join(out) if changed else None
+
+
+def _dotdot_arguments(words: Sequence[Word]) -> str | None:
+    """When a pattern segment that starts with ``.`` may match ``..`` (``rm -rf /tmp/.*/etc``):
+    the command with that segment read as ``..``, which bash before 5.2 (macOS ships 3.2)
+    matches, so a rule written for ``*/../*`` meets it; else ``None``."""
+    from fnmatch import fnmatchcase  # only for the lines that need it
+
+    out: list[str] = []
+    changed = False
+    for word in words:
+        value = word.value
+        if value is None:
+            return None
+        if word.glob and not word.quoted and "." in value:
+            segments = value.split("/")
+            for i, segment in enumerate(segments):
+                if (
+                    segment[:1] == "."
+                    and not _GLOB_MARKS.isdisjoint(segment)
+                    and fnmatchcase("..", segment)
+                ):
+                    segments[i] = ".."
+                    changed = True
+            value = "/".join(segments)
+        out.append(value)
     return " ".join(out) if changed else None
 
 
