@@ -589,6 +589,11 @@ PROGRAMS_RUN: list[tuple[str, str, str]] = [
     ("run-parts .", "ask", "ask"),
     ("cd / && cat */*/*/*/*", "ask", "ask"),
     ("cd /proc && cat */*/*/*", "ask", "ask"),
+    # a file as a commit or the index holds it: its content for a path rule
+    ("git show HEAD:.env", "stop", "deny"),
+    ("git cat-file -p HEAD:.env", "stop", "deny"),
+    ("git show :.env", "stop", "deny"),
+    ("git diff HEAD:.env HEAD~1:src/.env", "stop", "deny"),
 ]
 
 PROGRAMS_RUN_BENIGN: list[tuple[str, str, str]] = [
@@ -597,6 +602,8 @@ PROGRAMS_RUN_BENIGN: list[tuple[str, str, str]] = [
     ("less +G README.md", "ask", "allow"),
     ("less +/TODO README.md", "ask", "allow"),
     ("cat src/*.py", "allow", "allow"),
+    ("git show HEAD:README.md", "allow", "allow"),
+    ("git show --stat HEAD~1", "allow", "allow"),
 ]
 
 # A second adversarial pass over points 1–7 (every line already stopped when tried).
@@ -715,6 +722,12 @@ RECURSIVE_READS: list[tuple[str, str, str]] = [
     ("grep -r SECRET .", "stop", "deny"),  # the project's .env
     ("rg SECRET", "stop", "deny"),  # no directory: the working directory
     ('cd "$d" && grep -r x', "stop", "stop"),  # a directory clearance cannot know
+    # git grep searches every tracked file (--untracked: the others too), git archive writes all
+    ("git grep -e S", "deny", "deny"),
+    ("git grep --untracked S", "deny", "deny"),
+    ("git grep S HEAD", "deny", "deny"),
+    ("git -C . grep -e S", "deny", "deny"),
+    ("git archive HEAD | tar x -O", "deny", "deny"),
 ]
 
 RECURSIVE_READS_BENIGN: list[tuple[str, str, str]] = [
@@ -724,6 +737,8 @@ RECURSIVE_READS_BENIGN: list[tuple[str, str, str]] = [
     ("tar cf x.tar src", "ask", "allow"),
     ("ls -R ~", "ask", "allow"),
     ("find ~ -name x", "ask", "allow"),
+    ("git log --oneline", "allow", "allow"),
+    ("git diff HEAD~1", "allow", "allow"),
 ]
 
 CLASSES: dict[str, list[tuple[str, str, str]]] = {

@@ -292,10 +292,30 @@ _BY_OPTION: dict[str, tuple[str, frozenset[str], str]] = {
 }  # fmt: skip
 for _alias in ("egrep", "fgrep", "rgrep"):
     _BY_OPTION[_alias] = _BY_OPTION["grep"]
-RECURSIVE = frozenset({*_ALWAYS, *_BY_OPTION, "find", "fd", "fdfind", "tar", "7z", "7za", "rgrep"})
+RECURSIVE = frozenset(
+    {*_ALWAYS, *_BY_OPTION, "find", "fd", "fdfind", "tar", "7z", "7za", "rgrep", "git"}
+)
+# git subcommands that read every file of the tree they are given (the working tree by default):
+# `git grep KEY` searches the tracked files (with --untracked, the others too), `git archive`
+# writes them all out.
+_GIT_RECURSIVE = frozenset({"grep", "archive"})
+_GIT_VALUED = frozenset({"-C", "-c", "--git-dir", "--work-tree", "--namespace", "--config-env"})
 _FIND_HANDS_ON = frozenset({"-exec", "-execdir", "-ok", "-okdir"})
 # Recursive readers that search the working directory when given no directory.
-_CWD_BY_DEFAULT = frozenset({*_ALWAYS, "grep", "egrep", "fgrep", "rgrep", "find", "fd", "fdfind"})
+_CWD_BY_DEFAULT = frozenset(
+    {*_ALWAYS, "grep", "egrep", "fgrep", "rgrep", "find", "fd", "fdfind", "git"}
+)
+
+
+def _git_subcommand(values: Sequence[str | None]) -> str | None:
+    """git's subcommand, after its global options (``None`` when computed)."""
+    i = 0
+    while i < len(values):
+        v = values[i]
+        if v is None or not v.startswith("-"):
+            return v
+        i += 2 if v in _GIT_VALUED else 1
+    return None
 
 
 def searches_cwd(words: Sequence[Word]) -> bool:
@@ -330,6 +350,8 @@ def reads_recursively(words: Sequence[Word]) -> bool:
         return _tar_creates(values)
     if name in ("7z", "7za"):
         return bool(values) and values[0] in ("a", "u")
+    if name == "git":
+        return _git_subcommand(values) in _GIT_RECURSIVE
     letters, longs, valued = _BY_OPTION[name]
     i = 0
     while i < len(values):

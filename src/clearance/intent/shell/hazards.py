@@ -491,6 +491,10 @@ def _git_key(finding: Finding, option: str, setting: str | None, literal_value: 
         finding.runs(f"passes {option} {key}, a git setting clearance does not know to be inert")
 
 
+# git subcommands that print a file named `REV:path` or `:path` (the index).
+_GIT_OBJECT_READERS = frozenset({"show", "cat-file", "diff", "archive", "grep", "difftool"})
+
+
 def _git(finding: Finding, words: Sequence[Word], values: Values) -> None:
     """git(1) OPTIONS and git-config(1); gtfobins: git."""
     i = 1
@@ -579,6 +583,15 @@ def _git(finding: Finding, words: Sequence[Word], values: Values) -> None:
     for option, arg in _option_values(args, "", ("--output",)):
         if option == "--output":
             finding.write("--output", arg)
+    if sub in _GIT_OBJECT_READERS:
+        for arg in args[1:]:
+            # `git show HEAD:.env`, `git cat-file -p :0:.env`: the file as a commit or the index
+            # holds it, which is the file's content for a path rule (relative to the top of the
+            # work tree; read here from the working directory, as `HEAD:./x` is).
+            if arg and ":" in arg and not arg.startswith("-"):
+                path = arg.rpartition(":")[2]
+                if path and "://" not in arg:
+                    finding.read(f"{sub} of a file in a commit", path)
     if sub in ("format-patch", "archive"):
         for option, arg in _option_values(args, "o", ()):
             if option == "-o":
