@@ -594,6 +594,9 @@ PROGRAMS_RUN: list[tuple[str, str, str]] = [
     ("git cat-file -p HEAD:.env", "stop", "deny"),
     ("git show :.env", "stop", "deny"),
     ("git diff HEAD:.env HEAD~1:src/.env", "stop", "deny"),
+    # the built-in policy allows reading the reflog, not expiring or deleting it
+    ("git reflog expire --expire=now --all", "ask", "allow"),
+    ("git reflog delete HEAD@{0}", "ask", "allow"),
 ]
 
 PROGRAMS_RUN_BENIGN: list[tuple[str, str, str]] = [
@@ -604,6 +607,7 @@ PROGRAMS_RUN_BENIGN: list[tuple[str, str, str]] = [
     ("cat src/*.py", "allow", "allow"),
     ("git show HEAD:README.md", "allow", "allow"),
     ("git show --stat HEAD~1", "allow", "allow"),
+    ("git reflog -n 5", "allow", "allow"),
 ]
 
 # A second adversarial pass over points 1–7 (every line already stopped when tried).
