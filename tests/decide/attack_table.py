@@ -451,7 +451,7 @@ UNSHOWN_CODE: list[tuple[str, str, str]] = [
 ]
 
 UNSHOWN_CODE_BENIGN: list[tuple[str, str, str]] = [
-    ('set -euo pipefail\necho hi\n[ ! -f x ] && echo no', "ask", "allow"),
+    ("set -euo pipefail\necho hi\n[ ! -f x ] && echo no", "ask", "allow"),
     ('set -e; echo "hi!"', "ask", "allow"),
     ("cat <<'A' | cat\nx\nA", "allow", "allow"),
     ('cat <<"A" | cat\nx\nA', "allow", "allow"),

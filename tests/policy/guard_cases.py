@@ -681,7 +681,9 @@ def _braces() -> list[Case]:
             DENY,
             "bash expands the braces before the command runs: the rule meets the words it passes",
         ),
-        *each(g, ["rm -rf /tmp/{a,b}", "git push origin {main,dev}", "truncate -s {10M,} a"], ALLOW),
+        *each(
+            g, ["rm -rf /tmp/{a,b}", "git push origin {main,dev}", "truncate -s {10M,} a"], ALLOW
+        ),
         *each(
             g,
             ["rm -rf /tmp/.*/etc", "rm -rf /tmp/.?/etc", "rm -rf /tmp/.[.]/etc"],

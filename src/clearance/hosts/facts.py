@@ -3,9 +3,10 @@ clearance.intent.boundary): the directories they count as inside besides the pro
 MCP servers they have configured.
 
 * **Inside**: Claude Code's task outputs under ``/tmp/claude/`` (``/private/tmp/claude/`` on
-  macOS) when that is a real directory of this user's (not a link planted in ``/tmp``), and the directories its settings list in ``permissions.additionalDirectories`` (the
-  project's ``.claude/settings.json`` and ``.claude/settings.local.json``, and
-  ``~/.claude/settings.json``; those files are protected paths, so the agent cannot add one).
+  macOS) when that is a real directory of this user's (not a link planted in ``/tmp``), and
+  the directories its settings list in ``permissions.additionalDirectories`` (the project's
+  ``.claude/settings.json`` and ``.claude/settings.local.json``, and ``~/.claude/settings.json``;
+  those files are protected paths, so the agent cannot add one).
   Directories given with ``claude --add-dir`` are not visible to a hook and are not known.
 * **MCP servers**: Claude Code's project ``.mcp.json``, the ``mcpServers`` of ``~/.claude.json``
   (at the top and under ``projects[<dir>]``) and of its settings files; pi's

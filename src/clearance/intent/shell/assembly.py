@@ -955,7 +955,7 @@ def _brace_arguments(words: Sequence[Word]) -> str | None:
             return None
         changed = True
         for text in expanded:
-            value, glob = brace.literal(text)
+            value, _glob = brace.literal(text)
             if value is None:
                 return None
             if value:

@@ -332,8 +332,8 @@ _SCRIPT_SET_O = frozenset({"pipefail", "errexit", "nounset"})
 # Words that change how zsh reads the rest of the script, or run a command bash would not:
 # the precommand modifiers `noglob` and `nocorrect`, the reserved word `repeat`, `sched`, and
 # the variables naming the program zsh runs for a statement of redirections only.
-_ZSH_WORDS = ("setopt", "unsetopt", "emulate", "alias", "autoload", "zmodload", "disable")
-_ZSH_WORDS += ("noglob", "nocorrect", "repeat", "sched", "NULLCMD", "READNULLCMD")
+_ZSH_WORDS: tuple[str, ...] = ("setopt", "unsetopt", "emulate", "alias", "autoload", "zmodload")
+_ZSH_WORDS += ("disable", "noglob", "nocorrect", "repeat", "sched", "NULLCMD", "READNULLCMD")
 # Command words zsh runs as a precommand modifier (`- cmd`) or a history replay (`r`).
 _ZSH_COMMANDS = frozenset({"-", "r"})
 # Reserved words after which the next word is a command word again.
@@ -440,11 +440,11 @@ def zsh_reads_as_bash(script: str) -> bool:
         if ch == "(":
             if i == 0 or script[i - 1] != "$":
                 return False  # glob grouping or qualifiers, subshells, `=(…)`, arrays
-        elif ch == "!" and i and script[i - 1] in ">&":
-            return False  # `>!`, `>>!`, `&>!`, `>&!`: zsh's clobbering redirects name a file
-        elif _zsh_only(ch, nxt, start):
-            return False
-        elif start and _command_word(script, i) in _ZSH_COMMANDS:
+        elif (
+            (ch == "!" and i and script[i - 1] in ">&")  # `>!`, `&>!`: zsh's clobbering redirects
+            or _zsh_only(ch, nxt, start)
+            or (start and _command_word(script, i) in _ZSH_COMMANDS)
+        ):
             return False
         start = ch in " \t\n;|&"
         i += 1
