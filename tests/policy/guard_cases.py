@@ -471,6 +471,8 @@ def _rm() -> list[Case]:
             "rm -rf /tmp/../etc",
             "rm -rf /tmp/x/..",
             "rm -rf build dist",
+            "rm --r --f build",  # getopt takes any unique prefix, one letter too
+            "rm -r --f build",
         ],
         DENY,
     )
@@ -518,6 +520,7 @@ def _rm() -> list[Case]:
             "rm -r -- -f",
             "rm -rf /tmp/build",
             "rm -rf /tmp/a /tmp/b",
+            "rm --r build",
             "rm --recursive --force /tmp/build",
             "rm -fr /var/tmp/cache",
             "rm -rf /tmp/foo..bar",
