@@ -732,6 +732,13 @@ RECURSIVE_READS: list[tuple[str, str, str]] = [
     ("git grep S HEAD", "deny", "deny"),
     ("git -C . grep -e S", "deny", "deny"),
     ("git archive HEAD | tar x -O", "deny", "deny"),
+    # getopt takes any unique prefix of a long option, argmatch any unique prefix of its value
+    ("grep --recur KEY .", "deny", "deny"),
+    ("grep --rec KEY sd", "deny", "deny"),
+    ("grep --dir=rec KEY .", "deny", "deny"),
+    ("grep --directories recurse KEY .", "deny", "deny"),
+    ("grep --deref KEY .", "deny", "deny"),
+    ("diff --recur src sd", "deny", "deny"),
 ]
 
 RECURSIVE_READS_BENIGN: list[tuple[str, str, str]] = [
@@ -743,6 +750,9 @@ RECURSIVE_READS_BENIGN: list[tuple[str, str, str]] = [
     ("find ~ -name x", "ask", "allow"),
     ("git log --oneline", "allow", "allow"),
     ("git diff HEAD~1", "allow", "allow"),
+    ("grep --directories=read x README.md", "allow", "allow"),
+    ("grep --regexp=x README.md", "allow", "allow"),
+    ("grep --color=auto x README.md", "allow", "allow"),
 ]
 
 CLASSES: dict[str, list[tuple[str, str, str]]] = {

@@ -364,8 +364,7 @@ def reads_recursively(words: Sequence[Word]) -> bool:
         if v == "--":
             break
         if v.startswith("--"):
-            if v in longs or (name in ("grep", "egrep", "fgrep") and v == "--directories"
-                              and i < len(values) and values[i] == "recurse"):  # fmt: skip
+            if _recursive_long(name, v, values[i] if i < len(values) else None, longs):
                 return True
             continue
         if v.startswith("-") and len(v) > 1:
@@ -380,6 +379,27 @@ def reads_recursively(words: Sequence[Word]) -> bool:
                     if j == len(v) - 1:
                         i += 1  # the value is the next word
                     break
+    return False
+
+
+def _recursive_long(name: str, v: str, following: str | None, longs: frozenset[str]) -> bool:
+    """Whether the long option ``v`` (``following``: the next word) may turn recursion on.
+    getopt takes any unique prefix of a long option and argmatch any unique prefix of its value
+    (``grep --recur``, ``grep --dir=rec``); a prefix that may abbreviate a recursing option
+    counts (an ambiguous one makes the program refuse the line)."""
+    option, eq, value = v.partition("=")
+    if len(option) > 2:
+        for long in longs:
+            head, _, wanted = long.partition("=")
+            if head.startswith(option) and (not wanted or (value and wanted.startswith(value))):
+                return True
+    if (
+        name in ("grep", "egrep", "fgrep")
+        and len(option) > 3
+        and "--directories".startswith(option)
+    ):
+        given = value if eq else following
+        return bool(given) and "recurse".startswith(given or "")
     return False
 
 
