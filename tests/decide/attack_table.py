@@ -303,6 +303,10 @@ WRAPPERS: list[tuple[str, str, str]] = [
     # a statement of redirections only runs $READNULLCMD / $NULLCMD
     ("zsh -lc 'READNULLCMD=sh; < README.md'", "stop", "stop"),
     ("zsh -lc 'NULLCMD=./x; > out'", "stop", "stop"),
+    # zsh's own set letters and option names: `set -4` is GLOB_DOTS, so `?env` matches `.env`
+    ("zsh -lc 'set -4; cat ?env'", "stop", "stop"),
+    ("zsh -lc 'set -o globdots; cat ?env'", "stop", "stop"),
+    ("zsh -lc 'set -k; ls'", "stop", "stop"),
     # a wrapper whose inner command is not allowed, or whose options are not benign
     ("timeout 60 rm -rf x", "stop", "deny"),
     ("nice rm x", "stop", "deny"),
@@ -342,6 +346,8 @@ WRAPPERS_BENIGN: list[tuple[str, str, str]] = [
     ("zsh -lc 'echo $? $$ done'", "allow", "allow"),
     ("zsh -lc 'echo $x:$y'", "allow", "allow"),
     ("zsh -lc 'echo hi >| /dev/null'", "allow", "allow"),
+    ("zsh -lc 'set -euo pipefail; git status'", "ask", "allow"),
+    ("zsh -lc 'set -e; git status'", "ask", "allow"),
     ("bash -lc 'npm test'", "ask", "allow"),
     ("/bin/ls", "allow", "allow"),
     ("/bin/ls src", "ask", "allow"),  # a reader's operands are proven read only when typed bare

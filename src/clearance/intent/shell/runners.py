@@ -384,6 +384,8 @@ def zsh_reads_as_bash(script: str) -> bool:
     shell opaque."""
     if _names_a_word(script, _ZSH_WORDS):
         return False
+    if _names_a_word(script, ("set",)) and not _zsh_set_ok(script):
+        return False
     code = _without_quoted_bodies(script)
     if code is None:
         return False
@@ -530,6 +532,32 @@ def _without_quoted_bodies(script: str) -> str | None:
                 pending.append(found)
             at = line.find("<<", at + 2)
     return None if pending else "\n".join(out)
+
+
+# What `set` may be given in the subset: options that mean the same to zsh and bash. zsh's own
+# letters differ (`set -4` is GLOB_DOTS: `?env` then matches `.env`), and `set -o` names any
+# zsh option.
+_ZSH_SET_NAMES = frozenset({"pipefail", "errexit", "nounset"})
+
+
+def _zsh_set_ok(script: str) -> bool:
+    """Whether every ``set`` word in ``script`` is given only options zsh and bash agree on."""
+    at = script.find("set")
+    while at >= 0:
+        end = at + 3
+        if (at == 0 or script[at - 1] not in _NAME_CHARS) and (
+            end >= len(script) or script[end] not in _NAME_CHARS
+        ):
+            stop = end
+            while stop < len(script) and script[stop] not in ";&|\n)":
+                stop += 1
+            for word in script[end:stop].split():
+                if word not in _ZSH_SET_NAMES and not (
+                    word[:1] in ("-", "+") and len(word) > 1 and set(word[1:]) <= set("euo")
+                ):
+                    return False
+        at = script.find("set", end)
+    return True
 
 
 def _names_a_word(script: str, words: tuple[str, ...]) -> bool:
