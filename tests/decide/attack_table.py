@@ -600,6 +600,10 @@ PROGRAMS_RUN: list[tuple[str, str, str]] = [
     ("git cat-file -p HEAD:.env", "stop", "deny"),
     ("git show :.env", "stop", "deny"),
     ("git diff HEAD:.env HEAD~1:src/.env", "stop", "deny"),
+    # REV:path is from the top of the work tree; under -C the tree is not known
+    ("cd src && git show HEAD:.env", "stop", "deny"),
+    ("git -C ~ show HEAD:.ssh/id_rsa", "stop", "stop"),
+    ("git --work-tree=.. show HEAD:.ssh/id_rsa", "stop", "stop"),
     # the built-in policy allows reading the reflog, not expiring or deleting it
     ("git reflog expire --expire=now --all", "ask", "allow"),
     ("git reflog delete HEAD@{0}", "ask", "allow"),

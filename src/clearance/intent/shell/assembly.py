@@ -473,8 +473,26 @@ class Assembly:
             self._value(raw, raw, base, command, "write", "syntax", True)
         for raw in finding.reads:
             self._value(raw, raw, base, command, "read", "syntax", True)
+        if finding.tree_reads:
+            top = self._work_tree_top(base)
+            for raw in finding.tree_reads:
+                # `HEAD:path` names a path from the top of the work tree (`./path`: from here).
+                root = base if raw.startswith(("./", "../")) else top
+                self._value(raw, raw, root, command, "read", "syntax", True)
         for raw in finding.paths:
             self._value(raw, raw, base, command, "unproven", "unproven", True)
+
+    def _work_tree_top(self, base: str | None) -> str | None:
+        """The nearest directory at or above ``base`` holding ``.git`` (``None``: not known)."""
+        probe = base
+        while probe:
+            if self.exists(probe.rstrip("/") + "/.git"):
+                return probe
+            parent = probe.rpartition("/")[0] or "/"
+            if parent == probe:
+                break
+            probe = parent
+        return None
 
     def _environment(self, stmt: Statement, level: int) -> tuple[Floor | None, str | None]:
         """The floor of a unit run with a code-running variable set in the line, and the
