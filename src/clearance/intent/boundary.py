@@ -86,7 +86,7 @@ def project_boundary(cwd: str, home: str, extra: tuple[str, ...] = ()) -> Bounda
                 continue
             canonical = canonicalize(normal)
             # A directory reached through a link counts where the link leads: never when that
-            # holds the home directory (`/tmp/claude` planted as a link to `~` or `/`).
+            # holds the home directory (a scratch directory planted as a link to `~` or `/`).
             if canonical != "/" and not (home_c and is_within(home_c, canonical)):
                 inside.append(canonical)
         found = _CACHE[key] = Boundary(project_root(cwd, home), tuple(dict.fromkeys(inside)))
