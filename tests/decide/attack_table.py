@@ -150,6 +150,19 @@ UNKNOWN_PATHS: list[tuple[str, str, str]] = [
     ("cat < $f", "ask", "ask"),
     ("tail -f ${LOG:-$f}", "ask", "ask"),
     ("PWD=/etc cat $PWD/x", "stop", "ask"),
+    # a value glued to a short option of a program whose options are not known is a path
+    ("xargs -a~/.ssh/id_rsa echo", "stop", "deny"),
+    ("xargs -xa~/.ssh/id_rsa echo", "stop", "deny"),
+    ("xargs -a.env echo", "stop", "deny"),
+    ("jq -f.env", "stop", "deny"),
+    ("jq -f~/.ssh/id_rsa", "stop", "deny"),
+    # a number inside a longer word: /proc/$$ is this shell, its cwd and root links lead anywhere
+    ("cat /proc/$$/cwd/.env", "stop", "stop"),
+    ("cat /proc/$$/cwd/../.ssh/id_rsa", "stop", "stop"),
+    ("cat /proc/$$/cwd/link", "stop", "stop"),
+    ("echo hi > /proc/$$/cwd/.git/hooks/pre-commit", "stop", "stop"),
+    ("cat /proc/${$}/cwd/sd/id_rsa", "stop", "stop"),
+    ("cat /proc/$((1+1))/cwd/.env", "stop", "stop"),
 ]
 
 UNKNOWN_PATHS_BENIGN: list[tuple[str, str, str]] = [
@@ -163,6 +176,15 @@ UNKNOWN_PATHS_BENIGN: list[tuple[str, str, str]] = [
     ('[ -z "$x" ] && echo empty', "ask", "allow"),
     ('git commit -m "$(cat <<\'EOF\'\nfix: a message\n\nwith a body\nEOF\n)"', "ask", "allow"),
     ("make -j$(nproc)", "ask", "allow"),
+    ("ls -la src", "allow", "allow"),
+    ("head -n5 README.md", "allow", "allow"),
+    ("tail -n+2 README.md", "allow", "allow"),
+    ("git log -1", "allow", "allow"),
+    ("make -j4", "ask", "allow"),
+    ("echo x$$", "allow", "allow"),
+    ('echo "pid: $$"', "allow", "allow"),
+    ("wc -c $#", "allow", "allow"),
+    ("echo $((1+2))", "allow", "allow"),
 ]
 
 # Point 7: rules match words, not letters.
@@ -262,6 +284,29 @@ WRAPPERS: list[tuple[str, str, str]] = [
     ("zsh -c 'ls; id &|'", "stop", "stop"),
     ("zsh -c 'echo \"<<X\"\ncat **/.env\nX'", "stop", "stop"),
     ("zsh -c 'cat <<X\n*(e:y:)\nX\nls *(e:z:)'", "stop", "stop"),
+    # zsh's clobbering redirects name their file: bash reads `>!` as a write to a file `!`
+    ("zsh -lc 'echo hi >! ~/.bashrc'", "stop", "stop"),
+    ("zsh -lc 'echo hi >>! .git/hooks/pre-commit'", "stop", "stop"),
+    ("zsh -lc 'echo hi &>! .claude/settings.json'", "stop", "stop"),
+    ("zsh -lc 'echo hi >&! ~/.bashrc'", "stop", "stop"),
+    # precommand modifiers and `repeat` run the words after them
+    ("zsh -lc 'noglob rm -rf x'", "stop", "stop"),
+    ("zsh -lc 'nocorrect git push --force'", "stop", "stop"),
+    ("zsh -lc 'repeat 1 rm -rf x'", "stop", "stop"),
+    ("zsh -lc 'true; - rm -rf x'", "stop", "stop"),
+    ("zsh -lc 'if true; then - rm -rf x; fi'", "stop", "stop"),
+    ("zsh -lc 'ls && r'", "stop", "stop"),
+    # an unbraced parameter takes a subscript or a modifier in zsh
+    ("zsh -lc 'cat $HOME[1,-1]/.ssh/id_rsa'", "stop", "stop"),
+    ("zsh -lc 'cat $PWD:h/.ssh/id_rsa'", "stop", "stop"),
+    ("zsh -lc 'cat \"$PWD:h/.ssh/id_rsa\"'", "stop", "stop"),
+    # a statement of redirections only runs $READNULLCMD / $NULLCMD
+    ("zsh -lc 'READNULLCMD=sh; < README.md'", "stop", "stop"),
+    ("zsh -lc 'NULLCMD=./x; > out'", "stop", "stop"),
+    # zsh's own set letters and option names: `set -4` is GLOB_DOTS, so `?env` matches `.env`
+    ("zsh -lc 'set -4; cat ?env'", "stop", "stop"),
+    ("zsh -lc 'set -o globdots; cat ?env'", "stop", "stop"),
+    ("zsh -lc 'set -k; ls'", "stop", "stop"),
     # a wrapper whose inner command is not allowed, or whose options are not benign
     ("timeout 60 rm -rf x", "stop", "deny"),
     ("nice rm x", "stop", "deny"),
@@ -295,6 +340,14 @@ WRAPPERS_BENIGN: list[tuple[str, str, str]] = [
     ("zsh -lc 'git status && git diff'", "allow", "allow"),
     ("zsh -lc 'rg -n \"disabled_alias\" src'", "allow", "allow"),
     ("zsh -lc \"cat <<'EOF'\nprint((1))\nEOF\"", "allow", "allow"),
+    ("zsh -lc 'cat -- -'", "allow", "allow"),
+    ("zsh -lc 'ls -r src'", "allow", "allow"),
+    ("zsh -lc 'grep -r foo src'", "allow", "allow"),
+    ("zsh -lc 'echo $? $$ done'", "allow", "allow"),
+    ("zsh -lc 'echo $x:$y'", "allow", "allow"),
+    ("zsh -lc 'echo hi >| /dev/null'", "allow", "allow"),
+    ("zsh -lc 'set -euo pipefail; git status'", "ask", "allow"),
+    ("zsh -lc 'set -e; git status'", "ask", "allow"),
     ("bash -lc 'npm test'", "ask", "allow"),
     ("/bin/ls", "allow", "allow"),
     ("/bin/ls src", "ask", "allow"),  # a reader's operands are proven read only when typed bare
@@ -389,9 +442,26 @@ UNSHOWN_CODE: list[tuple[str, str, str]] = [
     ("echo 'rm x' > f; exec bash f", "ask", "ask"),
     ("echo 'rm x' >| f; . f", "ask", "ask"),
     ("echo 'rm x' &> f; . f", "ask", "ask"),
+    # history expansion turned on: a later line replays and rewrites an earlier command
+    ("set -H -o history\necho -rf x\n^echo^rm", "stop", "stop"),
+    ("set -H -o history\necho -rf x\n!!:s/echo/rm/", "stop", "stop"),
+    ("set -o history -o histexpand\necho push --force\n^echo^git", "stop", "stop"),
+    ("set -eH\necho ~/.ssh/id_rsa\ncat !$", "stop", "stop"),
+    # a quoted heredoc delimiter holding a line break: no line ends the body, and the text the
+    # grammar reads as the body runs as commands
+    ("cat <<'A\n' ; cat ~/.ssh/id_rsa\nA", "stop", "stop"),
+    ("cat <<'A\n' ; rm -rf x\nA", "stop", "stop"),
+    ("cat <<'A\n' | cat .env\nx\nA", "stop", "stop"),
+    ('cat <<"A\nB" ; git push --force\nA\nB', "stop", "stop"),
+    ("cat <<'A\n'\necho hi > ~/.bashrc\nA", "stop", "stop"),
 ]
 
 UNSHOWN_CODE_BENIGN: list[tuple[str, str, str]] = [
+    ("set -euo pipefail\necho hi\n[ ! -f x ] && echo no", "ask", "allow"),
+    ('set -e; echo "hi!"', "ask", "allow"),
+    ("cat <<'A' | cat\nx\nA", "allow", "allow"),
+    ('cat <<"A" | cat\nx\nA', "allow", "allow"),
+    ("cat <<\\A | cat\nx\nA", "allow", "allow"),
     ("fc -l", "ask", "allow"),
     ("fc -ln -5", "ask", "allow"),
     ("history", "ask", "allow"),
@@ -465,9 +535,18 @@ LINE_LINKS: list[tuple[str, str, str]] = [
     ("cat sd/../.ssh/id_rsa", "deny", "deny"),
     ("cat /proc/self/cwd/../.ssh/id_rsa", "stop", "stop"),
     ("cd /proc/self/cwd/.. && cat .ssh/id_rsa", "stop", "stop"),
+    # a name made anywhere in the line: pipeline elements, process substitutions and background
+    # jobs run at once, so a path typed before the link may be opened after it is made
+    ("(sleep 1; cat up/.ssh/id_rsa) | ln -s .. up", "deny", "deny"),
+    ("{ sleep 1; cat up/.ssh/id_rsa; } | ln -s .. up", "deny", "deny"),
+    ("cat up/.ssh/id_rsa < <(ln -s .. up)", "deny", "deny"),
+    ("cat up/.ssh/id_rsa & ln -s .. up", "deny", "deny"),
+    ("(sleep 1; cat k) | ln -s ~/.ssh/id_rsa k", "deny", "deny"),
 ]
 
 LINE_LINKS_BENIGN: list[tuple[str, str, str]] = [
+    ("cat README.md | ln -s src s2", "ask", "allow"),
+    ("(sleep 1; cat s2/a.py) | ln -s src s2", "ask", "allow"),
     ("ln -s build/out latest && ls latest", "ask", "allow"),
     ("ln -s .. up; cat README.md", "ask", "allow"),
     ("ln -s .. up; cat up/proj/README.md", "ask", "allow"),
@@ -516,6 +595,18 @@ PROGRAMS_RUN: list[tuple[str, str, str]] = [
     ("run-parts .", "ask", "ask"),
     ("cd / && cat */*/*/*/*", "ask", "ask"),
     ("cd /proc && cat */*/*/*", "ask", "ask"),
+    # a file as a commit or the index holds it: its content for a path rule
+    ("git show HEAD:.env", "stop", "deny"),
+    ("git cat-file -p HEAD:.env", "stop", "deny"),
+    ("git show :.env", "stop", "deny"),
+    ("git diff HEAD:.env HEAD~1:src/.env", "stop", "deny"),
+    # REV:path is from the top of the work tree; under -C the tree is not known
+    ("cd src && git show HEAD:.env", "stop", "deny"),
+    ("git -C ~ show HEAD:.ssh/id_rsa", "stop", "stop"),
+    ("git --work-tree=.. show HEAD:.ssh/id_rsa", "stop", "stop"),
+    # the built-in policy allows reading the reflog, not expiring or deleting it
+    ("git reflog expire --expire=now --all", "ask", "allow"),
+    ("git reflog delete HEAD@{0}", "ask", "allow"),
 ]
 
 PROGRAMS_RUN_BENIGN: list[tuple[str, str, str]] = [
@@ -524,6 +615,9 @@ PROGRAMS_RUN_BENIGN: list[tuple[str, str, str]] = [
     ("less +G README.md", "ask", "allow"),
     ("less +/TODO README.md", "ask", "allow"),
     ("cat src/*.py", "allow", "allow"),
+    ("git show HEAD:README.md", "allow", "allow"),
+    ("git show --stat HEAD~1", "allow", "allow"),
+    ("git reflog -n 5", "allow", "allow"),
 ]
 
 # A second adversarial pass over points 1–7 (every line already stopped when tried).
@@ -642,6 +736,19 @@ RECURSIVE_READS: list[tuple[str, str, str]] = [
     ("grep -r SECRET .", "stop", "deny"),  # the project's .env
     ("rg SECRET", "stop", "deny"),  # no directory: the working directory
     ('cd "$d" && grep -r x', "stop", "stop"),  # a directory clearance cannot know
+    # git grep searches every tracked file (--untracked: the others too), git archive writes all
+    ("git grep -e S", "deny", "deny"),
+    ("git grep --untracked S", "deny", "deny"),
+    ("git grep S HEAD", "deny", "deny"),
+    ("git -C . grep -e S", "deny", "deny"),
+    ("git archive HEAD | tar x -O", "deny", "deny"),
+    # getopt takes any unique prefix of a long option, argmatch any unique prefix of its value
+    ("grep --recur KEY .", "deny", "deny"),
+    ("grep --rec KEY sd", "deny", "deny"),
+    ("grep --dir=rec KEY .", "deny", "deny"),
+    ("grep --directories recurse KEY .", "deny", "deny"),
+    ("grep --deref KEY .", "deny", "deny"),
+    ("diff --recur src sd", "deny", "deny"),
 ]
 
 RECURSIVE_READS_BENIGN: list[tuple[str, str, str]] = [
@@ -651,6 +758,11 @@ RECURSIVE_READS_BENIGN: list[tuple[str, str, str]] = [
     ("tar cf x.tar src", "ask", "allow"),
     ("ls -R ~", "ask", "allow"),
     ("find ~ -name x", "ask", "allow"),
+    ("git log --oneline", "allow", "allow"),
+    ("git diff HEAD~1", "allow", "allow"),
+    ("grep --directories=read x README.md", "allow", "allow"),
+    ("grep --regexp=x README.md", "allow", "allow"),
+    ("grep --color=auto x README.md", "allow", "allow"),
 ]
 
 CLASSES: dict[str, list[tuple[str, str, str]]] = {

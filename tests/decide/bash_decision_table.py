@@ -439,7 +439,7 @@ DECISIONS: list[tuple[str, str, str | None]] = [
     ("find /var/log -name '*.gz'", 'ask', 'external_directory:*'),
     ('fd -x rm src', 'deny', 'bash:rm *'),
     ('sort -o ./out.txt ./data.txt', 'allow', None),
-    ('sort -uo/tmp/x data.txt', 'allow', None),
+    ('sort -uo/tmp/x data.txt', 'ask', 'external_directory:*'),  # a glued value is a path
     ('cat $opt /etc/x', 'ask', '<unknown-path>'),
     ('cat -- -weird', 'allow', None),
     ('head -n 5 /etc/hosts', 'ask', 'external_directory:*'),

@@ -144,3 +144,37 @@ def test_the_probe_says_folding_where_a_swapped_name_is_the_same_file(tmp_path: 
     (tmp_path / "Name").write_text("")
     os.link(tmp_path / "Name", tmp_path / "nAME")
     assert probe(str(tmp_path)) is True
+
+
+DENY_RM = {"permission": {"*": "allow", "bash": {"*": "allow", "rm *": "deny",
+                                                 "git push *": "deny"}}}  # fmt: skip
+
+
+@pytest.mark.parametrize("folds", [True, False])
+def test_a_command_word_in_another_case_meets_the_rules_of_the_program_it_runs(
+    project: tuple[Path, dict[str, str]],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    folds: bool,
+) -> None:
+    # A folding volume finds `Rm` as the file `rm`; a hard link stands in for it here, and a
+    # file of its own for a case-sensitive volume, where `Rm` is another program.
+    proj, env = project
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    for name, other in (("rm", "Rm"), ("git", "gIT")):
+        (bin_dir / name).write_text("#!/bin/sh\n")
+        (bin_dir / name).chmod(0o755)
+        if folds:
+            os.link(bin_dir / name, bin_dir / other)
+        else:
+            (bin_dir / other).write_text("#!/bin/sh\n")
+            (bin_dir / other).chmod(0o755)
+    monkeypatch.setenv("PATH", f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}")
+    engine = Engine.load(cwd=str(proj), policy=json.dumps(DENY_RM), env=env, use_cache=False)
+    for line in ("Rm -rf build", "gIT push --force", f"{bin_dir}/Rm -rf build"):
+        action = engine.check(ToolCall("bash", {"command": line}, str(proj))).action
+        assert action == ("deny" if folds else "allow"), line
+    # a program not found runs nothing; a word in lower case is unchanged
+    assert engine.check(ToolCall("bash", {"command": "Nosuch -rf x"}, str(proj))).action == "allow"
+    assert engine.check(ToolCall("bash", {"command": "ls -la"}, str(proj))).action == "allow"

@@ -46,6 +46,10 @@ PLACEMENTS: dict[str, list[str]] = {
     "quoting": ["echo hi; '{C}'", 'echo hi; "{C}"', "echo hi; {C}''", "echo hi; \\{C}"],
     # `fc` replays the history even in a non-interactive bash.
     "history": ["history -s {C}; fc -s", "history -s '{C}'\nfc -s -1", "history -s {C}; fc -s {C}"],
+    # history expansion turned on: a later line replays and rewrites an earlier one
+    "history-expansion": ["set -H -o history\necho x {C}\n^echo x ^"],
+    # a quoted heredoc delimiter holding a line break: the rest of the line runs
+    "heredoc-delimiter": ["cat <<'A\n' ; {C}\nA", 'cat <<"A\nB" | {C}\nA\nB'],
     # a file the line writes, then runs as code
     "written": [
         "echo {C} > f; . ./f",
@@ -87,6 +91,11 @@ ATTACKS += [
     # a relative glob reaching a link the line made
     ("ssh-read", "ln -s ../home/.ssh/id_rsa k; cat k*"),
     ("ssh-read", "ln -s ../home/.ssh/id_rsa k; grep . [k]"),
+    # a link made by a pipeline element running at the same time as the read
+    ("ssh-read", "(sleep 1; cat up/home/.ssh/id_rsa) | ln -s .. up"),
+    # this shell's own directories through /proc
+    ("ssh-read", "cat /proc/$$/cwd/../home/.ssh/id_rsa"),
+    ("ssh-read", "xargs -a../home/.ssh/id_rsa echo"),
 ]
 
 # Benign lines the engine should allow and that must pass the differential check.

@@ -123,3 +123,22 @@ def test_explain_names_the_project_as_the_boundary(layout: dict[str, Path]) -> N
     decision = engine.check(ToolCall("bash", {"command": "ls .."}, str(layout["project"])))
     assert f"outside the project {layout['project']}" in decision.reason
     assert f"(outside {layout['project']})" in decision.paths[0].describe()
+
+
+def test_a_host_scratch_planted_as_a_link_puts_nothing_inside(
+    layout: dict[str, Path], tmp_path: Path
+) -> None:
+    from clearance.hosts import facts
+
+    home = str(layout["home"])
+    for target in (layout["home"], Path("/"), layout["sibling"]):
+        planted = tmp_path / f"claude-{target.name or 'root'}"
+        planted.symlink_to(target)
+        assert not facts._own_directory(str(planted))  # a link, not the host's own directory
+        found = project_boundary(str(layout["project"]), home, (str(planted),))
+        if target != layout["sibling"]:  # the home or a directory holding it: never inside
+            assert not found.contains(str(layout["sibling"] / "notes.txt"))
+    real = tmp_path / "claude-real"
+    real.mkdir()
+    assert facts._own_directory(str(real))
+    assert facts._own_directory(str(tmp_path / "claude-missing"))

@@ -471,6 +471,8 @@ def _rm() -> list[Case]:
             "rm -rf /tmp/../etc",
             "rm -rf /tmp/x/..",
             "rm -rf build dist",
+            "rm --r --f build",  # getopt takes any unique prefix, one letter too
+            "rm -r --f build",
         ],
         DENY,
     )
@@ -518,6 +520,7 @@ def _rm() -> list[Case]:
             "rm -r -- -f",
             "rm -rf /tmp/build",
             "rm -rf /tmp/a /tmp/b",
+            "rm --r build",
             "rm --recursive --force /tmp/build",
             "rm -fr /var/tmp/cache",
             "rm -rf /tmp/foo..bar",
@@ -666,6 +669,34 @@ def _contents() -> list[Case]:
     ]
 
 
+def _braces() -> list[Case]:
+    g = "brace expansion"
+    return [
+        *each(
+            g,
+            [
+                "rm -rf /tmp/{x,../etc}",
+                "rm -rf /tmp/{..,x}",
+                "git push origin {+main,x}",
+                "git push {-f,origin}",
+                "truncate -s {0,1} app.log",
+            ],
+            DENY,
+            "bash expands the braces before the command runs: the rule meets the words it passes",
+        ),
+        *each(
+            g, ["rm -rf /tmp/{a,b}", "git push origin {main,dev}", "truncate -s {10M,} a"], ALLOW
+        ),
+        *each(
+            g,
+            ["rm -rf /tmp/.*/etc", "rm -rf /tmp/.?/etc", "rm -rf /tmp/.[.]/etc"],
+            DENY,
+            "a pattern segment starting with . matches .. in bash before 5.2 (macOS ships 3.2)",
+        ),
+        *each(g, ["rm -rf /tmp/.cache*", "rm -rf /tmp/build/.??*", "rm -rf /tmp/*.o"], ALLOW),
+    ]
+
+
 def all_cases() -> list[Case]:
     cases = [
         *_git_reset(),
@@ -683,6 +714,7 @@ def all_cases() -> list[Case]:
         *_devices(),
         *_modes(),
         *_contents(),
+        *_braces(),
     ]
     seen: dict[str, Case] = {}
     for case in cases:

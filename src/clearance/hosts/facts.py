@@ -3,9 +3,10 @@ clearance.intent.boundary): the directories they count as inside besides the pro
 MCP servers they have configured.
 
 * **Inside**: Claude Code's task outputs under ``/tmp/claude/`` (``/private/tmp/claude/`` on
-  macOS), and the directories its settings list in ``permissions.additionalDirectories`` (the
-  project's ``.claude/settings.json`` and ``.claude/settings.local.json``, and
-  ``~/.claude/settings.json``; those files are protected paths, so the agent cannot add one).
+  macOS) when that is a real directory of this user's (not a link planted in ``/tmp``), and
+  the directories its settings list in ``permissions.additionalDirectories`` (the project's
+  ``.claude/settings.json`` and ``.claude/settings.local.json``, and ``~/.claude/settings.json``;
+  those files are protected paths, so the agent cannot add one).
   Directories given with ``claude --add-dir`` are not visible to a hook and are not known.
 * **MCP servers**: Claude Code's project ``.mcp.json``, the ``mcpServers`` of ``~/.claude.json``
   (at the top and under ``projects[<dir>]``) and of its settings files; pi's
@@ -18,6 +19,7 @@ process (a batch or a long-lived host reads each file once per project).
 from __future__ import annotations
 
 import os
+import stat
 
 __all__ = ["HOST_FACTS", "HOST_SCRATCH", "AgentHostFacts"]
 
@@ -65,7 +67,8 @@ class AgentHostFacts:
         if found is None:
             if len(self._inside) > 256:
                 self._inside.clear()
-            found = self._inside[key] = (*HOST_SCRATCH, *_additional(project, home))
+            scratch = tuple(path for path in HOST_SCRATCH if _own_directory(path))
+            found = self._inside[key] = (*scratch, *_additional(project, home))
         return found
 
     def mcp_servers(self, project: str, cwd: str, home: str) -> tuple[str, ...]:
@@ -76,6 +79,20 @@ class AgentHostFacts:
                 self._servers.clear()
             found = self._servers[key] = _servers(project, cwd, home)
         return found
+
+
+def _own_directory(path: str) -> bool:
+    """Whether ``path`` is a real directory (not a link) owned by this user, or nothing yet: the
+    host's scratch space lies in the shared ``/tmp``, where anyone (the agent too) may plant a
+    link by that name to another directory. A link made later in the same line is followed by
+    the path gates, which judge the path it reaches."""
+    try:
+        found = os.lstat(path)
+    except FileNotFoundError:
+        return True
+    except OSError:
+        return False
+    return stat.S_ISDIR(found.st_mode) and found.st_uid == os.getuid()
 
 
 def _additional(project: str, home: str) -> list[str]:

@@ -70,18 +70,25 @@ def project_root(cwd: str, home: str) -> str:
 
 def project_boundary(cwd: str, home: str, extra: tuple[str, ...] = ()) -> Boundary:
     """The :class:`Boundary` of ``cwd``; ``extra``: absolute directories that count as inside
-    too (never ``/`` or the home directory itself, which are dropped)."""
+    too (never ``/``, the home directory or a directory holding it, spelled so or reached
+    through a link: those are dropped)."""
     key = (cwd, home, extra)
     found = _CACHE.get(key)
     if found is None:
         if len(_CACHE) > 256:
             _CACHE.clear()
         home_n = os.path.normpath(home) if home else ""
+        home_c = canonicalize(home_n) if home_n else ""
         inside = []
         for path in extra:
             normal = os.path.normpath(path)
-            if path[:1] == "/" and normal != "/" and normal != home_n:
-                inside.append(canonicalize(normal))
+            if path[:1] != "/" or normal == "/" or normal == home_n:
+                continue
+            canonical = canonicalize(normal)
+            # A directory reached through a link counts where the link leads: never when that
+            # holds the home directory (a scratch directory planted as a link to `~` or `/`).
+            if canonical != "/" and not (home_c and is_within(home_c, canonical)):
+                inside.append(canonical)
         found = _CACHE[key] = Boundary(project_root(cwd, home), tuple(dict.fromkeys(inside)))
     return found
 

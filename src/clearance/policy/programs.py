@@ -162,7 +162,7 @@ class Program:
                 return None
             table = here.long if long else here.short
             spec = table.get(spelling)
-            if spec is None and long and self.abbrev and len(spelling) > 3:
+            if spec is None and long and self.abbrev and len(spelling) > 2:
                 spec = _abbreviation(table, spelling)
             if spec is not None:
                 return spec

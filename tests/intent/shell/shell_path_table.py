@@ -67,7 +67,10 @@ PATH_CASES: list[tuple[str, list[tuple[str, str | None, str]]]] = [
     ("find /var/log -name '*.gz'", [('/var/log', '/var/log', 'read')]),
     ('fd -x rm src', [('src', '/work/proj/src', 'unproven')]),
     ('sort -o ./out.txt ./data.txt', [('./out.txt', '/work/proj/out.txt', 'unproven'), ('./data.txt', '/work/proj/data.txt', 'unproven')]),
-    ('sort -uo/tmp/x data.txt', [('data.txt', '/work/proj/data.txt', 'unproven')]),
+    # a value glued to a short option of a program whose options are not known: both readings
+    ('sort -uo/tmp/x data.txt', [('o/tmp/x', '/work/proj/o/tmp/x', 'unproven'),
+                                 ('/tmp/x', '/tmp/x', 'unproven'),
+                                 ('data.txt', '/work/proj/data.txt', 'unproven')]),
     ('cat $opt /etc/x', [('$opt', None, 'unproven'), ('/etc/x', '/etc/x', 'unproven')]),
     ('cat -- -weird', []),
     ('head -n 5 /etc/hosts', [('/etc/hosts', '/etc/hosts', 'read')]),

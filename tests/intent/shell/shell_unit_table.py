@@ -216,7 +216,7 @@ UNIT_CASES: list[tuple[str, list[Any]]] = [
     ('time sudo rm -rf x', [U('time sudo rm -rf x', wrapper='indirection', executed='rm -rf x'), U('sudo rm -rf x', context='wrapped', wrapper='indirection', executed='rm -rf x'), U('rm -rf x', context='wrapped')]),
     ('nice -n 5 timeout 10 stdbuf -oL setsid cat x', [U('nice -n 5 timeout 10 stdbuf -oL setsid cat x', wrapper='indirection', executed='cat x', exemption='core-reader'), U('timeout 10 stdbuf -oL setsid cat x', context='wrapped', wrapper='indirection', executed='cat x', exemption='core-reader'), U('stdbuf -oL setsid cat x', context='wrapped', wrapper='indirection', executed='cat x', exemption='core-reader'), U('setsid cat x', context='wrapped', wrapper='indirection', executed='cat x', exemption='core-reader'), U('cat x', context='wrapped')]),
     ('timeout $T rm x', [U('timeout $T rm x', wrapper='indirection', executed='rm x'), U('rm x', context='wrapped')]),
-    ('timeout {5,sudo} rm x', [U('timeout {5,sudo} rm x', wrapper='indirection', executed='rm x'), U('rm x', context='wrapped')]),
+    ('timeout {5,sudo} rm x', [U('timeout {5,sudo} rm x', wrapper='indirection', executed='rm x'), U('timeout 5 sudo rm x'), U('rm x', context='wrapped')]),
     ('nice -n$N cat x', [U('nice -n$N cat x', wrapper='indirection', executed='cat x', exemption='core-reader'), U('cat x', context='wrapped')]),
     ('timeout 5 *', [U('timeout 5 *', wrapper='indirection', executed='*'), U('*', context='wrapped')]),
     ('timeout 5 if', [U('timeout 5 if', wrapper='indirection', executed='if'), U('if', context='wrapped', unresolved=True)]),

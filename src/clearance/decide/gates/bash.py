@@ -104,6 +104,27 @@ def _computed_name(text: str) -> bool:
     return not word.startswith(_KNOWN_PREFIXES)
 
 
+def _folds_to(text: str, name: str) -> bool:
+    """Whether the program ``name`` (a command word with capitals, typed first in ``text``)
+    is found, as bash finds it, as the same file as its lower-case spelling: the volume holding
+    it folds case (macOS's default, WSL's ``/mnt/c``). A program not found runs nothing."""
+    import os
+
+    typed = text.partition(" ")[0]
+    if "/" in typed:
+        found: str | None = typed
+    else:
+        import shutil
+
+        found = shutil.which(name)
+    if not found:
+        return False
+    try:
+        return os.path.samefile(found, os.path.join(os.path.dirname(found), name.lower()))
+    except (OSError, ValueError):
+        return False
+
+
 def _unit_result(rules: RuleSet, unit: Unit, command: str) -> tuple[GateResult, UnitFact]:
     text = unit.text
     canonical = unit.canonical
@@ -120,6 +141,16 @@ def _unit_result(rules: RuleSet, unit: Unit, command: str) -> tuple[GateResult, 
             # directory the agent cannot write, is matched by the rules written for it.
             rule = other
         values = (*values, canonical)
+    name = canonical.partition(" ")[0]
+    if not name.islower() and name.lower() != name and _folds_to(text, name):
+        # `Rm -rf x` on a volume that folds case runs rm: the rules for rm speak too, and only
+        # ever tighten (docs/configuration.md, "Case").
+        low = name.lower() + canonical[len(name) :]
+        argv = (name.lower(), *unit.argv[1:]) if unit.argv else None
+        other = rules.evaluate("bash", (low,), argv)
+        if RANK[other.action] > RANK[rule.action]:
+            rule = other
+        values = (*values, low)
     action = rule.action
     sentinel = None
     value = text

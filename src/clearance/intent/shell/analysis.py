@@ -12,7 +12,7 @@ import os
 
 from clearance._frozen import Frozen
 from clearance.intent.path import lexists
-from clearance.intent.sentinel import UNMODELLED
+from clearance.intent.sentinel import REPLAYED, UNMODELLED
 from clearance.intent.shell.assembly import MAX_LAYERS, Assembly, normalise_cwd
 from clearance.intent.shell.continuation import joined, touches_expansion
 from clearance.intent.shell.heredoc import respell
@@ -45,6 +45,33 @@ _GLOB_OPTIONS = (
     "clearance does not follow",
 )
 _GLOB_MARKS = frozenset("*?[")
+# `set -H` / `set -o histexpand`: bash expands `!!`, `!$`, `^old^new` in the lines it reads
+# afterwards, replaying (and rewriting) earlier commands: `echo -rf x` then `^echo^rm`.
+_HISTORY_MARKS = frozenset("!^")
+_HISTORY = (
+    REPLAYED,
+    "runs in a line that turns on history expansion (set -H), which replays and rewrites "
+    "earlier commands where a later line holds ! or ^",
+)
+
+
+def _histexpand(command: str) -> bool:
+    """Whether ``command`` may turn on history expansion: it names ``histexpand``, or a ``set``
+    word is followed (before a separator) by an option cluster holding ``H``. Over-approximate:
+    quoting is not looked at."""
+    if "histexpand" in command:
+        return True
+    at = command.find("set")
+    while at >= 0:
+        if at == 0 or not (command[at - 1].isalnum() or command[at - 1] == "_"):
+            end = at + 3
+            while end < len(command) and command[end] not in ";&|\n":
+                end += 1
+            for word in command[at + 3 : end].split():
+                if word[:1] == "-" and word[1:2] != "-" and "H" in word:
+                    return True
+        at = command.find("set", at + 3)
+    return False
 
 
 def _globs(command: str) -> bool:
@@ -149,11 +176,24 @@ def _analyze(command: str, cwd: str | None, home: str, exists: Callable[[str], b
     # `cd name` searches CDPATH first when it is set, in the line or inherited.
     session.cdpath = "CDPATH" in command or bool(os.environ.get("CDPATH"))
     asm, comments_only, _ = session.run(command, "", Scope(None, normalise_cwd(cwd)), 0, False)
+    made = session.line
+    if made.aliases or made.overflow:
+        # A name made anywhere in the line may exist before a path typed earlier is opened: the
+        # elements of a pipeline, a process substitution and a background job run at once
+        # (`(sleep 1; cat up/.ssh/id_rsa) | ln -s .. up`). So the line is read again with every
+        # name it makes known from its start.
+        again = _Session(home, not home_reassigned, pwd_ok, session.exists)
+        again.cdpath = session.cdpath
+        again.line.aliases = list(made.aliases)
+        again.line.overflow = made.overflow
+        asm, comments_only, _ = again.run(command, "", Scope(None, normalise_cwd(cwd)), 0, False)
     units = tuple(asm.units)
     if _GLOB_CHANGED and any(mark in command for mark in _GLOB_CHANGED) and _globs(command):
         # The line changes how bash expands globs (dotglob, nocaseglob, extglob, globstar,
         # GLOBIGNORE, set -f …): its globbed words are not read as bash will read them.
         units = tuple(u if u.floor else u.replace(floor=_GLOB_OPTIONS) for u in units)
+    if "set" in command and not _HISTORY_MARKS.isdisjoint(command) and _histexpand(command):
+        units = tuple(u if u.floor else u.replace(floor=_HISTORY) for u in units)
     unparseable = not units and not comments_only
     return Analysis(command, units, merge(asm.tokens), unparseable, home_reassigned)
 

@@ -350,6 +350,12 @@ class Assembly:
         expanded = _brace_command(words) if "{" in text else None
         if expanded is not None:  # `{rm,-rf,x}`, `/usr/bin/l{s,}`: the name is computed
             floor = floor or (COMPUTED, "runs a command whose name comes from a brace expansion")
+        elif "{" in text:
+            # `rm -rf /tmp/{x,../etc}`, `git push origin {+main,x}`: a rule is written for the
+            # words bash passes, so they are a unit of their own as well (when all are known)
+            expanded = _brace_arguments(words)
+        if not expanded and "/." in text and not _GLOB_MARKS.isdisjoint(text):
+            expanded = _dotdot_arguments(words)
         self.units.append(
             unit(
                 text,
@@ -467,8 +473,26 @@ class Assembly:
             self._value(raw, raw, base, command, "write", "syntax", True)
         for raw in finding.reads:
             self._value(raw, raw, base, command, "read", "syntax", True)
+        if finding.tree_reads:
+            top = self._work_tree_top(base)
+            for raw in finding.tree_reads:
+                # `HEAD:path` names a path from the top of the work tree (`./path`: from here).
+                root = base if raw.startswith(("./", "../")) else top
+                self._value(raw, raw, root, command, "read", "syntax", True)
         for raw in finding.paths:
             self._value(raw, raw, base, command, "unproven", "unproven", True)
+
+    def _work_tree_top(self, base: str | None) -> str | None:
+        """The nearest directory at or above ``base`` holding ``.git`` (``None``: not known)."""
+        probe = base
+        while probe:
+            if self.exists(probe.rstrip("/") + "/.git"):
+                return probe
+            parent = probe.rpartition("/")[0] or "/"
+            if parent == probe:
+                break
+            probe = parent
+        return None
 
     def _environment(self, stmt: Statement, level: int) -> tuple[Floor | None, str | None]:
         """The floor of a unit run with a code-running variable set in the line, and the
@@ -929,6 +953,59 @@ def _brace_command(words: Sequence[Word]) -> str | None:
             if value:
                 out.append(value)
     return " ".join(out)
+
+
+def _brace_arguments(words: Sequence[Word]) -> str | None:
+    """When an argument brace-expands: the command bash runs, its words joined; ``None`` when
+    no word expands or one is not known (a computed word is an unknown path of its own, a
+    brace past its cap floors the unit)."""
+    out: list[str] = []
+    changed = False
+    for word in words:
+        raw = word.raw
+        expanded = brace.expand(raw) if "{" in raw else None
+        if expanded is None or (len(expanded) == 1 and expanded[0] == raw):
+            if word.value is None:
+                return None
+            out.append(word.value)
+            continue
+        if len(out) + len(expanded) > brace.MAX_ALTERNATIVES:
+            return None
+        changed = True
+        for text in expanded:
+            value, _glob = brace.literal(text)
+            if value is None:
+                return None
+            if value:
+                out.append(value)
+    return " ".join(out) if changed else None
+
+
+def _dotdot_arguments(words: Sequence[Word]) -> str | None:
+    """When a pattern segment that starts with ``.`` may match ``..`` (``rm -rf /tmp/.*/etc``):
+    the command with that segment read as ``..``, which bash before 5.2 (macOS ships 3.2)
+    matches, so a rule written for ``*/../*`` meets it; else ``None``."""
+    from fnmatch import fnmatchcase  # only for the lines that need it
+
+    out: list[str] = []
+    changed = False
+    for word in words:
+        value = word.value
+        if value is None:
+            return None
+        if word.glob and not word.quoted and "." in value:
+            segments = value.split("/")
+            for i, segment in enumerate(segments):
+                if (
+                    segment[:1] == "."
+                    and not _GLOB_MARKS.isdisjoint(segment)
+                    and fnmatchcase("..", segment)
+                ):
+                    segments[i] = ".."
+                    changed = True
+            value = "/".join(segments)
+        out.append(value)
+    return " ".join(out) if changed else None
 
 
 def _expanded_canonical(text: str) -> str:

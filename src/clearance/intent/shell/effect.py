@@ -316,10 +316,30 @@ _BY_OPTION: dict[str, tuple[str, frozenset[str], str]] = {
 }  # fmt: skip
 for _alias in ("egrep", "fgrep", "rgrep"):
     _BY_OPTION[_alias] = _BY_OPTION["grep"]
-RECURSIVE = frozenset({*_ALWAYS, *_BY_OPTION, "find", "fd", "fdfind", "tar", "7z", "7za", "rgrep"})
+RECURSIVE = frozenset(
+    {*_ALWAYS, *_BY_OPTION, "find", "fd", "fdfind", "tar", "7z", "7za", "rgrep", "git"}
+)
+# git subcommands that read every file of the tree they are given (the working tree by default):
+# `git grep KEY` searches the tracked files (with --untracked, the others too), `git archive`
+# writes them all out.
+_GIT_RECURSIVE = frozenset({"grep", "archive"})
+_GIT_VALUED = frozenset({"-C", "-c", "--git-dir", "--work-tree", "--namespace", "--config-env"})
 _FIND_HANDS_ON = frozenset({"-exec", "-execdir", "-ok", "-okdir"})
 # Recursive readers that search the working directory when given no directory.
-_CWD_BY_DEFAULT = frozenset({*_ALWAYS, "grep", "egrep", "fgrep", "rgrep", "find", "fd", "fdfind"})
+_CWD_BY_DEFAULT = frozenset(
+    {*_ALWAYS, "grep", "egrep", "fgrep", "rgrep", "find", "fd", "fdfind", "git"}
+)
+
+
+def _git_subcommand(values: Sequence[str | None]) -> str | None:
+    """git's subcommand, after its global options (``None`` when computed)."""
+    i = 0
+    while i < len(values):
+        v = values[i]
+        if v is None or not v.startswith("-"):
+            return v
+        i += 2 if v in _GIT_VALUED else 1
+    return None
 
 
 def searches_cwd(words: Sequence[Word]) -> bool:
@@ -354,6 +374,8 @@ def reads_recursively(words: Sequence[Word]) -> bool:
         return _tar_creates(values)
     if name in ("7z", "7za"):
         return bool(values) and values[0] in ("a", "u")
+    if name == "git":
+        return _git_subcommand(values) in _GIT_RECURSIVE
     letters, longs, valued = _BY_OPTION[name]
     i = 0
     while i < len(values):
@@ -366,8 +388,7 @@ def reads_recursively(words: Sequence[Word]) -> bool:
         if v == "--":
             break
         if v.startswith("--"):
-            if v in longs or (name in ("grep", "egrep", "fgrep") and v == "--directories"
-                              and i < len(values) and values[i] == "recurse"):  # fmt: skip
+            if _recursive_long(name, v, values[i] if i < len(values) else None, longs):
                 return True
             continue
         if v.startswith("-") and len(v) > 1:
@@ -382,6 +403,27 @@ def reads_recursively(words: Sequence[Word]) -> bool:
                     if j == len(v) - 1:
                         i += 1  # the value is the next word
                     break
+    return False
+
+
+def _recursive_long(name: str, v: str, following: str | None, longs: frozenset[str]) -> bool:
+    """Whether the long option ``v`` (``following``: the next word) may turn recursion on.
+    getopt takes any unique prefix of a long option and argmatch any unique prefix of its value
+    (``grep --recur``, ``grep --dir=rec``); a prefix that may abbreviate a recursing option
+    counts (an ambiguous one makes the program refuse the line)."""
+    option, eq, value = v.partition("=")
+    if len(option) > 2:
+        for long in longs:
+            head, _, wanted = long.partition("=")
+            if head.startswith(option) and (not wanted or (value and wanted.startswith(value))):
+                return True
+    if (
+        name in ("grep", "egrep", "fgrep")
+        and len(option) > 3
+        and "--directories".startswith(option)
+    ):
+        given = value if eq else following
+        return bool(given) and "recurse".startswith(given or "")
     return False
 
 

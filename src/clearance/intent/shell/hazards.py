@@ -52,13 +52,14 @@ __all__ = [
 class Finding:
     """What the knowledge base found in one unit (see the module docstring)."""
 
-    __slots__ = ("floor", "folded", "paths", "payloads", "reads", "writes")
+    __slots__ = ("floor", "folded", "paths", "payloads", "reads", "tree_reads", "writes")
 
     def __init__(self) -> None:
         self.floor: Floor | None = None
         self.payloads: list[str] = []
         self.writes: list[str] = []
         self.reads: list[str] = []
+        self.tree_reads: list[str] = []  # relative to the top of the work tree (`HEAD:path`)
         self.paths: list[str] = []
         self.folded: str | None = None
 
@@ -84,7 +85,13 @@ class Finding:
 
     def __bool__(self) -> bool:
         return bool(
-            self.floor or self.payloads or self.writes or self.reads or self.paths or self.folded
+            self.floor
+            or self.payloads
+            or self.writes
+            or self.reads
+            or self.tree_reads
+            or self.paths
+            or self.folded
         )
 
 
@@ -491,6 +498,12 @@ def _git_key(finding: Finding, option: str, setting: str | None, literal_value: 
         finding.runs(f"passes {option} {key}, a git setting clearance does not know to be inert")
 
 
+# Global options that put git in another work tree or repository.
+_GIT_ELSEWHERE = frozenset({"-C", "--git-dir", "--work-tree"})
+# git subcommands that print a file named `REV:path` or `:path` (the index).
+_GIT_OBJECT_READERS = frozenset({"show", "cat-file", "diff", "archive", "grep", "difftool"})
+
+
 def _git(finding: Finding, words: Sequence[Word], values: Values) -> None:
     """git(1) OPTIONS and git-config(1); gtfobins: git."""
     i = 1
@@ -532,6 +545,8 @@ def _git(finding: Finding, words: Sequence[Word], values: Values) -> None:
             i += 1
             continue
         break  # --version, --help, an unknown option: git itself decides
+    moved = any(v in _GIT_ELSEWHERE or (v or "").partition("=")[0] in _GIT_ELSEWHERE
+                for v in values[1:i])  # fmt: skip
     # The command with its global options removed (a spelling the gate matches).
     if i > 1 and i < count:
         tail = [w.raw if v is None else v for w, v in zip(words[i:], values[i:], strict=True)]
@@ -579,6 +594,20 @@ def _git(finding: Finding, words: Sequence[Word], values: Values) -> None:
     for option, arg in _option_values(args, "", ("--output",)):
         if option == "--output":
             finding.write("--output", arg)
+    if sub in _GIT_OBJECT_READERS:
+        for arg in args[1:]:
+            # `git show HEAD:.env`, `git cat-file -p :0:.env`: the file as a commit or the index
+            # holds it, which is the file's content for a path rule (relative to the top of the
+            # work tree; read here from the working directory, as `HEAD:./x` is).
+            if arg and ":" in arg and not arg.startswith("-"):
+                path = arg.rpartition(":")[2]
+                if path and "://" not in arg:
+                    # Under -C, --git-dir or --work-tree the path is in another work tree,
+                    # whose top is not known here: the file cannot be named.
+                    if moved:
+                        finding.read(f"{sub} of a file in a commit", None)
+                    else:
+                        finding.tree_reads.append(path)
     if sub in ("format-patch", "archive"):
         for option, arg in _option_values(args, "o", ()):
             if option == "-o":

@@ -56,6 +56,8 @@ class Line:
         self.written: list[tuple[str | None, str]] = []
 
     def alias(self, name: str | None, reach: str | None) -> None:
+        if name is not None and (name, reach) in self.aliases:
+            return  # known from the start (a second reading of the line)
         if name is None or len(self.aliases) >= MAX_ALIASES:
             self.overflow = True
             return

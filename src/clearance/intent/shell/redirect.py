@@ -72,6 +72,10 @@ def read_redirect(
             elif ctype == "heredoc_start":
                 delimiter = src.slice(child.start_byte, child.end_byte)
                 quoted = any(ch in delimiter for ch in "'\"\\")
+                if quoted and not _closed(delimiter):
+                    # `<<'A<newline>'`: bash's delimiter holds a line break, so no line ends the
+                    # body and the text the grammar read as the body runs as commands.
+                    strays.append(node)
             elif ctype == "heredoc_body":
                 body = body_text(src.data, child.start_byte, child.end_byte)
                 if not quoted:
@@ -102,3 +106,22 @@ def read_redirect(
             else:
                 pending.extra.append(dest)
     pending.redirects.append(Redirect(op, target, node.has_error))
+
+
+def _closed(delimiter: str) -> bool:
+    """Whether every quote the heredoc delimiter ``delimiter`` opens also closes in it."""
+    i = 0
+    size = len(delimiter)
+    while i < size:
+        ch = delimiter[i]
+        if ch == "\\":
+            i += 2
+            continue
+        if ch in "'\"":
+            end = delimiter.find(ch, i + 1)
+            if end < 0:
+                return False
+            i = end + 1
+            continue
+        i += 1
+    return True

@@ -155,8 +155,22 @@ def _generic(words: Sequence[Word]) -> list[Word | str]:
             embedded = _embedded(value)
             if embedded is not None:
                 out.append(embedded)
+            elif value[1] != "-":
+                out.extend(_glued(value))
             continue
         out.append(word)
+    return out
+
+
+def _glued(value: str) -> list[str]:
+    """The values a short-option cluster may hold glued to a letter, for a program whose
+    options are not known (``xargs -a.env``, ``jq -f~/.ssh/key``): the rest after the first
+    letter, and the first rest after it that starts like a path (``-xa~/f``)."""
+    out = [value[2:]] if len(value) > 2 else []
+    for j in range(3, len(value) - 1):
+        if value[j] in "./~":
+            out.append(value[j:])
+            break
     return out
 
 

@@ -329,8 +329,18 @@ _SCRIPT_SHELLS = frozenset({"bash", "sh", "dash", "zsh"})
 _SCRIPT_LETTERS = frozenset("celuv")
 _SCRIPT_LONGS = frozenset({"--login", "--noprofile", "--norc"})
 _SCRIPT_SET_O = frozenset({"pipefail", "errexit", "nounset"})
-# Words that change how zsh reads the rest of the script.
-_ZSH_WORDS = ("setopt", "unsetopt", "emulate", "alias", "autoload", "zmodload", "disable")
+# Words that change how zsh reads the rest of the script, or run a command bash would not:
+# the precommand modifiers `noglob` and `nocorrect`, the reserved word `repeat`, `sched`, and
+# the variables naming the program zsh runs for a statement of redirections only.
+_ZSH_WORDS: tuple[str, ...] = ("setopt", "unsetopt", "emulate", "alias", "autoload", "zmodload")
+_ZSH_WORDS += ("disable", "noglob", "nocorrect", "repeat", "sched", "NULLCMD", "READNULLCMD")
+# Command words zsh runs as a precommand modifier (`- cmd`) or a history replay (`r`).
+_ZSH_COMMANDS = frozenset({"-", "r"})
+# Reserved words after which the next word is a command word again.
+_RESERVED = frozenset({"if", "then", "else", "elif", "do", "while", "until", "!", "{", "time"})
+# Characters that make a parameter expansion: zsh reads `$name[…]` as a subscript and
+# `$name:h` as a modifier where bash reads literal text.
+_SPECIAL = frozenset("@*#?$!-0123456789")
 _NAME_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_")
 # `<<'EOF'` / `<<"EOF"` / `<<\EOF`: a body zsh, like bash, passes on as it is.
 _PLAIN = frozenset("\\`$")
@@ -374,6 +384,8 @@ def zsh_reads_as_bash(script: str) -> bool:
     shell opaque."""
     if _names_a_word(script, _ZSH_WORDS):
         return False
+    if _names_a_word(script, ("set",)) and not _zsh_set_ok(script):
+        return False
     code = _without_quoted_bodies(script)
     if code is None:
         return False
@@ -405,6 +417,8 @@ def zsh_reads_as_bash(script: str) -> bool:
         if ch == "$":
             if nxt in "~=^+" or (nxt == "{" and script[i + 2 : i + 3] in "(~=^+"):
                 return False
+            if _subscripted(script, i + 1):
+                return False  # `$HOME[1,-1]`, `$PWD:h`: a subscript or modifier to zsh only
             if nxt == "(":
                 # `$(…)`: code again, read by the unquoted rules even inside double quotes.
                 opened.append(double)
@@ -428,11 +442,53 @@ def zsh_reads_as_bash(script: str) -> bool:
         if ch == "(":
             if i == 0 or script[i - 1] != "$":
                 return False  # glob grouping or qualifiers, subshells, `=(…)`, arrays
-        elif _zsh_only(ch, nxt, start):
+        elif (
+            (ch == "!" and i and script[i - 1] in ">&")  # `>!`, `&>!`: zsh's clobbering redirects
+            or _zsh_only(ch, nxt, start)
+            or (start and _command_word(script, i) in _ZSH_COMMANDS)
+        ):
             return False
         start = ch in " \t\n;|&"
         i += 1
     return not double and not opened
+
+
+def _subscripted(script: str, at: int) -> bool:
+    """Whether the unbraced parameter starting at ``at`` (after its ``$``) is followed by ``[``
+    or by ``:`` and a letter, which zsh reads as a subscript or a modifier."""
+    end = at
+    if script[at : at + 1] in _SPECIAL and script[at : at + 1] != "":
+        end = at + 1
+    else:
+        while end < len(script) and script[end] in _NAME_CHARS:
+            end += 1
+    if end == at:
+        return False
+    after = script[end : end + 1]
+    return after == "[" or (after == ":" and script[end + 1 : end + 2].isalpha())
+
+
+def _command_word(script: str, at: int) -> str | None:
+    """The word starting at ``at`` when it stands where a command word does (after a separator,
+    an opening ``$(``, or a reserved word), else ``None``."""
+    end = at
+    while end < len(script) and script[end] not in " \t\n;|&()<>'\"`":
+        end += 1
+    word = script[at:end]
+    if word not in _ZSH_COMMANDS:
+        return None
+    j = at
+    while True:
+        while j > 0 and script[j - 1] in " \t":
+            j -= 1
+        if j == 0 or script[j - 1] in ";|&\n(":
+            return word
+        k = j
+        while k > 0 and script[k - 1] not in " \t\n;|&(":
+            k -= 1
+        if script[k:j] not in _RESERVED:
+            return None
+        j = k
 
 
 def _zsh_only(ch: str, nxt: str, start: bool) -> bool:
@@ -476,6 +532,32 @@ def _without_quoted_bodies(script: str) -> str | None:
                 pending.append(found)
             at = line.find("<<", at + 2)
     return None if pending else "\n".join(out)
+
+
+# What `set` may be given in the subset: options that mean the same to zsh and bash. zsh's own
+# letters differ (`set -4` is GLOB_DOTS: `?env` then matches `.env`), and `set -o` names any
+# zsh option.
+_ZSH_SET_NAMES = frozenset({"pipefail", "errexit", "nounset"})
+
+
+def _zsh_set_ok(script: str) -> bool:
+    """Whether every ``set`` word in ``script`` is given only options zsh and bash agree on."""
+    at = script.find("set")
+    while at >= 0:
+        end = at + 3
+        if (at == 0 or script[at - 1] not in _NAME_CHARS) and (
+            end >= len(script) or script[end] not in _NAME_CHARS
+        ):
+            stop = end
+            while stop < len(script) and script[stop] not in ";&|\n)":
+                stop += 1
+            for word in script[end:stop].split():
+                if word not in _ZSH_SET_NAMES and not (
+                    word[:1] in ("-", "+") and len(word) > 1 and set(word[1:]) <= set("euo")
+                ):
+                    return False
+        at = script.find("set", end)
+    return True
 
 
 def _names_a_word(script: str, words: tuple[str, ...]) -> bool:

@@ -248,6 +248,10 @@ def build_word(node: Node, src: Source, subs: list[Node], home_ok: bool, pwd_ok:
     word.lead_dyn = parts[0] == DYN
     if DYN not in parts:
         word.segs = tuple(parts)
+    elif len(parts) > 1 and any(part != "" for part in parts if part != DYN):
+        # A number is no path, but a word it is only a part of may be one:
+        # `/proc/$$/cwd/.env` is this shell's working directory.
+        word.unknown = True
     return word
 
 
