@@ -104,3 +104,22 @@ def test_sync_forbids_only_literal_command_prefixes_the_policy_denies(world: Any
     assert '"cat"' not in text and "curl" not in text and '"echo"' not in text
     assert 'decision = "allow"' not in text
     assert not codex.sync(scope="user", directory=str(world.home), env=env).changed
+
+
+def test_a_reinstall_keeps_the_old_hook_file_under_the_state_directory_not_beside_it(
+    world: Any,
+) -> None:
+    src = Path(__file__).resolve().parents[2] / "src"
+    project = world.project("proj")
+    hooks = project / ".codex" / "hooks.json"
+    hooks.parent.mkdir(parents=True)
+    hooks.write_text('{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "true"}]}]}}\n')
+    full = {**world.env, "CODEX_HOME": str(world.home / ".codex"), "PYTHONPATH": str(src)}
+    proc = subprocess.run([sys.executable, "-m", "clearance", "install", "codex", "--project"],
+                          capture_output=True, text=True, env=full, timeout=60,
+                          cwd=str(project))  # fmt: skip
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "PreToolUse" in hooks.read_text()
+    assert not list(hooks.parent.glob("*.bak")), "nothing beside the hook file for git to show"
+    kept = list((world.state / "backups").iterdir())
+    assert len(kept) == 1 and '"Stop"' in kept[0].read_text(), kept

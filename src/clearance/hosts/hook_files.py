@@ -4,7 +4,8 @@ Each host keeps its hooks in a JSON file (Codex ``hooks.json``, Gemini CLI and Q
 ``settings.json``, Copilot CLI and Cursor ``hooks.json``) as a map from event to a list of
 entries. :func:`install` adds clearance's entry to each event, keeping everything else; running
 it again changes nothing. :func:`uninstall` removes only clearance's entries. The previous file
-is kept as ``<file>.bak`` and the new one replaces it atomically.
+is kept under the state directory's ``backups/`` (never beside the file, where git would show
+it), and the new one replaces it atomically.
 
 The installed command blocks when clearance itself cannot run (a missing interpreter, a crash):
 the shell turns any status but 0 and 2 into 2 with a reason on stderr, the form every one of
@@ -121,8 +122,8 @@ def read_json(path: str) -> tuple[dict[str, Any], bytes | None]:
 
 
 def write_json(path: str, data: dict[str, Any], before: bytes | None, change: Change) -> None:
-    """Write ``data`` (keeping the old file as ``.bak``) unless nothing changed."""
-    from clearance.policy.state import atomic_write
+    """Write ``data`` (keeping the old file under the state directory) unless nothing changed."""
+    from clearance.policy.state import atomic_write, backup
 
     text = (dumps(data, indent=2) + "\n").encode()
     if before is not None and text == before:
@@ -131,8 +132,7 @@ def write_json(path: str, data: dict[str, Any], before: bytes | None, change: Ch
     mode = 0o600
     if before is not None:
         mode = os.stat(path).st_mode & 0o777
-        atomic_write(path + ".bak", before, mode=mode)
-        change.backup = path + ".bak"
+        change.backup = backup(path, before)
     atomic_write(path, text, mode=mode)
     change.changed = True
 
