@@ -11,7 +11,6 @@ import os
 from clearance.decide.deadline import SECONDS, Expired, within
 from clearance.decide.decision import Decision, GateResult, UnitFact
 from clearance.decide.fold import fold
-from clearance.decide.gates.bash import bash_gate
 from clearance.decide.gates.path import external_gate, path_gate
 from clearance.decide.gates.protected import UNGRANTABLE, protected_gate
 from clearance.decide.gates.tool import tool_gate
@@ -127,6 +126,9 @@ class Engine:
         if kind == "bash":
             if call.cwd != cwd:
                 call = call.replace(cwd=cwd)
+            # The bash gate (and the analysis behind it) is loaded only for a bash call.
+            from clearance.decide.gates.bash import bash_gate
+
             # The canonical working directory is resolved only when the line touches a path.
             try:
                 results, units, facts = within(SECONDS, bash_gate, rules, call,
