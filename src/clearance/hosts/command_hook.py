@@ -18,7 +18,7 @@ import os
 import sys
 
 from clearance._frozen import Frozen
-from clearance.hosts.claude_code.payload import MAX_PAYLOAD_BYTES, PayloadError
+from clearance.hosts.claude_code.payload import MAX_PAYLOAD_BYTES, PayloadError, parse_object
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -123,30 +123,6 @@ class Adapter:
         """An ask with the choices a host dialog may offer (``label``, ``choice``); by default
         the choices are not sent."""
         return self.encode(event, "ask", reason)
-
-
-def parse_object(raw: bytes | str) -> dict[str, Any]:
-    """One JSON object from a hook's stdin; raises :class:`PayloadError` saying what is wrong."""
-    if len(raw) > MAX_PAYLOAD_BYTES:
-        raise PayloadError(
-            f"the hook payload is larger than {MAX_PAYLOAD_BYTES // (1024 * 1024)} MiB"
-        )
-    if isinstance(raw, bytes):
-        try:
-            raw = raw.decode("utf-8")
-        except UnicodeDecodeError as exc:
-            raise PayloadError(f"the hook payload is not UTF-8 ({exc.reason})") from None
-    if not raw.strip():
-        raise PayloadError("the hook payload is empty; expected one JSON object on stdin")
-    from clearance._json import loads
-
-    try:
-        data = loads(raw)
-    except ValueError as exc:
-        raise PayloadError(f"the hook payload is not JSON ({exc})") from None
-    if not isinstance(data, dict):
-        raise PayloadError(f"the hook payload is a JSON {type(data).__name__}, not an object")
-    return data
 
 
 def text_field(data: dict[str, Any], key: str, *, required: bool = False) -> str | None:

@@ -21,6 +21,7 @@ __all__ = [
     "Payload",
     "PayloadError",
     "check_tool_input",
+    "parse_object",
     "parse_payload",
     "to_call",
 ]
@@ -124,8 +125,9 @@ def _optional(data: dict[str, Any], key: str) -> str | None:
     return value
 
 
-def parse_payload(raw: bytes | str) -> Payload:
-    """Parse one hook payload. Raises :class:`PayloadError` saying what is wrong."""
+def parse_object(raw: bytes | str) -> dict[str, Any]:
+    """One JSON object from a hook's stdin, for any host; raises :class:`PayloadError` saying
+    what is wrong."""
     if len(raw) > MAX_PAYLOAD_BYTES:
         raise PayloadError(
             f"the hook payload is larger than {MAX_PAYLOAD_BYTES // (1024 * 1024)} MiB"
@@ -145,6 +147,12 @@ def parse_payload(raw: bytes | str) -> Payload:
         raise PayloadError(f"the hook payload is not JSON ({exc})") from None
     if not isinstance(data, dict):
         raise PayloadError(f"the hook payload is a JSON {type(data).__name__}, not an object")
+    return data
+
+
+def parse_payload(raw: bytes | str) -> Payload:
+    """Parse one hook payload. Raises :class:`PayloadError` saying what is wrong."""
+    data = parse_object(raw)
     event = data.get("hook_event_name")
     if not isinstance(event, str) or not event:
         raise PayloadError("the hook payload has no hook_event_name")
