@@ -56,8 +56,8 @@ def _walk(text: str, home_ok: bool, shortcuts: bool) -> list[tuple[object, ...]]
     src = Source(text)
     walk = Walk(src, home_ok, True)
     if not shortcuts:
-        walk.text = None
-        walk.plain = walk.safe = False
+        walk.commands.text = None
+        walk.commands.plain = walk.commands.safe = False
     walk.run(parser.parse(src.parsed), "", Scope(None, "/w"))
     return [
         (

@@ -1,9 +1,12 @@
 """The state of a tree walk, and its simple commands.
 
-:class:`CommandWalk` holds what :class:`~clearance.intent.shell.walk.Walk` accumulates (the
+:class:`Commands` holds what a :class:`~clearance.intent.shell.walk.Walk` accumulates (the
 statements, the salvage ranges, the error regions met inside words) and builds the
 :class:`~clearance.intent.shell.statement.Statement` of a simple command: its words, its own
-redirects, the substitutions and subshells in it. This is the hot path of the analyzer, so the
+redirects, the substitutions and subshells in it. The walk owns one :class:`Commands` and hands
+it simple commands, words and error regions; it gets back the subshells, substitutions and
+heredoc continuations of a command through :meth:`Walk.statement`, :meth:`Walk.nested` and
+:meth:`Walk.finish`. This is the hot path of the analyzer, so the
 common shapes are read with as few tree accesses as possible:
 
 * a command written only in safe characters (letters, digits, ``-_./:,@%+=``, single spaces)
@@ -38,8 +41,9 @@ if TYPE_CHECKING:
     from clearance.intent.sentinel import Floor
     from clearance.intent.shell.reeval import Finding
     from clearance.intent.shell.source import Source
+    from clearance.intent.shell.walk import Walk
 
-__all__ = ["CommandWalk"]
+__all__ = ["Commands"]
 
 _BLANK = " \t\\\n"
 _LEAVES = frozenset({"word", "number", "raw_string"})  # kinds a command's arguments mostly have
@@ -50,8 +54,8 @@ _SAFE = b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./:,@%
 _SAFE_TABLE = bytes.maketrans(_SAFE, b"a" * len(_SAFE))
 
 
-class CommandWalk:
-    """The walk's state and its simple-command builder (see :class:`walk.Walk`)."""
+class Commands:
+    """The walk's state and its simple-command builder, owned by one :class:`walk.Walk`."""
 
     __slots__ = (
         "floor",
@@ -66,9 +70,11 @@ class CommandWalk:
         "statements",
         "strays",
         "text",
+        "walk",
     )
 
-    def __init__(self, src: Source, home_ok: bool, pwd_ok: bool) -> None:
+    def __init__(self, walk: Walk, src: Source, home_ok: bool, pwd_ok: bool) -> None:
+        self.walk = walk  # takes back a command's subshells, substitutions and heredocs
         self.src = src
         # ASCII text: byte offsets index the str itself. Safe: only letters, digits, spaces and
         # the punctuation of _SAFE. Plain: no word of it needs more than a slice (nothing to
@@ -91,25 +97,7 @@ class CommandWalk:
         # The first floor met in the words of the command being built (see sentinel.py).
         self.floor: Floor | None = None
 
-    # Defined by the walk proper (walk.Walk), which a simple command hands its subshells,
-    # substitutions and heredoc continuations back to.
-
-    def _statement(
-        self, node: Node, ctx: str, scope: Scope, unres: bool, writes: bool, depth: int
-    ) -> None:
-        raise NotImplementedError
-
-    def _nested(
-        self, subs: list[Node], ctx: str | None, scope: Scope, unres: bool, depth: int
-    ) -> None:
-        raise NotImplementedError
-
-    def _finish(
-        self, pending: Pending, ctx: str, scope: Scope, unres: bool, writes: bool, depth: int
-    ) -> None:
-        raise NotImplementedError
-
-    def _record(self, stmt: Statement) -> None:
+    def record(self, stmt: Statement) -> None:
         """Append ``stmt``, then the error regions met while building it (as their own units)."""
         if self.glued:
             stmt.unresolved = True
@@ -124,9 +112,9 @@ class CommandWalk:
             self.strays = []
             context = stmt.context if stmt.kind != "compound" else ""
             for node in strays:
-                self._error(node, context, stmt.scope)
+                self.error(node, context, stmt.scope)
 
-    def _error(self, node: Node, ctx: str, scope: Scope, salvage: bool = True) -> None:
+    def error(self, node: Node, ctx: str, scope: Scope, salvage: bool = True) -> None:
         start = node.start_byte
         end = node.end_byte
         text = self.src.slice(start, end)
@@ -146,9 +134,9 @@ class CommandWalk:
             elif KIND[child.kind_id] in STATEMENTS:
                 ranges.append((child.start_byte, child.end_byte, ctx))
 
-    def _reread(self, node: Node, stmt: Statement, arith: bool = False) -> list[Finding]:
+    def reevaluated(self, node: Node, stmt: Statement, arith: bool = False) -> list[Finding]:
         """Strings of ``node`` that bash evaluates again as code: floor ``stmt`` with them
-        (:data:`~clearance.intent.sentinel.REEVALUATED`); :meth:`_rerun` then adds the
+        (:data:`~clearance.intent.sentinel.REEVALUATED`); :meth:`rerun` then adds the
         code they run, once ``stmt`` is recorded."""
         from clearance.intent.shell import reeval  # only for a line that may re-read a string
 
@@ -157,7 +145,7 @@ class CommandWalk:
             stmt.floor = reeval.floor(found)
         return found
 
-    def _rerun(self, found: list[Finding], stmt: Statement) -> None:
+    def rerun(self, found: list[Finding], stmt: Statement) -> None:
         """The code each finding runs, as programs of their own (in a fresh shell)."""
         from clearance.intent.shell import reeval
 
@@ -170,12 +158,12 @@ class CommandWalk:
                         Statement("nested", text, "command_substitution", own, unres)
                     )
 
-    def _redirect(self, node: Node, pending: Pending) -> None:
-        read_redirect(node, pending, self.src, self._word, self.strays)
+    def redirect(self, node: Node, pending: Pending) -> None:
+        read_redirect(node, pending, self.src, self.word, self.strays)
 
-    def _word(self, node: Node, subs: list[Node]) -> Word:
+    def word(self, node: Node, subs: list[Node]) -> Word:
         if node.has_error:
-            self._find_errors(node)
+            self.find_errors(node)
         word = build_word(node, self.src, subs, self.home_ok, self.pwd_ok)
         if "\n" in word.raw and KIND[node.kind_id] == "word":
             self._glued(word)
@@ -197,15 +185,15 @@ class CommandWalk:
         offset = word.start + len(raw[:index].encode("utf-8", "surrogatepass"))
         self.salvage.append((offset, len(self.src.data), ""))
 
-    def _find_errors(self, node: Node) -> None:
+    def find_errors(self, node: Node) -> None:
         if KIND[node.kind_id] == "ERROR":
             self.strays.append(node)
             return
         for child in node.children:
             if child.has_error and KIND[child.kind_id] not in SUBSTITUTIONS:
-                self._find_errors(child)
+                self.find_errors(child)
 
-    def _command(
+    def command(
         self,
         node: Node,
         ctx: str,
@@ -254,7 +242,7 @@ class CommandWalk:
                         pending = Pending()
                         pending.subs = subs
                     before = len(pending.extra)
-                    self._redirect(child, pending)
+                    self.redirect(child, pending)
                     for extra in pending.extra[before:]:
                         spans = _add(words, extra, src) and spans
                     del pending.extra[before:]
@@ -268,12 +256,12 @@ class CommandWalk:
                     pseudo.lead_dyn = True  # computed: its value is whatever the subshell prints
                     spans = _add(words, pseudo, src) and spans
                 elif kind != "comment" and child.is_named:
-                    spans = _add(words, self._word(child, subs), src) and spans
+                    spans = _add(words, self.word(child, subs), src) and spans
                 continue
             # An argument, or the command name's single child (of any kind). A word, number or
             # single-quoted string without children is built inline from ASCII text.
             if kind not in _LEAVES or text is None or child.child_count:
-                spans = _add(words, self._word(child, subs), src) and spans
+                spans = _add(words, self.word(child, subs), src) and spans
                 continue
             start, end = child.byte_range
             raw = text[start:end]
@@ -320,7 +308,7 @@ class CommandWalk:
         if self.floor is not None:
             stmt.floor = self.floor
             self.floor = None
-        again = self._reread(node, stmt) if self.reread else None
+        again = self.reevaluated(node, stmt) if self.reread else None
         if subshells is not None:
             # `time ( … )` times a subshell; anything else before `(` is a bash syntax error.
             if len(words) == 2 and words[0].value == "time" and words[0].raw == "time":
@@ -328,22 +316,24 @@ class CommandWalk:
             else:
                 stmt.unresolved = True
         if self.glued or self.strays:
-            self._record(stmt)
+            self.record(stmt)
         else:
             self.statements.append(stmt)
         if again:
-            self._rerun(again, stmt)
+            self.rerun(again, stmt)
         if subshells is not None:
             for sub in subshells:
                 own = Scope(scope)
                 for child in sub.children:
                     if child.is_named:
-                        self._statement(child, "subshell", own, stmt.unresolved, False, depth + 1)
+                        self.walk.statement(
+                            child, "subshell", own, stmt.unresolved, False, depth + 1
+                        )
         if pending is not None:
             if pending.subs or pending.heredoc or pending.after:
-                self._finish(pending, ctx, scope, unres, writes, depth)
+                self.walk.finish(pending, ctx, scope, unres, writes, depth)
         elif subs:
-            self._nested(subs, None, scope, unres, depth)
+            self.walk.nested(subs, None, scope, unres, depth)
 
 
 def _assignment(text: str) -> tuple[str, str | None]:

@@ -5,6 +5,8 @@ The walk sees through chains, pipelines, substitutions (``$(…)``, backticks, `
 delimiter, and the hosts of substitutions (arguments, redirect targets, herestrings, assignment
 values, declarations, tests, conditions, for-word lists, case subjects). It records structure
 only: wrappers, effects and spellings belong to :mod:`assembly` and the modules it calls.
+Simple commands, words and the walk's record (statements, salvage ranges) are the
+:class:`~clearance.intent.shell.command.Commands` the walk owns.
 
 Fail closed (docs/shell-analysis.md, "What is floored, and the facts behind it"): an ``ERROR``
 region is recorded whole and never descended (the grammar
@@ -14,7 +16,7 @@ error is marked unresolved. ``program``/``list``/``pipeline`` containers are not
 
 from __future__ import annotations
 
-from clearance.intent.shell.command import CommandWalk
+from clearance.intent.shell.command import Commands
 from clearance.intent.shell.expansion import body_floor
 from clearance.intent.shell.grammar import (
     CLAUSES,
@@ -45,6 +47,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from tree_sitter import Node
 
+    from clearance.intent.shell.source import Source
     from clearance.intent.shell.word import Word
 
 __all__ = ["DEPTH_LIMIT", "Walk"]
@@ -52,17 +55,26 @@ __all__ = ["DEPTH_LIMIT", "Walk"]
 DEPTH_LIMIT = 48
 
 
-class Walk(CommandWalk):
-    """Walks one tree; ``statements`` and ``errors`` hold the result."""
+class Walk:
+    """Walks one tree; ``statements`` and ``salvage`` hold the result."""
 
-    __slots__ = ()
+    __slots__ = ("commands", "reread", "salvage", "src", "statements")
+
+    def __init__(self, src: Source, home_ok: bool, pwd_ok: bool) -> None:
+        commands = self.commands = Commands(self, src, home_ok, pwd_ok)
+        self.src = src
+        self.reread = commands.reread  # the line may hide a string bash evaluates again
+        self.statements = commands.statements  # the same lists: the commands append to them
+        self.salvage = commands.salvage
 
     def run(self, root: Node, context: str, scope: Scope, unresolved: bool = False) -> None:
         if KIND[root.kind_id] == "program" and root.child_count == 1:
             child = root.children[0]
             kind = KIND[child.kind_id]
             if kind == "command":  # the usual program: one simple command
-                self._command(child, context, scope, unresolved or child.has_error, False, None, 0)
+                self.commands.command(
+                    child, context, scope, unresolved or child.has_error, False, None, 0
+                )
                 return
             if kind == "list" or kind == "pipeline":
                 self._block(child, context, scope, unresolved, False, 0)
@@ -70,7 +82,7 @@ class Walk(CommandWalk):
             if kind == "redirected_statement":
                 self._redirected(child, context, scope, unresolved or child.has_error, False, 0)
                 return
-        self._statement(root, context, scope, unresolved, False, 0)
+        self.statement(root, context, scope, unresolved, False, 0)
 
     # -- statements -----------------------------------------------------------------------
 
@@ -93,7 +105,7 @@ class Walk(CommandWalk):
         if count == 1 and tail is None:  # the usual program: one statement
             child = children[0]
             if child.is_named:
-                self._statement(child, ctx, scope, unres, writes, depth)
+                self.statement(child, ctx, scope, unres, writes, depth)
             return
         kinds = [KIND[c.kind_id] for c in children]
         split = kind == "pipeline" and node.named_child_count > 1
@@ -111,9 +123,11 @@ class Walk(CommandWalk):
             if i == last and tail is not None:
                 self._attach(child, tail, ctx, own, unres, writes, depth)
             elif kinds[i] == "command" and depth <= DEPTH_LIMIT:
-                self._command(child, ctx, own, unres or child.has_error, writes, None, depth)
+                self.commands.command(
+                    child, ctx, own, unres or child.has_error, writes, None, depth
+                )
             else:
-                self._statement(child, ctx, own, unres, writes, depth)
+                self.statement(child, ctx, own, unres, writes, depth)
 
     def _regrouped(
         self,
@@ -147,14 +161,14 @@ class Walk(CommandWalk):
             if tail is not None and i + 1 == len(ordered):
                 self._attach(child, tail, ctx, own, unres, writes, depth)
             else:
-                self._statement(child, ctx, own, unres or child.has_error, writes, depth)
+                self.statement(child, ctx, own, unres or child.has_error, writes, depth)
 
-    def _statement(
+    def statement(
         self, node: Node, ctx: str, scope: Scope, unres: bool, writes: bool, depth: int
     ) -> None:
         kind = KIND[node.kind_id]
         if kind == "command" and depth <= DEPTH_LIMIT:
-            self._command(node, ctx, scope, unres or node.has_error, writes, None, depth)
+            self.commands.command(node, ctx, scope, unres or node.has_error, writes, None, depth)
             return
         if kind in CONTAINERS:
             self._block(node, ctx, scope, unres, writes, depth)
@@ -162,7 +176,7 @@ class Walk(CommandWalk):
         if kind == "comment":
             return
         if kind == "ERROR" or depth > DEPTH_LIMIT:
-            self._error(node, ctx, scope, depth <= DEPTH_LIMIT)
+            self.commands.error(node, ctx, scope, depth <= DEPTH_LIMIT)
             return
         unres = unres or node.has_error
         if kind == "redirected_statement":
@@ -172,9 +186,9 @@ class Walk(CommandWalk):
         elif kind in PLAIN or kind == "test_command":
             self._plain(node, ctx, scope, unres, writes, depth)
         else:
-            self._error(node, ctx, scope)
+            self.commands.error(node, ctx, scope)
 
-    def _nested(
+    def nested(
         self, subs: list[Node], ctx: str | None, scope: Scope, unres: bool, depth: int
     ) -> None:
         """Walk substitutions: each is a fresh shell and a fresh redirect scope."""
@@ -182,7 +196,7 @@ class Walk(CommandWalk):
             inner = ctx or SUB_CONTEXT.get(KIND[sub.kind_id], "command_substitution")
             own = Scope(scope)
             if depth + 1 > DEPTH_LIMIT:
-                self._error(sub, inner, own)
+                self.commands.error(sub, inner, own)
                 continue
             start = sub.start_byte
             if self.src.data[start : start + 1] == b"`":
@@ -197,17 +211,17 @@ class Walk(CommandWalk):
                     continue
             for child in sub.children:
                 if child.is_named:
-                    self._statement(child, inner, own, unres, False, depth + 1)
+                    self.statement(child, inner, own, unres, False, depth + 1)
 
-    def _finish(
+    def finish(
         self, pending: Pending, ctx: str, scope: Scope, unres: bool, writes: bool, depth: int
     ) -> None:
         if pending.subs:
-            self._nested(pending.subs, None, scope, unres, depth)
+            self.nested(pending.subs, None, scope, unres, depth)
         for body in pending.heredoc:
             self._heredoc(body, scope, unres)
         for node in pending.after:
-            self._statement(node, ctx, scope, unres, writes, depth)
+            self.statement(node, ctx, scope, unres, writes, depth)
 
     def _heredoc(self, body: str, scope: Scope, unres: bool) -> None:
         """Each substitution of an unquoted heredoc body, as a program (an unclosed one is also
@@ -239,7 +253,7 @@ class Walk(CommandWalk):
         body: Node | None = None
         for i, child in enumerate(node.children):
             if KIND[child.kind_id] in REDIRECTS:
-                self._redirect(child, pending)
+                self.commands.redirect(child, pending)
             elif body is None and node.field_name_for_child(i) == "body":
                 body = child
             elif KIND[child.kind_id] in STATEMENTS:
@@ -251,8 +265,8 @@ class Walk(CommandWalk):
             stmt = Statement("simple", text, ctx, scope, unres, writes)
             stmt.writes = writes or any(r.writes for r in pending.redirects)
             stmt.redirects = pending.redirects
-            self._record(stmt)
-            self._finish(pending, ctx, scope, unres, writes, depth)
+            self.commands.record(stmt)
+            self.finish(pending, ctx, scope, unres, writes, depth)
             return
         self._attach(body, pending, ctx, scope, unres, writes, depth)
 
@@ -270,7 +284,7 @@ class Walk(CommandWalk):
         `a && b > f` or `a | b > f` on the whole list or pipeline; bash binds it to `b`."""
         kind = KIND[body.kind_id]
         if kind == "command":
-            self._command(body, ctx, scope, unres or body.has_error, writes, pending, depth)
+            self.commands.command(body, ctx, scope, unres or body.has_error, writes, pending, depth)
         elif kind in COMPOUNDS:
             self._compound(body, ctx, scope, unres or body.has_error, writes, pending, depth)
         elif kind == "list" or kind == "pipeline":
@@ -283,9 +297,9 @@ class Walk(CommandWalk):
             carrier = Statement("redirects", text, ctx, scope, unres, writes)
             carrier.redirects = pending.redirects
             carrier.words = pending.extra
-            self._record(carrier)
-            self._statement(body, ctx, scope, unres, writes, depth)
-            self._finish(pending, ctx, scope, unres, writes, depth)
+            self.commands.record(carrier)
+            self.statement(body, ctx, scope, unres, writes, depth)
+            self.finish(pending, ctx, scope, unres, writes, depth)
 
     def _compound(
         self,
@@ -312,7 +326,7 @@ class Walk(CommandWalk):
             if (kind == "for_statement" and field == "value") or (
                 kind == "case_statement" and field == "value"
             ):
-                stmt.operands.append(self._word(child, subs))
+                stmt.operands.append(self.commands.word(child, subs))
             elif kind == "function_definition" and field == "name":
                 continue
             elif kind == "c_style_for_statement" and field in EXPRESSION_FIELDS:
@@ -332,11 +346,11 @@ class Walk(CommandWalk):
                     kind != "c_style_for_statement"
                     or node.field_name_for_child(i) in EXPRESSION_FIELDS
                 ):
-                    found.extend(self._reread(child, stmt, True))
-        self._record(stmt)
+                    found.extend(self.commands.reevaluated(child, stmt, True))
+        self.commands.record(stmt)
         if found:
-            self._rerun(found, stmt)
-        self._nested(subs, None, scope, unres, depth)
+            self.commands.rerun(found, stmt)
+        self.nested(subs, None, scope, unres, depth)
         inner_ctx = ctx
         inner_scope = scope
         if kind == "subshell":
@@ -344,7 +358,7 @@ class Walk(CommandWalk):
             inner_scope = Scope(scope)
         for child in body:
             self._body(child, inner_ctx, inner_scope, unres, stmt.writes, depth + 1)
-        self._finish(pending, ctx, scope, unres, writes, depth)
+        self.finish(pending, ctx, scope, unres, writes, depth)
 
     def _body(
         self, node: Node, ctx: str, scope: Scope, unres: bool, writes: bool, depth: int
@@ -357,9 +371,9 @@ class Walk(CommandWalk):
                     collect_substitutions(child, subs)
                 elif KIND[child.kind_id] in STATEMENTS or KIND[child.kind_id] in CLAUSES:
                     self._body(child, ctx, scope, unres or child.has_error, writes, depth)
-            self._nested(subs, None, scope, unres, depth)
+            self.nested(subs, None, scope, unres, depth)
             return
-        self._statement(node, ctx, scope, unres, writes, depth)
+        self.statement(node, ctx, scope, unres, writes, depth)
 
     def _plain(
         self, node: Node, ctx: str, scope: Scope, unres: bool, writes: bool, depth: int
@@ -378,20 +392,22 @@ class Walk(CommandWalk):
         else:
             scan_substitutions(node, subs)
             if node.has_error:
-                self._find_errors(node)
+                self.commands.find_errors(node)
             stmt.floor = expansion_floor(node, self.src)
         found = None
         if self.reread or KIND[node.kind_id] == "declaration_command":
-            found = self._reread(node, stmt)  # a declaration may re-read a computed value
-        self._record(stmt)
+            found = self.commands.reevaluated(
+                node, stmt
+            )  # a declaration may re-read a computed value
+        self.commands.record(stmt)
         if found:
-            self._rerun(found, stmt)
-        self._nested(subs, None, scope, unres, depth)
+            self.commands.rerun(found, stmt)
+        self.nested(subs, None, scope, unres, depth)
 
     def _test_words(self, node: Node, out: list[Word], subs: list[Node]) -> None:
         for child in node.children:
             if KIND[child.kind_id] in WORDLIKE:
-                out.append(self._word(child, subs))
+                out.append(self.commands.word(child, subs))
             elif child.is_named and KIND[child.kind_id] != "test_operator" and child.child_count:
                 self._test_words(child, out, subs)
 
