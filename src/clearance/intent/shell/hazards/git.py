@@ -1,0 +1,383 @@
+"""git's code-running global options and configuration keys (git(1), git-config(1)).
+
+Its checker floors a unit that sets a key whose value is a command, names the files git reads
+or writes for it, and folds the global options away (``git -C r push`` → ``git push``).
+"""
+
+from __future__ import annotations
+
+from clearance.intent.shell.hazards.finding import Finding, literal_line, option_values
+from clearance.policy.programs import GIT_GLOBAL_FLAGS, GIT_GLOBAL_VALUED
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from clearance.intent.shell.hazards.finding import Checker, Values
+    from clearance.intent.shell.word import Word
+
+__all__ = ["GIT_BUILTINS", "PROGRAMS"]
+
+# git(1) OPTIONS: global options and whether they take a value (the option table's).
+_GIT_VALUED = GIT_GLOBAL_VALUED
+_GIT_FLAGS = GIT_GLOBAL_FLAGS
+_GIT_PATHS = frozenset({"-C", "--git-dir", "--work-tree"})
+# git-config(1): keys whose value is a command git runs (or a file of such keys / hooks).
+_GIT_CODE_KEYS = frozenset(
+    {
+        "core.pager",
+        "core.sshcommand",
+        "core.fsmonitor",
+        "core.editor",
+        "core.hookspath",
+        "core.askpass",
+        "core.gitproxy",
+        "core.alternaterefscommand",
+        "core.worktree",
+        "core.attributesfile",
+        "core.excludesfile",
+        "sequence.editor",
+        "diff.external",
+        "credential.helper",
+        "gpg.program",
+        "uploadpack.packobjectshook",
+        "include.path",
+        "init.templatedir",
+        "protocol.allow",
+        "protocol.ext.allow",
+        "web.browser",
+        "instaweb.httpd",
+        "sendemail.sendmailcmd",
+        "sendemail.smtpserver",
+        "receive.procreceiverefs",
+    }
+)
+_GIT_CODE_SUFFIXES = (
+    ".textconv",
+    ".command",
+    ".cmd",
+    ".driver",
+    ".helper",
+    ".program",
+    ".uploadpack",
+    ".receivepack",
+    ".path",
+    ".proxy",
+    ".clean",
+    ".smudge",
+    ".process",
+)
+_GIT_CODE_PREFIXES = ("alias.", "filter.", "pager.", "includeif.", "url.", "hook.", "remote.")
+# Keys known to change only how git formats, names or configures (git-config(1)).
+_GIT_SAFE_PREFIXES = (
+    "user.",
+    "author.",
+    "committer.",
+    "color.",
+    "advice.",
+    "log.",
+    "format.",
+    "status.",
+    "i18n.",
+    "column.",
+    "branch.sort",
+    "tag.sort",
+    "init.defaultbranch",
+    "core.quotepath",
+    "core.autocrlf",
+    "core.safecrlf",
+    "core.filemode",
+    "core.ignorecase",
+    "core.longpaths",
+    "core.abbrev",
+    "pull.rebase",
+    "pull.ff",
+    "push.default",
+    "push.autosetupremote",
+    "merge.ff",
+    "merge.conflictstyle",
+    "rebase.autosquash",
+    "rebase.autostash",
+    "commit.gpgsign",
+    "tag.gpgsign",
+    "diff.noprefix",
+    "diff.renames",
+    "diff.algorithm",
+    "diff.colormoved",
+    "safe.directory",
+    "gc.auto",
+    "maintenance.auto",
+    "fetch.prune",
+    "versionsort.",
+    "blame.",
+    "grep.linenumber",
+    "help.autocorrect",
+)
+# git(1) built-in commands (git help -a): an alias can never shadow one of these.
+GIT_BUILTINS = frozenset(
+    [
+        "add",
+        "am",
+        "annotate",
+        "apply",
+        "archive",
+        "bisect",
+        "blame",
+        "branch",
+        "bundle",
+        "cat-file",
+        "check-attr",
+        "check-ignore",
+        "check-mailmap",
+        "check-ref-format",
+        "checkout",
+        "checkout-index",
+        "cherry",
+        "cherry-pick",
+        "citool",
+        "clean",
+        "clone",
+        "column",
+        "commit",
+        "commit-graph",
+        "commit-tree",
+        "config",
+        "count-objects",
+        "credential",
+        "describe",
+        "diff",
+        "diff-files",
+        "diff-index",
+        "diff-tree",
+        "difftool",
+        "fast-export",
+        "fast-import",
+        "fetch",
+        "fetch-pack",
+        "filter-branch",
+        "for-each-ref",
+        "for-each-repo",
+        "format-patch",
+        "fsck",
+        "gc",
+        "get-tar-commit-id",
+        "gitk",
+        "grep",
+        "gui",
+        "hash-object",
+        "help",
+        "hook",
+        "index-pack",
+        "init",
+        "instaweb",
+        "interpret-trailers",
+        "log",
+        "ls-files",
+        "ls-remote",
+        "ls-tree",
+        "mailinfo",
+        "mailsplit",
+        "maintenance",
+        "merge",
+        "merge-base",
+        "merge-file",
+        "merge-index",
+        "merge-tree",
+        "mergetool",
+        "mktag",
+        "mktree",
+        "multi-pack-index",
+        "mv",
+        "notes",
+        "pack-objects",
+        "pack-refs",
+        "prune",
+        "prune-packed",
+        "pull",
+        "push",
+        "range-diff",
+        "read-tree",
+        "rebase",
+        "reflog",
+        "remote",
+        "repack",
+        "replace",
+        "request-pull",
+        "rerere",
+        "reset",
+        "restore",
+        "rev-list",
+        "rev-parse",
+        "revert",
+        "rm",
+        "send-email",
+        "shortlog",
+        "show",
+        "show-branch",
+        "show-ref",
+        "sparse-checkout",
+        "stash",
+        "status",
+        "stripspace",
+        "submodule",
+        "switch",
+        "symbolic-ref",
+        "tag",
+        "unpack-file",
+        "unpack-objects",
+        "update-index",
+        "update-ref",
+        "verify-commit",
+        "verify-pack",
+        "verify-tag",
+        "version",
+        "whatchanged",
+        "worktree",
+        "write-tree",
+        "var",
+    ]
+)
+
+
+def _git_key(finding: Finding, option: str, setting: str | None, literal_value: bool) -> None:
+    """One ``-c key=value`` (or ``--config-env key=VAR``) setting."""
+    if setting is None:
+        finding.runs(f"passes {option} with a computed setting, which may run a command")
+        return
+    key, _, value = setting.partition("=")
+    key = key.lower()
+    code = (
+        key in _GIT_CODE_KEYS
+        or key.endswith(_GIT_CODE_SUFFIXES)
+        or key.startswith(_GIT_CODE_PREFIXES)
+    )
+    if code:
+        payload = None
+        if literal_value and value:
+            payload = value[1:] if value.startswith("!") else value
+            if key.startswith("alias.") and not value.startswith("!"):
+                payload = None  # a git subcommand, not a shell command
+            if key in ("core.hookspath", "include.path", "core.worktree", "init.templatedir"):
+                payload = None  # a path, not a command
+        finding.runs(f"passes {option} {key}, which makes git run a command", payload)
+    elif not key.startswith(_GIT_SAFE_PREFIXES):
+        finding.runs(f"passes {option} {key}, a git setting clearance does not know to be inert")
+
+
+# Global options that put git in another work tree or repository.
+_GIT_ELSEWHERE = frozenset({"-C", "--git-dir", "--work-tree"})
+# git subcommands that print a file named `REV:path` or `:path` (the index).
+_GIT_OBJECT_READERS = frozenset({"show", "cat-file", "diff", "archive", "grep", "difftool"})
+
+
+def _git(finding: Finding, words: Sequence[Word], values: Values) -> None:
+    """git(1) OPTIONS and git-config(1); gtfobins: git."""
+    i = 1
+    count = len(values)
+    while i < count:
+        value = values[i]
+        if value is None:
+            finding.runs("passes a computed global option to git, which may run a command")
+            return
+        if not value.startswith("-"):
+            break
+        name, eq, rest = value.partition("=")
+        if name == "--exec-path":
+            if eq:
+                finding.runs("passes --exec-path, which makes git run its commands from there")
+            i += 1
+            continue
+        if (name in _GIT_VALUED and name not in ("-C", "-c")) or value in ("-C", "-c"):
+            if eq:
+                arg: str | None = rest
+                i += 1
+            else:
+                arg = values[i + 1] if i + 1 < count else None
+                i += 2
+            if name == "-c":
+                _git_key(finding, "-c", arg, True)
+            elif name == "--config-env":
+                _git_key(finding, "--config-env", arg, False)
+            elif name in _GIT_PATHS:
+                word = words[i - 1]
+                if arg is None and not eq and word.segs is not None and word.raw[:2] == "~/":
+                    finding.paths.append(word.raw)  # `-C ~/x`: the home is expanded later
+                elif arg is None:
+                    finding.runs(f"passes {name} with a computed directory")
+                else:
+                    finding.paths.append(arg)
+            continue
+        if value in _GIT_FLAGS:
+            i += 1
+            continue
+        break  # --version, --help, an unknown option: git itself decides
+    moved = any(v in _GIT_ELSEWHERE or (v or "").partition("=")[0] in _GIT_ELSEWHERE
+                for v in values[1:i])  # fmt: skip
+    # The command with its global options removed (a spelling the gate matches).
+    if i > 1 and i < count:
+        tail = [w.raw if v is None else v for w, v in zip(words[i:], values[i:], strict=True)]
+        finding.folded = "git " + " ".join(tail)
+    if i >= count:
+        return
+    sub = values[i]
+    args = values[i:]
+    if sub == "difftool":
+        for option, arg in option_values(args, "x", ("--extcmd",)):
+            if option != "?":
+                finding.runs(f"passes difftool {option}, which runs a command", arg)
+    if sub in ("rebase",):
+        for option, arg in option_values(args, "x", ("--exec",)):
+            if option != "?":
+                finding.runs(f"passes rebase {option}, which runs a command", arg)
+    if sub == "bisect" and len(args) > 1 and args[1] == "run":
+        finding.runs("runs a command through git bisect run", literal_line(args[2:]))
+    if sub == "submodule" and "foreach" in args:
+        finding.runs("runs a command through git submodule foreach")
+    if sub in ("filter-branch", "filter-repo", "instaweb", "send-email", "gui", "citool"):
+        finding.runs(f"runs git {sub}, which runs commands or programs it is given")
+    if sub == "config":
+        for arg in args[1:]:
+            if arg is None or (not arg.startswith("-") and "." in arg):
+                probe = Finding()
+                _git_key(probe, "config", arg, False)
+                if probe.floor is not None:
+                    finding.runs("sets a git configuration key that makes git run a command")
+                    break
+    for arg in args[1:]:
+        if arg is None:
+            continue
+        if arg == "--ext-diff":
+            finding.runs("passes --ext-diff, which runs the configured external diff program")
+        elif arg.startswith("--open-files-in-pager") or arg == "-O" or arg.startswith("-O"):
+            if sub == "grep":
+                finding.runs("passes grep -O, which runs a pager")
+        elif arg.startswith("--upload-pack") or arg.startswith("--receive-pack"):
+            finding.runs(f"passes {arg.partition('=')[0]}, which runs a command")
+        elif arg in ("-u", "--exec") and sub in ("ls-remote", "fetch-pack", "clone", "archive"):
+            finding.runs(f"passes {arg}, which names the command git runs remotely or locally")
+        elif arg == "--template" or arg.startswith("--template="):
+            finding.runs("passes --template, which installs hooks git then runs")
+    for option, arg in option_values(args, "", ("--output",)):
+        if option == "--output":
+            finding.write("--output", arg)
+    if sub in _GIT_OBJECT_READERS:
+        for arg in args[1:]:
+            # `git show HEAD:.env`, `git cat-file -p :0:.env`: the file as a commit or the index
+            # holds it, which is the file's content for a path rule (relative to the top of the
+            # work tree; read here from the working directory, as `HEAD:./x` is).
+            if arg and ":" in arg and not arg.startswith("-"):
+                path = arg.rpartition(":")[2]
+                if path and "://" not in arg:
+                    # Under -C, --git-dir or --work-tree the path is in another work tree,
+                    # whose top is not known here: the file cannot be named.
+                    if moved:
+                        finding.read(f"{sub} of a file in a commit", None)
+                    else:
+                        finding.tree_reads.append(path)
+    if sub in ("format-patch", "archive"):
+        for option, arg in option_values(args, "o", ()):
+            if option == "-o":
+                finding.write(f"{sub} -o", arg)
+
+
+PROGRAMS: dict[str, Checker] = {"git": _git}

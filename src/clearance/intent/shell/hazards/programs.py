@@ -1,0 +1,374 @@
+"""The other programs that run programs: archivers and copiers (tar, zip, rsync, split), editors
+and pagers (vim, ed, less, man), ssh, make, find, curl, dd, sort, the command runners (env,
+setarch, setpriv, …) and the shells themselves.
+"""
+
+from __future__ import annotations
+
+from clearance.intent.shell.hazards.finding import Finding, literal_line, option_values
+from clearance.intent.shell.hazards.variables import VARIABLES, hazardous_variable, variable_payload
+from clearance.intent.shell.layer import basename
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from clearance.intent.shell.hazards.finding import Checker, Values
+    from clearance.intent.shell.word import Word
+
+__all__ = ["PROGRAMS"]
+
+_PLAIN_HOME = frozenset(
+    "~/._-+,:@%" + "abcdefghijklmnopqrstuvwxyz" + "ABCDEFGHIJKLMNOPQRSTUVWXYZ" + "0123456789"
+)
+
+
+def _tar(finding: Finding, words: Sequence[Word], values: Values) -> None:
+    """GNU tar(1) --checkpoint-action, -I/--use-compress-program, --to-command, -F/--info-script
+    (--new-volume-script), --rsh-command, --rmt-command; gtfobins: tar."""
+    longs = (
+        "--checkpoint-action",
+        "--use-compress-program",
+        "--to-command",
+        "--info-script",
+        "--new-volume-script",
+        "--rsh-command",
+        "--rmt-command",
+    )
+    for option, arg in option_values(values, "IF", longs):
+        if option == "?":
+            continue  # judged below, word by word
+        if option == "--checkpoint-action":
+            payload = None
+            if arg is not None and arg.startswith(("exec=", "exec")):
+                payload = arg.partition("=")[2] or None
+                finding.runs("passes --checkpoint-action, which runs a command", payload)
+            elif arg is None:
+                finding.runs("passes a computed --checkpoint-action, which may run a command")
+        else:
+            finding.runs(f"passes {option}, which runs a command", arg)
+    for word in words[1:]:
+        if word.value is None and word.segs is None:
+            finding.runs("passes a computed word to tar, which may be a code-running option")
+        elif word.glob and word.raw[:1] in "*?[":
+            finding.runs("passes a glob whose matches may be options (--checkpoint-action=…)")
+    first = values[1] if len(values) > 1 else None
+    if first and not first.startswith("-") and ("I" in first or "F" in first):
+        finding.runs("passes tar's I or F (old-style), which runs a command")
+    # A home directory (`-C ~`, `-C ~/src`) is known: the gate expands `~` like any path.
+    _tar_directories(finding, [_home_word(w) for w in words])
+
+
+def _home_word(word: Word) -> str | None:
+    """``word``'s value, or its spelling when it is a plain home path (``~``, ``~/x``)."""
+    raw = word.raw
+    if word.value is None and (raw == "~" or raw[:2] == "~/") and _PLAIN_HOME.issuperset(raw):
+        return raw
+    return word.value
+
+
+def _tar_directories(finding: Finding, values: Values) -> None:
+    """tar(1) -C/--directory DIR: the operands after it are files in DIR (``tar -C ~ -cf -
+    .ssh`` reads ``~/.ssh``), so each is a path joined to it; a computed DIR floors."""
+    current: str | None = None
+    i = 1
+    count = len(values)
+    while i < count:
+        value = values[i]
+        i += 1
+        if value is None:
+            continue
+        directory: str | None = None
+        if value in ("-C", "--directory"):
+            if i >= count or values[i] is None:
+                finding.runs(f"passes {value} with a computed directory to tar")
+                return
+            directory = values[i]
+            i += 1
+        elif value.startswith("--directory="):
+            directory = value.partition("=")[2]
+        elif value.startswith("-C") and value[1:2] != "-":
+            directory = value[2:]
+        if directory is not None:
+            if directory[:1] in ("/", "~") or current is None:
+                current = directory
+            else:
+                current = current.rstrip("/") + "/" + directory
+            continue
+        if current is not None and value[:1] != "-":
+            finding.paths.append(current.rstrip("/") + "/" + value)
+
+
+def _zip(finding: Finding, words: Sequence[Word], values: Values) -> None:
+    """zip(1) -TT/--unzip-command; gtfobins: zip."""
+    for i, value in enumerate(values[1:], 1):
+        if value is None:
+            continue
+        if value == "-TT" or value.startswith("--unzip-command") or value.startswith("-TT"):
+            arg = value.partition("=")[2] if "=" in value else None
+            if (arg is None and value == "-TT") or value == "--unzip-command":
+                arg = values[i + 1] if i + 1 < len(values) else None
+            elif value.startswith("-TT") and len(value) > 3:
+                arg = value[3:]
+            finding.runs("passes -TT (--unzip-command), which runs a command", arg)
+
+
+def _rsync(finding: Finding, words: Sequence[Word], values: Values) -> None:
+    """rsync(1) -e/--rsh, --rsync-path; gtfobins: rsync."""
+    for option, arg in option_values(values, "e", ("--rsh", "--rsync-path")):
+        if option != "?":
+            finding.runs(f"passes {option}, which runs a command", arg)
+    for option, arg in option_values(values, "", ("--write-batch", "--only-write-batch")):
+        if option != "?":
+            finding.write(option, arg)
+
+
+def _split(finding: Finding, words: Sequence[Word], values: Values) -> None:
+    """split(1) --filter; gtfobins: split."""
+    for option, arg in option_values(values, "", ("--filter",)):
+        if option != "?":
+            finding.runs("passes --filter, which runs a command on every piece", arg)
+
+
+def _man(finding: Finding, words: Sequence[Word], values: Values) -> None:
+    """man(1) -P/--pager, -H/--html, --browser; gtfobins: man."""
+    for option, arg in option_values(values, "P", ("--pager",)):
+        if option != "?":
+            finding.runs(f"passes {option}, which runs a pager command", arg)
+    for value in values[1:]:
+        if value is not None and (value.startswith(("--html", "-H")) or value == "--browser"):
+            finding.runs("passes -H (--html), which runs a browser command")
+
+
+def _vim(finding: Finding, words: Sequence[Word], values: Values) -> None:
+    """vim(1) -c, +cmd, --cmd, -S, -u; gtfobins: vim."""
+    for value in values[1:]:
+        if value is None:
+            continue
+        if value in ("-c", "--cmd", "-S", "-u", "-U", "-s", "-w", "-W") or value.startswith("+"):
+            finding.runs(f"passes {value[:5]}, which runs editor commands (:!cmd runs a program)")
+            return
+
+
+def _ssh(finding: Finding, words: Sequence[Word], values: Values) -> None:
+    """ssh(1) -o ProxyCommand/LocalCommand/PermitLocalCommand/KnownHostsCommand, -F;
+    ssh_config(5); gtfobins: ssh."""
+    for option, arg in option_values(values, "oFS", ()):
+        if option == "-F":
+            finding.runs("passes -F, an ssh configuration file that may run a command")
+        elif option == "-o":
+            key = (arg or "").replace("=", " ").split(" ", 1)
+            name = key[0].lower()
+            if arg is None or name in (
+                "proxycommand",
+                "localcommand",
+                "permitlocalcommand",
+                "knownhostscommand",
+                "include",
+                "match",
+            ):
+                payload = key[1].strip() if arg is not None and len(key) > 1 else None
+                if name == "permitlocalcommand":
+                    payload = None
+                finding.runs(f"passes -o {key[0] if arg else '…'}, which runs a command", payload)
+
+
+def _make(finding: Finding, words: Sequence[Word], values: Values) -> None:
+    """make(1) --eval/-E, -f/--file/--makefile; gtfobins: make."""
+    for option, _arg in option_values(values, "Ef", ("--eval", "--file", "--makefile")):
+        if option != "?":
+            finding.runs(f"passes {option}, which makes make run recipes it is given")
+    for value in values[1:]:
+        if value is not None and value.startswith(("SHELL=", "MAKESHELL=", ".SHELLFLAGS=")):
+            finding.runs(f"sets {value.partition('=')[0]}, which names the shell make runs")
+
+
+def _find(finding: Finding, words: Sequence[Word], values: Values) -> None:
+    """find(1) -delete, -fprint/-fprint0/-fprintf/-fls (writes); gtfobins: find."""
+    count = len(values)
+    for i, value in enumerate(values[1:], 1):
+        if value in ("-fprint", "-fprint0", "-fprintf", "-fls"):
+            finding.write(value, values[i + 1] if i + 1 < count else None)
+        elif value == "-delete":
+            finding.runs("passes -delete, which deletes every file it finds")
+
+
+def _env(finding: Finding, words: Sequence[Word], values: Values) -> None:
+    """env(1) -S/--split-string; gtfobins: env."""
+    for option, arg in option_values(values, "S", ("--split-string",)):
+        if option != "?":
+            finding.runs(f"passes {option}, which runs the command of a split string", arg)
+    for value in values[1:]:
+        if value is None or value.startswith("-"):
+            continue
+        name, eq, rest = value.partition("=")
+        if not eq:
+            break
+        if hazardous_variable(name):
+            finding.runs(f"sets {name}, which makes a program run code ({VARIABLES.get(name, '')})",
+                         variable_payload(name, rest))  # fmt: skip
+
+
+def _runs_rest(why: str) -> Checker:
+    """A program that runs a command (or a shell) given after its own arguments."""
+
+    def check(finding: Finding, words: Sequence[Word], values: Values) -> None:
+        start = 2 if basename(values[0] or "") == "setarch" else 1
+        rest = [v for v in values[start:] if v is None or not v.startswith("-")]
+        finding.runs(why, literal_line(rest) if rest else None)
+
+    return check
+
+
+_STDIN_SCRIPTS = ("/dev/stdin", "/dev/fd/", "/proc/", "-")
+
+
+def _shell(finding: Finding, words: Sequence[Word], values: Values) -> None:
+    """bash(1) INVOCATION: a script operand that is standard input, a descriptor or a process
+    substitution is a script clearance cannot read."""
+    for word, value in zip(words[1:], values[1:], strict=False):
+        if value is not None and value.startswith("-") and value != "-":
+            if value in ("-c", "-s") or (value[1:2] != "-" and ("c" in value or "s" in value)):
+                return  # the opaque and stdin wrappers handle these
+            continue
+        if value is None:
+            if word.raw.startswith(("<(", ">(")):
+                finding.runs("runs a script from a process substitution")
+            else:
+                finding.runs("runs a script whose name is computed")
+            return
+        if value == "-" or value.startswith(_STDIN_SCRIPTS[:3]):
+            finding.runs(f"runs its script from {value}, which clearance cannot read")
+        return
+
+
+def _curl(finding: Finding, words: Sequence[Word], values: Values) -> None:
+    """curl(1) -o/--output, -D, -c, --trace, --stderr, --libcurl write; -d @f, -F x=@f, -T, -K,
+    -b f, file:// read; gtfobins: curl."""
+    writes: tuple[str, ...] = (
+        "--output",
+        "--dump-header",
+        "--cookie-jar",
+        "--trace",
+        "--trace-ascii",
+    )
+    writes += ("--stderr", "--libcurl", "--etag-save", "--hsts", "--alt-svc")
+    data: tuple[str, ...] = (
+        "--data",
+        "--data-binary",
+        "--data-urlencode",
+        "--data-ascii",
+        "--json",
+        "--form",
+    )
+    data += ("--form-string", "--variable")
+    reads = ("--upload-file", "--config", "--netrc-file", "--cookie", "--etag-compare")
+    for option, arg in option_values(values, "oDcdFTKb", writes + data + reads):
+        if option == "?":
+            continue
+        if option in ("-o", "-D", "-c") or option in writes:
+            if arg != "-":
+                finding.write(f"curl {option}", arg)
+        elif option in ("-d", "-F") or option in data:
+            if arg is None:
+                continue
+            at = arg.find("@") if option not in ("-F", "--form") else -1
+            if option in ("-F", "--form"):
+                _, _, field = arg.partition("=")
+                if field[:1] in "@<":
+                    finding.read(f"curl {option}", field[1:].split(";")[0])
+            elif at == 0:
+                finding.read(f"curl {option}", arg[1:])
+        elif option in ("-K", "--config"):
+            finding.runs("passes -K, a curl configuration file that may write or read files")
+            if arg and arg != "-":
+                finding.reads.append(arg)
+        elif option in ("-b", "--cookie"):
+            if arg and "=" not in arg:
+                finding.reads.append(arg)
+        elif arg and arg != "-":
+            finding.read(f"curl {option}", arg)
+    for value in values[1:]:
+        if value is not None and value.lower().startswith("file://"):
+            finding.read("a file:// URL", value[7:])
+
+
+def _dd(finding: Finding, words: Sequence[Word], values: Values) -> None:
+    """dd(1) if=, of=; gtfobins: dd."""
+    for value in values[1:]:
+        if value is None:
+            continue
+        if value.startswith("if="):
+            finding.read("if=", value[3:])
+        elif value.startswith("of="):
+            finding.write("of=", value[3:])
+
+
+def _sort(finding: Finding, words: Sequence[Word], values: Values) -> None:
+    """sort(1) --compress-program: runs a program on its temporary files."""
+    for option, arg in option_values(values, "", ("--compress-program",)):
+        if option != "?":
+            finding.runs("passes --compress-program, which runs a command", arg)
+
+
+def _ed(finding: Finding, words: Sequence[Word], values: Values) -> None:
+    """ed(1) ``!command`` (its script is standard input, which the unit does not show);
+    gtfobins: ed. ``red`` is restricted and runs nothing."""
+    finding.runs("runs ed, whose commands (read from standard input) may run a program with !")
+
+
+def _less(finding: Finding, words: Sequence[Word], values: Values) -> None:
+    """less(1) ``+cmd``/``--cmd``: commands run at start, where ``!cmd`` and ``|`` run a program
+    and ``s`` saves to a file; gtfobins: less, more."""
+    for value in values[1:]:
+        if value is None:
+            continue
+        command = value[1:] if value[:1] == "+" else value[6:] if value[:6] == "--cmd=" else None
+        if command is None:
+            continue
+        if command.lstrip("+0123456789") not in ("", "G", "g", "F") and command[:1] != "/":
+            finding.runs(f"passes {value[:12]}, a command less runs at start (!cmd runs a program)")
+            return
+
+
+PROGRAMS: dict[str, Checker] = {
+    "tar": _tar,
+    "gtar": _tar,
+    "bsdtar": _tar,
+    "zip": _zip,
+    "rsync": _rsync,
+    "split": _split,
+    "man": _man,
+    "vim": _vim,
+    "vi": _vim,
+    "nvim": _vim,
+    "view": _vim,
+    "vimdiff": _vim,
+    "rvim": _vim,
+    "ex": _vim,
+    "ssh": _ssh,
+    "scp": _ssh,
+    "sftp": _ssh,
+    "make": _make,
+    "gmake": _make,
+    "find": _find,
+    "env": _env,
+    "setarch": _runs_rest("runs a command (or a shell) under setarch"),
+    "linux32": _runs_rest("runs a command (or a shell) under linux32"),
+    "linux64": _runs_rest("runs a command (or a shell) under linux64"),
+    "i386": _runs_rest("runs a command (or a shell) under setarch"),
+    "x86_64": _runs_rest("runs a command (or a shell) under setarch"),
+    "newgrp": _runs_rest("starts a shell (newgrp)"),
+    "curl": _curl,
+    "dd": _dd,
+    "sort": _sort,
+    "ed": _ed,
+    "less": _less,
+    "more": _less,
+    "setpriv": _runs_rest("runs a command under setpriv"),
+    "dbus-run-session": _runs_rest("runs a command under dbus-run-session"),
+    "faketime": _runs_rest("runs a command under faketime"),
+    "run-parts": _runs_rest("runs every program in a directory (run-parts)"),
+}
+for _name in ("bash", "sh", "dash", "zsh", "ksh", "rbash", "mksh", "ksh93", "yash", "posh"):
+    PROGRAMS[_name] = _shell

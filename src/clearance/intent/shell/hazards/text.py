@@ -1,0 +1,323 @@
+"""Text tools that run code: rg's preprocessor, sed scripts (``e``, ``w``, ``r``), awk programs."""
+
+from __future__ import annotations
+
+from clearance.intent.shell.hazards.finding import Finding, option_values
+from clearance.intent.shell.layer import basename
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from clearance.intent.shell.hazards.finding import Checker, Values
+    from clearance.intent.shell.word import Word
+
+__all__ = ["PROGRAMS", "awk_program", "sed_script"]
+
+
+def _rg(finding: Finding, words: Sequence[Word], values: Values) -> None:
+    """rg(1) --pre; gtfobins: rg."""
+    for option, arg in option_values(values, "", ("--pre",)):
+        if option == "--pre":
+            finding.runs("passes --pre, which runs a command on every file searched", arg)
+
+
+def _sed_scripts(values: Values) -> tuple[list[str | None], bool]:
+    """The scripts of a sed command line, and whether one comes from a file (``-f``)."""
+    scripts: list[str | None] = []
+    from_file = False
+    explicit = False
+    positional: str | bool | None = False
+    i = 1
+    count = len(values)
+    while i < count:
+        value = values[i]
+        i += 1
+        if value is None:
+            if not explicit and positional is False:
+                scripts.append(None)
+                positional = True
+            continue
+        if value == "--":
+            if not explicit and positional is False and i < count:
+                scripts.append(values[i])
+            break
+        if value.startswith("--"):
+            name, eq, rest = value.partition("=")
+            if name in ("--expression", "--file") or (
+                len(name) >= 5 and ("--expression".startswith(name) or "--file".startswith(name))
+            ):
+                arg = rest if eq else (values[i] if i < count else None)
+                if not eq:
+                    i += 1
+                if name.startswith("--f"):
+                    from_file = True
+                else:
+                    scripts.append(arg)
+                explicit = True
+            continue
+        if value.startswith("-") and len(value) > 1:
+            for j, letter in enumerate(value[1:], 1):
+                if letter in "ef":
+                    rest = value[j + 1 :]
+                    arg = rest if rest else (values[i] if i < count else None)
+                    if not rest:
+                        i += 1
+                    if letter == "f":
+                        from_file = True
+                    else:
+                        scripts.append(arg)
+                    explicit = True
+                    break
+                if letter in "lE":  # -l N takes a value
+                    if letter == "l" and not value[j + 1 :]:
+                        i += 1
+                    if letter == "l":
+                        break
+            continue
+        if not explicit and positional is False:
+            scripts.append(value)
+            positional = True
+    return scripts, from_file
+
+
+def _skip(script: str, i: int, delimiter: str) -> int:
+    count = len(script)
+    while i < count:
+        ch = script[i]
+        if ch == "\\":
+            i += 2
+            continue
+        if ch == delimiter:
+            return i + 1
+        if ch == "\n":
+            return -1
+        i += 1
+    return -1
+
+
+def _sed_file(script: str, i: int) -> tuple[str, int]:
+    """The file name after a ``w``/``r`` command or flag: the rest of the line."""
+    end = script.find("\n", i)
+    if end < 0:
+        end = len(script)
+    return script[i:end].strip(), end
+
+
+def sed_script(finding: Finding, script: str) -> None:
+    """GNU sed(1) COMMANDS: ``e`` and ``s///e`` run commands, ``w``/``W`` and ``s///w`` write
+    files, ``r``/``R`` read them; gtfobins: sed. A script the scan cannot follow floors."""
+    i = 0
+    count = len(script)
+    while i < count:
+        ch = script[i]
+        if ch in " \t\n;!,0123456789$~+{}":
+            i += 1
+            continue
+        if ch == "/":
+            i = _skip(script, i + 1, "/")
+        elif ch == "\\" and i + 1 < count and script[i + 1] not in "\n\\":
+            i = _skip(script, i + 2, script[i + 1])
+        elif ch in "sy":
+            if i + 1 >= count or script[i + 1] in "\n\\":
+                i = -1
+            else:
+                delimiter = script[i + 1]
+                i = _skip(script, i + 2, delimiter)
+                if i >= 0:
+                    i = _skip(script, i, delimiter)
+                while 0 <= i < count and script[i] not in ";\n}":
+                    flag = script[i]
+                    if ch == "s" and flag == "e":
+                        finding.runs("runs its pattern space as a command (sed s///e)")
+                    if ch == "s" and flag in "wW":
+                        name, i = _sed_file(script, i + 1)
+                        finding.write("sed s///w", name)
+                        break
+                    i += 1
+        elif ch == "e":
+            line, i = _sed_file(script, i + 1)
+            finding.runs("runs a command (sed e)", line or None)
+        elif ch in "wW":
+            name, i = _sed_file(script, i + 1)
+            finding.write(f"sed {ch}", name)
+        elif ch in "rR":
+            name, i = _sed_file(script, i + 1)
+            finding.read(f"sed {ch}", name)
+        elif ch in "aic":  # text: the rest of the line (GNU one-liner form)
+            _, i = _sed_file(script, i + 1)
+        elif ch in "bt:T#lLqQ":
+            while i < count and script[i] not in ";\n":
+                i += 1
+        elif ch in "pPnNdDgGhHxz=Fv":
+            i += 1
+        else:
+            i = -1
+        if i < 0:
+            finding.runs("passes a sed script clearance cannot read, which may run a command")
+            return
+
+
+def _sed(finding: Finding, words: Sequence[Word], values: Values) -> None:
+    scripts, from_file = _sed_scripts(values)
+    if from_file:
+        finding.runs("reads its sed script from a file, which may run a command (e, s///e)")
+    for script in scripts:
+        if script is None:
+            finding.runs("passes a computed sed script, which may run a command (e, s///e)")
+        else:
+            sed_script(finding, script)
+
+
+_AWK_VALUED = "fvF"
+
+
+def _awk_program(values: Values, gawk: bool) -> tuple[str | None, bool]:
+    """The program text and whether it comes from elsewhere (``-f``, ``-e``, ``-i``…)."""
+    i = 1
+    count = len(values)
+    while i < count:
+        value = values[i]
+        i += 1
+        if value is None:
+            return None, False
+        if value == "--":
+            return (values[i] if i < count else None), False
+        if value.startswith("--"):
+            name = value.partition("=")[0]
+            if name in ("--file", "--source", "--include", "--load", "--exec"):
+                return None, True
+            if "=" not in value and name in ("--assign", "--field-separator"):
+                i += 1
+            continue
+        if value.startswith("-") and len(value) > 1:
+            letter = value[1]
+            if letter in "fEeil":
+                return None, True
+            if letter in _AWK_VALUED and len(value) == 2:
+                i += 1
+            continue
+        return value, False
+    return None, False
+
+
+def _awk_tokens(program: str) -> list[tuple[str, str]]:
+    """A rough lexer: ``("str", text)``, ``("re", text)``, ``("op", ch)``, ``("name", word)``."""
+    out: list[tuple[str, str]] = []
+    i = 0
+    count = len(program)
+    while i < count:
+        ch = program[i]
+        if ch == '"':
+            j = i + 1
+            buf = []
+            while j < count and program[j] != '"':
+                if program[j] == "\\" and j + 1 < count:
+                    buf.append(program[j + 1])
+                    j += 2
+                    continue
+                buf.append(program[j])
+                j += 1
+            out.append(("str", "".join(buf)))
+            i = j + 1
+            continue
+        if ch == "/" and (not out or (out[-1][0] == "op" and out[-1][1] in "(,;{}!~&|=\n:?")):
+            j = _skip(program, i + 1, "/")
+            if j > 0:
+                out.append(("re", program[i + 1 : j - 1]))
+                i = j
+                continue
+        if ch == "#":
+            while i < count and program[i] != "\n":
+                i += 1
+            continue
+        if ch.isalnum() or ch in "_$":
+            j = i
+            while j < count and (program[j].isalnum() or program[j] in "_$"):
+                j += 1
+            out.append(("name", program[i:j]))
+            i = j
+            continue
+        if ch in " \t":
+            i += 1
+            continue
+        out.append(("op", ch))
+        i += 1
+    return out
+
+
+def awk_program(finding: Finding, program: str) -> None:
+    """awk(1), gawk(1) I/O: ``system()``, ``print | cmd``, ``cmd | getline``, ``print > file``,
+    ``getline < file``, gawk ``@`` directives; gtfobins: awk, gawk, mawk, nawk."""
+    tokens = _awk_tokens(program)
+    in_print = False
+    depth = 0
+    for k, (kind, text) in enumerate(tokens):
+        nxt = tokens[k + 1] if k + 1 < len(tokens) else ("", "")
+        prev = tokens[k - 1] if k else ("", "")
+        if kind == "name":
+            if text in ("print", "printf"):
+                in_print, depth = True, 0
+            elif text == "system":
+                arg = tokens[k + 2] if k + 2 < len(tokens) else ("", "")
+                after = tokens[k + 3] if k + 3 < len(tokens) else ("", "")
+                literal = arg[0] == "str" and after == ("op", ")")
+                finding.runs("calls system(), which runs a command", arg[1] if literal else None)
+            elif text == "getline" and ("op", "<") in tokens[k + 1 : k + 3]:
+                at = k + 2 if nxt == ("op", "<") else k + 3
+                target = tokens[at] if at < len(tokens) else ("", "")
+                finding.read("getline <", target[1] if target[0] == "str" else None)
+            elif text in ("ENVIRON",) or text.startswith("PROCINFO"):
+                continue
+            continue
+        if kind != "op":
+            continue
+        if text == "@":
+            finding.runs("uses a gawk @ directive or indirect call, which may run code")
+        elif text == "|":
+            if nxt == ("op", "|") or prev == ("op", "|") or nxt == ("op", "&"):
+                if nxt == ("op", "&"):
+                    finding.runs("opens a gawk coprocess (|&), which runs a command")
+                continue
+            if prev[0] == "str" and nxt == ("name", "getline"):
+                finding.runs('reads from a command ("cmd" | getline)', prev[1])
+            elif in_print and nxt[0] == "str":
+                finding.runs("pipes its output to a command (print | cmd)", nxt[1])
+            else:
+                finding.runs("pipes to or from a command it computes")
+        elif text in "({[":
+            depth += 1
+        elif text in ")}]":
+            depth -= 1
+            if depth < 0:
+                in_print = False
+        elif text in ";\n":
+            in_print = False
+        elif text == ">" and in_print and depth <= 0:
+            if prev == ("op", ">"):
+                continue
+            target = nxt if nxt != ("op", ">") else (tokens[k + 2] if k + 2 < len(tokens) else nxt)
+            finding.write("print >", target[1] if target[0] == "str" else None)
+
+
+def _awk(finding: Finding, words: Sequence[Word], values: Values) -> None:
+    name = basename(values[0] or "")
+    program, elsewhere = _awk_program(values, name == "gawk")
+    if elsewhere:
+        finding.runs("reads its awk program from elsewhere (-f, -e, -i, -l), which may run code")
+    elif program is None:
+        finding.runs("passes a computed awk program, which may run a command")
+    else:
+        awk_program(finding, program)
+
+
+PROGRAMS: dict[str, Checker] = {
+    "rg": _rg,
+    "sed": _sed,
+    "gsed": _sed,
+    "awk": _awk,
+    "gawk": _awk,
+    "mawk": _awk,
+    "nawk": _awk,
+    "busybox-awk": _awk,
+}

@@ -1,0 +1,109 @@
+"""Environment variables that make a program load or run code, whatever the program.
+
+:data:`VARIABLES` names them with their source, :data:`COMMAND_VARIABLES` those whose value is a
+command line; :func:`hazardous_variable` and :func:`variable_payload` are what the assembly asks.
+"""
+
+from __future__ import annotations
+
+__all__ = ["COMMAND_VARIABLES", "VARIABLES", "hazardous_variable", "variable_payload"]
+
+# Variables that make a program load or run code, whatever the program (ld.so(8), bash(1)
+# INVOCATION and Shell Variables, git(1) ENVIRONMENT, less(1) INPUT PREPROCESSOR, man(1)
+# ENVIRONMENT, node(1), python(1), perlrun(1), ruby(1), tar(1) TAR_OPTIONS, rsync(1),
+# make(1) MAKEFLAGS; gtfobins: env, git, less, man).
+VARIABLES: dict[str, str] = {
+    "LD_PRELOAD": "ld.so(8)",
+    "LD_LIBRARY_PATH": "ld.so(8)",
+    "LD_AUDIT": "ld.so(8)",
+    "BASH_ENV": "bash(1) INVOCATION",
+    "ENV": "bash(1) INVOCATION, sh(1)",
+    "SHELLOPTS": "bash(1) Shell Variables",
+    "BASHOPTS": "bash(1) Shell Variables",
+    "PROMPT_COMMAND": "bash(1) Shell Variables",
+    # PS4 is not here: bash runs it only under `set -x`, and reeval.py reads its value.
+    "PAGER": "git-var(1), man(1); gtfobins: git, man",
+    "MANPAGER": "man(1) ENVIRONMENT",
+    "MANOPT": "man(1) ENVIRONMENT",
+    "BROWSER": "man(1) --html",
+    "EDITOR": "git-var(1), crontab(1)",
+    "VISUAL": "git-var(1), crontab(1)",
+    "LESSOPEN": "less(1) INPUT PREPROCESSOR; gtfobins: less",
+    "LESSCLOSE": "less(1) INPUT PREPROCESSOR",
+    "LESS": "less(1) OPTIONS (+cmd)",
+    "LESSKEYIN": "lesskey(1)",
+    "NODE_OPTIONS": "node(1) ENVIRONMENT (--require)",
+    "PYTHONSTARTUP": "python(1) ENVIRONMENT",
+    "PYTHONPATH": "python(1) ENVIRONMENT",
+    "PYTHONHOME": "python(1) ENVIRONMENT",
+    "PYTHONINSPECT": "python(1) ENVIRONMENT",
+    "PERL5OPT": "perlrun(1) ENVIRONMENT",
+    "PERL5LIB": "perlrun(1) ENVIRONMENT",
+    "PERLLIB": "perlrun(1) ENVIRONMENT",
+    "PERL5DB": "perlrun(1) ENVIRONMENT",
+    "RUBYOPT": "ruby(1) ENVIRONMENT",
+    "RUBYLIB": "ruby(1) ENVIRONMENT",
+    "GIT_PAGER": "git(1) ENVIRONMENT",
+    "GIT_EDITOR": "git(1) ENVIRONMENT",
+    "GIT_SEQUENCE_EDITOR": "git(1) ENVIRONMENT",
+    "GIT_EXTERNAL_DIFF": "git(1) ENVIRONMENT",
+    "GIT_SSH": "git(1) ENVIRONMENT",
+    "GIT_SSH_COMMAND": "git(1) ENVIRONMENT",
+    "GIT_ASKPASS": "git(1) ENVIRONMENT",
+    "SSH_ASKPASS": "ssh(1) ENVIRONMENT",
+    "GIT_PROXY_COMMAND": "git-config(1) core.gitProxy",
+    "GIT_EXEC_PATH": "git(1) ENVIRONMENT",
+    "GIT_TEMPLATE_DIR": "git-init(1) TEMPLATE DIRECTORY (hooks)",
+    "GIT_CONFIG": "git-config(1) ENVIRONMENT",
+    "GIT_CONFIG_GLOBAL": "git-config(1) ENVIRONMENT",
+    "GIT_CONFIG_SYSTEM": "git-config(1) ENVIRONMENT",
+    "GIT_CONFIG_PARAMETERS": "git(1) (how git passes -c to its children)",
+    "GIT_CONFIG_COUNT": "git-config(1) ENVIRONMENT",
+    "GIT_DIR": "git(1) ENVIRONMENT (the repository's config and hooks)",
+    "TAR_OPTIONS": "tar(1) ENVIRONMENT",
+    "RSYNC_RSH": "rsync(1) ENVIRONMENT",
+    "RSYNC_CONNECT_PROG": "rsync(1) ENVIRONMENT",
+    "MAKEFLAGS": "make(1) (--eval)",
+    "ZIPOPT": "zip(1) ENVIRONMENT",
+    "CURL_HOME": "curl(1) (.curlrc)",
+    "XDG_CONFIG_HOME": "git-config(1) FILES",
+}
+_VARIABLE_PREFIXES = ("LD_", "DYLD_", "GIT_CONFIG_KEY_", "GIT_CONFIG_VALUE_")
+
+# Variables whose value is a command line (its literal value is parsed as a payload).
+COMMAND_VARIABLES = frozenset(
+    {
+        "PAGER",
+        "MANPAGER",
+        "EDITOR",
+        "VISUAL",
+        "PROMPT_COMMAND",
+        "GIT_PAGER",
+        "GIT_EDITOR",
+        "GIT_SEQUENCE_EDITOR",
+        "GIT_EXTERNAL_DIFF",
+        "GIT_SSH",
+        "GIT_SSH_COMMAND",
+        "GIT_ASKPASS",
+        "SSH_ASKPASS",
+        "GIT_PROXY_COMMAND",
+        "LESSOPEN",
+        "LESSCLOSE",
+        "RSYNC_RSH",
+        "RSYNC_CONNECT_PROG",
+        "BROWSER",
+    }
+)
+
+
+def hazardous_variable(name: str) -> bool:
+    return name in VARIABLES or name.startswith(_VARIABLE_PREFIXES)
+
+
+def variable_payload(name: str, value: str | None) -> str | None:
+    """The command line a literal value of a command-valued variable runs, if any."""
+    if name not in COMMAND_VARIABLES or not value:
+        return None
+    if name.startswith("LESS"):
+        value = value.lstrip("|-")  # `|cmd %s`, `||cmd %s`, `-cmd`
+    return value.strip() or None
