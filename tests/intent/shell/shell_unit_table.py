@@ -100,7 +100,7 @@ UNIT_CASES: list[tuple[str, list[Any]]] = [
     ("cat <<'EOF'\nhi $(whoami)\nEOF", ['cat']),
     ('cat <<"EOF"\n$(rm x)\nEOF', ['cat']),
     ('cat <<-EOF\n\thello $(id)\n\tEOF', ['cat', U('id', context='heredoc')]),
-    # the bare `-` the grammar drops is kept, quoted (heredoc.respell)
+    # the bare `-` the grammar drops is kept, quoted (respell.py)
     ("git commit -F - <<'EOF' && rm y\nbody\nEOF", ["git commit -F '-'", 'rm y']),
     ('git <<EOF push --force\nx\nEOF', ['git push --force']),
     ('git commit -m "$(cat <<\'EOF\'\nfix: handle /etc/hosts\n\nCo-Authored-By: x\nEOF\n)"', ['git commit -m "$(cat <<\'EOF\'\nfix: handle /etc/hosts\n\nCo-Authored-By: x\nEOF\n)"', U('cat', context='command_substitution')]),

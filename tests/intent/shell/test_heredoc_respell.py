@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from clearance.intent.shell import analyze
-from clearance.intent.shell.heredoc import respell
+from clearance.intent.shell.respell import respell
 
 BASH = shutil.which("bash")
 

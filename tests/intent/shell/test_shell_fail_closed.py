@@ -25,7 +25,7 @@ def test_units_beneath_a_broken_statement_are_unresolved() -> None:
 
 
 def test_a_region_that_reparses_cleanly_is_salvaged() -> None:
-    # A quoted redirect target after the heredoc: not respelled (heredoc.respell), misparsed.
+    # A quoted redirect target after the heredoc: not respelled (respell.py), misparsed.
     units = run("cat <<'MSG' 2>\"e\" | rm -rf /tmp/x\nhello\nMSG").units
     salvaged = [u for u in units if u.salvaged]
     assert [(u.text, u.unresolved) for u in salvaged] == [("rm -rf /tmp/x", True)]
