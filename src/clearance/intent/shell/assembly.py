@@ -16,7 +16,7 @@ from clearance.intent.shell.effect import reader_claim, reads_recursively, searc
 from clearance.intent.shell.line import LINKERS, Line, made, script
 from clearance.intent.shell.names import KNOWLEDGE, LATER, REREAD
 from clearance.intent.shell.role import candidates
-from clearance.intent.shell.runners import literal_script
+from clearance.intent.shell.script import literal_script
 from clearance.intent.shell.spelling import spellings
 from clearance.intent.shell.statement import stdin_text
 from clearance.intent.shell.token import PathToken, absolute, path_shaped

@@ -1,0 +1,295 @@
+"""A shell's literal script, seen through (ADR 0006, ``docs/shell-analysis.md``).
+
+:func:`literal_script` returns the script of ``bash -c '…'``, ``sh -c``, ``bash -lc``,
+``zsh -lc``… when the bash grammar reads it as that shell does, so the assembly parses it as
+typed commands; :func:`zsh_reads_as_bash` admits the zsh scripts bash would read alike. Which
+commands run a command line at all is :mod:`~clearance.intent.shell.runners`.
+"""
+
+from __future__ import annotations
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from clearance.intent.shell.layer import Layer
+    from clearance.intent.shell.word import Word
+
+__all__ = ["literal_script", "zsh_reads_as_bash"]
+
+# Shells whose `-c` script the bash grammar reads as they do: the POSIX family, and zsh for the
+# subset `zsh_reads_as_bash` admits.
+_SCRIPT_SHELLS = frozenset({"bash", "sh", "dash", "zsh"})
+# Option letters admitted before the script: -c, a login shell (-l: the user's own profile),
+# -e, -u, -v; `-o NAME` for the options below. Anything else keeps the shell opaque: -x (its
+# trace expands PS4, which may run code), -i (reads an rc file), -s (reads standard input),
+# +letters, --rcfile FILE.
+_SCRIPT_LETTERS = frozenset("celuv")
+_SCRIPT_LONGS = frozenset({"--login", "--noprofile", "--norc"})
+_SCRIPT_SET_O = frozenset({"pipefail", "errexit", "nounset"})
+# Words that change how zsh reads the rest of the script, or run a command bash would not:
+# the precommand modifiers `noglob` and `nocorrect`, the reserved word `repeat`, `sched`, and
+# the variables naming the program zsh runs for a statement of redirections only.
+_ZSH_WORDS: tuple[str, ...] = ("setopt", "unsetopt", "emulate", "alias", "autoload", "zmodload")
+_ZSH_WORDS += ("disable", "noglob", "nocorrect", "repeat", "sched", "NULLCMD", "READNULLCMD")
+# Command words zsh runs as a precommand modifier (`- cmd`) or a history replay (`r`).
+_ZSH_COMMANDS = frozenset({"-", "r"})
+# Reserved words after which the next word is a command word again.
+_RESERVED = frozenset({"if", "then", "else", "elif", "do", "while", "until", "!", "{", "time"})
+# Characters that make a parameter expansion: zsh reads `$name[…]` as a subscript and
+# `$name:h` as a modifier where bash reads literal text.
+_SPECIAL = frozenset("@*#?$!-0123456789")
+_NAME_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_")
+# `<<'EOF'` / `<<"EOF"` / `<<\EOF`: a body zsh, like bash, passes on as it is.
+_PLAIN = frozenset("\\`$")
+
+
+def literal_script(name: str, words: Sequence[Word], found: Layer) -> str | None:
+    """The script of ``bash -c '…'``, ``sh -c``, ``bash -lc``, ``zsh -lc``… when it can be read
+    as typed commands: a literal script, admitted options only, and no operands after the script
+    (they would be ``$0``, ``$1``… of a script that may use them). ``None`` otherwise."""
+    if name not in _SCRIPT_SHELLS or found.payload is None or found.start is None:
+        return None
+    if found.end != len(words) or not found.payload.strip():
+        return None
+    i = 1
+    while i < found.start:
+        word = words[i]
+        value = word.value
+        if value is None or word.glob:
+            return None
+        if value in _SCRIPT_LONGS:
+            i += 1
+            continue
+        if value == "-o" and i + 1 < found.start and words[i + 1].value in _SCRIPT_SET_O:
+            i += 2
+            continue
+        if value[:1] != "-" or len(value) < 2 or not _SCRIPT_LETTERS.issuperset(value[1:]):
+            return None
+        i += 1
+    script = found.payload
+    if name == "zsh" and not zsh_reads_as_bash(script):
+        return None
+    return script
+
+
+def zsh_reads_as_bash(script: str) -> bool:
+    """Whether zsh, with its default options, reads ``script`` as bash does: no construct whose
+    meaning differs (glob qualifiers and grouping ``(…)``, ``**``, numeric ranges ``<1-9>``,
+    ``=cmd`` and ``=(…)``, parameter flags ``${(…)…}``, ``$~``/``$=``/``$^``, ``&|``/``&!``,
+    the extended-glob characters ``^ # ~`` inside a word, ``''`` inside single quotes, and the
+    builtins that change the syntax). A deliberately narrow subset: anything else keeps the
+    shell opaque."""
+    if _names_a_word(script, _ZSH_WORDS):
+        return False
+    if _names_a_word(script, ("set",)) and not _zsh_set_ok(script):
+        return False
+    code = _without_quoted_bodies(script)
+    if code is None:
+        return False
+    script = code
+    size = len(script)
+    i = 0
+    double = False
+    opened: list[bool] = []  # the quoting around each open `$(`
+    start = True  # at the start of a word
+    while i < size:
+        ch = script[i]
+        nxt = script[i + 1] if i + 1 < size else ""
+        if ch == "\\":
+            i += 2
+            start = False
+            continue
+        if ch == "'" and not double:
+            end = script.find("'", i + 1)
+            if end < 0 or script[end + 1 : end + 2] == "'":
+                return False  # unterminated, or `''` (rc_quotes reads it as one quote)
+            i = end + 1
+            start = False
+            continue
+        if ch == '"':
+            double = not double
+            i += 1
+            start = False
+            continue
+        if ch == "$":
+            if nxt in "~=^+" or (nxt == "{" and script[i + 2 : i + 3] in "(~=^+"):
+                return False
+            if _subscripted(script, i + 1):
+                return False  # `$HOME[1,-1]`, `$PWD:h`: a subscript or modifier to zsh only
+            if nxt == "(":
+                # `$(…)`: code again, read by the unquoted rules even inside double quotes.
+                opened.append(double)
+                double = False
+                i += 3 if script[i + 2 : i + 3] == "(" else 2
+                start = True
+                continue
+            i += 1
+            start = False
+            continue
+        if ch == "`" and double:
+            return False  # code inside double quotes: keep it simple, stay opaque
+        if double:
+            i += 1
+            continue
+        if ch == ")" and opened:
+            double = opened.pop()
+            i += 1
+            start = False
+            continue
+        if ch == "(":
+            if i == 0 or script[i - 1] != "$":
+                return False  # glob grouping or qualifiers, subshells, `=(…)`, arrays
+        elif (
+            (ch == "!" and i and script[i - 1] in ">&")  # `>!`, `&>!`: zsh's clobbering redirects
+            or _zsh_only(ch, nxt, start)
+            or (start and _command_word(script, i) in _ZSH_COMMANDS)
+        ):
+            return False
+        start = ch in " \t\n;|&"
+        i += 1
+    return not double and not opened
+
+
+def _subscripted(script: str, at: int) -> bool:
+    """Whether the unbraced parameter starting at ``at`` (after its ``$``) is followed by ``[``
+    or by ``:`` and a letter, which zsh reads as a subscript or a modifier."""
+    end = at
+    if script[at : at + 1] in _SPECIAL and script[at : at + 1] != "":
+        end = at + 1
+    else:
+        while end < len(script) and script[end] in _NAME_CHARS:
+            end += 1
+    if end == at:
+        return False
+    after = script[end : end + 1]
+    return after == "[" or (after == ":" and script[end + 1 : end + 2].isalpha())
+
+
+def _command_word(script: str, at: int) -> str | None:
+    """The word starting at ``at`` when it stands where a command word does (after a separator,
+    an opening ``$(``, or a reserved word), else ``None``."""
+    end = at
+    while end < len(script) and script[end] not in " \t\n;|&()<>'\"`":
+        end += 1
+    word = script[at:end]
+    if word not in _ZSH_COMMANDS:
+        return None
+    j = at
+    while True:
+        while j > 0 and script[j - 1] in " \t":
+            j -= 1
+        if j == 0 or script[j - 1] in ";|&\n(":
+            return word
+        k = j
+        while k > 0 and script[k - 1] not in " \t\n;|&(":
+            k -= 1
+        if script[k:j] not in _RESERVED:
+            return None
+        j = k
+
+
+def _zsh_only(ch: str, nxt: str, start: bool) -> bool:
+    """Whether an unquoted ``ch`` (followed by ``nxt``; ``start``: at the start of a word) means
+    something to zsh that bash does not read: ``**``, ``<1-9>``/``<->``, ``&|``/``&!``, ``=cmd``,
+    ``^``, and ``#``/``~`` inside a word (extended globbing)."""
+    if ch == "*":
+        return nxt == "*"
+    if ch == "<":
+        return nxt.isdigit() or nxt in "->"
+    if ch == "&":
+        return nxt in "|!"
+    if ch == "=":
+        return start
+    if ch == "^":
+        return True
+    return ch in "#~" and not start
+
+
+def _without_quoted_bodies(script: str) -> str | None:
+    """``script`` with the bodies of its quoted-delimiter heredocs left out (data to both
+    shells, never read as code); ``None`` when a body does not end."""
+    if "<<" not in script:
+        return script
+    out: list[str] = []
+    pending: list[str] = []
+    for line in script.split("\n"):
+        if pending:
+            if line.lstrip("\t") == pending[0]:
+                pending.pop(0)
+                out.append("")
+            continue
+        out.append(line)
+        at = line.find("<<")
+        while at >= 0:
+            found = _quoted_delimiter(line, at)
+            if found is not None:
+                before = line[:at]
+                if before.count("'") % 2 or before.count('"') % 2 or not _PLAIN.isdisjoint(before):
+                    return None  # perhaps inside quotes or a substitution: not understood
+                pending.append(found)
+            at = line.find("<<", at + 2)
+    return None if pending else "\n".join(out)
+
+
+# What `set` may be given in the subset: options that mean the same to zsh and bash. zsh's own
+# letters differ (`set -4` is GLOB_DOTS: `?env` then matches `.env`), and `set -o` names any
+# zsh option.
+_ZSH_SET_NAMES = frozenset({"pipefail", "errexit", "nounset"})
+
+
+def _zsh_set_ok(script: str) -> bool:
+    """Whether every ``set`` word in ``script`` is given only options zsh and bash agree on."""
+    at = script.find("set")
+    while at >= 0:
+        end = at + 3
+        if (at == 0 or script[at - 1] not in _NAME_CHARS) and (
+            end >= len(script) or script[end] not in _NAME_CHARS
+        ):
+            stop = end
+            while stop < len(script) and script[stop] not in ";&|\n)":
+                stop += 1
+            for word in script[end:stop].split():
+                if word not in _ZSH_SET_NAMES and not (
+                    word[:1] in ("-", "+") and len(word) > 1 and set(word[1:]) <= set("euo")
+                ):
+                    return False
+        at = script.find("set", end)
+    return True
+
+
+def _names_a_word(script: str, words: tuple[str, ...]) -> bool:
+    """Whether any of ``words`` appears in ``script`` as a whole word (not inside a name)."""
+    for word in words:
+        at = script.find(word)
+        while at >= 0:
+            end = at + len(word)
+            if (at == 0 or script[at - 1] not in _NAME_CHARS) and (
+                end >= len(script) or script[end] not in _NAME_CHARS
+            ):
+                return True
+            at = script.find(word, at + 1)
+    return False
+
+
+def _quoted_delimiter(line: str, at: int) -> str | None:
+    """The delimiter of a quoted-delimiter heredoc operator at ``at`` (``<<'EOF'``,
+    ``<<"EOF"``, ``<<\\EOF``, with ``-`` and blanks allowed after ``<<``), else ``None``."""
+    j = at + 2
+    if line[j : j + 1] == "-":
+        j += 1
+    while line[j : j + 1] in (" ", "\t") and j < len(line):
+        j += 1
+    quote = line[j : j + 1]
+    if quote in ("'", '"'):
+        end = line.find(quote, j + 1)
+        word = line[j + 1 : end] if end > j + 1 else ""
+        if not word or (any(c in word for c in "\n$`\\") and quote == '"'):
+            return None
+        return word
+    if quote == "\\":
+        end = j + 1
+        while end < len(line) and line[end] in _NAME_CHARS:
+            end += 1
+        return line[j + 1 : end] or None
+    return None
