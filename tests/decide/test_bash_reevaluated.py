@@ -224,7 +224,7 @@ def test_many_reevaluated_strings_stay_floored_and_bounded() -> None:
 
 def test_a_deep_arithmetic_expression_is_scanned_without_recursion() -> None:
     from clearance.intent.shell import parser
-    from clearance.intent.shell.reeval import tree
+    from clearance.intent.shell.reeval_tree import tree
     from clearance.intent.shell.source import Source
 
     line = "(( " + " + ".join(["'a[$(id)]'"] * 3000) + " ))"

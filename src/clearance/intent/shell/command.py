@@ -139,8 +139,9 @@ class Commands:
         (:data:`~clearance.intent.sentinel.REEVALUATED`); :meth:`rerun` then adds the
         code they run, once ``stmt`` is recorded."""
         from clearance.intent.shell import reeval  # only for a line that may re-read a string
+        from clearance.intent.shell.reeval_tree import tree
 
-        found = reeval.tree(node, self.src, arith)
+        found = tree(node, self.src, arith)
         if found and stmt.floor is None:
             stmt.floor = reeval.floor(found)
         return found

@@ -18,42 +18,44 @@ on the inner command still fires.
 The checks cost nothing on the usual line: the walk scans a tree only when the line holds a
 quote or a backslash next to ``$(``, a backtick, ``${`` or ``$'`` (:func:`gate`), and the
 assembly looks at a simple command only when its command word is in :data:`COMMANDS`.
+
+This module holds the findings, their floor and the code they run, and reads a simple command's
+words (:func:`command`); the walk's trees are read by :mod:`~clearance.intent.shell.reeval_tree`.
 """
 
 from __future__ import annotations
 
 from clearance.intent.sentinel import CODE_RUNNING, REEVALUATED, REPLAYED, excerpt
-from clearance.intent.shell.grammar import KIND
 from clearance.intent.shell.heredoc import substitutions
 from clearance.intent.shell.names import LATER, REREAD
 from clearance.intent.shell.names import rereads as gate
 from clearance.intent.shell.statement import stdin_text
-from clearance.intent.shell.word import SUBSTITUTIONS, build_word
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-    from tree_sitter import Node
-
     from clearance.intent.sentinel import Floor
-    from clearance.intent.shell.source import Source
     from clearance.intent.shell.statement import Redirect
     from clearance.intent.shell.word import Word
 
     Finding = tuple[str, str, bool | None]
 
 __all__ = [
+    "CODE_VARIABLES",
     "COMMANDS",
     "LATER",
+    "REREAD_FLAGS",
+    "TABLES",
     "code",
     "command",
+    "declared",
     "floor",
     "gate",
     "history",
     "inner_code",
     "later",
-    "tree",
+    "why",
 ]
 
 _NAME = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_")
@@ -66,17 +68,13 @@ COMMANDS = REREAD  # defined in names.py, so the assembly can tell without impor
 # object into bash. `history -s` stores a command line for `fc` to run (names.LATER).
 # Variables whose value bash runs as code later: prompt strings (PS4 at every command traced by
 # `set -x`; the others in an interactive shell), the alias and command hash tables.
-_CODE_VARIABLES = frozenset(
+CODE_VARIABLES = frozenset(
     {"PS0", "PS1", "PS2", "PS4", "PROMPT_COMMAND", "BASH_ALIASES", "BASH_CMDS"}
 )
-_TABLES = frozenset({"BASH_ALIASES", "BASH_CMDS"})  # any entry is a command run later
+TABLES = frozenset({"BASH_ALIASES", "BASH_CMDS"})  # any entry is a command run later
 # Declaration attributes under which a value is re-read: arrays (a compound assignment),
 # integers (arithmetic), namerefs (the value is a name, subscript and all).
-_REREAD_FLAGS = frozenset("aAin")
-# Nodes whose strings are arithmetic, or an array subscript.
-_ARITH = frozenset({"arithmetic_expansion", "subscript", "c_style_for_statement"})
-_TEST_ARITH = frozenset({"-eq", "-ne", "-lt", "-le", "-gt", "-ge", "-v"})
-_STRINGS = frozenset({"raw_string", "ansi_c_string", "string", "word", "concatenation"})
+REREAD_FLAGS = frozenset("aAin")
 # read's options that take a value (`-a NAME` names the target array).
 _READ_VALUES = frozenset("adinNptu")
 
@@ -141,7 +139,7 @@ def history(words: Sequence[Word]) -> str | None:
     return " ".join(values)  # type: ignore[arg-type]
 
 
-def _why(text: str, where: str) -> str:
+def why(text: str, where: str) -> str:
     return f"re-evaluates '{excerpt(text)}' as code {where}"
 
 
@@ -189,7 +187,7 @@ def command(words: Sequence[Word], redirects: Sequence[Redirect] = ()) -> list[F
         for word in args:
             value = word.value
             if value is None:
-                if word.raw.split("=", 1)[0].lstrip("\"'") in _CODE_VARIABLES:
+                if word.raw.split("=", 1)[0].lstrip("\"'") in CODE_VARIABLES:
                     out.append((word.raw, f"sets {word.raw.split('=', 1)[0]}, which bash "
                                 "runs as code", False))  # fmt: skip
                 continue
@@ -197,7 +195,7 @@ def command(words: Sequence[Word], redirects: Sequence[Redirect] = ()) -> list[F
                 flags.update(value[1:])
                 continue
             target, eq, rhs = value.partition("=")
-            _declared(target, rhs if eq else None, flags, value, str(name), out)
+            declared(target, rhs if eq else None, flags, value, str(name), out)
     return out
 
 
@@ -205,16 +203,16 @@ def _expr(word: Word, where: str, out: list[Finding]) -> None:
     value = word.value
     if value is not None:
         if code(value):
-            out.append((value, _why(value, where), False))
+            out.append((value, why(value, where), False))
     elif "\\$" in word.raw or "\\`" in word.raw:  # an escaped substitution in a computed word
-        out.append((word.raw, _why(word.raw, where), None))
+        out.append((word.raw, why(word.raw, where), None))
 
 
 def _stored(value: str | None, name: str, out: list[Finding]) -> None:
     """A value stored in a variable that holds an array subscript with code: arithmetic on the
     variable later runs it (``x='a[$(id)]'; (( x ))``)."""
     if value is not None and "[" in value and code(value):
-        out.append((value, _why(value, f"once {name} stores it and arithmetic reads it"), False))
+        out.append((value, why(value, f"once {name} stores it and arithmetic reads it"), False))
 
 
 def _option_targets(args: Sequence[Word], letter: str, name: str, out: list[Finding]) -> None:
@@ -239,8 +237,8 @@ def _option_targets(args: Sequence[Word], letter: str, name: str, out: list[Find
 
 def _expr_value(value: str, where: str, out: list[Finding]) -> None:
     if code(value):
-        out.append((value, _why(value, where), False))
-    elif value.split("[", 1)[0] in _CODE_VARIABLES:
+        out.append((value, why(value, where), False))
+    elif value.split("[", 1)[0] in CODE_VARIABLES:
         out.append((value, f"sets {value}, which bash runs as code", None))
 
 
@@ -284,7 +282,7 @@ def _alias(args: Sequence[Word], out: list[Finding]) -> None:
     for word in args:
         value = word.value
         if value is None:
-            out.append((word.raw, _why(word.raw, "as an alias definition"), None))
+            out.append((word.raw, why(word.raw, "as an alias definition"), None))
             continue
         if value.startswith("-") or "=" not in value:
             continue  # `alias -p`, `alias name` print
@@ -314,166 +312,24 @@ def _mapfile(args: Sequence[Word], out: list[Finding]) -> None:
         return
 
 
-def _declared(
+def declared(
     target: str, value: str | None, flags: set[str], whole: str, name: str, out: list[Finding]
 ) -> None:
     """One ``NAME[=VALUE]`` operand of a declaration builtin, under ``flags``."""
     base = target.split("[", 1)[0].rstrip("+")
-    if base in _CODE_VARIABLES and (
-        value is None or code(value) or "n" in flags or base in _TABLES or "[" in target
+    if base in CODE_VARIABLES and (
+        value is None or code(value) or "n" in flags or base in TABLES or "[" in target
     ):
         out.append((whole, f"sets {base}, which bash runs as code", False))
         return
     if "[" in target and code(target):
-        out.append((target, _why(target, f"as an array subscript of {name}"), False))
+        out.append((target, why(target, f"as an array subscript of {name}"), False))
         return
     if value is None or not code(value):
-        if value is not None and "n" in flags and value in _CODE_VARIABLES:
+        if value is not None and "n" in flags and value in CODE_VARIABLES:
             out.append((whole, f"makes a reference to {value}, which bash runs as code", False))
         return
     # `declare a='(…)'` into an array; a variable holding `(…)` for a later `declare -a a=$v`
     array = value.lstrip()[:1] == "("
-    if flags & _REREAD_FLAGS or array or "[" in value:
-        out.append((value, _why(value, f"in {name} {target}=…"), False))
-
-
-# -- trees (the walk's nodes) --------------------------------------------------------------
-
-
-def tree(node: Node, src: Source, arith: bool = False) -> list[Finding]:
-    """Findings in the tree of one statement: strings in arithmetic and array subscripts,
-    assignments that store code for later (``PS4``, a subscript in a value), and the operands of
-    the declaration builtins and ``unset``, which the grammar gives no words. Substitutions are
-    statements of their own and are not entered."""
-    out: list[Finding] = []
-    _scan(node, src, arith, False, out)
-    return out
-
-
-def _scan(root: Node, src: Source, arith: bool, declared: bool, out: list[Finding]) -> None:
-    # Iterative: an arithmetic expression of thousands of terms nests as deep.
-    stack = [(root, arith, declared)]
-    while stack:
-        node, arith, declared = stack.pop()
-        kind = KIND[node.kind_id]
-        if kind in SUBSTITUTIONS:
-            continue
-        _node(node, kind, src, arith, declared, out)
-        if not arith:
-            arith = _opens_arithmetic(node, kind, src)
-        inside = kind == "declaration_command"  # its assignments were read with its flags
-        for child in reversed(node.children):
-            if child.child_count or (arith and KIND[child.kind_id] in _STRINGS):
-                stack.append((child, arith, inside))
-
-
-def _node(
-    node: Node, kind: str, src: Source, arith: bool, declared: bool, out: list[Finding]
-) -> None:
-    """The findings of one node (its descendants are the caller's)."""
-    if arith and kind in _STRINGS:
-        value = _value(node, src)
-        if value is not None and code(value):
-            out.append((value, _why(value, "in arithmetic or an array subscript"), False))
-    if kind == "variable_assignment" and not declared:
-        _assignment(node, src, set(), "", out)
-    elif kind == "declaration_command":
-        _declaration(node, src, out)
-    elif kind == "unset_command":
-        for child in node.named_children:
-            value = _value(child, src)
-            if value is not None and code(value):
-                out.append((value, _why(value, "as an array subscript of unset"), False))
-    elif kind == "array":
-        for child in node.named_children:
-            value = _value(child, src)  # `(['$(id)']=1)`: the subscript is arithmetic
-            if value is not None and value.startswith("[") and code(value.split("]=", 1)[0]):
-                out.append((value, _why(value, "as an array subscript"), False))
-
-
-def _opens_arithmetic(node: Node, kind: str, src: Source) -> bool:
-    """Whether ``node``'s strings are arithmetic: ``$(( ))``, ``(( ))``, a subscript, a
-    ``for (( ))`` header, a ``[[ ]]`` operand of ``-v`` or of an arithmetic comparison."""
-    if kind in _ARITH or (kind == "compound_statement" and node.children[0].type == "(("):
-        return True
-    if kind in ("unary_expression", "binary_expression"):
-        for child in node.children:
-            operator = KIND[child.kind_id] == "test_operator"
-            if operator and src.slice(child.start_byte, child.end_byte) in _TEST_ARITH:
-                return True
-    return False
-
-
-def _value(node: Node, src: Source) -> str | None:
-    """The literal value of a word node; for a computed one, its text when it holds an escaped
-    substitution (``"a[\\$(id)]$x"``), else ``None``."""
-    word = build_word(node, src, [], True, True)
-    if word.value is not None:
-        return word.value
-    raw = word.raw
-    return raw if "\\$" in raw or "\\`" in raw else None
-
-
-def _assignment(node: Node, src: Source, flags: set[str], name: str, out: list[Finding]) -> None:
-    target = node.child_by_field_name("name")
-    value_node = node.child_by_field_name("value")
-    if target is None:
-        return
-    base = src.slice(target.start_byte, target.end_byte).split("[", 1)[0]
-    if KIND[target.kind_id] == "subscript":
-        named = target.child_by_field_name("name")
-        if named is not None:
-            base = src.slice(named.start_byte, named.end_byte)
-    if value_node is None:
-        if base in _CODE_VARIABLES and name:
-            out.append((base, f"sets {base}, which bash runs as code", False))
-        return
-    value = _value(value_node, src)
-    whole = src.slice(node.start_byte, node.end_byte)
-    if base in _CODE_VARIABLES:
-        if value is None or code(value) or "\\" in value or base in _TABLES:
-            literal = value is not None
-            text = value if value is not None else whole
-            out.append((text, f"sets {base}, which bash runs as code", False if literal else None))
-        return
-    if value is None:
-        if name and _rereads_computed(value_node, src, flags):
-            raw = src.slice(value_node.start_byte, value_node.end_byte)
-            out.append((raw, f"lets {name} re-read the computed value {raw} as code", None))
-        return
-    _declared(base, value, flags, whole, name or "an assignment", out)
-
-
-def _rereads_computed(node: Node, src: Source, flags: set[str]) -> bool:
-    """Whether a declaration re-reads a computed value: under an array, integer or nameref
-    attribute, or when it opens with ``(`` (``declare -a a="$v"`` runs the ``$(…)`` that ``v``
-    holds). A compound array, a number and an arithmetic expansion yield no code."""
-    kind = KIND[node.kind_id]
-    if kind in ("array", "number", "arithmetic_expansion"):
-        return False
-    if flags & _REREAD_FLAGS:
-        return True
-    return src.slice(node.start_byte, node.start_byte + 2).lstrip('"').startswith("(")
-
-
-def _declaration(node: Node, src: Source, out: list[Finding]) -> None:
-    flags: set[str] = set()
-    name = ""
-    for child in node.children:
-        kind = KIND[child.kind_id]
-        if not child.is_named:
-            name = name or src.slice(child.start_byte, child.end_byte)
-            continue
-        if kind == "variable_assignment":
-            continue  # scanned on its own, below, with the flags
-        value = _value(child, src)
-        if value is None:
-            continue
-        if value[:1] in ("-", "+") and "=" not in value:
-            flags.update(value[1:])
-            continue
-        target, eq, rhs = value.partition("=")
-        _declared(target, rhs if eq else None, flags, value, name, out)
-    for child in node.named_children:
-        if KIND[child.kind_id] == "variable_assignment":
-            _assignment(child, src, flags, name or "declare", out)
+    if flags & REREAD_FLAGS or array or "[" in value:
+        out.append((value, why(value, f"in {name} {target}=…"), False))
