@@ -15,8 +15,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from clearance.intent.shell import command, parser
-from clearance.intent.shell import word as word_module
+from clearance.intent.shell import command, parser, word_build
 from clearance.intent.shell.grammar import KIND
 from clearance.intent.shell.source import Source
 from clearance.intent.shell.statement import Scope
@@ -30,8 +29,8 @@ def _general_build_word(
     """``build_word`` without its shortcuts: always from the pieces."""
     start, end = node.start_byte, node.end_byte
     word = Word(start, end, src.slice(start, end))
-    acc = word_module._Acc()
-    word_module._piece(node, src, acc, subs, home_ok, pwd_ok, True)
+    acc = word_build._Acc()
+    word_build._piece(node, src, acc, subs, home_ok, pwd_ok, True)
     parts = acc.parts
     word.quoted, word.glob, word.dq_dyn = acc.quoted, acc.glob, acc.dq_dyn
     if not parts:

@@ -28,11 +28,11 @@ from clearance.intent.shell.word import (
     EXPANDING,
     SUBSTITUTIONS,
     Word,
-    build_word,
     expansion_floor,
     plain_word,
     scan_substitutions,
 )
+from clearance.intent.shell.word_build import build_word
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

@@ -14,7 +14,8 @@ from __future__ import annotations
 
 from itertools import pairwise
 
-from clearance.intent.shell.word import BACKTICK_ESCAPABLE, unescape
+from clearance.intent.shell.word import BACKTICK_ESCAPABLE
+from clearance.intent.shell.word_build import unescape
 
 __all__ = ["body_text", "close_double", "substitutions"]
 

@@ -18,7 +18,8 @@ from clearance.intent.shell.reeval import (
     declared,
     why,
 )
-from clearance.intent.shell.word import SUBSTITUTIONS, build_word
+from clearance.intent.shell.word import SUBSTITUTIONS
+from clearance.intent.shell.word_build import build_word
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

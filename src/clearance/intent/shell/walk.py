@@ -40,8 +40,8 @@ from clearance.intent.shell.word import (
     collect_substitutions,
     expansion_floor,
     scan_substitutions,
-    unescape,
 )
+from clearance.intent.shell.word_build import unescape
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
