@@ -11,17 +11,15 @@ from __future__ import annotations
 from clearance.intent.path import normal_path
 from clearance.intent.sentinel import CODE_RUNNING, COMPUTED, EXPANSION_LIMIT, RUNS_WRITTEN, excerpt
 from clearance.intent.shell import brace
-from clearance.intent.shell.effect import RECURSIVE as RECURSIVE_NAMES
-from clearance.intent.shell.effect import reader_claim, reads_recursively, searches_cwd
+from clearance.intent.shell.effect import reader_claim
 from clearance.intent.shell.line import LINKERS, Line, made, script
 from clearance.intent.shell.names import KNOWLEDGE, LATER, REREAD
-from clearance.intent.shell.role import candidates
+from clearance.intent.shell.projection import GLOB_MARKS, Projection
 from clearance.intent.shell.script import literal_script
 from clearance.intent.shell.spelling import spellings
 from clearance.intent.shell.statement import stdin_text
-from clearance.intent.shell.token import PathToken, absolute, path_shaped
+from clearance.intent.shell.token import PathToken, absolute
 from clearance.intent.shell.unit import Unit, unit
-from clearance.intent.shell.word import HOME, PWD
 from clearance.intent.shell.wrapper import OPAQUE_LINE, basename, join, layer, peel
 
 TYPE_CHECKING = False
@@ -32,8 +30,8 @@ if TYPE_CHECKING:
     from clearance.intent.shell import reeval
     from clearance.intent.shell.hazards import Finding
     from clearance.intent.shell.layer import Layer
-    from clearance.intent.shell.statement import Redirect, Statement
-    from clearance.intent.shell.token import Effect, Source
+    from clearance.intent.shell.statement import Statement
+    from clearance.intent.shell.token import Effect
     from clearance.intent.shell.unit import Context, Exemption
     from clearance.intent.shell.word import Word
 
@@ -48,25 +46,8 @@ _KEYWORDS = frozenset(
     {"!", "{", "if", "then", "else", "elif", "fi", "do", "done", "while", "until", "case", "esac"}
     | {"for", "select", "in", "function", "}"}
 )
-_HOME_PREFIXES = ("~/", "$HOME", "${HOME}")
 _CD = frozenset({"cd", "pushd", "popd"})
 _NOT_SEARCHED = ("/", "./", "../", "~")  # cd targets CDPATH is never searched for
-# Commands that open none of their operands: a computed operand is no unknown path. (`cd`
-# to a computed directory makes the base unknown instead: later relative paths are unknown.)
-_INERT = frozenset(
-    {"echo", "printf", "true", "false", ":", "cd", "pushd", "kill", "unset", "shift", "exit"}
-    | {"basename", "dirname"}
-    | {"return", "export", "local", "declare", "typeset", "readonly", "set", "test", "["}
-)
-# Commands that change a file's metadata or look at it, never its content: a later run of the
-# file runs what was there before the line (`chmod +x run.sh && ./run.sh`).
-_METADATA = frozenset(
-    {"chmod", "chown", "chgrp", "touch", "chattr", "setfacl", "stat", "file", "ls", "wc"}
-    | {"du", "realpath", "readlink", "mkdir", "test", "["}
-)
-_READS = frozenset({"<", "<<<", "<&"})
-_GLOB_MARKS = frozenset("*?[")  # what makes a word a pattern (a brace is expanded before)
-_WRITES = frozenset({">", ">>", ">|", "&>", "&>>", ">&"})
 
 
 def _canonical(words: Sequence[Word], text: str) -> str:
@@ -172,10 +153,9 @@ class Assembly:
         "exists",
         "home",
         "home_ok",
-        "inert",
-        "limited",
         "line",
         "made",
+        "paths",
         "payloads",
         "programs",
         "project",
@@ -208,13 +188,13 @@ class Assembly:
         self.project = project  # payload units project no paths and get no spellings
         self.depth = depth
         self.units: list[Unit] = []
-        self.tokens: list[PathToken] = []
         # Code-running variables assigned or exported earlier in the line (hazards.VARIABLES).
         self.env: list[str] = []
-        self.limited = False  # a brace expansion of the current statement passed its cap
-        self.inert = False  # the operands being projected belong to a command that opens none
         # Links, copies and written files of earlier statements (shared with nested parses).
         self.line = line if line is not None else Line()
+        # The path tokens, projected by the Projection it owns (the same list).
+        paths = self.paths = Projection(home, home_ok, exists, self.line, project)
+        self.tokens = paths.tokens
         self.made: list[tuple[str | None, str | None]] = []  # this statement's, recorded after
 
     # -- statements -----------------------------------------------------------------------
@@ -229,8 +209,8 @@ class Assembly:
             self.units.extend(units)
             self.tokens.extend(tokens)
         elif kind == "redirects":
-            self._redirects(stmt, base)
-            self._arguments(stmt.words, base, stmt.text, "unproven", "unproven")
+            self.paths.redirects(stmt, base)
+            self.paths.arguments(stmt.words, base, stmt.text, "unproven", "unproven")
         else:
             if kind == "plain":
                 self._declares(stmt)
@@ -244,11 +224,13 @@ class Assembly:
                 )
             )
             if kind != "error":
-                self._redirects(stmt, base)
-                self._arguments(stmt.words, base, stmt.text, "unproven", "unproven")
+                self.paths.redirects(stmt, base)
+                self.paths.arguments(stmt.words, base, stmt.text, "unproven", "unproven")
                 # Test operands, `for` lists and `case` subjects open no file: a computed one
                 # is no unknown path.
-                self._arguments(stmt.operands, base, stmt.text, "unproven", "unproven", None, False)
+                self.paths.arguments(
+                    stmt.operands, base, stmt.text, "unproven", "unproven", None, False
+                )
 
     def _simple(self, stmt: Statement, base: str | None) -> None:
         words = stmt.words
@@ -262,18 +244,18 @@ class Assembly:
                     floor=stmt.floor,
                 )
             )
-            self._redirects(stmt, base)
+            self.paths.redirects(stmt, base)
             return
         top = len(self.units)
-        self.limited = False
+        self.paths.limited = False
         used, found = self._unit(words, stmt, stmt.context, base, 0)  # type: ignore[arg-type]
-        self._redirects(stmt, base)
+        self.paths.redirects(stmt, base)
         # The unit's peel already found the wrapper layer of these words (unless keywords
         # were dropped from their front): the projection reuses it.
-        self._command_tokens(words, base, stmt.text, True, (found,) if used is words else None)
+        self.paths.command_tokens(words, base, stmt.text, True, (found,) if used is words else None)
         if self.made:
             self._record_made(stmt.text)
-        if self.limited and self.units[top].floor is None:
+        if self.paths.limited and self.units[top].floor is None:
             why = f"has a brace expansion of more than {brace.MAX_ALTERNATIVES} words"
             self.units[top] = self.units[top].replace(floor=(EXPANSION_LIMIT, why))
         if words[0].value in _CD:
@@ -327,7 +309,7 @@ class Assembly:
         if self.line.written and floor is None:
             floor = self._runs_written(words, base)
         if self.project and name is not None and basename(name) in LINKERS:
-            self.made.extend(made(words, base, lambda w: self._expand(w, base)))
+            self.made.extend(made(words, base, lambda w: self.paths.expand(w, base)))
         extra: tuple[str, ...] = ()
         if self.project:
             extra = spellings(text, words, base, self.home, self.home_ok, self.exists)
@@ -354,7 +336,7 @@ class Assembly:
             # `rm -rf /tmp/{x,../etc}`, `git push origin {+main,x}`: a rule is written for the
             # words bash passes, so they are a unit of their own as well (when all are known)
             expanded = _brace_arguments(words)
-        if not expanded and "/." in text and not _GLOB_MARKS.isdisjoint(text):
+        if not expanded and "/." in text and not GLOB_MARKS.isdisjoint(text):
             expanded = _dotdot_arguments(words)
         self.units.append(
             unit(
@@ -429,7 +411,7 @@ class Assembly:
                 value: str | None = item
                 shown = item
             else:
-                value = self._expand(item, base)
+                value = self.paths.expand(item, base)
                 shown = item.raw
                 if value is not None and "{}" in value:
                     value = None  # `find … -exec bash {} \;`: whatever file find finds
@@ -470,17 +452,17 @@ class Assembly:
             return
         command = stmt.text
         for raw in finding.writes:
-            self._value(raw, raw, base, command, "write", "syntax", True)
+            self.paths.value(raw, raw, base, command, "write", "syntax", True)
         for raw in finding.reads:
-            self._value(raw, raw, base, command, "read", "syntax", True)
+            self.paths.value(raw, raw, base, command, "read", "syntax", True)
         if finding.tree_reads:
             top = self._work_tree_top(base)
             for raw in finding.tree_reads:
                 # `HEAD:path` names a path from the top of the work tree (`./path`: from here).
                 root = base if raw.startswith(("./", "../")) else top
-                self._value(raw, raw, root, command, "read", "syntax", True)
+                self.paths.value(raw, raw, root, command, "read", "syntax", True)
         for raw in finding.paths:
-            self._value(raw, raw, base, command, "unproven", "unproven", True)
+            self.paths.value(raw, raw, base, command, "unproven", "unproven", True)
 
     def _work_tree_top(self, base: str | None) -> str | None:
         """The nearest directory at or above ``base`` holding ``.git`` (``None``: not known)."""
@@ -548,376 +530,7 @@ class Assembly:
         if self.cdpath and searched and value not in (".", ".."):
             scope.base = None  # CDPATH is searched before ./name: the base is unknown
             return
-        scope.base = self._resolve(target, base)
-
-    def _resolve(self, word: Word, base: str | None) -> str | None:
-        value = self._expand(word, base)
-        if value is None or value == "-" or word.glob:
-            return None
-        joined = _joined(value, base) if _climbs(value) else None
-        if joined is not None and _reaches_process(joined):
-            return None  # `cd /proc/self/cwd/..`: where it leads is the running process's
-        found = absolute(value, base)
-        if found is not None and _reaches_process(found):
-            return None
-        if found is not None and self.line.aliases:
-            # `ln -s .. up; cd up`: the directory is what the name made earlier reaches.
-            reached = self.line.through(joined or found)
-            if reached:
-                return reached[0]
-        return found
-
-    def _expand(self, word: Word, base: str | None) -> str | None:
-        if word.value is not None:
-            return word.value
-        if word.segs is None:
-            return None
-        return self._join(word.segs, base)
-
-    def _join(self, segs: Sequence[str | int], base: str | None) -> str | None:
-        """``segs`` joined, ``~``/``$HOME`` and ``$PWD`` expanded (``None``: not known)."""
-        parts: list[str] = []
-        for seg in segs:
-            if seg == HOME:
-                parts.append(self.home)
-            elif seg == PWD:
-                if base is None:
-                    return None
-                parts.append(base)
-            else:
-                parts.append(seg)  # type: ignore[arg-type]
-        return "".join(parts)
-
-    # -- tokens ---------------------------------------------------------------------------
-
-    def _redirects(self, stmt: Statement, base: str | None) -> None:
-        if not self.project:
-            for redirect in stmt.redirects:  # a payload's writes still count for later runs
-                target = redirect.target
-                if target is not None and redirect.op in _WRITES and not redirect.duplicates:
-                    value = self._expand(target, base)
-                    path = absolute(value, base) if value is not None else None
-                    self.line.written.append((path, value if value is not None else target.raw))
-            return
-        for redirect in stmt.redirects:
-            self._redirect(redirect, base, stmt.text)
-
-    def _redirect(self, redirect: Redirect, base: str | None, command: str) -> None:
-        target = redirect.target
-        if target is None or redirect.duplicates:
-            return
-        op = redirect.op
-        effect: Effect
-        source: Source = "syntax"
-        if redirect.broken:
-            effect, source = "unproven", "unproven"
-        elif op in _WRITES:
-            effect = "write"
-        elif op in _READS:
-            effect = "read"
-        else:
-            effect, source = "unproven", "unproven"
-        self._token(target, base, command, effect, source, by_role=op != "<<<")
-
-    def _command_tokens(
-        self,
-        words: Sequence[Word],
-        base: str | None,
-        command: str,
-        provable: bool,
-        known: tuple[Layer | None] | None = None,
-    ) -> None:
-        if not self.project:
-            return
-        start = len(self.tokens)
-        self._command_paths(words, base, command, provable, known)
-        name = words[0].value if words else None
-        if name and name.rpartition("/")[2] in RECURSIVE_NAMES and reads_recursively(words):
-            # `grep -r x ~`: what lies beneath each directory operand is read too.
-            tokens = self.tokens
-            if len(tokens) > start:
-                tokens[start:] = [t.replace(deep=True) for t in tokens[start:]]
-            elif searches_cwd(words):
-                # `rg x`, `grep -r x`: no directory given, the working directory is searched.
-                tokens.append(PathToken(".", base, "read", "core", command, True))
-
-    def _command_paths(
-        self,
-        words: Sequence[Word],
-        base: str | None,
-        command: str,
-        provable: bool,
-        known: tuple[Layer | None] | None,
-    ) -> None:
-        found = layer(words) if known is None else known[0]
-        if found is not None:
-            if found.kind == "opaque":
-                return  # the payload is not projected; the wrapper is floored instead
-            own = list(words[: found.start]) if found.start is not None else list(words)
-            if found.start is not None:
-                own.extend(words[found.end :])
-            source: Source = "retracted" if found.name in ("find", "fd") else "unproven"
-            self._arguments(own[1:], base, command, "unproven", source, generic_of=own)
-            inner = found.inner(words)
-            if inner:
-                self._command_tokens(
-                    inner, base, command, provable and found.name not in OPAQUE_LINE
-                )
-            return
-        claim = reader_claim(words) if provable else None
-        if claim == "read":
-            self._candidates(words, base, command, "read", "core")
-        elif claim == "retracted":
-            self._candidates(words, base, command, "unproven", "retracted")
-        else:
-            self._candidates(words, base, command, "unproven", "unproven")
-
-    def _candidates(
-        self, words: Sequence[Word], base: str | None, command: str, effect: Effect, source: Source
-    ) -> None:
-        # Operands of a command that opens none of them are no unknown paths (`echo "$x"`).
-        unknown = words[0].value not in _INERT if words else True
-        # Nor are they files it may write for a later run: `echo f`, `chmod +x run.sh`.
-        self.inert = not unknown or (words[0].value in _METADATA if words else False)
-        for item in candidates(words):
-            if isinstance(item, str):
-                self._value(item, item, base, command, effect, source)
-            else:
-                self._token(item, base, command, effect, source, False, unknown)
-        self.inert = False
-
-    def _arguments(
-        self,
-        words: Sequence[Word],
-        base: str | None,
-        command: str,
-        effect: Effect,
-        source: Source,
-        generic_of: Sequence[Word] | None = None,
-        unknown: bool = True,
-    ) -> None:
-        if not self.project or not words:
-            return
-        if generic_of is not None:
-            self._candidates(generic_of, base, command, effect, source)
-            return
-        for word in words:
-            value = word.value
-            if value is not None and value.startswith("-"):
-                continue
-            self._token(word, base, command, effect, source, False, unknown)
-
-    def _token(
-        self,
-        word: Word,
-        base: str | None,
-        command: str,
-        effect: Effect,
-        source: Source,
-        by_role: bool = False,
-        unknown: bool = True,
-    ) -> None:
-        value = word.value
-        raw = word.raw
-        if "{" in raw and "}" in raw and self._braces(word, base, command, effect, source):
-            return
-        if value is not None:  # a literal word: its value as written
-            if word.glob and not by_role and not _GLOB_MARKS.isdisjoint(value):
-                self._glob(value, base, command, effect, source)
-            else:
-                self._value(value, value, base, command, effect, source, by_role)
-            return
-        if word.segs is None:  # computed
-            if word.alts is not None:
-                # `${x:-~/.ssh/id_rsa}`: each literal value the expansion may take.
-                for parts in word.alts:
-                    found = self._join(parts, base)
-                    if found is not None:
-                        self._value(word.raw, found, base, command, effect, source, by_role)
-            if word.unknown and unknown and not _option(word.raw):
-                # A value computed when it runs: an unknown path (the gate asks when a path
-                # rule could match it).
-                shown = word.raw.replace('"', "").replace("'", "")
-                self.tokens.append(PathToken(shown, None, effect, "computed", command))
-            elif not self.home_ok and word.raw.lstrip("\"'").startswith(_HOME_PREFIXES):
-                # HOME is reassigned: a home path whose directory is unknown.
-                self.tokens.append(PathToken(word.raw, None, effect, source, command))
-            return
-        value = self._expand(word, base)
-        raw = word.raw.replace('"', "").replace("'", "")
-        if value is None:  # $PWD with an unknown base
-            self.tokens.append(PathToken(raw, None, effect, source, command))
-            return
-        self._value(raw, value, base, command, effect, source, by_role)
-
-    def _braces(
-        self, word: Word, base: str | None, command: str, effect: Effect, source: Source
-    ) -> bool:
-        """Project each word a brace expansion makes on its own (``{,~/.ssh/id_rsa}`` reaches
-        ``~/.ssh/id_rsa``); ``False`` when ``word`` holds no brace expansion."""
-        words = brace.expand(word.raw)
-        if words is not None and len(words) == 1 and words[0] == word.raw:
-            return False
-        if words is None:  # past the cap: unknown, and the unit asks
-            self.limited = True
-            self.tokens.append(PathToken(word.raw, None, effect, source, command))
-            return True
-        for text in words:
-            value, glob = brace.literal(text)
-            if value is None:  # an expansion inside an alternative: an unknown path
-                self.tokens.append(PathToken(text, None, effect, source, command))
-            elif glob:
-                self._glob(value, base, command, effect, source)
-            elif value:
-                self._value(value, value, base, command, effect, source)
-        return True
-
-    def _glob(
-        self, value: str, base: str | None, command: str, effect: Effect, source: Source
-    ) -> None:
-        """An unquoted glob word (``*``, ``l*k``, ``src/*.py``): a path token whatever its
-        shape, so the gate expands it against the filesystem as bash would (bounded; a bound
-        reached asks). A quoted glob character is literal in bash and never comes here. In a
-        directory not known, what a relative pattern matches is not known either."""
-        if value[:1] == "-" or "\n" in value:
-            return  # an option (`-*`) or prose
-        if value[0] == "~" or value[0] == "/" or base is not None:
-            self._value(value, value, base, command, effect, source, True)
-        else:
-            self.tokens.append(PathToken(value, None, effect, source, command))
-
-    def _value(
-        self,
-        raw: str,
-        value: str,
-        base: str | None,
-        command: str,
-        effect: Effect,
-        source: Source,
-        by_role: bool = False,
-    ) -> None:
-        if not value:
-            return
-        first = value[0]
-        if not by_role and not path_shaped(value):
-            if base is None and source == "core" and "\n" not in value and first != "-":
-                # A reader's bare operand in a directory not known (`cd "$d" && cat id_rsa`):
-                # it may name any file there, so it is a path relative to nothing known.
-                self.tokens.append(PathToken(raw, None, effect, source, command))
-                return
-            if base is None or "\n" in value or first == "-":
-                return
-            probe = absolute(value, base)
-            if probe is None or not (
-                self.exists(probe) or (self.line.aliases and self.line.under(probe))
-            ):
-                if effect != "read" and not self.inert and " " not in value:
-                    # Not a file yet, but the command may make it (`tee f`, `cp a f`).
-                    self.line.written.append((probe, value))
-                return
-            if first != "~":
-                self._emit(raw, probe, effect, source, command)
-                return
-        if first == "~":
-            if value != "~" and not value.startswith("~/"):
-                self.tokens.append(PathToken(raw, None, effect, source, command))
-                return
-            if not self.home_ok:
-                self.tokens.append(PathToken(raw, None, effect, source, command))
-                return
-            value = self.home + value[1:]
-        path = absolute(value, base)
-        joined = _joined(value, base) if path is not None and _climbs(value) else None
-        if path is not None and (_reaches_process(path) or (joined and _reaches_process(joined))):
-            # What it reaches belongs to the process that will run the line, not to clearance.
-            self.tokens.append(PathToken(raw, None, effect, "computed", command))
-            return
-        self._emit(raw, path, effect, source, command, joined)
-
-    def _emit(
-        self,
-        raw: str,
-        path: str | None,
-        effect: Effect,
-        source: Source,
-        command: str,
-        joined: str | None = None,
-    ) -> None:
-        """Append the token of ``path``, and of what it reaches through the links, copies and
-        moves of earlier statements (``ln -s .. up; cat up/.ssh/id_rsa``); note a write.
-
-        ``joined``: the absolute spelling before ``..`` is folded, when the value holds one.
-        The kernel follows a link before it climbs (``sd/../x``, with ``sd`` a link, is
-        ``x`` beside the link's target), so that spelling is a token too, for the gate to
-        resolve as the kernel does."""
-        self.tokens.append(PathToken(raw, path, effect, source, command))
-        if joined is not None and joined != path:
-            self.tokens.append(PathToken(raw, joined, effect, source, command))
-        line = self.line
-        if effect != "read" and not self.inert:
-            line.written.append((path, raw))
-        if path is None:
-            return
-        if line.overflow:
-            self.tokens.append(PathToken(raw, None, effect, "computed", command))
-        elif line.aliases:
-            for reach in line.through(joined or path):
-                self.tokens.append(
-                    PathToken(raw, reach, effect, source if reach else "computed", command)
-                )
-
-
-def _climbs(value: str) -> bool:
-    """Whether ``value`` climbs with ``..`` out of a name it went through (``a/../b``), where
-    the name may be a link: a leading ``../`` climbs out of the working directory only."""
-    if ".." not in value:
-        return False
-    named = False
-    for part in value.split("/"):
-        if part == "..":
-            if named:
-                return True
-        elif part and part != ".":
-            named = True
-    return False
-
-
-def _joined(value: str, base: str | None) -> str | None:
-    """``value`` made absolute against ``base`` with ``//`` and ``/./`` folded but every
-    ``..`` kept (``None``: base unknown)."""
-    if value[:1] != "/":
-        if base is None:
-            return None
-        value = base + "/" + value
-    parts = [p for p in value.split("/") if p and p != "."]
-    return "/" + "/".join(parts)
-
-
-def _reaches_process(path: str) -> bool:
-    """Whether ``path`` (normalised or not) passes through a per-process link on its way."""
-    return path.startswith(("/proc/", "/dev/fd/")) and _per_process(path)
-
-
-_PROCESS_LINKS = frozenset({"cwd", "root", "exe", "fd", "task", "map_files", "fdinfo"})
-
-
-def _per_process(path: str) -> bool:
-    """``/proc/<pid>/{cwd,root,exe,fd/N,task/…}``, ``/proc/self/…``, ``/proc/thread-self/…``
-    and ``/dev/fd/N`` (but for 0–2): where they lead depends on the process that opens them,
-    so they are unknown paths."""
-    parts = path.split("/")
-    if parts[1] == "dev":
-        return len(parts) > 3 and parts[3] not in ("0", "1", "2")
-    if len(parts) < 4:
-        return False
-    who = parts[2]
-    return (who in ("self", "thread-self") or who.isdigit()) and parts[3] in _PROCESS_LINKS
-
-
-def _option(raw: str) -> bool:
-    """Whether a computed word is an option without a value of its own (``-j$(nproc)``,
-    ``-n$N``); ``--file=$f`` carries a value, which may be a path."""
-    return raw[:1] == "-" and "=" not in raw
+        scope.base = self.paths.resolve(target, base)
 
 
 def _keywordless(words: Sequence[Word]) -> tuple[Sequence[Word], bool]:
@@ -998,7 +611,7 @@ def _dotdot_arguments(words: Sequence[Word]) -> str | None:
             for i, segment in enumerate(segments):
                 if (
                     segment[:1] == "."
-                    and not _GLOB_MARKS.isdisjoint(segment)
+                    and not GLOB_MARKS.isdisjoint(segment)
                     and fnmatchcase("..", segment)
                 ):
                     segments[i] = ".."
