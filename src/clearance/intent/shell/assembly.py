@@ -4,6 +4,9 @@ For each statement in source order this module builds the unit(s) the bash gate 
 itself, then one ``wrapped`` unit per peeled wrapper layer, then the units of a literal opaque
 payload) and the path tokens its words and redirects project, folding literal ``cd`` into the
 effective directory of the statement's shell (docs/shell-analysis.md, "Paths").
+
+The path tokens are projected by the :class:`~clearance.intent.shell.projection.Projection` an
+assembly owns; a unit's text as bash reads it comes from :mod:`~clearance.intent.shell.unit_text`.
 """
 
 from __future__ import annotations
@@ -20,6 +23,17 @@ from clearance.intent.shell.spelling import spellings
 from clearance.intent.shell.statement import stdin_text
 from clearance.intent.shell.token import PathToken, absolute
 from clearance.intent.shell.unit import Unit, unit
+from clearance.intent.shell.unit_text import (
+    XARGS_INPUT,
+    argv,
+    brace_arguments,
+    brace_command,
+    canonical_text,
+    dotdot_arguments,
+    expanded_canonical,
+    keywordless,
+    names_only,
+)
 from clearance.intent.shell.wrapper import OPAQUE_LINE, basename, join, layer, peel
 
 TYPE_CHECKING = False
@@ -42,105 +56,8 @@ if TYPE_CHECKING:
 __all__ = ["Assembly"]
 
 MAX_LAYERS = 4
-_KEYWORDS = frozenset(
-    {"!", "{", "if", "then", "else", "elif", "fi", "do", "done", "while", "until", "case", "esac"}
-    | {"for", "select", "in", "function", "}"}
-)
 _CD = frozenset({"cd", "pushd", "popd"})
 _NOT_SEARCHED = ("/", "./", "../", "~")  # cd targets CDPATH is never searched for
-
-
-def _canonical(words: Sequence[Word], text: str) -> str:
-    """The unit as bash sees it: each literal word unquoted and unescaped, line continuations
-    gone, single spaces between words, the command word by its basename (``\\rm  '-rf'  x`` →
-    ``rm -rf x``, ``git  "push"`` → ``git push``). A computed word stays as typed. ``text`` is
-    the words as typed."""
-    if "\\\n" not in text:  # no word is glued to the next by a line continuation
-        out = [(w.raw if w.value is None else w.value).replace("\\\n", "") for w in words]
-        if out and words[0].value is not None:
-            out[0] = basename(out[0])
-        return " ".join(out)
-    out = []
-    for i, word in enumerate(words):
-        value = word.value
-        part = (word.raw if value is None else value).replace("\\\n", "")
-        if i and word.sep == "\\\n":
-            out[-1] += part  # `r\<newline>m`: bash joins the two halves into one word
-        else:
-            out.append(part)
-    if out and words[0].value is not None:
-        out[0] = basename(out[0])
-    return " ".join(out)
-
-
-_XARGS_INPUT = "(the operands xargs reads from its input)"
-# Inner commands of xargs that print only names, counts or nothing of the files they are given,
-# or whose operands are not files at all.
-_NAME_PRINTERS = frozenset({"wc", "ls", "stat", "du", "test", "[", "echo", "printf", "true",
-                            "false", "basename", "dirname", "sleep", "expr", "seq"})  # fmt: skip
-_GREPS = frozenset({"grep", "egrep", "fgrep", "rg"})
-_GREP_NAME_OPTIONS = frozenset(
-    {"--files-with-matches", "--files-without-match", "--count", "--quiet", "--silent"}
-)
-
-
-def _names_only(words: Sequence[Word]) -> bool:
-    """Whether the command ``words`` prints only names or counts of the files it is given
-    (``wc``, ``ls``, ``stat``, ``du``, ``test``, a grep with ``-l``/``-L``/``-c``/``-q``) or takes
-    no file operands (``echo``, ``printf``, ``true`` …)."""
-    head = words[0].value
-    if head is None or words[0].raw != head:
-        return False
-    if head in _NAME_PRINTERS:
-        return True
-    if head not in _GREPS:
-        return False
-    skip = False
-    for word in words[1:]:
-        value = word.value
-        if value is None:
-            return False
-        if skip:  # the value of the option before (`-e PATTERN`)
-            skip = False
-            continue
-        if value == "--" or value[:1] != "-" or value == "-":
-            continue
-        if value in _GREP_NAME_OPTIONS:
-            return True
-        if value[:2] == "--":
-            skip = "=" not in value and value in _GREP_LONG_VALUES
-            continue
-        for j, letter in enumerate(value[1:], 1):
-            if letter in _LETTERS_WITH_VALUES:
-                skip = j == len(value) - 1  # the rest of the cluster, or the next word
-                break
-            if letter in "lLcq":
-                return True
-    return False
-
-
-# grep/rg options whose value follows (in a cluster, the rest of the cluster is the value).
-_LETTERS_WITH_VALUES = frozenset("efmABCdDgtTMEj")
-_GREP_LONG_VALUES = frozenset({"--regexp", "--file", "--max-count", "--after-context",
-                               "--before-context", "--context", "--glob", "--type",
-                               "--type-not", "--max-depth", "--threads"})  # fmt: skip
-
-
-def _argv(words: Sequence[Word], text: str) -> tuple[str | None, ...]:
-    """The words as bash passes them to the program (``None`` for a computed one), with
-    halves joined by a line continuation rejoined, as :func:`_canonical` reads them."""
-    if "\\\n" not in text:
-        return tuple([w.value for w in words])
-    out: list[str | None] = []
-    for i, word in enumerate(words):
-        value = word.value
-        part = None if value is None else value.replace("\\\n", "")
-        if i and word.sep == "\\\n":
-            last = out[-1]
-            out[-1] = None if last is None or part is None else last + part
-        else:
-            out.append(part)
-    return tuple(out)
 
 
 class Assembly:
@@ -266,10 +183,10 @@ class Assembly:
     ) -> tuple[Sequence[Word], Layer | None]:
         """Append the unit of ``words`` and those of its wrappers' inner commands; return the
         words the unit was made of and their wrapper layer."""
-        words, lost = _keywordless(words)
+        words, lost = keywordless(words)
         # A simple statement's text is its words joined as typed (the walk builds it so).
         text = stmt.text if words is stmt.words else join(words)
-        canonical = _canonical(words, text)
+        canonical = canonical_text(words, text)
         found = layer(words)
         executed: str | None = None
         exemption: Exemption | None = None
@@ -329,15 +246,15 @@ class Assembly:
             variable = self._environment(stmt, level)
             if floor is None:
                 floor = variable[0]
-        expanded = _brace_command(words) if "{" in text else None
+        expanded = brace_command(words) if "{" in text else None
         if expanded is not None:  # `{rm,-rf,x}`, `/usr/bin/l{s,}`: the name is computed
             floor = floor or (COMPUTED, "runs a command whose name comes from a brace expansion")
         elif "{" in text:
             # `rm -rf /tmp/{x,../etc}`, `git push origin {+main,x}`: a rule is written for the
             # words bash passes, so they are a unit of their own as well (when all are known)
-            expanded = _brace_arguments(words)
+            expanded = brace_arguments(words)
         if not expanded and "/." in text and not GLOB_MARKS.isdisjoint(text):
-            expanded = _dotdot_arguments(words)
+            expanded = dotdot_arguments(words)
         self.units.append(
             unit(
                 text,
@@ -350,7 +267,7 @@ class Assembly:
                 stmt.salvaged,
                 extra,
                 floor,
-                _argv(words, text),
+                argv(words, text),
             )
         )
         if again and self.depth < MAX_LAYERS:
@@ -365,7 +282,7 @@ class Assembly:
             self.units.extend(self.payloads(variable[1], stmt, self.depth + 1))
         if expanded:  # the command bash runs, when every word is known: its rule applies
             self.units.append(
-                Unit(expanded, canonical=_expanded_canonical(expanded), context=context,
+                Unit(expanded, canonical=expanded_canonical(expanded), context=context,
                      unresolved=stmt.unresolved or lost, salvaged=stmt.salvaged, floor=floor,
                      argv=tuple(expanded.split(" ")))
             )  # fmt: skip
@@ -385,13 +302,13 @@ class Assembly:
         inner = first.inner(words)
         if not inner:
             return words, found
-        if first.name == "xargs" and self.project and not _names_only(inner):
+        if first.name == "xargs" and self.project and not names_only(inner):
             # xargs hands its input to the inner command as operands: files no one can see
             # here (`ls -a | xargs cat` reads `.env`). They are unknown paths, which ask where a
             # path rule could match them; an inner command that prints only names or counts
             # (`xargs grep -l x`, `xargs wc -l`) shows no content of them.
             effect: Effect = "read" if reader_claim(inner) == "read" else "unproven"
-            self.tokens.append(PathToken(_XARGS_INPUT, None, effect, "computed", text))
+            self.tokens.append(PathToken(XARGS_INPUT, None, effect, "computed", text))
         if level < MAX_LAYERS and inner[0].raw[:1] != "-":
             self._unit(inner, stmt, "wrapped", base, level + 1)
         if first.name in OPAQUE_LINE and self.depth < MAX_LAYERS:
@@ -531,99 +448,6 @@ class Assembly:
             scope.base = None  # CDPATH is searched before ./name: the base is unknown
             return
         scope.base = self.paths.resolve(target, base)
-
-
-def _keywordless(words: Sequence[Word]) -> tuple[Sequence[Word], bool]:
-    """Drop leading keywords the grammar took for a command name (``! ! rm x``,
-    ``! { rm x; }``, ``! if …; then rm x; fi``): bash reads them as keywords and runs what
-    follows. A structural keyword there means the grammar lost the statement's shape, so the
-    unit is reported unresolved."""
-    start = 0
-    lost = False
-    while start < len(words) and words[start].raw in _KEYWORDS:
-        lost = lost or words[start].raw not in ("!", "{")
-        if start + 1 == len(words):
-            break
-        start += 1
-    return (words[start:] if start else words), lost
-
-
-def _brace_command(words: Sequence[Word]) -> str | None:
-    """When the command word brace-expands: the command bash runs, its words joined (``""``
-    when a word is not known or the expansion passed its cap); else ``None``."""
-    first = brace.expand(words[0].raw)
-    if first is not None and len(first) == 1 and first[0] == words[0].raw:
-        return None
-    out: list[str] = []
-    for word in words:
-        expanded = brace.expand(word.raw) if "{" in word.raw else [word.raw]
-        if expanded is None or len(out) + len(expanded) > brace.MAX_ALTERNATIVES:
-            return ""
-        for text in expanded:
-            value, glob = brace.literal(text)
-            if value is None or glob:
-                return ""
-            if value:
-                out.append(value)
-    return " ".join(out)
-
-
-def _brace_arguments(words: Sequence[Word]) -> str | None:
-    """When an argument brace-expands: the command bash runs, its words joined; ``None`` when
-    no word expands or one is not known (a computed word is an unknown path of its own, a
-    brace past its cap floors the unit)."""
-    out: list[str] = []
-    changed = False
-    for word in words:
-        raw = word.raw
-        expanded = brace.expand(raw) if "{" in raw else None
-        if expanded is None or (len(expanded) == 1 and expanded[0] == raw):
-            if word.value is None:
-                return None
-            out.append(word.value)
-            continue
-        if len(out) + len(expanded) > brace.MAX_ALTERNATIVES:
-            return None
-        changed = True
-        for text in expanded:
-            value, _glob = brace.literal(text)
-            if value is None:
-                return None
-            if value:
-                out.append(value)
-    return " ".join(out) if changed else None
-
-
-def _dotdot_arguments(words: Sequence[Word]) -> str | None:
-    """When a pattern segment that starts with ``.`` may match ``..`` (``rm -rf /tmp/.*/etc``):
-    the command with that segment read as ``..``, which bash before 5.2 (macOS ships 3.2)
-    matches, so a rule written for ``*/../*`` meets it; else ``None``."""
-    from fnmatch import fnmatchcase  # only for the lines that need it
-
-    out: list[str] = []
-    changed = False
-    for word in words:
-        value = word.value
-        if value is None:
-            return None
-        if word.glob and not word.quoted and "." in value:
-            segments = value.split("/")
-            for i, segment in enumerate(segments):
-                if (
-                    segment[:1] == "."
-                    and not GLOB_MARKS.isdisjoint(segment)
-                    and fnmatchcase("..", segment)
-                ):
-                    segments[i] = ".."
-                    changed = True
-            value = "/".join(segments)
-        out.append(value)
-    return " ".join(out) if changed else None
-
-
-def _expanded_canonical(text: str) -> str:
-    name, sep, rest = text.partition(" ")
-    return basename(name) + sep + rest
 
 
 def normalise_cwd(cwd: str | None) -> str | None:
