@@ -17,7 +17,6 @@ from clearance.intent.shell.assembly import MAX_LAYERS, Assembly, normalise_cwd
 from clearance.intent.shell.continuation import joined, touches_expansion
 from clearance.intent.shell.line import Line
 from clearance.intent.shell.plain import plain
-from clearance.intent.shell.respell import respell
 from clearance.intent.shell.source import Source
 from clearance.intent.shell.statement import Scope
 from clearance.intent.shell.token import merge
@@ -257,7 +256,9 @@ class _Session:
         root = parser.parse(src.parsed)
         if "<<" in text or " - " in text:
             # Shapes the grammar misreads (a heredoc followed by redirects and a pipe on its
-            # line, a bare `-` before a redirect), respelled as bash reads them (respell.py).
+            # line, a bare `-` before a redirect), respelled as bash reads them.
+            from clearance.intent.shell.respell import respell  # only for the lines that may
+
             again = respell(text)
             if again is not None:
                 other = Source(again)

@@ -18,7 +18,6 @@ from clearance.intent.shell.effect import reader_claim
 from clearance.intent.shell.line import LINKERS, Line, made, script
 from clearance.intent.shell.names import KNOWLEDGE, LATER, REREAD
 from clearance.intent.shell.projection import GLOB_MARKS, Projection
-from clearance.intent.shell.script import literal_script
 from clearance.intent.shell.spelling import spellings
 from clearance.intent.shell.statement import stdin_text
 from clearance.intent.shell.token import PathToken, absolute
@@ -202,6 +201,8 @@ class Assembly:
                 and not self.env
             ):
                 # `bash -lc 'cmd'`, `zsh -lc 'cmd'`: a literal script read as typed commands.
+                from clearance.intent.shell.script import literal_script  # only for a shell
+
                 text_of = literal_script(basename(words[0].value or ""), words, found)
                 if text_of is not None:
                     script = self.scripts(text_of, base, self.depth + 1)
