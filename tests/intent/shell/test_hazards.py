@@ -1,4 +1,4 @@
-"""The knowledge base of programs that run programs (``intent/shell/hazards.py``), entry by
+"""The knowledge base of programs that run programs (``intent/shell/hazards/``), entry by
 entry: each has an attack line (the top unit floors with ``<code-running-option>``, and a literal
 inner command is a unit of its own) and a benign twin that does not floor. Never run these."""
 

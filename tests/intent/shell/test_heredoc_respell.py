@@ -1,5 +1,5 @@
 """Heredoc shapes agents write on one line with redirects and a pipe (issue 13, point 4): the
-respelled line (intent/shell/heredoc.py ``respell``) is parsed, and real bash gives the same
+respelled line (intent/shell/respell.py) is parsed, and real bash gives the same
 output for it as for the line as written."""
 
 from __future__ import annotations

@@ -359,7 +359,7 @@ class Assembly:
                 units = self.payloads(text, stmt, self.depth + 1)
                 self.units.extend(units if sure else [u.replace(unresolved=True) for u in units])
 
-    # -- programs that run programs (hazards.py) ------------------------------------------
+    # -- programs that run programs (hazards/) --------------------------------------------
 
     def _hazard_effects(self, finding: Finding, stmt: Statement, base: str | None) -> None:
         """The payload units and path tokens of a knowledge-base finding."""
