@@ -48,6 +48,15 @@ ROWS = [
     # destruction and secrets: deny
     ("rm -rf /", "deny"),
     ("rm -rf ~", "deny"),
+    # ... in any spelling of the options, with benign twins that ask
+    ("rm -r -f /usr", "deny"),
+    ("rm -fr /etc/", "deny"),
+    ("rm --recursive --force /home", "deny"),
+    ("rm -R /var", "deny"),
+    ("/bin/rm -rf -- /boot", "deny"),
+    ("rm -rf /usr/local/src/x", "ask"),
+    ("rm -f /etc/x.conf", "ask"),
+    ("rm -fr build", "ask"),
     ("cat ~/.ssh/id_rsa", "deny"),
     ("cat ~/.netrc", "deny"),
     ("cat ~/.aws/credentials", "deny"),

@@ -35,7 +35,7 @@ if TYPE_CHECKING:
 
 __all__ = ["load_policy"]
 
-_CACHE_FORMAT = 5
+_CACHE_FORMAT = 6
 
 
 def _fnv(text: str) -> int:
