@@ -14,7 +14,7 @@ resolve as far as they can).
 from __future__ import annotations
 
 import os
-from stat import S_ISDIR
+from stat import S_ISDIR, S_ISLNK
 
 from clearance._frozen import Frozen
 
@@ -26,7 +26,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "SAFE_DEVICES", "PathFact", "canonical_cwd", "canonicalize", "is_within", "lexists",
-    "normal_path", "path_fact",
+    "normal_path", "path_fact", "through_plantable_links",
 ]  # fmt: skip
 
 SAFE_DEVICES = frozenset({"/dev/null", "/dev/stdin", "/dev/stdout", "/dev/stderr"})
@@ -156,6 +156,51 @@ def normal_path(path: str) -> str:
         return path
     normal = _normpath(path)
     return "/" + normal.lstrip("/") if normal[:2] == "//" else normal
+
+
+def through_plantable_links(path: str, *, follow_last: bool) -> str:
+    """The absolute, normal ``path`` with every symbolic link on it that its user could have
+    made resolved, the final one only with ``follow_last``; the links no user could have planted
+    (owned by another user, in a directory the user cannot write: macOS's ``/tmp`` ->
+    ``/private/tmp``) are kept as typed. A command rule meets this spelling too, so a link
+    planted before the line (``/tmp/l -> /``) cannot make ``rm -rf /tmp/l/etc`` look like a
+    scratch path (docs/configuration.md, "Command rules"). Never raises: past 40 links, or on
+    an error, the kernel's resolution stands."""
+    pending = path.split("/")[::-1]
+    current = ""
+    hops = 0
+    uid = os.geteuid()
+    while pending:
+        name = pending.pop()
+        if not name or name == ".":
+            continue
+        if name == "..":
+            current = current.rpartition("/")[0]
+            continue
+        candidate = current + "/" + name
+        try:
+            st = os.lstat(candidate)
+        except (OSError, ValueError):
+            current = candidate  # a missing name: what follows is kept as typed
+            continue
+        if (
+            S_ISLNK(st.st_mode)
+            and (follow_last or any(pending))
+            and (st.st_uid == uid or os.access(current or "/", os.W_OK))
+        ):
+            hops += 1
+            try:
+                target = os.readlink(candidate)
+            except (OSError, ValueError):
+                target = ""
+            if hops > 40 or not target:
+                return canonicalize(path)
+            if target[:1] == "/":
+                current = ""
+            pending.extend(target.split("/")[::-1])
+            continue
+        current = candidate
+    return current or "/"
 
 
 def is_within(path: str, root: str) -> bool:

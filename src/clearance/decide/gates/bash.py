@@ -30,7 +30,7 @@ from clearance.decide.gates._message import gate_message
 from clearance.decide.gates.path import DIRECTION_SURFACES, UNPROVEN_SURFACES
 from clearance.decide.gates.protected import git_config_result
 from clearance.intent.glob import GLOB_CHARS, expand_pattern_bounded
-from clearance.intent.path import PathFact, path_fact
+from clearance.intent.path import PathFact, path_fact, through_plantable_links
 from clearance.intent.sentinel import (
     COMPUTED,
     EXPANSION_LIMIT,
@@ -268,11 +268,13 @@ def bash_gate(
         return [result], (UnitFact(text, "", None, None, rule.action, rule),), []
     results = []
     units = []
+    decided: list[tuple[Unit, GateResult]] = []
     unresolved = False
     for unit in analysis.units:
         result, fact = _unit_result(rules, unit, command)
         results.append(result)
         units.append(fact)
+        decided.append((unit, result))
         if unit.canonical.startswith("git ") and "config" in unit.canonical:
             found = git_config_result(unit.canonical, unit.text)
             if found is not None:
@@ -293,7 +295,55 @@ def bash_gate(
         _unknown_paths(rules, analysis.paths, results)
         if capped:
             _unknown_paths(rules, capped, results, capped=True)
+        _through_links(rules, decided, facts, results)
     return results, tuple(units), facts
+
+
+# Programs that act on a link named last in an operand, not on what it points to: `rm -rf
+# /tmp/l` removes the link. Every other program is taken to follow it (a tightening only).
+_ON_THE_LINK = frozenset({"rm", "unlink", "rmdir", "mv", "ln"})
+
+
+def _through_links(
+    rules: RuleSet,
+    decided: list[tuple[Unit, GateResult]],
+    facts: list[PathFact],
+    results: list[GateResult],
+) -> None:
+    """A command rule meets a unit with its operands spelled through the links on them that
+    the agent could have planted before the line, as well as typed: ``rm -rf /tmp/l/etc``
+    with ``/tmp/l -> /`` meets the rules for ``rm -rf /etc``. The more restrictive answer
+    stands; a path with no link on it costs one comparison."""
+    linked: dict[str, list[PathFact]] = {}
+    for fact in facts:
+        if fact.canonical is not None and fact.path is not None and fact.canonical != fact.path:
+            linked.setdefault(fact.source, []).append(fact)
+    if not linked:
+        return
+    for unit, result in decided:
+        found = linked.get(unit.text)
+        argv = unit.argv
+        if not found or result.action == "deny" or not argv or None in argv:
+            continue
+        name = unit.canonical.partition(" ")[0]
+        for fact in found:
+            raw = fact.raw
+            if ".." in raw.split("/"):
+                spelled = fact.canonical or ""  # the kernel climbs from where the link led
+            else:
+                follow = name not in _ON_THE_LINK or raw[-1:] == "/" or raw.endswith("/.")
+                spelled = through_plantable_links(fact.path or "", follow_last=follow)
+            if not spelled or spelled == fact.path or raw not in argv:
+                continue
+            words = [spelled if word == raw else (word or "") for word in argv[1:]]
+            text = " ".join((name, *words))
+            rule = rules.evaluate("bash", (text,), (name, *words))
+            if RANK[rule.action] > RANK[result.action]:
+                what = f'bash command "{unit.text}" (through a link: "{text}")'
+                results.append(GateResult("bash", "bash", text, rule.action, rule,
+                                          gate_message(rule.action, what, rule), None,
+                                          unit.text, (text,)))  # fmt: skip
+                break
 
 
 def _guard(rules: RuleSet, surfaces: tuple[str, ...]) -> Rule | None:

@@ -1,0 +1,109 @@
+"""Command rules meet a unit's operands as the links planted before the line resolve them
+(docs/configuration.md, "Command rules"): attacks and their benign twins under the guard
+(``examples/policies/guard.jsonc``) and the built-in policy, in a scratch directory under
+``/tmp`` holding real links."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from clearance.decide.engine import Engine
+from clearance.intent.call import ToolCall
+from clearance.intent.path import through_plantable_links
+
+GUARD = Path(__file__).resolve().parents[2] / "examples" / "policies" / "guard.jsonc"
+
+# (line, guard's answer, the built-in policy's answer); T is a scratch directory under /tmp in
+# which l -> /, s -> T/scratch (a plain directory), x/etc a real directory, and f -> /etc/hosts.
+ATTACKS = [
+    ("rm -rf T/l/etc", "deny", "deny"),
+    ("rm -r -f T/l/usr", "deny", "deny"),
+    ("rm --recursive --force T/l/home", "deny", "deny"),
+    ("rm -rf T/l/", "deny", "deny"),  # a trailing slash follows the link itself
+    ("rm -rf T/l/.", "deny", "deny"),
+    ("cd T && rm -rf l/etc", "deny", "deny"),
+    ("rm -rf T/l*/etc", "deny", "deny"),  # the glob's match is followed too
+    ("true && rm -rf T/l/bin", "deny", "deny"),
+    ("rm -rf T/s/../l/etc", "deny", "deny"),
+]
+BENIGN = [
+    ("rm -rf T/l", "allow", "ask"),  # removes the link, not what it points to
+    ("rm -rf T/x/etc", "allow", "ask"),  # a real directory named etc
+    ("rm -rf T/s/build", "allow", "ask"),  # a link the agent made to its own scratch
+    ("mv T/l T/m", "allow", "ask"),
+    ("ls T/l/etc", "allow", "ask"),
+    ("cat T/f", "allow", "ask"),
+]
+
+
+@pytest.fixture(scope="module")
+def world() -> Iterator[tuple[dict[str, Engine], str, str]]:
+    scratch = Path(tempfile.mkdtemp(prefix="clearance-links-", dir="/tmp"))
+    try:
+        (scratch / "l").symlink_to("/")
+        (scratch / "scratch" / "build").mkdir(parents=True)
+        (scratch / "s").symlink_to(scratch / "scratch")
+        (scratch / "x" / "etc").mkdir(parents=True)
+        (scratch / "f").symlink_to("/etc/hosts")
+        root = Path(tempfile.mkdtemp(prefix="clearance-links-home-"))
+        project = root / "project"
+        (project / ".git").mkdir(parents=True)
+        env = {"HOME": str(root / "home"), "CLEARANCE_HOME": str(root / "state")}
+        engines = {
+            "guard": Engine.load(cwd=str(project), policy=GUARD.read_text(), env=env),
+            "builtin": Engine.load(cwd=str(project), env=env),
+        }
+        yield engines, str(scratch), str(project)
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+
+
+def _decide(world: tuple[dict[str, Engine], str, str], policy: str, line: str) -> str:
+    engines, scratch, project = world
+    command = line.replace("T/", scratch + "/").replace("cd T ", f"cd {scratch} ")
+    return engines[policy].check(ToolCall("bash", {"command": command}, project)).action
+
+
+@pytest.mark.parametrize(("line", "guard", "builtin"), ATTACKS + BENIGN)
+def test_a_link_planted_before_the_line_meets_the_rules_for_its_target(
+    world: tuple[dict[str, Engine], str, str], line: str, guard: str, builtin: str
+) -> None:
+    engines, scratch, project = world
+    c = line.replace("T/", scratch + "/")
+    print(engines["guard"].check(ToolCall("bash", {"command": c}, project)).reason)
+    assert (_decide(world, "guard", line), _decide(world, "builtin", line)) == (guard, builtin)
+
+
+def test_the_reason_names_the_spelling_through_the_link(
+    world: tuple[dict[str, Engine], str, str],
+) -> None:
+    engines, scratch, project = world
+    call = ToolCall("bash", {"command": f"rm -rf {scratch}/l/etc"}, project)
+    assert 'through a link: "rm -rf /etc"' in engines["guard"].check(call).reason
+
+
+def test_links_are_resolved_as_the_kernel_walks_them(tmp_path: Path) -> None:
+    (tmp_path / "a" / "b").mkdir(parents=True)
+    (tmp_path / "up").symlink_to("a/b/..")  # a relative target with a climb in it
+    (tmp_path / "loop").symlink_to(tmp_path / "loop")
+    base = os.path.realpath(tmp_path)
+    assert through_plantable_links(f"{base}/up/b", follow_last=False) == f"{base}/a/b"
+    assert through_plantable_links(f"{base}/up", follow_last=False) == f"{base}/up"
+    assert through_plantable_links(f"{base}/up", follow_last=True) == f"{base}/a"
+    assert through_plantable_links(f"{base}/missing/x", follow_last=True) == f"{base}/missing/x"
+    # A loop ends in the kernel's answer instead of spinning.
+    assert through_plantable_links(f"{base}/loop/x", follow_last=True)
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root could have planted any link")
+def test_a_link_no_user_could_plant_is_kept_as_typed() -> None:
+    # `/bin -> usr/bin` on a merged-/usr system: root's, in a directory a user cannot write.
+    if not os.path.islink("/bin"):
+        pytest.skip("/bin is not a link here")
+    assert through_plantable_links("/bin/sh", follow_last=True).startswith("/bin/")
