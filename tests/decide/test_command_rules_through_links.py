@@ -31,6 +31,27 @@ ATTACKS = [
     ("rm -rf T/l*/etc", "deny", "deny"),  # the glob's match is followed too
     ("true && rm -rf T/l/bin", "deny", "deny"),
     ("rm -rf T/s/../l/etc", "deny", "deny"),
+    # A wrapped command's words are the wrapper's unit's paths.
+    ("nice rm -rf T/l/etc", "deny", "deny"),
+    ("timeout 5 rm -rf T/l/etc", "deny", "deny"),
+    ("time rm -rf T/l/etc", "deny", "deny"),
+    ("sudo rm -rf T/l/etc", "deny", "deny"),
+    ("env rm -rf T/l/etc", "deny", "deny"),
+    # A brace expansion's words, a computed word beside, an option's glued value.
+    ("rm -rf T/{l,s}/etc", "deny", "deny"),
+    ("cd T && rm -rf {l,s}/etc", "deny", "deny"),
+    ('rm -rf T/l/etc "$X"', "deny", "deny"),
+    ("dd if=/dev/zero of=T/l/dev/sda", "deny", "ask"),
+    # A path an earlier unit names too is one fact, met by the later unit's own words.
+    ("ls T/e && rm -rf T/e/", "deny", "deny"),
+    ("ls T/l/etc && rm -rf T/l/etc T/s/build", "deny", "deny"),
+    # A link the line itself makes before the removal.
+    ("ln -s / T/m && rm -rf T/m/etc", "deny", "deny"),
+    ("ln -s ../../.. T/m && rm -rf T/m/etc", "deny", "deny"),
+    ("ln -s / T/m; rm -rf T/m/", "deny", "deny"),  # the word reaches `/`, which ln names too
+    ("ln -s /etc T/m && rm -rf T/m/.", "deny", "deny"),
+    ("ln -s / T/m && rm -rf T/m*/etc", "deny", "deny"),
+    ("rm -rf T/h/", "deny", "deny"),  # h -> the home directory, spelled ~
 ]
 BENIGN = [
     ("rm -rf T/l", "allow", "ask"),  # removes the link, not what it points to
@@ -39,20 +60,29 @@ BENIGN = [
     ("mv T/l T/m", "allow", "ask"),
     ("ls T/l/etc", "allow", "ask"),
     ("cat T/f", "allow", "ask"),
+    ("nice rm -rf T/s/build", "allow", "ask"),
+    ("rm -rf T/{s,x}/build", "allow", "ask"),
+    ("dd if=/dev/zero of=T/s/img", "allow", "ask"),
+    ("ls T/e && rm -rf T/e", "allow", "ask"),
+    ("ln -s /etc T/m && rm -rf T/m", "allow", "ask"),
+    ("rm -rf T/h", "allow", "ask"),
 ]
 
 
 @pytest.fixture(scope="module")
 def world() -> Iterator[tuple[dict[str, Engine], str, str]]:
     scratch = Path(tempfile.mkdtemp(prefix="clearance-links-", dir="/tmp"))
+    root = Path(tempfile.mkdtemp(prefix="clearance-links-home-"))
     try:
         (scratch / "l").symlink_to("/")
+        (scratch / "e").symlink_to("/etc")
         (scratch / "scratch" / "build").mkdir(parents=True)
         (scratch / "s").symlink_to(scratch / "scratch")
         (scratch / "x" / "etc").mkdir(parents=True)
         (scratch / "f").symlink_to("/etc/hosts")
-        root = Path(tempfile.mkdtemp(prefix="clearance-links-home-"))
         project = root / "project"
+        (root / "home").mkdir()
+        (scratch / "h").symlink_to(root / "home")
         (project / ".git").mkdir(parents=True)
         env = {"HOME": str(root / "home"), "CLEARANCE_HOME": str(root / "state")}
         engines = {
@@ -62,6 +92,7 @@ def world() -> Iterator[tuple[dict[str, Engine], str, str]]:
         yield engines, str(scratch), str(project)
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
+        shutil.rmtree(root, ignore_errors=True)
 
 
 def _decide(world: tuple[dict[str, Engine], str, str], policy: str, line: str) -> str:

@@ -26,7 +26,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "SAFE_DEVICES", "PathFact", "canonical_cwd", "canonicalize", "is_within", "lexists",
-    "normal_path", "path_fact", "through_plantable_links",
+    "normal_path", "path_fact", "through_plantable_links", "typed_path",
 ]  # fmt: skip
 
 SAFE_DEVICES = frozenset({"/dev/null", "/dev/stdin", "/dev/stdout", "/dev/stderr"})
@@ -201,6 +201,19 @@ def through_plantable_links(path: str, *, follow_last: bool) -> str:
             continue
         current = candidate
     return current or "/"
+
+
+def typed_path(raw: str, path: str) -> str | None:
+    """The absolute path the word ``raw`` names as typed, given ``path``, where the analysis
+    found it to lead: ``path`` itself, unless that is another place (a name an earlier statement
+    of the line made leads there: ``ln -s / m; rm -rf m/etc``), then the typed path (``None``
+    for a relative word). A word the shell expands (``~/x``, ``$HOME/x``) names ``path``."""
+    if raw[:1] == "/":
+        return normal_path(raw)
+    if raw[:1] in ("~", "$"):
+        return path
+    tail = normal_path("/" + raw)
+    return path if tail == "/" or path.endswith(tail) else None
 
 
 def is_within(path: str, root: str) -> bool:

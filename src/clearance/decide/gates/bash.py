@@ -30,7 +30,13 @@ from clearance.decide.gates._message import gate_message
 from clearance.decide.gates.path import DIRECTION_SURFACES, UNPROVEN_SURFACES
 from clearance.decide.gates.protected import git_config_result
 from clearance.intent.glob import GLOB_CHARS, expand_pattern_bounded
-from clearance.intent.path import PathFact, path_fact, through_plantable_links
+from clearance.intent.path import (
+    PathFact,
+    normal_path,
+    path_fact,
+    through_plantable_links,
+    typed_path,
+)
 from clearance.intent.sentinel import (
     COMPUTED,
     EXPANSION_LIMIT,
@@ -44,7 +50,7 @@ from clearance.policy.rule import RANK, Rule
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Callable, Iterable
+    from collections.abc import Callable, Iterable, Sequence
 
     from clearance.intent.call import ToolCall
     from clearance.intent.path import Direction
@@ -295,7 +301,7 @@ def bash_gate(
         _unknown_paths(rules, analysis.paths, results)
         if capped:
             _unknown_paths(rules, capped, results, capped=True)
-        _through_links(rules, decided, facts, results)
+        _through_links(rules, decided, facts, results, home)
     return results, tuple(units), facts
 
 
@@ -309,41 +315,122 @@ def _through_links(
     decided: list[tuple[Unit, GateResult]],
     facts: list[PathFact],
     results: list[GateResult],
+    home: str,
 ) -> None:
     """A command rule meets a unit with its operands spelled through the links on them that
-    the agent could have planted before the line, as well as typed: ``rm -rf /tmp/l/etc``
-    with ``/tmp/l -> /`` meets the rules for ``rm -rf /etc``. The more restrictive answer
-    stands; a path with no link on it costs one comparison."""
-    linked: dict[str, list[PathFact]] = {}
+    the agent could have planted before the line, and through the names earlier statements of
+    the line make (``ln -s / m; rm -rf m/etc``), as well as typed: ``rm -rf /tmp/l/etc`` with
+    ``/tmp/l -> /`` meets the rules for ``rm -rf /etc``. An operand that is the home directory
+    (``/home/u``, ``$HOME``, a link to it followed) is spelled ``~`` too, so ``rm [-r] ~`` meets
+    it. The more restrictive answer stands; a path with no link on it costs a comparison or
+    two."""
+    home = normal_path(home) if home[:1] == "/" else ""
+    by_raw: dict[str, list[PathFact]] = {}
+    by_path: dict[str, list[PathFact]] = {}
     for fact in facts:
-        if fact.canonical is not None and fact.path is not None and fact.canonical != fact.path:
-            linked.setdefault(fact.source, []).append(fact)
-    if not linked:
+        path = fact.path
+        if path is None or fact.canonical is None:
+            continue
+        raw = fact.raw
+        if (
+            fact.canonical != path
+            or path == home
+            or (GLOB_CHARS.isdisjoint(raw) and typed_path(raw, path) != path)
+            or not GLOB_CHARS.isdisjoint(raw)  # a match is a spelling too: `rm -rf /u?r`
+        ):
+            by_raw.setdefault(raw, []).append(fact)
+            by_path.setdefault(path, []).append(fact)
+    if not by_raw:
         return
+    # The facts are met by the unit's own words, not by the unit they were found in: a path
+    # two units share is one fact (`ls /tmp/l/; rm -rf /tmp/l/`), and a wrapped command's or a
+    # brace expansion's words are the enclosing unit's.
     for unit, result in decided:
-        found = linked.get(unit.text)
         argv = unit.argv
-        if not found or result.action == "deny" or not argv or None in argv:
+        if result.action == "deny" or not argv or argv[0] is None:
             continue
         name = unit.canonical.partition(" ")[0]
-        for fact in found:
-            raw = fact.raw
-            if ".." in raw.split("/"):
-                spelled = fact.canonical or ""  # the kernel climbs from where the link led
-            else:
-                follow = name not in _ON_THE_LINK or raw[-1:] == "/" or raw.endswith("/.")
-                spelled = through_plantable_links(fact.path or "", follow_last=follow)
-            if not spelled or spelled == fact.path or raw not in argv:
+        if None in argv and home and _names_home(unit.text, by_path.get(home, ())):
+            # `rm -fr ~`, `sudo rm -r "$HOME"`: the computed words, one of which is the home.
+            homed = ["~" if w is None else w for w in argv[1:]]
+            result = _meet(rules, unit, result, name, homed, results)
+        at = 0
+        while at < len(argv) - 1 and result.action != "deny":
+            at += 1
+            word = argv[at]
+            if word is None:
                 continue
-            words = [spelled if word == raw else (word or "") for word in argv[1:]]
-            text = " ".join((name, *words))
-            rule = rules.evaluate("bash", (text,), (name, *words))
-            if RANK[rule.action] > RANK[result.action]:
-                what = f'bash command "{unit.text}" (through a link: "{text}")'
-                results.append(GateResult("bash", "bash", text, rule.action, rule,
-                                          gate_message(rule.action, what, rule), None,
-                                          unit.text, (text,)))  # fmt: skip
-                break
+            value = word
+            if value not in by_raw and "=" in value:
+                value = value.partition("=")[2]  # an option's glued value: `of=/tmp/l/x`
+            climbs = ".." in value.split("/")
+            found = by_raw.get(value, [])
+            if value[:1] == "/" and not climbs:
+                found = found + by_path.get(normal_path(value), [])
+            glob = not climbs and not GLOB_CHARS.isdisjoint(value)
+            matches: list[str] = []  # a glob's, met at once as bash passes them
+            for fact in found:
+                spelled = _spelled(fact, value, name, climbs, home)
+                if glob:
+                    matches.append(spelled or fact.path or "")
+                elif spelled and spelled != typed_path(value, fact.path or ""):
+                    words = list(argv[1:])
+                    words[at - 1] = word[: len(word) - len(value)] + spelled
+                    result = _meet(rules, unit, result, name, words, results)
+                    if result.action == "deny":
+                        break
+            if matches:
+                words = [*argv[1:at], *matches, *argv[at + 1 :]]
+                result = _meet(rules, unit, result, name, words, results)
+
+
+def _spelled(fact: PathFact, value: str, name: str, climbs: bool, home: str) -> str:
+    """The path the operand ``value`` of the program ``name`` reaches, where ``fact`` says it
+    leads: through the links the agent could have planted, ``~`` for the home directory; ``""``
+    where it stays the name typed (the link itself, for ``rm``)."""
+    path = fact.path or ""
+    if climbs:
+        spelled = fact.canonical or ""  # the kernel climbs from where the link led
+    else:
+        follow = name not in _ON_THE_LINK or value[-1:] == "/" or value.endswith("/.")
+        typed = typed_path(value, path)
+        if fact.canonical == path and typed != path:
+            # No link on disk: a glob's match, or where a name the line made leads.
+            last = path.rpartition("/")[2]
+            if not follow and GLOB_CHARS.isdisjoint(value) and last != value.rpartition("/")[2]:
+                return ""  # `ln -s /etc m; rm -rf m`: the name made last is the link
+            spelled = path
+        else:
+            spelled = through_plantable_links(path, follow_last=follow)
+    return "~" if spelled == home else spelled
+
+
+def _meet(
+    rules: RuleSet,
+    unit: Unit,
+    result: GateResult,
+    name: str,
+    words: Sequence[str | None],
+    results: list[GateResult],
+) -> GateResult:
+    """The rules met by ``unit`` read as ``name`` with ``words``: a more restrictive answer
+    than ``result`` is added to ``results`` and returned, else ``result``."""
+    text = " ".join((name, *(word for word in words if word is not None)))
+    rule = rules.evaluate("bash", (text,), (name, *words))
+    if RANK[rule.action] <= RANK[result.action]:
+        return result
+    what = f'bash command "{unit.text}" (through a link: "{text}")'
+    found = GateResult("bash", "bash", text, rule.action, rule,
+                       gate_message(rule.action, what, rule), None, unit.text,
+                       (text,))  # fmt: skip
+    results.append(found)
+    return found
+
+
+def _names_home(text: str, facts: Iterable[PathFact]) -> bool:
+    """Whether the unit ``text`` (or a wrapper's unit around it) has the home directory among
+    its paths as a word the shell expands (``~``, ``$HOME``)."""
+    return any(fact.raw[:1] in ("~", "$") and text in fact.source for fact in facts)
 
 
 def _guard(rules: RuleSet, surfaces: tuple[str, ...]) -> Rule | None:

@@ -12,7 +12,7 @@ base directory is known; redirect targets are candidates by role, whatever their
 from __future__ import annotations
 
 from clearance._frozen import Frozen
-from clearance.intent.path import normal_path
+from clearance.intent.path import normal_path, typed_path
 from clearance.intent.shell.options import is_assignment
 
 TYPE_CHECKING = False
@@ -115,10 +115,21 @@ def absolute(value: str, base: str | None) -> str | None:
 
 
 def merge(tokens: Iterable[PathToken]) -> tuple[PathToken, ...]:
-    """Deduplicate by path (or raw when unknown), merging effects: disagreement → unproven."""
+    """Deduplicate by path (or raw when unknown), merging effects: disagreement → unproven. A
+    path a later command's word reaches elsewhere than it names (through a link an earlier
+    statement made: ``ln -s / m; rm -rf /tmp/m/``) stays a token of its own, for the word's
+    sake."""
     seen: dict[str, PathToken] = {}
     for token in tokens:
-        key = token.path if token.path is not None else "\x00" + token.raw
+        path, raw = token.path, token.raw
+        if path is None:
+            key = "\x00" + raw
+        else:
+            key = path
+            if raw != path and typed_path(raw, path) != path:
+                prior = seen.get(path)
+                if prior is not None and prior.command != token.command:
+                    key = path + "\x00" + raw
         prior = seen.get(key)
         if prior is None:
             seen[key] = token
