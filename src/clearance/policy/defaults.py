@@ -279,6 +279,7 @@ BUILTIN_POLICY = """{
       "rm -rf /usr/": { "action": "deny", "reason": "this deletes a system directory" },
       "rm -rf /var": { "action": "deny", "reason": "this deletes a system directory" },
       "rm -rf /var/": { "action": "deny", "reason": "this deletes a system directory" },
+      "rm [-r] ~": { "action": "deny", "reason": "this deletes your home directory" },
       "rm -rf ~": { "action": "deny", "reason": "this deletes your home directory" },
       "rm -rf ~/": { "action": "deny", "reason": "this deletes your home directory" },
       "mkfs *": { "action": "deny", "reason": "this formats a disk" },
