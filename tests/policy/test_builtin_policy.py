@@ -59,6 +59,9 @@ ROWS = [
     ("rm -fr build", "ask"),
     # ... in any spelling of the operand: a glob that matches it, the home directory's words
     ("rm -rf /u?r", "deny"),
+    ("rm -r /tmp/../etc", "deny"),
+    ("cd / && rm -r usr", "deny"),
+    ("rm -R //usr/", "deny"),
     ("rm -r /[e]tc/", "deny"),
     ("rm -fr ~", "deny"),
     ("rm -r ~/", "deny"),

@@ -112,9 +112,11 @@ def test_recursive_forced_removal_is_denied_in_any_spelling(engine, data: st.Dat
 @settings(max_examples=100, deadline=None)
 @given(st.data())
 def test_its_twins_are_allowed(engine, data: st.DataObject) -> None:  # type: ignore[no-untyped-def]
-    # `rm -r /` without force is still denied: the built-in policy's floor of destruction
-    # denies removing the filesystem or a system directory recursively in any spelling.
-    without_force = data.draw(_rm_line(False, [t for t in _TARGETS if t != "/"]))
+    # `rm -r /`, `rm -r ~` and `rm -r /tmp/../etc` without force are still denied: the
+    # built-in policy's floor of destruction denies removing the filesystem, a system directory
+    # or the home directory recursively in any spelling.
+    floor = ("/", "~", "/tmp/../etc")
+    without_force = data.draw(_rm_line(False, [t for t in _TARGETS if t not in floor]))
     assert _decide(engine, without_force)[0] == ALLOW, without_force
     in_temp = data.draw(_rm_line(True, _TEMP[data.draw(st.sampled_from(sorted(_TEMP)))]))
     assert _decide(engine, in_temp)[0] == ALLOW, in_temp

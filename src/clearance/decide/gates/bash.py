@@ -317,9 +317,10 @@ def _through_links(
     results: list[GateResult],
     home: str,
 ) -> None:
-    """A command rule meets a unit with its operands spelled through the links on them that
-    the agent could have planted before the line, and through the names earlier statements of
-    the line make (``ln -s / m; rm -rf m/etc``), as well as typed: ``rm -rf /tmp/l/etc`` with
+    """A command rule meets a unit with its operands spelled as the absolute, normal paths they
+    name (``cd / && rm -r usr``, ``rm -r /tmp/../etc``), through the links on them that the
+    agent could have planted before the line, and through the names earlier statements of the
+    line make (``ln -s / m; rm -rf m/etc``), as well as typed: ``rm -rf /tmp/l/etc`` with
     ``/tmp/l -> /`` meets the rules for ``rm -rf /etc``. An operand that is the home directory
     (``/home/u``, ``$HOME``, a link to it followed) is spelled ``~`` too, so ``rm [-r] ~`` meets
     it. The more restrictive answer stands; a path with no link on it costs a comparison or
@@ -332,12 +333,9 @@ def _through_links(
         if path is None or fact.canonical is None:
             continue
         raw = fact.raw
-        if (
-            fact.canonical != path
-            or path == home
-            or (GLOB_CHARS.isdisjoint(raw) and typed_path(raw, path) != path)
-            or not GLOB_CHARS.isdisjoint(raw)  # a match is a spelling too: `rm -rf /u?r`
-        ):
+        # A word typed as the normal absolute path it names, with no link on it, is met as
+        # typed already; every other one (`usr` in `/`, `/tmp/../etc`, `/u?r`) is spelled too.
+        if raw != path or fact.canonical != path or path == home:
             by_raw.setdefault(raw, []).append(fact)
             by_path.setdefault(path, []).append(fact)
     if not by_raw:
@@ -373,7 +371,7 @@ def _through_links(
                 spelled = _spelled(fact, value, name, climbs, home)
                 if glob:
                     matches.append(spelled or fact.path or "")
-                elif spelled and spelled != typed_path(value, fact.path or ""):
+                elif spelled and spelled != value:
                     words = list(argv[1:])
                     words[at - 1] = word[: len(word) - len(value)] + spelled
                     result = _meet(rules, unit, result, name, words, results)
@@ -393,11 +391,16 @@ def _spelled(fact: PathFact, value: str, name: str, climbs: bool, home: str) -> 
         spelled = fact.canonical or ""  # the kernel climbs from where the link led
     else:
         follow = name not in _ON_THE_LINK or value[-1:] == "/" or value.endswith("/.")
-        typed = typed_path(value, path)
-        if fact.canonical == path and typed != path:
-            # No link on disk: a glob's match, or where a name the line made leads.
+        if fact.canonical == path:
+            # No link on disk: the word's absolute spelling, a glob's match, or where a name
+            # the line made leads.
             last = path.rpartition("/")[2]
-            if not follow and GLOB_CHARS.isdisjoint(value) and last != value.rpartition("/")[2]:
+            if (
+                not follow
+                and typed_path(value, path) != path
+                and GLOB_CHARS.isdisjoint(value)
+                and last != value.rpartition("/")[2]
+            ):
                 return ""  # `ln -s /etc m; rm -rf m`: the name made last is the link
             spelled = path
         else:
