@@ -138,3 +138,27 @@ def test_a_link_no_user_could_plant_is_kept_as_typed() -> None:
     if not os.path.islink("/bin"):
         pytest.skip("/bin is not a link here")
     assert through_plantable_links("/bin/sh", follow_last=True).startswith("/bin/")
+
+
+def test_a_rule_for_the_word_as_typed_still_speaks(tmp_path: Path) -> None:
+    """The absolute spelling of a word with no link on it is one more spelling, not a tighter
+    one: the rule written for the word as typed, later in the list, still decides."""
+    project = tmp_path / "project"
+    (project / ".git").mkdir(parents=True)
+    (project / "node_modules").mkdir()
+    (project / "build").mkdir()
+    (project / "build" / "a.o").write_text("x")
+    policy = """{"permission": {"bash": {"*": "allow", "rm [-r -f] *": "deny",
+      "rm [-r -f] node_modules": "allow", "rm [-r -f] build/*": "allow"}}}"""
+    env = {"HOME": str(tmp_path / "home"), "CLEARANCE_HOME": str(tmp_path / "state")}
+    engine = Engine.load(cwd=str(project), policy=policy, env=env)
+
+    def decide(line: str) -> str:
+        return engine.check(ToolCall("bash", {"command": line}, str(project))).action
+
+    assert decide("rm -rf node_modules") == "allow"
+    assert decide("rm -rf build/*") == "allow"
+    assert decide("rm -rf build") == "deny"
+    # ... while the built-in denies, last in the list, meet it: `usr` in `/` is /usr.
+    assert decide("cd / && rm -r usr") == "deny"
+    assert decide("rm -r /tmp/../etc") == "deny"

@@ -265,10 +265,10 @@ def _command_hit(
     name: str,
     argv: Sequence[str | None],
     floor: int,
-) -> Rule | None:
-    """The newest command rule above ``floor`` that the command ``argv`` meets. The command is
-    parsed only when a rule's subcommand words all occur among its words (``git status`` meets
-    no ``git reset …`` rule, so it is never parsed for one)."""
+) -> tuple[int, Rule] | None:
+    """The newest command rule above ``floor`` that the command ``argv`` meets, with its index.
+    The command is parsed only when a rule's subcommand words all occur among its words (``git
+    status`` meets no ``git reset …`` rule, so it is never parsed for one)."""
     parsed = None
     present: frozenset[str | None] | None = None
     for index, rule, compiled in commands:
@@ -285,7 +285,7 @@ def _command_hit(
 
             parsed = parse_command(PROGRAMS.get(name), name, argv[1:])
         if compiled.match(parsed):
-            return rule
+            return index, rule
     return None
 
 
@@ -404,11 +404,16 @@ class RuleSet:
         return found
 
     def evaluate(
-        self, surface: str, values: Sequence[str], argv: Sequence[str | None] | None = None
+        self,
+        surface: str,
+        values: Sequence[str],
+        argv: Sequence[str | None] | None = None,
+        also: Sequence[Sequence[str | None]] = (),
     ) -> Rule:
         """The last rule on ``surface`` (or the universal one) matching any of ``values``;
         ``argv``, a bash command's words (``None`` for a computed one), also meets the command
-        rules written for its program.
+        rules written for its program, and so does each of ``also``, the same command's words
+        spelled otherwise.
 
         Pure: reads no file, clock, cwd or environment. With no rule at all the answer is a
         synthesized universal *ask* (least privilege).
@@ -423,10 +428,11 @@ class RuleSet:
                 if first is not None:
                     name = first.rpartition("/")[2]
                     commands = self._commands.get(name)
-                    if commands is not None and commands[0][0] > at:
-                        hit = _command_hit(commands, name, argv, at)
-                        if hit is not None:
-                            return hit
+                    for words in (argv, *also):
+                        if commands is not None and commands[0][0] > at:
+                            hit = _command_hit(commands, name, words, at)
+                            if hit is not None:
+                                at, rule = hit
             if rule is not None:
                 return rule
         if found is None:

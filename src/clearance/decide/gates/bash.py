@@ -351,7 +351,7 @@ def _through_links(
         if None in argv and home and _names_home(unit.text, by_path.get(home, ())):
             # `rm -fr ~`, `sudo rm -r "$HOME"`: the computed words, one of which is the home.
             homed = ["~" if w is None else w for w in argv[1:]]
-            result = _meet(rules, unit, result, name, homed, results)
+            result = _meet(rules, unit, result, name, homed, results, plain=True)
         at = 0
         while at < len(argv) - 1 and result.action != "deny":
             at += 1
@@ -367,26 +367,30 @@ def _through_links(
                 found = found + by_path.get(normal_path(value), [])
             glob = not climbs and not GLOB_CHARS.isdisjoint(value)
             matches: list[str] = []  # a glob's, met at once as bash passes them
+            linked = False
             for fact in found:
-                spelled = _spelled(fact, value, name, climbs, home)
+                spelled, plain = _spelled(fact, value, name, climbs, home)
                 if glob:
                     matches.append(spelled or fact.path or "")
+                    linked = linked or not plain
                 elif spelled and spelled != value:
                     words = list(argv[1:])
                     words[at - 1] = word[: len(word) - len(value)] + spelled
-                    result = _meet(rules, unit, result, name, words, results)
+                    result = _meet(rules, unit, result, name, words, results, plain)
                     if result.action == "deny":
                         break
             if matches:
                 words = [*argv[1:at], *matches, *argv[at + 1 :]]
-                result = _meet(rules, unit, result, name, words, results)
+                result = _meet(rules, unit, result, name, words, results, not linked)
 
 
-def _spelled(fact: PathFact, value: str, name: str, climbs: bool, home: str) -> str:
+def _spelled(fact: PathFact, value: str, name: str, climbs: bool, home: str) -> tuple[str, bool]:
     """The path the operand ``value`` of the program ``name`` reaches, where ``fact`` says it
     leads: through the links the agent could have planted, ``~`` for the home directory; ``""``
-    where it stays the name typed (the link itself, for ``rm``)."""
+    where it stays the name typed (the link itself, for ``rm``). And whether that is only the
+    word spelled otherwise, no link on its way (``/proj/build`` for ``build``, a glob's match)."""
     path = fact.path or ""
+    plain = fact.canonical == path
     if climbs:
         spelled = fact.canonical or ""  # the kernel climbs from where the link led
     else:
@@ -401,11 +405,13 @@ def _spelled(fact: PathFact, value: str, name: str, climbs: bool, home: str) -> 
                 and GLOB_CHARS.isdisjoint(value)
                 and last != value.rpartition("/")[2]
             ):
-                return ""  # `ln -s /etc m; rm -rf m`: the name made last is the link
+                return "", False  # `ln -s /etc m; rm -rf m`: the name made last is the link
+            # Where a name the line made leads is a link's reach.
+            plain = typed_path(value, path) == path or not GLOB_CHARS.isdisjoint(value)
             spelled = path
         else:
             spelled = through_plantable_links(path, follow_last=follow)
-    return "~" if spelled == home else spelled
+    return ("~" if spelled == home else spelled), plain
 
 
 def _meet(
@@ -415,14 +421,24 @@ def _meet(
     name: str,
     words: Sequence[str | None],
     results: list[GateResult],
+    plain: bool = False,
 ) -> GateResult:
     """The rules met by ``unit`` read as ``name`` with ``words``: a more restrictive answer
-    than ``result`` is added to ``results`` and returned, else ``result``."""
+    than ``result`` is added to ``results`` and returned, else ``result``. Through a link the
+    more restrictive answer stands; a ``plain`` respelling (no link on the way) is one more
+    spelling of the unit, the last rule met by any spelling deciding, so that a rule written
+    for the word as typed (`"rm [-r -f] node_modules": "allow"`) still speaks."""
     text = " ".join((name, *(word for word in words if word is not None)))
-    rule = rules.evaluate("bash", (text,), (name, *words))
-    if RANK[rule.action] <= RANK[result.action]:
+    if plain:
+        values = (unit.text, *unit.spellings, unit.canonical, text)
+        rule = rules.evaluate("bash", values, unit.argv, ((name, *words),))
+    else:
+        rule = rules.evaluate("bash", (text,), (name, *words))
+    if rule == result.rule or RANK[rule.action] <= RANK[result.action]:
+        # The unit's own rule was weighed already (a transparent wrapper's exemption).
         return result
-    what = f'bash command "{unit.text}" (through a link: "{text}")'
+    how = "as" if plain else "through a link:"
+    what = f'bash command "{unit.text}" ({how} "{text}")'
     found = GateResult("bash", "bash", text, rule.action, rule,
                        gate_message(rule.action, what, rule), None, unit.text,
                        (text,))  # fmt: skip
