@@ -162,3 +162,23 @@ def test_a_rule_for_the_word_as_typed_still_speaks(tmp_path: Path) -> None:
     # ... while the built-in denies, last in the list, meet it: `usr` in `/` is /usr.
     assert decide("cd / && rm -r usr") == "deny"
     assert decide("rm -r /tmp/../etc") == "deny"
+
+
+def test_a_project_behind_a_link_keeps_its_rules_for_words_as_typed(tmp_path: Path) -> None:
+    """A link on the way to the working directory the host gave is the session's place: a
+    relative word under it is spelled through it as one more spelling, not a tighter one."""
+    data = tmp_path / "data" / "proj"
+    (data / ".git").mkdir(parents=True)
+    (data / "node_modules").mkdir()
+    (tmp_path / "work").symlink_to(tmp_path / "data")
+    project = tmp_path / "work" / "proj"
+    policy = """{"permission": {"bash": {"*": "allow", "rm [-r -f] *": "deny",
+      "rm [-r -f] node_modules": "allow"}}}"""
+    env = {"HOME": str(tmp_path / "home"), "CLEARANCE_HOME": str(tmp_path / "state")}
+    engine = Engine.load(cwd=str(project), policy=policy, env=env)
+
+    def decide(line: str) -> str:
+        return engine.check(ToolCall("bash", {"command": line}, str(project))).action
+
+    assert decide("rm -rf node_modules") == "allow"
+    assert decide("rm -rf src") == "deny"

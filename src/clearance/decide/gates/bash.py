@@ -301,7 +301,7 @@ def bash_gate(
         _unknown_paths(rules, analysis.paths, results)
         if capped:
             _unknown_paths(rules, capped, results, capped=True)
-        _through_links(rules, decided, facts, results, home)
+        _through_links(rules, decided, facts, results, home, call.cwd)
     return results, tuple(units), facts
 
 
@@ -316,6 +316,7 @@ def _through_links(
     facts: list[PathFact],
     results: list[GateResult],
     home: str,
+    cwd: str,
 ) -> None:
     """A command rule meets a unit with its operands spelled as the absolute, normal paths they
     name (``cd / && rm -r usr``, ``rm -r /tmp/../etc``), through the links on them that the
@@ -340,6 +341,9 @@ def _through_links(
             by_path.setdefault(path, []).append(fact)
     if not by_raw:
         return
+    # The working directory the host gave, and where its links lead: a link on the way to it
+    # is the session's place, not a word's (`rm -rf node_modules` in a project behind a link).
+    where = (cwd, through_plantable_links(cwd, follow_last=True)) if cwd[:1] == "/" else None
     # The facts are met by the unit's own words, not by the unit they were found in: a path
     # two units share is one fact (`ls /tmp/l/; rm -rf /tmp/l/`), and a wrapped command's or a
     # brace expansion's words are the enclosing unit's.
@@ -369,7 +373,7 @@ def _through_links(
             matches: list[str] = []  # a glob's, met at once as bash passes them
             linked = False
             for fact in found:
-                spelled, plain = _spelled(fact, value, name, climbs, home)
+                spelled, plain = _spelled(fact, value, name, climbs, home, where)
                 if glob:
                     matches.append(spelled or fact.path or "")
                     linked = linked or not plain
@@ -384,11 +388,19 @@ def _through_links(
                 result = _meet(rules, unit, result, name, words, results, not linked)
 
 
-def _spelled(fact: PathFact, value: str, name: str, climbs: bool, home: str) -> tuple[str, bool]:
+def _spelled(
+    fact: PathFact,
+    value: str,
+    name: str,
+    climbs: bool,
+    home: str,
+    where: tuple[str, str] | None,
+) -> tuple[str, bool]:
     """The path the operand ``value`` of the program ``name`` reaches, where ``fact`` says it
     leads: through the links the agent could have planted, ``~`` for the home directory; ``""``
     where it stays the name typed (the link itself, for ``rm``). And whether that is only the
-    word spelled otherwise, no link on its way (``/proj/build`` for ``build``, a glob's match)."""
+    word spelled otherwise, no link on its way (``/proj/build`` for ``build``, a glob's match)
+    but those to the working directory ``where`` (as given, and resolved)."""
     path = fact.path or ""
     plain = fact.canonical == path
     if climbs:
@@ -411,6 +423,9 @@ def _spelled(fact: PathFact, value: str, name: str, climbs: bool, home: str) -> 
             spelled = path
         else:
             spelled = through_plantable_links(path, follow_last=follow)
+            if where is not None and value[:1] not in ("/", "~", "$"):
+                tail = normal_path("/" + value)
+                plain = path == where[0] + tail and spelled == where[1].rstrip("/") + tail
     return ("~" if spelled == home else spelled), plain
 
 
