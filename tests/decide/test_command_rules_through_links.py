@@ -52,6 +52,7 @@ ATTACKS = [
     ("ln -s /etc T/m && rm -rf T/m/.", "deny", "deny"),
     ("ln -s / T/m && rm -rf T/m*/etc", "deny", "deny"),
     ("rm -rf T/h/", "deny", "deny"),  # h -> the home directory, spelled ~
+    ("export HOME=/usr; rm -r ~", "deny", "deny"),  # `~` is no longer the home: unknown
 ]
 BENIGN = [
     ("rm -rf T/l", "allow", "ask"),  # removes the link, not what it points to

@@ -261,8 +261,10 @@ class Projection:
                 # rule could match it).
                 shown = word.raw.replace('"', "").replace("'", "")
                 self.tokens.append(PathToken(shown, None, effect, "computed", command))
-            elif not self.home_ok and word.raw.lstrip("\"'").startswith(_HOME_PREFIXES):
-                # HOME is reassigned: a home path whose directory is unknown.
+            elif not self.home_ok and (
+                word.raw.lstrip("\"'").startswith(_HOME_PREFIXES) or word.raw == "~"
+            ):
+                # HOME is reassigned: a home path whose directory is unknown (`~` alone too).
                 self.tokens.append(PathToken(word.raw, None, effect, source, command))
             return
         value = self.expand(word, base)
