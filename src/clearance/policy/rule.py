@@ -396,6 +396,10 @@ class RuleSet:
             self._index["bash"] = _SurfaceIndex()
             self._index["bash"].seal()
 
+    def has_command_rules(self, program: str) -> bool:
+        """Whether a command rule (``rm [-r -f] *``) is written for ``program``."""
+        return program in self._commands
+
     def surfaces(self) -> frozenset[str]:
         """The surfaces that have rules of their own (the universal rule aside)."""
         found = self._surfaces

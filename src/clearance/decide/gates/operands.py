@@ -61,7 +61,8 @@ def through_links(
         return
     # The working directory the host gave, and where its links lead: a link on the way to it
     # is the session's place, not a word's (`rm -rf node_modules` in a project behind a link).
-    where = (cwd, through_plantable_links(cwd, follow_last=True)) if cwd[:1] == "/" else None
+    # Resolved at the first link met: most lines meet none.
+    where: list[tuple[str, str] | None] = []
     # The facts are met by the unit's own words, not by the unit they were found in: a path
     # two units share is one fact (`ls /tmp/l/; rm -rf /tmp/l/`), and a wrapped command's or a
     # brace expansion's words are the enclosing unit's.
@@ -70,6 +71,9 @@ def through_links(
         if result.action == "deny" or not argv or argv[0] is None:
             continue
         name = unit.canonical.partition(" ")[0]
+        # A plain respelling only speaks to command rules: the wildcards met the unit's absolute
+        # spelling already (intent/shell/spelling.py).
+        commands = rules.has_command_rules(name)
         if None in argv and home and _names_home(unit.text, by_path.get(home, ())):
             # `rm -fr ~`, `sudo rm -r "$HOME"`: the computed words, one of which is the home.
             homed = ["~" if w is None else w for w in argv[1:]]
@@ -91,7 +95,21 @@ def through_links(
             matches: list[str] = []  # a glob's, met at once as bash passes them
             linked = False
             for fact in found:
-                spelled, plain = _spelled(fact, value, name, climbs, home, where)
+                if (
+                    not commands
+                    and fact.canonical == fact.path != home
+                    and typed_path(value, fact.path or "") == fact.path
+                ):
+                    continue  # no link on its way and no command rule to meet
+                if not where and fact.canonical != fact.path:
+                    where.append(
+                        (cwd, through_plantable_links(cwd, follow_last=True))
+                        if cwd[:1] == "/"
+                        else None
+                    )
+                spelled, plain = _spelled(
+                    fact, value, name, climbs, home, where[0] if where else None
+                )
                 if glob:
                     matches.append(spelled or fact.path or "")
                     linked = linked or not plain
