@@ -234,7 +234,7 @@ def test_whole_session_grants_in_the_broker_are_honoured_by_every_instance(
     asker = child(world, redis_server.url, public)
     assert asker.forward(a_request("alice", "npm publish")).action == "deny"
     # Another instance's human answered "yes, for the whole session" (it writes the hash).
-    from clearance.authority.forwarding.broker import RedisInbound, _SharedGrants
+    from clearance.authority.forwarding.broker import RedisInbound, SharedGrants
     from clearance.authority.forwarding.signing import Signer
     from clearance.decide.grant import Grant
 
@@ -243,7 +243,7 @@ def test_whole_session_grants_in_the_broker_are_honoured_by_every_instance(
     other.open()
     try:
         store = other.session_grants()
-        assert isinstance(store, _SharedGrants)
+        assert isinstance(store, SharedGrants)
         store.add([Grant("bash", "npm publish*")])
     finally:
         other.close()
@@ -414,12 +414,37 @@ def test_broker_messages_are_strict_utf8_json() -> None:
     # what it reads stays strict: no NaN or infinities, UTF-8 only, and it writes the same
     # compact text as clearance._json.
     from clearance._json import dumps
-    from clearance.authority.forwarding.broker import _dumps, _loads
+    from clearance.authority.forwarding.broker import codec
 
     for bad in (b'{"expires": NaN}', b'{"expires": -Infinity}', b"\xff{}",
                 '{"a":1}'.encode("utf-16")):  # fmt: skip
         with pytest.raises(ValueError):
-            _loads(bad)
+            codec.loads(bad)
     message = {"id": "r1", "reason": "Needs approval: 'café'\n", "n": [1, 2.5, None, True]}
-    assert _dumps(message) == dumps(message)
-    assert _loads(_dumps(message).encode()) == message
+    assert codec.dumps(message) == dumps(message)
+    assert codec.loads(codec.dumps(message).encode()) == message
+
+
+def test_the_answer_key_directory_is_checked_like_the_socket_directory(tmp_path: Any) -> None:
+    # One helper (state_dirs.private_path) makes the broker key's directory and the local
+    # socket's: a directory others can write, or a symlink, is refused, never "repaired".
+    import os
+
+    from clearance.authority.forwarding.private import UnsafeInbox
+    from clearance.authority.forwarding.signing import generate
+
+    state = tmp_path / "state"
+    (state / "broker").mkdir(parents=True)
+    os.chmod(state / "broker", 0o777)
+    with pytest.raises(UnsafeInbox, match="writable by other users"):
+        generate(str(state))
+    assert not (state / "broker" / "answer.key").exists()
+    other = tmp_path / "other"
+    (other / "elsewhere").mkdir(parents=True)
+    os.symlink(other / "elsewhere", other / "broker")
+    with pytest.raises(UnsafeInbox, match="symlink"):
+        generate(str(other))
+    fresh = tmp_path / "fresh"
+    generate(str(fresh))
+    assert os.stat(fresh / "broker").st_mode & 0o777 == 0o700
+    assert os.stat(fresh / "broker" / "answer.key").st_mode & 0o777 == 0o600

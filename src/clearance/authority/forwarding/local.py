@@ -42,7 +42,6 @@ from clearance.authority.forwarding.private import (
     UnsafeInbox,
     check_private,
     forwarding_root,
-    private_dir,
     safe_name,
 )
 from clearance.authority.forwarding.transport import (
@@ -471,11 +470,9 @@ class LocalInbound:
         import selectors
         import socket
 
-        from clearance.policy.state import ensure_private_dir
+        from clearance.authority.forwarding.state_dirs import private_path
 
-        ensure_private_dir(self.state)
-        private_dir(forwarding_root(self.state))
-        private_dir(self.directory)
+        private_path(self.state, self.directory)
         flags = os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
         try:
             fd = os.open(os.path.join(self.directory, LOCK), flags, 0o600)

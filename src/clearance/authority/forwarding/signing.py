@@ -44,10 +44,11 @@ def generate(state: str, *, replace: bool = False) -> tuple[str, bool]:
     from cryptography.hazmat.primitives import serialization
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-    from clearance.policy.state import atomic_write, ensure_private_dir
+    from clearance.authority.forwarding.state_dirs import private_path
+    from clearance.policy.state import atomic_write
 
     path = key_path(state)
-    ensure_private_dir(os.path.dirname(path))
+    private_path(state, os.path.dirname(path))
     if os.path.exists(path) and not replace:
         return public_text(Signer.load(state).public), False
     key = Ed25519PrivateKey.generate()
