@@ -20,7 +20,16 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-__all__ = ["DOMAIN", "KEY_FILE", "Signer", "generate", "key_path", "public_text", "verify"]
+__all__ = [
+    "DOMAIN",
+    "KEY_FILE",
+    "Signer",
+    "Verifier",
+    "generate",
+    "key_path",
+    "public_text",
+    "verify",
+]
 
 DOMAIN = b"clearance.broker.answer.v1\x00"
 KEY_FILE = "answer.key"
@@ -108,15 +117,37 @@ class Signer:
         return signature
 
 
+class Verifier:
+    """The public answer keys a child trusts, loaded once for all its asks."""
+
+    __slots__ = ("keys",)
+
+    def __init__(self, keys: Sequence[bytes]) -> None:
+        """``keys``: raw public keys; one that is not an Ed25519 key verifies nothing."""
+        from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+
+        loaded = []
+        for raw in keys:
+            try:
+                loaded.append(Ed25519PublicKey.from_public_bytes(raw))
+            except ValueError:
+                continue
+        self.keys = tuple(loaded)
+
+    def verify(self, body: bytes, signature: bytes) -> bool:
+        """Whether ``signature`` is a signature of ``body`` by one of the keys."""
+        from cryptography.exceptions import InvalidSignature
+
+        signed = DOMAIN + body
+        for key in self.keys:
+            try:
+                key.verify(signature, signed)
+            except (InvalidSignature, ValueError):
+                continue
+            return True
+        return False
+
+
 def verify(keys: Sequence[bytes], body: bytes, signature: bytes) -> bool:
     """Whether ``signature`` is a signature of ``body`` by one of ``keys`` (raw public keys)."""
-    from cryptography.exceptions import InvalidSignature
-    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
-
-    for raw in keys:
-        try:
-            Ed25519PublicKey.from_public_bytes(raw).verify(signature, DOMAIN + body)
-        except (InvalidSignature, ValueError):
-            continue
-        return True
-    return False
+    return Verifier(keys).verify(body, signature)

@@ -32,12 +32,19 @@ class Answers:
     def __init__(self, inbound: RedisInbound) -> None:
         self.inbound = inbound
         self.write: Any = None
+        self.wire: Any = None  # the connection the queued answers go out on (wire.Wire)
         self.queued: list[Queued] = []  # answers not written yet
 
     def open(self, client: Any) -> None:
         from clearance.authority.forwarding.broker.scripts import ANSWER
+        from clearance.authority.forwarding.broker.wire import Wire
 
         self.write = client.register_script(ANSWER)
+        self.wire = Wire(client)
+
+    def close(self) -> None:
+        if self.wire is not None:
+            self.wire.close()
 
     def _signed(self, body: dict[str, Any]) -> tuple[bytes, bytes]:
         from base64 import b64encode
@@ -113,13 +120,11 @@ class Answers:
             self._write(reply, keys, args)
 
     def _pipelined(self, queued: list[Queued]) -> None:
-        """The queued answers in one round trip. EVALSHA directly: a pipeline of registered
-        scripts would first ask the broker whether it knows them (SCRIPT EXISTS), a second
-        round trip for every batch."""
-        pipe = self.inbound.client.pipeline(transaction=False)
-        for _reply, keys, args in queued:
-            pipe.evalsha(self.write.sha, len(keys), *keys, *args)
-        pipe.execute()
+        """The queued answers in one round trip, on a connection of their own. EVALSHA directly:
+        a pipeline of registered scripts would first ask the broker whether it knows them
+        (SCRIPT EXISTS), a second round trip for every batch."""
+        sha = self.write.sha
+        self.wire.call(*(("EVALSHA", sha, len(keys), *keys, *args) for _r, keys, args in queued))
 
     def _written(self, reply: Reply) -> None:
         reply.closed = True

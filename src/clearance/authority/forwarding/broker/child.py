@@ -14,6 +14,7 @@ import time
 from clearance.authority.forwarding.broker import codec
 from clearance.authority.forwarding.broker.config import connect
 from clearance.authority.forwarding.broker.keys import ALIVE, REFRESH, Keys, ms
+from clearance.authority.forwarding.broker.wire import Wire, entries
 from clearance.authority.forwarding.private import MAX_MESSAGE
 from clearance.authority.forwarding.transport import Refused, TimedOut, Unreachable
 
@@ -23,6 +24,7 @@ if TYPE_CHECKING:
 
     from clearance.authority.forwarding.broker.config import BrokerConfig
     from clearance.authority.forwarding.protocol import Request, Response
+    from clearance.authority.forwarding.signing import Verifier
     from clearance.authority.forwarding.transport import Beacon
 
 __all__ = ["BrokenBroker", "RedisTransport"]
@@ -54,7 +56,10 @@ class RedisTransport:
         self.grace = grace
         self.scope = config.session  # the default target
         self.skipped = 0  # replies that failed verification (forged, replayed, garbled)
+        self.host = codec.hostname()  # this machine, as the request's stream entry names it
         self._client: Any = None
+        self._wire_: Wire | None = None
+        self._verifier_: Verifier | None = None
 
     def _redis(self) -> Any:
         if self._client is None:
@@ -66,6 +71,19 @@ class RedisTransport:
                 raise Unreachable("absent", f"the broker URL {self.config.where} cannot be "
                                   f"used: {exc}") from None  # fmt: skip
         return self._client
+
+    def _wire(self) -> Wire:
+        """The connection an ask goes over, kept from one ask to the next."""
+        if self._wire_ is None:
+            self._wire_ = Wire(self._redis())
+        return self._wire_
+
+    def _verifier(self) -> Verifier:
+        if self._verifier_ is None:
+            from clearance.authority.forwarding.signing import Verifier
+
+            self._verifier_ = Verifier(self.config.keys)
+        return self._verifier_
 
     def _unreachable(self, exc: BaseException) -> Unreachable:
         detail = str(exc) or "the connection failed"
@@ -105,15 +123,16 @@ class RedisTransport:
                           "line `clearance serve --broker-keygen` printed)")  # fmt: skip
         keys = Keys(self.config.prefix, request.target)
         rid = request.id
-        entry = {"m": codec.dumps(request.as_json()), "host": codec.hostname()}
-        client = self._redis()
+        alive, reply = keys.alive(rid), keys.reply(rid)
+        add = ("XADD", keys.asks, "*", "m", codec.dumps(request.as_json()), "host", self.host)
+        wire = self._wire()
         sent = False
         seen = False  # a beacon was seen at some point
         missing: float | None = None
         failing: float | None = None
         failures = 0
         beat = 0.0
-        last = "0-0"
+        last: bytes | str = "0-0"
         while True:
             now = time.monotonic()
             if now >= until:
@@ -127,22 +146,19 @@ class RedisTransport:
                     # One round trip: "still waiting", the request (once), the beacon, and the
                     # wait for the answer itself.
                     beat = now + (REFRESH if seen else min(REFRESH, max(self.grace, 0.05)))
-                    pipe = client.pipeline(transaction=False)
-                    pipe.set(keys.alive(rid), b"1", px=ms(ALIVE))
-                    if not sent:
-                        pipe.xadd(keys.asks, entry)
-                    pipe.get(keys.beacon)
-                    pipe.xread({keys.reply(rid): last}, count=16,
-                               block=ms(_wait(beat, limit)))  # fmt: skip
-                    *_, beacon, got = pipe.execute()
+                    wait = ("XREAD", "COUNT", 16, "BLOCK", ms(_wait(beat, limit)), "STREAMS",
+                            reply, last)  # fmt: skip
+                    ahead = (("SET", alive, b"1", "PX", ms(ALIVE)), *(() if sent else (add,)),
+                             ("GET", keys.beacon))  # fmt: skip
+                    *_, beacon, got = wire.call(*ahead, wait)
                     sent = True
                     if beacon:
                         seen, missing = True, None
                     elif missing is None:
                         missing = now
                 else:
-                    got = client.xread({keys.reply(rid): last}, count=16,
-                                       block=ms(_wait(beat, limit)))  # fmt: skip
+                    (got,) = wire.call(("XREAD", "COUNT", 16, "BLOCK", ms(_wait(beat, limit)),
+                                        "STREAMS", reply, last))  # fmt: skip
                 failing, failures = None, 0
             except redis.AuthenticationError as exc:
                 raise self._unreachable(exc) from None
@@ -156,14 +172,13 @@ class RedisTransport:
                 failures += 1
                 time.sleep(min(0.02 * 2**failures, 0.25, max(until - now, 0)))
                 continue
-            for _stream, entries in got or ():
-                for entry_id, fields in entries:
-                    last = entry_id
-                    answer = self._verified(request, fields)
-                    if answer is None:
-                        self.skipped += 1
-                        continue
-                    return answer
+            for entry_id, fields in entries(got):
+                last = entry_id
+                answer = self._verified(request, fields)
+                if answer is None:
+                    self.skipped += 1
+                    continue
+                return answer
 
     def _verified(self, request: Request, fields: dict[bytes, bytes]) -> Response | None:
         """The answer in a reply entry when it is signed by a trusted key and answers
@@ -171,13 +186,12 @@ class RedisTransport:
         from base64 import b64decode
 
         from clearance.authority.forwarding.protocol import ProtocolError, Response
-        from clearance.authority.forwarding.signing import verify
 
         body, signature = fields.get(b"m"), fields.get(b"s")
         if not body or not signature or len(body) > MAX_MESSAGE:
             return None
         try:
-            if not verify(self.config.keys, body, b64decode(signature, validate=True)):
+            if not self._verifier().verify(body, b64decode(signature, validate=True)):
                 return None
             data = codec.loads(body)
         except ValueError:

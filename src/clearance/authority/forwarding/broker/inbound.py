@@ -27,6 +27,7 @@ from clearance.authority.forwarding.broker.keys import (
     Keys,
     ms,
 )
+from clearance.authority.forwarding.broker.wire import Wire, entries
 from clearance.authority.forwarding.private import MAX_MESSAGE
 from clearance.authority.forwarding.transport import Delivery
 from clearance.decide.grant import Grant
@@ -108,6 +109,7 @@ class RedisInbound:
         self.consumer = f"{codec.hostname()}-{os.getpid()}-{os.urandom(3).hex()}"
         self.client: Any = None
         self.take: Any = None
+        self.wire: Wire | None = None  # the receiving thread's connection
         self.inflight: dict[str, Reply] = {}  # request id → reply, while it is being decided
         self.shared: tuple[Grant, ...] = ()  # the session's grants, as last read
         self.lock = threading.Lock()
@@ -133,6 +135,7 @@ class RedisInbound:
         except ValueError as exc:
             raise OSError(f"the broker URL {self.where} cannot be used: {exc}") from None
         self.take = self.client.register_script(TAKE)
+        self.wire = Wire(self.client)
         self.answers.open(self.client)
         try:
             self._announce()
@@ -188,6 +191,9 @@ class RedisInbound:
                     self.client.xgroup_delconsumer(self.keys.asks, GROUP, self.consumer)
             except Exception:
                 pass
+            for wire in (self.wire, self.answers):
+                if wire is not None:
+                    wire.close()
             self.client.close()
             self.client = None
 
@@ -218,12 +224,13 @@ class RedisInbound:
             if time.monotonic() >= self.next_beat:
                 self._maintain(out)
             block = min(timeout, max(self.next_beat - time.monotonic(), 0.0))
-            got = self.client.xreadgroup(
-                GROUP, self.consumer, {self.keys.asks: ">"}, count=64,
-                block=None if out or block < 0.001 else ms(block),
-            )  # fmt: skip
-            for _stream, entries in got or ():
-                out.extend(self._take(entries))
+            wait = () if out or block < 0.001 else ("BLOCK", ms(block))
+            assert self.wire is not None
+            (got,) = self.wire.call(("XREADGROUP", "GROUP", GROUP, self.consumer, "COUNT", 64,
+                                     *wait, "STREAMS", self.keys.asks, ">"))  # fmt: skip
+            found = entries(got)
+            if found:
+                out.extend(self._take(found))
         except redis.ResponseError as exc:
             if "NOGROUP" in str(exc):  # the stream was lost (a broker without persistence)
                 self.unreachable(exc)
@@ -293,7 +300,7 @@ class RedisInbound:
             keys += [self.keys.done(request.id), self.keys.alive(request.id),
                      self.keys.claim(request.id)]  # fmt: skip
             args += [eid, request.id]
-        states, grants = self.take(keys=keys, args=args)
+        states, grants = self._run_take(keys, args)
         self.keep_grants(grants)
         out = []
         for (eid, request), state in zip(parsed, states, strict=True):
@@ -314,6 +321,19 @@ class RedisInbound:
                 self.inflight[request.id] = reply
             out.append(Delivery(reply, request.replace(pid=0), "", 0))
         return out
+
+    def _run_take(self, keys: list[Any], args: list[Any]) -> Any:
+        """The take script, on the receiving thread's connection (loaded again when the broker
+        lost its scripts in a restart)."""
+        import redis
+
+        assert self.wire is not None
+        try:
+            (result,) = self.wire.call(("EVALSHA", self.take.sha, len(keys), *keys, *args))
+        except redis.exceptions.NoScriptError:
+            self.client.script_load(self.take.script)
+            (result,) = self.wire.call(("EVALSHA", self.take.sha, len(keys), *keys, *args))
+        return result
 
     def alive(self, reply: Reply) -> bool | None:
         """Whether the child of ``reply`` still waits (``None``: cannot tell now)."""
