@@ -27,7 +27,9 @@ _set = object.__setattr__
 class Requester(Frozen):
     """Who asks, when it is not the session the human is in (a forwarded ask)."""
 
-    __slots__ = ("agent", "agent_id", "cwd", "host", "session", "surface", "tool", "value")
+    __slots__ = (
+        "agent", "agent_id", "cwd", "host", "machine", "session", "surface", "tool", "value",
+    )  # fmt: skip
     agent: str | None
     session: str | None
     cwd: str | None
@@ -36,6 +38,7 @@ class Requester(Frozen):
     value: str | None
     host: str | None
     agent_id: str | None
+    machine: str | None
 
     def __init__(
         self,
@@ -47,10 +50,11 @@ class Requester(Frozen):
         value: str | None = None,
         host: str | None = None,
         agent_id: str | None = None,
+        machine: str | None = None,
     ) -> None:
         for name, item in (("agent", agent), ("session", session), ("cwd", cwd), ("tool", tool),
                            ("surface", surface), ("value", value), ("host", host),
-                           ("agent_id", agent_id)):  # fmt: skip
+                           ("agent_id", agent_id), ("machine", machine)):  # fmt: skip
             _set(self, name, item)
 
     def as_json(self) -> dict[str, Any]:
@@ -67,6 +71,8 @@ class Requester(Frozen):
             parts.append(f"session {self.session}")
         if self.cwd:
             parts.append(self.cwd)
+        if self.machine:
+            parts.append(f"on {self.machine}")
         return " · ".join(parts)
 
 

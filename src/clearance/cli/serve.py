@@ -204,6 +204,8 @@ def run_serve(args: Args) -> int:
                     relay=args.on("--relay"), parent=args.value("--parent"),
                     report=log.write if log is not None else None, emit=emit,
                     observe=panel, remote=broker, always=always, inbound=inbound)  # fmt: skip
+    if listen is not None:  # the console lists and revokes the grants the serving session honours
+        web.service.broker.use_grants(server.session_grants)
     saved = _save_terminal(tty_path)
     stop = threading.Event()
     why = ["stopped"]

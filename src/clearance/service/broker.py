@@ -31,8 +31,9 @@ if TYPE_CHECKING:
     from clearance.authority.forwarding.protocol import Request
     from clearance.authority.forwarding.resolution import Resolution
     from clearance.authority.prompt import Answer, Prompt
+    from clearance.decide.grant import GrantStore
 
-__all__ = ["Broker", "Pending"]
+__all__ = ["Broker", "Pending", "machine_label"]
 
 _TAIL = 1 << 20  # the review log's last MiB is what "recent" reads
 _REMEMBER = 1024  # withdrawn asks remembered (not yet shown, or shown and gone)
@@ -62,7 +63,8 @@ class Pending:
         who = request.requester
         return {
             "id": self.id, "title": prompt.title, "requester": prompt.requester,
-            "host": host_label(who.host), "agent": who.agent, "session": who.session,
+            "host": host_label(who.host), "machine": machine_label(who.machine),
+            "agent": who.agent, "session": who.session,
             "cwd": who.cwd, "tool": who.tool,
             "surface": who.surface, "value": who.value, "reason": request.reason,
             "via": list(request.via), "rule": prompt.rule, "reasons": list(prompt.reasons),
@@ -81,6 +83,13 @@ class Pending:
         }  # fmt: skip
 
 
+def machine_label(machine: str | None) -> str:
+    """Which machine an ask came from, as the console shows it."""
+    if not machine:
+        return "unknown machine"
+    return f"{machine} (this machine)" if machine == os.uname().nodename else machine
+
+
 class Broker:
     """The console's view of one serving session (``session`` with its ``state`` root)."""
 
@@ -93,6 +102,7 @@ class Broker:
         write: Callable[[str, dict[str, Any]], object] | None = None,
     ) -> None:
         self.session = session
+        self.session_grants: Callable[[], GrantStore] | None = None  # see use_grants()
         self.state = state
         self.log_path = log_path
         self.write = write
@@ -231,19 +241,32 @@ class Broker:
 
     # -- session grants ------------------------------------------------------------------------
 
-    def grants(self) -> list[tuple[str, str]]:
+    def use_grants(self, session_grants: Callable[[], GrantStore]) -> None:
+        """Read and revoke the grants through the serving session's own store
+        (``Server.session_grants``): with a broker, the hash every serving instance honours, on
+        every machine; else the session's grants on disk."""
+        self.session_grants = session_grants
+
+    def _store(self) -> GrantStore:
+        if self.session_grants is not None:
+            return self.session_grants()
         from clearance.decide.grant import DiskGrants
 
-        return [(g.surface, g.pattern) for g in DiskGrants(self.state, self.session).grants()]
+        return DiskGrants(self.state, self.session)
+
+    def grants(self) -> list[tuple[str, str]]:
+        return [(g.surface, g.pattern) for g in self._store().grants()]
 
     def revoke(self, surface: str, pattern: str, by: str) -> bool:
-        from clearance.decide.grant import DiskGrants, Grant
+        """Revoke one grant of the session; False when it has none such. Raises ``OSError``
+        when it cannot be removed (the grant stands)."""
+        from clearance.decide.grant import Grant
 
-        store = DiskGrants(self.state, self.session)
+        store = self._store()
         grant = Grant(surface, pattern)
         if grant not in store.grants():
             return False
-        store.remove([grant])
+        store.remove([grant])  # type: ignore[attr-defined]
         if self.write is not None:
             self.write("console.grant_revoked", {"responderSession": self.session,
                                                  "surface": surface, "pattern": pattern,

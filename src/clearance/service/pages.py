@@ -102,7 +102,7 @@ def _ask_card(ask: dict[str, Any], session: ConsoleSession, files: list[tuple[st
         "maxlength=500><button name=action value=deny class=deny>Deny</button></span>"
     )
     facts = (
-        _field("host", ask["host"])
+        _field("machine", ask["machine"]) + _field("host", ask["host"])
         + _field("agent", ask["agent"] or "(main agent or headless)")
         + _field("session", ask["session"]) + _field("cwd", ask["cwd"])
         + _field("tool", ask["tool"]) + _field("rule", ask["rule"])

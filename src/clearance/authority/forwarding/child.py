@@ -200,7 +200,7 @@ class ForwardingAuthorizer:
         )
         requester = Requester(who.agent, who.session, who.cwd, who.tool, who.surface,
                               _cap_optional(who.value), who.host or self.host,
-                              _cap_optional(who.agent_id))  # fmt: skip
+                              _cap_optional(who.agent_id), who.machine or _machine())  # fmt: skip
         # The match values travel whole (the serving session decides on them); what is only
         # shown is capped, so a long command is not copied into the request again and again.
         gates = tuple(
@@ -385,3 +385,11 @@ def _abandon(reason: str) -> Verdict:
 
     return Verdict("deny", f"No one could approve this: {reason}", decided_by="unavailable",
                    resolution="confirmation_unavailable")  # fmt: skip
+
+
+def _machine() -> str | None:
+    """This machine's name, as a request carries it (``None`` when it is not a plain host name)."""
+    from clearance.authority.forwarding.protocol import is_machine
+
+    name = os.uname().nodename
+    return name if is_machine(name) else None

@@ -11,8 +11,10 @@ not ours raises :class:`ProtocolError` and is ignored by the caller (logged, nev
   ``host`` names what it runs in (the names are the hosts layer's, ``hosts.names.HOSTS``): a
   lowercase name of at most 40 characters. A request from a clearance that predates it has none
   (shown as an unknown host); the field is optional, so the protocol stays ``"version": 1`` and
-  a serving session of that age ignores it. ``grants`` are the session patterns the requester
-  would record ("this subagent only"); ``via`` the relaying sessions it passed through.
+  a serving session of that age ignores it. ``machine`` names the machine the requester runs
+  on (its host name, optional in the same way): the web console shows it on every ask.
+  ``grants`` are the session patterns the requester would record ("this subagent only"); ``via``
+  the relaying sessions it passed through.
 * A response echoes the request's ``id`` and ``nonce``: a child accepts only a response to the
   request it sent (on the same connection; the nonce is 128 random bits and never written to
   disk). A request sent again after a reconnect carries the same id and nonce.
@@ -42,6 +44,7 @@ __all__ = [
     "Response",
     "is_host",
     "is_id",
+    "is_machine",
     "new_id",
     "new_nonce",
 ]
@@ -50,6 +53,7 @@ VERSION = 1
 STATES = ("approved", "approved_for_session", "denied", "denied_with_reason")
 _HEX = frozenset("0123456789abcdef")
 _HOST = frozenset("abcdefghijklmnopqrstuvwxyz0123456789-.")
+_MACHINE = _HOST | frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZ_")
 _set = object.__setattr__
 
 
@@ -75,6 +79,12 @@ def is_id(text: object) -> bool:
 def is_host(text: object) -> bool:
     """A host name as a request carries it: 1–40 of ``a-z``, ``0-9``, ``-`` and ``.``."""
     return isinstance(text, str) and 0 < len(text) <= 40 and set(text) <= _HOST and text[0] != "-"
+
+
+def is_machine(text: object) -> bool:
+    """A machine's name as a request carries it (``os.uname().nodename``): 1–253 of ASCII
+    letters, digits, ``-``, ``_`` and ``.``."""
+    return isinstance(text, str) and 0 < len(text) <= 253 and set(text) <= _MACHINE
 
 
 def _str(data: dict[str, Any], key: str, *, optional: bool = False) -> Any:
@@ -216,6 +226,8 @@ class Request(Frozen):
             raise ProtocolError("the requester has no session id")
         if requester.host is not None and not is_host(requester.host):
             raise ProtocolError("'host' must be a lowercase name (letters, digits, '-', '.')")
+        if requester.machine is not None and not is_machine(requester.machine):
+            raise ProtocolError("'machine' must be a host name (letters, digits, '-', '_', '.')")
         gates = head.get("gates", [])
         grants = head.get("grants", [])
         if not isinstance(gates, list) or not isinstance(grants, list):

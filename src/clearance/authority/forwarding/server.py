@@ -32,7 +32,7 @@ import os
 import threading
 import time
 
-from clearance.authority.ask import Ask, Requester, Verdict
+from clearance.authority.ask import Ask, Verdict
 from clearance.authority.forwarding.protocol import Request
 from clearance.authority.forwarding.resolution import resolve
 
@@ -130,6 +130,7 @@ class Server:
         return {
             "requestId": request.id, "askId": request.ask_id, "requesterSession": who.session,
             "requesterAgent": who.agent, "requesterAgentId": who.agent_id, "host": who.host,
+            "machine": who.machine,
             "responderSession": self.session, "tool": who.tool,
             "surface": first.surface if first else who.surface,
             "value": first.value if first else who.value, "cwd": who.cwd, "via": list(request.via),
@@ -468,9 +469,7 @@ def _ask(request: Request, resolution: Resolution) -> Ask:
     call = ToolCall(who.tool or "tool", {}, who.cwd or "/", who.agent, who.session, who.agent_id)
     gates = resolution.gates
     decision = Decision("ask", resolution.reason or request.reason, resolution.rule, gates, call)
-    requester = Requester(who.agent, who.session, who.cwd, who.tool, who.surface, who.value,
-                          who.host, who.agent_id)  # fmt: skip
-    return Ask(decision, request.ask_id or request.id, requester)
+    return Ask(decision, request.ask_id or request.id, who)
 
 
 class _Escalation:

@@ -35,6 +35,30 @@ class SharedGrants(GrantStore):
         if self.local is not None:
             self.local.add(grants)
         if grants:
-            fields = {f"{g.surface}\x00{g.pattern}": str(time.time()) for g in grants}
+            fields = {_field(g): str(time.time()) for g in grants}
             self.inbound.client.hset(self.inbound.keys.grants, mapping=fields)
             self.inbound.shared = tuple(dict.fromkeys([*self.inbound.shared, *grants]))
+
+    def remove(self, grants: Any) -> None:
+        """Revoke ``grants`` for every instance: out of the broker's hash first (raises
+        ``OSError`` when the broker cannot be written: the grants stand), then locally."""
+        import redis
+
+        grants = list(grants)
+        if not grants:
+            return
+        inbound = self.inbound
+        try:
+            inbound.client.hdel(inbound.keys.grants, *(_field(g) for g in grants))
+        except redis.RedisError as exc:
+            raise OSError(f"the grant could not be revoked on the broker {inbound.where}: "
+                          f"{exc}") from None  # fmt: skip
+        inbound.shared = tuple(g for g in inbound.shared if g not in grants)
+        self._grants = [g for g in self._grants if g not in grants]
+        remove = getattr(self.local, "remove", None)
+        if remove is not None:
+            remove(grants)
+
+
+def _field(grant: Grant) -> str:
+    return f"{grant.surface}\x00{grant.pattern}"

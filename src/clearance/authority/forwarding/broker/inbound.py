@@ -268,7 +268,7 @@ class RedisInbound:
             out.extend(self._take(entries))
 
     def _take(self, entries: list[Any]) -> list[Delivery]:
-        from clearance.authority.forwarding.protocol import ProtocolError, Request
+        from clearance.authority.forwarding.protocol import ProtocolError, Request, is_machine
 
         parsed: list[tuple[str, Request]] = []
         hosts: dict[str, str] = {}
@@ -316,10 +316,14 @@ class RedisInbound:
             if state != "new":
                 continue
             # The pid is the child's, on its own machine: liveness travels as its alive key.
-            reply = Reply(self, eid, request, hosts[eid])
+            # The machine is the request's, else the one its stream entry names.
+            request = request.replace(pid=0)
+            if request.requester.machine is None and is_machine(hosts[eid]):
+                request = request.replace(requester=request.requester.replace(machine=hosts[eid]))
+            reply = Reply(self, eid, request, request.requester.machine or hosts[eid])
             with self.lock:
                 self.inflight[request.id] = reply
-            out.append(Delivery(reply, request.replace(pid=0), "", 0))
+            out.append(Delivery(reply, request, "", 0))
         return out
 
     def _run_take(self, keys: list[Any], args: list[Any]) -> Any:

@@ -1,0 +1,159 @@
+"""The web console over the broker: one human in one browser answers agents on other machines.
+
+A real ``redis-server`` and a real ``clearance serve --listen … --broker URL``; the agents are
+real child processes asking through the broker (one claims another machine's name, as an agent in
+a container or a CI runner does) and through the local socket. Every ask shows its machine; "yes,
+for the whole session" lands in the broker's hash that every serving instance honours, and the
+console's grants page lists and revokes it there.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "authority" / "forwarding"))
+
+from redisharness import RedisServer, keygen, needs_redis
+from servicekit import POLICY, SRC, Client, Running, ask_child, child_answer, pending_ids
+
+pytestmark = needs_redis
+
+ASK = """
+import json, sys, time
+sys.path.insert(0, {here!r})
+from redisharness import transport
+from clearance.authority.ask import Requester
+from clearance.authority.forwarding.child import ForwardingAuthorizer
+from clearance.authority.forwarding.protocol import GateFact, Request, new_id, new_nonce
+from clearance.decide.grant import Grant
+
+child = ForwardingAuthorizer(state={state!r}, transport=transport({url!r}, {public!r},
+                                                                  session={session!r}))
+for command in {commands!r}:
+    now = time.time()
+    request = Request(
+        id=new_id(), nonce=new_nonce(), target={session!r}, created=now, expires=now + 120,
+        requester=Requester("explore", "ci-job", "/builds/app", "bash", "bash", command,
+                            "claude-code", None, {machine!r}),
+        reason="asked", gates=(GateFact("bash", "bash", command, (command,)),),
+        grants=(Grant("bash", "npm publish*"),),
+    )
+    verdict = child.forward(request)
+    print(json.dumps({{"action": verdict.action, "resolution": verdict.resolution}}), flush=True)
+"""
+
+
+def remote_agent(running: Running, url: str, public: str, state: Path, machine: str | None,
+                 *commands: str) -> subprocess.Popen[str]:  # fmt: skip
+    """An agent on another machine: its own state root, asking through the broker only."""
+    code = ASK.format(here=str(Path(__file__).resolve().parents[1] / "authority" / "forwarding"),
+                      state=str(state), url=url, public=public, session=running.session,
+                      commands=list(commands), machine=machine)  # fmt: skip
+    return subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True,
+                            env={**running.env, "PYTHONPATH": str(SRC)})  # fmt: skip
+
+
+def verdicts(agent: subprocess.Popen[str]) -> list[dict[str, Any]]:
+    out, err = agent.communicate(timeout=120)
+    assert agent.returncode == 0, err[-2000:]
+    return [json.loads(line) for line in out.splitlines() if line.strip()]
+
+
+def answer(client: Client, ask: str, action: str) -> None:
+    status, _, text = client.request("POST", f"/asks/{ask}", {"action": action,
+                                                              "csrf": client.csrf or ""},
+                                     {"Accept": "application/json"})  # fmt: skip
+    assert status == 200, text
+
+
+def wait_for(check: Any, timeout: float = 30.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not check():
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.05)
+
+
+@pytest.fixture
+def redis_server(tmp_path: Path) -> Any:
+    server = RedisServer(tmp_path / "redis")
+    yield server
+    server.close()
+
+
+def test_one_console_answers_agents_on_other_machines_and_keeps_session_grants_in_redis(
+    world: Any, redis_server: RedisServer, tmp_path: Path
+) -> None:
+    world.global_config(POLICY)
+    project = world.project()
+    public = keygen(world.state, world.env)  # the serving machine's answer key
+    running = Running(world.env, project, "--broker", redis_server.url)
+    try:
+        client = Client(running.port)
+        client.login(running.login_url)
+        grants_key = f"clearance:{running.session}:grants"
+        # An agent in a container on "ci-runner-7" asks; the console names its machine.
+        agent = remote_agent(running, redis_server.url, public, tmp_path / "runner",
+                             "ci-runner-7", "npm publish", "npm publish")  # fmt: skip
+        (first,) = pending_ids(client, 1)
+        _, _, page = client.request("GET", "/")
+        assert "ci-runner-7" in page and "npm publish" in page
+        # "Yes, for the session": the grant goes to the broker's hash, and the agent's next
+        # identical ask is approved by it without reaching the console.
+        answer(client, first, "session")
+        got = verdicts(agent)
+        assert [v["action"] for v in got] == ["allow", "allow"], got
+        assert got[1]["resolution"] == "session_approved", got
+        assert redis_server.client().hkeys(grants_key) == [b"bash\x00npm publish*"]
+        _, _, grants = client.request("GET", "/grants")
+        assert "npm publish*" in grants
+        # A second serving instance on another machine would read the same hash; revoking on
+        # the console takes the grant out of it, and the next ask asks the human again.
+        status, _, text = client.request("POST", "/grants/revoke", {
+            "surface": "bash", "pattern": "npm publish*", "csrf": client.csrf or "",
+        }, {"Accept": "application/json"})  # fmt: skip
+        assert status == 200, text
+        assert redis_server.client().hkeys(grants_key) == []
+        _, _, grants = client.request("GET", "/grants")
+        assert "npm publish*" not in grants
+        # An older agent whose request names no machine: the stream entry's host name is shown.
+        older = remote_agent(running, redis_server.url, public, tmp_path / "older", None,
+                             "npm publish")  # fmt: skip
+        (again,) = pending_ids(client, 1)
+        _, _, page = client.request("GET", "/")
+        assert f"{os.uname().nodename} (this machine)" in page
+        answer(client, again, "deny")
+        assert [v["action"] for v in verdicts(older)] == ["deny"]
+        # An agent on this machine, through the local socket: its machine is named too.
+        local = ask_child(running, running.directory, "mkdir build")
+        (mine,) = pending_ids(client, 1)
+        _, _, page = client.request("GET", "/")
+        assert f"{os.uname().nodename} (this machine)" in page
+        answer(client, mine, "once")
+        assert child_answer(local)["permissionDecision"] == "allow"
+        wait_for(lambda: not pending_ids_now(client))
+        records = [json.loads(line) for line in
+                   (world.state / "logs" / "review.jsonl").read_text().splitlines()]  # fmt: skip
+        prompted = [r for r in records if r["event"] == "forwarded_permission.prompted"]
+        assert [r.get("machine") for r in prompted] == [
+            "ci-runner-7",
+            os.uname().nodename,
+            os.uname().nodename,
+        ], prompted
+    finally:
+        running.stop()
+
+
+def pending_ids_now(client: Client) -> list[str]:
+    import re
+
+    _, _, page = client.request("GET", "/")
+    return re.findall(r'<article class=ask id="ask-([^"]+)"', page)
