@@ -448,3 +448,39 @@ def test_the_answer_key_directory_is_checked_like_the_socket_directory(tmp_path:
     generate(str(fresh))
     assert os.stat(fresh / "broker").st_mode & 0o777 == 0o700
     assert os.stat(fresh / "broker" / "answer.key").st_mode & 0o777 == 0o600
+
+
+def test_a_grant_revoked_on_one_machine_is_honoured_by_no_instance(
+    world: Any, redis_server: RedisServer, public: str, brokers: list[BrokerServing]
+) -> None:
+    """The serving instance holds the grant in its own machine's session grants too; a console
+    on another machine revokes it: the hash loses it and the revocation reaches every instance,
+    so the copy on the serving machine is not honoured either."""
+    from clearance.authority.forwarding.broker import RedisInbound
+    from clearance.authority.forwarding.signing import Signer
+    from clearance.decide.grant import DiskGrants, Grant
+
+    grant = Grant("bash", "npm publish*")
+    DiskGrants(str(world.root / "serving"), "alice").add([grant])
+    serving(world, brokers, redis_server)
+    asker = child(world, redis_server.url, public)
+    verdict = asker.forward(a_request("alice", "npm publish"))
+    assert (verdict.action, verdict.resolution) == ("allow", "session_approved"), verdict.reason
+    other = RedisInbound(redis_server.url, "alice", lambda: {},
+                         Signer.load(str(world.root / "serving")))  # fmt: skip
+    other.open()
+    try:
+        other.session_grants().remove([grant])  # type: ignore[attr-defined]
+    finally:
+        other.close()
+    assert redis_server.client().hkeys(Keys("clearance", "alice").grants) == []
+    assert grant in DiskGrants(str(world.root / "serving"), "alice").grants()  # its own copy
+    assert asker.forward(a_request("alice", "npm publish")).action == "deny"
+    # Granted again for the whole session: honoured again everywhere.
+    other.open()
+    try:
+        other.session_grants().add([grant])
+    finally:
+        other.close()
+    verdict = asker.forward(a_request("alice", "npm publish"))
+    assert (verdict.action, verdict.resolution) == ("allow", "session_approved"), verdict.reason

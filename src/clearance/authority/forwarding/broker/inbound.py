@@ -112,6 +112,7 @@ class RedisInbound:
         self.wire: Wire | None = None  # the receiving thread's connection
         self.inflight: dict[str, Reply] = {}  # request id → reply, while it is being decided
         self.shared: tuple[Grant, ...] = ()  # the session's grants, as last read
+        self.revoked: frozenset[Grant] = frozenset()  # revoked since, as last read
         self.lock = threading.Lock()
         self.answers = Answers(self)
         self.next_beat = 0.0
@@ -161,18 +162,16 @@ class RedisInbound:
         pipe = self.client.pipeline(transaction=False)
         pipe.set(self.keys.beacon, codec.dumps(beacon), px=ms(STALE))
         pipe.hkeys(self.keys.grants)
-        self.keep_grants(pipe.execute()[1])
+        pipe.hkeys(self.keys.revoked)
+        _set, grants, revoked = pipe.execute()
+        self.keep_grants(grants, revoked)
         self.next_beat = time.monotonic() + REFRESH
 
-    def keep_grants(self, fields: list[bytes]) -> None:
-        """Keep the session's grants as last read from the broker (with each batch of requests,
-        and every second)."""
-        found = []
-        for field in fields:
-            surface, zero, pattern = field.decode("utf-8", "replace").partition("\x00")
-            if zero:
-                found.append(Grant(surface, pattern))
-        self.shared = tuple(found)
+    def keep_grants(self, grants: list[bytes], revoked: list[bytes]) -> None:
+        """Keep the session's grants, and the grants revoked since, as last read from the broker
+        (with each batch of requests, and every second)."""
+        self.shared = tuple(_grants(grants))
+        self.revoked = frozenset(_grants(revoked))
 
     def close(self) -> None:
         if self.client is not None:
@@ -294,14 +293,14 @@ class RedisInbound:
             self.client.xdel(self.keys.asks, *drop)
         if not parsed:
             return []
-        keys = [self.keys.asks, self.keys.audit, self.keys.grants]
+        keys = [self.keys.asks, self.keys.audit, self.keys.grants, self.keys.revoked]
         args: list[Any] = [GROUP, self.consumer, ms(self.visibility), ms(KEEP)]
         for eid, request in parsed:
             keys += [self.keys.done(request.id), self.keys.alive(request.id),
                      self.keys.claim(request.id)]  # fmt: skip
             args += [eid, request.id]
-        states, grants = self._run_take(keys, args)
-        self.keep_grants(grants)
+        states, grants, revoked = self._run_take(keys, args)
+        self.keep_grants(grants, revoked)
         out = []
         for (eid, request), state in zip(parsed, states, strict=True):
             state = state.decode() if isinstance(state, bytes) else state
@@ -354,3 +353,13 @@ class RedisInbound:
         from clearance.authority.forwarding.broker.grants import SharedGrants
 
         return SharedGrants(self, self.local_grants() if self.local_grants else None)
+
+
+def _grants(fields: list[bytes]) -> list[Grant]:
+    """Grants from the fields of a grants hash (``surface NUL pattern``)."""
+    found = []
+    for field in fields:
+        surface, zero, pattern = field.decode("utf-8", "replace").partition("\x00")
+        if zero:
+            found.append(Grant(surface, pattern))
+    return found

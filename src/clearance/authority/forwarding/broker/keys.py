@@ -12,6 +12,7 @@ safe_name` spells it)::
     P:S:done:<id>       <id> was answered (or abandoned): the one-answer guard
     P:S:claim:<id>      which instance is deciding <id> (refreshed while it decides)
     P:S:grants          hash of the "whole session" grants every instance honours
+    P:S:revoked         hash of the grants revoked since: no instance honours its own copy
     P:S:audit           stream of decisions and abandonments, one entry per request id
 """
 
@@ -74,13 +75,14 @@ def env_seconds(env: Mapping[str, str], name: str, default: float) -> float:
 class Keys:
     """The key names of one serving session under a prefix."""
 
-    __slots__ = ("asks", "audit", "base", "beacon", "grants", "sessions")
+    __slots__ = ("asks", "audit", "base", "beacon", "grants", "revoked", "sessions")
 
     def __init__(self, prefix: str, session: str) -> None:
         self.base = f"{prefix}:{safe_name(session)}"
         self.asks = self.base + ":asks"
         self.beacon = self.base + ":beacon"
         self.grants = self.base + ":grants"
+        self.revoked = self.base + ":revoked"
         self.audit = self.base + ":audit"
         self.sessions = prefix + ":sessions"
 

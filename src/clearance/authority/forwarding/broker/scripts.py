@@ -7,14 +7,15 @@ from clearance.authority.forwarding.broker.keys import AUDIT_MAX
 
 __all__ = ["ANSWER", "TAKE"]
 
-# KEYS[1] asks, KEYS[2] audit, KEYS[3] grants, then per request: done, alive, claim.
-# ARGV: group, consumer, claim ms, keep ms, then per request: entry id, request id.
-# Returns the state of each request and the session's grants (read in the same step).
+# KEYS[1] asks, KEYS[2] audit, KEYS[3] grants, KEYS[4] revoked, then per request: done, alive,
+# claim. ARGV: group, consumer, claim ms, keep ms, then per request: entry id, request id.
+# Returns the state of each request, the session's grants and its revoked grants (read in the
+# same step).
 TAKE = """
 local out = {}
-local n = (#KEYS - 3) / 3
+local n = (#KEYS - 4) / 3
 for i = 1, n do
-  local done, alive, claim = KEYS[3*i+1], KEYS[3*i+2], KEYS[3*i+3]
+  local done, alive, claim = KEYS[3*i+2], KEYS[3*i+3], KEYS[3*i+4]
   local eid, rid = ARGV[3 + 2*i], ARGV[4 + 2*i]
   if redis.call('EXISTS', done) == 1 then
     redis.call('XACK', KEYS[1], ARGV[1], eid)
@@ -37,7 +38,7 @@ for i = 1, n do
     end
   end
 end
-return {out, redis.call('HKEYS', KEYS[3])}
+return {out, redis.call('HKEYS', KEYS[3]), redis.call('HKEYS', KEYS[4])}
 """.replace("AUDIT_MAX", str(AUDIT_MAX))
 
 # KEYS: done, reply, audit, asks, claim. ARGV: body, signature, keep ms, group, entry id,
