@@ -239,6 +239,7 @@ def main() -> None:
     total = int(args[args.index("--requests") + 1]) if "--requests" in args else 4000
     children = int(args[args.index("--children") + 1]) if "--children" in args else 8
     runs = int(args[args.index("--runs") + 1]) if "--runs" in args else 500
+    print("load average (1, 5, 15 min): {:.2f} {:.2f} {:.2f}".format(*os.getloadavg()))
     with tempfile.TemporaryDirectory() as tmp:
         os.makedirs(os.path.join(tmp, "redis"))
         redis_process, url = start_redis(os.path.join(tmp, "redis"))
@@ -269,13 +270,16 @@ def main() -> None:
             print(f"  CPU per ask: children {CPU['children'] / done * 1000:.2f} ms, servers "
                   f"{CPU['servers'] / done * 1000:.2f} ms, redis {redis_cpu / done * 1000:.2f} ms",
                   flush=True)  # fmt: skip
+            broker_rate = done / elapsed
             elapsed, done = throughput(envs[:1], tmp, None, None, total, children)
             print(f"  socket, 1 server:  {done} asks in {elapsed:.2f} s "
-                  f"({done / elapsed:.0f}/s)", flush=True)  # fmt: skip
+                  f"({done / elapsed:.0f}/s); broker/socket {broker_rate / (done / elapsed):.2f}",
+                  flush=True)  # fmt: skip
             print(f"  CPU per ask: children {CPU['children'] / done * 1000:.2f} ms, server "
                   f"{CPU['servers'] / done * 1000:.2f} ms", flush=True)  # fmt: skip
         finally:
             stop(redis_process)
+    print("load average (1, 5, 15 min): {:.2f} {:.2f} {:.2f}".format(*os.getloadavg()))
 
 
 def commands(url: str) -> int:
