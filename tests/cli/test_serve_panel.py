@@ -61,6 +61,7 @@ def test_the_panel_keeps_the_export_line_and_lists_answers_in_recent(world: Any)
         assert "export CLEARANCE_PARENT_SESSION=P" in last, last
         recent = last.split("Recent:", 1)[1]
         assert "make build" in recent and "waiting for you" not in recent, last
+        assert f" on {os.uname().nodename} · C1 · " in recent, last  # the asking machine
         assert "Pending (0):" in last, last
     finally:
         serve.terminate()

@@ -89,7 +89,8 @@ def _who(request: Request) -> str:
     from clearance._display import escape
     from clearance.hosts.names import host_label
 
-    return (escape(f"{agent} · {host_label(who.host)} · {who.session} · {who.tool} ")
+    machine = f" on {who.machine}" if who.machine else ""
+    return (escape(f"{agent} · {host_label(who.host)}{machine} · {who.session} · {who.tool} ")
             + '"' + escape(value) + '"')  # fmt: skip
 
 
