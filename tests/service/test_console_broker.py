@@ -157,3 +157,32 @@ def pending_ids_now(client: Client) -> list[str]:
 
     _, _, page = client.request("GET", "/")
     return re.findall(r'<article class=ask id="ask-([^"]+)"', page)
+
+
+def test_with_its_broker_down_the_console_says_so_and_the_grant_stands(
+    world: Any, redis_server: RedisServer, tmp_path: Path
+) -> None:
+    world.global_config(POLICY)
+    project = world.project()
+    public = keygen(world.state, world.env)
+    running = Running(world.env, project, "--broker", redis_server.url)
+    try:
+        client = Client(running.port)
+        client.login(running.login_url)
+        agent = remote_agent(running, redis_server.url, public, tmp_path / "runner",
+                             "ci-runner-7", "npm publish")  # fmt: skip
+        (first,) = pending_ids(client, 1)
+        answer(client, first, "session")
+        assert [v["action"] for v in verdicts(agent)] == ["allow"]
+        redis_server.stop()
+        status, _, text = client.request("POST", "/grants/revoke", {
+            "surface": "bash", "pattern": "npm publish*", "csrf": client.csrf or "",
+        }, {"Accept": "application/json"})  # fmt: skip
+        assert status == 503, text
+        message = json.loads(text)["message"]
+        assert "was not revoked, and stands" in message and "broker" in message, message
+        assert "Traceback" not in message and "Errno" not in message, message
+        _, _, page = client.request("GET", "/grants")
+        assert "npm publish*" in page  # the serving session's copy: the grant still stands
+    finally:
+        running.stop()

@@ -407,14 +407,24 @@ def build_app(service: Service) -> Starlette:
 
     @console()
     async def grants(request: Request, session: ConsoleSession) -> Response:
-        return HTMLResponse(pages.grants_page(broker.grants(), broker.session, session))
+        try:
+            found = broker.grants()
+        except OSError as exc:
+            page = pages.message_page("Grants unavailable", _unreachable(exc), session)
+            return HTMLResponse(page, 503)
+        return HTMLResponse(pages.grants_page(found, broker.session, session))
 
     @console(post=True)
     async def revoke(request: Request, session: ConsoleSession) -> Response:
         form = await request.form()
         surface, pattern = str(form.get("surface") or ""), str(form.get("pattern") or "")
         by = f"{session.label} from {session.address}"
-        if not broker.revoke(surface, pattern, by):
+        try:
+            revoked = broker.revoke(surface, pattern, by)
+        except OSError as exc:
+            return _result(request, 503, f'{surface} "{pattern}" was not revoked, and stands: '
+                           f"{_unreachable(exc)}")  # fmt: skip
+        if not revoked:
             return _result(request, 404, f'No grant {surface} "{pattern}" to revoke.')
         return _result(request, 200, f'Revoked {surface} "{pattern}".', reload=True)
 
@@ -459,3 +469,12 @@ def _plugin_adapter(host: str) -> Any:
 
         return PiAdapter()
     return None
+
+
+def _unreachable(exc: OSError) -> str:
+    """What a human reads when the session's grant store (its Redis broker, or its state
+    directory) could not be reached."""
+    from clearance._fault import os_reason
+
+    return (f"the serving session's grant store could not be reached ({os_reason(exc)}); "
+            "check that its broker is up, then try again.")  # fmt: skip
