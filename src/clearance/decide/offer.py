@@ -10,6 +10,7 @@ of every asking gate, so an ask mixing a read and a write grants each only its o
 from __future__ import annotations
 
 from clearance.decide.suggestion import Suggestion, suggest
+from clearance.intent.sentinel import UNPARSEABLE, UNPARSED
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -19,7 +20,7 @@ __all__ = ["WHOLE_COMMAND_SENTINELS", "flatten", "offers"]
 
 # Sentinels whose session grant is the exact command, never a wildcard (docs/approvals.md,
 # "Suggested patterns").
-WHOLE_COMMAND_SENTINELS = frozenset({"<unparsed-bash-subtree>", "<unparseable-bash-command>"})
+WHOLE_COMMAND_SENTINELS = frozenset({UNPARSED, UNPARSEABLE})
 
 
 def offers(decision: Decision) -> list[tuple[GateResult, tuple[Suggestion, ...]]]:

@@ -1,11 +1,11 @@
 """The gatekeeper: the whole path of one call, for any host (the generic Python API).
 
 ``decide(call)`` runs the engine; a deny is logged as ``blocked`` and refused without a prompt;
-an ask goes through session grants (already applied by the engine), yolo, the authorizer chain
-and the terminal authorizer; "for this session" answers are recorded as grants. Every
-resolution is written to the review log and emitted as a ``decision`` event; ``ui_prompt`` is
-emitted exactly when a human is about to be asked. Any exception between the call and the
-verdict denies the call and writes ``gate_error`` (fail closed).
+an ask left after session grants and yolo (both applied by the engine, ``decide/lift.py``) goes
+to the authorizer chain and the terminal authorizer; "for this session" answers are recorded as
+grants. Every resolution is written to the review log and emitted as a ``decision`` event;
+``ui_prompt`` is emitted exactly when a human is about to be asked. Any exception between the
+call and the verdict denies the call and writes ``gate_error`` (fail closed).
 """
 
 from __future__ import annotations
@@ -269,7 +269,8 @@ class Gatekeeper:
                                 "gate_error", "gate_error")  # fmt: skip
 
     def resolve(self, call: ToolCall, decision: Decision, request_id: str | None = None) -> Outcome:
-        """Everything after the engine: grants are applied; yolo, authorizers, log, events."""
+        """Everything after the engine (which applied grants and yolo): authorizers, log,
+        events."""
         if request_id is None:
             from clearance.audit.request_id import new_request_id
 
@@ -307,12 +308,7 @@ class Gatekeeper:
                               "allow", decision.reason, "auto_approved", "yolo")  # fmt: skip
             return finish("permission_request.allowed", call, decision, request_id, "allow",
                           decision.reason, "policy_allow", "rule")  # fmt: skip
-        # An ask.
-        if self.engine.policy.yolo:
-            # Only synthetic asks survive the yolo rewrite (wrapped or unparsed commands).
-            return finish("permission_request.auto_approved", call, decision, request_id,
-                          "allow", f"Approved by yolo: {decision.reason}", "auto_approved",
-                          "yolo")  # fmt: skip
+        # An ask: what grants and yolo could lift, the engine lifted (``decide/lift.py``).
         from clearance.authority.ask import Ask
 
         ask = Ask(decision, request_id)
