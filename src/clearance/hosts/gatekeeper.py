@@ -174,17 +174,9 @@ class Gatekeeper:
     # -- reporting ---------------------------------------------------------------------------
 
     def write(self, event: str, fields: dict[str, Any]) -> None:
-        """One review-log line (no-op without a log); a line that cannot be appended is said on
-        stderr, so a decision never goes unrecorded in silence."""
+        """One review-log line (no-op without a log; ``ReviewLog.record``)."""
         if self.log is not None:
-            problem = self.log.write(event, fields)
-            if problem is not None:
-                import sys
-
-                sys.stderr.write(
-                    f"{problem}; this {event} is missing from the review log "
-                    "(`clearance doctor` checks the log)\n"
-                )
+            self.log.record(event, fields)
 
     def _report_rejected(self, call: ToolCall) -> None:
         """A session-grant file that failed its seal was ignored: say so in the review log."""
