@@ -202,7 +202,8 @@ def _option_pattern(words: Sequence[str]) -> str | None:
     name = words[0]
     if name not in _OPTION_FORM or not all(_plain(w) for w in words):
         return None
-    from clearance.policy.programs import PROGRAMS, parse_command
+    from clearance.policy.program_grammar import parse_command
+    from clearance.policy.programs import PROGRAMS
 
     parsed = parse_command(PROGRAMS.get(name), name, words[1:])
     operands = parsed.operands
@@ -229,7 +230,8 @@ def _option_pattern(words: Sequence[str]) -> str | None:
 def _subcommand_index(words: Sequence[str]) -> int | None:
     """The index of the subcommand after the program's own options (``git -C repo push``),
     for a program of the option table; ``None`` when no option precedes it or it is unclear."""
-    from clearance.policy.programs import PROGRAMS, parse_command
+    from clearance.policy.program_grammar import parse_command
+    from clearance.policy.programs import PROGRAMS
 
     name = _basename(words[0])
     program = PROGRAMS.get(name)
