@@ -22,9 +22,11 @@ if TYPE_CHECKING:
 
     EventKind = Literal["ui_prompt", "decision"]
 
-__all__ = ["EVENT_KINDS", "Event"]
+__all__ = ["DECISION", "EVENT_KINDS", "UI_PROMPT", "Event"]
 
-EVENT_KINDS = ("decision", "ui_prompt")
+DECISION = "decision"  # a call was resolved
+UI_PROMPT = "ui_prompt"  # a human is about to be asked
+EVENT_KINDS = (DECISION, UI_PROMPT)
 _set = object.__setattr__
 
 
@@ -63,7 +65,7 @@ class Event(Frozen):
         payload = redact_fields(self.payload, max_width=200)
         what = payload.get("value") or payload.get("tool") or payload.get("surface") or "?"
         surface = payload.get("surface") or payload.get("tool")
-        head = "ask" if self.kind == "ui_prompt" else str(payload.get("result") or "decision")
+        head = "ask" if self.kind == UI_PROMPT else str(payload.get("result") or "decision")
         text = f"{head}: {surface} {what}" if surface and surface != what else f"{head}: {what}"
         agent = payload.get("agent")
         return f"{text} (agent {agent})" if agent else text

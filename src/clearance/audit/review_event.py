@@ -17,10 +17,12 @@ if TYPE_CHECKING:
     ]
 
 __all__ = [
+    "ALLOWED",
     "APPROVED",
     "AUTO_APPROVED",
     "BLOCKED",
     "DECIDED_BY",
+    "DELEGATED",
     "DENIED",
     "FORWARDED_PREFIX",
     "GATE_ERROR",
@@ -38,9 +40,11 @@ DENIED = "permission_request.denied"
 BLOCKED = "permission_request.blocked"
 SESSION_APPROVED = "permission_request.session_approved"
 AUTO_APPROVED = "permission_request.auto_approved"
+ALLOWED = "permission_request.allowed"  # the policy allowed the call outright
+DELEGATED = "permission_request.delegated"  # a host's own dialog takes the ask to its user
 GATE_ERROR = "gate_error"
 NOTIFY_ERROR = "notify.error"
-# A session-grant file failed its seal (not written by clearance): its grants were ignored.
+# The events of forwarding, written by ``authority/forwarding`` (docs/audit-log.md).
 FORWARDED_PREFIX = "forwarded_permission."
 
 REQUEST_EVENTS = (WAITING, APPROVED, DENIED, BLOCKED, SESSION_APPROVED, AUTO_APPROVED)

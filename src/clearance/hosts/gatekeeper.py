@@ -11,6 +11,8 @@ call and the verdict denies the call and writes ``gate_error`` (fail closed).
 from __future__ import annotations
 
 from clearance._frozen import Frozen
+from clearance.audit import review_event as names
+from clearance.audit.event import DECISION, UI_PROMPT
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -97,7 +99,7 @@ def reporting(policy: Policy, state: str) -> tuple[ReviewLog | None, EventBus]:
             consumers = consumers_from_config(notify)
         except NotifyConfigError as exc:
             if log is not None:
-                log.write("notify.error", {"message": f"notify is not used: {exc}"})
+                log.write(names.NOTIFY_ERROR, {"message": f"notify is not used: {exc}"})
     return log, EventBus(consumers, log=log)
 
 
@@ -216,7 +218,7 @@ class Gatekeeper:
         payload = self._fields(ask.decision.call, ask.decision, ask.request_id)
         payload["message"] = ask.decision.reason
         payload["forwarding"] = ask.requester.as_json() if ask.requester else None
-        self._emit("ui_prompt", payload)
+        self._emit(UI_PROMPT, payload)
 
     def _finish(
         self,
@@ -240,7 +242,7 @@ class Gatekeeper:
         if extra:
             fields.update(extra)
         self.write(event, fields)
-        self._emit("decision", dict(fields))
+        self._emit(DECISION, dict(fields))
         return Outcome(action, reason, resolution, decided_by, decision, request_id)
 
     # -- deciding ----------------------------------------------------------------------------
@@ -257,7 +259,7 @@ class Gatekeeper:
             from clearance._fault import describe
 
             reason = f"Denied: clearance failed while deciding ({describe(exc)})"
-            return self._finish("gate_error", call, decision, request_id, "deny", reason,
+            return self._finish(names.GATE_ERROR, call, decision, request_id, "deny", reason,
                                 "gate_error", "gate_error")  # fmt: skip
 
     def resolve(self, call: ToolCall, decision: Decision, request_id: str | None = None) -> Outcome:
@@ -274,16 +276,18 @@ class Gatekeeper:
             from clearance._fault import describe
 
             reason = f"Denied: clearance failed while deciding ({describe(exc)})"
-            return self._finish("gate_error", call, decision, request_id, "deny", reason,
+            return self._finish(names.GATE_ERROR, call, decision, request_id, "deny", reason,
                                 "gate_error", "gate_error")  # fmt: skip
 
     def _resolve(self, call: ToolCall, decision: Decision, request_id: str) -> Outcome:
         finish = self._finish
-        if decision.gates and decision.gates[0].gate == "gate_error":
-            return finish("gate_error", call, decision, request_id, "deny", decision.reason,
+        from clearance.intent.sentinel import GATE_ERROR
+
+        if decision.gates and decision.gates[0].gate == GATE_ERROR:
+            return finish(names.GATE_ERROR, call, decision, request_id, "deny", decision.reason,
                           "gate_error", "gate_error")  # fmt: skip
         if decision.action == "deny":
-            return finish("permission_request.blocked", call, decision, request_id, "deny",
+            return finish(names.BLOCKED, call, decision, request_id, "deny",
                           decision.reason, "policy_denied", "rule")  # fmt: skip
         if decision.action == "allow":
             granted = [
@@ -292,19 +296,19 @@ class Gatekeeper:
             if granted:
                 rule = granted[0].rule
                 assert rule is not None
-                return finish("permission_request.session_approved", call, decision, request_id,
+                return finish(names.SESSION_APPROVED, call, decision, request_id,
                               "allow", decision.reason, "session_approved", "session_approval",
                               {"sessionApprovalPattern": rule.pattern})  # fmt: skip
             if any(g.rule is not None and g.rule.origin == "yolo" for g in decision.gates):
-                return finish("permission_request.auto_approved", call, decision, request_id,
+                return finish(names.AUTO_APPROVED, call, decision, request_id,
                               "allow", decision.reason, "auto_approved", "yolo")  # fmt: skip
-            return finish("permission_request.allowed", call, decision, request_id, "allow",
+            return finish(names.ALLOWED, call, decision, request_id, "allow",
                           decision.reason, "policy_allow", "rule")  # fmt: skip
         # An ask: what grants and yolo could lift, the engine lifted (``decide/lift.py``).
         from clearance.authority.ask import Ask
 
         ask = Ask(decision, request_id)
-        self.write("permission_request.waiting",
+        self.write(names.WAITING,
                     {**self._fields(call, decision, request_id), "decision": "ask",
                      "reason": _scrub(decision, decision.reason)})  # fmt: skip
         verdict = self.authorizer.authorize(ask)
@@ -314,7 +318,7 @@ class Gatekeeper:
         self, call: ToolCall, decision: Decision, request_id: str, verdict: Verdict
     ) -> Outcome:
         if verdict.action == "defer":  # the host's own dialog will ask its user
-            return self._finish("permission_request.delegated", call, decision, request_id,
+            return self._finish(names.DELEGATED, call, decision, request_id,
                                 "ask", decision.reason, "host_dialog", "host")  # fmt: skip
         if verdict.action == "allow":
             extra: dict[str, Any] = {}
@@ -329,9 +333,9 @@ class Gatekeeper:
                     {"surface": g.surface, "pattern": g.pattern} for g in verdict.grants
                 ]
             reason = verdict.reason or "Approved."
-            return self._finish("permission_request.approved", call, decision, request_id,
+            return self._finish(names.APPROVED, call, decision, request_id,
                                 "allow", reason, verdict.resolution, verdict.decided_by,
                                 extra)  # fmt: skip
         reason = verdict.reason or "Denied."
-        return self._finish("permission_request.denied", call, decision, request_id, "deny",
+        return self._finish(names.DENIED, call, decision, request_id, "deny",
                             reason, verdict.resolution, verdict.decided_by)  # fmt: skip
