@@ -1,7 +1,9 @@
 """The names of review-log events and the closed vocabularies of their fields.
 
-The writers live elsewhere (``decide``, ``authority``, ``hosts``); this module is the one list
-they and ``docs/audit-log.md`` agree on. Fields common to request events: ``requestId``,
+The writers live elsewhere (the gatekeeper in ``hosts``, forwarding in ``authority``, the
+service); this module is the one list they and ``docs/audit-log.md`` agree on, but for the names
+the layers below ``audit`` write (``forwarded_permission.*`` in ``authority/forwarding``,
+``GRANTS_REJECTED`` in ``decide/grant.py``). Fields common to request events: ``requestId``,
 ``tool``, ``agent``, ``session``, ``surface``, ``value``, ``rule`` (``{"surface", "pattern",
 "origin"}`` or null), ``resolution``, ``decidedBy``.
 """
