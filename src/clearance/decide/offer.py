@@ -16,7 +16,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from clearance.decide.decision import Decision, GateResult
 
-__all__ = ["WHOLE_COMMAND_SENTINELS", "flatten", "offers"]
+__all__ = ["WHOLE_COMMAND_SENTINELS", "flatten", "offers", "suggestions"]
 
 # Sentinels whose session grant is the exact command, never a wildcard (docs/approvals.md,
 # "Suggested patterns").
@@ -54,3 +54,9 @@ def flatten(found: list[tuple[GateResult, tuple[Suggestion, ...]]]) -> tuple[Sug
         for s in suggestions:
             seen.setdefault((s.surface, s.pattern), s)
     return tuple(seen.values())
+
+
+def suggestions(decision: Decision) -> tuple[Suggestion, ...]:
+    """Every option a human could grant for ``decision``, once each (none for an allow or a
+    deny): what ``check --json`` and ``explain`` show."""
+    return flatten(offers(decision)) if decision.action == "ask" else ()
