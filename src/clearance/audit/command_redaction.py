@@ -5,7 +5,7 @@ on the log's append path) that finds these shapes and replaces the secret with `
 (docs/audit-log.md, "Secrets inside commands"):
 
 * a shell assignment to a sensitive name where bash would treat it as one — before the command
-  word (``API_KEY=sk-1 curl …``), after a declaration builtin (``export GHTOKEN="abc"``), after
+  word (``API_KEY=sk-1 curl …``), after a declaration builtin (``export GH_TOKEN="abc"``), after
   ``env`` or ``sudo`` and their options (``env MY_SECRET=x cmd``): ``API_KEY=[redacted] curl …``;
 * an HTTP header whose field name is sensitive, in any argument, quoted or not, alone or after
   ``-H``/``--header=``/``name=``: ``-H "Authorization: Bearer x"`` becomes
@@ -29,8 +29,7 @@ guaranteed to be a valid command.
 
 from __future__ import annotations
 
-from clearance.audit.command_scan import ARGS, COMMAND, TOKEN, mask_header, next_state, scan
-from clearance.audit.secret_argument import REDACTED, Edit, Word, argument
+from clearance.audit.secret_argument import REDACTED, TOKEN, Edit, Word
 from clearance.audit.sensitive_name import is_sensitive_name
 
 __all__ = ["REDACTED", "redact_argv", "redact_command"]
@@ -97,6 +96,8 @@ def _named(command: str) -> str:
         flag in command for flag in _FLAG_HINTS
     ):
         return command
+    from clearance.audit.command_scan import scan  # only for a command that may hold a secret
+
     edits: list[Edit] = []
     scan(command, 0, len(command), edits, 0)
     return _apply(command, edits) if edits else command
@@ -105,6 +106,9 @@ def _named(command: str) -> str:
 def redact_argv(argv: list[str] | tuple[str, ...]) -> list[str]:
     """The same masking for a command given as an argument vector (each item one word)."""
     out: list[str] = []
+    from clearance.audit.command_scan import ARGS, COMMAND, mask_header, next_state
+    from clearance.audit.secret_argument import argument
+
     state, skip_word = COMMAND, False
     context: list[str] = []
     mode = ""

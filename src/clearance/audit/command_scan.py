@@ -10,13 +10,12 @@ is appended to a list of edits (``clearance.audit.command_redaction`` applies th
 
 from __future__ import annotations
 
-from clearance.audit.secret_argument import REDACTED, Edit, Word, argument
+from clearance.audit.secret_argument import REDACTED, TOKEN, Edit, Word, argument
 from clearance.audit.sensitive_name import is_sensitive_name
 
-__all__ = ["ARGS", "COMMAND", "TOKEN", "mask_header", "next_state", "scan"]
+__all__ = ["ARGS", "COMMAND", "mask_header", "next_state", "scan"]
 
 _BLANKS = frozenset(" \t\r")
-TOKEN = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_.")
 _OPERATORS = frozenset(";&|()\n")
 _BREAKS = _BLANKS | _OPERATORS | frozenset("<>")
 _NAME_START = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_")
@@ -68,7 +67,7 @@ def scan(text: str, i: int, end: int, edits: list[Edit], depth: int) -> None:
                 i += strip
                 while i < end and text[i] in _BLANKS:
                     i += 1
-                i, (chars, _, _, _) = _lexnext_state(text, i, end, edits, depth)
+                i, (chars, _, _, _) = _lex_word(text, i, end, edits, depth)
                 heredocs.append(("".join(chars), strip))
                 continue
             while i < end and text[i] in "<>&|":
@@ -79,7 +78,7 @@ def scan(text: str, i: int, end: int, edits: list[Edit], depth: int) -> None:
             i = end if newline == -1 else newline
         else:
             start = i
-            i, word = _lexnext_state(text, i, end, edits, depth)
+            i, word = _lex_word(text, i, end, edits, depth)
             chars = word[0]
             if i < end and text[i] in "<>" and chars and "".join(chars).isdigit():
                 continue  # a file descriptor number, part of the redirect that follows
@@ -177,7 +176,7 @@ def mask_header(word: Word, end: int, edits: list[Edit]) -> None:
             return
 
 
-def _lexnext_state(text: str, i: int, end: int, edits: list[Edit], depth: int) -> tuple[int, Word]:
+def _lex_word(text: str, i: int, end: int, edits: list[Edit], depth: int) -> tuple[int, Word]:
     """One shell word from ``i``: its unquoted characters, where each came from, its quoting."""
     chars: list[str] = []
     positions: list[int] = []

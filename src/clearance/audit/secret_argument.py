@@ -11,9 +11,11 @@ from __future__ import annotations
 
 from clearance.audit.sensitive_name import is_sensitive_name
 
-__all__ = ["REDACTED", "Edit", "Word", "argument"]
+__all__ = ["REDACTED", "TOKEN", "Edit", "Word", "argument"]
 
 REDACTED = "[redacted]"
+# The characters of a header's field name or a query parameter's name.
+TOKEN = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_.")
 
 Edit = tuple[int, int, str]
 Word = tuple[list[str], list[int], list[str], bool]  # chars, raw positions, quote per char, closed
