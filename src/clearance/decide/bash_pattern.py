@@ -9,7 +9,8 @@ command, without a wildcard, when a wrapper makes the inner command unclear (``b
 
 Wrappers are peeled with the shell analyzer's own option grammars
 (``clearance.intent.shell.options``), so a suggestion reads ``sudo -u x git push`` exactly as
-the bash gate does. Every pattern is the command's own text up to a word boundary, followed by
+the bash gate does; the shells and the wrappers that run a whole command line are the
+analyzer's lists too. Every pattern is the command's own text up to a word boundary, followed by
 ``*`` or `` *``, so it always matches the command it was suggested for under the wildcard rules
 (docs/configuration.md, "Wildcards"). No ``re``, no ``shlex``.
 """
@@ -17,6 +18,8 @@ the bash gate does. Every pattern is the command's own text up to a word boundar
 from __future__ import annotations
 
 from clearance.intent.shell.options import GETOPT, is_assignment, table_inner
+from clearance.intent.shell.runners import SHELLS
+from clearance.intent.shell.wrapper import OPAQUE_LINE
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -229,8 +232,8 @@ def _basename(word: str) -> str:
 # table walk (``table_inner``); any other wrapper is the command the pattern names.
 _SEEN_THROUGH = frozenset({"sudo", "env", "xargs", "doas", "nohup", "setsid", "time", "timeout",
                            "nice", "stdbuf", "flock"})  # fmt: skip
-_AMBIGUOUS = frozenset({"watch", "parallel", "rush", "rust-parallel", "eval"})
-_SHELLS = frozenset({"bash", "sh", "dash", "zsh", "ksh"})
+# What hands a command line to a shell (the analyzer's OPAQUE_LINE: watch, parallel, tmux, …).
+_AMBIGUOUS = OPAQUE_LINE | {"eval"}
 _EXEC_FLAGS = {
     "find": frozenset({"-exec", "-execdir", "-ok", "-okdir"}),
     "fd": frozenset({"-x", "--exec", "-X", "--exec-batch"}),
@@ -287,7 +290,7 @@ def _opaque_shell(name: str, words: Sequence[str], i: int) -> bool:
     Any short-option cluster holding ``c`` before ``--`` counts, even past an operand: a wider
     net only makes the suggestion narrower (the whole command).
     """
-    if name not in _SHELLS:
+    if name not in SHELLS:
         return False
     for word in words[i + 1 :]:
         if word == "--":
