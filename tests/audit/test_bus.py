@@ -112,6 +112,8 @@ def test_an_events_json_is_redacted_and_capped() -> None:
             "deny: mcp github:x",
         ),
         ("decision", {"tool": "task"}, "decision: task"),
+        # As the gatekeeper emits it (docs/notifications.md): the word is under "decision".
+        ("decision", {"surface": "bash", "value": "ls", "decision": "allow"}, "allow: bash ls"),
         (
             "ui_prompt",
             {"surface": "bash", "value": "API_KEY=k x"},

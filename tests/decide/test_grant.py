@@ -157,7 +157,7 @@ def test_a_grant_file_not_sealed_by_clearance_is_ignored(tmp_path) -> None:  # t
 
 
 def test_a_command_rule_grant_covers_every_spelling_of_what_was_approved() -> None:
-    from clearance.decide.suggestion import bash_pattern
+    from clearance.decide.bash_pattern import bash_pattern
 
     grant = Grant("bash", bash_pattern("rm -rf build"))
     assert grant.pattern == "rm [-r -f] build"

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from clearance.decide.engine import Engine
+from clearance.decide.offer import suggestions
 from clearance.intent.call import ToolCall
 
 
@@ -256,7 +257,7 @@ def test_a_deny_on_one_gate_preempts_an_ask_on_another(root: Path) -> None:
     assert actions == ["allow", "ask", "deny"]
     assert decision.action == "deny" and decision.rule is not None
     assert decision.rule.pattern == "~/.ssh/*"
-    assert decision.suggestions == ()
+    assert suggestions(decision) == ()
 
 
 def test_an_ask_lists_every_reason_and_messages_name_path_boundary_and_rule(root: Path) -> None:
@@ -284,11 +285,14 @@ def test_suggestions_are_directory_patterns(root: Path) -> None:
     decision = engine.check(
         ToolCall("read", {"file_path": str(root / "other/lib/mod.py")}, str(root / "proj"))
     )
-    assert [(s.surface, s.pattern) for s in decision.suggestions] == [
+    assert [(s.surface, s.pattern) for s in suggestions(decision)] == [
         ("external_directory_read", f"{root}/other/lib/*")
     ]
     decision = engine.check(ToolCall("ls", {"path": str(root / "other/lib")}, str(root / "proj")))
-    assert [s.pattern for s in decision.suggestions] == [f"{root}/other/lib", f"{root}/other/lib/*"]
+    assert [s.pattern for s in suggestions(decision)] == [
+        f"{root}/other/lib",
+        f"{root}/other/lib/*",
+    ]
 
 
 def test_check_json_lists_paths_with_aliases(world) -> None:  # type: ignore[no-untyped-def]

@@ -6,11 +6,11 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from clearance.decide.bash_pattern import bash_pattern
 from clearance.decide.grant import Grant
 from clearance.decide.suggestion import (
     Suggestion,
     approval_pattern,
-    bash_pattern,
     both_directions_label,
     mcp_pattern,
     suggest,

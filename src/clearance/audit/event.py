@@ -2,11 +2,12 @@
 
 ``ui_prompt`` is emitted exactly when a human is about to be asked — never for a policy, session,
 yolo or authorizer resolution, nor by a process with no human. Its payload: ``requestId``,
-``tool``, ``surface``, ``value``, ``agent``, ``session``, ``cwd``, ``forwarding``
-(``{"requesterAgent", "requesterSession"}`` or null). ``decision`` is emitted for every
-resolution: ``requestId``, ``tool``, ``surface``, ``value``, ``agent``, ``session``, ``result``
-(``allow``/``deny``), ``resolution``, ``decidedBy``, ``rule``, ``forwarding``
-(docs/notifications.md).
+``tool``, ``surface``, ``value``, ``agent``, ``session``, ``cwd``, ``forwarding`` (null for a
+local ask; for a forwarded one the requester's provenance, ``Requester.as_json``). ``decision``
+is emitted for every resolution: ``requestId``, ``tool``, ``surface``, ``value``, ``agent``,
+``session``, ``cwd``, ``decision`` (``allow``/``deny``, or ``ask`` when a host's own dialog
+takes over), ``reason``, ``resolution``, ``decidedBy``, ``rule``; a serving session's adds
+``result``, the same word (docs/notifications.md).
 """
 
 from __future__ import annotations
@@ -22,9 +23,11 @@ if TYPE_CHECKING:
 
     EventKind = Literal["ui_prompt", "decision"]
 
-__all__ = ["EVENT_KINDS", "Event"]
+__all__ = ["DECISION", "EVENT_KINDS", "UI_PROMPT", "Event"]
 
-EVENT_KINDS = ("decision", "ui_prompt")
+DECISION = "decision"  # a call was resolved
+UI_PROMPT = "ui_prompt"  # a human is about to be asked
+EVENT_KINDS = (DECISION, UI_PROMPT)
 _set = object.__setattr__
 
 
@@ -63,7 +66,11 @@ class Event(Frozen):
         payload = redact_fields(self.payload, max_width=200)
         what = payload.get("value") or payload.get("tool") or payload.get("surface") or "?"
         surface = payload.get("surface") or payload.get("tool")
-        head = "ask" if self.kind == "ui_prompt" else str(payload.get("result") or "decision")
+        head = (
+            "ask"
+            if self.kind == UI_PROMPT
+            else str(payload.get("decision") or payload.get("result") or "decision")
+        )
         text = f"{head}: {surface} {what}" if surface and surface != what else f"{head}: {what}"
         agent = payload.get("agent")
         return f"{text} (agent {agent})" if agent else text

@@ -93,6 +93,18 @@ class ReviewLog(Frozen):
             return f"clearance: review log: could not encode event {event!r}: {exc}"
         return self.append(line)
 
+    def record(self, event: str, fields: Mapping[str, object] | None = None) -> None:
+        """:meth:`write`, and a line that cannot be appended is said on stderr, so a decision
+        never goes unrecorded in silence."""
+        problem = self.write(event, fields)
+        if problem is not None:
+            import sys
+
+            sys.stderr.write(
+                f"{problem}; this {event} is missing from the review log "
+                "(`clearance doctor` checks the log)\n"
+            )
+
     def append(self, line: bytes) -> str | None:
         """Append an already rendered line with one ``write``; a warning on failure."""
         try:

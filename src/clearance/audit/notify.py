@@ -25,7 +25,7 @@ from _collections_abc import Mapping
 
 from clearance._frozen import Frozen
 from clearance.audit.bus import Consumer
-from clearance.audit.event import EVENT_KINDS
+from clearance.audit.event import EVENT_KINDS, UI_PROMPT
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -43,7 +43,7 @@ __all__ = [
     "consumers_from_config",
 ]
 
-DEFAULT_EVENTS = ("ui_prompt",)
+DEFAULT_EVENTS = (UI_PROMPT,)
 DEFAULT_TIMEOUT = 2.0
 MAX_TIMEOUT = 30.0
 _set = object.__setattr__

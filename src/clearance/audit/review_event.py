@@ -1,7 +1,9 @@
 """The names of review-log events and the closed vocabularies of their fields.
 
-The writers live elsewhere (``decide``, ``authority``, ``hosts``); this module is the one list
-they and ``docs/audit-log.md`` agree on. Fields common to request events: ``requestId``,
+The writers live elsewhere (the gatekeeper in ``hosts``, forwarding in ``authority``, the
+service); this module is the one list they and ``docs/audit-log.md`` agree on, but for the names
+the layers below ``audit`` write (``forwarded_permission.*`` in ``authority/forwarding``,
+``GRANTS_REJECTED`` in ``decide/grant.py``). Fields common to request events: ``requestId``,
 ``tool``, ``agent``, ``session``, ``surface``, ``value``, ``rule`` (``{"surface", "pattern",
 "origin"}`` or null), ``resolution``, ``decidedBy``.
 """
@@ -17,10 +19,12 @@ if TYPE_CHECKING:
     ]
 
 __all__ = [
+    "ALLOWED",
     "APPROVED",
     "AUTO_APPROVED",
     "BLOCKED",
     "DECIDED_BY",
+    "DELEGATED",
     "DENIED",
     "FORWARDED_PREFIX",
     "GATE_ERROR",
@@ -38,9 +42,11 @@ DENIED = "permission_request.denied"
 BLOCKED = "permission_request.blocked"
 SESSION_APPROVED = "permission_request.session_approved"
 AUTO_APPROVED = "permission_request.auto_approved"
+ALLOWED = "permission_request.allowed"  # the policy allowed the call outright
+DELEGATED = "permission_request.delegated"  # a host's own dialog takes the ask to its user
 GATE_ERROR = "gate_error"
 NOTIFY_ERROR = "notify.error"
-# A session-grant file failed its seal (not written by clearance): its grants were ignored.
+# The events of forwarding, written by ``authority/forwarding`` (docs/audit-log.md).
 FORWARDED_PREFIX = "forwarded_permission."
 
 REQUEST_EVENTS = (WAITING, APPROVED, DENIED, BLOCKED, SESSION_APPROVED, AUTO_APPROVED)

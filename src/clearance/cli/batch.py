@@ -22,7 +22,7 @@ __all__ = ["run_batch"]
 
 
 def run_batch(args: Args) -> int:
-    from clearance.cli.check import _engine, call_input
+    from clearance.cli.calls import call_input, load_engine
     from clearance.intent.call import ToolCall
 
     default_cwd = os.path.abspath(args.value("--cwd") or os.getcwd())
@@ -58,7 +58,7 @@ def run_batch(args: Args) -> int:
             key = (os.path.abspath(cwd), agent, policy)
             engine = engines.get(key)
             if engine is None:
-                engine = engines[key] = _engine(key[0], args, agent, policy)
+                engine = engines[key] = load_engine(key[0], args, agent, policy)
             raw = item.get("input")
             data = call_input(item["tool"], raw) if isinstance(raw, str) else (raw or {})
             call = ToolCall(item["tool"], data, key[0], agent, session)

@@ -10,66 +10,10 @@ from clearance.cli.render import EXIT
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any
-
     from clearance.cli._args import Args
     from clearance.decide.engine import Engine
 
-__all__ = ["call_input", "run_check", "run_explain"]
-
-# Which input field a plain-string INPUT fills, per canonical tool.
-_PLAIN_FIELD = {
-    "bash": "command",
-    "read": "path",
-    "write": "path",
-    "edit": "path",
-    "grep": "path",
-    "find": "path",
-    "ls": "path",
-    "skill": "skill",
-    "webfetch": "url",
-    "websearch": "query",
-    "task": "subagent_type",
-}
-
-
-def call_input(tool: str, raw: str | None) -> Any:
-    """INPUT as the tool's input: JSON when it is a JSON object, else the plain-string field."""
-    from clearance.intent.call import canonical_tool
-
-    if raw is None:
-        return {}
-    stripped = raw.lstrip()
-    if stripped.startswith("{"):
-        from clearance._json import loads
-
-        try:
-            value = loads(raw)
-        except ValueError as exc:
-            if canonical_tool(tool) != "bash":
-                raise UsageError(f"INPUT looks like JSON but does not parse: {exc}") from None
-        else:
-            if isinstance(value, dict):
-                return value
-    kind = canonical_tool(tool)
-    if kind == "mcp":
-        return raw
-    return {_PLAIN_FIELD.get(kind, "value"): raw}
-
-
-def _engine(args_cwd: str, flags: Any, agent: str | None, policy_text: str | None) -> Engine:
-    from clearance.decide.engine import Engine
-    from clearance.hosts.facts import HOST_FACTS
-
-    return Engine.load(
-        cwd=args_cwd,
-        agent=agent,
-        config=flags.value("--config"),
-        policy=policy_text,
-        yolo=True if flags.on("--yolo") else None,
-        use_cache=not flags.on("--no-cache"),
-        host=HOST_FACTS,
-    )
+__all__ = ["run_check", "run_explain"]
 
 
 def _report_policy(engine: Engine) -> None:
@@ -97,8 +41,10 @@ def _run(args: Args, *, explain: bool) -> int:
     tool = args.positionals[0]
     raw = args.positionals[1] if len(args.positionals) > 1 else None
     cwd = os.path.abspath(args.value("--cwd") or os.getcwd())
-    engine = _engine(cwd, args, args.value("--agent"), args.value("--policy"))
+    from clearance.cli.calls import call_input, load_engine
     from clearance.intent.call import ToolCall
+
+    engine = load_engine(cwd, args, args.value("--agent"), args.value("--policy"))
 
     call = ToolCall(
         tool, call_input(tool, raw), cwd, args.value("--agent"), args.value("--session")

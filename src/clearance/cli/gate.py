@@ -20,8 +20,7 @@ __all__ = ["run_gate"]
 
 
 def run_gate(args: Args) -> int:
-    from clearance.cli.check import call_input
-    from clearance.decide.engine import Engine
+    from clearance.cli.calls import call_input, load_engine
     from clearance.hosts.gatekeeper import Gatekeeper
     from clearance.intent.call import ToolCall
 
@@ -30,16 +29,7 @@ def run_gate(args: Args) -> int:
     tool = args.positionals[0]
     raw = args.positionals[1] if len(args.positionals) > 1 else None
     cwd = os.path.abspath(args.value("--cwd") or os.getcwd())
-    from clearance.hosts.facts import HOST_FACTS
-
-    engine = Engine.load(
-        cwd=cwd,
-        agent=args.value("--agent"),
-        config=args.value("--config"),
-        policy=args.value("--policy"),
-        yolo=True if args.on("--yolo") else None,
-        host=HOST_FACTS,
-    )
+    engine = load_engine(cwd, args, args.value("--agent"), args.value("--policy"))
     keeper = Gatekeeper.from_config(engine, tty_path=args.value("--tty") or "/dev/tty",
                                     host="gate")  # fmt: skip
     call = ToolCall(

@@ -79,15 +79,15 @@ def _check_filters(args: Args) -> None:
         names.NOTIFY_ERROR.partition(".")[0],
         names.GATE_ERROR,
     )
-    known_events = (*names.REQUEST_EVENTS, names.GATE_ERROR, names.NOTIFY_ERROR)
+    known_events = (
+        *names.REQUEST_EVENTS, names.ALLOWED, names.DELEGATED, names.GATE_ERROR, names.NOTIFY_ERROR
+    )  # fmt: skip
     for event in events.split(","):
         if any(c in event for c in "*?[") or event in families or event in known_events:
             continue
         family, dot, _ = event.partition(".")
         if dot and family in families and family != families[0]:
             continue  # forwarded_permission.* and notify.* names are open-ended
-        if dot and family == families[0] and event.endswith((".allowed", ".delegated")):
-            continue
         raise UsageError(
             f"--event {event!r} is not a known event or family ({', '.join(families)}; "
             f"see docs/audit-log.md){suggest(event, (*families, *known_events))}"

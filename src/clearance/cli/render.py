@@ -16,6 +16,8 @@ EXIT = {"allow": 0, "ask": 3, "deny": 4}
 
 
 def decision_json(decision: Decision, policy: Policy | None = None) -> dict[str, Any]:
+    from clearance.decide.offer import suggestions
+
     rule = decision.rule
     out: dict[str, Any] = {
         "decision": decision.action,
@@ -37,7 +39,7 @@ def decision_json(decision: Decision, policy: Policy | None = None) -> dict[str,
         "gates": [g.as_json() for g in decision.gates],
         "suggestions": [
             {"surface": s.surface, "pattern": s.pattern, "label": s.label}
-            for s in decision.suggestions
+            for s in suggestions(decision)
         ],
     }
     if policy is not None:
@@ -53,6 +55,8 @@ def decision_text(decision: Decision) -> str:
 
 
 def explain_text(decision: Decision, policy: Policy) -> str:
+    from clearance.decide.offer import suggestions
+
     lines = [f"call: {decision.call.tool} {_short(decision.call.input)}"]
     lines.append(
         f"cwd: {decision.call.cwd}" + (f"   agent: {policy.agent}" if policy.agent else "")
@@ -92,7 +96,7 @@ def explain_text(decision: Decision, policy: Policy) -> str:
     for gate in decision.gates:
         lines.append(f"  {gate.action:5}  {gate.gate} [{gate.surface}] {gate.message}")
     lines.append(f"decision: {decision.action}: {decision.reason}")
-    for s in decision.suggestions:
+    for s in suggestions(decision):
         lines.append(f"  option: {s.label}")
     from clearance._display import escape
 

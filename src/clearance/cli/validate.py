@@ -21,7 +21,7 @@ __all__ = ["run_validate"]
 
 
 def _run_tests(engine: Engine, tests: tuple[SelfTest, ...], cwd: str, out: list[str]) -> int:
-    from clearance.cli.check import call_input
+    from clearance.cli.calls import call_input
     from clearance.decide.engine import Engine
     from clearance.decide.gates._message import describe_rule
     from clearance.intent.call import ToolCall

@@ -9,7 +9,8 @@ if TYPE_CHECKING:
     from typing import Any
 
     from clearance.intent.call import ToolCall
-    from clearance.policy.rule import Rule
+    from clearance.intent.path import PathFact
+    from clearance.policy.rule import Action, Rule
 
 __all__ = ["Decision", "GateResult", "UnitFact"]
 
@@ -26,7 +27,7 @@ class _GateResultFields:
     gate: str
     surface: str
     value: str
-    action: str
+    action: Action
     rule: Rule | None
     message: str
     sentinel: str | None
@@ -50,7 +51,7 @@ class GateResult(_GateResultFields, Frozen):
         gate: str,
         surface: str,
         value: str,
-        action: str,
+        action: Action,
         rule: Rule | None,
         message: str,
         sentinel: str | None = None,
@@ -90,7 +91,7 @@ class _UnitFactFields:
     context: str
     wrapper: str | None
     sentinel: str | None
-    action: str
+    action: Action
     rule: Rule | None
 
 
@@ -105,7 +106,7 @@ class UnitFact(_UnitFactFields, Frozen):
         context: str = "",
         wrapper: str | None = None,
         sentinel: str | None = None,
-        action: str = "ask",
+        action: Action = "ask",
         rule: Rule | None = None,
     ) -> UnitFact:
         self = _new(_UnitFactFields)  # built on its fields class, then sealed (ADR 0001)
@@ -122,17 +123,14 @@ class UnitFact(_UnitFactFields, Frozen):
 class _DecisionFields:
     """The fields of a :class:`Decision`, assignable only while one is being built."""
 
-    __slots__ = (
-        "_suggestions", "action", "call", "gates", "paths", "reason", "rule", "units",
-    )  # fmt: skip
-    action: str
+    __slots__ = ("action", "call", "gates", "paths", "reason", "rule", "units")
+    action: Action
     reason: str
     rule: Rule | None
     gates: tuple[GateResult, ...]
     call: ToolCall
     units: tuple[UnitFact, ...]
-    paths: tuple[Any, ...]
-    _suggestions: tuple[Any, ...] | None
+    paths: tuple[PathFact, ...]
 
 
 class Decision(_DecisionFields, Frozen):
@@ -140,23 +138,22 @@ class Decision(_DecisionFields, Frozen):
 
     ``rule`` is the rule that decided (for a deny, the rule that denied; for an ask, the first
     asking gate's), ``reason`` a sentence an agent can act on, ``gates`` every gate's result.
+    What a human could grant for an ask is not part of it: ``clearance.decide.offer`` derives it
+    for the readers that show it.
     """
 
     __slots__ = ()
 
     def __new__(
         cls,
-        action: str,
+        action: Action,
         reason: str,
         rule: Rule | None,
         gates: tuple[GateResult, ...],
         call: ToolCall,
         units: tuple[UnitFact, ...] = (),
-        paths: tuple[Any, ...] = (),
-        suggestions: tuple[Any, ...] | None = None,
+        paths: tuple[PathFact, ...] = (),
     ) -> Decision:
-        """``suggestions`` default to the session offers of every asking gate, computed when
-        first read (``clearance.decide.offer``)."""
         self = _new(_DecisionFields)  # built on its fields class, then sealed (ADR 0001)
         self.action = action
         self.reason = reason
@@ -165,22 +162,8 @@ class Decision(_DecisionFields, Frozen):
         self.call = call
         self.units = units
         self.paths = paths
-        self._suggestions = suggestions
         self.__class__ = cls
         return self  # type: ignore[return-value]
-
-    @property
-    def suggestions(self) -> tuple[Any, ...]:
-        """Session-approval options for an ask (empty for allow and deny)."""
-        found = self._suggestions
-        if found is None:
-            found = ()
-            if self.action == "ask":
-                from clearance.decide.offer import flatten, offers
-
-                found = flatten(offers(self))
-            _set(self, "_suggestions", found)
-        return found
 
     @property
     def deciding(self) -> GateResult | None:

@@ -12,7 +12,7 @@ from clearance.decide.deadline import SECONDS, Expired, within
 from clearance.decide.decision import Decision, GateResult, UnitFact
 from clearance.decide.fold import fold
 from clearance.decide.gates.path import external_gate, path_gate
-from clearance.decide.gates.protected import UNGRANTABLE, protected_gate
+from clearance.decide.gates.protected import protected_gate
 from clearance.decide.gates.tool import tool_gate
 from clearance.intent.path import path_fact
 from clearance.intent.tool_paths import paths_of
@@ -114,7 +114,9 @@ class Engine:
             message = (
                 f"Denied: clearance could not decide this call ({describe(exc)}); it fails closed"
             )
-            result = GateResult("gate_error", "*", "", "deny", None, message, sentinel="gate_error")
+            from clearance.intent.sentinel import GATE_ERROR
+
+            result = GateResult(GATE_ERROR, "*", "", "deny", None, message, sentinel=GATE_ERROR)
             return Decision("deny", message, None, (result,), call)
 
     def _check(self, call: ToolCall) -> Decision:
@@ -233,48 +235,22 @@ class Engine:
         units: tuple[UnitFact, ...] = (),
         paths: tuple[PathFact, ...] = (),
     ) -> Decision:
-        """Apply session grants where a gate asks, then fold."""
+        """Apply session grants and yolo where a gate asks (``decide/lift.py``), then fold."""
         for result in results:
             if result.action == "ask":
                 break
         else:
             return fold(call, results, units=units, paths=paths)  # nothing asks
         store = self.grants_for(call.session)
-        if store is not None and store.grants():
-            results = [self._granted(r, store) for r in results]
-        if self.policy.yolo:
-            # Yolo rewrote every ask rule; what still asks is a synthetic ask (a wrapped or
-            # unparsed command), which yolo approves too (docs/configuration.md, "Yolo"). Denies
-            # stand.
-            results = [self._yolo(r) for r in results]
+        if store is not None and not store.grants():
+            store = None
+        yolo = self.policy.yolo
+        if store is not None or yolo:
+            from clearance.decide.lift import lift
+
+            home = self.policy.home
+            results = [lift(r, store, yolo, home) for r in results]
         return fold(call, results, units=units, paths=paths)
-
-    @staticmethod
-    def _yolo(result: GateResult) -> GateResult:
-        if result.action != "ask" or result.sentinel in UNGRANTABLE:
-            return result
-        from clearance.policy.rule import Rule
-
-        rule = Rule(result.surface, result.value, "allow", "yolo")
-        approved: GateResult = result.replace(
-            action="allow", rule=rule, message=f"Approved by yolo: {result.message}"
-        )
-        return approved
-
-    def _granted(self, result: GateResult, store: GrantStore) -> GateResult:
-        if result.action != "ask" or result.sentinel in UNGRANTABLE:
-            return result
-        grant = store.find(result.surface, result.values, self.policy.home)
-        if grant is None:
-            return result
-        from clearance.policy.rule import Rule
-
-        rule = Rule(grant.surface, grant.pattern, "allow", "session")
-        message = f'Allowed by a session grant: {grant.surface} "{grant.pattern}"'
-        granted: GateResult = result.replace(
-            action="allow", rule=rule, message=message, sentinel=None
-        )
-        return granted
 
     def rejected_grants(self) -> list[tuple[str, str, str]]:
         """``(session, file, why)`` for each session-grant file read since the last call that

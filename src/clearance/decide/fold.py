@@ -12,10 +12,10 @@ from clearance.decide.decision import Decision
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Sequence
-    from typing import Any
 
     from clearance.decide.decision import GateResult, UnitFact
     from clearance.intent.call import ToolCall
+    from clearance.intent.path import PathFact
 
 __all__ = ["fold"]
 
@@ -25,15 +25,14 @@ def fold(
     gates: Sequence[GateResult],
     *,
     units: tuple[UnitFact, ...] = (),
-    paths: tuple[Any, ...] = (),
-    suggestions: tuple[Any, ...] | None = None,
+    paths: tuple[PathFact, ...] = (),
 ) -> Decision:
     asks: list[GateResult] = []
     for gate in gates:
         action = gate.action
         if action == "deny":
             # The first deny names the call's reason.
-            return Decision("deny", gate.message, gate.rule, tuple(gates), call, units, paths, ())
+            return Decision("deny", gate.message, gate.rule, tuple(gates), call, units, paths)
         if action == "ask":
             asks.append(gate)
     if asks:
@@ -42,8 +41,8 @@ def fold(
         else:
             messages = list(dict.fromkeys(g.message for g in asks))
             reason = messages[0] if len(messages) == 1 else "; ".join(messages)
-        return Decision("ask", reason, asks[0].rule, tuple(gates), call, units, paths, suggestions)
+        return Decision("ask", reason, asks[0].rule, tuple(gates), call, units, paths)
     if not gates:
-        return Decision("ask", "no gate could decide this call", None, (), call, units, paths, ())
+        return Decision("ask", "no gate could decide this call", None, (), call, units, paths)
     decider = gates[0]
-    return Decision("allow", decider.message, decider.rule, tuple(gates), call, units, paths, ())
+    return Decision("allow", decider.message, decider.rule, tuple(gates), call, units, paths)

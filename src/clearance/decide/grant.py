@@ -36,6 +36,8 @@ __all__ = [
 ]
 
 SESSION_TTL = 24 * 3600
+_FILE = "grants.json"  # in a session's directory
+_LOCK = "grants.lock"
 _set = object.__setattr__
 
 
@@ -143,7 +145,7 @@ class DiskGrants(GrantStore):
         self.session = session
         self.rejected = False  # the file failed its seal: not written by clearance
         self.why = ""  # why it was rejected, for the review log
-        self.path = os.path.join(session_dir(state, session), "grants.json")
+        self.path = os.path.join(session_dir(state, session), _FILE)
         super().__init__(self._read())
 
     def _read(self) -> list[Grant]:
@@ -217,7 +219,7 @@ class DiskGrants(GrantStore):
         ensure_private_dir(self.state)
         ensure_private_dir(os.path.join(self.state, "sessions"))
         ensure_private_dir(directory)
-        lock_path = os.path.join(directory, "grants.lock")
+        lock_path = os.path.join(directory, _LOCK)
         fd = os.open(lock_path, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o600)
         try:
             fcntl.flock(fd, fcntl.LOCK_EX)
@@ -257,7 +259,7 @@ def list_sessions(state: str) -> list[tuple[str, float, int, bool]]:
 
     for name in names:
         session = unquote(name)
-        path = os.path.join(root, name, "grants.json")
+        path = os.path.join(root, name, _FILE)
         try:
             mtime = os.stat(path).st_mtime
         except OSError:
@@ -270,10 +272,10 @@ def list_sessions(state: str) -> list[tuple[str, float, int, bool]]:
 def remove_session(state: str, session: str) -> bool:
     directory = session_dir(state, session)
     removed = False
-    for name in ("grants.json", "grants.lock"):
+    for name in (_FILE, _LOCK):
         try:
             os.unlink(os.path.join(directory, name))
-            removed = removed or name == "grants.json"
+            removed = removed or name == _FILE
         except OSError:
             pass
     try:

@@ -10,16 +10,17 @@ of every asking gate, so an ask mixing a read and a write grants each only its o
 from __future__ import annotations
 
 from clearance.decide.suggestion import Suggestion, suggest
+from clearance.intent.sentinel import UNPARSEABLE, UNPARSED
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from clearance.decide.decision import Decision, GateResult
 
-__all__ = ["WHOLE_COMMAND_SENTINELS", "flatten", "offers"]
+__all__ = ["WHOLE_COMMAND_SENTINELS", "flatten", "offers", "suggestions"]
 
 # Sentinels whose session grant is the exact command, never a wildcard (docs/approvals.md,
 # "Suggested patterns").
-WHOLE_COMMAND_SENTINELS = frozenset({"<unparsed-bash-subtree>", "<unparseable-bash-command>"})
+WHOLE_COMMAND_SENTINELS = frozenset({UNPARSED, UNPARSEABLE})
 
 
 def offers(decision: Decision) -> list[tuple[GateResult, tuple[Suggestion, ...]]]:
@@ -53,3 +54,9 @@ def flatten(found: list[tuple[GateResult, tuple[Suggestion, ...]]]) -> tuple[Sug
         for s in suggestions:
             seen.setdefault((s.surface, s.pattern), s)
     return tuple(seen.values())
+
+
+def suggestions(decision: Decision) -> tuple[Suggestion, ...]:
+    """Every option a human could grant for ``decision``, once each (none for an allow or a
+    deny): what ``check --json`` and ``explain`` show."""
+    return flatten(offers(decision)) if decision.action == "ask" else ()

@@ -84,7 +84,7 @@ def _unresolved(decision: Decision, agent_id: str) -> Decision:
         "clearance cannot tell here (its hook never named the agent), so it needs approval"
     )
     return Decision("ask", reason, decision.rule, decision.gates, decision.call,
-                    decision.units, decision.paths, ())  # fmt: skip
+                    decision.units, decision.paths)  # fmt: skip
 
 
 def _payload(

@@ -295,10 +295,15 @@ def decide_full(
         )
     else:
         mode = ask_mode(engine.policy, adapter.key)
-        terminal = HostTerminal(engine, mode, event.nobody, note, host=adapter.name)
+        from clearance.hosts.gatekeeper import reporting
+        from clearance.policy.state import state_root
+
+        log, bus = reporting(engine.policy, engine.state or state_root(env))
+        # Forwarding events go to the same review log as the gatekeeper's.
+        terminal = HostTerminal(engine, mode, event.nobody, note, host=adapter.name,
+                                report=None if log is None else log.record)  # fmt: skip
         recording = _Recording(terminal)
-        keeper = Gatekeeper.from_config(engine, env=env, terminal=recording, host=adapter.name)
-        terminal.report = keeper.write  # forwarding events go to the same review log
+        keeper = Gatekeeper(engine, log=log, bus=bus, terminal=recording, host=adapter.name)
     outcome = keeper.resolve(call, decision)
     if outcome.action == "allow":
         return "allow", outcome.reason, []

@@ -1,16 +1,18 @@
 """The gatekeeper: the whole path of one call, for any host (the generic Python API).
 
 ``decide(call)`` runs the engine; a deny is logged as ``blocked`` and refused without a prompt;
-an ask goes through session grants (already applied by the engine), yolo, the authorizer chain
-and the terminal authorizer; "for this session" answers are recorded as grants. Every
-resolution is written to the review log and emitted as a ``decision`` event; ``ui_prompt`` is
-emitted exactly when a human is about to be asked. Any exception between the call and the
-verdict denies the call and writes ``gate_error`` (fail closed).
+an ask left after session grants and yolo (both applied by the engine, ``decide/lift.py``) goes
+to the authorizer chain and the terminal authorizer; "for this session" answers are recorded as
+grants. Every resolution is written to the review log and emitted as a ``decision`` event;
+``ui_prompt`` is emitted exactly when a human is about to be asked. Any exception between the
+call and the verdict denies the call and writes ``gate_error`` (fail closed).
 """
 
 from __future__ import annotations
 
 from clearance._frozen import Frozen
+from clearance.audit import review_event as names
+from clearance.audit.event import DECISION, UI_PROMPT
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -97,7 +99,7 @@ def reporting(policy: Policy, state: str) -> tuple[ReviewLog | None, EventBus]:
             consumers = consumers_from_config(notify)
         except NotifyConfigError as exc:
             if log is not None:
-                log.write("notify.error", {"message": f"notify is not used: {exc}"})
+                log.write(names.NOTIFY_ERROR, {"message": f"notify is not used: {exc}"})
     return log, EventBus(consumers, log=log)
 
 
@@ -174,17 +176,9 @@ class Gatekeeper:
     # -- reporting ---------------------------------------------------------------------------
 
     def write(self, event: str, fields: dict[str, Any]) -> None:
-        """One review-log line (no-op without a log); a line that cannot be appended is said on
-        stderr, so a decision never goes unrecorded in silence."""
+        """One review-log line (no-op without a log; ``ReviewLog.record``)."""
         if self.log is not None:
-            problem = self.log.write(event, fields)
-            if problem is not None:
-                import sys
-
-                sys.stderr.write(
-                    f"{problem}; this {event} is missing from the review log "
-                    "(`clearance doctor` checks the log)\n"
-                )
+            self.log.record(event, fields)
 
     def _report_rejected(self, call: ToolCall) -> None:
         """A session-grant file that failed its seal was ignored: say so in the review log."""
@@ -224,7 +218,7 @@ class Gatekeeper:
         payload = self._fields(ask.decision.call, ask.decision, ask.request_id)
         payload["message"] = ask.decision.reason
         payload["forwarding"] = ask.requester.as_json() if ask.requester else None
-        self._emit("ui_prompt", payload)
+        self._emit(UI_PROMPT, payload)
 
     def _finish(
         self,
@@ -248,7 +242,7 @@ class Gatekeeper:
         if extra:
             fields.update(extra)
         self.write(event, fields)
-        self._emit("decision", dict(fields))
+        self._emit(DECISION, dict(fields))
         return Outcome(action, reason, resolution, decided_by, decision, request_id)
 
     # -- deciding ----------------------------------------------------------------------------
@@ -265,11 +259,12 @@ class Gatekeeper:
             from clearance._fault import describe
 
             reason = f"Denied: clearance failed while deciding ({describe(exc)})"
-            return self._finish("gate_error", call, decision, request_id, "deny", reason,
+            return self._finish(names.GATE_ERROR, call, decision, request_id, "deny", reason,
                                 "gate_error", "gate_error")  # fmt: skip
 
     def resolve(self, call: ToolCall, decision: Decision, request_id: str | None = None) -> Outcome:
-        """Everything after the engine: grants are applied; yolo, authorizers, log, events."""
+        """Everything after the engine (which applied grants and yolo): authorizers, log,
+        events."""
         if request_id is None:
             from clearance.audit.request_id import new_request_id
 
@@ -281,16 +276,18 @@ class Gatekeeper:
             from clearance._fault import describe
 
             reason = f"Denied: clearance failed while deciding ({describe(exc)})"
-            return self._finish("gate_error", call, decision, request_id, "deny", reason,
+            return self._finish(names.GATE_ERROR, call, decision, request_id, "deny", reason,
                                 "gate_error", "gate_error")  # fmt: skip
 
     def _resolve(self, call: ToolCall, decision: Decision, request_id: str) -> Outcome:
         finish = self._finish
-        if decision.gates and decision.gates[0].gate == "gate_error":
-            return finish("gate_error", call, decision, request_id, "deny", decision.reason,
+        from clearance.intent.sentinel import GATE_ERROR
+
+        if decision.gates and decision.gates[0].gate == GATE_ERROR:
+            return finish(names.GATE_ERROR, call, decision, request_id, "deny", decision.reason,
                           "gate_error", "gate_error")  # fmt: skip
         if decision.action == "deny":
-            return finish("permission_request.blocked", call, decision, request_id, "deny",
+            return finish(names.BLOCKED, call, decision, request_id, "deny",
                           decision.reason, "policy_denied", "rule")  # fmt: skip
         if decision.action == "allow":
             granted = [
@@ -299,24 +296,19 @@ class Gatekeeper:
             if granted:
                 rule = granted[0].rule
                 assert rule is not None
-                return finish("permission_request.session_approved", call, decision, request_id,
+                return finish(names.SESSION_APPROVED, call, decision, request_id,
                               "allow", decision.reason, "session_approved", "session_approval",
                               {"sessionApprovalPattern": rule.pattern})  # fmt: skip
             if any(g.rule is not None and g.rule.origin == "yolo" for g in decision.gates):
-                return finish("permission_request.auto_approved", call, decision, request_id,
+                return finish(names.AUTO_APPROVED, call, decision, request_id,
                               "allow", decision.reason, "auto_approved", "yolo")  # fmt: skip
-            return finish("permission_request.allowed", call, decision, request_id, "allow",
+            return finish(names.ALLOWED, call, decision, request_id, "allow",
                           decision.reason, "policy_allow", "rule")  # fmt: skip
-        # An ask.
-        if self.engine.policy.yolo:
-            # Only synthetic asks survive the yolo rewrite (wrapped or unparsed commands).
-            return finish("permission_request.auto_approved", call, decision, request_id,
-                          "allow", f"Approved by yolo: {decision.reason}", "auto_approved",
-                          "yolo")  # fmt: skip
+        # An ask: what grants and yolo could lift, the engine lifted (``decide/lift.py``).
         from clearance.authority.ask import Ask
 
         ask = Ask(decision, request_id)
-        self.write("permission_request.waiting",
+        self.write(names.WAITING,
                     {**self._fields(call, decision, request_id), "decision": "ask",
                      "reason": _scrub(decision, decision.reason)})  # fmt: skip
         verdict = self.authorizer.authorize(ask)
@@ -326,7 +318,7 @@ class Gatekeeper:
         self, call: ToolCall, decision: Decision, request_id: str, verdict: Verdict
     ) -> Outcome:
         if verdict.action == "defer":  # the host's own dialog will ask its user
-            return self._finish("permission_request.delegated", call, decision, request_id,
+            return self._finish(names.DELEGATED, call, decision, request_id,
                                 "ask", decision.reason, "host_dialog", "host")  # fmt: skip
         if verdict.action == "allow":
             extra: dict[str, Any] = {}
@@ -341,9 +333,9 @@ class Gatekeeper:
                     {"surface": g.surface, "pattern": g.pattern} for g in verdict.grants
                 ]
             reason = verdict.reason or "Approved."
-            return self._finish("permission_request.approved", call, decision, request_id,
+            return self._finish(names.APPROVED, call, decision, request_id,
                                 "allow", reason, verdict.resolution, verdict.decided_by,
                                 extra)  # fmt: skip
         reason = verdict.reason or "Denied."
-        return self._finish("permission_request.denied", call, decision, request_id, "deny",
+        return self._finish(names.DENIED, call, decision, request_id, "deny",
                             reason, verdict.resolution, verdict.decided_by)  # fmt: skip

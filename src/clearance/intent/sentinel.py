@@ -16,10 +16,13 @@ __all__ = [
     "COMPUTED",
     "DEADLINE",
     "EXPANSION_LIMIT",
+    "GATE_ERROR",
     "INDIRECTION",
     "OPAQUE",
+    "PROTECTED",
     "REEVALUATED",
     "REPLAYED",
+    "RUNS_LATER",
     "RUNS_WRITTEN",
     "SENTINELS",
     "UNKNOWN_PATH",
@@ -47,6 +50,11 @@ EXPANSION_LIMIT = "<expansion-limit>"  # a brace or glob expansion past its boun
 DEADLINE = "<analysis-deadline>"  # the analysis ran out of time
 REPLAYED = "<replayed-history>"  # `fc` runs a command from the shell's history, not the line
 RUNS_WRITTEN = "<runs-written-file>"  # runs as code a file the line itself may have written
+# The protected paths (``decide/gates/protected.py``).
+PROTECTED = "<protected-path>"  # clearance's own files, the hosts' settings, its state
+RUNS_LATER = "<runs-code-later>"  # a file that runs code later: asks every time
+# Not a floor: the reason of the deny that ``Engine.check`` gives when deciding failed.
+GATE_ERROR = "gate_error"
 
 SENTINELS = frozenset(
     {
@@ -63,6 +71,8 @@ SENTINELS = frozenset(
         DEADLINE,
         REPLAYED,
         RUNS_WRITTEN,
+        PROTECTED,
+        RUNS_LATER,
     }
 )
 

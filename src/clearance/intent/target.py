@@ -58,10 +58,11 @@ def mcp_parts(call: ToolCall) -> tuple[str | None, str | None]:
 
 def mcp_targets(call: ToolCall, servers: Sequence[str] = ()) -> tuple[str, ...]:
     """Every name an MCP call is matched under. ``servers``: the configured MCP server names
-    (clearance.intent.mcp_servers); a tool named without its server takes it from them — the
-    longest server that is a leading ``server_`` of the tool name, else one that is a trailing
-    ``_server`` — and a sanitized server name in ``mcp__server__tool`` is also matched under the
-    configured spelling it stands for (``danger_srv`` for ``danger-srv``)."""
+    (``HostFacts.mcp_servers``, ``clearance.intent.boundary``); a tool named without its server
+    takes it from them — the longest server that is a leading ``server_`` of the tool name, else
+    one that is a trailing ``_server`` — and a sanitized server name in ``mcp__server__tool`` is
+    also matched under the configured spelling it stands for (``danger_srv`` for
+    ``danger-srv``)."""
     server, tool = mcp_parts(call)
     out: list[str] = []
     if tool and not server and servers:

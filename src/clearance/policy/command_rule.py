@@ -26,7 +26,8 @@ ends the options stands in its place (``git checkout [] -- *``).
 
 from __future__ import annotations
 
-from clearance.policy.programs import PROGRAMS, Parsed, Program, parse_command
+from clearance.policy.program_grammar import Parsed, Program, parse_command
+from clearance.policy.programs import PROGRAMS
 from clearance.policy.wildcard import (
     compile_pattern,
     has_wildcard,

@@ -9,48 +9,34 @@ from __future__ import annotations
 import os
 
 from clearance._frozen import Frozen
+from clearance.policy.checker import Checker, did_you_mean, type_name
 from clearance.policy.errors import ConfigError
-from clearance.policy.jsonc import Document, JsoncError, parse
-from clearance.policy.surface import DIRECTIONAL, FAMILIES, check_surface_key
-from clearance.policy.wildcard import is_command_pattern
+from clearance.policy.jsonc import JsoncError, parse
+from clearance.policy.permission import (
+    ACTIONS,
+    EMPTY,
+    HOST_SPELLINGS,
+    PermissionMap,
+    close_surface,
+    parse_permission,
+)
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
 __all__ = [
-    "KNOWN_SURFACES",
-    "PermissionMap",
+    "FOREIGN_KNOBS",
+    "SETTINGS",
     "ScopeConfig",
     "SelfTest",
     "load_config_file",
     "parse_config",
-    "parse_permission",
 ]
 
 _set = object.__setattr__
 
-# (pattern, action, reason, source)
-Entry = tuple[str, str, "str | None", str]
-# (surface, replace_whole_surface, entries)
-SurfaceEntries = tuple[str, bool, tuple[Entry, ...]]
-
-_ACTIONS = ("allow", "ask", "deny")
-# Tool names as hosts spell them → the canonical surface (docs/architecture.md §3).
-_HOST_SPELLINGS = {
-    "bash": "bash", "read": "read", "write": "write", "edit": "edit", "multiedit": "edit",
-    "notebookedit": "edit", "grep": "grep", "glob": "find", "find": "find", "ls": "ls",
-    "skill": "skill", "webfetch": "webfetch", "websearch": "websearch", "task": "task",
-    "agent": "task", "mcp": "mcp",
-}  # fmt: skip
-# The surfaces clearance decides on by name; any other tool name is a surface of its own, so a
-# name close to one of these is most likely a typo ("bahs").
-KNOWN_SURFACES = (
-    *sorted(set(_HOST_SPELLINGS.values())),
-    *FAMILIES,
-    *DIRECTIONAL,
-)
-_SETTINGS: dict[str, str] = {
+SETTINGS: dict[str, str] = {
     "authorizerChain": "list of strings",
     "notify": "object",
     "hosts": "object",
@@ -63,7 +49,7 @@ _SETTINGS: dict[str, str] = {
     "dangerouslyUnprotectPaths": "list of strings",
 }
 # Knobs of pi-permission-system configs: accepted so those configs load, but not used.
-_FOREIGN_KNOBS = frozenset(
+FOREIGN_KNOBS = frozenset(
     {
         "debugLog",
         "permissionReviewLog",
@@ -76,26 +62,7 @@ _FOREIGN_KNOBS = frozenset(
         "shellTools",
     }
 )
-_TOP_KEYS = ("$schema", "permission", "yolo", "yoloMode", "agents", "tests", *_SETTINGS)
-
-
-class PermissionMap(Frozen):
-    """A scope's ``permission`` map, in file order. ``universal`` is the ``"*"`` fallback."""
-
-    __slots__ = ("surfaces", "universal")
-    universal: tuple[str, str | None, str] | None
-    surfaces: tuple[SurfaceEntries, ...]
-
-    def __init__(
-        self,
-        universal: tuple[str, str | None, str] | None,
-        surfaces: tuple[SurfaceEntries, ...],
-    ) -> None:
-        _set(self, "universal", universal)
-        _set(self, "surfaces", surfaces)
-
-
-EMPTY = PermissionMap(None, ())
+TOP_KEYS = ("$schema", "permission", "yolo", "yoloMode", "agents", "tests", *SETTINGS)
 
 
 class SelfTest(Frozen):
@@ -168,197 +135,8 @@ class ScopeConfig(Frozen):
         _set(self, "errors", errors)
 
 
-class _Checker:
-    """Raises errors that point into one document, and collects its warnings."""
-
-    __slots__ = ("doc", "file", "rule_errors", "warnings")
-
-    def __init__(self, doc: Document, file: str) -> None:
-        self.doc = doc
-        self.file = file
-        self.warnings: list[str] = []
-        # Errors that cost only their own rule (which becomes ask): the file still loads.
-        self.rule_errors: list[ConfigError] = []
-
-    def where(self, path: tuple[object, ...], *, key: bool = False) -> str:
-        from clearance.policy.errors import position_of
-
-        line, column, _ = position_of(self.doc.source, self.doc.offset(path, key=key))
-        return f"{self.file}:{line}:{column}"
-
-    def fail(self, message: str, path: tuple[object, ...], *, key: bool = False) -> ConfigError:
-        return ConfigError.at(
-            message, file=self.file, source=self.doc.source, offset=self.doc.offset(path, key=key)
-        )
-
-
-def _type_name(value: object) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "a boolean"
-    if isinstance(value, (int, float)):
-        return "a number"
-    if isinstance(value, str):
-        return "a string"
-    if isinstance(value, list):
-        return "an array"
-    return "an object"
-
-
-def _did_you_mean(word: str, choices: tuple[str, ...] | list[str]) -> str:
-    from difflib import get_close_matches
-
-    close = get_close_matches(word, list(choices), n=1)
-    return f' (did you mean "{close[0]}"?)' if close else ""
-
-
-def _close_surface(name: str) -> str | None:
-    """A known surface ``name`` is probably a typo of, or ``None``."""
-    from difflib import get_close_matches
-
-    close = get_close_matches(name.lower(), [*KNOWN_SURFACES, *_HOST_SPELLINGS], n=1, cutoff=0.75)
-    if not close:
-        return None
-    return _HOST_SPELLINGS.get(close[0], close[0])
-
-
-def _action(
-    ck: _Checker, value: object, path: tuple[object, ...], what: str
-) -> tuple[str, str | None]:
-    if isinstance(value, str):
-        if value not in _ACTIONS:
-            raise ck.fail(
-                f'unknown action "{value}" for {what}; expected "allow", "ask" or "deny"'
-                + _did_you_mean(value, _ACTIONS),
-                path,
-            )
-        return value, None
-    if isinstance(value, dict):
-        for key in value:
-            if key not in ("action", "reason"):
-                raise ck.fail(
-                    f'unknown key "{key}" in the rule for {what}; expected "action" and '
-                    'optionally "reason", e.g. {"action": "deny", "reason": "use trash-cli"}',
-                    (*path, key),
-                    key=True,
-                )
-        if "action" not in value:
-            raise ck.fail(
-                f'the rule for {what} has no "action"; write e.g. '
-                '{"action": "deny", "reason": "..."}',
-                path,
-            )
-        action, _ = _action(ck, value["action"], (*path, "action"), what)
-        reason = value.get("reason")
-        if reason is not None and not isinstance(reason, str):
-            raise ck.fail(
-                f'"reason" for {what} must be a string, not {_type_name(reason)}',
-                (*path, "reason"),
-            )
-        return action, reason
-    raise ck.fail(
-        f'the rule for {what} must be "allow", "ask", "deny" or '
-        f'{{"action": ..., "reason": ...}}, not {_type_name(value)}',
-        path,
-    )
-
-
-def _command_rule(ck: _Checker, pattern: str, action: str, path: tuple[object, ...]) -> str | None:
-    """``None`` when the command rule ``pattern`` reads; else its error is recorded and the
-    pattern that stands in for it is returned (``"PROGRAM *"``, or ``""`` for none)."""
-    from clearance.policy.command_rule import CommandPattern, CommandPatternError
-
-    try:
-        CommandPattern(pattern, action)
-    except CommandPatternError as exc:
-        ck.rule_errors.append(
-            ck.fail(f'bash command rule "{pattern}": {exc.message}', path, key=True)
-        )
-        return f"{exc.program} *" if exc.program else ""
-    return None
-
-
-def parse_permission(ck: _Checker, value: object, path: tuple[object, ...]) -> PermissionMap:
-    """Validate a ``permission`` object at ``path`` of the checker's document."""
-    if not isinstance(value, dict):
-        raise ck.fail(
-            f'"permission" must be an object mapping surfaces to rules, not {_type_name(value)}',
-            path,
-        )
-    universal = None
-    surfaces: list[SurfaceEntries] = []
-    for surface, rules in value.items():
-        spath = (*path, surface)
-        if surface == "*":
-            try:
-                action, reason = _action(ck, rules, spath, 'the universal "*"')
-            except ConfigError as exc:  # rule-local: this rule asks, the others stand
-                ck.rule_errors.append(exc)
-                action, reason = "ask", None
-            universal = (action, reason, ck.where(spath))
-            continue
-        problem = check_surface_key(surface)
-        if problem:
-            raise ck.fail(problem, spath, key=True)
-        canonical = _HOST_SPELLINGS.get(surface.lower())
-        if canonical is None and surface not in KNOWN_SURFACES:
-            close = _close_surface(surface)
-            if close:
-                ck.warnings.append(
-                    f'{ck.where(spath, key=True)}: surface "{surface}" is no known tool, so it '
-                    f'only matches a tool of that name; did you mean "{close}"?'
-                )
-        if canonical is not None and canonical != surface:
-            ck.warnings.append(
-                f'{ck.where(spath, key=True)}: surface "{surface}" is a host\'s spelling; '
-                f'clearance decides this tool on "{canonical}" (shell commands, paths and '
-                f'patterns only there), so write "{canonical}"'
-            )
-        if isinstance(rules, str) or (isinstance(rules, dict) and "action" in rules):
-            try:
-                action, reason = _action(ck, rules, spath, f'"{surface}"')
-            except ConfigError as exc:  # rule-local: this surface asks, the others stand
-                ck.rule_errors.append(exc)
-                action, reason = "ask", None
-            surfaces.append((surface, True, (("*", action, reason, ck.where(spath)),)))
-            continue
-        if not isinstance(rules, dict):
-            raise ck.fail(
-                f'"{surface}" must be an action ("allow", "ask", "deny") or an object mapping '
-                f"patterns to actions, not {_type_name(rules)}",
-                spath,
-            )
-        entries: list[Entry] = []
-        for pattern, rule in rules.items():
-            ppath = (*spath, pattern)
-            if pattern == "":
-                ck.rule_errors.append(
-                    ck.fail(
-                        f'an empty pattern in "{surface}"; use "*" to match everything',
-                        ppath,
-                        key=True,
-                    )
-                )
-                continue
-            try:
-                action, reason = _action(ck, rule, ppath, f'{surface} "{pattern}"')
-            except ConfigError as exc:  # rule-local: this rule asks, the file's others stand
-                ck.rule_errors.append(exc)
-                action, reason = "ask", None
-            if surface == "bash" and is_command_pattern(pattern):
-                broken = _command_rule(ck, pattern, action, ppath)
-                if broken is not None:  # rule-local: the program it names asks instead
-                    if broken:
-                        entries.append((broken, "ask", None, ck.where(ppath, key=True)))
-                    continue
-            entries.append((pattern, action, reason, ck.where(ppath, key=True)))
-        surfaces.append((surface, False, tuple(entries)))
-    return PermissionMap(universal, tuple(surfaces))
-
-
-def _setting(ck: _Checker, key: str, value: object) -> object:
-    kind = _SETTINGS[key]
+def _setting(ck: Checker, key: str, value: object) -> object:
+    kind = SETTINGS[key]
     if kind == "forwarding":  # forwarding.broker: asks through Redis (policy/broker.py)
         from clearance.policy.broker import BrokerSettingError, parse_forwarding
 
@@ -373,11 +151,11 @@ def _setting(ck: _Checker, key: str, value: object) -> object:
         "list of strings": isinstance(value, list) and all(isinstance(v, str) for v in value),
     }[kind]
     if not ok:
-        raise ck.fail(f'"{key}" must be a {kind}, not {_type_name(value)}', (key,))
+        raise ck.fail(f'"{key}" must be a {kind}, not {type_name(value)}', (key,))
     return value
 
 
-def _tests(ck: _Checker, value: object) -> tuple[SelfTest, ...]:
+def _tests(ck: Checker, value: object) -> tuple[SelfTest, ...]:
     if not isinstance(value, list):
         raise ck.fail('"tests" must be an array of {"tool", "input", "expect"} objects', ("tests",))
     out = []
@@ -385,12 +163,12 @@ def _tests(ck: _Checker, value: object) -> tuple[SelfTest, ...]:
     for i, item in enumerate(value):
         path: tuple[object, ...] = ("tests", i)
         if not isinstance(item, dict):
-            raise ck.fail(f"each test must be an object, not {_type_name(item)}", path)
+            raise ck.fail(f"each test must be an object, not {type_name(item)}", path)
         for key in item:
             if key not in allowed:
                 raise ck.fail(
                     f'unknown key "{key}" in a test; expected {", ".join(allowed)}'
-                    + _did_you_mean(key, allowed),
+                    + did_you_mean(key, allowed),
                     (*path, key),
                     key=True,
                 )
@@ -398,14 +176,14 @@ def _tests(ck: _Checker, value: object) -> tuple[SelfTest, ...]:
             if not isinstance(item.get(key), str):
                 raise ck.fail(f'a test needs "{key}" as a string', path)
         tool = item["tool"]
-        if tool.lower() not in _HOST_SPELLINGS and not tool.startswith("mcp__"):
-            close = _close_surface(tool)
+        if tool.lower() not in HOST_SPELLINGS and not tool.startswith("mcp__"):
+            close = close_surface(tool)
             if close:
                 ck.warnings.append(
                     f'{ck.where((*path, "tool"))}: tool "{tool}" is no known tool; '
                     f'did you mean "{close}"?'
                 )
-        if item["expect"] not in _ACTIONS:
+        if item["expect"] not in ACTIONS:
             raise ck.fail(
                 f'"expect" must be "allow", "ask" or "deny", not "{item["expect"]}"',
                 (*path, "expect"),
@@ -439,7 +217,7 @@ def parse_config(text: str, file: str) -> ScopeConfig:
                 '{"permission": {…}, "tests": […]}'
             )
         raise ConfigError.at(message, file=file, source=text, offset=exc.offset) from None
-    ck = _Checker(doc, file)
+    ck = Checker(doc, file)
     top = doc.value
     if not isinstance(top, dict):
         hint = (
@@ -448,7 +226,7 @@ def parse_config(text: str, file: str) -> ScopeConfig:
             else ""
         )
         raise ck.fail(
-            f"the configuration must be one JSON object, not {_type_name(top)}; write it as "
+            f"the configuration must be one JSON object, not {type_name(top)}; write it as "
             f'{{"permission": {{…}}}}{hint}',
             (),
         )
@@ -463,7 +241,7 @@ def parse_config(text: str, file: str) -> ScopeConfig:
             permission = parse_permission(ck, value, ("permission",))
         elif key in ("yolo", "yoloMode"):
             if not isinstance(value, bool):
-                raise ck.fail(f'"{key}" must be true or false, not {_type_name(value)}', (key,))
+                raise ck.fail(f'"{key}" must be true or false, not {type_name(value)}', (key,))
             yolo = value
         elif key == "agents":
             if not isinstance(value, dict):
@@ -484,16 +262,16 @@ def parse_config(text: str, file: str) -> ScopeConfig:
                 )
         elif key == "tests":
             tests = _tests(ck, value)
-        elif key in _SETTINGS:
+        elif key in SETTINGS:
             settings.append((key, _setting(ck, key, value)))
         elif key == "$schema":
             pass
-        elif key in _FOREIGN_KNOBS:
+        elif key in FOREIGN_KNOBS:
             warnings.append(f'{ck.where((key,), key=True)}: "{key}" is not used by clearance')
         else:
             raise ck.fail(
-                f'unknown key "{key}"; expected one of {", ".join(_TOP_KEYS)}'
-                + _did_you_mean(key, _TOP_KEYS),
+                f'unknown key "{key}"; expected one of {", ".join(TOP_KEYS)}'
+                + did_you_mean(key, TOP_KEYS),
                 (key,),
                 key=True,
             )

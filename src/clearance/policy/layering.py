@@ -17,7 +17,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Iterable
 
-    from clearance.policy.config import PermissionMap
+    from clearance.policy.permission import PermissionMap
 
 __all__ = ["RuleTuple", "clamp_allows", "merge", "rewrite_yolo"]
 

@@ -28,9 +28,10 @@ if TYPE_CHECKING:
     from collections.abc import Mapping
     from typing import Any
 
-    from clearance.policy.config import PermissionMap, ScopeConfig
+    from clearance.policy.config import ScopeConfig
     from clearance.policy.discovery import Probe
     from clearance.policy.layering import RuleTuple
+    from clearance.policy.permission import PermissionMap
     from clearance.policy.trust import Record
 
 __all__ = ["load_policy"]
@@ -247,9 +248,10 @@ def _compile(
                 if not pinned:
                     warnings.append(_changed(path, project or ""))
                     continue
-                from clearance.policy.config import _Checker, parse_permission
+                from clearance.policy.checker import Checker
+                from clearance.policy.permission import parse_permission
 
-                checker = _Checker(doc, path)
+                checker = Checker(doc, path)
                 pmap = parse_permission(checker, doc.value["permission"], ("permission",))
                 rule_errors.extend(checker.rule_errors)
             except ConfigError as exc:

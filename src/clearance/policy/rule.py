@@ -281,7 +281,8 @@ def _command_hit(
             if not present.issuperset(words):
                 continue
         if parsed is None:
-            from clearance.policy.programs import PROGRAMS, parse_command
+            from clearance.policy.program_grammar import parse_command
+            from clearance.policy.programs import PROGRAMS
 
             parsed = parse_command(PROGRAMS.get(name), name, argv[1:])
         if compiled.match(parsed):

@@ -14,7 +14,8 @@ forms extend that one place.
 
 from __future__ import annotations
 
-from clearance.policy.config import _FOREIGN_KNOBS, _HOST_SPELLINGS, _SETTINGS, KNOWN_SURFACES
+from clearance.policy.config import FOREIGN_KNOBS, SETTINGS
+from clearance.policy.permission import HOST_SPELLINGS, KNOWN_SURFACES
 from clearance.policy.rule import ACTIONS
 
 TYPE_CHECKING = False
@@ -76,7 +77,7 @@ def misspellings(word: str) -> set[str]:
 
 
 def config_schema() -> dict[str, Any]:
-    known = set(KNOWN_SURFACES) | set(_HOST_SPELLINGS) | {"*"}
+    known = set(KNOWN_SURFACES) | set(HOST_SPELLINGS) | {"*"}
     typos = sorted(
         t for s in KNOWN_SURFACES if len(s) >= 3 for t in misspellings(s) if t not in known and t
     )
@@ -86,9 +87,9 @@ def config_schema() -> dict[str, Any]:
     }
     surfaces["*"] = rule_ref
     surfaces["bash"] = {"$ref": "#/$defs/bashRules"}
-    settings = {key: dict(_SETTING_TYPES[kind]) for key, kind in _SETTINGS.items()}
+    settings = {key: dict(_SETTING_TYPES[kind]) for key, kind in SETTINGS.items()}
     foreign = {key: {"description": "a pi-permission-system knob; loads with a warning"}
-               for key in sorted(_FOREIGN_KNOBS)}  # fmt: skip
+               for key in sorted(FOREIGN_KNOBS)}  # fmt: skip
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "clearance configuration",

@@ -15,6 +15,8 @@ denies, else any ask escalates to the serving human, else the request is approve
   policy's allow does not answer it, its deny denies,
   its whole-session grant or its yolo approves.
 * Yolo approves a forwarded ask; an explicit deny survives yolo.
+* Neither a grant nor yolo lifts the ask of a protected path, a file that runs code later or an
+  unknown path (``decide/lift.py``), as on the requester's side.
 * A request without facts (no gate) is escalated, never approved.
 
 Pure: no file, clock, cwd or environment — the caller passes the rules, grants and home.
@@ -24,6 +26,7 @@ from __future__ import annotations
 
 from clearance._frozen import Frozen
 from clearance.decide.decision import GateResult
+from clearance.decide.lift import lift
 from clearance.policy.rule import RANK
 
 TYPE_CHECKING = False
@@ -85,27 +88,25 @@ def _gate(
     """This gate's result under the serving policy, and what decided it."""
     rule = _rule(rules, fact)
     action = "ask" if rule is None else rule.action
-    how = "yolo" if rule is not None and rule.origin == "yolo" else "rule"
-    if fact.sentinel and action == "allow" and (rule is None or rule.origin != "yolo"):
+    if fact.sentinel and action == "allow":
         action = "ask"  # the floor stands: an allow rule does not answer a floored ask
-    if action == "ask" and grants is not None:
-        grant = grants.find(fact.surface, fact.values, home)
-        if grant is not None:
-            from clearance.policy.rule import Rule
-
-            action, how = "allow", "session_approval"
-            rule = Rule(grant.surface, grant.pattern, "allow", "session")
-    if action == "ask" and yolo:
-        action, how = "allow", "yolo"
     message = fact.message or f"Needs approval: {fact.surface} {fact.value!r}"
-    if action != "ask" and rule is not None:
-        verb = "Allowed" if action == "allow" else "Denied"
-        message = f"{verb} by the serving session: {rule.describe()}"
-        if action == "deny" and rule.reason:
-            message += f": {rule.reason}"
     result = GateResult(fact.gate, fact.surface, fact.value, action, rule, message,
                         fact.sentinel, fact.unit, fact.values)  # fmt: skip
-    return result, how
+    result = lift(result, grants, yolo, home)  # its grants, then its yolo (decide/lift.py)
+    rule = result.rule
+    if result.action != "ask" and rule is not None:
+        verb = "Allowed" if result.action == "allow" else "Denied"
+        message = f"{verb} by the serving session: {rule.describe()}"
+        if result.action == "deny" and rule.reason:
+            message += f": {rule.reason}"
+        result = result.replace(message=message)
+    origin = None if rule is None else rule.origin
+    return result, _HOW.get(origin, "rule")  # type: ignore[arg-type]
+
+
+# What decided an allow, by the origin of its rule.
+_HOW = {"yolo": "yolo", "session": "session_approval"}
 
 
 def resolve(

@@ -376,7 +376,7 @@ class _Walk:
 def _result(
     gate: str, fact: PathFact, tool: str, rule: Rule, reached: str, why: str | None
 ) -> GateResult:
-    from clearance.decide.gates.protected import PROTECTED
+    from clearance.intent.sentinel import PROTECTED
 
     shown = fact.path or fact.raw
     what = f'recursive read of "{shown}" by {tool}'

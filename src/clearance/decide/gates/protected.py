@@ -2,14 +2,14 @@
 writes to files that run code later ask, reads of clearance's state ask — outside every policy
 layer (``clearance.policy.protected``, ``docs/configuration.md``, "Protected paths").
 
-Its asks carry a sentinel that neither yolo nor a session grant lifts (``Engine._finish``).
+Its asks carry a sentinel that neither yolo nor a session grant lifts (``decide/lift.py``).
 """
 
 from __future__ import annotations
 
 from clearance.decide.decision import GateResult
 from clearance.decide.gates.path import VERBS, folded, lowered
-from clearance.intent.sentinel import UNKNOWN_PATH
+from clearance.intent.sentinel import PROTECTED, RUNS_LATER
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -19,12 +19,7 @@ if TYPE_CHECKING:
     from clearance.intent.volume import Volumes
     from clearance.policy.rule import RuleSet
 
-__all__ = ["PROTECTED", "RUNS_LATER", "UNGRANTABLE", "protected_gate"]
-
-PROTECTED = "<protected-path>"  # clearance's own files, the hosts' settings, its state
-RUNS_LATER = "<runs-code-later>"  # a file that runs code later: asks every time
-# Asks that neither yolo nor a session grant lifts (an unknown path may be a protected one).
-UNGRANTABLE = frozenset({PROTECTED, RUNS_LATER, UNKNOWN_PATH})
+__all__ = ["git_config_result", "protected_gate"]
 
 
 def protected_gate(

@@ -243,7 +243,8 @@ def pre_tool_use_answer(
     the host named in a forwarded ask (``hosts.names.HOSTS``), ``request_id`` the ask's id
     (default: a new one).
     """
-    from clearance.hosts.gatekeeper import Gatekeeper
+    from clearance.hosts.gatekeeper import Gatekeeper, reporting
+    from clearance.policy.state import state_root
 
     call = to_call(payload)
     engine = (load or _load)(payload, env)
@@ -256,10 +257,11 @@ def pre_tool_use_answer(
         return None
     note = _config_note(engine.policy)
     mode = ask_mode(engine.policy)
+    log, bus = reporting(engine.policy, engine.state or state_root(env))
+    # Forwarding events go to the same review log as the gatekeeper's.
     terminal = HostTerminal(engine, mode, headless_reason(payload, env), note, started=started,
-                            host=host)  # fmt: skip
-    keeper = Gatekeeper.from_config(engine, env=env, terminal=terminal)
-    terminal.report = keeper.write  # forwarding events go to the same review log
+                            host=host, report=None if log is None else log.record)  # fmt: skip
+    keeper = Gatekeeper(engine, log=log, bus=bus, terminal=terminal)
     outcome = keeper.resolve(call, decision, request_id)
     if outcome.action == "allow":
         return "allow", outcome.reason
