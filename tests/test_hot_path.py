@@ -74,9 +74,9 @@ def _imported(stderr: str) -> set[str]:
 
 @pytest.mark.skipif(not LAUNCHER.exists(), reason="clearance is not installed beside this python")
 @pytest.mark.parametrize("command", ["git status --short", "git push --force"])
-def test_the_installed_hook_imports_nothing_heavy_on_an_allow_or_an_ask(
+def test_the_installed_hook_imports_nothing_heavy_on_an_allow_or_an_ask(  # type: ignore[no-untyped-def]
     world, command: str
-) -> None:  # type: ignore[no-untyped-def]
+) -> None:
     payload = json.dumps(
         {
             "session_id": "hot-path", "transcript_path": "/dev/null", "cwd": str(world.home),

@@ -25,12 +25,12 @@ def run(capsys, *argv: str) -> tuple[int, str, str]:  # type: ignore[no-untyped-
         (["check", "webfetch", "https://example.com"], 3, "ask"),
     ],
 )
-def test_exit_status_is_0_allow_3_ask_4_deny_on_the_builtin_policy(
+def test_exit_status_is_0_allow_3_ask_4_deny_on_the_builtin_policy(  # type: ignore[no-untyped-def]
     world,
     capsys,
     argv: list[str],
     code: int,
-    word: str,  # type: ignore[no-untyped-def]
+    word: str,
 ) -> None:
     status, out, _ = run(capsys, *argv)
     assert status == code

@@ -8,9 +8,9 @@ from pathlib import Path
 from clearance.hosts.claude_code.permissions import translate
 
 
-def test_init_writes_a_global_starter_that_validates_and_keeps_the_builtin_protections(
+def test_init_writes_a_global_starter_that_validates_and_keeps_the_builtin_protections(  # type: ignore[no-untyped-def]
     world,
-) -> None:  # type: ignore[no-untyped-def]
+) -> None:
     result = world.run("init")
     assert result.returncode == 0, result.stderr
     path = world.config_home / "clearance" / "config.jsonc"
@@ -27,9 +27,9 @@ def test_init_writes_a_global_starter_that_validates_and_keeps_the_builtin_prote
     assert world.run("check", "bash", "rm -rf /").returncode == 4
 
 
-def test_init_refuses_to_overwrite_without_force_and_keeps_the_old_one_in_the_state_dir(
+def test_init_refuses_to_overwrite_without_force_and_keeps_the_old_one_in_the_state_dir(  # type: ignore[no-untyped-def]
     world,
-) -> None:  # type: ignore[no-untyped-def]
+) -> None:
     path = world.global_config('{"permission": {"bash": "allow"}}')
     result = world.run("init")
     assert result.returncode == 1

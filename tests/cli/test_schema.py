@@ -71,9 +71,9 @@ def test_the_docs_hold_configs_to_check() -> None:
 
 
 @pytest.mark.parametrize(("where", "text"), CONFIGS, ids=[w for w, _ in CONFIGS])
-def test_every_documented_config_is_valid_under_the_schema(
+def test_every_documented_config_is_valid_under_the_schema(  # type: ignore[no-untyped-def]
     validator, where: str, text: str
-) -> None:  # type: ignore[no-untyped-def]
+) -> None:
     errors = [e.message for e in validator.iter_errors(parse(text).value)]
     assert not errors, f"{where}: {errors}"
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -277,8 +278,8 @@ CASES: list[tuple[dict, str, str, str | None]] = [  # type: ignore[type-arg]
 
 @pytest.mark.parametrize(("policy", "command", "expected", "decider"), CASES)
 def test_bash_decision_table(
-    policy: dict, command: str, expected: str, decider: str | None
-) -> None:  # type: ignore[type-arg]
+    policy: dict[str, Any], command: str, expected: str, decider: str | None
+) -> None:
     engine = Engine.load(
         cwd="/work", policy=json.dumps({"permission": policy}), env={"HOME": "/home/u"}
     )

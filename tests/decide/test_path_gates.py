@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -210,12 +211,12 @@ def _fill(value, root: Path):  # type: ignore[no-untyped-def]
 @pytest.mark.parametrize(("policy", "tool", "path", "cwd", "expected", "gate"), CASES)
 def test_path_decision_table(
     root: Path,
-    policy: dict,
+    policy: dict[str, Any],
     tool: str,
     path: str | None,
     cwd: str,
     expected: str,
-    gate: str,  # type: ignore[type-arg]
+    gate: str,
 ) -> None:
     engine = Engine.load(
         cwd=str(root / cwd),

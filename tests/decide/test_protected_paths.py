@@ -4,6 +4,7 @@ neither yolo nor a session grant lifting them; benign twins keep their decisions
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from pathlib import Path
 
 import pytest
@@ -37,7 +38,7 @@ class _User:
             "CLEARANCE_HOME": str(self.state),
         }
 
-    def engine(self, policy: dict[str, object] | None = PERMISSIVE, *, yolo: bool = False,
+    def engine(self, policy: Mapping[str, object] | None = PERMISSIVE, *, yolo: bool = False,
                grants: GrantStore | None = None) -> Engine:  # fmt: skip
         engine = Engine.load(
             cwd=str(self.project),

@@ -93,7 +93,7 @@ REACH_THE_KEY = [
 @pytest.mark.parametrize("line", REACH_THE_KEY)
 def test_a_recursive_read_that_reaches_a_denied_file_is_denied(world: _World, line: str) -> None:
     for policy, kw in ((None, {}), (PERMISSIVE, {}), (PERMISSIVE, {"yolo": True})):
-        action, reason = world.check(line, policy, **kw)
+        action, reason = world.check(line, policy, **kw)  # type: ignore[arg-type]
         assert action == "deny", (policy, kw, reason)
         assert ".ssh" in reason and "recursive read" in reason
 
@@ -150,7 +150,7 @@ def test_a_symlink_beneath_the_directory_counts_as_its_target(world: _World) -> 
 def test_clearances_state_beneath_a_recursive_read_asks_through_yolo(world: _World) -> None:
     line = f"grep -r nonce {world.root}"
     for kw in ({}, {"yolo": True}):
-        action, reason = world.check(line, **kw)
+        action, reason = world.check(line, **kw)  # type: ignore[arg-type]
         assert action in ("ask", "deny"), reason
         assert "<protected-path>" in reason or ".ssh" in reason
     state_only = f"grep -r nonce {world.root / 'state'}"

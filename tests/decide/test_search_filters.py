@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from pathlib import Path
 
 import pytest
@@ -27,7 +28,7 @@ def proj(tmp_path: Path) -> Path:
     return tmp_path
 
 
-def _decide(root: Path, policy: dict[str, object], tool: str, data: dict[str, str]) -> str:
+def _decide(root: Path, policy: Mapping[str, object], tool: str, data: dict[str, str]) -> str:
     cwd = str(root / "proj")
     engine = Engine.load(
         cwd=cwd, policy=json.dumps({"permission": policy}), env={"HOME": str(root / "home")}

@@ -1,5 +1,9 @@
 """The Claude Agent SDK callbacks: the SDK's own result types, the same decisions as the hook."""
 
+# mypy: disable-error-code="arg-type, var-annotated"
+# The SDK types its callbacks' input as TypedDicts and their result as an Awaitable; these tests
+# feed them raw payloads, as the SDK's transport does, and run them with asyncio.run, which
+# mypy types for a Coroutine only.
 from __future__ import annotations
 
 import asyncio
@@ -120,7 +124,7 @@ def test_hooks_builds_the_options_entry() -> None:
     [matcher] = entry["PreToolUse"]
     assert isinstance(matcher, sdk.HookMatcher)
     assert matcher.matcher is None and matcher.timeout == 30
-    sdk.ClaudeAgentOptions(hooks=entry, can_use_tool=agent_sdk.can_use_tool())  # type: ignore[arg-type]
+    sdk.ClaudeAgentOptions(hooks=entry, can_use_tool=agent_sdk.can_use_tool())
 
 
 def test_importing_clearance_and_its_hook_never_imports_the_sdk() -> None:

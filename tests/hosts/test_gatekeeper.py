@@ -9,6 +9,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 from clearance.audit.log import ReviewLog
 from clearance.authority.ask import Ask, Verdict
@@ -30,8 +31,8 @@ class Scripted:
 
 
 def keeper(
-    tmp_path: Path, policy: dict, verdict: Verdict | None = None, **load
-) -> tuple[Gatekeeper, Path, Scripted]:  # type: ignore[type-arg]
+    tmp_path: Path, policy: dict[str, Any], verdict: Verdict | None = None, **load: Any
+) -> tuple[Gatekeeper, Path, Scripted]:
     engine = Engine.load(
         cwd=str(tmp_path),
         policy=json.dumps(policy),

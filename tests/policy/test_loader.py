@@ -155,9 +155,9 @@ def test_a_broken_project_config_fails_closed_but_denies_still_apply(world) -> N
     assert policy.rules.evaluate("read", ["x"]).origin == "fail_closed"
 
 
-def test_a_broken_global_config_turns_yolo_off_and_keeps_the_base_denies(
+def test_a_broken_global_config_turns_yolo_off_and_keeps_the_base_denies(  # type: ignore[no-untyped-def]
     world, monkeypatch
-) -> None:  # type: ignore[no-untyped-def]
+) -> None:
     world.global_config('{"yolo": true, "permission": {"bash": {"*": "allow", "x": "alow"}}}')
     policy = load_policy(cwd=str(world.home))
     assert policy.errors and policy.yolo is False

@@ -89,9 +89,9 @@ def test_a_login_url_works_once_and_sets_a_strict_httponly_cookie(running: Runni
     assert replay.request("GET", "/")[0] == 401
 
 
-def test_state_changing_requests_need_the_csrf_token_and_the_same_origin(
+def test_state_changing_requests_need_the_csrf_token_and_the_same_origin(  # type: ignore[no-untyped-def]
     running: Running,
-    world,  # type: ignore[no-untyped-def]
+    world,
 ) -> None:
     client = Client(running.port)
     client.login(running.login_url)
@@ -127,9 +127,9 @@ def test_state_changing_requests_need_the_csrf_token_and_the_same_origin(
             child.kill()
 
 
-def test_console_answers_reach_the_child_first_answer_wins_and_are_logged(
+def test_console_answers_reach_the_child_first_answer_wins_and_are_logged(  # type: ignore[no-untyped-def]
     running: Running,
-    world,  # type: ignore[no-untyped-def]
+    world,
 ) -> None:
     client = Client(running.port)
     client.login(running.login_url)
@@ -179,9 +179,9 @@ def test_a_remote_bind_needs_tls_or_a_proxy(world) -> None:  # type: ignore[no-u
     assert "Traceback" not in proc.stderr
 
 
-def test_always_writes_the_pattern_to_the_chosen_file_and_approves(
+def test_always_writes_the_pattern_to_the_chosen_file_and_approves(  # type: ignore[no-untyped-def]
     running: Running,
-    world,  # type: ignore[no-untyped-def]
+    world,
 ) -> None:
     client = Client(running.port)
     client.login(running.login_url)

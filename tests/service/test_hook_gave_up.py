@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 import socket
 import time
+from typing import Any
 
 from servicekit import (
     Client,
@@ -50,7 +51,7 @@ def _shown(running: Running, *parts: str, timeout: float = 30) -> bool:
     return False
 
 
-def _abandoned(world, timeout: float = 30) -> list[dict[str, object]]:  # type: ignore[no-untyped-def]
+def _abandoned(world, timeout: float = 30) -> list[dict[str, Any]]:  # type: ignore[no-untyped-def]
     """The abandoned records, once there is one (the serving session logs it just after the
     card leaves the console)."""
     deadline = time.monotonic() + timeout  # a fail-safe, not a timing assertion

@@ -42,9 +42,9 @@ def request(
     return response.status, got, text
 
 
-def test_the_hook_and_the_console_answer_on_the_unix_socket_with_the_same_auth(
+def test_the_hook_and_the_console_answer_on_the_unix_socket_with_the_same_auth(  # type: ignore[no-untyped-def]
     running: Running, world
-) -> None:  # type: ignore[no-untyped-def]
+) -> None:
     sock = world.state / "service" / "http.sock"
     assert any(str(sock) in line for line in running.lines), "".join(running.lines)
     info = os.lstat(sock)

@@ -75,7 +75,7 @@ class Serving:
 
     @property
     def socket(self) -> Path:
-        return self.world.state / "forwarding" / self.session / "serve.sock"
+        return self.world.state / "forwarding" / self.session / "serve.sock"  # type: ignore[no-any-return]
 
     def alive(self) -> bool:
         """Whether this process answers a ping on its session's socket."""
@@ -209,7 +209,7 @@ def events(world: Any, prefix: str = "forwarded_permission.") -> list[dict[str, 
 
 def inbox(world: Any, session: str) -> Path:
     """The directory of ``session``'s socket."""
-    return world.state / "forwarding" / session
+    return world.state / "forwarding" / session  # type: ignore[no-any-return]
 
 
 def wait_for(check: Any, timeout: float = 15.0) -> Any:

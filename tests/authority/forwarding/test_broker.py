@@ -82,7 +82,7 @@ def test_a_round_trip_is_resolved_by_the_serving_policy_and_audited_once(
     nobody = asker.forward(a_request("alice", "npm publish"))
     assert (allowed.action, allowed.resolution) == ("allow", "policy_allow")
     assert (denied.action, denied.resolution) == ("deny", "policy_denied")
-    assert nobody.action == "deny" and "no human at the serving session 'alice'" in nobody.reason
+    assert nobody.action == "deny" and "no human at the serving session 'alice'" in nobody.reason  # type: ignore[operator]
     entries = audit(redis_server.client(), "alice")
     assert [e["event"] for e in entries] == ["answered"] * 3
     records = [json.loads(e["record"]) for e in entries]
@@ -160,10 +160,10 @@ def test_forged_answers_written_straight_into_redis_are_rejected(
         {"m": b"not json", "s": base64.b64encode(real.sign(b"not json"))},
     ]
     for entry in forgeries:
-        client.xadd(keys.reply(request.id), entry)  # type: ignore[arg-type]
+        client.xadd(keys.reply(request.id), entry)
     genuine = answer(approved=False, state="denied", reason="Denied by the real server.",
                      decidedBy="policy", resolution="policy_deny")  # fmt: skip
-    client.xadd(keys.reply(request.id), signed(real, genuine))  # type: ignore[arg-type]
+    client.xadd(keys.reply(request.id), signed(real, genuine))
     verdict = asker.forward(request)
     assert verdict.action == "deny"
     assert verdict.reason == "Denied by the real server."
@@ -187,7 +187,7 @@ def test_only_forgeries_end_in_a_timeout_never_an_approval(
             "responded": time.time(), "decidedBy": "user", "resolution": "user_approved"}  # fmt: skip
     client.xadd(keys.reply(request.id), {"m": dumps(body), "s": base64.b64encode(b"x" * 64)})
     verdict = child(world, redis_server.url, public).forward(request)
-    assert verdict.action == "deny" and "did not answer" in verdict.reason
+    assert verdict.action == "deny" and "did not answer" in verdict.reason  # type: ignore[operator]
 
 
 def test_a_child_with_the_documented_acl_can_ask_but_not_answer(
@@ -255,7 +255,7 @@ def test_a_broker_that_is_down_is_named_within_the_grace(world: Any, public: str
     url = f"redis://127.0.0.1:{free_port()}/0"
     verdict = child(world, url, public, grace=0.5).forward(a_request("alice", "git status"))
     assert verdict.action == "deny"
-    assert "broker unreachable: redis://127.0.0.1:" in verdict.reason, verdict.reason
+    assert "broker unreachable: redis://127.0.0.1:" in verdict.reason, verdict.reason  # type: ignore[operator]
 
 
 def test_no_live_server_is_named_within_the_grace(
@@ -267,7 +267,7 @@ def test_no_live_server_is_named_within_the_grace(
     assert verdict.action == "deny"
     assert (
         "Session 'alice' is not serving forwarded permission requests (no serving instance of "
-        "session 'alice' has a heartbeat on the broker redis://127.0.0.1:" in verdict.reason
+        "session 'alice' has a heartbeat on the broker redis://127.0.0.1:" in verdict.reason  # type: ignore[operator]
     )
 
 
@@ -279,7 +279,7 @@ def test_a_child_without_the_public_key_is_told_how_to_set_it(
     asker = ForwardingAuthorizer(state=str(world.state),
                                  transport=RedisTransport(BrokerConfig(redis_server.url), 1.0))  # fmt: skip
     verdict = asker.forward(a_request("alice", "git status"))
-    assert verdict.action == "deny" and "CLEARANCE_BROKER_PUBLIC_KEY" in verdict.reason
+    assert verdict.action == "deny" and "CLEARANCE_BROKER_PUBLIC_KEY" in verdict.reason  # type: ignore[operator]
 
 
 def test_a_child_killed_while_it_waits_is_abandoned_never_answered(
@@ -349,7 +349,7 @@ def test_over_tls_a_round_trip_works_and_an_unknown_certificate_is_refused(
         # Without the private CA the child does not trust the server: it never sends the ask.
         url = f"rediss://127.0.0.1:{secure.port}/0"
         refused = child(world, url, public, grace=0.5).forward(a_request("alice", "git status"))
-        assert refused.action == "deny" and "broker unreachable: rediss://127.0.0.1:" in (
+        assert refused.action == "deny" and "broker unreachable: rediss://127.0.0.1:" in (  # type: ignore[operator]
             refused.reason
         ), refused.reason
     finally:

@@ -74,7 +74,7 @@ def test_a_second_server_for_the_same_session_is_refused(tmp_path: Path) -> None
 
 def test_a_socket_left_by_a_dead_server_is_replaced(tmp_path: Path) -> None:
     inbound = serving(tmp_path / "state")
-    inbound.listener.close()  # type: ignore[union-attr]  (as if the process had died)
+    inbound.listener.close()  # type: ignore[union-attr]  # as if the process had died
     inbound._release()
     with pytest.raises(Unreachable) as gone:
         LocalTransport(str(tmp_path / "state"), 0.1).probe("P")

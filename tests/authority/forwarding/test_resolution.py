@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 
 import pytest
 
@@ -19,7 +20,7 @@ def request(*gates: GateFact) -> Request:
                    gates=gates)  # fmt: skip
 
 
-def rules(policy: dict[str, object], *, yolo: bool = False) -> Engine:
+def rules(policy: Mapping[str, object], *, yolo: bool = False) -> Engine:
     return Engine.load(cwd="/srv", policy=json.dumps(policy), env={"HOME": "/home/u"},
                        yolo=yolo or None, use_cache=False)  # fmt: skip
 

@@ -52,7 +52,7 @@ def _sigs(statements: list[Statement]) -> list[tuple[object, ...]]:
     """Each statement's fields, and its shell as a chain of scope numbers (scopes numbered in
     order of first appearance, so sharing and nesting are compared, not identities)."""
     scopes: list[Scope] = []
-    out = []
+    out: list[tuple[object, ...]] = []
     for stmt in statements:
         chain = []
         scope: Scope | None = stmt.scope

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from shell_unit_table import UNIT_CASES
 
@@ -10,7 +12,7 @@ from conftest import expected_fields, run, unit_fields
 
 
 @pytest.mark.parametrize(("command", "units"), UNIT_CASES, ids=[c[:60] for c, _ in UNIT_CASES])
-def test_the_analyzer_finds_exactly_the_expected_units(command: str, units: list) -> None:
+def test_the_analyzer_finds_exactly_the_expected_units(command: str, units: list[Any]) -> None:
     assert unit_fields(run(command)) == [expected_fields(u) for u in units]
 
 
@@ -75,7 +77,7 @@ def test_units_are_frozen_values() -> None:
     unit = run("ls").units[0]
     assert isinstance(unit, Unit)
     with pytest.raises(AttributeError):
-        unit.text = "rm"  # type: ignore[misc]
+        unit.text = "rm"
     assert unit == Unit("ls", spellings=unit.spellings)
 
 
