@@ -132,23 +132,44 @@ def test_a_record_renders_as_one_human_line() -> None:
     assert format_line({}) == "?  ?"
 
 
+class Polls:
+    """``stop`` for :func:`follow`, which calls it once per poll: counts the polls, so a writer
+    can wait until the follower has looked at the file again (no sleeping on a guess)."""
+
+    def __init__(self, seconds: float = 10) -> None:
+        self.deadline = time.monotonic() + seconds  # a fail-safe, not a timing assertion
+        self.count = 0
+        self.changed = threading.Condition()
+
+    def __call__(self) -> bool:
+        with self.changed:
+            self.count += 1
+            self.changed.notify_all()
+        return time.monotonic() > self.deadline
+
+    def two_more(self) -> None:
+        """Return once a poll started after this call has finished: the follower has read
+        everything written before it."""
+        with self.changed:
+            target = self.count + 2
+            assert self.changed.wait_for(lambda: self.count >= target, timeout=10)
+
+
 def test_following_yields_lines_appended_later_and_not_the_old_ones(tmp_path: Path) -> None:
     path = tmp_path / "logs" / "review.jsonl"
     writer = ReviewLog(str(path))
     writer.write("old", {})
-    deadline = time.monotonic() + 10
-    stream = follow(
-        str(path), events=["new.*"], poll_interval=0.02, stop=lambda: time.monotonic() > deadline
-    )
+    polls = Polls()
+    stream = follow(str(path), events=["new.*"], poll_interval=0.02, stop=polls)
 
     def append_later() -> None:
-        time.sleep(0.2)
+        polls.two_more()  # the follower has opened the file at its end
         writer.write("new.one", {"n": 1})
         writer.write("skipped", {})
         with open(path, "ab") as handle:  # a line arriving in two pieces
             handle.write(b'{"timestamp": "t", "event": "new.t')
             handle.flush()
-            time.sleep(0.2)
+            polls.two_more()  # the follower has read the first piece
             handle.write(b'wo", "n": 2}\n')
 
     thread = threading.Thread(target=append_later)
@@ -163,18 +184,21 @@ def test_following_waits_for_a_missing_file_and_starts_over_after_truncation(
     tmp_path: Path,
 ) -> None:
     path = tmp_path / "review.jsonl"
-    deadline = time.monotonic() + 10
-    stream = follow(str(path), poll_interval=0.02, stop=lambda: time.monotonic() > deadline)
+    polls = Polls()
+    stream = follow(str(path), poll_interval=0.02, stop=polls)
+    read_both = threading.Event()
 
     def write_later() -> None:
-        time.sleep(0.1)
+        polls.two_more()  # the follower has found no file
         path.write_text('{"event": "a"}\n{"event": "b"}\n')
-        time.sleep(0.3)
+        assert read_both.wait(timeout=10)
         path.write_text('{"event": "c"}\n')  # truncated and rewritten, shorter
 
     thread = threading.Thread(target=write_later)
     thread.start()
-    got = [next(stream)["event"] for _ in range(3)]
+    got = [next(stream)["event"], next(stream)["event"]]
+    read_both.set()
+    got.append(next(stream)["event"])
     stream.close()
     thread.join()
     assert got == ["a", "b", "c"]
