@@ -9,6 +9,8 @@ import sys
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from clearance.cli._args import Args, Command
 
 __all__ = ["main"]
@@ -56,7 +58,14 @@ def main(argv: list[str] | None = None) -> int:
 
         sys.stdout.write(f"clearance {__version__}\n")
         return 0
-    from clearance.cli._args import UsageError
+    if first == "hook" and len(argv) == 2:
+        # A host's hook, once per tool call: straight to the host's module, without reading the
+        # command table (an unknown host falls through to the table's usage error).
+        from clearance.cli.hook import HOSTS, run_host
+
+        host = argv[1]
+        if host in HOSTS:
+            return _guarded("hook", lambda: run_host(host))
     from clearance.cli._commands import COMMANDS, find
 
     command = find(first)
@@ -77,23 +86,33 @@ def main(argv: list[str] | None = None) -> int:
 
             sys.stdout.write(command_help(command))
             return 0
-    try:
+
+    def run() -> int:
         args = _parse(command, rest)
         color = args.value("--color")
         if color is not None:
             from clearance.cli import _color
 
             _color.MODE = color
-        run = getattr(__import__(command.module, fromlist=[command.function]), command.function)
-        return int(run(args))
-    except UsageError as exc:
-        return _usage_error(command.name, str(exc))
+        module = __import__(command.module, fromlist=[command.function])
+        return int(getattr(module, command.function)(args))
+
+    return _guarded(command.name, run)
+
+
+def _guarded(name: str, run: Callable[[], int]) -> int:
+    """``run()``'s exit status, with a usage error or a failure said in one line on stderr."""
+    try:
+        return run()
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:
         return 1
     except Exception as exc:  # never a traceback for users; the message says what failed
+        from clearance.cli._args import UsageError
         from clearance.cli._errors import describe
 
-        sys.stderr.write(f"clearance {command.name}: {describe(exc)}\n")
+        if isinstance(exc, UsageError):
+            return _usage_error(name, str(exc))
+        sys.stderr.write(f"clearance {name}: {describe(exc)}\n")
         return 1
