@@ -9,8 +9,6 @@ a consumer may take is the consumer's business (:mod:`clearance.audit.notify` bo
 
 from __future__ import annotations
 
-from clearance.audit.review_event import NOTIFY_ERROR
-
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable
@@ -80,6 +78,7 @@ class EventBus:
         except Exception:
             name = type(consumer).__name__
         from clearance._fault import what
+        from clearance.audit.review_event import NOTIFY_ERROR
 
         error = what(exc)
         warnings = [f"clearance: notify consumer {name} failed on {event.kind}: {error}"]

@@ -19,8 +19,7 @@ from __future__ import annotations
 from _collections_abc import Mapping
 
 from clearance._frozen import Frozen
-from clearance.audit.command_redaction import REDACTED, redact_argv, redact_command
-from clearance.audit.sensitive_name import is_sensitive_name
+from clearance.audit.sensitive_name import REDACTED, is_sensitive_name
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -56,7 +55,12 @@ def redact_fields(
 def _value(value: object, width: int | None, command: bool, depth: int) -> object:
     if isinstance(value, str):
         text = cap(value, width)
-        return redact_command(text) if command else text
+        if not command:
+            return text
+        # loaded only for a command: a line without one (a Read's) never needs the scanner
+        from clearance.audit.command_redaction import redact_command
+
+        return redact_command(text)
     if value is None or isinstance(value, (bool, int, float)):
         return value
     if depth >= _MAX_DEPTH:
@@ -65,6 +69,8 @@ def _value(value: object, width: int | None, command: bool, depth: int) -> objec
         return _mapping(value, width, depth + 1)
     if isinstance(value, (list, tuple)):
         if command and all(isinstance(item, str) for item in value):
+            from clearance.audit.command_redaction import redact_argv
+
             return redact_argv([cap(str(item), width) for item in value])
         return [_value(item, width, command, depth + 1) for item in value]
     if isinstance(value, Frozen):

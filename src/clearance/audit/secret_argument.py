@@ -9,11 +9,10 @@ the scanner (``clearance.audit.command_scan``); what to mask is returned as edit
 
 from __future__ import annotations
 
-from clearance.audit.sensitive_name import is_sensitive_name
+from clearance.audit.sensitive_name import REDACTED, is_sensitive_name
 
 __all__ = ["REDACTED", "TOKEN", "Edit", "Word", "argument"]
 
-REDACTED = "[redacted]"
 # The characters of a header's field name or a query parameter's name.
 TOKEN = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_.")
 

@@ -19,7 +19,10 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-__all__ = ["SENSITIVE_NAME_PATTERN", "is_sensitive_name"]
+__all__ = ["REDACTED", "SENSITIVE_NAME_PATTERN", "is_sensitive_name"]
+
+# What a sensitive name's value becomes in the review log and its events.
+REDACTED = "[redacted]"
 
 SENSITIVE_NAME_PATTERN = (
     r"authorization|api[-_]?keys?|private[-_]?keys?|secret|token|password|passwd|credential"

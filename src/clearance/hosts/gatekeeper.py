@@ -65,8 +65,6 @@ def _scrub(decision: Decision | None, text: str) -> str:
     headers): the log redacts command fields itself, but reasons quote commands verbatim."""
     if decision is None or not text:
         return text
-    from clearance.audit.command_redaction import redact_command
-
     command = decision.call.field("command")
     spans = {g.value for g in decision.gates if g.surface == "bash"}
     spans |= {u.text for u in decision.units}
@@ -74,6 +72,8 @@ def _scrub(decision: Decision | None, text: str) -> str:
         spans.add(command)
     for span in sorted(spans, key=len, reverse=True):
         if span and span in text:
+            from clearance.audit.command_redaction import redact_command
+
             masked = redact_command(span)
             if masked != span:
                 text = text.replace(span, masked)
@@ -208,7 +208,7 @@ class Gatekeeper:
         return fields
 
     def _emit(self, kind: str, payload: dict[str, Any]) -> None:
-        if self.bus is None:
+        if self.bus is None or not self.bus.consumers:
             return
         from clearance.audit.event import Event
 
