@@ -139,3 +139,9 @@ def test_an_option_after_the_positionals_and_an_equals_value_work(world, tmp_pat
     assert '"decision": "allow"' in result.stdout
     result = world.run("validate", f"--cwd={tmp_path}", "--no-tests")
     assert result.returncode == 0, result.stderr
+
+
+@pytest.mark.parametrize(("old", "new"), [("gate", "authorize"), ("sessions", "grants")])
+def test_a_renamed_command_still_answers_to_its_former_name(world, old: str, new: str) -> None:  # type: ignore[no-untyped-def]
+    assert world.run(old, "--help").stdout == world.run(new, "--help").stdout
+    assert world.run(old).returncode == world.run(new).returncode

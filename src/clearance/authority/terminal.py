@@ -104,7 +104,7 @@ def granted_line(verdict: Verdict, session: str | None) -> str | None:
     hours = SESSION_TTL // 3600
     return (
         f"clearance: allowed {what} for session {session}, until the session has been unused "
-        f"for {hours} hours (`clearance sessions --clear {session}` ends it sooner)"
+        f"for {hours} hours (`clearance grants --clear {session}` ends it sooner)"
     )
 
 

@@ -92,13 +92,17 @@ COMMANDS: tuple[Command, ...] = (
         hot=True,
     ),
     Command(
-        "gate",
+        "authorize",
         "clearance.cli.gate:run_gate",
         "decide end to end, asking on the terminal (exit 0 allow, 4 deny)",
         "Decide one call end to end, as a host would: session grants, yolo, the authorizer\n"
         "chain and the dialog on the terminal when the policy asks, the review log and events.\n"
-        "Exit status: 0 allow, 4 deny; 2 usage error; 1 config or internal error.",
-        ('clearance gate bash "git push"', 'clearance gate --session s1 bash "rm -rf build"'),
+        "Exit status: 0 allow, 4 deny; 2 usage error; 1 config or internal error.\n"
+        "`clearance gate`, its former name, still works.",
+        (
+            'clearance authorize bash "git push"',
+            'clearance authorize --session s1 bash "rm -rf build"',
+        ),
         (
             *_DECIDE,
             JSON,
@@ -113,6 +117,7 @@ COMMANDS: tuple[Command, ...] = (
         ),
         (_CALL, _INPUT),
         hot=True,
+        aliases=("gate",),
     ),
     Command(
         "hook",
@@ -292,18 +297,20 @@ COMMANDS: tuple[Command, ...] = (
         ),
     ),
     Command(
-        "sessions",
+        "grants",
         "clearance.cli.sessions:run_sessions",
         "list and clear session grants",
         'List the sessions holding grants ("for this session" answers), show or clear one.\n'
-        "Exit status 1 when --show or --clear names a session with no grants.",
-        ("clearance sessions", "clearance sessions --show 0f6b9a4e", "clearance sessions --prune"),
+        "Exit status 1 when --show or --clear names a session with no grants.\n"
+        "`clearance sessions`, its former name, still works.",
+        ("clearance grants", "clearance grants --show 0f6b9a4e", "clearance grants --prune"),
         (
             Option("--show", "the grants of one session", "ID"),
             Option("--clear", "clear the grants of one session", "ID"),
             Option("--clear-all", "clear every session's grants"),
             Option("--prune", "clear expired sessions' grants"),
         ),
+        aliases=("sessions",),
     ),
     Command(
         "serve",

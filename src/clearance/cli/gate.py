@@ -1,6 +1,7 @@
-"""``clearance gate``: decide a call end to end — asking a human when the policy says ask.
+"""``clearance authorize`` (formerly ``clearance gate``): decide a call end to end — asking a
+human when the policy says ask.
 
-Unlike ``check`` (which only reports), ``gate`` runs the whole path: session grants, yolo, the
+Unlike ``check`` (which only reports), ``authorize`` runs the whole path: session grants, yolo, the
 authorizer chain and the dialog on the terminal, the review log and events. Exit 0 allow, 4 deny.
 With ``--session`` the grants are shared by every process of that session.
 """
@@ -25,7 +26,7 @@ def run_gate(args: Args) -> int:
     from clearance.intent.call import ToolCall
 
     if not args.positionals or len(args.positionals) > 2:
-        raise UsageError('expected TOOL [INPUT], e.g. clearance gate bash "git push"')
+        raise UsageError('expected TOOL [INPUT], e.g. clearance authorize bash "git push"')
     tool = args.positionals[0]
     raw = args.positionals[1] if len(args.positionals) > 1 else None
     cwd = os.path.abspath(args.value("--cwd") or os.getcwd())

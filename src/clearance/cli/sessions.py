@@ -1,4 +1,4 @@
-"""``clearance sessions [--clear ID | --clear-all | --prune]``: session grants on disk."""
+"""``clearance grants [--clear ID | --clear-all | --prune]``: session grants on disk."""
 
 from __future__ import annotations
 

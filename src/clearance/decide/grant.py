@@ -131,7 +131,7 @@ def rejected_fields(session: str, path: str, why: str) -> dict[str, str]:
     return {
         "session": session, "file": path, "why": why,
         "message": "a session-grant file was not written by clearance (its seal does not "
-        "match): its grants are ignored; remove it with `clearance sessions --clear ID`",
+        "match): its grants are ignored; remove it with `clearance grants --clear ID`",
     }  # fmt: skip
 
 
