@@ -15,6 +15,7 @@ from __future__ import annotations
 import time
 
 from clearance._frozen import Frozen
+from clearance.audit.event_kind import DECISION, EVENT_KINDS, UI_PROMPT
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -25,9 +26,6 @@ if TYPE_CHECKING:
 
 __all__ = ["DECISION", "EVENT_KINDS", "UI_PROMPT", "Event"]
 
-DECISION = "decision"  # a call was resolved
-UI_PROMPT = "ui_prompt"  # a human is about to be asked
-EVENT_KINDS = (DECISION, UI_PROMPT)
 _set = object.__setattr__
 
 

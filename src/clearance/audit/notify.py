@@ -25,7 +25,7 @@ from _collections_abc import Mapping
 
 from clearance._frozen import Frozen
 from clearance.audit.bus import Consumer
-from clearance.audit.event import EVENT_KINDS, UI_PROMPT
+from clearance.audit.event_kind import EVENT_KINDS, UI_PROMPT
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from clearance._frozen import Frozen
 from clearance.audit import review_event as names
-from clearance.audit.event import DECISION, UI_PROMPT
+from clearance.audit.event_kind import DECISION, UI_PROMPT
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
