@@ -279,3 +279,21 @@ def test_a_grant_file_without_a_seal_is_reported_once_per_engine(tmp_path: Path)
 
 def default_log(world) -> Path:  # type: ignore[no-untyped-def]
     return Path(world.state) / "logs" / "review.jsonl"
+
+
+def test_a_session_grant_for_a_call_without_a_session_covers_that_call_only(
+    tmp_path: Path,
+) -> None:
+    from clearance.decide.grant import Grant
+
+    verdict = Verdict("allow", "yes", grants=(Grant("webfetch", "https://x*"),))
+    gk, log, scripted = keeper(tmp_path, {"permission": {"*": "ask"}}, verdict)
+    outcome = gk.decide(ToolCall("webfetch", {"url": "https://x"}, str(tmp_path)))
+    assert outcome.action == "allow"
+    # No store was made on the engine, which may serve other sessions too (the service caches
+    # engines per project): the next call of any session asks again.
+    assert gk.engine.grants is None
+    gk.authorizer = Scripted(Verdict("deny", "no"))  # type: ignore[assignment]
+    again = gk.decide(ToolCall("webfetch", {"url": "https://x"}, str(tmp_path), "a", "s2"))
+    assert again.action == "deny"
+    assert "grants" not in lines(log)[1]

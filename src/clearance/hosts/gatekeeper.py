@@ -322,12 +322,11 @@ class Gatekeeper:
                                 "ask", decision.reason, "host_dialog", "host")  # fmt: skip
         if verdict.action == "allow":
             extra: dict[str, Any] = {}
-            if verdict.grants:
-                store = self.engine.grants_for(call.session)
-                if store is None:
-                    from clearance.decide.grant import GrantStore
-
-                    store = self.engine.grants = GrantStore()
+            store = self.engine.grants_for(call.session) if verdict.grants else None
+            # A call with no session id has no session to hold the grant: the answer covers
+            # this call only. An engine may serve many sessions (the service caches engines
+            # per project), so a store made on it here would reach every one of them.
+            if store is not None:
                 store.add(verdict.grants)
                 extra["grants"] = [
                     {"surface": g.surface, "pattern": g.pattern} for g in verdict.grants
