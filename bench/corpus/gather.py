@@ -1,0 +1,250 @@
+"""Gather the agent-command corpus from local snapshots of the public transcripts.
+
+Run: .venv/bin/python bench/corpus/gather.py [--out FILE] GIT_DIR...
+
+Each GIT_DIR is a local git directory (bare or not) holding a snapshot of one of the sources
+``SOURCES.md`` names; which source it is follows from the files it holds. The snapshot commit
+``SOURCES.md`` records is read when the directory has it, else ``HEAD``. The records are written
+to ``--out`` (default ``~/.cache/clearance-corpus/commands.jsonl``; directory 0700, file 0600,
+written atomically), one JSON object a line, in the format ``SOURCES.md`` describes. Sources are
+read in the order given and a command already gathered is kept once (the first source wins).
+Nothing from the snapshots is kept in this repository: this script only reads them.
+"""
+
+from __future__ import annotations
+
+import collections
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+from collections.abc import Callable, Iterator
+
+OUT = os.path.expanduser("~/.cache/clearance-corpus/commands.jsonl")
+
+# One record before its project is known: (command, agent, path in the snapshot).
+Found = tuple[str, str, str]
+
+# Anything shaped like a credential assignment or a well-known API key.
+_SECRET = re.compile(
+    r"(?i)\b((?:api[_-]?key|token|secret|password|passwd)\s*[=:]\s*)(['\"]?)[^\s'\"]{8,}\2"
+    r"|\b(?:sk-[A-Za-z0-9_-]{20,}|gh[pousr]_[A-Za-z0-9]{30,}|AKIA[0-9A-Z]{16}"
+    r"|xox[baprs]-[A-Za-z0-9-]{10,})"
+)
+
+
+def redact(command: str) -> str:
+    return _SECRET.sub(lambda m: (m.group(1) or "") + "REDACTED", command)
+
+
+class Snapshot:
+    """Read-only access to one commit of a local git directory."""
+
+    def __init__(self, git_dir: str, commit: str) -> None:
+        self.git_dir = git_dir
+        have = subprocess.run(
+            ["git", "--git-dir", git_dir, "cat-file", "-e", f"{commit}^{{commit}}"],
+            capture_output=True,
+        )
+        self.commit = commit if have.returncode == 0 else "HEAD"
+        out = self._git("ls-tree", "-r", "--name-only", self.commit)
+        self.paths = out.splitlines()
+
+    def _git(self, *args: str) -> str:
+        done = subprocess.run(
+            ["git", "--git-dir", self.git_dir, *args], capture_output=True, check=True
+        )
+        return done.stdout.decode("utf-8", "replace")
+
+    def read(self, path: str) -> str:
+        return self._git("show", f"{self.commit}:{path}")
+
+
+def _common_prefix(commands: list[str], pattern: str) -> str | None:
+    """The absolute directory matching ``pattern`` that ``commands`` name most often."""
+    seen = collections.Counter(m for c in commands for m in re.findall(pattern, c))
+    return seen.most_common(1)[0][0] if seen else None
+
+
+# --- yinkev/praDeep: Automaker feature runs (Codex and the Claude Agent SDK) -------------------
+
+_TOOL = re.compile(r"^🔧 Tool: Bash\nInput: ", re.M)
+
+
+def automaker(snap: Snapshot) -> Iterator[tuple[Found, str]]:
+    """Each Bash tool input; the project is the root the commands name most (a run working in
+    one of its ``.worktrees/`` is inside that root)."""
+    decoder = json.JSONDecoder()
+    found: list[Found] = []
+    for path in sorted(snap.paths):
+        if not re.fullmatch(r"\.automaker/features/[^/]+/agent-output\.md", path):
+            continue
+        text = snap.read(path)
+        for match in _TOOL.finditer(text):
+            try:
+                tool_input, _ = decoder.raw_decode(text, match.end())
+            except ValueError:
+                continue
+            command = tool_input.get("command") if isinstance(tool_input, dict) else None
+            if isinstance(command, str):
+                agent = "codex" if command.startswith("/bin/zsh -lc ") else "claude-agent-sdk"
+                found.append((command, agent, path))
+    root = _common_prefix([c for c, _, _ in found], r"(/Users/[^/\s'\"]+/Projects/[^/\s'\"]+)")
+    if root is None:
+        raise SystemExit("praDeep: no project root named in any command")
+    for one in found:
+        yield one, root
+
+
+# --- palimondo/BookMinder: Claude Code console transcripts --------------------------------------
+
+_CONSOLE = re.compile(r"^⏺ Bash\((.*)\)…?$", re.M)
+
+
+def console(snap: Snapshot) -> Iterator[tuple[Found, str]]:
+    """Each ``⏺ Bash(…)`` line shown whole; a line the console cut short with ``…`` is left out.
+    The project is the ``cwd:`` the sessions' banners show most."""
+    found: list[Found] = []
+    cwds: collections.Counter[str] = collections.Counter()
+    for path in sorted(snap.paths):
+        if not re.fullmatch(r"claude-dev-log-diary/day-\d+\.md", path):
+            continue
+        text = snap.read(path)
+        cwds.update(re.findall(r"cwd: (/\S+)", text))
+        for match in _CONSOLE.finditer(text):
+            if "…" not in match.group(1):
+                found.append((match.group(1), "claude-code", path))
+    if not cwds:
+        raise SystemExit("BookMinder: no session banner names a cwd")
+    project = cwds.most_common(1)[0][0]
+    for one in found:
+        yield one, project
+
+
+# --- kiliman/claude-transcript: Claude Code sessions rendered as Markdown -----------------------
+
+_RENDERED = re.compile(
+    r"^💻 \*\*Bash(?:: [^\n]*)?\*\*\n```(?:shell|bash)?\n(.*?)\n```$", re.M | re.S
+)
+
+
+def rendered(snap: Snapshot) -> Iterator[tuple[Found, str]]:
+    """Each Bash block; the project is the directory the header names, ``~`` being the home the
+    commands name."""
+    found: list[tuple[Found, str]] = []
+    for path in sorted(snap.paths):
+        if not re.fullmatch(r"\.claude-transcripts/[^/]+\.md", path):
+            continue
+        text = snap.read(path)
+        header = re.search(r"^## 🗂️ (\S+)$", text, re.M)
+        if header is None:
+            continue
+        for match in _RENDERED.finditer(text):
+            found.append(((match.group(1), "claude-code", path), header.group(1)))
+    home = _common_prefix([c for (c, _, _), _ in found], r"(/Users/[^/\s'\"]+)/")
+    for one, directory in found:
+        if directory.startswith("~/"):
+            if home is None:
+                raise SystemExit("claude-transcript: no home named in any command")
+            directory = home + directory[1:]
+        yield one, directory
+
+
+# --- SWE-agent/SWE-agent: trajectories ----------------------------------------------------------
+
+
+def trajectories(snap: Snapshot) -> Iterator[tuple[Found, str]]:
+    """Each action of each step; a multi-line ``edit`` (its text on the lines after the command)
+    is left out. The project is the step's working directory."""
+    for path in sorted(snap.paths):
+        if not path.endswith(".traj"):
+            continue
+        if not path.startswith(("trajectories/", "tests/test_data/trajectories/")):
+            continue
+        data = json.loads(snap.read(path))
+        for step in data.get("trajectory", []):
+            action = step.get("action")
+            state = step.get("state")
+            if isinstance(state, str):
+                try:
+                    state = json.loads(state)
+                except ValueError:
+                    state = None
+            cwd = state.get("working_dir") if isinstance(state, dict) else None
+            if not isinstance(action, str) or not isinstance(cwd, str):
+                continue
+            action = action.strip()
+            first = action.split("\n", 1)[0]
+            if "\n" in action and re.fullmatch(r"edit(?: \d+:\d+)?(?: \S+)?", first):
+                continue
+            yield (action, "swe-agent", path), cwd
+
+
+# (name, a path only that snapshot holds, the commit SOURCES.md records, reader)
+Reader = Callable[[Snapshot], Iterator[tuple[Found, str]]]
+SOURCES: list[tuple[str, str, str, Reader]] = [
+    ("yinkev/praDeep", ".automaker/features/", "a67f04fc", automaker),
+    ("palimondo/BookMinder", "claude-dev-log-diary/", "451791e2", console),
+    ("kiliman/claude-transcript", ".claude-transcripts/", "5c7f1d19", rendered),
+    ("SWE-agent/SWE-agent", "tests/test_data/trajectories/", "3ea751c0", trajectories),
+]
+
+
+def identify(git_dir: str) -> tuple[str, Snapshot, Reader]:
+    for name, marker, commit, reader in SOURCES:
+        snap = Snapshot(git_dir, commit)
+        if any(p.startswith(marker) for p in snap.paths):
+            return name, snap, reader
+    raise SystemExit(f"{git_dir}: not a snapshot of any source SOURCES.md names")
+
+
+def write(records: list[dict[str, str]], out: str) -> None:
+    folder = os.path.dirname(os.path.abspath(out))
+    os.makedirs(folder, mode=0o700, exist_ok=True)
+    os.chmod(folder, 0o700)
+    fd, tmp = tempfile.mkstemp(dir=folder, prefix=".commands-")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            for record in records:
+                handle.write(json.dumps(record, ensure_ascii=False) + "\n")
+        os.chmod(tmp, 0o600)
+        os.replace(tmp, out)
+    except BaseException:
+        os.unlink(tmp)
+        raise
+
+
+def main(argv: list[str]) -> None:
+    out = OUT
+    if "--out" in argv:
+        i = argv.index("--out")
+        out = argv[i + 1]
+        argv = argv[:i] + argv[i + 2 :]
+    if not argv:
+        sys.exit(__doc__)
+    seen: set[str] = set()
+    records: list[dict[str, str]] = []
+    redacted = 0
+    for git_dir in argv:
+        name, snap, reader = identify(git_dir)
+        kept = 0
+        for (command, agent, path), project in reader(snap):
+            clean = redact(command)
+            redacted += clean != command
+            if clean in seen:
+                continue
+            seen.add(clean)
+            kept += 1
+            records.append(
+                {"command": clean, "agent": agent, "source": f"{name}:{path}",
+                 "cwd": project, "project": project}
+            )  # fmt: skip
+        print(f"{name} at {snap.commit}: {kept} records", file=sys.stderr)
+    write(records, out)
+    print(f"{len(records)} records ({redacted} redacted) written to {out}", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
