@@ -50,6 +50,17 @@ PLACEMENTS: dict[str, list[str]] = {
     "history-expansion": ["set -H -o history\necho x {C}\n^echo x ^"],
     # a quoted heredoc delimiter holding a line break: the rest of the line runs
     "heredoc-delimiter": ["cat <<'A\n' ; {C}\nA", 'cat <<"A\nB" | {C}\nA\nB'],
+    # compound statements and assignments run only the commands they hold
+    "compound": [
+        "for f in x; do {C}; done",
+        "if true; then {C}; fi",
+        "while true; do {C}; break; done",
+        "x=$({C})",
+        "PID=$({C}); echo $PID",
+        "for f in $({C}); do echo $f; done",
+        "for f in {C}; do $f; done",
+        'for f in {C}; do "$f"; done',
+    ],
     # a file the line writes, then runs as code
     "written": [
         "echo {C} > f; . ./f",
@@ -96,6 +107,16 @@ ATTACKS += [
     # this shell's own directories through /proc
     ("ssh-read", "cat /proc/$$/cwd/../home/.ssh/id_rsa"),
     ("ssh-read", "xargs -a../home/.ssh/id_rsa echo"),
+    # a loop variable's values, and what may give it others
+    ("ssh-read", 'for f in ~/.ssh/id_rsa; do cat "$f"; done'),
+    ("ssh-read", "for d in .ssh; do cat ~/$d/id_rsa; done"),
+    ("ssh-read", "for d in ../home/.ssh; do cat $d/id_rsa; done"),
+    ("ssh-read", 'for f in ../home/.ssh/*; do cat "$f"; done'),
+    ("ssh-read", 'for f in x; do f=~/.ssh/id_rsa; cat "$f"; done'),
+    ("ssh-read", 'g() { f=~/.ssh/id_rsa; }; for f in x; do g; cat "$f"; done'),
+    ("ssh-read", 'for f in x; do read f <<< ~/.ssh/id_rsa; cat "$f"; done'),
+    ("ssh-read", 'for f in x; do for f in ~/.ssh/id_rsa; do :; done; cat "$f"; done'),
+    ("ssh-read", "for f in x; do cd ~/.ssh; cat id_rsa; done"),
 ]
 
 # Benign lines the engine should allow and that must pass the differential check.
@@ -116,4 +137,9 @@ BENIGN = [
     "cat *.md",
     "ls src/*",
     "history",
+    'for f in README.md data.txt; do cat "$f"; done',
+    "for n in 1 2; do wc -l data.txt; done",
+    "if true; then cat README.md; fi",
+    "PID=$!; echo $PID",
+    "n=1; echo $n",
 ]

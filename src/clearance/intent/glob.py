@@ -84,9 +84,15 @@ def expand_pattern(path: str, *, hidden: bool = False) -> list[str]:
     return expand_pattern_bounded(path, hidden=hidden)[0]
 
 
-def expand_pattern_bounded(path: str, *, hidden: bool = False) -> tuple[list[str], bool]:
+def expand_pattern_bounded(
+    path: str, *, hidden: bool = False, recursive: bool = False
+) -> tuple[list[str], bool]:
     """The existing paths an absolute shell pattern names, and whether that is all of them
-    (``False``: a bound on alternatives, matches or time was reached)."""
+    (``False``: a bound on alternatives, matches or time was reached).
+
+    ``recursive``: a ``**`` path segment matches any number of directories, as zsh's ``**/``
+    and bash's ``globstar`` do. Where bash reads ``**`` as ``*`` that is more than it reaches,
+    never less, so the shell lines ask for it whichever shell reads them."""
     if GLOB_CHARS.isdisjoint(path):
         return [], True
     import glob
@@ -103,7 +109,7 @@ def expand_pattern_bounded(path: str, *, hidden: bool = False) -> tuple[list[str
             if alternative != path:
                 found.append(alternative)
             continue
-        for match in glob.iglob(alternative, include_hidden=hidden):
+        for match in glob.iglob(alternative, include_hidden=hidden, recursive=recursive):
             found.append(match)
             if len(found) >= _MAX_MATCHES or time.monotonic() > stop:
                 return found, False

@@ -158,17 +158,27 @@ def _unit_result(rules: RuleSet, unit: Unit, command: str) -> tuple[GateResult, 
     what = f'bash command "{text}"{_CONTEXT.get(unit.context, "")}'
     message = ""
     if (
-        unit.exemption
-        and action == "ask"
+        action == "ask"
         and rule.pattern == "*"
         and rule.surface in _FALLBACK
-        and (unit.exemption == "shell-script" or canonical.partition(" ")[0] in _BENIGN_WRAPPERS)
+        and (
+            unit.context == "compound"
+            or unit.exemption == "assignment"
+            or (
+                unit.exemption
+                and (
+                    unit.exemption == "shell-script"
+                    or canonical.partition(" ")[0] in _BENIGN_WRAPPERS
+                )
+            )
+        )
     ):
         # A wrapper proven transparent (`timeout 60 npm test`, `xargs grep -l x`, `bash -lc
-        # 'ls'`) is not a command of its own for the catch-all: its inner commands, units of
-        # their own, decide. A rule written for the wrapper's text still speaks.
+        # 'ls'`), a compound statement (`for f in a b; do …; done`) or an assignment of
+        # ordinary variables (`PID=$!`) is not a command of its own for the catch-all: the
+        # commands it runs, units of their own, decide. A rule written for its text still speaks.
         action = "allow"
-        message = f"Allowed: {what} only runs the commands it wraps, each decided on its own"
+        message = f"Allowed: {what} only runs the commands it holds, each decided on its own"
     if action == "allow":
         wrapper = unit.wrapper
         # A shell whose literal script was read as typed commands (units of their own) is not
@@ -227,7 +237,7 @@ def _paths(
             )  # fmt: skip
             if not GLOB_CHARS.isdisjoint(token.path):
                 # `cat ~/.ss?/id_*`: the rules must see what the pattern reaches.
-                matches, complete = expand_pattern_bounded(token.path)
+                matches, complete = expand_pattern_bounded(token.path, recursive=True)
                 facts.extend(
                     path_fact(match, cwd=cwd, home=home, direction=direction, boundary=boundary,
                               source=token.command, written=token.raw, extra=inside,

@@ -128,12 +128,21 @@ class Assembly:
             self.paths.redirects(stmt, base)
             self.paths.arguments(stmt.words, base, stmt.text, "unproven", "unproven")
         else:
+            exemption: Exemption | None = None
             if kind == "plain":
                 self._declares(stmt)
+                if stmt.assigns:
+                    from clearance.intent.shell.hazards.variables import ordinary_variable
+
+                    if all(ordinary_variable(name) for name, _ in stmt.assigns):
+                        # `PID=$!`: sets only variables no program or shell reads for meaning;
+                        # its substitutions are units of their own (docs/shell-analysis.md).
+                        exemption = "assignment"
             self.units.append(
                 Unit(
                     stmt.text,
                     context=stmt.context,  # type: ignore[arg-type]
+                    exemption=exemption,
                     unresolved=stmt.unresolved,
                     salvaged=stmt.salvaged,
                     floor=stmt.floor,
@@ -143,11 +152,9 @@ class Assembly:
                 self.paths.redirects(stmt, base)
                 self.paths.arguments(stmt.words, base, stmt.text, "unproven", "unproven")
                 # Test operands, `for` lists and `case` subjects open no file: a computed one
-                # is no unknown path.
-                self.paths.arguments(
-                    stmt.operands, base, stmt.text, "unproven", "unproven", None, False
-                )
-
+                # is no unknown path. A list whose values the body's uses took is only read.
+                effect: Effect = "read" if stmt.bound else "unproven"
+                self.paths.arguments(stmt.operands, base, stmt.text, effect, "unproven", None, False)
     def _simple(self, stmt: Statement, base: str | None) -> None:
         words = stmt.words
         if not words:

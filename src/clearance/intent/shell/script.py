@@ -138,8 +138,12 @@ def zsh_reads_as_bash(script: str) -> bool:
             start = False
             continue
         if ch == "(":
-            if i == 0 or script[i - 1] != "$":
-                return False  # glob grouping or qualifiers, subshells, `=(…)`, arrays
+            if (i == 0 or script[i - 1] != "$") and not _subshell(script, i):
+                return False  # glob grouping or qualifiers, `=(…)`, arrays, `() {…}`
+        elif ch == "*" and nxt == "*" and _recursive_glob(script, i):
+            i += 2  # `dir/**/x`: any depth of directories, as bash's globstar reads it
+            start = False
+            continue
         elif (
             (ch == "!" and i and script[i - 1] in ">&")  # `>!`, `&>!`: zsh's clobbering redirects
             or _zsh_only(ch, nxt, start)
@@ -149,6 +153,26 @@ def zsh_reads_as_bash(script: str) -> bool:
         start = ch in " \t\n;|&"
         i += 1
     return not double and not opened
+
+
+def _subshell(script: str, at: int) -> bool:
+    """Whether the ``(`` at ``at`` opens a subshell, as both shells read it: it stands where a
+    command does (the start, or after ``;``, ``&``, ``|`` or a line break) and is not ``((``
+    (arithmetic) or ``()`` (an anonymous function to zsh)."""
+    if script[at + 1 : at + 2] in ("(", ")"):
+        return False
+    j = at
+    while j > 0 and script[j - 1] in " \t":
+        j -= 1
+    return j == 0 or script[j - 1] in ";&|\n"
+
+
+def _recursive_glob(script: str, at: int) -> bool:
+    """Whether the ``**`` at ``at`` is a whole path segment followed by ``/`` (``**/x``,
+    ``a/**/x``), which zsh reads as bash's ``globstar`` does; ``***/`` follows links."""
+    if script[at + 2 : at + 3] != "/":
+        return False
+    return at == 0 or script[at - 1] in "/ \t\n;|&("
 
 
 def _subscripted(script: str, at: int) -> bool:

@@ -126,6 +126,7 @@ class Statement:
 
     __slots__ = (
         "assigns",
+        "bound",
         "context",
         "floor",
         "kind",
@@ -153,6 +154,7 @@ class Statement:
     time_subshell: bool
     floor: Floor | None
     assigns: list[tuple[str, str | None]] | None
+    bound: bool
 
     def __init__(
         self,
@@ -176,6 +178,7 @@ class Statement:
         self.time_subshell = False
         self.floor = None  # what the analysis could not prove about it (its first floor)
         self.assigns = None  # leading `NAME=value` assignments: (name, literal value or None)
+        self.bound = False  # a `for` whose variable's uses were given the list's values
 
     def __repr__(self) -> str:
         return f"Statement({self.kind}, {self.text!r}, {self.context!r})"

@@ -22,7 +22,7 @@ if TYPE_CHECKING:
         "compound",
     ]
     WrapperKind = Literal["opaque", "indirection"]
-    Exemption = Literal["core-reader", "execution-modifier", "shell-script"]
+    Exemption = Literal["core-reader", "execution-modifier", "shell-script", "assignment"]
 
 __all__ = ["Unit", "unit"]
 

@@ -356,10 +356,17 @@ class Walk:
         if kind == "subshell":
             inner_ctx = "subshell"
             inner_scope = Scope(scope)
+        first = len(self.statements)
         for child in body:
             self._body(child, inner_ctx, inner_scope, unres, stmt.writes, depth + 1)
-        self.finish(pending, ctx, scope, unres, writes, depth)
+        if kind == "for_statement" and "$" in stmt.text:
+            variable = node.child_by_field_name("variable")
+            if variable is not None:
+                from clearance.intent.shell.loop import bind  # only for the loops that need it
 
+                name = self.src.slice(variable.start_byte, variable.end_byte)
+                bind(self.src.text, name, stmt, self.statements, first)
+        self.finish(pending, ctx, scope, unres, writes, depth)
     def _body(
         self, node: Node, ctx: str, scope: Scope, unres: bool, writes: bool, depth: int
     ) -> None:
@@ -390,6 +397,7 @@ class Walk:
         if KIND[node.kind_id] == "test_command":
             self._test_words(node, stmt.operands, subs)
         else:
+            stmt.assigns = _assigned(node, self.src)
             scan_substitutions(node, subs)
             if node.has_error:
                 self.commands.find_errors(node)
@@ -410,6 +418,25 @@ class Walk:
                 out.append(self.commands.word(child, subs))
             elif child.is_named and KIND[child.kind_id] != "test_operator" and child.child_count:
                 self._test_words(child, out, subs)
+
+
+def _assigned(node: Node, src: Source) -> list[tuple[str, str | None]] | None:
+    """The names a statement of assignments only sets (``PID=$!``, ``a=1 b=2``); ``None`` for
+    any other statement, or when a name is not a plain variable name (``a[$i]=x``)."""
+    kind = KIND[node.kind_id]
+    if kind == "variable_assignment":
+        items = [node]
+    elif kind == "variable_assignments":
+        items = [c for c in node.children if KIND[c.kind_id] == "variable_assignment"]
+    else:
+        return None
+    names: list[tuple[str, str | None]] = []
+    for item in items:
+        name = item.child_by_field_name("name")
+        if name is None or KIND[name.kind_id] != "variable_name":
+            return None
+        names.append((src.slice(name.start_byte, name.end_byte), None))
+    return names or None
 
 
 def _arithmetic(node: Node) -> bool:

@@ -1,12 +1,20 @@
 """Environment variables that make a program load or run code, whatever the program.
 
 :data:`VARIABLES` names them with their source, :data:`COMMAND_VARIABLES` those whose value is a
-command line; :func:`hazardous_variable` and :func:`variable_payload` are what the assembly asks.
+command line, :data:`SHELL_VARIABLES` those the shell itself reads; :func:`hazardous_variable`,
+:func:`ordinary_variable` and :func:`variable_payload` are what the assembly asks.
 """
 
 from __future__ import annotations
 
-__all__ = ["COMMAND_VARIABLES", "VARIABLES", "hazardous_variable", "variable_payload"]
+__all__ = [
+    "COMMAND_VARIABLES",
+    "SHELL_VARIABLES",
+    "VARIABLES",
+    "hazardous_variable",
+    "ordinary_variable",
+    "variable_payload",
+]
 
 # Variables that make a program load or run code, whatever the program (ld.so(8), bash(1)
 # INVOCATION and Shell Variables, git(1) ENVIRONMENT, less(1) INPUT PREPROCESSOR, man(1)
@@ -98,6 +106,42 @@ COMMAND_VARIABLES = frozenset(
 
 def hazardous_variable(name: str) -> bool:
     return name in VARIABLES or name.startswith(_VARIABLE_PREFIXES)
+
+
+# Variables the shell itself reads (bash(1) Shell Variables, zshparam(1) PARAMETERS USED BY THE
+# SHELL, with zsh's lower-case arrays tied to them, and zsh's hook function arrays): assigning
+# one changes which program a name runs (PATH, path), how later words split, glob or expand
+# (IFS, GLOBIGNORE, LC_COLLATE), where `cd` goes, or what the shell runs and reads on its own
+# (PS1, TMOUT, MAILPATH, STTY, chpwd_functions).
+SHELL_VARIABLES = frozenset(
+    {
+        "PATH", "path", "CDPATH", "cdpath", "FPATH", "fpath", "MODULE_PATH", "module_path",
+        "MANPATH", "manpath", "MAILPATH", "mailpath", "MAIL", "MAILCHECK", "HOME", "IFS",
+        "ENV", "GLOBIGNORE", "FIGNORE", "fignore", "EXECIGNORE", "SHELLOPTS", "POSIXLY_CORRECT",
+        "FUNCNEST", "OPTIND", "OPTARG", "OPTERR", "PS0", "PS1", "PS2", "PS3", "PS4", "PROMPT",
+        "PROMPT2", "PROMPT3", "PROMPT4", "RPROMPT", "RPS1", "RPROMPT2", "RPS2", "psvar",
+        "PROMPT_COMMAND", "TMOUT", "TMPDIR", "TMPPREFIX", "TIMEFORMAT", "TIMEFMT", "INPUTRC",
+        "HOSTFILE", "histchars", "auto_resume", "LANG", "TERM", "TERMINFO", "COLUMNS", "LINES",
+        "SHELL", "NULLCMD", "READNULLCMD", "STTY", "ZDOTDIR", "KEYTIMEOUT", "WORDCHARS",
+        "REPORTTIME", "REPORTMEMORY", "WATCH", "watch", "LOGCHECK", "SAVEHIST", "DIRSTACKSIZE",
+        "CORRECT_IGNORE", "CORRECT_IGNORE_FILE", "SPROMPT", "PWD", "OLDPWD", "RANDOM",
+        "SECONDS", "LINENO", "EPOCHREALTIME", "EPOCHSECONDS", "SRANDOM", "UID", "EUID",
+        "GROUPS", "REPLY", "MATCH", "MBEGIN", "MEND", "match", "mbegin", "mend", "argv",
+        "status", "pipestatus", "PIPESTATUS", "ARGV0", "ZLE_RPROMPT_INDENT", "PERIOD",
+        "DIRSTACK", "dirstack", "LANGUAGE", "chpwd_functions", "precmd_functions",
+        "preexec_functions", "periodic_functions", "zshaddhistory_functions",
+        "zshexit_functions", "GLOBSORT",
+    }
+)  # fmt: skip
+_SHELL_PREFIXES = ("BASH", "LC_", "HIST", "COMP", "READLINE", "ZSH", "ZLE", "TRAP", "POSIX")
+
+
+def ordinary_variable(name: str) -> bool:
+    """Whether assigning ``name`` changes nothing but the variable: neither the shell nor a
+    program reads it for code, paths or how to parse (``PID``, ``out``, ``i``)."""
+    return not (
+        hazardous_variable(name) or name in SHELL_VARIABLES or name.startswith(_SHELL_PREFIXES)
+    )
 
 
 def variable_payload(name: str, value: str | None) -> str | None:
