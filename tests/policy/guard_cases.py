@@ -697,6 +697,40 @@ def _braces() -> list[Case]:
     ]
 
 
+_INTERPRETERS = ("python", "python3", "python3.12", "python3.9", "pypy3")
+
+
+def _inline_code() -> list[Case]:
+    """Code an interpreter is handed inline or on standard input: clearance cannot read it, so
+    the guard asks. A script file or a module runs the project's code, which the guard allows."""
+    g = "inline-code"
+    cases: list[Case] = []
+    for name in _INTERPRETERS:
+        cases += each(
+            g,
+            [
+                f"{name} -c 'import shutil; shutil.rmtree(\"src\")'",
+                f"{name} -Ic 'import os'",
+                f"{name} - <<'PY'\nimport shutil\nshutil.rmtree('src')\nPY",
+                f"{name} - <<'PY' 2>&1 | tail -3\nimport os\nPY",
+                f"{name} -u - < script.py",
+                f"{name} <<'PY'\nimport os\nPY",
+                f"echo 'import os' | {name}",
+                f"cat x.py | {name} -",
+            ],
+            ASK,
+        )
+        cases += each(g, [f"{name} script.py", f"{name} -m pytest -q", f"{name} --version"], ALLOW)
+    cases += each(
+        g,
+        ["node - <<'JS'\nx\nJS", "echo x | node", "ruby - <<'RB'\nx\nRB", "perl - < x.pl",
+         "echo x | perl"],
+        ASK,
+    )  # fmt: skip
+    cases += each(g, ["node app.js", "ruby x.rb", "perl x.pl"], ALLOW)
+    return cases
+
+
 def all_cases() -> list[Case]:
     cases = [
         *_git_reset(),
@@ -715,6 +749,7 @@ def all_cases() -> list[Case]:
         *_modes(),
         *_contents(),
         *_braces(),
+        *_inline_code(),
     ]
     seen: dict[str, Case] = {}
     for case in cases:
