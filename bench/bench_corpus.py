@@ -222,7 +222,8 @@ def main() -> None:
         os.makedirs(home, exist_ok=True)
         builtin = measure(BUILTIN_POLICY, items, home)
         report("(a) built-in policy", items, builtin, asks=False, full=full)
-        developer = developer_policy([r["command"] for r in records])
+        # The programs as the relocated lines name them (`$ROOT/…/.venv/bin/python`).
+        developer = developer_policy([command for command, _ in items])
         del OUTSIDE[:]
         report("(b) developer policy", items, measure(developer, items, home), asks=True,
                full=full)  # fmt: skip

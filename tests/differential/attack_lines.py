@@ -117,6 +117,9 @@ ATTACKS += [
     ("ssh-read", 'for f in x; do read f <<< ~/.ssh/id_rsa; cat "$f"; done'),
     ("ssh-read", 'for f in x; do for f in ~/.ssh/id_rsa; do :; done; cat "$f"; done'),
     ("ssh-read", "for f in x; do cd ~/.ssh; cat id_rsa; done"),
+    ("ssh-read", 'for f in ""; do : ${f:=~/.ssh/id_rsa}; cat "$f"; done'),
+    ("ssh-read", 'for f in x; do echo ${a[f=1]} >/dev/null; cat ~/.ssh/id_rs"$f"; done'),
+    ("ssh-read", "for f in ../home/.ssh/id_rsa; do cat $f; done"),
 ]
 
 # Benign lines the engine should allow and that must pass the differential check.

@@ -29,9 +29,10 @@ _UNSAFE = frozenset(
         "builtin", "command", "enable", "hash", "fc", "time", "noglob", "vared", "zle",
     }
 )  # fmt: skip
-# Text after which the loop is not modelled: arithmetic (which assigns: `(( d = 5 ))`),
-# indirection, a function definition (its body may assign the variable), word splitting.
-_UNSAFE_TEXT = ("((", "${!", "()", "function", "IFS")
+# Text after which the loop is not modelled: arithmetic, which assigns (`(( d = 5 ))`,
+# `$[d=5]`, `[[ 1 -eq d=5 ]]`), a function definition (its body may assign the variable),
+# word splitting.
+_UNSAFE_TEXT = ("((", "$[", "[[", "()", "function", "IFS")
 _GLOB = frozenset("*?[")
 _LEADS = frozenset("-*?[")  # a first character that is, or may expand to, an option's `-`
 _BLANK = frozenset(" \t\n")
@@ -43,21 +44,44 @@ _PLAIN_IN = frozenset('"\\$`\n')
 def _only_read(line: str, name: str, loop: Statement, seen: Sequence[Statement]) -> bool:
     """Whether nothing in ``line`` (whose statements so far are ``seen``) may give ``name`` a
     value other than the one ``loop`` assigns, or read it otherwise than as typed."""
-    if any(text in line for text in _UNSAFE_TEXT):
+    if any(text in line for text in _UNSAFE_TEXT) or not _plain_braces(line, name):
         return False
     for stmt in seen:
         if stmt is loop:
             continue
-        if stmt.kind == "plain":
-            if stmt.assigns is None or any(n == name for n, _ in stmt.assigns):
-                return False  # a declaration, or `name=…`
-        elif stmt.kind == "compound":
+        if stmt.kind == "plain" and stmt.assigns is None:
+            return False  # a declaration, `unset`, a subscript assignment (arithmetic)
+        if stmt.assigns and any(n == name for n, _ in stmt.assigns):
+            return False  # `name=…`, also before a command (POSIX keeps it for `:`)
+        if stmt.kind == "compound":
             head = stmt.text.split(None, 2)
             if len(head) > 1 and head[0] in ("for", "select") and head[1] == name:
                 return False
-        for word in stmt.words:
-            if word.value in _UNSAFE:
-                return False
+        for word in (*stmt.words, *stmt.operands):
+            if word.value in _UNSAFE or (word.value == "-v" and stmt.kind == "test"):
+                return False  # `[ -v 'a[d=5]' ]` evaluates a subscript
+        words = stmt.words
+        if words and words[0].value == "test" and any(w.value == "-v" for w in words):
+            return False
+    return True
+
+
+def _plain_braces(line: str, name: str) -> bool:
+    """Whether every ``${…}`` of ``line`` is a plain ``${name}`` (an operator may assign:
+    ``${d:=x}``, an offset or a subscript is arithmetic: ``${x:d=1}``, ``${a[d=1]}``), and no
+    ``{name}`` names a file descriptor (``: {d}>f`` assigns ``d``)."""
+    at = line.find("${")
+    while at >= 0:
+        end = line.find("}", at)
+        if end < 0 or not _IDENT.issuperset(line[at + 2 : end]) or end == at + 2:
+            return False
+        at = line.find("${", end)
+    ref = "{" + name + "}"
+    at = line.find(ref)
+    while at >= 0:
+        if line[at - 1 : at] != "$":
+            return False
+        at = line.find(ref, at + 1)
     return True
 
 
@@ -90,6 +114,8 @@ def bind(line: str, name: str, loop: Statement, seen: Sequence[Statement], first
     for word in loop.operands:
         if word.value is None or word.segs is not None:
             return  # a computed list: its values are not known
+        if not word.value:
+            return  # an empty value: `${d:=x}`-style defaults would apply to it
         items.append((word.value, word.glob and not _GLOB.isdisjoint(word.value)))
     if not items or not _only_read(line, name, loop, seen):
         return
