@@ -154,7 +154,10 @@ class Assembly:
                 # Test operands, `for` lists and `case` subjects open no file: a computed one
                 # is no unknown path. A list whose values the body's uses took is only read.
                 effect: Effect = "read" if stmt.bound else "unproven"
-                self.paths.arguments(stmt.operands, base, stmt.text, effect, "unproven", None, False)
+                self.paths.arguments(
+                    stmt.operands, base, stmt.text, effect, "unproven", None, False
+                )
+
     def _simple(self, stmt: Statement, base: str | None) -> None:
         words = stmt.words
         if not words:

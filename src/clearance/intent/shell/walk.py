@@ -367,6 +367,7 @@ class Walk:
                 name = self.src.slice(variable.start_byte, variable.end_byte)
                 bind(self.src.text, name, stmt, self.statements, first)
         self.finish(pending, ctx, scope, unres, writes, depth)
+
     def _body(
         self, node: Node, ctx: str, scope: Scope, unres: bool, writes: bool, depth: int
     ) -> None:
