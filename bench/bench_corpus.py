@@ -8,7 +8,8 @@ third-party data and are not part of this repository: the file is read from ``--
 ``$CLEARANCE_CORPUS``, else ``~/.cache/clearance-corpus/commands.jsonl``.
 Two policies are measured: (a) the built-in policy; (b) a developer policy that allows every
 program the corpus lines run (``prog`` and ``prog *`` for each program name found by a plain
-tokenizer that also looks inside ``sh -c``-style scripts and behind wrappers), keeps the built-in
+tokenizer that also looks inside ``sh -c``-style scripts and behind wrappers, read from the
+relocated lines so that a program named by its path is the one they run), keeps the built-in
 secret denies, and asks for everything else. Every deny is listed, and under (b) the reason of
 every ask (``--list`` prints each line, otherwise they are grouped by reason).
 Last, each path an outside-the-project ask of (b) is about, by where it lies from the line's
