@@ -803,6 +803,8 @@ LOOPS: list[tuple[str, str, str]] = [
     ('for f in x; do f=~/.ssh/id_rsa :; cat "$f"; done', "stop", "stop"),
     ("sh -c 'for f in x; do f=~/.ssh/id_rsa :; cat \"$f\"; done'", "stop", "stop"),
     ('for f in x; do cat "$f" "${f}"; done; cat "$f"', "stop", "stop"),
+    ('for f in -x.env; do cat -- "$f"; done', "stop", "stop"),
+    ("for f in $'a\\n.env'; do cat \"$f\"; done", "stop", "stop"),
     ("x=$(cat ~/.ssh/id_rsa)", "deny", "deny"),
     ("x=$(rm -rf ~)", "deny", "deny"),
     ("a[$(rm -rf ~)]=1", "deny", "deny"),

@@ -134,6 +134,10 @@ def bind(line: str, name: str, loop: Statement, seen: Sequence[Statement], first
                 every = every and not _mentions(word.raw, name)
                 continue
             before, after, _ = found
+            if any((before + v)[:1] == "-" or "\n" in v for v, _ in items):
+                # An option, or a name the projection does not take: the word stays unknown,
+                # and asks wherever a path rule could match it (`echo "--- $f"` opens nothing).
+                continue
             word.alts = tuple((before + value + after,) for value, _ in items)
             word.unknown = False
             if not any((before + v)[:1] in _LEADS for v, _ in items):
