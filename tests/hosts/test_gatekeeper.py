@@ -287,7 +287,7 @@ def test_a_session_grant_for_a_call_without_a_session_covers_that_call_only(
     from clearance.decide.grant import Grant
 
     verdict = Verdict("allow", "yes", grants=(Grant("webfetch", "https://x*"),))
-    gk, log, scripted = keeper(tmp_path, {"permission": {"*": "ask"}}, verdict)
+    gk, log, _scripted = keeper(tmp_path, {"permission": {"*": "ask"}}, verdict)
     outcome = gk.decide(ToolCall("webfetch", {"url": "https://x"}, str(tmp_path)))
     assert outcome.action == "allow"
     # No store was made on the engine, which may serve other sessions too (the service caches
