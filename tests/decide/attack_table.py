@@ -808,14 +808,14 @@ LOOPS: list[tuple[str, str, str]] = [
     ("x=$(cat ~/.ssh/id_rsa)", "deny", "deny"),
     ("x=$(rm -rf ~)", "deny", "deny"),
     ("a[$(rm -rf ~)]=1", "deny", "deny"),
-    ("PATH=.:$PATH; ls", "stop", "allow"),
+    ("PATH=.:$PATH; ls", "stop", "stop"),
     ("IFS=/; ls", "stop", "allow"),
     ("LD_PRELOAD=./x.so; ls", "stop", "stop"),
     ("PYTHONPATH=/tmp; python x.py", "stop", "stop"),
     ("PS1='$(id)'; ls", "stop", "stop"),
     ("BASH_ENV=./x; bash -c ls", "stop", "stop"),
     ("CDPATH=~; cd .ssh; cat id_rsa", "stop", "stop"),
-    ("path=(.); ls", "stop", "allow"),
+    ("path=(.); ls", "stop", "stop"),
     # zsh: a subshell where a command stands, and `**/`, read as bash reads them
     ("zsh -lc '(cat ~/.ssh/id_rsa)'", "deny", "deny"),
     ("zsh -lc 'ls; (rm -rf ~)'", "deny", "deny"),
@@ -845,7 +845,33 @@ LOOPS_BENIGN: list[tuple[str, str, str]] = [
     ("zsh -lc 'cat src/**/a.py'", "allow", "allow"),
 ]
 
+# The search path: a directory the agent fills put on PATH makes an allowed name run its file.
+SEARCH_PATH: list[tuple[str, str, str]] = [
+    ("PATH=bin ls -la", "stop", "stop"),
+    ("PATH=.:$PATH ls", "stop", "stop"),
+    ("PATH=:/usr/bin ls", "stop", "stop"),
+    ("PATH=$PWD/bin:$PATH ls", "stop", "stop"),
+    ("PATH=$(pwd)/bin ls", "stop", "stop"),
+    ("PATH=./node_modules/.bin:$PATH cat README.md", "stop", "stop"),
+    ("PATH+=:bin; ls", "stop", "stop"),
+    ("export PATH=src:$PATH; ls", "stop", "stop"),
+    ("export PATH=.:$PATH && git status", "stop", "stop"),
+    ("declare -x PATH=bin; ls", "stop", "stop"),
+    ("env PATH=bin ls", "stop", "stop"),
+]
+
+SEARCH_PATH_BENIGN: list[tuple[str, str, str]] = [
+    ("PATH=/usr/local/bin:$PATH ls", "allow", "allow"),
+    ('PATH="$HOME/.local/bin:$PATH" ls', "allow", "allow"),
+    ("PATH=/usr/bin:/bin ls", "allow", "allow"),
+    ('export PATH="$HOME/.local/bin:$PATH" && ls', "ask", "allow"),
+    ("export PATH; ls", "ask", "allow"),
+    ("echo $PATH", "allow", "allow"),
+]
+
 CLASSES: dict[str, list[tuple[str, str, str]]] = {
+    "search-path": SEARCH_PATH,
+    "search-path-benign": SEARCH_PATH_BENIGN,
     "loops": LOOPS,
     "loops-benign": LOOPS_BENIGN,
     "recursive-reads": RECURSIVE_READS,

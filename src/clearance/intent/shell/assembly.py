@@ -11,12 +11,12 @@ assembly owns; a unit's text as bash reads it comes from :mod:`~clearance.intent
 
 from __future__ import annotations
 
-from clearance.intent.path import normal_path
+from clearance.intent.path import is_within, normal_path
 from clearance.intent.sentinel import CODE_RUNNING, COMPUTED, EXPANSION_LIMIT, RUNS_WRITTEN, excerpt
 from clearance.intent.shell import brace
 from clearance.intent.shell.effect import reader_claim
 from clearance.intent.shell.line import LINKERS, Line, made, script
-from clearance.intent.shell.names import KNOWLEDGE, LATER, REREAD
+from clearance.intent.shell.names import KNOWLEDGE, LATER, REREAD, SEARCH_PATH_VARIABLES
 from clearance.intent.shell.projection import GLOB_MARKS, Projection
 from clearance.intent.shell.spelling import spellings
 from clearance.intent.shell.statement import stdin_text
@@ -413,11 +413,30 @@ class Assembly:
             if hazardous_variable(name):
                 why = f"runs with {name} set, which makes a program run code"
                 return (CODE_RUNNING, why), variable_payload(name, value) if level == 0 else None
+            if name in SEARCH_PATH_VARIABLES and self._fills_search_path(value, stmt):
+                why = (f"runs with {name} naming a directory the agent may fill, so its command "
+                       "name may run a file there")  # fmt: skip
+                return (CODE_RUNNING, why), None
         if self.env:
             name = self.env[0]
             why = f"runs after {name} is set in the line, which makes a program run code"
             return (CODE_RUNNING, why), None
         return None, None
+
+    def _fills_search_path(self, value: str | None, stmt: Statement) -> bool:
+        """Whether the search path ``value`` may name a directory the agent fills: relative,
+        computed, or inside the working directory or its work tree
+        (:func:`~clearance.intent.shell.hazards.variables.search_path_hazard`)."""
+        from clearance.intent.shell.hazards.variables import search_path_hazard
+
+        base = stmt.scope.current() if not stmt.salvaged else None
+        roots = () if base is None else (base, self._work_tree_top(base) or base)
+
+        def inside(entry: str) -> bool:
+            entry = normal_path(entry)
+            return not roots or any(is_within(entry, root) for root in roots)
+
+        return search_path_hazard(value, self.home, inside)
 
     def _declares(self, stmt: Statement) -> None:
         """Record the code-running variables an assignment or declaration statement sets
@@ -427,6 +446,10 @@ class Assembly:
         for item in stmt.text.split():
             name, eq, value = item.partition("=")
             name = name.rstrip("+")
+            if name in SEARCH_PATH_VARIABLES and eq and self._fills_search_path(value, stmt):
+                if name not in self.env:  # `export PATH=.:$PATH; ls`: later names may run a
+                    self.env.append(name)  # file the agent wrote
+                continue
             if not hazardous_variable(name):
                 continue
             if name not in self.env:

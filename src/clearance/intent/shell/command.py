@@ -21,7 +21,7 @@ ASCII text is sliced as a ``str`` (byte offsets are character offsets); other te
 from __future__ import annotations
 
 from clearance.intent.shell.grammar import KIND, REDIRECTS, STATEMENTS
-from clearance.intent.shell.names import rereads
+from clearance.intent.shell.names import SEARCH_PATH_VARIABLES, rereads
 from clearance.intent.shell.redirect import Pending, read_redirect
 from clearance.intent.shell.statement import Scope, Statement
 from clearance.intent.shell.word import (
@@ -338,9 +338,12 @@ class Commands:
 
 
 def _assignment(text: str) -> tuple[str, str | None]:
-    """``(name, value)`` of an assignment as typed; the value only when literal."""
+    """``(name, value)`` of an assignment as typed; the value only when literal, but for the
+    search path, whose entries are judged as typed (``PATH=/opt/x/bin:$PATH cmd``)."""
     name, _, value = text.partition("=")
     name = name.rstrip("+")
+    if name in SEARCH_PATH_VARIABLES:
+        return name, value
     if len(value) > 1 and value[0] == value[-1] == "'" and "'" not in value[1:-1]:
         return name, value[1:-1]
     if any(c in value for c in "$`\\\"'*?[{~("):

@@ -6,7 +6,7 @@ are exactly the keys those modules know.
 
 from __future__ import annotations
 
-__all__ = ["KNOWLEDGE", "LATER", "REREAD", "rereads"]
+__all__ = ["KNOWLEDGE", "LATER", "REREAD", "SEARCH_PATH_VARIABLES", "rereads"]
 
 # hazards.PROGRAMS: programs with options or commands that run code, read or write files.
 KNOWLEDGE = frozenset(
@@ -25,6 +25,11 @@ REREAD = frozenset(
 # reeval.LATER: builtins that run code the line does not show (`fc`, `enable -f`), and the
 # `history -s` that stores it.
 LATER = frozenset({"fc", "enable", "history"})
+
+# Variables that choose the file a command name runs (bash(1) COMMAND EXECUTION; zsh's `path`
+# array mirrors PATH): a directory the agent fills put on them makes an allowed name (`ls`) run
+# its file, `PATH=bin ls` (hazards.variables.search_path_hazard judges the value).
+SEARCH_PATH_VARIABLES = frozenset({"PATH", "path"})
 
 _MARKERS = ("$(", "`", "${", "$'")
 

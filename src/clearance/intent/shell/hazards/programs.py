@@ -6,8 +6,14 @@ setarch, setpriv, …) and the shells themselves.
 from __future__ import annotations
 
 from clearance.intent.shell.hazards.finding import Finding, literal_line, option_values
-from clearance.intent.shell.hazards.variables import VARIABLES, hazardous_variable, variable_payload
+from clearance.intent.shell.hazards.variables import (
+    VARIABLES,
+    hazardous_variable,
+    search_path_hazard,
+    variable_payload,
+)
 from clearance.intent.shell.layer import basename
+from clearance.intent.shell.names import SEARCH_PATH_VARIABLES
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -193,6 +199,10 @@ def _find(finding: Finding, words: Sequence[Word], values: Values) -> None:
             finding.runs("passes -delete, which deletes every file it finds")
 
 
+def _nowhere(path: str) -> bool:
+    return False
+
+
 def _env(finding: Finding, words: Sequence[Word], values: Values) -> None:
     """env(1) -S/--split-string; gtfobins: env."""
     for option, arg in option_values(values, "S", ("--split-string",)):
@@ -207,6 +217,10 @@ def _env(finding: Finding, words: Sequence[Word], values: Values) -> None:
         if hazardous_variable(name):
             finding.runs(f"sets {name}, which makes a program run code ({VARIABLES.get(name, '')})",
                          variable_payload(name, rest))  # fmt: skip
+        elif name in SEARCH_PATH_VARIABLES and search_path_hazard(rest, "", _nowhere):
+            # Not knowing the project here, only absolute entries (and $PATH) pass.
+            finding.runs(f"sets {name} to a directory the agent may fill, so the command's name "
+                         "may run a file there")  # fmt: skip
 
 
 def _runs_rest(why: str) -> Checker:

@@ -7,12 +7,17 @@ command line, :data:`SHELL_VARIABLES` those the shell itself reads; :func:`hazar
 
 from __future__ import annotations
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
 __all__ = [
     "COMMAND_VARIABLES",
     "SHELL_VARIABLES",
     "VARIABLES",
     "hazardous_variable",
     "ordinary_variable",
+    "search_path_hazard",
     "variable_payload",
 ]
 
@@ -102,6 +107,27 @@ COMMAND_VARIABLES = frozenset(
         "BROWSER",
     }
 )
+
+
+def search_path_hazard(value: str | None, home: str, inside: Callable[[str], bool]) -> bool:
+    """Whether the search path ``value`` (as typed, quotes around it allowed; ``None`` when not
+    known) may hold a directory the agent fills: an entry that is empty or relative (the
+    working directory), computed (other than ``$PATH`` itself and a ``$HOME``/``~`` prefix),
+    or ``inside`` the project."""
+    if value is None:
+        return True
+    if len(value) > 1 and value[0] == value[-1] and value[0] in "'\"":
+        value = value[1:-1]
+    for entry in value.split(":"):
+        if entry in ("$PATH", "${PATH}"):
+            continue
+        for prefix in ("~/", "$HOME/", "${HOME}/"):
+            if entry.startswith(prefix) and home:
+                entry = home.rstrip("/") + "/" + entry[len(prefix) :]
+                break
+        if entry[:1] != "/" or any(c in entry for c in "$`\\\"'*?[{(") or inside(entry):
+            return True
+    return False
 
 
 def hazardous_variable(name: str) -> bool:
