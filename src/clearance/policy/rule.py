@@ -290,12 +290,16 @@ def _command_hit(
     return None
 
 
+_KNOWN = 4096  # answers remembered per rule set
+_KNOWN_TEXT = 2048  # … for values of at most this many characters together
+
+
 class RuleSet:
     """An ordered, indexed list of rules; immutable once built."""
 
     __slots__ = (
-        "_cased", "_commands", "_expand", "_folded", "_home", "_index", "_surfaces", "_universal",
-        "cased", "cased_heads", "fold", "rules",
+        "_cased", "_commands", "_expand", "_folded", "_home", "_index", "_known", "_surfaces",
+        "_universal", "cased", "cased_heads", "fold", "rules",
     )  # fmt: skip
 
     def __init__(
@@ -319,6 +323,8 @@ class RuleSet:
         self._home = home
         self._folded: RuleSet | None = None
         self._cased: RuleSet | None = None
+        # Answers of :meth:`evaluate` already given (it is pure, and the set immutable).
+        self._known: dict[tuple[str, tuple[str, ...], tuple[str | None, ...] | None], Rule] = {}
         self.fold = fold
         # Whether any pattern (as matched, home expanded) holds a letter that folds: without
         # one, a value already in lower case meets the same rules folded or not.
@@ -421,8 +427,23 @@ class RuleSet:
         spelled otherwise.
 
         Pure: reads no file, clock, cwd or environment. With no rule at all the answer is a
-        synthesized universal *ask* (least privilege).
+        synthesized universal *ask* (least privilege). Answers are remembered (a service or a
+        batch meets the same paths and commands again), at most :data:`_KNOWN` of them.
         """
+        key = (surface, tuple(values), None if argv is None else tuple(argv))
+        known = self._known
+        found = known.get(key)
+        if found is None:
+            found = self._evaluate(surface, key[1], argv)
+            if sum(map(len, key[1])) <= _KNOWN_TEXT:  # a long heredoc line is not kept
+                if len(known) >= _KNOWN:
+                    known.clear()
+                known[key] = found
+        return found
+
+    def _evaluate(
+        self, surface: str, values: Sequence[str], argv: Sequence[str | None] | None
+    ) -> Rule:
         universal = self._universal
         floor, found = universal[0] if universal else (-1, None)
         index = self._index.get(surface)
