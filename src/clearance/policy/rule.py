@@ -324,7 +324,7 @@ class RuleSet:
         self._folded: RuleSet | None = None
         self._cased: RuleSet | None = None
         # Answers of :meth:`evaluate` already given (it is pure, and the set immutable).
-        self._known: dict[tuple[str, tuple[str, ...], tuple[str | None, ...] | None], Rule] = {}
+        self._known: dict[tuple[str, tuple[str, ...]], Rule] = {}
         self.fold = fold
         # Whether any pattern (as matched, home expanded) holds a letter that folds: without
         # one, a value already in lower case meets the same rules folded or not.
@@ -427,14 +427,16 @@ class RuleSet:
         spelled otherwise.
 
         Pure: reads no file, clock, cwd or environment. With no rule at all the answer is a
-        synthesized universal *ask* (least privilege). Answers are remembered (a service or a
-        batch meets the same paths and commands again), at most :data:`_KNOWN` of them.
+        synthesized universal *ask* (least privilege). Answers without ``argv`` are remembered
+        (a service or a batch meets the same paths again), at most :data:`_KNOWN` of them.
         """
-        key = (surface, tuple(values), None if argv is None else tuple(argv))
+        if argv is not None:  # a command's own words: seldom met twice, not kept
+            return self._evaluate(surface, values, argv)
+        key = (surface, tuple(values))
         known = self._known
         found = known.get(key)
         if found is None:
-            found = self._evaluate(surface, key[1], argv)
+            found = self._evaluate(surface, key[1], None)
             if sum(map(len, key[1])) <= _KNOWN_TEXT:  # a long heredoc line is not kept
                 if len(known) >= _KNOWN:
                     known.clear()
