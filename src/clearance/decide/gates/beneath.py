@@ -294,6 +294,7 @@ class _Walk:
             listing = _listing(stack.pop())
             if listing is None:
                 continue  # unreadable: the command cannot read it either
+            prefix = listing.prefix
             rows, text, dirs, links = listing.view(hidden)
             if needles is not None and budget[0] >= len(rows) and not (links and hidden):
                 # A whole directory at once: no path in it holds a needle, and no link in it
@@ -305,15 +306,18 @@ class _Walk:
                     budget[0] -= len(rows)
                     stack += dirs
                     continue
-            for path, name, is_dir, is_link, low in rows:
+            for name, is_dir, is_link in rows:
                 if budget[0] <= 0:
                     return False
                 budget[0] -= 1
+                path = prefix + name
                 if is_dir:
-                    stack.append(path[:-1])
+                    stack.append(path)
+                    path += "/"
                 if needles is not None and not (is_link and hidden):
+                    text = path.lower()
                     for needle in needles:
-                        if needle in low:
+                        if needle in text:
                             break
                     else:
                         continue
@@ -380,22 +384,22 @@ class _Walk:
 # ctime even where the clock ticks coarsely. Otherwise the directory is listed afresh each time;
 # an unreadable directory is never kept. ADR 0022.
 _SETTLED_NS = 2_000_000_000
-_KEEP = 200_000  # entries held across all listings; past it, every listing is dropped
+_KEEP = 50_000  # entries held across all listings (a few MB); past it, every listing is dropped
 _LISTINGS: dict[str, _Listing] = {}
 _held = [0]
 
-_Row = tuple[str, str, bool, bool, str]  # path (a directory's ends with "/"), name, is a
-# directory, is a symlink, the path in lower case
+_Row = tuple[str, bool, bool]  # name, is a directory, is a symlink
 
 
 class _Listing:
     """One directory's entries, as :meth:`_Walk.run` reads them."""
 
-    __slots__ = ("_visible", "key", "whole")
+    __slots__ = ("_visible", "key", "prefix", "whole")
 
-    def __init__(self, key: tuple[int, int, int, int] | None, rows: list[_Row]) -> None:
+    def __init__(self, key: tuple[int, int, int, int] | None, prefix: str, rows: list[_Row]):
         self.key = key
-        self.whole = _view(rows)
+        self.prefix = prefix  # the directory's path, ending with "/"
+        self.whole = _view(prefix, rows)
         self._visible: tuple[list[_Row], str, list[str], bool] | None = None
 
     def view(self, hidden: bool) -> tuple[list[_Row], str, list[str], bool]:
@@ -405,17 +409,19 @@ class _Listing:
             return self.whole
         found = self._visible
         if found is None:
-            found = self._visible = _view([r for r in self.whole[0] if r[1][:1] != "."])
+            visible = [row for row in self.whole[0] if row[0][:1] != "."]
+            found = self._visible = _view(self.prefix, visible)
         return found
 
 
-def _view(rows: list[_Row]) -> tuple[list[_Row], str, list[str], bool]:
+def _view(prefix: str, rows: list[_Row]) -> tuple[list[_Row], str, list[str], bool]:
     return (
         rows,
-        "\0".join([row[4] for row in rows]),
-        [row[0][:-1] for row in rows if row[2]],
-        any(row[3] for row in rows),
-    )
+        "\0".join([(prefix + name + "/" if is_dir else prefix + name).lower()
+                    for name, is_dir, _ in rows]),
+        [prefix + name for name, is_dir, _ in rows if is_dir],
+        any(row[2] for row in rows),
+    )  # fmt: skip
 
 
 def _listing(directory: str) -> _Listing | None:
@@ -442,9 +448,8 @@ def _listing(directory: str) -> _Listing | None:
             is_link = not is_dir and entry.is_symlink()
         except OSError:
             is_dir = is_link = False
-        path = entry.path + "/" if is_dir else entry.path
-        rows.append((path, entry.name, is_dir, is_link, path.lower()))
-    listing = _Listing(key, rows)
+        rows.append((entry.name, is_dir, is_link))
+    listing = _Listing(key, directory if directory.endswith("/") else directory + "/", rows)
     if key is not None and key[3] % 1_000_000_000 and key[3] < time_ns() - _SETTLED_NS:
         if _held[0] + len(rows) > _KEEP:
             _LISTINGS.clear()
