@@ -291,7 +291,7 @@ def _command_hit(
 
 
 _KNOWN = 4096  # answers remembered per rule set
-_KNOWN_TEXT = 2048  # … for values of at most this many characters together
+_KNOWN_TEXT = 1024  # … for values of at most this many characters together (a few MB at most)
 
 
 class RuleSet:
