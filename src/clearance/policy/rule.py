@@ -431,12 +431,12 @@ class RuleSet:
         (a service or a batch meets the same paths again), at most :data:`_KNOWN` of them.
         """
         if argv is not None:  # a command's own words: seldom met twice, not kept
-            return self._evaluate(surface, values, argv)
+            return self._evaluate(surface, values, argv, also)
         key = (surface, tuple(values))
         known = self._known
         found = known.get(key)
         if found is None:
-            found = self._evaluate(surface, key[1], None)
+            found = self._evaluate(surface, key[1], None, ())  # without argv, `also` is unused
             if sum(map(len, key[1])) <= _KNOWN_TEXT:  # a long heredoc line is not kept
                 if len(known) >= _KNOWN:
                     known.clear()
@@ -444,7 +444,11 @@ class RuleSet:
         return found
 
     def _evaluate(
-        self, surface: str, values: Sequence[str], argv: Sequence[str | None] | None
+        self,
+        surface: str,
+        values: Sequence[str],
+        argv: Sequence[str | None] | None,
+        also: Sequence[Sequence[str | None]],
     ) -> Rule:
         universal = self._universal
         floor, found = universal[0] if universal else (-1, None)
