@@ -1,6 +1,6 @@
 """Every decision ``clearance check --batch`` makes on the agent-command corpus, to compare runs.
 
-Run: .venv/bin/python bench/batch_decisions.py OUT.jsonl [--policy developer]
+Run: .venv/bin/python bench/batch_decisions.py OUT.jsonl [--policy developer] [--commands FILE]
 then ``diff`` two outputs (before and after a change): a speed-up must leave every line's
 action, reason and asking gates the same. The lines are those of bench_batch.py (the corpus of
 bench_corpus.py, relocated under one fixed scratch root so the paths compare across runs).
@@ -16,7 +16,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from bench_corpus import corpus_path, developer_policy, relocate
+from bench_corpus import corpus_records, developer_policy, relocate
 
 BIN = os.path.join(os.path.dirname(sys.executable), "clearance")
 ROOT = "/tmp/clearance-batch-decisions"
@@ -24,8 +24,7 @@ ROOT = "/tmp/clearance-batch-decisions"
 
 def main() -> None:
     out_path = sys.argv[1]
-    with open(corpus_path(), encoding="utf-8") as handle:
-        records = [json.loads(line) for line in handle if line.strip()]
+    records = corpus_records()
     shutil.rmtree(ROOT, ignore_errors=True)
     os.makedirs(ROOT)
     items = relocate(records, ROOT)

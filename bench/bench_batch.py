@@ -1,6 +1,7 @@
 """``clearance check --batch`` throughput on real agent commands, next to the in-process figure.
 
-Run: .venv/bin/python bench/bench_batch.py [--rounds N]
+Run: .venv/bin/python bench/bench_batch.py [--rounds N] [--corpus FILE | --commands FILE]
+(``--commands bench/shell_corpus.txt``: a plain list of commands, all in one project.)
 The lines are the corpus of bench_corpus.py (real coding-agent commands; bench/corpus/SOURCES.md), each with
 its project relocated under a scratch directory (as bench_corpus.py does), decided under the
 built-in policy. Printed: commands per second through one ``clearance check --batch`` process
@@ -22,7 +23,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from bench_corpus import corpus_path, relocate
+from bench_corpus import corpus_records, relocate
 
 from clearance.decide.engine import Engine
 from clearance.hosts.facts import HOST_FACTS
@@ -33,8 +34,7 @@ BIN = os.path.join(os.path.dirname(sys.executable), "clearance")
 
 def main() -> None:
     rounds = int(sys.argv[sys.argv.index("--rounds") + 1]) if "--rounds" in sys.argv else 3
-    with open(corpus_path(), encoding="utf-8") as handle:
-        records = [json.loads(line) for line in handle if line.strip()]
+    records = corpus_records()
     with tempfile.TemporaryDirectory(prefix="clearance-batch-") as scratch:
         root = os.path.realpath(scratch)
         items = relocate(records, root)

@@ -61,6 +61,19 @@ def corpus_path() -> str:
     return corpus
 
 
+def corpus_records() -> list[dict[str, str]]:
+    """The corpus's records; with ``--commands FILE``, a plain list of commands instead (one a
+    line, ``\\n`` for a newline, as ``bench/shell_corpus.txt``), all run in one project."""
+    if "--commands" in sys.argv:
+        path = sys.argv[sys.argv.index("--commands") + 1]
+        with open(path, encoding="utf-8") as handle:
+            commands = [line.rstrip("\n").replace("\\n", "\n") for line in handle if line.strip()]
+        project = "/Users/agent/work/project"
+        return [{"command": c, "project": project, "cwd": project} for c in commands]
+    with open(corpus_path(), encoding="utf-8") as handle:
+        return [json.loads(line) for line in handle if line.strip()]
+
+
 _WRAPPERS = {"xargs", "timeout", "nice", "env", "nohup", "time", "command", "exec", "sudo"}
 _ASSIGN = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
 

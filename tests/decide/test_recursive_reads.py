@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import time
 from pathlib import Path
 
 import pytest
@@ -223,3 +224,82 @@ def test_a_case_folding_volume_meets_the_rule_through_another_spelling(world: _W
     assert action == "deny", reason
     # On a case-sensitive volume (this one, probed) `.SSH` is another directory.
     assert world.check("grep -r pass ~")[0] == "allow"
+
+
+# The walk keeps directory listings between calls (a service, a batch): a listing is kept only
+# for a directory whose ctime is settled, and is checked against the directory on every use.
+
+
+def _settled(monkeypatch: pytest.MonkeyPatch, root: Path) -> list[str]:
+    """Make the directories beneath ``root`` count as settled (unchanged for 50 ms, not 2 s),
+    waiting until they are; their paths."""
+    monkeypatch.setattr(beneath, "_SETTLED_NS", 50_000_000)
+    directories = [str(root)] + [
+        os.path.join(top, name) for top, names, _ in os.walk(root) for name in names
+    ]
+    newest = max(os.stat(d).st_ctime_ns for d in directories)
+    while time.time_ns() - newest < 150_000_000:
+        time.sleep(0.02)
+    return directories
+
+
+def test_a_file_added_beneath_a_kept_listing_is_seen(
+    world: _World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (world.project / "src" / "deep").mkdir()
+    directories = _settled(monkeypatch, world.project)
+    policy = {"permission": {"*": "allow", "bash": "allow", "path": {"*.env": "deny"}}}
+    assert world.check("grep -r KEY .", policy)[0] == "allow"
+    assert all(d in beneath._LISTINGS for d in directories)  # kept: the next walk uses them
+    assert world.check("grep -r KEY .", policy)[0] == "allow"
+    (world.project / "src" / "deep" / "prod.env").write_text("KEY=1\n")
+    action, reason = world.check("grep -r KEY .", policy)
+    assert action == "deny" and "prod.env" in reason, reason
+
+
+def test_a_symlink_added_beneath_a_kept_listing_is_seen(
+    world: _World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _settled(monkeypatch, world.project)
+    assert world.check("grep -r . src")[0] == "allow"
+    assert str(world.project / "src") in beneath._LISTINGS
+    os.symlink(world.home / ".ssh" / "id_rsa", world.project / "src" / "link")
+    action, reason = world.check("grep -r . src")
+    assert action == "deny", reason
+
+
+def test_a_directory_whose_mtime_is_set_back_is_listed_again(
+    world: _World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``touch -d`` can put back the mtime a kept listing was taken at, never the ctime."""
+    _settled(monkeypatch, world.project)
+    src = world.project / "src"
+    assert world.check("grep -r . src")[0] == "allow"
+    before = os.stat(src)
+    os.symlink(world.home / ".ssh" / "id_rsa", src / "link")
+    os.utime(src, ns=(before.st_atime_ns, before.st_mtime_ns))
+    assert os.stat(src).st_mtime_ns == before.st_mtime_ns
+    action, reason = world.check("grep -r . src")
+    assert action == "deny", reason
+
+
+def test_a_directory_replaced_at_the_same_path_is_listed_again(
+    world: _World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (world.root / "other").mkdir()
+    os.symlink(world.home / ".ssh" / "id_rsa", world.root / "other" / "link")
+    _settled(monkeypatch, world.root)
+    src = world.project / "src"
+    assert world.check("grep -r . src")[0] == "allow"
+    assert str(src) in beneath._LISTINGS
+    src.rename(world.root / "old-src")
+    (world.root / "other").rename(src)  # a settled directory, moved into the kept path
+    action, reason = world.check("grep -r . src")
+    assert action == "deny", reason
+
+
+def test_a_recently_changed_directory_is_not_kept(world: _World) -> None:
+    """With the real settling time, a directory changed in the last two seconds is listed
+    afresh on every walk: a change within the same clock tick cannot hide behind it."""
+    assert world.check("grep -r . src")[0] == "allow"
+    assert str(world.project / "src") not in beneath._LISTINGS

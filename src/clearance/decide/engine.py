@@ -20,7 +20,7 @@ from clearance.policy.loader import load_policy
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Mapping
+    from collections.abc import Callable, Mapping
 
     from clearance.decide.grant import GrantStore
     from clearance.intent.boundary import HostFacts
@@ -29,6 +29,8 @@ if TYPE_CHECKING:
     from clearance.intent.volume import Volumes
     from clearance.policy.policy import Policy
     from clearance.policy.rule import RuleSet
+
+    _BashGate = Callable[..., tuple[list[GateResult], tuple[UnitFact, ...], list[PathFact]]]
 
 __all__ = ["Engine"]
 
@@ -46,6 +48,23 @@ def _expired(call: ToolCall) -> GateResult:
 
 
 _normpath = os.path.normpath
+# Loaded on first use, then kept: an import statement costs a microsecond on every call.
+_BASH_GATE: list[_BashGate | None] = [None]
+_PROJECT_ROOT: list[Callable[[str, str], str] | None] = [None]
+
+
+def _load_bash_gate() -> _BashGate:
+    from clearance.decide.gates.bash import bash_gate
+
+    _BASH_GATE[0] = bash_gate
+    return bash_gate
+
+
+def _load_project_root() -> Callable[[str, str], str]:
+    from clearance.intent.boundary import project_root
+
+    _PROJECT_ROOT[0] = project_root
+    return project_root
 
 
 class Engine:
@@ -129,8 +148,7 @@ class Engine:
             if call.cwd != cwd:
                 call = call.replace(cwd=cwd)
             # The bash gate (and the analysis behind it) is loaded only for a bash call.
-            from clearance.decide.gates.bash import bash_gate
-
+            bash_gate = _BASH_GATE[0] or _load_bash_gate()
             # The canonical working directory is resolved only when the line touches a path.
             try:
                 results, units, facts = within(SECONDS, bash_gate, rules, call,
@@ -185,10 +203,8 @@ class Engine:
         """The directories besides the project of ``cwd`` that the host counts as inside."""
         if self.host is None:
             return ()
-        from clearance.intent.boundary import project_root
-
         home = self.policy.home
-        return self.host.inside(project_root(cwd, home), home)
+        return self.host.inside((_PROJECT_ROOT[0] or _load_project_root())(cwd, home), home)
 
     def _beneath(self, call: ToolCall, facts: list[PathFact], cwd: str) -> list[GateResult]:
         """What the Grep tool reaches beneath the directories it searches (without a path, the

@@ -64,14 +64,6 @@ def _kernel_resolved(path: str, probe: bool) -> tuple[str, bool] | None:
     return (target, is_dir) if target.startswith("/") else None
 
 
-def _exists(path: str) -> bool:
-    """Whether ``path`` exists, symlinks followed; asked without raising on a missing path."""
-    try:
-        return os.access(path, os.F_OK)
-    except ValueError:  # a NUL byte
-        return False
-
-
 if os.access in os.supports_follow_symlinks:
 
     def lexists(path: str) -> bool:
@@ -95,19 +87,23 @@ def _resolve(path: str, probe: bool) -> tuple[str, bool]:
         if found is not None:
             return found
         # Walk up to the longest existing ancestor (a missing name is kept as written — unless
-        # it is itself a dangling symlink, which only the careful walk below follows).
+        # it is itself a dangling symlink, which only the careful walk below follows). One
+        # system call a missing level: a name with no entry at all is asked once, without
+        # raising (a failed open costs a Python exception).
         tail: list[str] = []
-        while True:
+        present = lexists(current)
+        while not present:
             head, name = os.path.split(current)
-            if not name or not head or lexists(current):
+            if not name or not head:
                 break
             tail.append(name)
             current = head
-            # Asked first without raising: a failed open costs a Python exception.
-            found = _kernel_resolved(current, False) if _exists(current) else None
-            if found is not None:
-                # Below an existing ancestor, a name just found missing: no directory there.
-                return os.path.join(found[0], *reversed(tail)), False
+            present = lexists(current)
+            if present:  # an entry: it resolves, or it is a dangling link (the walk below)
+                found = _kernel_resolved(current, False)
+                if found is not None:
+                    # Below an existing ancestor, a name just found missing: no directory there.
+                    return os.path.join(found[0], *reversed(tail)), False
     try:
         canonical = os.path.realpath(path)
     except (OSError, ValueError, RuntimeError):

@@ -290,12 +290,16 @@ def _command_hit(
     return None
 
 
+_KNOWN = 4096  # answers remembered per rule set
+_KNOWN_TEXT = 1024  # … for values of at most this many characters together (a few MB at most)
+
+
 class RuleSet:
     """An ordered, indexed list of rules; immutable once built."""
 
     __slots__ = (
-        "_cased", "_commands", "_expand", "_folded", "_home", "_index", "_surfaces", "_universal",
-        "cased", "cased_heads", "fold", "rules",
+        "_cased", "_commands", "_expand", "_folded", "_home", "_index", "_known", "_surfaces",
+        "_universal", "cased", "cased_heads", "fold", "rules",
     )  # fmt: skip
 
     def __init__(
@@ -319,6 +323,8 @@ class RuleSet:
         self._home = home
         self._folded: RuleSet | None = None
         self._cased: RuleSet | None = None
+        # Answers of :meth:`evaluate` already given (it is pure, and the set immutable).
+        self._known: dict[tuple[str, tuple[str, ...]], Rule] = {}
         self.fold = fold
         # Whether any pattern (as matched, home expanded) holds a letter that folds: without
         # one, a value already in lower case meets the same rules folded or not.
@@ -421,8 +427,29 @@ class RuleSet:
         spelled otherwise.
 
         Pure: reads no file, clock, cwd or environment. With no rule at all the answer is a
-        synthesized universal *ask* (least privilege).
+        synthesized universal *ask* (least privilege). Answers without ``argv`` are remembered
+        (a service or a batch meets the same paths again), at most :data:`_KNOWN` of them.
         """
+        if argv is not None:  # a command's own words: seldom met twice, not kept
+            return self._evaluate(surface, values, argv, also)
+        key = (surface, tuple(values))
+        known = self._known
+        found = known.get(key)
+        if found is None:
+            found = self._evaluate(surface, key[1], None, ())  # without argv, `also` is unused
+            if sum(map(len, key[1])) <= _KNOWN_TEXT:  # a long heredoc line is not kept
+                if len(known) >= _KNOWN:
+                    known.clear()
+                known[key] = found
+        return found
+
+    def _evaluate(
+        self,
+        surface: str,
+        values: Sequence[str],
+        argv: Sequence[str | None] | None,
+        also: Sequence[Sequence[str | None]],
+    ) -> Rule:
         universal = self._universal
         floor, found = universal[0] if universal else (-1, None)
         index = self._index.get(surface)

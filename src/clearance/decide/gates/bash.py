@@ -30,6 +30,7 @@ from clearance.decide.gates._message import gate_message
 from clearance.decide.gates.operands import through_links
 from clearance.decide.gates.path import DIRECTION_SURFACES, UNPROVEN_SURFACES
 from clearance.decide.gates.protected import git_config_result
+from clearance.intent.boundary import project_boundary
 from clearance.intent.glob import GLOB_CHARS, expand_pattern_bounded
 from clearance.intent.path import PathFact, path_fact
 from clearance.intent.sentinel import (
@@ -221,8 +222,6 @@ def _paths(
 ) -> list[PathFact]:
     facts: list[PathFact] = []
     cwd = call.cwd
-    from clearance.intent.boundary import project_boundary
-
     found = project_boundary(cwd, home, extra)
     boundary, inside = found.root, found.inside
     for token in analysis.paths:

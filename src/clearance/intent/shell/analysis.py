@@ -33,6 +33,11 @@ if TYPE_CHECKING:
 __all__ = ["Analysis", "analyze"]
 
 _new = object.__new__
+# os.environ's own table (names encoded as the OS keeps them): a name absent from it is looked
+# up without the two KeyErrors `os.environ.get` raises and catches on the way.
+_ENVIRON_OF = os.environ
+_ENVIRON: dict[object, object] | None = getattr(os.environ, "_data", None)
+_CDPATH = os.fsencode("CDPATH") if os.name == "posix" else "CDPATH"
 MAX_SALVAGE = 16
 MAX_NESTED = 32  # programs parsed out of heredoc bodies, per analysis
 _IDENT = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_")
@@ -173,7 +178,7 @@ def _analyze(command: str, cwd: str | None, home: str, exists: Callable[[str], b
     home = home.rstrip("/") or "/"
     session = _Session(home, not home_reassigned, pwd_ok, _memo(exists))
     # `cd name` searches CDPATH first when it is set, in the line or inherited.
-    session.cdpath = "CDPATH" in command or bool(os.environ.get("CDPATH"))
+    session.cdpath = "CDPATH" in command or _inherits_cdpath()
     asm, comments_only, _ = session.run(command, "", Scope(None, normalise_cwd(cwd)), 0, False)
     made = session.line
     if made.aliases or made.overflow:
@@ -195,6 +200,13 @@ def _analyze(command: str, cwd: str | None, home: str, exists: Callable[[str], b
         units = tuple(u if u.floor else u.replace(floor=_HISTORY) for u in units)
     unparseable = not units and not comments_only
     return Analysis(command, units, merge(asm.tokens), unparseable, home_reassigned)
+
+
+def _inherits_cdpath() -> bool:
+    """Whether the environment sets ``CDPATH`` (to anything but the empty string)."""
+    if _ENVIRON is not None and os.environ is _ENVIRON_OF and _CDPATH not in _ENVIRON:
+        return False
+    return bool(os.environ.get("CDPATH"))
 
 
 def _memo(exists: Callable[[str], bool]) -> Callable[[str], bool]:

@@ -55,6 +55,16 @@ if TYPE_CHECKING:
 __all__ = ["Assembly"]
 
 MAX_LAYERS = 4
+_INSPECT: list[Callable[[Sequence[Word]], Finding | None]] = []  # hazards.inspect, once loaded
+
+
+def _load_inspect() -> Callable[[Sequence[Word]], Finding | None]:
+    from clearance.intent.shell.hazards import inspect
+
+    _INSPECT[:] = [inspect]
+    return inspect
+
+
 _CD = frozenset({"cd", "pushd", "popd"})
 _NOT_SEARCHED = ("/", "./", "../", "~")  # cd targets CDPATH is never searched for
 
@@ -243,9 +253,8 @@ class Assembly:
             extra = spellings(text, words, base, self.home, self.home_ok, self.exists)
         finding = None
         if name is not None and (basename(name) if "/" in name else name) in KNOWLEDGE:
-            from clearance.intent.shell.hazards import inspect  # only for the lines that need it
-
-            finding = inspect(words)
+            # The knowledge base loads only for the lines that need it, then stays.
+            finding = (_INSPECT[0] if _INSPECT else _load_inspect())(words)
         if finding is not None:
             if finding.folded is not None:  # git's global options removed (docs/shell-analysis)
                 extra = (*extra, canonical)

@@ -18,6 +18,8 @@ __all__ = ["Layer", "basename", "glued", "join"]
 
 
 def basename(value: str) -> str:
+    if "/" not in value:
+        return value  # the usual command word: already its own basename
     return value.rstrip("/").rsplit("/", 1)[-1] or value
 
 

@@ -34,6 +34,10 @@ _ZSH_WORDS: tuple[str, ...] = ("setopt", "unsetopt", "emulate", "alias", "autolo
 _ZSH_WORDS += ("disable", "noglob", "nocorrect", "repeat", "sched", "NULLCMD", "READNULLCMD")
 # Command words zsh runs as a precommand modifier (`- cmd`) or a history replay (`r`).
 _ZSH_COMMANDS = frozenset({"-", "r"})
+# The characters zsh_reads_as_bash looks at (quoting, expansion, grouping, and what _zsh_only
+# and the clobbering redirects test); any other character only ends a word or not.
+_MARKS = frozenset("\\'\"$`()!*<&=^#~")
+_WORD_ENDS = frozenset(" \t\n;|")
 # Reserved words after which the next word is a command word again.
 _RESERVED = frozenset({"if", "then", "else", "elif", "do", "while", "until", "!", "{", "time"})
 # Characters that make a parameter expansion: zsh reads `$name[…]` as a subscript and
@@ -95,6 +99,14 @@ def zsh_reads_as_bash(script: str) -> bool:
     start = True  # at the start of a word
     while i < size:
         ch = script[i]
+        if ch not in _MARKS:  # a character no branch below looks at (most of them)
+            if double:
+                i += 1
+                continue
+            if not start or (ch != "-" and ch != "r"):  # not a command word `-` or `r` either
+                start = ch in _WORD_ENDS
+                i += 1
+                continue
         nxt = script[i + 1] if i + 1 < size else ""
         if ch == "\\":
             i += 2
