@@ -382,7 +382,7 @@ class _Walk:
 # A listing is kept only when the directory's ctime is at least _SETTLED_NS old, with a
 # sub-second part (a filesystem that keeps fine timestamps): a later change then gets a later
 # ctime even where the clock ticks coarsely. Otherwise the directory is listed afresh each time;
-# an unreadable directory is never kept. ADR 0026.
+# an unreadable directory is never kept. ADR 0029.
 _SETTLED_NS = 2_000_000_000
 _KEEP = 50_000  # entries held across all listings (a few MB); past it, every listing is dropped
 _LISTINGS: dict[str, _Listing] = {}
