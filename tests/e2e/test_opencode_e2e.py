@@ -7,9 +7,6 @@ from __future__ import annotations
 
 import json
 import os
-import socket
-import subprocess
-import time
 from pathlib import Path
 
 import pytest
@@ -96,35 +93,11 @@ def test_a_subagent_is_held_to_its_own_policy(opencode: HostProject) -> None:
     assert decided, run.describe()
 
 
-def _listening(project: HostProject) -> tuple[subprocess.Popen[bytes], int]:
-    """``clearance serve --listen`` on a free loopback port, once it accepts connections."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    process = subprocess.Popen(
-        [str(CLEARANCE), "serve", "--listen", f"127.0.0.1:{port}", "--session", "svc-e2e",
-         "--dir", str(project.project)],
-        stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-        env=project.env, cwd=str(project.project),
-    )  # fmt: skip
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline and process.poll() is None:
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=1).close()
-            return process, port
-        except OSError:
-            time.sleep(0.1)
-    process.kill()
-    process.wait()
-    raise AssertionError("clearance serve --listen did not start")
-
-
 def test_the_plugin_asks_the_running_service_first(opencode: HostProject) -> None:
     # The plugin's clearance executable is gone: only the service can let the call run.
     plugin = opencode.config_home / "opencode" / "plugins" / "clearance.js"
     plugin.write_text(plugin.read_text().replace(str(CLEARANCE), "/nonexistent/clearance"))
-    service, port = _listening(opencode)
-    opencode.extra_env["CLEARANCE_SERVICE_URL"] = f"http://127.0.0.1:{port}"
+    service = opencode.listen()
     try:
         made = opencode.run_opencode("E2E-MAIN make it", shell("E2E-MAIN", "touch made.txt"))
         removed = opencode.run_opencode("E2E-MAIN delete it", shell("E2E-MAIN", "rm victim.txt"))

@@ -1,13 +1,20 @@
 // clearance for pi: every tool call is decided by clearance's policy before it runs.
-// Installed by `clearance install pi`; it runs `clearance hook pi` once per call. "allow" lets
-// the call run; "deny" blocks it with clearance's reason; "ask" is shown in pi's own dialog
-// (ctx.ui) when pi has a UI. Anything else blocks: clearance missing or crashing, output that is
-// not its JSON answer, or no answer in time.
+// Installed by `clearance install pi`. It asks the running clearance service first
+// (`clearance serve --listen`), else runs `clearance hook pi` as a process. "allow" lets the
+// call run; "deny" blocks it with clearance's reason; "ask" is shown in pi's own dialog (ctx.ui)
+// when pi has a UI. Anything else blocks: clearance missing or crashing, output that is not its
+// JSON answer, a service that took the call without deciding it, or no answer in time.
 import { spawn } from "node:child_process";
+import { readFile } from "node:fs/promises";
 
 // Written by `clearance install pi`: how to run clearance, and the hook's time budget.
 const CLEARANCE: string[] = __CLEARANCE_ARGV__;
 const TIMEOUT_SECONDS = 120;
+
+// Written by `clearance install pi`: where `clearance serve --listen` answers, and the file with
+// its hook token. When the service does not run (nothing listens, no token, or it refuses the
+// token), `clearance hook pi` runs as a process.
+const SERVICE: { url: string; tokenFile: string } = __CLEARANCE_SERVICE__;
 
 type Choice = { label: string; choice: string };
 type Answer = {
@@ -17,10 +24,59 @@ type Answer = {
   token?: string;
 };
 
-function decide(payload: Record<string, unknown>): Promise<Answer> {
+const DECISIONS = ["allow", "deny", "ask"];
+
+function blocked(why: string): Answer {
+  return { decision: "deny", reason: `[clearance] ${why}, so the call is blocked` };
+}
+
+// clearance's JSON answer, or null when it is not one.
+function parsed(text: string): Answer | null {
+  try {
+    const answer = JSON.parse(text);
+    if (answer && DECISIONS.includes(answer.decision)) {
+      return {
+        decision: answer.decision,
+        reason: String(answer.reason ?? ""),
+        choices: Array.isArray(answer.choices) ? answer.choices : undefined,
+        token: typeof answer.token === "string" ? answer.token : undefined,
+      };
+    }
+  } catch {}
+  return null;
+}
+
+async function fromService(payload: Record<string, unknown>): Promise<Answer | null> {
+  let token: string;
+  try {
+    token = (await readFile(SERVICE.tokenFile, "utf8")).trim();
+  } catch {
+    return null; // no service has run: the process decides
+  }
+  const url = (process.env.CLEARANCE_SERVICE_URL || SERVICE.url).replace(/\/+$/, "") + "/hooks/pi";
+  let response: Response;
+  try {
+    response = await fetch(url, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", Authorization: `Bearer ${token}` },
+      body: JSON.stringify(payload),
+      signal: AbortSignal.timeout((TIMEOUT_SECONDS + 10) * 1000),
+    });
+  } catch (error: any) {
+    if (error?.name === "TimeoutError") return blocked("the clearance service did not answer in time");
+    return null; // nothing listens: the process decides
+  }
+  if (response.status === 401 || response.status === 404) return null;
+  let text = "";
+  try {
+    text = await response.text();
+  } catch {}
+  const answer = response.ok ? parsed(text) : null;
+  return answer ?? blocked(`the clearance service answered ${response.status} without a decision`);
+}
+
+function fromProcess(payload: Record<string, unknown>): Promise<Answer> {
   return new Promise((resolve) => {
-    const blocked = (why: string): void =>
-      resolve({ decision: "deny", reason: `[clearance] ${why}, so the call is blocked` });
     let child;
     try {
       child = spawn(CLEARANCE[0], [...CLEARANCE.slice(1), "hook", "pi"], {
@@ -28,44 +84,46 @@ function decide(payload: Record<string, unknown>): Promise<Answer> {
         stdio: ["pipe", "pipe", "pipe"],
       });
     } catch (error) {
-      blocked(`could not start clearance (${error})`);
+      resolve(blocked(`could not start clearance (${error})`));
       return;
     }
     let stdout = "";
     let stderr = "";
     const timer = setTimeout(() => {
       child.kill("SIGKILL");
-      blocked("clearance did not answer in time");
+      resolve(blocked("clearance did not answer in time"));
     }, (TIMEOUT_SECONDS + 10) * 1000);
     child.stdout.on("data", (chunk: Buffer) => (stdout += chunk));
     child.stderr.on("data", (chunk: Buffer) => (stderr += chunk));
     child.on("error", (error: Error) => {
       clearTimeout(timer);
-      blocked(`could not run clearance (${error.message})`);
+      resolve(blocked(`could not run clearance (${error.message})`));
     });
     child.on("close", (code: number | null) => {
       clearTimeout(timer);
-      try {
-        const answer = JSON.parse(stdout);
-        if (code === 0 && ["allow", "deny", "ask"].includes(answer.decision)) {
-          resolve({
-            decision: answer.decision,
-            reason: String(answer.reason ?? ""),
-            choices: Array.isArray(answer.choices) ? answer.choices : undefined,
-            token: typeof answer.token === "string" ? answer.token : undefined,
-          });
-          return;
-        }
-        if (answer && typeof answer.reason === "string") {
-          resolve({ decision: "deny", reason: answer.reason });
-          return;
-        }
-      } catch {}
-      blocked(`the clearance hook failed (${(stderr.trim() || `exit ${code}`).slice(0, 2000)})`);
+      const answer = parsed(stdout);
+      if (answer && code === 0) {
+        resolve(answer);
+        return;
+      }
+      if (answer) {
+        // A failure's answer is always a deny with clearance's reason.
+        resolve({ decision: "deny", reason: answer.reason });
+        return;
+      }
+      resolve(blocked(`the clearance hook failed (${(stderr.trim() || `exit ${code}`).slice(0, 2000)})`));
     });
     child.stdin.on("error", () => {});
     child.stdin.end(JSON.stringify(payload));
   });
+}
+
+async function decide(payload: Record<string, unknown>): Promise<Answer> {
+  try {
+    return (await fromService(payload)) ?? (await fromProcess(payload));
+  } catch (error) {
+    return blocked(`the clearance extension failed (${error})`);
+  }
 }
 
 export default function clearance(pi: any): void {
