@@ -207,13 +207,18 @@ class HostProject:
 
     # --- OpenCode ---------------------------------------------------------------------------
 
-    def run_opencode(self, prompt: str, scripts: list[Script]) -> Run:
+    def run_opencode(
+        self, prompt: str, scripts: list[Script], permission: dict[str, Any] | None = None
+    ) -> Run:
+        """``opencode run``; ``permission`` is OpenCode's own ``permission`` configuration."""
         with WireServer(scripts) as server:
             provider = {"npm": "@ai-sdk/openai-compatible", "name": "e2e",
                         "options": {"baseURL": server.url + "/v1", "apiKey": "x"},
                         "models": {"e2e-model": {"name": "e2e", "tool_call": True}}}  # fmt: skip
             config = {"model": "e2e/e2e-model", "autoupdate": False, "share": "disabled",
                       "provider": {"e2e": provider}}  # fmt: skip
+            if permission is not None:
+                config["permission"] = permission
             (self.project / "opencode.json").write_text(json.dumps(config))
             # OpenCode installs its provider package from npm on first use: a shared cache.
             # Nothing but loopback is reachable: no models.dev fetch, LSP or default plugins.

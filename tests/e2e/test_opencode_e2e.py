@@ -107,3 +107,40 @@ def test_the_plugin_asks_the_running_service_first(opencode: HostProject) -> Non
     assert (opencode.project / "made.txt").exists(), made.describe()
     assert (opencode.project / "victim.txt").exists(), removed.describe()
     assert "deleting files is not allowed here" in removed.sent(), removed.describe()
+
+
+def test_opencode_s_own_ask_about_an_allowed_call_is_answered_through_its_reply_api(
+    opencode: HostProject,
+) -> None:
+    # OpenCode's own rules ask about every bash call, and `opencode run` rejects an ask nobody
+    # answers: the plugin answers it "once" for the call clearance allowed.
+    run = opencode.run_opencode(
+        "E2E-MAIN make it", shell("E2E-MAIN", "touch made.txt"), permission={"bash": "ask"}
+    )
+    # (`opencode run` still prints that it auto-rejects: its reject comes after the plugin's
+    # answer and finds the ask gone.)
+    assert (opencode.project / "made.txt").exists(), run.describe()
+
+
+def test_without_the_plugin_s_answer_opencode_run_rejects_its_own_ask(
+    opencode: HostProject,
+) -> None:
+    # The control for the test above: the same run without clearance's plugin.
+    opencode.clearance("uninstall", "opencode")
+    run = opencode.run_opencode(
+        "E2E-MAIN make it", shell("E2E-MAIN", "touch made.txt"), permission={"bash": "ask"}
+    )
+    assert not (opencode.project / "made.txt").exists(), run.describe()
+    assert "auto-rejecting" in run.proc.stdout + run.proc.stderr, run.describe()
+
+
+def test_opencode_s_own_ask_is_rejected_when_clearance_did_not_allow_the_call(
+    opencode: HostProject,
+) -> None:
+    # clearance asks about mkdir and no serving session takes it: the call is blocked before
+    # OpenCode asks, and nothing answers an ask for it.
+    run = opencode.run_opencode(
+        "E2E-MAIN make it", shell("E2E-MAIN", "mkdir build"), permission={"bash": "ask"}
+    )
+    assert not (opencode.project / "build").exists(), run.describe()
+    assert "[clearance]" in run.sent(), run.describe()

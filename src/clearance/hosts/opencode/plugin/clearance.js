@@ -1,7 +1,9 @@
 // clearance for OpenCode: every tool call is decided by clearance's policy before it runs.
-// Installed by `clearance install opencode`; it runs `clearance hook opencode` once per call and
-// blocks the call (by throwing) unless clearance answers "allow". Anything else blocks too:
-// clearance missing or crashing, output that is not its JSON answer, or no answer in time.
+// Installed by `clearance install opencode`; it asks clearance once per call (the running service,
+// else `clearance hook opencode`) and blocks the call (by throwing) unless clearance answers
+// "allow". Anything else blocks too: clearance missing or crashing, output that is not its JSON
+// answer, or no answer in time. When OpenCode's own rules then ask about a call clearance allowed,
+// the plugin answers that ask ("once") through OpenCode's reply API; its other asks are left to it.
 import { spawn } from "node:child_process"
 import { readFile } from "node:fs/promises"
 
@@ -108,7 +110,27 @@ function remember(sessionID, agent) {
   if (agents.size > MAX_SESSIONS) agents.delete(agents.keys().next().value)
 }
 
-export const Clearance = async ({ directory }) => ({
+// The calls clearance allowed, by OpenCode's call id, until they finish: OpenCode's own asks
+// about them (its "permission" rules at "ask", an outside directory) are answered "once".
+const allowed = new Map()
+
+function allow(callID, sessionID) {
+  if (typeof callID !== "string" || !callID) return
+  allowed.set(callID, sessionID)
+  if (allowed.size > MAX_SESSIONS) allowed.delete(allowed.keys().next().value)
+}
+
+// OpenCode's reply API (POST /permission/{requestID}/reply), through the client it gives plugins.
+async function reply(client, ask, answer) {
+  if (typeof client?.permission?.reply === "function") {
+    return await client.permission.reply({ requestID: ask.id, reply: answer })
+  }
+  return await client.postSessionIdPermissionsPermissionId({
+    path: { id: ask.sessionID, permissionID: ask.id }, body: { response: answer },
+  })
+}
+
+export const Clearance = async ({ directory, client }) => ({
   "chat.params": async (input) => {
     remember(input.sessionID, typeof input.agent === "string" ? input.agent : input.agent?.name)
   },
@@ -124,5 +146,18 @@ export const Clearance = async ({ directory }) => ({
     if (answer.decision !== "allow") {
       throw new Error(answer.reason || "[clearance] denied")
     }
+    allow(input.callID, input.sessionID)
+  },
+  "tool.execute.after": async (input) => {
+    allowed.delete(input.callID)
+  },
+  event: async ({ event }) => {
+    if (event?.type !== "permission.asked") return
+    const ask = event.properties ?? {}
+    const callID = ask.tool?.callID
+    if (!callID || !allowed.has(callID) || allowed.get(callID) !== ask.sessionID) return
+    try {
+      await reply(client, ask, "once")
+    } catch {} // unanswered, the ask stays OpenCode's: its dialog, or a headless run's reject
   },
 })
