@@ -22,10 +22,14 @@ from clearance.hosts.claude_code.payload import MAX_PAYLOAD_BYTES, PayloadError,
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Mapping
+    from collections.abc import Callable, Mapping
     from typing import Any
 
+    from clearance.decide.engine import Engine
     from clearance.intent.call import ToolCall
+
+    # How the engine for a call is had: ``load(cwd, agent, env)``.
+    Load = Callable[[str, str | None, Mapping[str, str]], Engine]
 
 __all__ = [
     "FAILS_CLOSED",
@@ -36,6 +40,7 @@ __all__ = [
     "PayloadError",
     "Reply",
     "answer",
+    "load_engine",
     "main",
     "parse_object",
 ]
@@ -258,6 +263,14 @@ def choices(ask: Any) -> list[dict[str, str]]:
     return out
 
 
+def load_engine(cwd: str, agent: str | None, env: Mapping[str, str]) -> Engine:
+    """The engine for a command-hook or plugin host's call (no agent-host facts: the
+    directories and MCP servers those facts know are Claude Code's and pi's own files)."""
+    from clearance.decide.engine import Engine
+
+    return Engine.load(cwd=cwd, agent=agent, env=env)
+
+
 def decide(adapter: Adapter, event: HookEvent, env: Mapping[str, str]) -> tuple[str, str]:
     """``(action, reason)`` for an event: the whole shared path (engine, grants, chain,
     forwarding, log and events). ``action`` is ``allow``, ``deny``, ``ask`` or ``silent``."""
@@ -266,15 +279,16 @@ def decide(adapter: Adapter, event: HookEvent, env: Mapping[str, str]) -> tuple[
 
 
 def decide_full(
-    adapter: Adapter, event: HookEvent, env: Mapping[str, str]
+    adapter: Adapter, event: HookEvent, env: Mapping[str, str], load: Load | None = None
 ) -> tuple[str, str, list[dict[str, str]]]:
-    """:func:`decide`, and for an ask left to the host's dialog the choices it may offer."""
-    from clearance.decide.engine import Engine
+    """:func:`decide`, and for an ask left to the host's dialog the choices it may offer.
+    ``load``: where the engine comes from (a service's engines held in memory); by default
+    it is loaded for this call."""
     from clearance.hosts.claude_code.hook import HostTerminal, _config_note, _only_fallback
     from clearance.hosts.gatekeeper import Gatekeeper
 
     call = event.call
-    engine = Engine.load(cwd=call.cwd, agent=call.agent, env=env)
+    engine = (load or load_engine)(call.cwd, call.agent, env)
     decision = engine.check(call)
     if decision.action == "ask" and call.tool in adapter.internal and _only_fallback(decision):
         return "silent", decision.reason, []
@@ -320,7 +334,9 @@ def decide_full(
     return "ask", decision.reason + note, offered
 
 
-def answer(adapter: Adapter, raw: bytes, env: Mapping[str, str] | None = None) -> Reply:
+def answer(
+    adapter: Adapter, raw: bytes, env: Mapping[str, str] | None = None, load: Load | None = None
+) -> Reply:
     """The hook's whole effect for one payload. Never raises: any failure blocks."""
     env = os.environ if env is None else env
     try:
@@ -329,7 +345,7 @@ def answer(adapter: Adapter, raw: bytes, env: Mapping[str, str] | None = None) -
             event = adapter.read(data, env)
         except PayloadError as exc:
             return adapter.failure(raw, f"Denied: {exc}; {FAILS_CLOSED}")
-        action, reason, offered = decide_full(adapter, event, env)
+        action, reason, offered = decide_full(adapter, event, env, load)
         if action == "ask":
             return adapter.encode_ask(event, reason, offered)
         return adapter.encode(event, action, reason)
