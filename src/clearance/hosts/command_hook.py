@@ -19,6 +19,7 @@ import sys
 
 from clearance._frozen import Frozen
 from clearance.hosts.claude_code.payload import MAX_PAYLOAD_BYTES, PayloadError, parse_object
+from clearance.hosts.claude_code.response import PREFIX
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -34,22 +35,28 @@ if TYPE_CHECKING:
 __all__ = [
     "FAILS_CLOSED",
     "PERMISSION",
+    "PREFIX",
     "PRE_TOOL",
     "Adapter",
     "HookEvent",
     "PayloadError",
     "Reply",
     "answer",
+    "decision_reply",
+    "headless_reason",
     "load_engine",
     "main",
+    "object_field",
     "parse_object",
+    "required_text",
+    "stderr_block",
+    "text_field",
 ]
 
 PRE_TOOL = "pre_tool"  # before a tool runs: allow, deny or ask
 PERMISSION = "permission"  # the host is about to show its own dialog: allow, deny or silence
 
 FAILS_CLOSED = "clearance fails closed, so the call is denied"
-PREFIX = "[clearance] "
 
 _set = object.__setattr__
 
@@ -142,6 +149,33 @@ def text_field(data: dict[str, Any], key: str, *, required: bool = False) -> str
     return value
 
 
+def required_text(data: dict[str, Any], key: str) -> str:
+    """``data[key]``, which must be a non-empty string."""
+    value = text_field(data, key, required=True)
+    assert value is not None
+    return value
+
+
+def object_field(
+    data: dict[str, Any], key: str, what: str, *, text: bool = False
+) -> dict[str, Any]:
+    """``data[key]`` as an object (``{}`` when absent); ``text``: the host may send it as JSON
+    text. ``what`` names it in the error."""
+    value = data.get(key)
+    if text and isinstance(value, str):
+        from clearance._json import loads
+
+        try:
+            value = loads(value) if value.strip() else {}
+        except ValueError as exc:
+            raise PayloadError(f"{what} is not JSON ({exc})") from None
+    if value is None:
+        return {}
+    if not isinstance(value, dict):
+        raise PayloadError(f"{what} is a {type(value).__name__}, not an object")
+    return value
+
+
 def require_strings(tool: str, data: dict[str, Any], *keys: str) -> None:
     """Each of ``keys`` must be a non-empty string in ``data`` (the gates decide on them)."""
     for key in keys:
@@ -172,6 +206,23 @@ def headless(env: Mapping[str, str]) -> bool | None:
     if not forced:
         return None
     return forced not in ("0", "false", "no")
+
+
+def headless_reason(env: Mapping[str, str]) -> str | None:
+    """Why nobody can answer an ask, when ``CLEARANCE_HEADLESS`` makes the run headless."""
+    return "this is a headless run" if headless(env) else None
+
+
+def decision_reply(action: str, reason: str) -> Reply:
+    """``{"decision", "reason"}``: the answer Gemini CLI and the plugins read."""
+    from clearance._json import dumps
+
+    return Reply(dumps({"decision": action, "reason": PREFIX + reason}) + "\n")
+
+
+def stderr_block(reason: str) -> Reply:
+    """Exit 2 with the reason on stderr: how the hosts that let other failures run block."""
+    return Reply(stderr=PREFIX + reason + "\n", exit=2)
 
 
 class _Answered:
