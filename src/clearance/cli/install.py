@@ -38,7 +38,7 @@ def _hidden(directory: str) -> tuple[list[str], dict[str, list[str]]]:
     denies and protected paths projected as ``Read(…)``/``Edit(…)``), and the
     ``sandbox.filesystem`` lists."""
     from clearance.decide.engine import Engine
-    from clearance.hosts.claude_code.settings import hidden_tools, projected_denies
+    from clearance.hosts.claude_code.hiding import hidden_tools, projected_denies
 
     engine = Engine.load(cwd=directory)
     policy = engine.policy

@@ -518,7 +518,7 @@ def check_overlap(cwd: str, env: Mapping[str, str]) -> Check:
 def check_hidden(cwd: str, env: Mapping[str, str]) -> Check:
     """The tools hidden from the model still match the policy (after a policy edit, `sync`)."""
     from clearance.decide.engine import Engine
-    from clearance.hosts.claude_code.settings import hidden_tools, owned_entries, projected_denies
+    from clearance.hosts.claude_code.hiding import hidden_tools, owned_entries, projected_denies
 
     stale = []
     for scope, path in _installed_scopes(cwd, env):
@@ -569,8 +569,8 @@ def check_claude_rules(cwd: str, env: Mapping[str, str]) -> Check:
     """Claude Code permission entries that clearance decides differently (informational: once
     the hook runs, clearance decides)."""
     from clearance.decide.engine import Engine
+    from clearance.hosts.claude_code.hiding import owned_entries
     from clearance.hosts.claude_code.permissions import permission_entries, translate
-    from clearance.hosts.claude_code.settings import owned_entries
     from clearance.intent.call import ToolCall
 
     fields = {"bash": "command", "webfetch": "url", "websearch": "query", "task": "subagent_type"}
