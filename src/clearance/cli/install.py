@@ -90,7 +90,7 @@ def _run(args: Args, verb: str) -> int:
                 return _refuse_project(path)
             hidden, sandbox = _hidden(directory) if hide else (None, None)
             command = settings.hook_command(portable=portable)
-            from clearance.hosts.claude_code.doctor import installed_claude
+            from clearance.hosts.claude_code.doctor_blocking import installed_claude
 
             version = installed_claude(os.environ)
             fail_closed = version is not None and version >= settings.ONFAILURE_SINCE
