@@ -34,6 +34,7 @@ __all__ = [
     "read_json",
     "uninstall",
     "write_json",
+    "write_text",
 ]
 
 
@@ -149,6 +150,22 @@ def write_json(
         change.backup = backup(path, before)
     atomic_write(path, text, mode=mode)
     change.changed = True
+
+
+def write_text(path: str, text: str, mode: int = 0o600) -> bool:
+    """Make the file hold ``text`` (atomically, creating its directory); whether it changed."""
+    from clearance.policy.state import atomic_write
+
+    try:
+        with open(path, encoding="utf-8") as f:
+            before: str | None = f.read()
+    except FileNotFoundError:
+        before = None
+    if before == text:
+        return False
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    atomic_write(path, text.encode(), mode=mode)
+    return True
 
 
 def _events(data: dict[str, Any], path: str, container: str) -> dict[str, Any]:
