@@ -12,15 +12,13 @@ import json
 import os
 import socket
 import subprocess
-import sys
 import time
 from pathlib import Path
 from typing import Any
 
+from user_harness import CACHE, CLEARANCE, TemporaryUser
 from wire_server import Script, WireServer
 
-CACHE = Path(os.environ.get("CLEARANCE_E2E_CACHE") or Path.home() / ".cache" / "clearance-e2e")
-CLEARANCE = Path(sys.executable).parent / "clearance"
 TIMEOUT = 150
 
 BINARIES = {
@@ -57,17 +55,11 @@ class Run:
         return self.server.everything_sent()
 
 
-class HostProject:
+class HostProject(TemporaryUser):
     """A temporary user and project."""
 
     def __init__(self, root: Path) -> None:
-        # Codex refuses helper binaries under /tmp; a short root keeps socket paths short too.
-        self.home = root / "home"
-        self.project = self.home / "proj"
-        self.config_home = root / "config"
-        self.state = root / "state"
-        (self.project / ".git").mkdir(parents=True)
-        self.config_home.mkdir()
+        super().__init__(root)
         self.extra_env: dict[str, str] = {}
 
     @property
@@ -89,23 +81,13 @@ class HostProject:
         return env
 
     def policy(self, text: str = POLICY) -> None:
-        path = self.config_home / "clearance" / "config.jsonc"
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text)
+        super().policy(text)
 
     def files(self) -> None:
         (self.project / "notes.txt").write_text("NOTES-CONTENT-7f3a\n")
         (self.project / "victim.txt").write_text("still here\n")
         (self.project / ".env").write_text("API_TOKEN=SECRET-VALUE-91c2\n")
         (self.project / "deploy.env").write_text("DEPLOY_TOKEN=SECRET-VALUE-91c2\n")
-
-    def clearance(self, *args: str) -> subprocess.CompletedProcess[str]:
-        proc = subprocess.run(
-            [str(CLEARANCE), *args], cwd=self.project, env=self.env,
-            capture_output=True, text=True, timeout=60,
-        )  # fmt: skip
-        assert proc.returncode == 0, proc.stdout + proc.stderr
-        return proc
 
     def review_log(self) -> list[dict[str, Any]]:
         path = self.state / "logs" / "review.jsonl"
