@@ -10,13 +10,12 @@ from __future__ import annotations
 
 import json
 import os
-import socket
 import subprocess
 import time
 from pathlib import Path
 from typing import Any
 
-from user_harness import CACHE, CLEARANCE, TemporaryUser
+from user_harness import CACHE, CLEARANCE, TemporaryUser, free_port
 from wire_server import Script, WireServer
 
 TIMEOUT = 150
@@ -111,29 +110,12 @@ class HostProject(TemporaryUser):
         return process
 
     def listen(self) -> subprocess.Popen[bytes]:
-        """``clearance serve --listen`` on a free loopback port, once it accepts connections;
-        the hosts' plugins find it through ``CLEARANCE_SERVICE_URL``."""
-        with socket.socket() as probe:
-            probe.bind(("127.0.0.1", 0))
-            port = probe.getsockname()[1]
-        process = subprocess.Popen(
-            [str(CLEARANCE), "serve", "--listen", f"127.0.0.1:{port}", "--session", "svc-e2e",
-             "--dir", str(self.project)],
-            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-            env=self.env, cwd=str(self.project),
-        )  # fmt: skip
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline and process.poll() is None:
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=1).close()
-            except OSError:
-                time.sleep(0.1)
-                continue
-            self.extra_env["CLEARANCE_SERVICE_URL"] = f"http://127.0.0.1:{port}"
-            return process
-        process.kill()
-        process.wait()
-        raise AssertionError("clearance serve --listen did not start")
+        """``clearance serve --listen`` on a free loopback port, where the hosts' plugins find it
+        (``CLEARANCE_SERVICE_URL``)."""
+        port = free_port()
+        process = self.serve_listening(port, "--session", "svc-e2e")
+        self.extra_env["CLEARANCE_SERVICE_URL"] = f"http://127.0.0.1:{port}"
+        return process
 
     def _run(self, argv: list[str], server: WireServer, env: dict[str, str]) -> Run:
         try:

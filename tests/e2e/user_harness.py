@@ -4,14 +4,23 @@ under test, and a temporary user (HOME, clearance config and state) with a proje
 from __future__ import annotations
 
 import os
+import socket
 import subprocess
 import sys
+import time
+import urllib.request
 from pathlib import Path
 
-__all__ = ["CACHE", "CLEARANCE", "TemporaryUser"]
+__all__ = ["CACHE", "CLEARANCE", "TemporaryUser", "free_port"]
 
 CACHE = Path(os.environ.get("CLEARANCE_E2E_CACHE") or Path.home() / ".cache" / "clearance-e2e")
 CLEARANCE = Path(sys.executable).parent / "clearance"
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
 
 
 class TemporaryUser:
@@ -44,3 +53,22 @@ class TemporaryUser:
         )  # fmt: skip
         assert proc.returncode == 0, proc.stdout + proc.stderr
         return proc
+
+    def serve_listening(self, port: int, *args: str) -> subprocess.Popen[bytes]:
+        """``clearance serve --listen`` for the project on ``port``, once it answers."""
+        process = subprocess.Popen(
+            [str(CLEARANCE), "serve", "--listen", f"127.0.0.1:{port}", "--dir",
+             str(self.project), *args],
+            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            env=self.env, cwd=str(self.project),
+        )  # fmt: skip
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline and process.poll() is None:
+            try:
+                urllib.request.urlopen(f"http://127.0.0.1:{port}/health", timeout=1).read()
+                return process
+            except OSError:
+                time.sleep(0.1)
+        process.kill()
+        process.wait()
+        raise AssertionError("clearance serve --listen did not start")
