@@ -12,15 +12,13 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 from model_server import Conversation, ModelServer
+from user_harness import CACHE, CLEARANCE, TemporaryUser
 
-CACHE = Path(os.environ.get("CLEARANCE_E2E_CACHE") or Path.home() / ".cache" / "clearance-e2e")
 CLAUDE = CACHE / "claude-code" / "node_modules" / ".bin" / "claude"
-CLEARANCE = Path(sys.executable).parent / "clearance"
 TIMEOUT = 180
 
 
@@ -39,17 +37,12 @@ class Run:
         return f"exit {self.proc.returncode}\nstdout: {self.proc.stdout[-2000:]}\nstderr: {self.proc.stderr[-2000:]}"
 
 
-class ClaudeProject:
+class ClaudeProject(TemporaryUser):
     """A temporary user and project, with clearance installed for Claude Code."""
 
     def __init__(self, root: Path, claude: Path) -> None:
+        super().__init__(root)
         self.claude = claude
-        self.home = root / "home"
-        self.project = self.home / "proj"
-        self.config_home = root / "config"
-        self.state = root / "state"
-        (self.project / ".git").mkdir(parents=True)
-        self.config_home.mkdir()
 
     @property
     def env(self) -> dict[str, str]:
@@ -71,19 +64,6 @@ class ClaudeProject:
             DISABLE_COST_WARNINGS="1",
         )
         return env
-
-    def policy(self, text: str) -> None:
-        path = self.config_home / "clearance" / "config.jsonc"
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text)
-
-    def clearance(self, *args: str) -> subprocess.CompletedProcess[str]:
-        proc = subprocess.run(
-            [str(CLEARANCE), *args], cwd=self.project, env=self.env,
-            capture_output=True, text=True, timeout=60,
-        )  # fmt: skip
-        assert proc.returncode == 0, proc.stdout + proc.stderr
-        return proc
 
     def install(self) -> None:
         self.clearance("install", "claude-code", "--project")

@@ -11,15 +11,13 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import sys
 import time
 from pathlib import Path
 from typing import Any
 
+from user_harness import CACHE, CLEARANCE, TemporaryUser, free_port
 from wire_server import Script, WireServer
 
-CACHE = Path(os.environ.get("CLEARANCE_E2E_CACHE") or Path.home() / ".cache" / "clearance-e2e")
-CLEARANCE = Path(sys.executable).parent / "clearance"
 TIMEOUT = 150
 
 BINARIES = {
@@ -56,17 +54,11 @@ class Run:
         return self.server.everything_sent()
 
 
-class HostProject:
+class HostProject(TemporaryUser):
     """A temporary user and project."""
 
     def __init__(self, root: Path) -> None:
-        # Codex refuses helper binaries under /tmp; a short root keeps socket paths short too.
-        self.home = root / "home"
-        self.project = self.home / "proj"
-        self.config_home = root / "config"
-        self.state = root / "state"
-        (self.project / ".git").mkdir(parents=True)
-        self.config_home.mkdir()
+        super().__init__(root)
         self.extra_env: dict[str, str] = {}
 
     @property
@@ -88,23 +80,13 @@ class HostProject:
         return env
 
     def policy(self, text: str = POLICY) -> None:
-        path = self.config_home / "clearance" / "config.jsonc"
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text)
+        super().policy(text)
 
     def files(self) -> None:
         (self.project / "notes.txt").write_text("NOTES-CONTENT-7f3a\n")
         (self.project / "victim.txt").write_text("still here\n")
         (self.project / ".env").write_text("API_TOKEN=SECRET-VALUE-91c2\n")
         (self.project / "deploy.env").write_text("DEPLOY_TOKEN=SECRET-VALUE-91c2\n")
-
-    def clearance(self, *args: str) -> subprocess.CompletedProcess[str]:
-        proc = subprocess.run(
-            [str(CLEARANCE), *args], cwd=self.project, env=self.env,
-            capture_output=True, text=True, timeout=60,
-        )  # fmt: skip
-        assert proc.returncode == 0, proc.stdout + proc.stderr
-        return proc
 
     def review_log(self) -> list[dict[str, Any]]:
         path = self.state / "logs" / "review.jsonl"
@@ -125,6 +107,14 @@ class HostProject:
         while not heartbeat.exists() and time.monotonic() < deadline and process.poll() is None:
             time.sleep(0.05)
         assert heartbeat.exists(), "clearance serve did not start"
+        return process
+
+    def listen(self) -> subprocess.Popen[bytes]:
+        """``clearance serve --listen`` on a free loopback port, where the hosts' plugins find it
+        (``CLEARANCE_SERVICE_URL``)."""
+        port = free_port()
+        process = self.serve_listening(port, "--session", "svc-e2e")
+        self.extra_env["CLEARANCE_SERVICE_URL"] = f"http://127.0.0.1:{port}"
         return process
 
     def _run(self, argv: list[str], server: WireServer, env: dict[str, str]) -> Run:
@@ -181,13 +171,18 @@ class HostProject:
 
     # --- OpenCode ---------------------------------------------------------------------------
 
-    def run_opencode(self, prompt: str, scripts: list[Script]) -> Run:
+    def run_opencode(
+        self, prompt: str, scripts: list[Script], permission: dict[str, Any] | None = None
+    ) -> Run:
+        """``opencode run``; ``permission`` is OpenCode's own ``permission`` configuration."""
         with WireServer(scripts) as server:
             provider = {"npm": "@ai-sdk/openai-compatible", "name": "e2e",
                         "options": {"baseURL": server.url + "/v1", "apiKey": "x"},
                         "models": {"e2e-model": {"name": "e2e", "tool_call": True}}}  # fmt: skip
             config = {"model": "e2e/e2e-model", "autoupdate": False, "share": "disabled",
                       "provider": {"e2e": provider}}  # fmt: skip
+            if permission is not None:
+                config["permission"] = permission
             (self.project / "opencode.json").write_text(json.dumps(config))
             # OpenCode installs its provider package from npm on first use: a shared cache.
             # Nothing but loopback is reachable: no models.dev fetch, LSP or default plugins.

@@ -1,6 +1,6 @@
 """A scripted model endpoint speaking the Anthropic Messages API, for the real Claude Code.
 
-Runs ``http.server`` on 127.0.0.1 (a free port) in a thread. Each *conversation* is matched by
+On ``scripted_http``'s loopback server. Each *conversation* is matched by
 a marker string found in its first user message; its turns are answered in order:
 the next turn is the first whose tool uses the history does not hold yet, so retries and side
 requests never shift the script. A turn is a list of blocks: ``text(...)`` or
@@ -13,13 +13,14 @@ model was sent, tool results included.
 from __future__ import annotations
 
 import json
-import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
+
+from scripted_http import Exchange, ScriptedHTTP
 
 __all__ = ["Conversation", "ModelServer", "text", "tool_use"]
 
 Block = dict[str, Any]
+_NOT_SCRIPTED = {"type": "error", "error": {"type": "not_found_error", "message": "not scripted"}}
 
 
 def text(value: str) -> Block:
@@ -47,94 +48,29 @@ def _text_of(content: Any) -> str:
     return ""
 
 
-class ModelServer:
+class ModelServer(ScriptedHTTP):
     def __init__(self, conversations: list[Conversation]) -> None:
+        super().__init__()
         self.conversations = conversations
-        self.requests: list[dict[str, Any]] = []
-        self._lock = threading.Lock()
-        self._ids = 0
-        server = self
-
-        class Handler(BaseHTTPRequestHandler):
-            protocol_version = "HTTP/1.1"
-
-            def log_message(self, format: str, *args: Any) -> None:
-                pass
-
-            def _body(self) -> Any:
-                length = int(self.headers.get("content-length") or 0)
-                raw = self.rfile.read(length) if length else b""
-                try:
-                    return json.loads(raw) if raw else None
-                except ValueError:
-                    return raw.decode("utf-8", "replace")
-
-            def _json(self, status: int, payload: Any) -> None:
-                data = json.dumps(payload).encode()
-                self.send_response(status)
-                self.send_header("content-type", "application/json")
-                self.send_header("content-length", str(len(data)))
-                self.end_headers()
-                self.wfile.write(data)
-
-            def do_GET(self) -> None:
-                server._record("GET", self.path, dict(self.headers), None)
-                self._json(404, {"type": "error", "error": {"type": "not_found_error",
-                                                            "message": "not scripted"}})  # fmt: skip
-
-            def do_HEAD(self) -> None:
-                self.send_response(200)
-                self.send_header("content-length", "0")
-                self.end_headers()
-
-            def do_POST(self) -> None:
-                body = self._body()
-                server._record("POST", self.path, dict(self.headers), body)
-                path = self.path.split("?")[0]
-                if path.endswith("/count_tokens"):
-                    self._json(200, {"input_tokens": 100})
-                    return
-                if not path.endswith("/v1/messages") or not isinstance(body, dict):
-                    self._json(404, {"type": "error", "error": {"type": "not_found_error",
-                                                                "message": "not scripted"}})  # fmt: skip
-                    return
-                blocks = server._reply(body)
-                if body.get("stream"):
-                    self._stream(body, blocks)
-                else:
-                    self._json(200, server._message(body, blocks))
-
-            def _stream(self, body: dict[str, Any], blocks: list[Block]) -> None:
-                self.send_response(200)
-                self.send_header("content-type", "text/event-stream")
-                self.send_header("cache-control", "no-cache")
-                self.send_header("connection", "close")
-                self.end_headers()
-                self.close_connection = True
-                for event, data in server._events(body, blocks):
-                    self.wfile.write(f"event: {event}\ndata: {json.dumps(data)}\n\n".encode())
-                    self.wfile.flush()
-
-        self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self._httpd.daemon_threads = True
-        self.port = self._httpd.server_address[1]
-        self.url = f"http://127.0.0.1:{self.port}"
-        self._thread = threading.Thread(target=self._httpd.serve_forever, daemon=True)
 
     def __enter__(self) -> ModelServer:
-        self._thread.start()
-        return self
+        return super().__enter__()  # type: ignore[no-any-return]
 
-    def __exit__(self, *exc: object) -> None:
-        self._httpd.shutdown()
-        self._httpd.server_close()
+    def get(self, exchange: Exchange) -> None:
+        exchange.json(404, _NOT_SCRIPTED)
 
-    # --- recording and inspection ------------------------------------------------------------
+    def post(self, exchange: Exchange) -> None:
+        body = exchange.body
+        if exchange.path.endswith("/count_tokens"):
+            exchange.json(200, {"input_tokens": 100})
+        elif not exchange.path.endswith("/v1/messages") or not isinstance(body, dict):
+            exchange.json(404, _NOT_SCRIPTED)
+        elif body.get("stream"):
+            exchange.stream(self._events(body, self._reply(body)))
+        else:
+            exchange.json(200, self._message(body, self._reply(body)))
 
-    def _record(self, method: str, path: str, headers: dict[str, str], body: Any) -> None:
-        with self._lock:
-            self.requests.append({"method": method, "path": path, "headers": headers,
-                                  "body": body})  # fmt: skip
+    # --- inspection ---------------------------------------------------------------------------
 
     def message_requests(self) -> list[dict[str, Any]]:
         return [r["body"] for r in self.requests
@@ -162,9 +98,6 @@ class ModelServer:
         ids = {b["id"] for c in self.conversations if marker in c.marker
                for turn in c.turns for b in turn if b["type"] == "tool_use" and b["name"] == name and "id" in b}  # fmt: skip
         return [r for r in self.tool_results() if r["tool_use_id"] in ids]
-
-    def everything_sent(self) -> str:
-        return json.dumps([r["body"] for r in self.requests])
 
     # --- replies -----------------------------------------------------------------------------
 
@@ -195,9 +128,7 @@ class ModelServer:
         out = []
         for block in blocks:
             if block["type"] == "tool_use" and "id" not in block:
-                with self._lock:
-                    self._ids += 1
-                    block["id"] = f"toolu_e2e_{self._ids:04d}"  # stable across retries
+                block["id"] = self.next_id("toolu")  # stable across retries
             out.append(block)
         return out
 

@@ -8,7 +8,6 @@ and a real ``clearance serve`` on 127.0.0.1, and assert on the files on disk.
 from __future__ import annotations
 
 import json
-import socket
 import subprocess
 import time
 import urllib.parse
@@ -18,6 +17,7 @@ from collections.abc import Iterator
 import pytest
 from claude_harness import CLEARANCE, ClaudeProject
 from model_server import Conversation, text, tool_use
+from user_harness import free_port
 
 pytest.importorskip("uvicorn")
 
@@ -35,12 +35,6 @@ def one_call(marker: str, tool: str, tool_input: dict[str, object]) -> list[Conv
     return [Conversation(marker, [[text("On it."), tool_use(tool, tool_input)], [text("Done.")]])]
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
 @pytest.fixture
 def project(claude: ClaudeProject) -> Iterator[tuple[ClaudeProject, int]]:
     claude.policy(POLICY)
@@ -56,20 +50,7 @@ def project(claude: ClaudeProject) -> Iterator[tuple[ClaudeProject, int]]:
 @pytest.fixture
 def service(project: tuple[ClaudeProject, int]) -> Iterator[subprocess.Popen[bytes]]:
     claude, port = project
-    process = subprocess.Popen(
-        [str(CLEARANCE), "serve", "--listen", f"127.0.0.1:{port}", "--dir", str(claude.project)],
-        stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-        env=claude.env, cwd=str(claude.project),
-    )  # fmt: skip
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline and process.poll() is None:
-        try:
-            urllib.request.urlopen(f"http://127.0.0.1:{port}/health", timeout=1).read()
-            break
-        except OSError:
-            time.sleep(0.1)
-    else:
-        pytest.fail("clearance serve --listen did not start")
+    process = claude.serve_listening(port)
     yield process
     process.terminate()
     process.wait(timeout=10)

@@ -7,9 +7,6 @@ from __future__ import annotations
 
 import json
 import os
-import socket
-import subprocess
-import time
 from pathlib import Path
 
 import pytest
@@ -96,35 +93,11 @@ def test_a_subagent_is_held_to_its_own_policy(opencode: HostProject) -> None:
     assert decided, run.describe()
 
 
-def _listening(project: HostProject) -> tuple[subprocess.Popen[bytes], int]:
-    """``clearance serve --listen`` on a free loopback port, once it accepts connections."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    process = subprocess.Popen(
-        [str(CLEARANCE), "serve", "--listen", f"127.0.0.1:{port}", "--session", "svc-e2e",
-         "--dir", str(project.project)],
-        stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-        env=project.env, cwd=str(project.project),
-    )  # fmt: skip
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline and process.poll() is None:
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=1).close()
-            return process, port
-        except OSError:
-            time.sleep(0.1)
-    process.kill()
-    process.wait()
-    raise AssertionError("clearance serve --listen did not start")
-
-
 def test_the_plugin_asks_the_running_service_first(opencode: HostProject) -> None:
     # The plugin's clearance executable is gone: only the service can let the call run.
     plugin = opencode.config_home / "opencode" / "plugins" / "clearance.js"
     plugin.write_text(plugin.read_text().replace(str(CLEARANCE), "/nonexistent/clearance"))
-    service, port = _listening(opencode)
-    opencode.extra_env["CLEARANCE_SERVICE_URL"] = f"http://127.0.0.1:{port}"
+    service = opencode.listen()
     try:
         made = opencode.run_opencode("E2E-MAIN make it", shell("E2E-MAIN", "touch made.txt"))
         removed = opencode.run_opencode("E2E-MAIN delete it", shell("E2E-MAIN", "rm victim.txt"))
@@ -134,3 +107,40 @@ def test_the_plugin_asks_the_running_service_first(opencode: HostProject) -> Non
     assert (opencode.project / "made.txt").exists(), made.describe()
     assert (opencode.project / "victim.txt").exists(), removed.describe()
     assert "deleting files is not allowed here" in removed.sent(), removed.describe()
+
+
+def test_opencode_s_own_ask_about_an_allowed_call_is_answered_through_its_reply_api(
+    opencode: HostProject,
+) -> None:
+    # OpenCode's own rules ask about every bash call, and `opencode run` rejects an ask nobody
+    # answers: the plugin answers it "once" for the call clearance allowed.
+    run = opencode.run_opencode(
+        "E2E-MAIN make it", shell("E2E-MAIN", "touch made.txt"), permission={"bash": "ask"}
+    )
+    # (`opencode run` still prints that it auto-rejects: its reject comes after the plugin's
+    # answer and finds the ask gone.)
+    assert (opencode.project / "made.txt").exists(), run.describe()
+
+
+def test_without_the_plugin_s_answer_opencode_run_rejects_its_own_ask(
+    opencode: HostProject,
+) -> None:
+    # The control for the test above: the same run without clearance's plugin.
+    opencode.clearance("uninstall", "opencode")
+    run = opencode.run_opencode(
+        "E2E-MAIN make it", shell("E2E-MAIN", "touch made.txt"), permission={"bash": "ask"}
+    )
+    assert not (opencode.project / "made.txt").exists(), run.describe()
+    assert "auto-rejecting" in run.proc.stdout + run.proc.stderr, run.describe()
+
+
+def test_opencode_s_own_ask_is_rejected_when_clearance_did_not_allow_the_call(
+    opencode: HostProject,
+) -> None:
+    # clearance asks about mkdir and no serving session takes it: the call is blocked before
+    # OpenCode asks, and nothing answers an ask for it.
+    run = opencode.run_opencode(
+        "E2E-MAIN make it", shell("E2E-MAIN", "mkdir build"), permission={"bash": "ask"}
+    )
+    assert not (opencode.project / "build").exists(), run.describe()
+    assert "[clearance]" in run.sent(), run.describe()

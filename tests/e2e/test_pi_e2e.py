@@ -5,12 +5,16 @@ The model is a scripted Chat Completions endpoint (``openai-completions`` in pi'
 
 from __future__ import annotations
 
+import json
 import os
+import subprocess
+import threading
 from pathlib import Path
+from typing import Any
 
 import pytest
-from hosts_harness import BINARIES, CLEARANCE, HostProject
-from wire_server import Script, call, say
+from hosts_harness import BINARIES, CLEARANCE, POLICY, TIMEOUT, HostProject
+from wire_server import Script, WireServer, call, say
 
 pytestmark = pytest.mark.skipif(
     not os.access(BINARIES["pi"], os.X_OK),
@@ -72,17 +76,9 @@ def test_a_headless_ask_is_forwarded_to_a_serving_session(pi: HostProject) -> No
     assert "forwarded_permission.request_created" in events
 
 
-def test_an_ask_is_shown_in_pis_dialog_and_a_session_answer_is_recorded(pi: HostProject) -> None:
-    # pi in RPC mode has a UI: the extension's ctx.ui.select travels as extension_ui_request;
-    # the client picks clearance's "for this session" option, and the grant is recorded.
-    import json
-    import subprocess
-    import time
-
-    from hosts_harness import TIMEOUT
-    from wire_server import WireServer
-
-    scripts = shell("E2E-MAIN", "mkdir build")
+def _rpc_select(pi: HostProject, scripts: list[Script], wanted: str) -> list[dict[str, Any]]:
+    """Run pi in RPC mode, where it has a UI: the extension's ctx.ui.select travels as
+    ``extension_ui_request``; answer each with the first option containing ``wanted``."""
     with WireServer(scripts) as server:
         pi.pi_models(server.url)
         process = subprocess.Popen(
@@ -91,18 +87,13 @@ def test_an_ask_is_shown_in_pis_dialog_and_a_session_answer_is_recorded(pi: Host
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
         )  # fmt: skip
         assert process.stdin is not None and process.stdout is not None
-        asked: list[dict[str, object]] = []
-        import threading
-
+        asked: list[dict[str, Any]] = []
         watchdog = threading.Timer(TIMEOUT, process.kill)  # a silent hang ends too
         watchdog.start()
         try:
             process.stdin.write(json.dumps({"type": "prompt", "message": "E2E-MAIN mk"}) + "\n")
             process.stdin.flush()
-            deadline = time.monotonic() + TIMEOUT
             for line in process.stdout:
-                if time.monotonic() > deadline:
-                    break
                 try:
                     event = json.loads(line)
                 except ValueError:
@@ -110,7 +101,7 @@ def test_an_ask_is_shown_in_pis_dialog_and_a_session_answer_is_recorded(pi: Host
                 if event.get("type") == "extension_ui_request" and event.get("method") == "select":
                     asked.append(event)
                     options = [str(o) for o in event["options"]]
-                    pick = next(o for o in options if "for this session" in o)
+                    pick = next(o for o in options if wanted in o)
                     reply = {"type": "extension_ui_response", "id": event["id"], "value": pick}
                     process.stdin.write(json.dumps(reply) + "\n")
                     process.stdin.flush()
@@ -120,9 +111,67 @@ def test_an_ask_is_shown_in_pis_dialog_and_a_session_answer_is_recorded(pi: Host
             watchdog.cancel()
             process.kill()
             process.wait(timeout=10)
+    return asked
+
+
+def test_an_ask_is_shown_in_pis_dialog_and_a_session_answer_is_recorded(pi: HostProject) -> None:
+    # The client picks clearance's "for this session" option, and the grant is recorded.
+    asked = _rpc_select(pi, shell("E2E-MAIN", "mkdir build"), "for this session")
     assert asked, "pi showed no dialog"
-    assert "Yes" in asked[0]["options"] and "No" in asked[0]["options"]  # type: ignore[operator]
+    assert "Yes" in asked[0]["options"] and "No" in asked[0]["options"]
     assert (pi.project / "build").is_dir()
     approved = [r for r in pi.review_log() if r["event"] == "permission_request.approved"]
     assert approved and approved[-1]["resolution"] == "user_approved_for_session"
     assert approved[-1].get("grants")
+
+
+def _without_process(pi: HostProject) -> None:
+    """Point the extension's clearance executable nowhere: only the service can decide."""
+    plugin = pi.home / ".pi" / "agent" / "extensions" / "clearance.ts"
+    plugin.write_text(plugin.read_text().replace(str(CLEARANCE), "/nonexistent/clearance"))
+
+
+def test_the_extension_asks_the_running_service_first(pi: HostProject) -> None:
+    _without_process(pi)
+    service = pi.listen()
+    try:
+        made = pi.run_pi("E2E-MAIN make it", shell("E2E-MAIN", "touch made.txt"))
+        removed = pi.run_pi("E2E-MAIN delete it", shell("E2E-MAIN", "rm victim.txt"))
+    finally:
+        service.terminate()
+        service.wait(timeout=10)
+    assert (pi.project / "made.txt").exists(), made.describe()
+    assert (pi.project / "victim.txt").exists(), removed.describe()
+    assert "deleting files is not allowed here" in removed.sent(), removed.describe()
+
+
+def test_an_ask_through_the_service_is_shown_in_pis_dialog(pi: HostProject) -> None:
+    # The service decides and answers the dialog's choice too: the process is never run. Asks
+    # go to pi's dialog ("native"), not to the service's console, which serves this project.
+    policy = json.loads(POLICY)
+    policy["hosts"] = {"pi": {"ask": "native"}}
+    pi.policy(json.dumps(policy))
+    _without_process(pi)
+    service = pi.listen()
+    try:
+        asked = _rpc_select(pi, shell("E2E-MAIN", "mkdir build"), "Yes")
+        refused = _rpc_select(pi, shell("E2E-MAIN", "mkdir other"), "No")
+    finally:
+        service.terminate()
+        service.wait(timeout=10)
+    assert len(asked) == 1 and len(refused) == 1
+    assert (pi.project / "build").is_dir()
+    assert not (pi.project / "other").exists()
+    events = [r["event"] for r in pi.review_log()]
+    assert "permission_request.approved" in events and "permission_request.denied" in events
+
+
+def test_with_neither_the_service_nor_the_process_the_call_is_blocked(pi: HostProject) -> None:
+    # A service ran once (its token is on disk) but is gone, and the executable is missing.
+    _without_process(pi)
+    service = pi.listen()
+    service.terminate()
+    service.wait(timeout=10)
+    run = pi.run_pi("E2E-MAIN make it", shell("E2E-MAIN", "touch made.txt"))
+    assert not (pi.project / "made.txt").exists(), run.describe()
+    assert "[clearance]" in run.sent(), run.describe()

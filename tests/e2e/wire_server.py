@@ -1,7 +1,7 @@
 """A scripted model endpoint for the non-Anthropic hosts: OpenAI Responses (Codex), OpenAI Chat
 Completions (Copilot CLI, OpenCode, pi) and Gemini generateContent over SSE (Gemini CLI).
 
-Runs ``http.server`` on 127.0.0.1 (a free port) in a thread. A *script* is matched by a marker
+On ``scripted_http``'s loopback server. A *script* is matched by a marker
 found anywhere in a request's input; it is a list of turns, each either ``call(name, args)`` (the
 model calls a tool) or ``say(text)``. The turn to play is the number of tool results the request
 already carries, so retries never shift the script. A request no script matches gets a short
@@ -12,9 +12,9 @@ text reply. Every request body is recorded, so tests can look at what the model 
 from __future__ import annotations
 
 import json
-import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
+
+from scripted_http import Exchange, ScriptedHTTP
 
 __all__ = ["Script", "WireServer", "call", "say"]
 
@@ -53,97 +53,39 @@ def _count_results(body: dict[str, Any]) -> int:
     return n
 
 
-class WireServer:
+class WireServer(ScriptedHTTP):
     def __init__(self, scripts: list[Script]) -> None:
+        super().__init__()
         self.scripts = scripts
-        self.requests: list[dict[str, Any]] = []
-        self._lock = threading.Lock()
-        self._ids = 0
-        server = self
-
-        class Handler(BaseHTTPRequestHandler):
-            protocol_version = "HTTP/1.1"
-
-            def log_message(self, format: str, *args: Any) -> None:
-                pass
-
-            def _send(self, status: int, body: bytes, kind: str = "application/json") -> None:
-                self.send_response(status)
-                self.send_header("content-type", kind)
-                self.send_header("content-length", str(len(body)))
-                self.end_headers()
-                self.wfile.write(body)
-
-            def do_GET(self) -> None:
-                with server._lock:
-                    server.requests.append({"method": "GET", "path": self.path, "body": None})
-                if self.path.rstrip("/").endswith("/models"):
-                    models = {"object": "list", "data": [{"id": "e2e-model", "object": "model",
-                                                          "owned_by": "e2e"}], "models": []}  # fmt: skip
-                    self._send(200, json.dumps(models).encode())
-                    return
-                self._send(404, b'{"error": {"message": "not scripted"}}')
-
-            def do_POST(self) -> None:
-                length = int(self.headers.get("content-length") or 0)
-                raw = self.rfile.read(length) if length else b""
-                try:
-                    body = json.loads(raw) if raw else {}
-                except ValueError:
-                    body = {}
-                with server._lock:
-                    server.requests.append({"method": "POST", "path": self.path, "body": body})
-                turn = server._turn(body)
-                path = self.path.split("?")[0]
-                if path.endswith("/responses"):
-                    events = server._responses(body, turn)
-                elif path.endswith("/chat/completions"):
-                    if not body.get("stream"):
-                        self._send(200, json.dumps(server._chat_message(body, turn)).encode())
-                        return
-                    events = server._chat(body, turn)
-                elif ":streamGenerateContent" in path or ":generateContent" in path:
-                    if ":generateContent" in path:
-                        self._send(200, json.dumps(server._gemini(turn)).encode())
-                        return
-                    events = [(None, server._gemini(turn))]
-                else:
-                    self._send(404, b'{"error": {"message": "not scripted"}}')
-                    return
-                self.send_response(200)
-                self.send_header("content-type", "text/event-stream")
-                self.send_header("cache-control", "no-cache")
-                self.send_header("connection", "close")
-                self.end_headers()
-                self.close_connection = True
-                for event, data in events:
-                    head = f"event: {event}\n" if event else ""
-                    self.wfile.write(f"{head}data: {json.dumps(data)}\n\n".encode())
-                if path.endswith("/chat/completions"):
-                    self.wfile.write(b"data: [DONE]\n\n")
-                self.wfile.flush()
-
-        self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self._httpd.daemon_threads = True
-        self.port = self._httpd.server_address[1]
-        self.url = f"http://127.0.0.1:{self.port}"
-        self._thread = threading.Thread(target=self._httpd.serve_forever, daemon=True)
 
     def __enter__(self) -> WireServer:
-        self._thread.start()
-        return self
+        return super().__enter__()  # type: ignore[no-any-return]
 
-    def __exit__(self, *exc: object) -> None:
-        self._httpd.shutdown()
-        self._httpd.server_close()
+    def get(self, exchange: Exchange) -> None:
+        if exchange.path.rstrip("/").endswith("/models"):
+            models = {"object": "list", "data": [{"id": "e2e-model", "object": "model",
+                                                  "owned_by": "e2e"}], "models": []}  # fmt: skip
+            exchange.json(200, models)
+            return
+        super().get(exchange)
 
-    def everything_sent(self) -> str:
-        return json.dumps([r["body"] for r in self.requests])
-
-    def _next_id(self, prefix: str) -> str:
-        with self._lock:
-            self._ids += 1
-            return f"{prefix}_e2e_{self._ids:04d}"
+    def post(self, exchange: Exchange) -> None:
+        body = exchange.body if isinstance(exchange.body, dict) else {}
+        turn = self._turn(body)
+        path = exchange.path
+        if path.endswith("/responses"):
+            exchange.stream(self._responses(body, turn))
+        elif path.endswith("/chat/completions"):
+            if body.get("stream"):
+                exchange.stream(self._chat(body, turn), tail=b"data: [DONE]\n\n")
+            else:
+                exchange.json(200, self._chat_message(body, turn))
+        elif ":generateContent" in path:
+            exchange.json(200, self._gemini(turn))
+        elif ":streamGenerateContent" in path:
+            exchange.stream([(None, self._gemini(turn))])
+        else:
+            super().post(exchange)
 
     def _turn(self, body: dict[str, Any]) -> Turn:
         text = json.dumps(body)
@@ -158,14 +100,14 @@ class WireServer:
     # --- Responses (Codex) ------------------------------------------------------------------
 
     def _responses(self, body: dict[str, Any], turn: Turn) -> list[tuple[str | None, Any]]:
-        rid = self._next_id("resp")
+        rid = self.next_id("resp")
         if turn["type"] == "call":
-            item: dict[str, Any] = {"type": "function_call", "id": self._next_id("fc"),
-                                    "call_id": self._next_id("call"), "name": turn["name"],
+            item: dict[str, Any] = {"type": "function_call", "id": self.next_id("fc"),
+                                    "call_id": self.next_id("call"), "name": turn["name"],
                                     "arguments": json.dumps(turn["arguments"]),
                                     "status": "completed"}  # fmt: skip
         else:
-            item = {"type": "message", "id": self._next_id("msg"), "role": "assistant",
+            item = {"type": "message", "id": self.next_id("msg"), "role": "assistant",
                     "status": "completed",
                     "content": [{"type": "output_text", "text": turn["text"],
                                  "annotations": []}]}  # fmt: skip
@@ -198,26 +140,26 @@ class WireServer:
     def _chat_message(self, body: dict[str, Any], turn: Turn) -> dict[str, Any]:
         if turn["type"] == "call":
             message: dict[str, Any] = {"role": "assistant", "content": None, "tool_calls": [
-                {"id": self._next_id("call"), "type": "function",
+                {"id": self.next_id("call"), "type": "function",
                  "function": {"name": turn["name"], "arguments": json.dumps(turn["arguments"])}}
             ]}  # fmt: skip
             finish = "tool_calls"
         else:
             message = {"role": "assistant", "content": turn["text"]}
             finish = "stop"
-        return {"id": self._next_id("chatcmpl"), "object": "chat.completion", "created": 1,
+        return {"id": self.next_id("chatcmpl"), "object": "chat.completion", "created": 1,
                 "model": body.get("model", "e2e-model"),
                 "choices": [{"index": 0, "message": message, "finish_reason": finish}],
                 "usage": {"prompt_tokens": 10, "completion_tokens": 5,
                           "total_tokens": 15}}  # fmt: skip
 
     def _chat(self, body: dict[str, Any], turn: Turn) -> list[tuple[str | None, Any]]:
-        cid = self._next_id("chatcmpl")
+        cid = self.next_id("chatcmpl")
         base = {"id": cid, "object": "chat.completion.chunk", "created": 1,
                 "model": body.get("model", "e2e-model")}  # fmt: skip
         if turn["type"] == "call":
             delta: dict[str, Any] = {"role": "assistant", "content": None, "tool_calls": [
-                {"index": 0, "id": self._next_id("call"), "type": "function",
+                {"index": 0, "id": self.next_id("call"), "type": "function",
                  "function": {"name": turn["name"],
                               "arguments": json.dumps(turn["arguments"])}}]}  # fmt: skip
             finish = "tool_calls"

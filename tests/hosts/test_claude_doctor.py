@@ -103,7 +103,7 @@ def test_a_forwarding_inbox_writable_by_others_is_to_be_removed_not_repaired(wor
 
 
 def test_the_doctor_says_whether_a_failing_hook_blocks(world: Any, proj: Path) -> None:
-    from clearance.hosts.claude_code.doctor import check_fail_closed
+    from clearance.hosts.claude_code.doctor_blocking import check_fail_closed
 
     world.global_config('{"permission": {"*": "ask"}}')
     path = settings_path("project", str(proj))
@@ -118,7 +118,7 @@ def test_the_doctor_says_whether_a_failing_hook_blocks(world: Any, proj: Path) -
 def test_without_a_clearance_command_hook_the_fail_closed_check_is_left_out(
     world: Any, proj: Path
 ) -> None:
-    from clearance.hosts.claude_code.doctor import check_fail_closed
+    from clearance.hosts.claude_code.doctor_blocking import check_fail_closed
 
     assert check_fail_closed(str(proj), world.env) is None
 

@@ -13,8 +13,8 @@ import pytest
 
 from clearance.decide.engine import Engine
 from clearance.hosts.claude_code import settings
+from clearance.hosts.claude_code.hiding import hidden_tools
 from clearance.hosts.claude_code.settings import (
-    hidden_tools,
     hook_command,
     install,
     installed_commands,
@@ -235,7 +235,7 @@ def test_install_usage_errors_exit_two(world: Any, argv: list[str]) -> None:
 def test_the_path_denies_and_protected_paths_are_projected_into_claude_codes_own_rules(
     world: Any, file: Path
 ) -> None:
-    from clearance.hosts.claude_code.settings import projected_denies
+    from clearance.hosts.claude_code.hiding import projected_denies
 
     data = settings.read_settings(str(file))[0]
     data["sandbox"] = {"enabled": True, "filesystem": {"denyRead": ["~/private/**"]}}

@@ -74,7 +74,7 @@ def test_plugin_install_fills_in_clearance_and_is_idempotent(
     words = ["/opt/venv/bin/clearance"]
     assert module.install(str(path), scope="user", directory=str(world.home), words=words).changed
     text = path.read_text()
-    assert "__CLEARANCE_ARGV__" not in text
+    assert "__CLEARANCE_ARGV__" not in text and "__CLEARANCE_SERVICE__" not in text
     assert '["/opt/venv/bin/clearance"]' in text
     assert module.installed_command(str(path)) == f"/opt/venv/bin/clearance hook {host}"
     again = module.install(str(path), scope="user", directory=str(world.home), words=words)

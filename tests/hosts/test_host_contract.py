@@ -401,16 +401,28 @@ def test_recorded_payloads_of_the_real_clis(setup: Any, host: str, value: str, l
     assert verdict == EXPECTED[(host, value)], reply
 
 
+@pytest.mark.parametrize("held", [False, True], ids=["loaded", "held"])
 def test_a_plugin_dialog_answer_redeems_its_token_once_and_records_a_session_grant(
-    world: Any,
+    world: Any, held: bool
 ) -> None:
+    # ``held``: one engine serves every call, as the service's plugin endpoint holds it.
+    from clearance.hosts.command_hook import load_engine
+    from clearance.service.engines import EngineCache
+
+    loads: list[str] = []
+
+    def counted(cwd: str, agent: str | None, env: Any) -> Any:
+        loads.append(cwd)
+        return load_engine(cwd, agent, env)
+
+    load = EngineCache(counted, recheck=3600).engine if held else None
     world.global_config(POLICY)
     cwd = str(world.project())
     env = world.env
     adapter = PiAdapter()
     call = {"tool": "bash", "args": {"command": "mkdir build"}, "cwd": cwd,
             "sessionID": "ses_dialog", "ui": True}  # fmt: skip
-    asked = json.loads(answer(adapter, json.dumps(call).encode(), env).stdout)
+    asked = json.loads(answer(adapter, json.dumps(call).encode(), env, load).stdout)
     assert asked["decision"] == "ask"
     assert asked["choices"][0]["choice"] == "once"
     assert "session" in [c["choice"] for c in asked["choices"]]
@@ -418,24 +430,28 @@ def test_a_plugin_dialog_answer_redeems_its_token_once_and_records_a_session_gra
 
     # Without the token (an agent running `clearance hook pi` itself), an answer is refused.
     forged = {**call, "answer": "session"}
-    reply = answer(adapter, json.dumps(forged).encode(), env)
+    reply = answer(adapter, json.dumps(forged).encode(), env, load)
     assert json.loads(reply.stdout)["decision"] == "deny" and reply.exit == 2
     # A token for another call is refused, and spent.
     other = {**call, "args": {"command": "mkdir other"}, "answer": "session", "token": token}
-    assert json.loads(answer(adapter, json.dumps(other).encode(), env).stdout)["decision"] == "deny"
+    assert (
+        json.loads(answer(adapter, json.dumps(other).encode(), env, load).stdout)["decision"]
+        == "deny"
+    )
 
-    asked = json.loads(answer(adapter, json.dumps(call).encode(), env).stdout)
+    asked = json.loads(answer(adapter, json.dumps(call).encode(), env, load).stdout)
     chosen = {**call, "answer": "session", "token": asked["token"]}
-    assert json.loads(answer(adapter, json.dumps(chosen).encode(), env).stdout)["decision"] == (
-        "allow"
-    )
+    assert json.loads(answer(adapter, json.dumps(chosen).encode(), env, load).stdout)[
+        "decision"
+    ] == ("allow")
     # Spent: the same token cannot approve twice.
-    assert json.loads(answer(adapter, json.dumps(chosen).encode(), env).stdout)["decision"] == (
-        "deny"
-    )
+    assert json.loads(answer(adapter, json.dumps(chosen).encode(), env, load).stdout)[
+        "decision"
+    ] == ("deny")
     # The session grant now allows the call without asking.
-    again = json.loads(answer(adapter, json.dumps(call).encode(), env).stdout)
+    again = json.loads(answer(adapter, json.dumps(call).encode(), env, load).stdout)
     assert again["decision"] == "allow"
+    assert len(loads) == (1 if held else 0)
 
 
 def test_codex_reports_a_commands_workdir_as_the_payloads_cwd() -> None:

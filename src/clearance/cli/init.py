@@ -163,8 +163,9 @@ def starter(project: bool, imported: Rows | None = None) -> str:
 
 def _imported(project_dir: str | None, scope: str) -> tuple[Rows, list[str], list[str]]:
     """Claude Code's permission lists as rows of rules, what did not translate, and the files."""
+    from clearance.hosts.claude_code.hiding import owned_entries
     from clearance.hosts.claude_code.permissions import permission_entries, translate
-    from clearance.hosts.claude_code.settings import owned_entries, read_settings, settings_path
+    from clearance.hosts.claude_code.settings import read_settings, settings_path
 
     where = project_dir or os.getcwd()
     paths = (

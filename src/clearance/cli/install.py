@@ -38,7 +38,7 @@ def _hidden(directory: str) -> tuple[list[str], dict[str, list[str]]]:
     denies and protected paths projected as ``Read(…)``/``Edit(…)``), and the
     ``sandbox.filesystem`` lists."""
     from clearance.decide.engine import Engine
-    from clearance.hosts.claude_code.settings import hidden_tools, projected_denies
+    from clearance.hosts.claude_code.hiding import hidden_tools, projected_denies
 
     engine = Engine.load(cwd=directory)
     policy = engine.policy
@@ -90,7 +90,7 @@ def _run(args: Args, verb: str) -> int:
                 return _refuse_project(path)
             hidden, sandbox = _hidden(directory) if hide else (None, None)
             command = settings.hook_command(portable=portable)
-            from clearance.hosts.claude_code.doctor import installed_claude
+            from clearance.hosts.claude_code.doctor_blocking import installed_claude
 
             version = installed_claude(os.environ)
             fail_closed = version is not None and version >= settings.ONFAILURE_SINCE

@@ -19,32 +19,44 @@ import sys
 
 from clearance._frozen import Frozen
 from clearance.hosts.claude_code.payload import MAX_PAYLOAD_BYTES, PayloadError, parse_object
+from clearance.hosts.claude_code.response import PREFIX
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Mapping
+    from collections.abc import Callable, Mapping
     from typing import Any
 
+    from clearance.decide.engine import Engine
     from clearance.intent.call import ToolCall
+
+    # How the engine for a call is had: ``load(cwd, agent, env)``.
+    Load = Callable[[str, str | None, Mapping[str, str]], Engine]
 
 __all__ = [
     "FAILS_CLOSED",
     "PERMISSION",
+    "PREFIX",
     "PRE_TOOL",
     "Adapter",
     "HookEvent",
     "PayloadError",
     "Reply",
     "answer",
+    "decision_reply",
+    "headless_reason",
+    "load_engine",
     "main",
+    "object_field",
     "parse_object",
+    "required_text",
+    "stderr_block",
+    "text_field",
 ]
 
 PRE_TOOL = "pre_tool"  # before a tool runs: allow, deny or ask
 PERMISSION = "permission"  # the host is about to show its own dialog: allow, deny or silence
 
 FAILS_CLOSED = "clearance fails closed, so the call is denied"
-PREFIX = "[clearance] "
 
 _set = object.__setattr__
 
@@ -137,6 +149,33 @@ def text_field(data: dict[str, Any], key: str, *, required: bool = False) -> str
     return value
 
 
+def required_text(data: dict[str, Any], key: str) -> str:
+    """``data[key]``, which must be a non-empty string."""
+    value = text_field(data, key, required=True)
+    assert value is not None
+    return value
+
+
+def object_field(
+    data: dict[str, Any], key: str, what: str, *, text: bool = False
+) -> dict[str, Any]:
+    """``data[key]`` as an object (``{}`` when absent); ``text``: the host may send it as JSON
+    text. ``what`` names it in the error."""
+    value = data.get(key)
+    if text and isinstance(value, str):
+        from clearance._json import loads
+
+        try:
+            value = loads(value) if value.strip() else {}
+        except ValueError as exc:
+            raise PayloadError(f"{what} is not JSON ({exc})") from None
+    if value is None:
+        return {}
+    if not isinstance(value, dict):
+        raise PayloadError(f"{what} is a {type(value).__name__}, not an object")
+    return value
+
+
 def require_strings(tool: str, data: dict[str, Any], *keys: str) -> None:
     """Each of ``keys`` must be a non-empty string in ``data`` (the gates decide on them)."""
     for key in keys:
@@ -167,6 +206,23 @@ def headless(env: Mapping[str, str]) -> bool | None:
     if not forced:
         return None
     return forced not in ("0", "false", "no")
+
+
+def headless_reason(env: Mapping[str, str]) -> str | None:
+    """Why nobody can answer an ask, when ``CLEARANCE_HEADLESS`` makes the run headless."""
+    return "this is a headless run" if headless(env) else None
+
+
+def decision_reply(action: str, reason: str) -> Reply:
+    """``{"decision", "reason"}``: the answer Gemini CLI and the plugins read."""
+    from clearance._json import dumps
+
+    return Reply(dumps({"decision": action, "reason": PREFIX + reason}) + "\n")
+
+
+def stderr_block(reason: str) -> Reply:
+    """Exit 2 with the reason on stderr: how the hosts that let other failures run block."""
+    return Reply(stderr=PREFIX + reason + "\n", exit=2)
 
 
 class _Answered:
@@ -258,6 +314,14 @@ def choices(ask: Any) -> list[dict[str, str]]:
     return out
 
 
+def load_engine(cwd: str, agent: str | None, env: Mapping[str, str]) -> Engine:
+    """The engine for a command-hook or plugin host's call (no agent-host facts: the
+    directories and MCP servers those facts know are Claude Code's and pi's own files)."""
+    from clearance.decide.engine import Engine
+
+    return Engine.load(cwd=cwd, agent=agent, env=env)
+
+
 def decide(adapter: Adapter, event: HookEvent, env: Mapping[str, str]) -> tuple[str, str]:
     """``(action, reason)`` for an event: the whole shared path (engine, grants, chain,
     forwarding, log and events). ``action`` is ``allow``, ``deny``, ``ask`` or ``silent``."""
@@ -266,15 +330,16 @@ def decide(adapter: Adapter, event: HookEvent, env: Mapping[str, str]) -> tuple[
 
 
 def decide_full(
-    adapter: Adapter, event: HookEvent, env: Mapping[str, str]
+    adapter: Adapter, event: HookEvent, env: Mapping[str, str], load: Load | None = None
 ) -> tuple[str, str, list[dict[str, str]]]:
-    """:func:`decide`, and for an ask left to the host's dialog the choices it may offer."""
-    from clearance.decide.engine import Engine
+    """:func:`decide`, and for an ask left to the host's dialog the choices it may offer.
+    ``load``: where the engine comes from (a service's engines held in memory); by default
+    it is loaded for this call."""
     from clearance.hosts.claude_code.hook import HostTerminal, _config_note, _only_fallback
     from clearance.hosts.gatekeeper import Gatekeeper
 
     call = event.call
-    engine = Engine.load(cwd=call.cwd, agent=call.agent, env=env)
+    engine = (load or load_engine)(call.cwd, call.agent, env)
     decision = engine.check(call)
     if decision.action == "ask" and call.tool in adapter.internal and _only_fallback(decision):
         return "silent", decision.reason, []
@@ -320,7 +385,9 @@ def decide_full(
     return "ask", decision.reason + note, offered
 
 
-def answer(adapter: Adapter, raw: bytes, env: Mapping[str, str] | None = None) -> Reply:
+def answer(
+    adapter: Adapter, raw: bytes, env: Mapping[str, str] | None = None, load: Load | None = None
+) -> Reply:
     """The hook's whole effect for one payload. Never raises: any failure blocks."""
     env = os.environ if env is None else env
     try:
@@ -329,7 +396,7 @@ def answer(adapter: Adapter, raw: bytes, env: Mapping[str, str] | None = None) -
             event = adapter.read(data, env)
         except PayloadError as exc:
             return adapter.failure(raw, f"Denied: {exc}; {FAILS_CLOSED}")
-        action, reason, offered = decide_full(adapter, event, env)
+        action, reason, offered = decide_full(adapter, event, env, load)
         if action == "ask":
             return adapter.encode_ask(event, reason, offered)
         return adapter.encode(event, action, reason)

@@ -15,7 +15,6 @@ these hosts treats as a block.
 from __future__ import annotations
 
 import os
-import shlex
 import sys
 
 from clearance._json import dumps
@@ -35,6 +34,7 @@ __all__ = [
     "read_json",
     "uninstall",
     "write_json",
+    "write_text",
 ]
 
 
@@ -73,6 +73,8 @@ def fail_closed_command(
     reason on stderr) while its own exit 2 passes through unchanged. ``timeout`` is the host's
     hook timeout in seconds, passed as ``CLEARANCE_HOOK_TIMEOUT`` so a forwarded ask is given
     up (and denied) before the host kills the hook and lets the call run."""
+    import shlex
+
     command = " ".join(shlex.quote(w) for w in (words or executable()) + ["hook", host])
     if timeout is not None:
         command = f"CLEARANCE_HOOK_TIMEOUT={int(timeout)} {command}"
@@ -87,6 +89,8 @@ def is_ours(command: object, host: str) -> bool:
     """Whether ``command`` runs ``clearance hook <host>`` (a script, or ``python -m``)."""
     if not isinstance(command, str):
         return False
+    import shlex
+
     head = command.split(" || ", 1)[0]
     try:
         words = shlex.split(head)
@@ -121,20 +125,47 @@ def read_json(path: str) -> tuple[dict[str, Any], bytes | None]:
     return value, raw
 
 
-def write_json(path: str, data: dict[str, Any], before: bytes | None, change: Change) -> None:
-    """Write ``data`` (keeping the old file under the state directory) unless nothing changed."""
+def write_json(
+    path: str,
+    data: dict[str, Any],
+    before: bytes | None,
+    change: Change,
+    *,
+    mode: int = 0o600,
+    snapshot: str | None = None,
+) -> None:
+    """Write ``data`` (keeping the old file under the state directory) unless nothing changed:
+    the file's bytes, or ``snapshot`` (the compact JSON of what was read, so a file whose
+    content is unchanged keeps its comments). ``mode`` is a new file's; a file keeps its own."""
     from clearance.policy.state import atomic_write, backup
 
+    if snapshot is not None and before is not None and dumps(data) == snapshot:
+        return
     text = (dumps(data, indent=2) + "\n").encode()
     if before is not None and text == before:
         return
     os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
-    mode = 0o600
     if before is not None:
         mode = os.stat(path).st_mode & 0o777
         change.backup = backup(path, before)
     atomic_write(path, text, mode=mode)
     change.changed = True
+
+
+def write_text(path: str, text: str, mode: int = 0o600) -> bool:
+    """Make the file hold ``text`` (atomically, creating its directory); whether it changed."""
+    from clearance.policy.state import atomic_write
+
+    try:
+        with open(path, encoding="utf-8") as f:
+            before: str | None = f.read()
+    except FileNotFoundError:
+        before = None
+    if before == text:
+        return False
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    atomic_write(path, text.encode(), mode=mode)
+    return True
 
 
 def _events(data: dict[str, Any], path: str, container: str) -> dict[str, Any]:
@@ -159,6 +190,7 @@ def install(
     """
     change = Change(path)
     data, before = read_json(path)
+    snapshot = dumps(data)
     for key, value in (top or {}).items():
         data.setdefault(key, value)
     hooks = _events(data, path, container)
@@ -170,8 +202,7 @@ def install(
             raise HookFileError(f"{path}: {container}.{event} is not a list; fix or move it first")
         kept = [e for e in current if not ours(e)]
         hooks[event] = [*kept, entry]
-    if before is None or dumps(data) != dumps(read_json(path)[0]):
-        write_json(path, data, before, change)
+    write_json(path, data, before, change, snapshot=snapshot)
     return change
 
 
@@ -182,6 +213,7 @@ def uninstall(path: str, events: tuple[str, ...], ours: Callable[[Any], bool],
     data, before = read_json(path)
     if before is None:
         return change
+    snapshot = dumps(data)
     hooks = data.get(container)
     if not isinstance(hooks, dict):
         return change
@@ -193,7 +225,7 @@ def uninstall(path: str, events: tuple[str, ...], ours: Callable[[Any], bool],
                 hooks[event] = kept
             else:
                 del hooks[event]
-    write_json(path, data, before, change)
+    write_json(path, data, before, change, snapshot=snapshot)
     return change
 
 

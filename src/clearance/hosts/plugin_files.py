@@ -11,7 +11,7 @@ import os
 import shlex
 
 from clearance._json import dumps
-from clearance.hosts.hook_files import Change, executable
+from clearance.hosts.hook_files import Change, executable, write_text
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -19,8 +19,10 @@ if TYPE_CHECKING:
 
 __all__ = ["MARKER", "install", "installed_command", "render", "uninstall"]
 
+CLIENT = "__CLEARANCE_CLIENT__"
 PLACEHOLDER = "__CLEARANCE_ARGV__"
 SERVICE = "__CLEARANCE_SERVICE__"
+HOST = "__CLEARANCE_HOST__"
 MARKER = "clearance hook"
 # Where `clearance serve --listen` is looked for (the address `clearance install claude-code
 # --http` uses too); CLEARANCE_SERVICE_URL in the host's environment names another.
@@ -30,37 +32,35 @@ SERVICE_URL = "http://127.0.0.1:8765"
 def render(
     host: str, name: str, words: list[str] | None = None, env: Mapping[str, str] | None = None
 ) -> str:
-    here = os.path.join(os.path.dirname(os.path.abspath(__file__)), host, "plugin", name)
-    with open(here, encoding="utf-8") as f:
-        template = f.read()
-    text = template.replace(PLACEHOLDER, dumps(words or executable()), 1)
-    if SERVICE in text:
-        from clearance.hosts.claude_code.http_token import token_path
-        from clearance.policy.state import state_root
+    """The host's plugin file with clearance's client (``plugin_client.js``) written in, and in
+    it how to run clearance, where its service answers and the host's name."""
+    from clearance.hosts.claude_code.http_token import token_path
+    from clearance.policy.state import state_root
 
-        service = {"url": SERVICE_URL, "tokenFile": token_path(state_root(env))}
-        text = text.replace(SERVICE, dumps(service), 1)
-    return text
+    here = os.path.dirname(os.path.abspath(__file__))
+    with open(os.path.join(here, host, "plugin", name), encoding="utf-8") as f:
+        template = f.read()
+    with open(os.path.join(here, "plugin_client.js"), encoding="utf-8") as f:
+        client = f.read()
+    service = {"url": SERVICE_URL, "tokenFile": token_path(state_root(env))}
+    text = template.replace(CLIENT, client.rstrip("\n"), 1)
+    text = text.replace(PLACEHOLDER, dumps(words or executable()), 1)
+    text = text.replace(SERVICE, dumps(service), 1)
+    return text.replace(HOST, dumps(host), 1)
 
 
 def install(path: str, text: str) -> Change:
-    from clearance.policy.state import atomic_write
-
     change = Change(path)
     try:
         with open(path, encoding="utf-8") as f:
             before: str | None = f.read()
     except FileNotFoundError:
         before = None
-    if before == text:
-        return change
-    if before is not None and MARKER not in before:
+    if before is not None and before != text and MARKER not in before:
         from clearance.hosts.hook_files import HookFileError
 
         raise HookFileError(f"{path} exists and is not clearance's plugin; move it first")
-    os.makedirs(os.path.dirname(path), exist_ok=True)
-    atomic_write(path, text.encode(), mode=0o644)
-    change.changed = True
+    change.changed = write_text(path, text, mode=0o644)
     return change
 
 

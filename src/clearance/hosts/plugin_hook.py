@@ -23,10 +23,13 @@ from clearance.hosts.command_hook import (
     HookEvent,
     PayloadError,
     Reply,
+    decision_reply,
     headless,
+    object_field,
+    required_text,
     text_field,
 )
-from clearance.hosts.tools import ToolSpec, to_call
+from clearance.hosts.tools import ToolSpec, mcp_target, to_call
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -46,19 +49,13 @@ class PluginAdapter(Adapter):
     no_dialog = ""
 
     def read(self, data: dict[str, Any], env: Mapping[str, str]) -> HookEvent:
-        tool = text_field(data, "tool", required=True)
-        assert tool is not None
-        cwd = text_field(data, "cwd", required=True)
-        assert cwd is not None
-        arguments = data.get("args")
-        arguments = {} if arguments is None else arguments
+        tool = required_text(data, "tool")
+        cwd = required_text(data, "cwd")
+        arguments = object_field(data, "args", f"the arguments of {tool}")
         session = text_field(data, "sessionID")
         agent = text_field(data, "agent")
-        mcp = None
-        if tool.startswith("mcp__"):
-            server, _, name = tool[5:].partition("__")
-            mcp = (server, name)
-        call = to_call(self.tools, tool, arguments, cwd, session=session, agent=agent, mcp=mcp)
+        call = to_call(self.tools, tool, arguments, cwd, session=session, agent=agent,
+                       mcp=mcp_target(tool))  # fmt: skip
         ui = data.get("ui")
         if ui is not None and not isinstance(ui, bool):
             raise PayloadError("field 'ui' must be true or false")
@@ -73,9 +70,7 @@ class PluginAdapter(Adapter):
         return HookEvent(PRE_TOOL, "tool_call", call, nobody, answer, token)
 
     def encode(self, event: HookEvent, action: str, reason: str) -> Reply:
-        if action == "silent":
-            action = "allow"
-        return Reply(dumps({"decision": action, "reason": PREFIX + reason}) + "\n")
+        return decision_reply("allow" if action == "silent" else action, reason)
 
     def encode_ask(self, event: HookEvent, reason: str, choices: list[dict[str, str]]) -> Reply:
         token = choices[0].get("token") if choices else None

@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 
     from clearance.intent.call import ToolCall
 
-__all__ = ["ToolSpec", "patch_paths", "to_call"]
+__all__ = ["ToolSpec", "file_tools", "mcp_target", "patch_paths", "to_call"]
 
 _set = object.__setattr__
 
@@ -44,6 +44,22 @@ class ToolSpec(Frozen):
         _set(self, "tool", tool)
         _set(self, "rename", dict(rename or {}))
         _set(self, "directory", directory)
+
+
+def file_tools(argument: str, **tools: tuple[str, ...]) -> dict[str, ToolSpec]:
+    """Rows of a table for a host's file tools, whose path argument is ``argument``: each
+    keyword is a tool clearance decides (``Read``, ``Write``, ``Edit``), its value the host's
+    names for it."""
+    rename = {argument: "file_path"}
+    return {name: ToolSpec(tool, rename) for tool, names in tools.items() for name in names}
+
+
+def mcp_target(tool: str) -> tuple[str, str] | None:
+    """(server, tool) for an MCP tool named ``mcp__server__tool``, else ``None``."""
+    if not tool.startswith("mcp__"):
+        return None
+    server, _, name = tool[5:].partition("__")
+    return server, name
 
 
 def to_call(

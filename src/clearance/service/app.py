@@ -80,6 +80,11 @@ class Service:
     ) -> None:
         self.broker = broker
         self.engines = engines
+        # The plugin hosts' engines (without Claude Code's facts), held like ``engines``.
+        from clearance.hosts.command_hook import load_engine
+        from clearance.service.engines import EngineCache
+
+        self.plugin_engines = EngineCache(load_engine)
         self.auth = auth
         self.env = env
         self.state = state
@@ -255,7 +260,7 @@ def build_app(service: Service) -> Starlette:
 
         import anyio.to_thread
 
-        call = functools.partial(answer, adapter, raw, service.env)
+        call = functools.partial(answer, adapter, raw, service.env, service.plugin_engines.engine)
         reply = await anyio.to_thread.run_sync(call, limiter=service.hook_limiter())
         # The plugin's answer is on stdout whatever the exit status (a failure is a deny).
         return Response(reply.stdout, media_type="application/json")

@@ -14,34 +14,22 @@ import shlex
 import subprocess
 import time
 
+from clearance.hosts.claude_code.checks import Check, each_settings
+from clearance.hosts.claude_code.doctor_blocking import check_fail_closed, check_http, http_hooks
+from clearance.hosts.claude_code.doctor_rules import check_claude_rules, check_hidden, check_overlap
 from clearance.hosts.claude_code.settings import (
     EVENTS,
     PORTABLE_PREFIX,
-    SCOPES,
-    SettingsError,
     hook_command,
     installed_commands,
-    read_settings,
-    settings_path,
 )
 from clearance.policy.state import state_root
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Mapping
-    from typing import Any
 
 __all__ = ["Check", "run_checks"]
-
-
-class Check:
-    __slots__ = ("fix", "name", "ok", "summary")
-
-    def __init__(self, name: str, ok: bool, summary: str, fix: str | None = None) -> None:
-        self.name = name
-        self.ok = ok
-        self.summary = summary
-        self.fix = fix
 
 
 def _runnable(command: str) -> str | None:
@@ -68,13 +56,7 @@ def check_installation(cwd: str, env: Mapping[str, str]) -> tuple[Check, list[st
     found: list[str] = []
     commands: list[str] = []
     problems: list[str] = []
-    for scope in SCOPES:
-        path = settings_path(scope, cwd, env)
-        try:
-            data, _ = read_settings(path)
-        except SettingsError as exc:
-            problems.append(str(exc))
-            continue
+    for _, path, data in each_settings(cwd, env, problems):
         events = installed_commands(data)
         if not events:
             continue
@@ -105,12 +87,7 @@ def check_sandbox(cwd: str, env: Mapping[str, str]) -> Check:
     cannot touch the paths ``clearance sync claude-code`` projected into it."""
     enabled = None
     where = ""
-    for scope in SCOPES:  # user, project, local: the later scope wins, as in Claude Code
-        path = settings_path(scope, cwd, env)
-        try:
-            data, _ = read_settings(path)
-        except SettingsError:
-            continue
+    for _, path, data in each_settings(cwd, env):  # the later scope wins, as in Claude Code
         sandbox = data.get("sandbox")
         if isinstance(sandbox, dict) and isinstance(sandbox.get("enabled"), bool):
             enabled, where = sandbox["enabled"], path
@@ -259,148 +236,6 @@ def check_round_trip(cwd: str, command: str, env: Mapping[str, str]) -> Check:
     return Check("round trip", True, f"a sample Read answered {answer!r} in {ms:.0f} ms")
 
 
-def installed_claude(env: Mapping[str, str]) -> tuple[int, int, int] | None:
-    """The version of the ``claude`` on ``PATH``; ``None`` when there is none or it fails."""
-    import shutil
-
-    from clearance.hosts.claude_code.claude_version import claude_version
-
-    binary = shutil.which("claude", path=env.get("PATH"))
-    return claude_version(binary) if binary else None
-
-
-def check_fail_closed(cwd: str, env: Mapping[str, str]) -> Check | None:
-    """The installed Claude Code's version, and whether clearance's command hooks carry
-    ``"onFailure": "block"`` (a crashed, timed-out or unstartable hook then blocks); ``None``
-    when no command hook of clearance's is installed."""
-    from clearance.hosts.claude_code.settings import EVENTS, ONFAILURE_SINCE, is_our_command
-
-    version = installed_claude(env)
-    since = ".".join(map(str, ONFAILURE_SINCE))
-    shown = "Claude Code " + (".".join(map(str, version)) if version else "not found on PATH")
-    entries = []
-    for scope in SCOPES:
-        try:
-            data, _ = read_settings(settings_path(scope, cwd, env))
-        except SettingsError:
-            continue
-        found = data.get("hooks")
-        hooks: dict[str, Any] = found if isinstance(found, dict) else {}
-        for event in EVENTS:
-            for group in hooks.get(event) or []:
-                for hook in (group.get("hooks") or []) if isinstance(group, dict) else []:
-                    if isinstance(hook, dict) and is_our_command(hook.get("command")):
-                        entries.append(hook)
-    if not entries:
-        return None
-    if all(h.get("onFailure") == "block" for h in entries):
-        return Check("fail-closed", True, f"{shown}; a failing hook blocks (onFailure: block)")
-    if version is None or version < ONFAILURE_SINCE:
-        return Check("fail-closed", True, f"{shown}; onFailure needs {since} or later, so a "
-                     "failing hook blocks only through the command's `|| exit 2`")  # fmt: skip
-    return Check("fail-closed", False, f"{shown} supports onFailure, but the installed hooks do "
-                 "not set it", "run `clearance install claude-code` again")  # fmt: skip
-
-
-def http_hooks(cwd: str, env: Mapping[str, str]) -> list[tuple[str, dict[str, Any], str | None]]:
-    """(settings path, our HTTP hook, the token in that file's ``env``) for every scope."""
-    from clearance.hosts.claude_code.settings import TOKEN_VAR, _is_our_http_hook
-
-    found = []
-    for scope in SCOPES:
-        path = settings_path(scope, cwd, env)
-        try:
-            data, _ = read_settings(path)
-        except SettingsError:
-            continue
-        hooks = data.get("hooks")
-        settings_env = data.get("env")
-        token = settings_env.get(TOKEN_VAR) if isinstance(settings_env, dict) else None
-        for groups in hooks.values() if isinstance(hooks, dict) else ():
-            for group in groups if isinstance(groups, list) else ():
-                for hook in group.get("hooks") or [] if isinstance(group, dict) else ():
-                    if isinstance(hook, dict) and _is_our_http_hook(hook):
-                        found.append((path, hook, token if isinstance(token, str) else None))
-                        break
-    return found
-
-
-def check_http(cwd: str, env: Mapping[str, str]) -> list[Check]:
-    """With the HTTP hook installed: onFailure, the token, and a round trip to the service."""
-    from clearance.hosts.claude_code.http_token import hook_token, token_path
-    from clearance.hosts.claude_code.settings import TOKEN_VAR
-
-    installed = http_hooks(cwd, env)
-    if not installed:
-        return []
-    path, hook, token = installed[0]
-    checks = []
-    if hook.get("onFailure") != "block":
-        checks.append(Check("http hook", False, f'{path}: the HTTP hook lacks "onFailure": '
-                            '"block", so a failed POST lets the call run',
-                            "run `clearance install claude-code --http` again"))  # fmt: skip
-    try:
-        expected = hook_token(state_root(env), create=False)
-    except OSError as exc:
-        return [*checks, Check("http token", False, str(exc), "remove it and reinstall")]
-    given = token or env.get(TOKEN_VAR)
-    if expected is None or given != expected:
-        what = "missing" if expected is None else "not the one in " + token_path(state_root(env))
-        checks.append(Check("http token", False, f"the HTTP hook's token is {what}",
-                            "run `clearance install claude-code --http` again"))  # fmt: skip
-        return checks
-    checks.append(Check("http token", True, f"{TOKEN_VAR} matches the service's token"))
-    checks.append(_claude_version(env))
-    checks.append(_http_round_trip(cwd, str(hook["url"]), expected))
-    return checks
-
-
-def _claude_version(env: Mapping[str, str]) -> Check:
-    import shutil
-
-    from clearance.hosts.claude_code.claude_version import claude_version
-    from clearance.hosts.claude_code.settings import ONFAILURE_SINCE
-
-    since = ".".join(map(str, ONFAILURE_SINCE))
-    binary = shutil.which("claude", path=env.get("PATH"))
-    version = claude_version(binary) if binary else None
-    if version is None:
-        return Check("claude version", True, f"no `claude` on PATH to check (it must be {since} "
-                     "or later for the HTTP hook to fail closed)")  # fmt: skip
-    shown = ".".join(map(str, version))
-    if version < ONFAILURE_SINCE:
-        return Check("claude version", False, f"Claude Code {shown} ignores onFailure (before "
-                     f"{since}): a failed POST lets the call run", "update Claude Code, or "
-                     "`clearance install claude-code` for the command hook")  # fmt: skip
-    return Check("claude version", True, f"Claude Code {shown} honours onFailure")
-
-
-def _http_round_trip(cwd: str, url: str, token: str) -> Check:
-    import urllib.error
-    import urllib.request
-
-    from clearance._json import dumps, loads
-
-    payload = dumps({
-        "session_id": "clearance-doctor", "transcript_path": os.devnull, "cwd": cwd,
-        "permission_mode": "default", "hook_event_name": "PreToolUse", "tool_name": "Read",
-        "tool_input": {"file_path": os.path.join(cwd, "clearance-doctor-probe.txt")},
-        "tool_use_id": "toolu_doctor",
-    }).encode()  # fmt: skip
-    request = urllib.request.Request(url, payload, method="POST", headers={
-        "Authorization": f"Bearer {token}", "Content-Type": "application/json"})  # fmt: skip
-    start = time.monotonic()
-    try:
-        with urllib.request.urlopen(request, timeout=10) as response:
-            answer = loads(response.read().decode())["hookSpecificOutput"]["permissionDecision"]
-    except (OSError, ValueError, KeyError, TypeError, urllib.error.URLError) as exc:
-        return Check("http service", False, f"{url} did not answer ({exc}); every call is "
-                     "blocked until it does", "start `clearance serve --listen HOST:PORT` "
-                     "(see docs/console.md)")  # fmt: skip
-    ms = (time.monotonic() - start) * 1000
-    return Check("http service", True, f"{url} answered {answer!r} in {ms:.0f} ms")
-
-
 def run_checks(cwd: str, env: Mapping[str, str] | None = None) -> list[Check]:
     env = os.environ if env is None else env
     installation, commands = check_installation(cwd, env)
@@ -485,132 +320,3 @@ def check_audit_log(cwd: str, env: Mapping[str, str]) -> Check:
         )  # fmt: skip
     os.close(fd)
     return Check("audit log", True, f"{path} can be appended")
-
-
-def _installed_scopes(cwd: str, env: Mapping[str, str]) -> list[tuple[str, str]]:
-    out: list[tuple[str, str]] = []
-    for scope in SCOPES:
-        path = settings_path(scope, cwd, env)
-        if any(os.path.realpath(path) == os.path.realpath(p) for _, p in out):
-            continue  # in the home directory, the project's settings are the user's
-        try:
-            data, _ = read_settings(path)
-        except SettingsError:
-            continue
-        if installed_commands(data):
-            out.append((scope, path))
-    return out
-
-
-def check_overlap(cwd: str, env: Mapping[str, str]) -> Check:
-    installs = _installed_scopes(cwd, env)
-    if len(installs) <= 1:
-        return Check("overlap", True, "the hook is installed once" if installs else "no install")
-    where = ", ".join(f"{path} ({scope})" for scope, path in installs)
-    return Check(
-        "overlap", False,
-        f"the hook is installed {len(installs)} times ({where}): Claude Code runs each, so every "
-        "call is decided (and an ask shown) once per install",
-        "keep one: `clearance uninstall claude-code --SCOPE` for the others",
-    )  # fmt: skip
-
-
-def check_hidden(cwd: str, env: Mapping[str, str]) -> Check:
-    """The tools hidden from the model still match the policy (after a policy edit, `sync`)."""
-    from clearance.decide.engine import Engine
-    from clearance.hosts.claude_code.settings import hidden_tools, owned_entries, projected_denies
-
-    stale = []
-    for scope, path in _installed_scopes(cwd, env):
-        owned = owned_entries(path, env)
-        if not owned:
-            continue  # installed with --no-hide, or nothing to hide
-        directory = home_dir_of(env) if scope == "user" else cwd
-        engine = Engine.load(cwd=directory, env=env)
-        entries, _, _ = projected_denies(engine.policy, engine.protected())
-        want = set(hidden_tools(engine.policy) + entries)
-        if want != set(owned):
-            missing, extra = sorted(want - set(owned)), sorted(set(owned) - want)
-            parts = [f"to hide: {', '.join(missing)}"] if missing else []
-            parts += [f"no longer denied: {', '.join(extra)}"] if extra else []
-            stale.append((scope, f"{path} ({'; '.join(parts)})"))
-    if not stale:
-        return Check("hidden tools", True, "the tools hidden from the model match the policy")
-    scopes = " ".join(f"--{s}" for s, _ in stale[:1])
-    return Check(
-        "hidden tools", False,
-        "the policy changed since the tools were hidden: " + "; ".join(t for _, t in stale),
-        f"run `clearance sync claude-code {scopes}`",
-    )  # fmt: skip
-
-
-def home_dir_of(env: Mapping[str, str]) -> str:
-    from clearance.policy.state import home_dir
-
-    return home_dir(env)
-
-
-def _sample(surface: str, pattern: str) -> str | None:
-    """A value a Claude Code entry's pattern surely matches, to ask clearance about."""
-    value = pattern
-    for tail in (" *", "/**", "/*", "**", "*"):
-        if value.endswith(tail):
-            value = value[: -len(tail)]
-            break
-    if not value or any(c in value for c in "*?"):
-        return None
-    return value
-
-
-_MAX_COMPARED = 200  # entries decided per doctor run; a huge allow list stays quick
-
-
-def check_claude_rules(cwd: str, env: Mapping[str, str]) -> Check:
-    """Claude Code permission entries that clearance decides differently (informational: once
-    the hook runs, clearance decides)."""
-    from clearance.decide.engine import Engine
-    from clearance.hosts.claude_code.permissions import permission_entries, translate
-    from clearance.hosts.claude_code.settings import owned_entries
-    from clearance.intent.call import ToolCall
-
-    fields = {"bash": "command", "webfetch": "url", "websearch": "query", "task": "subagent_type"}
-    engine = Engine.load(cwd=cwd, env=env)
-    differ: list[str] = []
-    total = 0
-    for scope in SCOPES:
-        path = settings_path(scope, cwd, env)
-        try:
-            data, _ = read_settings(path)
-        except SettingsError:
-            continue
-        ours = set(owned_entries(path, env))
-        for action, entry in permission_entries(data):
-            if entry in ours:
-                continue
-            result = translate(entry, action, cwd if scope != "user" else None)
-            if not result.rules:
-                continue
-            surface, pattern = result.rules[0]
-            value = _sample(surface, pattern)
-            if value is None or total >= _MAX_COMPARED:
-                continue
-            total += 1
-            tool = surface if surface not in ("path_read", "path_write") else (
-                "read" if surface == "path_read" else "write"
-            )  # fmt: skip
-            data_in: object = value if tool == "mcp" else {fields.get(tool, "path"): value}
-            decided = engine.check(ToolCall(tool, data_in, cwd)).action
-            if decided != action:
-                differ.append(f"{entry}: Claude Code says {action}, clearance {decided}")
-    if not differ:
-        note = f"{total} checked, all decided alike" if total else "none to compare"
-        return Check("claude code rules", True, f"Claude Code's own permission lists: {note}")
-    shown = "\n  ".join(differ[:8]) + (
-        f"\n  … and {len(differ) - 8} more" if len(differ) > 8 else ""
-    )
-    return Check(
-        "claude code rules", True,
-        f"clearance decides {len(differ)} of Claude Code's own permission entries differently "
-        f"(clearance's answer is the one that counts):\n  {shown}",
-        "to carry them over, `clearance init --from-claude-code --stdout` shows them as rules",
-    )  # fmt: skip

@@ -12,49 +12,35 @@ The project scope is shared through the repository, so its hook runs ``clearance
 clearance it blocks every call with a reason that says how to install it.
 
 Our hook is recognised by its command (``… clearance hook claude-code``), so installing twice
-leaves one entry and uninstall removes only ours. Tools the policy denies outright (every value
-of the tool's surface denied, docs/hosts/claude-code.md, "Install") are added to
-``permissions.deny`` so the model never
-sees them; which entries we added is recorded under the state root, so uninstall and ``sync``
-remove or refresh only those, never one the user wrote.
+leaves one entry and uninstall removes only ours. Hiding the tools the policy denies outright,
+and the ``sandbox`` lists, are :mod:`clearance.hosts.claude_code.hiding`'s.
 """
 
 from __future__ import annotations
 
 import os
-import sys
 
 from clearance._json import dumps
-from clearance.policy.state import (
-    atomic_write,
-    backup,
-    ensure_private_dir,
-    home_dir,
-    state_root,
-)
+from clearance.hosts import hook_files
+from clearance.hosts.hook_files import HookFileError
+from clearance.policy.state import home_dir
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Mapping
     from typing import Any
 
-    from clearance.policy.policy import Policy
-    from clearance.policy.rule import RuleSet
 
 __all__ = [
     "EVENTS",
-    "HIDEABLE_TOOLS",
     "PORTABLE_COMMAND",
     "SCOPES",
     "Change",
     "SettingsError",
-    "hidden_tools",
     "hook_command",
     "install",
     "installed_commands",
     "is_our_command",
-    "owned_entries",
-    "projected_denies",
     "read_settings",
     "settings_path",
     "sync",
@@ -67,37 +53,15 @@ EVENTS = ("PreToolUse", "PermissionRequest")
 # that times out lets the call proceed in Claude Code, so this must outlast any wait we make.
 HOOK_TIMEOUT = 600
 
-# Claude Code tool name → the clearance surface whose rules decide it.
-HIDEABLE_TOOLS = {
-    "Bash": "bash",
-    "Read": "read",
-    "Write": "write",
-    "Edit": "edit",
-    "MultiEdit": "edit",
-    "NotebookEdit": "edit",
-    "Glob": "find",
-    "Grep": "grep",
-    "WebFetch": "webfetch",
-    "WebSearch": "websearch",
-    "Agent": "task",
-    "Skill": "skill",
-}
-_PATH_SURFACES = ("read", "write", "edit", "grep", "find", "ls")
+# A settings file we will not rewrite (it does not parse, or is not an object).
+SettingsError = HookFileError
 
 
-class SettingsError(ValueError):
-    """A settings file we will not rewrite (it does not parse, or is not an object)."""
-
-
-class Change:
-    """What one install, uninstall or sync did to one file."""
-
-    __slots__ = ("backup", "changed", "hidden", "path", "unhidden")
+class Change(hook_files.Change):
+    """What one install, uninstall or sync did to one file, and the tools it hid or unhid."""
 
     def __init__(self, path: str) -> None:
-        self.path = path
-        self.changed = False
-        self.backup: str | None = None
+        super().__init__(path)
         self.hidden: list[str] = []
         self.unhidden: list[str] = []
 
@@ -109,20 +73,6 @@ def settings_path(scope: str, directory: str, env: Mapping[str, str] | None = No
         return os.path.join(os.path.abspath(base), "settings.json")
     name = "settings.json" if scope == "project" else "settings.local.json"
     return os.path.join(os.path.abspath(directory), ".claude", name)
-
-
-def _executable() -> list[str]:
-    """How to run this clearance: the ``clearance`` script beside the interpreter (a venv's
-    ``bin``), else the one on ``PATH``, else ``python -m clearance``; always absolute."""
-    here = os.path.join(os.path.dirname(os.path.abspath(sys.executable)), "clearance")
-    if os.access(here, os.X_OK):
-        return [here]
-    import shutil
-
-    found = shutil.which("clearance")
-    if found:
-        return [os.path.abspath(found)]
-    return [os.path.abspath(sys.executable), "-m", "clearance"]
 
 
 # Claude Code lets a call through when a hook fails with any status but 2; if the hook process
@@ -158,7 +108,7 @@ def hook_command(executable: list[str] | None = None, *, portable: bool = False)
         return PORTABLE_COMMAND
     import shlex
 
-    words = (executable or _executable()) + ["hook", "claude-code"]
+    words = (executable or hook_files.executable()) + ["hook", "claude-code"]
     return " ".join(shlex.quote(w) for w in words) + " " + FAIL_CLOSED_SUFFIX
 
 
@@ -184,41 +134,7 @@ def is_our_command(command: object) -> bool:
 
 def read_settings(path: str) -> tuple[dict[str, Any], bytes | None]:
     """The settings object and the file's bytes (``None`` when there is no file)."""
-    try:
-        with open(path, "rb") as f:
-            raw = f.read()
-    except FileNotFoundError:
-        return {}, None
-    from clearance.policy.jsonc import JsoncError, parse
-
-    text = raw.decode("utf-8-sig", errors="replace")
-    if not text.strip():
-        return {}, raw
-    try:
-        value = parse(text).value
-    except JsoncError as exc:
-        line = text.count("\n", 0, exc.offset) + 1
-        raise SettingsError(f"{path}:{line}: {exc.message}; fix or move it first") from None
-    if not isinstance(value, dict):
-        raise SettingsError(f"{path}: the settings are not a JSON object; fix or move it first")
-    return value, raw
-
-
-def _write(
-    path: str, data: dict[str, Any], before: bytes | None, snapshot: str, change: Change
-) -> None:
-    """Write ``data`` unless it is what was read (``snapshot``: its compact JSON)."""
-    if dumps(data) == snapshot:
-        return
-    text = (dumps(data, indent=2) + "\n").encode()
-    directory = os.path.dirname(path)
-    os.makedirs(directory, exist_ok=True)
-    mode = 0o644
-    if before is not None:
-        mode = os.stat(path).st_mode & 0o777
-        change.backup = backup(path, before)
-    atomic_write(path, text, mode=mode)
-    change.changed = True
+    return hook_files.read_json(path)
 
 
 # The HTTP hook of ``clearance serve --listen`` (``install claude-code --http``): Claude Code POSTs
@@ -290,194 +206,6 @@ def installed_commands(data: dict[str, Any]) -> dict[str, list[str]]:
     return out
 
 
-# --- tool hiding --------------------------------------------------------------------------
-
-
-def _fully_denied(policy: Policy, tool: str, surface: str) -> bool:
-    from clearance.policy.wildcard import expand_home
-
-    rules = policy.rules
-    if tool in rules.surfaces() and rules.evaluate(tool, ("*",)).action == "deny":
-        return True
-    probes = {"*"}
-    for rule in rules.rules:
-        if rule.surface == surface:
-            pattern = rule.pattern
-            if surface in _PATH_SURFACES:
-                pattern = expand_home(pattern, policy.home)
-            probes.add(pattern)
-    return all(rules.evaluate(surface, (probe,)).action == "deny" for probe in sorted(probes))
-
-
-def hidden_tools(policy: Policy) -> list[str]:
-    """Claude Code tools whose every value the policy denies (docs/hosts/claude-code.md,
-    "Install"), in a stable order."""
-    return [tool for tool, surface in HIDEABLE_TOOLS.items()
-            if _fully_denied(policy, tool, surface)]  # fmt: skip
-
-
-def _claude_pattern(pattern: str, home: str) -> str | None:
-    """A clearance path pattern as a Claude Code permission path (gitignore-style: ``//`` for
-    an absolute path, ``~/`` for the home, ``**`` for any depth); ``None`` when it has no such
-    spelling."""
-    if "?" in pattern:
-        return None
-    if pattern.startswith(home + "/"):
-        pattern = "~" + pattern[len(home) :]
-    if pattern.startswith("*/"):
-        pattern = "**/" + pattern[2:]
-    elif pattern.startswith("/"):
-        pattern = "/" + pattern
-    elif not pattern.startswith("~/") and "/" not in pattern:
-        pattern = "**/" + pattern  # `*.env`: a file of that name anywhere
-    if pattern.endswith("/*"):
-        pattern = pattern[:-1] + "**"
-    return pattern
-
-
-def projected_denies(policy: Policy, protected: RuleSet) -> tuple[list[str], list[str], list[str]]:
-    """What Claude Code itself should enforce too, so a command the analysis misreads still
-    cannot touch it: ``permissions.deny`` entries (``Read(…)``, ``Edit(…)``) for the policy's
-    path denies and the protected paths whose writes are denied, and the
-    ``sandbox.filesystem`` ``denyRead`` and ``denyWrite`` lists."""
-    home = policy.home
-    entries: list[str] = []
-    reads: list[str] = []
-    writes: list[str] = []
-    for rule in (*policy.rules.rules, *protected.rules):
-        if rule.action != "deny":
-            continue
-        target = _claude_pattern(rule.pattern, home)
-        if target is None:
-            continue
-        if rule.surface == "path_read":
-            entries.append(f"Read({target})")
-            reads.append(target)
-        elif rule.surface in ("path_write", "protected_write"):
-            entries.append(f"Edit({target})")
-            writes.append(target)
-    return list(dict.fromkeys(entries)), list(dict.fromkeys(reads)), list(dict.fromkeys(writes))
-
-
-def _apply_sandbox(
-    data: dict[str, Any],
-    path: str,
-    lists: dict[str, list[str]],
-    env: Mapping[str, str] | None,
-) -> None:
-    """Make our entries of ``sandbox.filesystem.<key>`` exactly ``lists[key]``; never touch the
-    user's own entries."""
-    record = _read_record(env)
-    sandbox = data.get("sandbox")
-    if sandbox is not None and not isinstance(sandbox, dict):
-        raise SettingsError(f'{path}: "sandbox" is not an object; fix it first')
-    sandbox = dict(sandbox or {})
-    filesystem = sandbox.get("filesystem")
-    if filesystem is not None and not isinstance(filesystem, dict):
-        raise SettingsError(f'{path}: "sandbox.filesystem" is not an object; fix it first')
-    filesystem = dict(filesystem or {})
-    changed = False
-    for key, wanted in lists.items():
-        mark = f"{path}#sandbox.filesystem.{key}"
-        ours = record.get(mark, [])
-        current = filesystem.get(key)
-        if current is not None and not isinstance(current, list):
-            raise SettingsError(f'{path}: "sandbox.filesystem.{key}" is not a list; fix it first')
-        values = [v for v in (current or []) if v not in ours or v in wanted]
-        added = [v for v in wanted if v not in values]
-        values += added
-        mine = [v for v in wanted if v in added or v in ours]
-        if values:
-            filesystem[key] = values
-        else:
-            filesystem.pop(key, None)
-        if mine != ours:
-            record[mark] = mine
-            changed = True
-    if filesystem:
-        sandbox["filesystem"] = filesystem
-    else:
-        sandbox.pop("filesystem", None)
-    if sandbox:
-        data["sandbox"] = sandbox
-    else:
-        data.pop("sandbox", None)
-    if changed:
-        _write_record(record, env)
-
-
-def _record_path(env: Mapping[str, str] | None) -> str:
-    return os.path.join(state_root(env), "hosts", "claude-code", "hidden.json")
-
-
-def _read_record(env: Mapping[str, str] | None) -> dict[str, list[str]]:
-    from clearance._json import loads
-
-    try:
-        with open(_record_path(env), encoding="utf-8") as f:
-            data = loads(f.read())
-    except (OSError, ValueError):
-        return {}
-    if not isinstance(data, dict):
-        return {}
-    return {k: [x for x in v if isinstance(x, str)] for k, v in data.items() if isinstance(v, list)}
-
-
-def owned_entries(path: str, env: Mapping[str, str] | None = None) -> list[str]:
-    """The ``permissions.deny`` entries of ``path`` that clearance added (not the user)."""
-    return list(_read_record(env).get(path, []))
-
-
-def _write_record(record: dict[str, list[str]], env: Mapping[str, str] | None) -> None:
-    path = _record_path(env)
-    directory = state_root(env)
-    for part in ("", "hosts", "claude-code"):  # makedirs would leave the parents 0755
-        directory = ensure_private_dir(os.path.join(directory, part) if part else directory)
-    atomic_write(path, (dumps({k: v for k, v in record.items() if v}, indent=2) + "\n").encode())
-
-
-def _apply_hiding(
-    data: dict[str, Any], path: str, hide: list[str], change: Change, env: Mapping[str, str] | None
-) -> None:
-    """Make our entries of ``permissions.deny`` exactly ``hide``; never touch the user's own."""
-    record = _read_record(env)
-    ours = record.get(path, [])
-    permissions = data.get("permissions")
-    if permissions is None:
-        permissions = {}
-    if not isinstance(permissions, dict):
-        raise SettingsError(f'{path}: "permissions" is not an object; fix it first')
-    deny = permissions.get("deny")
-    if deny is None:
-        deny = []
-    if not isinstance(deny, list):
-        raise SettingsError(f'{path}: "permissions.deny" is not a list; fix it first')
-    deny = list(deny)
-    still_ours = []
-    for entry in ours:
-        if entry in hide:
-            still_ours.append(entry)
-        elif entry in deny:
-            deny.remove(entry)
-            change.unhidden.append(entry)
-    for tool in hide:
-        if tool not in deny:
-            deny.append(tool)
-            still_ours.append(tool)
-            change.hidden.append(tool)
-    if deny:
-        permissions["deny"] = deny
-    else:
-        permissions.pop("deny", None)
-    if permissions:
-        data["permissions"] = permissions
-    else:
-        data.pop("permissions", None)
-    if still_ours != ours:
-        record[path] = still_ours
-        _write_record(record, env)
-
-
 def _set_token(data: dict[str, Any], path: str, token: str | None) -> None:
     """Put ``token`` in the settings' ``env`` (``None``: remove ours)."""
     env = data.get("env")
@@ -513,6 +241,8 @@ def install(
     ``hide`` and own the ``sandbox`` lists. ``http``: install the HTTP hook at that URL instead
     of the command hook, with ``token`` (when given) in the settings' ``env``. ``fail_closed``
     adds ``"onFailure": "block"`` to the command hook (Claude Code :data:`ONFAILURE_SINCE`+)."""
+    from clearance.hosts.claude_code import hiding
+
     change = Change(path)
     data, before = read_settings(path)
     snapshot = dumps(data)
@@ -538,15 +268,17 @@ def install(
         hooks[event] = groups
     data["hooks"] = hooks
     if hide is not None:
-        _apply_hiding(data, path, hide, change, env)
+        hiding.apply_hiding(data, path, hide, change, env)
     if sandbox is not None:
-        _apply_sandbox(data, path, sandbox, env)
-    _write(path, data, before, snapshot, change)
+        hiding.apply_sandbox(data, path, sandbox, env)
+    hook_files.write_json(path, data, before, change, mode=0o644, snapshot=snapshot)
     return change
 
 
 def uninstall(path: str, *, env: Mapping[str, str] | None = None) -> Change:
     """Remove our hook and the tools we hid; everything else stays as it is."""
+    from clearance.hosts.claude_code import hiding
+
     change = Change(path)
     data, before = read_settings(path)
     if before is None:
@@ -558,9 +290,9 @@ def uninstall(path: str, *, env: Mapping[str, str] | None = None) -> Change:
         if not hooks:
             del data["hooks"]
     _set_token(data, path, None)
-    _apply_hiding(data, path, [], change, env)
-    _apply_sandbox(data, path, {"denyRead": [], "denyWrite": []}, env)
-    _write(path, data, before, snapshot, change)
+    hiding.apply_hiding(data, path, [], change, env)
+    hiding.apply_sandbox(data, path, {"denyRead": [], "denyWrite": []}, env)
+    hook_files.write_json(path, data, before, change, mode=0o644, snapshot=snapshot)
     return change
 
 
@@ -573,11 +305,13 @@ def sync(
 ) -> Change:
     """Refresh the hidden tools and projected denies after a policy change (``sandbox``: the
     ``sandbox.filesystem`` lists to own); the hooks are left alone."""
+    from clearance.hosts.claude_code import hiding
+
     change = Change(path)
     data, before = read_settings(path)
     snapshot = dumps(data)
-    _apply_hiding(data, path, hide, change, env)
+    hiding.apply_hiding(data, path, hide, change, env)
     if sandbox is not None:
-        _apply_sandbox(data, path, sandbox, env)
-    _write(path, data, before, snapshot, change)
+        hiding.apply_sandbox(data, path, sandbox, env)
+    hook_files.write_json(path, data, before, change, mode=0o644, snapshot=snapshot)
     return change

@@ -15,19 +15,21 @@ a reason on stderr blocks: every failure of clearance answers that way.
 
 from __future__ import annotations
 
-from clearance._json import dumps
+from clearance.hosts.claude_code.response import permission_request, pre_tool_use
 from clearance.hosts.command_hook import (
     PERMISSION,
     PRE_TOOL,
-    PREFIX,
     Adapter,
     HookEvent,
     PayloadError,
     Reply,
     main,
+    object_field,
+    required_text,
+    stderr_block,
     text_field,
 )
-from clearance.hosts.tools import ToolSpec, patch_paths, to_call
+from clearance.hosts.tools import ToolSpec, mcp_target, patch_paths, to_call
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -61,67 +63,37 @@ class CodexAdapter(Adapter):
     )
 
     def read(self, data: dict[str, Any], env: Mapping[str, str]) -> HookEvent:
-        host_event = text_field(data, "hook_event_name", required=True)
-        assert host_event is not None
+        host_event = required_text(data, "hook_event_name")
         kind = _EVENTS.get(host_event)
         if kind is None:
             raise PayloadError(
                 f"clearance does not handle the Codex {host_event} event; install it with "
                 "`clearance install codex`, which hooks PreToolUse and PermissionRequest"
             )
-        tool = text_field(data, "tool_name", required=True)
-        assert tool is not None
-        cwd = text_field(data, "cwd", required=True)
-        assert cwd is not None
-        arguments = data.get("tool_input")
-        arguments = {} if arguments is None else arguments
-        if not isinstance(arguments, dict):
-            raise PayloadError(
-                f"tool_input of {tool} is a {type(arguments).__name__}, not an object"
-            )
+        tool = required_text(data, "tool_name")
+        cwd = required_text(data, "cwd")
+        arguments = object_field(data, "tool_input", f"tool_input of {tool}")
         session = text_field(data, "session_id")
         agent = text_field(data, "agent_type")
         agent_id = text_field(data, "agent_id")
         if tool == "apply_patch":
             call = _patch_call(arguments, cwd, session, agent, agent_id)
-        elif tool.startswith("mcp__"):
-            server, _, name = tool[5:].partition("__")
-            call = to_call(TOOLS, tool, arguments, cwd, session=session, agent=agent,
-                           mcp=(server, name), agent_id=agent_id)  # fmt: skip
         else:
             call = to_call(TOOLS, tool, arguments, cwd, session=session, agent=agent,
-                           agent_id=agent_id)  # fmt: skip
+                           mcp=mcp_target(tool), agent_id=agent_id)  # fmt: skip
         return HookEvent(kind, host_event, call, _NO_ASK if kind == PRE_TOOL else None)
 
     def encode(self, event: HookEvent, action: str, reason: str) -> Reply:
         if event.kind == PERMISSION:
-            if action == "allow":
-                return Reply(_permission({"behavior": "allow"}))
-            if action == "deny":
-                return Reply(_permission({"behavior": "deny", "message": PREFIX + reason}))
+            if action in ("allow", "deny"):
+                return Reply(permission_request(action, reason))
             return Reply()
         if action == "allow" or action == "silent":
             return Reply()
-        return Reply(_pre_tool_deny(reason))
+        return Reply(pre_tool_use("deny", reason or "denied by policy"))
 
     def failure(self, raw: bytes, reason: str) -> Reply:
-        return Reply(stderr=PREFIX + reason + "\n", exit=2)
-
-
-def _permission(decision: dict[str, Any]) -> str:
-    out = {"hookSpecificOutput": {"hookEventName": "PermissionRequest", "decision": decision}}
-    return dumps(out) + "\n"
-
-
-def _pre_tool_deny(reason: str) -> str:
-    out = {
-        "hookSpecificOutput": {
-            "hookEventName": "PreToolUse",
-            "permissionDecision": "deny",
-            "permissionDecisionReason": PREFIX + (reason or "denied by policy"),
-        }
-    }
-    return dumps(out) + "\n"
+        return stderr_block(reason)
 
 
 def _patch_call(

@@ -21,6 +21,7 @@ from clearance.hosts.hook_files import (
     fail_closed_command,
     group_is_ours,
     read_json,
+    write_text,
 )
 from clearance.hosts.hook_files import install as install_entries
 from clearance.hosts.hook_files import uninstall as uninstall_entries
@@ -264,7 +265,6 @@ def sync(*, scope: str, directory: str, env: Mapping[str, str] | None = None) ->
     """Write ``$CODEX_HOME/rules/clearance.rules``: a ``forbidden`` prefix rule for each bash
     deny that is a literal command prefix, so Codex refuses it even without the hook."""
     from clearance.decide.engine import Engine
-    from clearance.policy.state import atomic_write
 
     path = rules_path(env)
     change = Change(path)
@@ -275,15 +275,7 @@ def sync(*, scope: str, directory: str, env: Mapping[str, str] | None = None) ->
         pattern = ", ".join(_starlark(w) for w in words)
         text += (f"\nprefix_rule(\n    pattern = [{pattern}],\n    decision = \"forbidden\",\n"
                  f"    justification = {_starlark('[clearance] ' + reason)},\n)\n")  # fmt: skip
-    try:
-        with open(path, encoding="utf-8") as f:
-            before: str | None = f.read()
-    except FileNotFoundError:
-        before = None
-    if before != text:
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-        atomic_write(path, text.encode(), mode=0o600)
-        change.changed = True
+    change.changed = write_text(path, text)
     shown = ", ".join(" ".join(w) for w, _ in found) or "(none)"
     change.notes.append(f"commands Codex itself refuses: {shown}")
     return change

@@ -15,13 +15,14 @@ from clearance.hosts.command_hook import (
     PREFIX,
     Adapter,
     HookEvent,
-    PayloadError,
     Reply,
-    headless,
+    headless_reason,
     main,
+    object_field,
+    required_text,
     text_field,
 )
-from clearance.hosts.tools import ToolSpec, to_call
+from clearance.hosts.tools import ToolSpec, file_tools, mcp_target, to_call
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -34,12 +35,12 @@ TOOLS = {
     "bash": ToolSpec("Bash"),
     "shell": ToolSpec("Bash"),
     "powershell": ToolSpec("Bash"),
-    "view": ToolSpec("Read", {"path": "file_path"}),
-    "read": ToolSpec("Read", {"path": "file_path"}),
-    "create": ToolSpec("Write", {"path": "file_path"}),
-    "edit": ToolSpec("Edit", {"path": "file_path"}),
-    "str_replace": ToolSpec("Edit", {"path": "file_path"}),
-    "str_replace_editor": ToolSpec("Edit", {"path": "file_path"}),
+    **file_tools(
+        "path",
+        Read=("view", "read"),
+        Write=("create",),
+        Edit=("edit", "str_replace", "str_replace_editor"),
+    ),
     "glob": ToolSpec("Glob"),
     "grep": ToolSpec("Grep"),
     "web_fetch": ToolSpec("WebFetch"),
@@ -52,28 +53,14 @@ class CopilotAdapter(Adapter):
     key = "copilot"
 
     def read(self, data: dict[str, Any], env: Mapping[str, str]) -> HookEvent:
-        tool = text_field(data, "toolName", required=True)
-        assert tool is not None
-        cwd = text_field(data, "cwd", required=True)
-        assert cwd is not None
-        arguments = data.get("toolArgs")
-        if isinstance(arguments, str):
-            from clearance._json import loads
-
-            try:
-                arguments = loads(arguments) if arguments.strip() else {}
-            except ValueError as exc:
-                raise PayloadError(f"toolArgs of {tool} is not JSON ({exc})") from None
-        arguments = {} if arguments is None else arguments
+        tool = required_text(data, "toolName")
+        cwd = required_text(data, "cwd")
+        arguments = object_field(data, "toolArgs", f"toolArgs of {tool}", text=True)
         session = text_field(data, "sessionId")
         agent = text_field(data, "agentName") or text_field(data, "agent_type")
-        mcp = None
-        if tool.startswith("mcp__"):
-            server, _, name = tool[5:].partition("__")
-            mcp = (server, name)
-        call = to_call(TOOLS, tool, arguments, cwd, session=session, agent=agent, mcp=mcp)
-        nobody = "this is a headless run" if headless(env) else None
-        return HookEvent(PRE_TOOL, "preToolUse", call, nobody)
+        call = to_call(TOOLS, tool, arguments, cwd, session=session, agent=agent,
+                       mcp=mcp_target(tool))  # fmt: skip
+        return HookEvent(PRE_TOOL, "preToolUse", call, headless_reason(env))
 
     def encode(self, event: HookEvent, action: str, reason: str) -> Reply:
         if action == "silent":

@@ -20,11 +20,13 @@ from clearance.hosts.command_hook import (
     HookEvent,
     PayloadError,
     Reply,
-    headless,
+    headless_reason,
     main,
+    object_field,
+    required_text,
     text_field,
 )
-from clearance.hosts.tools import ToolSpec, to_call
+from clearance.hosts.tools import ToolSpec, file_tools, to_call
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -37,12 +39,9 @@ EVENTS = ("beforeShellExecution", "beforeMCPExecution", "beforeReadFile", "preTo
 
 TOOLS = {
     "Shell": ToolSpec("Bash"),
-    "Read": ToolSpec("Read", {"path": "file_path"}),
-    "Write": ToolSpec("Write", {"path": "file_path"}),
-    "Edit": ToolSpec("Edit", {"path": "file_path"}),
-    "StrReplace": ToolSpec("Edit", {"path": "file_path"}),
-    "TabWrite": ToolSpec("Write", {"path": "file_path"}),
-    "Delete": ToolSpec("Write", {"path": "file_path"}),
+    **file_tools(
+        "path", Read=("Read",), Write=("Write", "TabWrite", "Delete"), Edit=("Edit", "StrReplace")
+    ),
     "Grep": ToolSpec("Grep"),
     "Glob": ToolSpec("Glob"),
     "LS": ToolSpec("LS"),
@@ -56,28 +55,12 @@ def _workspace(data: dict[str, Any]) -> str | None:
     return None
 
 
-def _json_object(value: Any, what: str) -> dict[str, Any]:
-    if isinstance(value, str):
-        from clearance._json import loads
-
-        try:
-            value = loads(value) if value.strip() else {}
-        except ValueError as exc:
-            raise PayloadError(f"{what} is not JSON ({exc})") from None
-    if value is None:
-        return {}
-    if not isinstance(value, dict):
-        raise PayloadError(f"{what} is a {type(value).__name__}, not an object")
-    return value
-
-
 class CursorAdapter(Adapter):
     name = "cursor"
     key = "cursor"
 
     def read(self, data: dict[str, Any], env: Mapping[str, str]) -> HookEvent:
-        event = text_field(data, "hook_event_name", required=True)
-        assert event is not None
+        event = required_text(data, "hook_event_name")
         if event not in EVENTS:
             raise PayloadError(
                 f"clearance does not handle the Cursor {event} event; it hooks {', '.join(EVENTS)}"
@@ -87,29 +70,26 @@ class CursorAdapter(Adapter):
             raise PayloadError(f"the {event} payload has neither cwd nor workspace_roots")
         session = text_field(data, "conversation_id")
         if event == "beforeShellExecution":
-            command = text_field(data, "command", required=True)
+            command = required_text(data, "command")
             call = to_call(TOOLS, "Shell", {"command": command}, cwd, session=session)
         elif event == "beforeReadFile":
-            path = text_field(data, "file_path", required=True)
+            path = required_text(data, "file_path")
             call = to_call(TOOLS, "Read", {"file_path": path}, cwd, session=session)
         elif event == "beforeMCPExecution":
-            tool = text_field(data, "tool_name", required=True)
-            assert tool is not None
-            arguments = _json_object(data.get("tool_input"), f"tool_input of {tool}")
+            tool = required_text(data, "tool_name")
+            arguments = object_field(data, "tool_input", f"tool_input of {tool}", text=True)
             server = text_field(data, "server_name") or text_field(data, "url") or text_field(
                 data, "command"
             ) or "mcp"  # fmt: skip
             call = to_call(TOOLS, tool, arguments, cwd, session=session, mcp=(server, tool))
         else:
-            tool = text_field(data, "tool_name", required=True)
-            assert tool is not None
-            arguments = _json_object(data.get("tool_input"), f"tool_input of {tool}")
+            tool = required_text(data, "tool_name")
+            arguments = object_field(data, "tool_input", f"tool_input of {tool}", text=True)
             mcp = None
             if tool.startswith("MCP:"):
                 mcp = ("mcp", tool[4:])
             call = to_call(TOOLS, tool, arguments, cwd, session=session, mcp=mcp)
-        nobody = "this is a headless run" if headless(env) else None
-        return HookEvent(PRE_TOOL, event, call, nobody)
+        return HookEvent(PRE_TOOL, event, call, headless_reason(env))
 
     def encode(self, event: HookEvent, action: str, reason: str) -> Reply:
         if action == "silent":

@@ -12,19 +12,21 @@ from __future__ import annotations
 
 import os
 
-from clearance._json import dumps
 from clearance.hosts.command_hook import (
     PRE_TOOL,
-    PREFIX,
     Adapter,
     HookEvent,
     PayloadError,
     Reply,
+    decision_reply,
     headless,
     main,
+    object_field,
+    required_text,
+    stderr_block,
     text_field,
 )
-from clearance.hosts.tools import ToolSpec, to_call
+from clearance.hosts.tools import ToolSpec, mcp_target, to_call
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -54,29 +56,22 @@ def gemini_style_read(
     data: dict[str, Any], event_name: str, tools: dict[str, ToolSpec]
 ) -> tuple[Any, str]:
     """(call, hook event) for a Gemini-style payload (Gemini CLI, Qwen Code)."""
-    host_event = text_field(data, "hook_event_name", required=True)
-    assert host_event is not None
+    host_event = required_text(data, "hook_event_name")
     if host_event != event_name:
         raise PayloadError(
             f"clearance does not handle the {host_event} event; it hooks {event_name}"
         )
-    tool = text_field(data, "tool_name", required=True)
-    assert tool is not None
-    cwd = text_field(data, "cwd", required=True)
-    assert cwd is not None
-    arguments = data.get("tool_input")
-    arguments = {} if arguments is None else arguments
+    tool = required_text(data, "tool_name")
+    cwd = required_text(data, "cwd")
+    arguments = object_field(data, "tool_input", f"tool_input of {tool}")
     session = text_field(data, "session_id")
     agent = text_field(data, "agent_type") or text_field(data, "agent_name")
-    mcp = None
+    mcp = mcp_target(tool)
     context = data.get("mcp_context")
     if isinstance(context, dict) and isinstance(context.get("server_name"), str):
         name = context.get("tool_name")
         mcp = (context["server_name"], name if isinstance(name, str) else tool)
-    elif tool.startswith("mcp__"):
-        server, _, name = tool[5:].partition("__")
-        mcp = (server, name)
-    elif tool.startswith("mcp_") and tool not in tools:
+    elif mcp is None and tool.startswith("mcp_") and tool not in tools:
         server, _, name = tool[4:].partition("_")
         mcp = (server, name)
     call = to_call(tools, tool, arguments, cwd, session=session, agent=agent, mcp=mcp)
@@ -127,12 +122,10 @@ class GeminiAdapter(Adapter):
         return HookEvent(PRE_TOOL, host_event, call, nobody)
 
     def encode(self, event: HookEvent, action: str, reason: str) -> Reply:
-        if action == "silent":
-            return Reply()
-        return Reply(dumps({"decision": action, "reason": PREFIX + reason}) + "\n")
+        return Reply() if action == "silent" else decision_reply(action, reason)
 
     def failure(self, raw: bytes, reason: str) -> Reply:
-        return Reply(stderr=PREFIX + reason + "\n", exit=2)
+        return stderr_block(reason)
 
 
 def run() -> int:

@@ -19,6 +19,7 @@ from clearance.hosts.hook_files import (
     fail_closed_command,
     group_is_ours,
     read_json,
+    write_text,
 )
 from clearance.hosts.hook_files import install as install_entries
 from clearance.hosts.hook_files import uninstall as uninstall_entries
@@ -116,7 +117,6 @@ def _toml_string(value: str) -> str:
 
 def sync(*, scope: str, directory: str, env: Mapping[str, str] | None = None) -> Change:
     from clearance.decide.engine import Engine
-    from clearance.policy.state import atomic_write
 
     path = policy_path(env)
     change = Change(path)
@@ -128,15 +128,7 @@ def sync(*, scope: str, directory: str, env: Mapping[str, str] | None = None) ->
         text += ('\n[[rule]]\ntoolName = "run_shell_command"\n'
                  f"commandPrefix = [{listed}]\n"
                  'decision = "allow"\npriority = 100\n')  # fmt: skip
-    try:
-        with open(path, encoding="utf-8") as f:
-            before: str | None = f.read()
-    except FileNotFoundError:
-        before = None
-    if before != text:
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-        atomic_write(path, text.encode(), mode=0o600)
-        change.changed = True
+    change.changed = write_text(path, text)
     change.notes.append(
         "command prefixes Gemini CLI passes to the hook: " + (", ".join(found) or "(none)")
     )

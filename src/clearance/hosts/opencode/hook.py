@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from clearance.hosts.command_hook import main
 from clearance.hosts.plugin_hook import PluginAdapter
-from clearance.hosts.tools import ToolSpec
+from clearance.hosts.tools import ToolSpec, file_tools
 
 __all__ = ["OpenCodeAdapter", "run"]
 
@@ -22,10 +22,7 @@ class OpenCodeAdapter(PluginAdapter):
     internal = frozenset({"todowrite", "todoread"})
     tools = {  # noqa: RUF012
         "bash": ToolSpec("Bash", directory="workdir"),
-        "read": ToolSpec("Read", {"filePath": "file_path"}),
-        "write": ToolSpec("Write", {"filePath": "file_path"}),
-        "edit": ToolSpec("Edit", {"filePath": "file_path"}),
-        "multiedit": ToolSpec("Edit", {"filePath": "file_path"}),
+        **file_tools("filePath", Read=("read",), Write=("write",), Edit=("edit", "multiedit")),
         "glob": ToolSpec("Glob"),
         "grep": ToolSpec("Grep", {"include": "glob"}),
         "list": ToolSpec("LS"),

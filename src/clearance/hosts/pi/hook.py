@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from clearance.hosts.command_hook import main
 from clearance.hosts.plugin_hook import PluginAdapter
-from clearance.hosts.tools import ToolSpec
+from clearance.hosts.tools import ToolSpec, file_tools
 
 __all__ = ["PiAdapter", "run"]
 
@@ -21,9 +21,7 @@ class PiAdapter(PluginAdapter):
     no_dialog = "pi runs without a UI here (print or RPC mode)"
     tools = {  # noqa: RUF012
         "bash": ToolSpec("Bash"),
-        "read": ToolSpec("Read", {"path": "file_path"}),
-        "write": ToolSpec("Write", {"path": "file_path"}),
-        "edit": ToolSpec("Edit", {"path": "file_path"}),
+        **file_tools("path", Read=("read",), Write=("write",), Edit=("edit",)),
         "grep": ToolSpec("Grep"),
         "find": ToolSpec("Glob"),
         "ls": ToolSpec("LS"),

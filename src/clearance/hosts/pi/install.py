@@ -25,7 +25,7 @@ def hooks_path(scope: str, directory: str, env: Mapping[str, str] | None = None)
 
 def install(path: str, *, scope: str, directory: str, words: list[str] | None = None,
             env: Mapping[str, str] | None = None) -> Change:  # fmt: skip
-    return plugin_files.install(path, plugin_files.render("pi", "clearance.ts", words))
+    return plugin_files.install(path, plugin_files.render("pi", "clearance.ts", words, env))
 
 
 def uninstall(path: str, env: Mapping[str, str] | None = None) -> Change:

@@ -9,15 +9,15 @@ of clearance answers that way.
 
 from __future__ import annotations
 
-from clearance._json import dumps
+from clearance.hosts.claude_code.response import pre_tool_use
 from clearance.hosts.command_hook import (
     PRE_TOOL,
-    PREFIX,
     Adapter,
     HookEvent,
     Reply,
-    headless,
+    headless_reason,
     main,
+    stderr_block,
 )
 from clearance.hosts.gemini.hook import GEMINI_TOOLS, gemini_style_read
 from clearance.hosts.tools import ToolSpec
@@ -43,23 +43,13 @@ class QwenAdapter(Adapter):
 
     def read(self, data: dict[str, Any], env: Mapping[str, str]) -> HookEvent:
         call, host_event = gemini_style_read(data, "PreToolUse", QWEN_TOOLS)
-        nobody = "this is a headless run" if headless(env) else None
-        return HookEvent(PRE_TOOL, host_event, call, nobody)
+        return HookEvent(PRE_TOOL, host_event, call, headless_reason(env))
 
     def encode(self, event: HookEvent, action: str, reason: str) -> Reply:
-        if action == "silent":
-            return Reply()
-        out = {
-            "hookSpecificOutput": {
-                "hookEventName": "PreToolUse",
-                "permissionDecision": action,
-                "permissionDecisionReason": PREFIX + reason,
-            }
-        }
-        return Reply(dumps(out) + "\n")
+        return Reply() if action == "silent" else Reply(pre_tool_use(action, reason))
 
     def failure(self, raw: bytes, reason: str) -> Reply:
-        return Reply(stderr=PREFIX + reason + "\n", exit=2)
+        return stderr_block(reason)
 
 
 def run() -> int:
