@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from clearance.decide.engine import Engine
-from clearance.decide.gates import beneath
+from clearance.decide.gates import beneath, listing
 from clearance.intent.call import ToolCall
 from clearance.intent.volume import FixedVolumes
 
@@ -233,7 +233,7 @@ def test_a_case_folding_volume_meets_the_rule_through_another_spelling(world: _W
 def _settled(monkeypatch: pytest.MonkeyPatch, root: Path) -> list[str]:
     """Make the directories beneath ``root`` count as settled (unchanged for 50 ms, not 2 s),
     waiting until they are; their paths."""
-    monkeypatch.setattr(beneath, "_SETTLED_NS", 50_000_000)
+    monkeypatch.setattr(listing, "_SETTLED_NS", 50_000_000)
     directories = [str(root)] + [
         os.path.join(top, name) for top, names, _ in os.walk(root) for name in names
     ]
@@ -250,7 +250,7 @@ def test_a_file_added_beneath_a_kept_listing_is_seen(
     directories = _settled(monkeypatch, world.project)
     policy = {"permission": {"*": "allow", "bash": "allow", "path": {"*.env": "deny"}}}
     assert world.check("grep -r KEY .", policy)[0] == "allow"
-    assert all(d in beneath._LISTINGS for d in directories)  # kept: the next walk uses them
+    assert all(d in listing._LISTINGS for d in directories)  # kept: the next walk uses them
     assert world.check("grep -r KEY .", policy)[0] == "allow"
     (world.project / "src" / "deep" / "prod.env").write_text("KEY=1\n")
     action, reason = world.check("grep -r KEY .", policy)
@@ -262,7 +262,7 @@ def test_a_symlink_added_beneath_a_kept_listing_is_seen(
 ) -> None:
     _settled(monkeypatch, world.project)
     assert world.check("grep -r . src")[0] == "allow"
-    assert str(world.project / "src") in beneath._LISTINGS
+    assert str(world.project / "src") in listing._LISTINGS
     os.symlink(world.home / ".ssh" / "id_rsa", world.project / "src" / "link")
     action, reason = world.check("grep -r . src")
     assert action == "deny", reason
@@ -291,7 +291,7 @@ def test_a_directory_replaced_at_the_same_path_is_listed_again(
     _settled(monkeypatch, world.root)
     src = world.project / "src"
     assert world.check("grep -r . src")[0] == "allow"
-    assert str(src) in beneath._LISTINGS
+    assert str(src) in listing._LISTINGS
     src.rename(world.root / "old-src")
     (world.root / "other").rename(src)  # a settled directory, moved into the kept path
     action, reason = world.check("grep -r . src")
@@ -302,4 +302,4 @@ def test_a_recently_changed_directory_is_not_kept(world: _World) -> None:
     """With the real settling time, a directory changed in the last two seconds is listed
     afresh on every walk: a change within the same clock tick cannot hide behind it."""
     assert world.check("grep -r . src")[0] == "allow"
-    assert str(world.project / "src") not in beneath._LISTINGS
+    assert str(world.project / "src") not in listing._LISTINGS
