@@ -11,12 +11,12 @@ assembly owns; a unit's text as bash reads it comes from :mod:`~clearance.intent
 
 from __future__ import annotations
 
-from clearance.intent.path import is_within, normal_path
-from clearance.intent.sentinel import CODE_RUNNING, COMPUTED, EXPANSION_LIMIT, RUNS_WRITTEN, excerpt
+from clearance.intent.path import normal_path
+from clearance.intent.sentinel import COMPUTED, EXPANSION_LIMIT, RUNS_WRITTEN, excerpt
 from clearance.intent.shell import brace
 from clearance.intent.shell.effect import reader_claim
 from clearance.intent.shell.line import LINKERS, Line, made, script
-from clearance.intent.shell.names import KNOWLEDGE, LATER, REREAD, SEARCH_PATH_VARIABLES
+from clearance.intent.shell.names import KNOWLEDGE, LATER, REREAD
 from clearance.intent.shell.projection import GLOB_MARKS, Projection
 from clearance.intent.shell.spelling import spellings
 from clearance.intent.shell.statement import stdin_text
@@ -33,6 +33,7 @@ from clearance.intent.shell.unit_text import (
     keywordless,
     names_only,
 )
+from clearance.intent.shell.variables import Variables, work_tree_top
 from clearance.intent.shell.wrapper import OPAQUE_LINE, basename, join, layer, peel
 
 TYPE_CHECKING = False
@@ -75,7 +76,6 @@ class Assembly:
     __slots__ = (
         "cdpath",
         "depth",
-        "env",
         "exists",
         "home",
         "home_ok",
@@ -88,6 +88,7 @@ class Assembly:
         "scripts",
         "tokens",
         "units",
+        "variables",
     )
 
     def __init__(
@@ -114,8 +115,8 @@ class Assembly:
         self.project = project  # payload units project no paths and get no spellings
         self.depth = depth
         self.units: list[Unit] = []
-        # Code-running variables assigned or exported earlier in the line (hazards.VARIABLES).
-        self.env: list[str] = []
+        # The variables set earlier in the line that change what later commands run.
+        self.variables = Variables(home, exists)
         # Links, copies and written files of earlier statements (shared with nested parses).
         self.line = line if line is not None else Line()
         # The path tokens, projected by the Projection it owns (the same list).
@@ -218,7 +219,7 @@ class Assembly:
                 and self.scripts is not None
                 and self.depth < MAX_LAYERS
                 and not stmt.assigns
-                and not self.env
+                and not self.variables.names
             ):
                 # `bash -lc 'cmd'`, `zsh -lc 'cmd'`: a literal script read as typed commands.
                 from clearance.intent.shell.script import literal_script  # only for a shell
@@ -262,8 +263,8 @@ class Assembly:
             if floor is None:
                 floor = finding.floor
         variable: tuple[Floor | None, str | None] = (None, None)
-        if self.env or stmt.assigns:
-            variable = self._environment(stmt, level)
+        if self.variables.names or stmt.assigns:
+            variable = self.variables.floor(stmt, level)
             if floor is None:
                 floor = variable[0]
         expanded = brace_command(words) if "{" in text else None
@@ -393,7 +394,7 @@ class Assembly:
         for raw in finding.reads:
             self.paths.value(raw, raw, base, command, "read", "syntax", True)
         if finding.tree_reads:
-            top = self._work_tree_top(base)
+            top = work_tree_top(base, self.exists)
             for raw in finding.tree_reads:
                 # `HEAD:path` names a path from the top of the work tree (`./path`: from here).
                 root = base if raw.startswith(("./", "../")) else top
@@ -401,76 +402,12 @@ class Assembly:
         for raw in finding.paths:
             self.paths.value(raw, raw, base, command, "unproven", "unproven", True)
 
-    def _work_tree_top(self, base: str | None) -> str | None:
-        """The nearest directory at or above ``base`` holding ``.git`` (``None``: not known)."""
-        probe = base
-        while probe:
-            if self.exists(probe.rstrip("/") + "/.git"):
-                return probe
-            parent = probe.rpartition("/")[0] or "/"
-            if parent == probe:
-                break
-            probe = parent
-        return None
-
-    def _environment(self, stmt: Statement, level: int) -> tuple[Floor | None, str | None]:
-        """The floor of a unit run with a code-running variable set in the line, and the
-        literal command line a leading assignment's value runs (``PAGER='rm x' git -p log``)."""
-        from clearance.intent.shell.hazards import hazardous_variable, variable_payload
-
-        for name, value in stmt.assigns or ():
-            if hazardous_variable(name):
-                why = f"runs with {name} set, which makes a program run code"
-                return (CODE_RUNNING, why), variable_payload(name, value) if level == 0 else None
-            if name in SEARCH_PATH_VARIABLES and self._fills_search_path(value, stmt):
-                why = (f"runs with {name} naming a directory the agent may fill, so its command "
-                       "name may run a file there")  # fmt: skip
-                return (CODE_RUNNING, why), None
-        if self.env:
-            name = self.env[0]
-            why = f"runs after {name} is set in the line, which makes a program run code"
-            return (CODE_RUNNING, why), None
-        return None, None
-
-    def _fills_search_path(self, value: str | None, stmt: Statement) -> bool:
-        """Whether the search path ``value`` may name a directory the agent fills: relative,
-        computed, or inside the working directory or its work tree
-        (:func:`~clearance.intent.shell.hazards.variables.search_path_hazard`)."""
-        from clearance.intent.shell.hazards.variables import search_path_hazard
-
-        base = stmt.scope.current() if not stmt.salvaged else None
-        roots = () if base is None else (base, self._work_tree_top(base) or base)
-
-        def inside(entry: str) -> bool:
-            entry = normal_path(entry)
-            return not roots or any(is_within(entry, root) for root in roots)
-
-        return search_path_hazard(value, self.home, inside)
-
     def _declares(self, stmt: Statement) -> None:
-        """Record the code-running variables an assignment or declaration statement sets
-        (``PAGER=x``, ``export PAGER='sh -c id'``, ``declare -x LD_PRELOAD=…``)."""
-        from clearance.intent.shell.hazards import hazardous_variable, variable_payload
-
-        for item in stmt.text.split():
-            name, eq, value = item.partition("=")
-            name = name.rstrip("+")
-            if name in SEARCH_PATH_VARIABLES and eq and self._fills_search_path(value, stmt):
-                if name not in self.env:  # `export PATH=.:$PATH; ls`: later names may run a
-                    self.env.append(name)  # file the agent wrote
-                continue
-            if not hazardous_variable(name):
-                continue
-            if name not in self.env:
-                self.env.append(name)
-            if eq and value:
-                if value[0] == value[-1] == "'" and len(value) > 1:
-                    value = value[1:-1]
-                elif any(c in value for c in "$`\\\"'"):
-                    value = ""
-                payload = variable_payload(name, value)
-                if payload and self.depth < MAX_LAYERS:
-                    self.units.extend(self.payloads(payload, stmt, self.depth + 1))
+        """Record the variables an assignment or declaration statement sets that change what
+        later commands run, and parse the command lines their values hold as payloads."""
+        for payload in self.variables.declares(stmt):
+            if self.depth < MAX_LAYERS:
+                self.units.extend(self.payloads(payload, stmt, self.depth + 1))
 
     def _fold_cd(self, words: Sequence[Word], stmt: Statement, base: str | None) -> None:
         name = words[0].value

@@ -1,0 +1,105 @@
+"""The variables a command line sets that change what its commands run: the code-running
+variables (``PAGER``, ``LD_PRELOAD``: :mod:`~clearance.intent.shell.hazards.variables`) and
+the search path (``PATH=bin ls``), as leading assignments of a command or as statements that
+set them for the rest of the line (docs/shell-analysis.md)."""
+
+from __future__ import annotations
+
+from clearance.intent.path import is_within, normal_path
+from clearance.intent.sentinel import CODE_RUNNING
+from clearance.intent.shell.names import SEARCH_PATH_VARIABLES
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from clearance.intent.sentinel import Floor
+    from clearance.intent.shell.statement import Statement
+
+__all__ = ["Variables", "work_tree_top"]
+
+
+def work_tree_top(base: str | None, exists: Callable[[str], bool]) -> str | None:
+    """The nearest directory at or above ``base`` holding ``.git`` (``None``: not known)."""
+    probe = base
+    while probe:
+        if exists(probe.rstrip("/") + "/.git"):
+            return probe
+        parent = probe.rpartition("/")[0] or "/"
+        if parent == probe:
+            break
+        probe = parent
+    return None
+
+
+class Variables:
+    """What one line's statements set so far; ``names`` the variables set for later commands."""
+
+    __slots__ = ("exists", "home", "names")
+
+    def __init__(self, home: str, exists: Callable[[str], bool]) -> None:
+        self.home = home
+        self.exists = exists  # never raises
+        self.names: list[str] = []
+
+    def floor(self, stmt: Statement, level: int) -> tuple[Floor | None, str | None]:
+        """The floor of a unit run with a code-running variable set in the line, and the
+        literal command line a leading assignment's value runs (``PAGER='rm x' git -p log``)."""
+        from clearance.intent.shell.hazards import hazardous_variable, variable_payload
+
+        for name, value in stmt.assigns or ():
+            if hazardous_variable(name):
+                why = f"runs with {name} set, which makes a program run code"
+                return (CODE_RUNNING, why), variable_payload(name, value) if level == 0 else None
+            if name in SEARCH_PATH_VARIABLES and self.fills_search_path(value, stmt):
+                why = (f"runs with {name} naming a directory the agent may fill, so its command "
+                       "name may run a file there")  # fmt: skip
+                return (CODE_RUNNING, why), None
+        if self.names:
+            name = self.names[0]
+            why = f"runs after {name} is set in the line, which makes a program run code"
+            return (CODE_RUNNING, why), None
+        return None, None
+
+    def fills_search_path(self, value: str | None, stmt: Statement) -> bool:
+        """Whether the search path ``value`` may name a directory the agent fills: relative,
+        computed, or inside the working directory or its work tree
+        (:func:`~clearance.intent.shell.hazards.variables.search_path_hazard`)."""
+        from clearance.intent.shell.hazards.variables import search_path_hazard
+
+        base = stmt.scope.current() if not stmt.salvaged else None
+        roots = () if base is None else (base, work_tree_top(base, self.exists) or base)
+
+        def inside(entry: str) -> bool:
+            entry = normal_path(entry)
+            return not roots or any(is_within(entry, root) for root in roots)
+
+        return search_path_hazard(value, self.home, inside)
+
+    def declares(self, stmt: Statement) -> list[str]:
+        """Record the variables an assignment or declaration statement sets (``PAGER=x``,
+        ``export PAGER='sh -c id'``, ``declare -x LD_PRELOAD=…``, ``export PATH=.:$PATH``);
+        the literal command lines their values hold."""
+        from clearance.intent.shell.hazards import hazardous_variable, variable_payload
+
+        payloads: list[str] = []
+        for item in stmt.text.split():
+            name, eq, value = item.partition("=")
+            name = name.rstrip("+")
+            if name in SEARCH_PATH_VARIABLES and eq and self.fills_search_path(value, stmt):
+                if name not in self.names:  # `export PATH=.:$PATH; ls`: later names may run
+                    self.names.append(name)  # a file the agent wrote
+                continue
+            if not hazardous_variable(name):
+                continue
+            if name not in self.names:
+                self.names.append(name)
+            if eq and value:
+                if value[0] == value[-1] == "'" and len(value) > 1:
+                    value = value[1:-1]
+                elif any(c in value for c in "$`\\\"'"):
+                    value = ""
+                payload = variable_payload(name, value)
+                if payload:
+                    payloads.append(payload)
+        return payloads
