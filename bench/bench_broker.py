@@ -126,7 +126,7 @@ def start_serve(env: dict[str, str], directory: str, url: str | None) -> subproc
 
 
 def _serving(env: dict[str, str], url: str | None, pid: int) -> bool:
-    from clearance.authority.forwarding.local import LocalTransport
+    from clearance.authority.forwarding.local_child import LocalTransport
     from clearance.authority.forwarding.transport import Unreachable
 
     try:

@@ -5,7 +5,9 @@ waiting on the console at once.
 
 1. ``--clients`` threads, each with its own kept-alive connection, POST PreToolUse payloads the
    policy allows or denies (no human involved) for ``--seconds``; prints the rate and checks that
-   every request got a well-formed decision (none lost).
+   every request got a well-formed decision (none lost). On Linux it also prints the CPU time the
+   service spent per call (all its threads, from ``/proc``) and the rate one core would sustain
+   at that cost: on a loaded machine the rate follows the load, the CPU per call much less.
 2. ``--asks`` concurrent hook calls that ask, so each waits on the console; a logged-in console
    client waits until all are pending, answers every one, and checks that each call got exactly
    one allow and that a second answer to any of them is refused (none answered twice). Prints
@@ -79,7 +81,7 @@ def main() -> None:
         token = (root / "state" / "service" / "hook-token").read_text().strip()
         headers = {"Authorization": f"Bearer {token}"}
         cookie, csrf = console_login(port, login)
-        throughput(port, headers, project, args.clients, args.seconds)
+        throughput(port, headers, project, args.clients, args.seconds, serve.pid)
         waiting(port, headers, project, cookie, csrf, args.asks)
         round_trip(port, headers, project, cookie, csrf, args.round_trips)
     finally:
@@ -87,8 +89,23 @@ def main() -> None:
         serve.wait(timeout=20)
 
 
+def cpu_seconds(pid: int) -> float | None:
+    """User and system CPU time of process ``pid`` so far (Linux), else ``None``."""
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            fields = stat.read().rpartition(")")[2].split()
+    except OSError:
+        return None
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def throughput(
-    port: int, headers: dict[str, str], project: Path, clients: int, seconds: float
+    port: int,
+    headers: dict[str, str],
+    project: Path,
+    clients: int,
+    seconds: float,
+    pid: int | None = None,
 ) -> None:
     bodies = [payload(project, "git status", "s"), payload(project, "rm -rf x", "s")]
     counts = [0] * clients
@@ -108,15 +125,21 @@ def throughput(
         counts[index] = n
 
     threads = [threading.Thread(target=client, args=(i,)) for i in range(clients)]
+    cpu_before = cpu_seconds(pid) if pid is not None else None
     started = time.monotonic()
     for thread in threads:
         thread.start()
     for thread in threads:
         thread.join()
     elapsed = time.monotonic() - started
+    cpu_after = cpu_seconds(pid) if pid is not None else None
     total = sum(counts)
     print(f"{clients} clients, {elapsed:.1f} s: {total} policy-resolved calls, "
           f"{total / elapsed:.0f}/s, {sum(bad)} wrong or missing answers")  # fmt: skip
+    if cpu_before is not None and cpu_after is not None and total and cpu_after > cpu_before:
+        per_call = (cpu_after - cpu_before) / total
+        print(f"service CPU per call: {per_call * 1e3:.3f} ms "
+              f"(one core at that cost: {1 / per_call:.0f}/s)")  # fmt: skip
 
 
 def waiting(

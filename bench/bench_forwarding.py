@@ -75,7 +75,7 @@ def forward_many(
 
 
 def start_server(env: dict[str, str], session: str, directory: str) -> subprocess.Popen[bytes]:
-    from clearance.authority.forwarding.local import LocalTransport
+    from clearance.authority.forwarding.local_child import LocalTransport
     from clearance.authority.forwarding.transport import Unreachable
 
     server = subprocess.Popen(

@@ -5,10 +5,11 @@ from __future__ import annotations
 from typing import Any
 
 from clearance.authority.ask import Requester
+from clearance.authority.forwarding.escalation import forwarded_ask
 from clearance.authority.forwarding.protocol import GateFact, Request
 from clearance.authority.forwarding.resolution import resolve
 from clearance.authority.forwarding.scope import scoped_verdict
-from clearance.authority.forwarding.server import Server, _ask
+from clearance.authority.forwarding.server import Server
 from clearance.authority.prompt import Answer
 from clearance.decide.engine import Engine
 from clearance.decide.grant import Grant
@@ -33,7 +34,7 @@ def test_always_approves_and_writes_the_first_pattern_to_the_global_config(world
     config = world.global_config('{"permission": {"bash": {"*": "ask"}}}')
     server = serving(world, always=True)
     req = request(world)
-    ask = _ask(req, resolve(req, server.engine.policy.rules))
+    ask = forwarded_ask(req, resolve(req, server.engine.policy.rules))
     verdict = scoped_verdict(Answer("always"), ask, req, server)
     assert verdict.action == "allow" and not verdict.grants
     assert '"npm test*": "allow"' in config.read_text()
@@ -46,6 +47,6 @@ def test_a_config_that_cannot_take_it_still_approves_this_call_and_is_left_alone
     config = world.global_config('{"permission": {"bash": 7}}')
     server = serving(world, always=True)
     req = request(world)
-    ask = _ask(req, resolve(req, server.engine.policy.rules))
+    ask = forwarded_ask(req, resolve(req, server.engine.policy.rules))
     assert scoped_verdict(Answer("always"), ask, req, server).action == "allow"
     assert config.read_text() == '{"permission": {"bash": 7}}'

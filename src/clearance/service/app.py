@@ -2,10 +2,8 @@
 
 Routes:
 
-* ``POST /hooks/claude-code`` — Claude Code's ``http`` hook (PreToolUse, PermissionRequest),
-  ``Authorization: Bearer <token>``; the answer is the command hook's JSON, ``{}`` for silence.
-* ``POST /hooks/opencode``, ``POST /hooks/pi`` — the plugin hosts' payload, the same token; the
-  answer is what ``clearance hook <host>`` prints (``{decision, reason}``), a deny on a failure.
+* ``POST /hooks/claude-code``, ``POST /hooks/opencode``, ``POST /hooks/pi`` — the HTTP hooks
+  (:mod:`clearance.service.hooks`).
 * ``GET /login?t=…`` — the one-time login; ``GET /`` pending asks; ``GET /events`` the same list
   live (Server-Sent Events); ``POST /asks/{id}`` an answer; ``GET /decisions`` recent decisions;
   ``GET /grants`` and ``POST /grants/revoke``; ``POST /login-links`` a new one-time link;
@@ -20,7 +18,6 @@ from __future__ import annotations
 import asyncio
 import json
 import os
-import time
 
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
@@ -38,6 +35,7 @@ from starlette.staticfiles import StaticFiles
 
 from clearance.service import pages
 from clearance.service.auth import COOKIE, Auth, ConsoleSession, cross_origin
+from clearance.service.hooks import HookThreads, claude_code_hook, plugin_hook
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -57,8 +55,6 @@ _HEADERS = {
     "Content-Security-Policy": "default-src 'self'; frame-ancestors 'none'; form-action 'self'",
 }
 _KEEPALIVE = 15.0
-_GAVE_UP = "Claude Code closed the HTTP hook's connection (it gave up on the call)"
-_HOOK_THREADS = 512
 _CHOICES = {"once": "once", "agent": "session", "session": "session_both", "always": "once",
             "deny": "deny_reason"}  # fmt: skip
 
@@ -91,15 +87,7 @@ class Service:
         self.tls = tls
         self.write = write
         self.info = info
-        self._limiter: Any = None
-
-    def hook_limiter(self) -> Any:
-        """The hook's thread limiter, made on first use (inside the event loop)."""
-        if self._limiter is None:
-            import anyio
-
-            self._limiter = anyio.CapacityLimiter(_HOOK_THREADS)
-        return self._limiter
+        self.hook_threads = HookThreads()
 
     def config_files(self, cwd: str | None) -> list[tuple[str, str]]:
         """(key, label) of the files an "always" may go to: the global config, and the
@@ -136,17 +124,6 @@ def _navigation(request: Request) -> bool:
 def _address(request: Request) -> str:
     client = request.client
     return f"{client.host}:{client.port}" if client else "the Unix socket"
-
-
-async def _disconnected(request: Request) -> None:
-    """Returns when the client closes the connection (the body was already read)."""
-    while True:
-        try:
-            message = await request.receive()
-        except Exception:  # the connection broke: gone too
-            return
-        if message.get("type") == "http.disconnect":
-            return
 
 
 def _secure(response: Response) -> Response:
@@ -199,71 +176,13 @@ def build_app(service: Service) -> Starlette:
 
         return wrap
 
-    # -- the hook ------------------------------------------------------------------------------
+    # -- the hooks (clearance.service.hooks) ---------------------------------------------------
 
     async def hook(request: Request) -> Response:
-        from clearance.hosts.claude_code.hook import answer
-        from clearance.hosts.claude_code.payload import MAX_PAYLOAD_BYTES
+        return await claude_code_hook(service, request)
 
-        if not auth.hook_allowed(request.headers.get("authorization")):
-            # Any non-2xx blocks the call under "onFailure": "block".
-            return JSONResponse({"error": "clearance: missing or wrong hook token"}, 401)
-        started = time.monotonic()
-        length = request.headers.get("content-length", "")
-        if length.isdigit() and int(length) > MAX_PAYLOAD_BYTES:
-            return JSONResponse({"error": "clearance: the hook input is too large"}, 413)
-        raw = await request.body()
-        if len(raw) > MAX_PAYLOAD_BYTES:
-            raw = raw[: MAX_PAYLOAD_BYTES + 1]
-        import functools
-
-        import anyio.to_thread
-
-        from clearance.audit.request_id import new_request_id
-
-        # Its own limiter: an ask holds its thread until someone answers, and a hundred asks
-        # waiting on the console must not starve the allows and denies behind them.
-        ask_id = new_request_id()
-        call = functools.partial(answer, raw, service.env, load=service.engines.get,
-                                 started=started, host="claude-code-http",
-                                 request_id=ask_id)  # fmt: skip
-        work = asyncio.ensure_future(anyio.to_thread.run_sync(call, limiter=service.hook_limiter()))
-        gone = asyncio.ensure_future(_disconnected(request))
-        try:
-            await asyncio.wait((work, gone), return_when=asyncio.FIRST_COMPLETED)
-            if not work.done():
-                # Claude Code gave up on the call (its hook timed out, or it stopped waiting):
-                # nobody will read this answer, so the ask leaves the console now and is
-                # abandoned, instead of waiting there until its deadline.
-                broker.withdraw(ask_id, _GAVE_UP)
-            out = await work
-        finally:
-            gone.cancel()
-        return Response(out or "{}\n", media_type="application/json")
-
-    async def plugin_hook(request: Request) -> Response:
-        from clearance.hosts.claude_code.payload import MAX_PAYLOAD_BYTES
-        from clearance.hosts.command_hook import answer
-
-        adapter = _plugin_adapter(request.path_params.get("host", ""))
-        if adapter is None:
-            return JSONResponse({"error": "clearance: no such hook"}, 404)
-        if not auth.hook_allowed(request.headers.get("authorization")):
-            return JSONResponse({"error": "clearance: missing or wrong hook token"}, 401)
-        length = request.headers.get("content-length", "")
-        if length.isdigit() and int(length) > MAX_PAYLOAD_BYTES:
-            return JSONResponse({"error": "clearance: the hook input is too large"}, 413)
-        raw = await request.body()
-        if len(raw) > MAX_PAYLOAD_BYTES:
-            raw = raw[: MAX_PAYLOAD_BYTES + 1]
-        import functools
-
-        import anyio.to_thread
-
-        call = functools.partial(answer, adapter, raw, service.env, service.plugin_engines.engine)
-        reply = await anyio.to_thread.run_sync(call, limiter=service.hook_limiter())
-        # The plugin's answer is on stdout whatever the exit status (a failure is a deny).
-        return Response(reply.stdout, media_type="application/json")
+    async def plugin(request: Request) -> Response:
+        return await plugin_hook(service, request)
 
     # -- login ---------------------------------------------------------------------------------
 
@@ -441,7 +360,7 @@ def build_app(service: Service) -> Starlette:
     static = StaticFiles(directory=str(files("clearance.service") / "static"))
     routes = [
         Route("/hooks/claude-code", hook, methods=["POST"]),
-        Route("/hooks/{host}", plugin_hook, methods=["POST"]),
+        Route("/hooks/{host}", plugin, methods=["POST"]),
         Route("/login", login, methods=["GET"]),
         Route("/login-links", login_link, methods=["POST"]),
         Route("/", home, methods=["GET"]),
@@ -461,19 +380,6 @@ def _result(request: Request, status: int, text: str, *, reload: bool = False) -
         return JSONResponse({"message": text, "reload": reload}, status_code=status)
     return HTMLResponse(pages.message_page("Done" if status < 300 else "Not done", text),
                         status_code=status)  # fmt: skip
-
-
-def _plugin_adapter(host: str) -> Any:
-    """The adapter of a plugin host served at ``/hooks/<host>``, else ``None``."""
-    if host == "opencode":
-        from clearance.hosts.opencode.hook import OpenCodeAdapter
-
-        return OpenCodeAdapter()
-    if host == "pi":
-        from clearance.hosts.pi.hook import PiAdapter
-
-        return PiAdapter()
-    return None
 
 
 def _unreachable(exc: OSError) -> str:

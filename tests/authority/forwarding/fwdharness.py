@@ -79,7 +79,7 @@ class Serving:
 
     def alive(self) -> bool:
         """Whether this process answers a ping on its session's socket."""
-        from clearance.authority.forwarding.local import LocalTransport
+        from clearance.authority.forwarding.local_child import LocalTransport
         from clearance.authority.forwarding.transport import Unreachable
 
         try:
@@ -225,7 +225,7 @@ def wait_for(check: Any, timeout: float = 15.0) -> Any:
 
 def connect(world: Any, session: str) -> socket.socket:
     """A raw, checked connection to ``session``'s socket, for hand-made messages."""
-    from clearance.authority.forwarding.local import _connect
+    from clearance.authority.forwarding.local_child import connect as _connect
     from clearance.authority.forwarding.private import safe_name
 
     sock, _pid = _connect(str(world.state), safe_name(session), 5.0)

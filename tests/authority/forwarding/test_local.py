@@ -12,7 +12,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from clearance.authority.forwarding.local import SOCKET, LocalInbound, LocalTransport, peer_of
+from clearance.authority.forwarding.local import SOCKET, LocalInbound, peer_of
+from clearance.authority.forwarding.local_child import LocalTransport
 from clearance.authority.forwarding.private import UnsafeInbox, private_dir
 from clearance.authority.forwarding.transport import Unreachable
 
@@ -143,7 +144,7 @@ def test_any_bytes_sent_as_a_message_are_refused_or_read_never_a_crash(
 ) -> None:
     from fwdharness import line
 
-    from clearance.authority.forwarding.local import _connect
+    from clearance.authority.forwarding.local_child import connect as _connect
 
     state = tmp_path / f"state-{os.urandom(4).hex()}"
     inbound = serving(state)

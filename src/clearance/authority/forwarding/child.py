@@ -131,7 +131,7 @@ class ForwardingAuthorizer:
                 if config is not None:
                     self._transport = RedisTransport(config, self.grace)
                     return self._transport
-            from clearance.authority.forwarding.local import LocalTransport
+            from clearance.authority.forwarding.local_child import LocalTransport
 
             self._transport = LocalTransport(self.state, self.grace)
         return self._transport

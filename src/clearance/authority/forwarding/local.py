@@ -28,6 +28,10 @@ Messages, one JSON object per line, each with ``"version": 1``:
 * child → server: ``{"kind": "ping"}`` or a request (``protocol.Request``);
 * server → child: ``pong`` (``session``, ``pid``, ``started``, ``dir``, ``relay``), ``pending``,
   a response (``protocol.Response``), or ``refused`` with a ``reason``.
+
+This module holds what both ends share (the checked directories, the peer's credentials, the
+framing) and the serving side, :class:`LocalInbound`; the child side, ``LocalTransport``, is in
+:mod:`~clearance.authority.forwarding.local_child`.
 """
 
 from __future__ import annotations
@@ -44,22 +48,26 @@ from clearance.authority.forwarding.private import (
     forwarding_root,
     safe_name,
 )
-from clearance.authority.forwarding.transport import (
-    Beacon,
-    Delivery,
-    Refused,
-    TimedOut,
-    Unreachable,
-)
+from clearance.authority.forwarding.transport import Delivery
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import socket
     from typing import Any
 
-    from clearance.authority.forwarding.protocol import Request, Response
 
-__all__ = ["LOCK", "REFRESH", "SOCKET", "STALE", "LocalInbound", "LocalTransport", "peer_of"]
+__all__ = [
+    "LOCK",
+    "REFRESH",
+    "SOCKET",
+    "STALE",
+    "LocalInbound",
+    "decode_line",
+    "encode_line",
+    "open_dirs",
+    "peer_of",
+    "socket_address",
+]
 
 SOCKET = "serve.sock"
 LOCK = "serve.lock"
@@ -67,10 +75,7 @@ REFRESH = 1.0  # a waiting request hears "pending" this often
 STALE = 5.0  # a connection silent this long is a hung or stopped server
 CHECK = 2.0  # a server re-checks its directories this often
 IDLE = 10.0  # a server drops a connection that sends nothing (or nothing more) this long
-_RETRY = 0.02  # between connection attempts while a server (re)starts
 _DIR = os.O_RDONLY | os.O_DIRECTORY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
-_S_IFMT = 0o170000
-_S_IFSOCK = 0o140000
 _PROC_FD = os.path.isdir("/proc/self/fd")
 # ``socket`` (and ``enum`` with it), ``struct`` and ``threading`` are imported where they are
 # used: a hook that only looks for a serving session (and finds none) never pays for them.
@@ -97,7 +102,7 @@ def peer_of(sock: socket.socket) -> tuple[int, int]:
     raise OSError("this platform cannot tell who is at the other end of a local socket")
 
 
-def _address(dir_fd: int, directory: str) -> str:
+def socket_address(dir_fd: int, directory: str) -> str:
     """The socket's address: through the directory already opened and checked (Linux), so the
     path cannot be swapped between the check and the connect, and long state roots still fit in
     the 108 bytes of a socket address."""
@@ -109,7 +114,7 @@ def _address(dir_fd: int, directory: str) -> str:
     return path
 
 
-def _open_dirs(state: str, name: str) -> tuple[int, str]:
+def open_dirs(state: str, name: str) -> tuple[int, str]:
     """Open ``state/forwarding/<name>`` (``name``: a session id as :func:`safe_name` spells it)
     one directory at a time, never through a symlink, and
     check each: the state root and ``forwarding`` not writable by others, the session's own
@@ -139,95 +144,16 @@ def _open_dirs(state: str, name: str) -> tuple[int, str]:
         raise
 
 
-def _connect(state: str, name: str, timeout: float) -> tuple[socket.socket, int]:
-    """A checked connection to the server of the session whose directory is ``name``;
-    ``(socket, server pid)``. Raises :class:`Unreachable`."""
-    try:
-        fd, directory = _open_dirs(state, name)
-    except FileNotFoundError:
-        raise Unreachable("absent") from None
-    except UnsafeInbox as exc:
-        raise Unreachable("unsafe", str(exc)) from None
-    except OSError as exc:
-        raise Unreachable("unsafe", f"{forwarding_root(state)}: {exc.strerror or exc}") from None
-    import socket
-
-    sock = None
-    try:
-        path = os.path.join(directory, SOCKET)
-        try:
-            st = os.stat(SOCKET, dir_fd=fd, follow_symlinks=False)
-        except FileNotFoundError:
-            raise Unreachable("absent") from None
-        if st.st_mode & _S_IFMT != _S_IFSOCK:
-            raise Unreachable("unsafe", f"{path} is not a socket")
-        if st.st_uid != os.getuid():
-            raise Unreachable("unsafe", f"{path} is owned by uid {st.st_uid}, not by this user")
-        sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        sock.settimeout(timeout)
-        try:
-            sock.connect(_address(fd, directory))
-        except (FileNotFoundError, ConnectionRefusedError):
-            raise Unreachable("dead_pid") from None  # a socket nobody listens on any more
-        except TimeoutError:
-            raise Unreachable("stale") from None
-        except UnsafeInbox as exc:
-            raise Unreachable("unsafe", str(exc)) from None
-        except OSError as exc:
-            raise Unreachable("unsafe", f"{path}: {exc.strerror or exc}") from None
-        try:
-            pid, uid = peer_of(sock)
-        except OSError as exc:
-            raise Unreachable("unsafe", str(exc)) from None
-        if uid != os.getuid():
-            raise Unreachable("unsafe", f"the process listening on {path} (pid {pid}) runs as "
-                                        f"uid {uid}, not as this user")  # fmt: skip
-        done, sock = sock, None
-        return done, pid
-    finally:
-        os.close(fd)
-        if sock is not None:
-            sock.close()
-
-
 # -- framing ------------------------------------------------------------------------------------
 
 
-def _line(message: dict[str, Any]) -> bytes:
+def encode_line(message: dict[str, Any]) -> bytes:
     from clearance._json import dumps
 
     return dumps(message).encode("utf-8") + b"\n"
 
 
-class _Lines:
-    """Reads newline-terminated messages from a socket with a deadline."""
-
-    __slots__ = ("buffer",)
-
-    def __init__(self) -> None:
-        self.buffer = b""
-
-    def next(self, sock: socket.socket, timeout: float) -> bytes | None:
-        """The next line (without its newline); ``b""`` when the connection closed (or broke)
-        first; ``None`` when nothing complete came within ``timeout``."""
-        while b"\n" not in self.buffer:
-            sock.settimeout(max(timeout, 0.001))
-            try:
-                chunk = sock.recv(65536)
-            except TimeoutError:
-                return None
-            except OSError:
-                return b""
-            if not chunk:
-                return b""
-            self.buffer += chunk
-            if len(self.buffer) > MAX_MESSAGE * 2:
-                return b""
-        line, _, self.buffer = self.buffer.partition(b"\n")
-        return line or b" "
-
-
-def _parse(line: bytes) -> dict[str, Any] | None:
+def decode_line(line: bytes) -> dict[str, Any] | None:
     from clearance._json import loads
 
     try:
@@ -235,156 +161,6 @@ def _parse(line: bytes) -> dict[str, Any] | None:
     except (UnicodeDecodeError, ValueError):
         return None
     return data if isinstance(data, dict) and data.get("version") == 1 else None
-
-
-# -- the child side -----------------------------------------------------------------------------
-
-
-class LocalTransport:
-    """The child side of the local transport, for the state root ``state``; ``grace`` (seconds)
-    is how long a server may be missing — not started yet, or restarting — before the child
-    gives up."""
-
-    __slots__ = ("grace", "state")
-
-    def __init__(self, state: str, grace: float) -> None:
-        self.state = state
-        self.grace = grace
-
-    def _wait(self) -> float:
-        return min(max(self.grace, 0.5), STALE)
-
-    def probe(self, session: str | None = None) -> list[Beacon]:
-        if session is not None:
-            return [self._ping(session)]
-        root = forwarding_root(self.state)
-        try:
-            names = sorted(os.listdir(root))
-        except OSError:
-            return []
-        found = []
-        for name in names:
-            if not os.path.lexists(os.path.join(root, name, SOCKET)):
-                continue
-            try:
-                beacon = self._ping(None, name)
-            except Unreachable:
-                continue
-            if safe_name(beacon.session) == name:
-                found.append(beacon)
-        return found
-
-    def _ping(self, session: str | None, name: str = "") -> Beacon:
-        """Ping a session (by id, or by directory ``name`` when discovering)."""
-        wait = self._wait()
-        sock, pid = _connect(self.state, safe_name(session) if session is not None else name, wait)
-        try:
-            try:
-                sock.sendall(_line({"version": 1, "kind": "ping"}))
-            except OSError:
-                raise Unreachable("dead_pid") from None
-            line = _Lines().next(sock, wait)
-        finally:
-            sock.close()
-        if line is None:
-            raise Unreachable("stale")
-        pong = _parse(line) if line else None
-        if line == b"":
-            raise Unreachable("dead_pid")
-        if pong is None or pong.get("kind") != "pong":
-            raise Unreachable("unsafe", "the serving session did not answer a ping")
-        beacon = _beacon(pong)
-        if beacon is None or beacon.pid != pid or (session is not None
-                                                   and beacon.session != session):  # fmt: skip
-            raise Unreachable("unsafe", "the process on the socket is not the serving session")
-        return beacon
-
-    def exchange(self, request: Request, until: float) -> Response:
-        from clearance.authority.forwarding.protocol import ProtocolError, Response
-
-        message = _line(request.as_json())
-        missing_since = time.monotonic()  # not connected since
-        sock: socket.socket | None = None
-        lines = _Lines()
-        heard = missing_since
-        spoke = False
-        try:
-            while True:
-                now = time.monotonic()
-                if now >= until:
-                    raise TimedOut()
-                if sock is None:
-                    try:
-                        name = safe_name(request.target)
-                        sock, _pid = _connect(self.state, name, self._wait())
-                        sock.sendall(message)
-                    except Unreachable as exc:
-                        if sock is not None:
-                            sock.close()
-                            sock = None
-                        if exc.why in ("unsafe", "stale") or now - missing_since >= self.grace:
-                            raise
-                        time.sleep(min(_RETRY, max(until - now, 0.0)))
-                        continue
-                    except OSError:  # it closed while we sent: it is (re)starting
-                        if sock is not None:
-                            sock.close()
-                            sock = None
-                        if now - missing_since >= self.grace:
-                            raise Unreachable("dead_pid") from None
-                        continue
-                    lines = _Lines()
-                    heard = time.monotonic()
-                    spoke = False  # whether this server said anything on this connection
-                line = lines.next(sock, min(REFRESH, until - now, STALE - (now - heard)))
-                now = time.monotonic()
-                if line is None:
-                    if now - heard >= STALE:
-                        raise Unreachable("stale")
-                    continue
-                if line == b"":  # the connection closed before the answer: reconnect, re-send
-                    sock.close()
-                    sock = None
-                    if spoke:  # a server that was serving us went away: a fresh grace
-                        missing_since = now
-                    elif now - missing_since >= self.grace:  # one that hangs up at once
-                        raise Unreachable("dead_pid")
-                    time.sleep(min(_RETRY, max(until - now, 0.0)))
-                    continue
-                heard = now
-                spoke = True
-                data = _parse(line)
-                kind = data.get("kind") if data is not None else None
-                if kind == "pending":
-                    continue
-                if kind == "refused" and data is not None:
-                    reason = data.get("reason")
-                    raise Refused(reason if isinstance(reason, str) and reason else
-                                  "the serving session refused the request")  # fmt: skip
-                try:
-                    response = Response.from_json(data)
-                except ProtocolError as exc:
-                    raise Refused(
-                        f"the serving session sent an unreadable answer ({exc})"
-                    ) from None
-                if response.id != request.id or response.nonce != request.nonce:
-                    raise Refused("the serving session answered another request")
-                return response
-        finally:
-            if sock is not None:
-                sock.close()
-
-
-def _beacon(data: dict[str, Any]) -> Beacon | None:
-    session, pid, directory = data.get("session"), data.get("pid"), data.get("dir")
-    started = data.get("started")
-    if not (isinstance(session, str) and session and isinstance(directory, str)):
-        return None
-    if not isinstance(pid, int) or isinstance(pid, bool) or pid <= 0:
-        return None
-    if isinstance(started, bool) or not isinstance(started, (int, float)):
-        return None
-    return Beacon(session, pid, float(started), directory, data.get("relay") is True)
 
 
 # -- the serving side ---------------------------------------------------------------------------
@@ -413,7 +189,7 @@ class _Connection:
             if self.closed or self.answered:
                 return False
             try:
-                self.sock.sendall(_line(message))
+                self.sock.sendall(encode_line(message))
             except OSError:
                 return False
             if final:
@@ -489,7 +265,7 @@ class LocalInbound:
         self.lock_fd = fd
         dir_fd = -1
         try:
-            dir_fd, _ = _open_dirs(self.state, safe_name(self.session))
+            dir_fd, _ = open_dirs(self.state, safe_name(self.session))
             try:
                 os.unlink(SOCKET, dir_fd=dir_fd)  # left by a server that died: we hold the lock
             except FileNotFoundError:
@@ -497,7 +273,7 @@ class LocalInbound:
             listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
             old = os.umask(0o177)
             try:
-                listener.bind(_address(dir_fd, self.directory))
+                listener.bind(socket_address(dir_fd, self.directory))
             finally:
                 os.umask(old)
             listener.listen(128)
@@ -521,7 +297,7 @@ class LocalInbound:
             return
         self.checked = now
         try:
-            fd, _ = _open_dirs(self.state, safe_name(self.session))
+            fd, _ = open_dirs(self.state, safe_name(self.session))
             os.close(fd)
         except OSError as exc:
             if str(exc) != self.unsafe:
@@ -625,7 +401,7 @@ class LocalInbound:
     def _message(self, connection: _Connection, line: bytes) -> Delivery | None:
         from clearance.authority.forwarding.protocol import ProtocolError, Request
 
-        data = _parse(line)
+        data = decode_line(line)
         if data is not None and data.get("kind") == "ping":
             connection.send({"version": 1, "kind": "pong", **self.describe()})
             connection.state = "done"

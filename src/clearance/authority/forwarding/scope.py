@@ -56,7 +56,7 @@ def scoped_verdict(answer: Answer, ask: Ask, request: Request, server: Server) -
     if answer.choice == "session_both":
         server.session_grants().add(request.grants)
         server.write("forwarded_permission.session_recorded", {
-            **server._fields(request),
+            **server.fields(request),
             "grants": [{"surface": g.surface, "pattern": g.pattern} for g in request.grants],
         })  # fmt: skip
         reason = "Approved for the whole serving session by its user."
@@ -69,7 +69,7 @@ def scoped_verdict(answer: Answer, ask: Ask, request: Request, server: Server) -
         except (OSError, ValueError) as exc:
             where = f"not written: {exc}"
         server.write("forwarded_permission.always_recorded", {
-            **server._fields(request), "rule": {"surface": first.surface, "pattern": first.pattern},
+            **server.fields(request), "rule": {"surface": first.surface, "pattern": first.pattern},
             "where": where,
         })  # fmt: skip
         reason = f"Approved by the user of serving session '{server.session}'."

@@ -4,13 +4,11 @@ A :class:`Server` takes its session on a transport (the local socket,
 :class:`~clearance.authority.forwarding.local.LocalInbound`; one server per session) and
 resolves each request that arrives against its own base policy and session grants
 (:func:`~clearance.authority.forwarding.resolution.resolve`): allow and deny are answered at
-once, with no prompt and no ``ui_prompt``. An ask goes through the serving session's own
-authorizers — the configured chain, then its human on the dialog, titled "Permission Required
-(Subagent)" and naming the requester — on a worker thread, so automatic answers and keep-alives go
-on while the human thinks. The human may approve once, "for this subagent only" (the child
-records the grants) or "for the whole session" (the serving session records them, and the
-child's next identical call is approved by them). With no human: relay the ask one hop up
-(``relay``), else deny with "no human at the serving session".
+once, with no prompt and no ``ui_prompt``. An ask is escalated on a worker thread
+(:mod:`~clearance.authority.forwarding.escalation`: the configured chain, then the human on the
+dialog and the console, else a relay one hop up, else nobody), so automatic answers and
+keep-alives go on while the human thinks; :mod:`~clearance.authority.forwarding.scope` applies
+the answer's scope.
 
 Each request id is answered once: a request sent again (its requester reconnected) joins the one
 in progress, or gets the answer already given, and is never resolved twice.
@@ -20,10 +18,10 @@ Review events (``forwarded_permission.*``): ``serving_started``, ``serving_stopp
 ``file_rejected`` (a request that cannot be read, or a refused connection), ``abandoned``.
 
 A request whose requester is gone (its connection closed, or its ``pid`` exited: the host killed
-the hook) is abandoned: it is discarded unanswered before it is resolved, and one waiting for the
-human is dropped as soon as the requester is gone; an answer the human gives to it is neither
-recorded (no grant) nor sent. It does not own the command line or the live list
-(``clearance.cli.serve``).
+the hook, :mod:`~clearance.authority.forwarding.liveness`) is abandoned: it is discarded
+unanswered before it is resolved, and one waiting for the human is dropped as soon as the
+requester is gone; an answer the human gives to it is neither recorded (no grant) nor sent. It
+does not own the command line or the live list (``clearance.cli.serve``).
 """
 
 from __future__ import annotations
@@ -32,7 +30,8 @@ import os
 import threading
 import time
 
-from clearance.authority.ask import Ask, Verdict
+from clearance.authority.ask import Verdict
+from clearance.authority.forwarding.liveness import requester_gone
 from clearance.authority.forwarding.protocol import Request
 from clearance.authority.forwarding.resolution import resolve
 
@@ -44,7 +43,6 @@ if TYPE_CHECKING:
     from clearance.authority.forwarding.remote import RemoteHuman, Ticket
     from clearance.authority.forwarding.resolution import Resolution
     from clearance.authority.forwarding.transport import Delivery, Inbound, Reply
-    from clearance.authority.prompt import Answer, Prompt
     from clearance.decide.engine import Engine
     from clearance.decide.grant import GrantStore
 
@@ -52,9 +50,8 @@ if TYPE_CHECKING:
     Always = Callable[[str, str], str]
     Report = Callable[[str, dict[str, Any]], object]
 
-__all__ = ["NO_HUMAN", "Server"]
+__all__ = ["Server"]
 
-NO_HUMAN = "there is no human at the serving session"
 _RELOAD = 2.0
 _REMEMBER = 4096  # answers kept for requesters that reconnect and ask again
 
@@ -111,7 +108,7 @@ class Server:
         self._tickets: dict[str, Ticket] = {}  # asks shown to the remote human, by request id
         self._answered: dict[str, tuple[str, dict[str, Any]]] = {}  # id -> (nonce, response)
         self._lock = threading.Lock()
-        self._human = threading.Lock()  # one dialog at a time
+        self.dialog_lock = threading.Lock()  # one terminal dialog at a time
 
     def describe(self) -> dict[str, Any]:
         """What a ping is answered with."""
@@ -124,7 +121,8 @@ class Server:
         if self.report is not None:
             self.report(event, fields)
 
-    def _fields(self, request: Request) -> dict[str, Any]:
+    def fields(self, request: Request) -> dict[str, Any]:
+        """The review log's fields naming ``request``: its ids, requester, tool and value."""
         who = request.requester
         first = request.gates[0] if request.gates else None
         return {
@@ -136,11 +134,13 @@ class Server:
             "value": first.value if first else who.value, "cwd": who.cwd, "via": list(request.via),
         }  # fmt: skip
 
-    def _emit(self, kind: str, payload: dict[str, Any]) -> None:
+    def publish(self, kind: str, payload: dict[str, Any]) -> None:
+        """Emit an event (``ui_prompt``, ``decision``) through the caller's ``emit``."""
         if self.emit is not None:
             self.emit(kind, payload)
 
-    def _forwarding(self, request: Request) -> dict[str, Any]:
+    def forwarding_fields(self, request: Request) -> dict[str, Any]:
+        """An event's ``forwarding`` object: the requester's provenance and its gates."""
         return {**request.requester.as_json(), "requesterSession": request.requester.session,
                 "requesterAgent": request.requester.agent, "responderSession": self.session,
                 "via": list(request.via),
@@ -225,7 +225,7 @@ class Server:
             if ticket is not None:
                 ticket.withdraw(f"its requester (pid {request.pid}) is gone")
         self.write("forwarded_permission.abandoned", {
-            **self._fields(request), "pid": request.pid,
+            **self.fields(request), "pid": request.pid,
             "why": f"the requester (pid {request.pid}) is gone; discarded {when}",
         })  # fmt: skip
         self.observe("answered", request, f"abandoned: its requester (pid {request.pid}) is gone")
@@ -240,7 +240,7 @@ class Server:
         if held is None:
             return False
         self.write("forwarded_permission.abandoned", {
-            **self._fields(request), "pid": request.pid, "why": f"withdrawn: {why}",
+            **self.fields(request), "pid": request.pid, "why": f"withdrawn: {why}",
         })  # fmt: skip
         self.observe("answered", request, f"abandoned: {why}")
         body = {
@@ -264,6 +264,18 @@ class Server:
             self.abandon(request, "while the human was answering")
             return False
         return True
+
+    def show(self, request_id: str, ticket: Ticket) -> bool:
+        """Remember the console's ``ticket`` for a waiting request (so that abandoning the
+        request withdraws it); False when the request no longer waits."""
+        with self._lock:
+            self._tickets[request_id] = ticket
+            return request_id in self._busy
+
+    def hide(self, request_id: str) -> None:
+        """Forget the ticket of an answered request."""
+        with self._lock:
+            self._tickets.pop(request_id, None)
 
     # -- receiving ---------------------------------------------------------------------------
 
@@ -333,7 +345,7 @@ class Server:
 
             self._rejected = grants.why
             fields = rejected_fields(self.session, grants.path, grants.why)
-            self.write(GRANTS_REJECTED, {**fields, **self._fields(request)})
+            self.write(GRANTS_REJECTED, {**fields, **self.fields(request)})
         return resolve(request, policy.rules, yolo=policy.yolo, grants=grants, home=policy.home)
 
     def handle(self, request: Request, reply: Reply) -> None:
@@ -354,26 +366,18 @@ class Server:
             return
         with self._lock:
             self._busy[request.id] = (request, reply)
-        self.write("forwarded_permission.prompted", {**self._fields(request),
+        self.write("forwarded_permission.prompted", {**self.fields(request),
                                                      "reason": resolution.reason})  # fmt: skip
         self.observe("pending", request, resolution.reason)
         worker = threading.Thread(target=self._escalate, args=(request, resolution), daemon=True)
         worker.start()
 
     def _escalate(self, request: Request, resolution: Resolution) -> None:
-        from clearance.authority.authorizer import Chain
+        """The worker thread of one ask: ask (:mod:`~clearance.authority.forwarding.escalation`),
+        then answer the requester if it still waits."""
+        from clearance.authority.forwarding.escalation import escalate
 
-        try:
-            ask = _ask(request, resolution)
-            names = self.engine.policy.setting("authorizerChain", []) or []
-            chain = Chain(names, _Escalation(self, request, resolution), report=self.write)
-            verdict = chain.authorize(ask)
-        except Exception as exc:  # fail closed
-            from clearance._fault import describe
-
-            verdict = Verdict("deny", f"Denied: the serving session failed while asking "
-                              f"({describe(exc)})", decided_by="gate_error",
-                              resolution="gate_error")  # fmt: skip
+        verdict = escalate(self, request, resolution)
         if not self.waiting(request):  # gone while it was being asked: no answer, no grant
             return
         with self._lock:
@@ -408,7 +412,7 @@ class Server:
             event = "approved" if allow else "denied"
         rule = resolution.rule if resolution is not None and automatic else None
         fields = {
-            **self._fields(request), "decision": "allow" if allow else "deny", "reason": reason,
+            **self.fields(request), "decision": "allow" if allow else "deny", "reason": reason,
             "state": state, "resolution": verdict.resolution, "decidedBy": verdict.decided_by,
             "rule": None if rule is None else {"surface": rule.surface, "pattern": rule.pattern,
                                                "origin": rule.origin},
@@ -420,10 +424,10 @@ class Server:
                 del self._answered[next(iter(self._answered))]
         if not reply.send(body):
             self.observe("notice", request, "the requester was gone before the answer")
-        self._emit("decision", {**fields, "result": fields["decision"],
-                                "agent": request.requester.agent,
-                                "session": request.requester.session,
-                                "forwarding": self._forwarding(request)})  # fmt: skip
+        self.publish("decision", {**fields, "result": fields["decision"],
+                                  "agent": request.requester.agent,
+                                  "session": request.requester.session,
+                                  "forwarding": self.forwarding_fields(request)})  # fmt: skip
         self.observe("answered", request, f"{event}: {reason}")
 
 
@@ -432,151 +436,3 @@ def _local(server: Server) -> Inbound:
 
     return LocalInbound(server.state, server.session, server.describe,
                         reject=server._refused_peer)  # fmt: skip
-
-
-def requester_gone(request: Request) -> bool:
-    """Whether the process that wrote ``request`` has exited (a zombie counts as exited); a
-    request without a pid is never judged gone."""
-    if request.pid <= 0:
-        return False
-    if not _pid_alive(request.pid):
-        return True
-    try:
-        with open(f"/proc/{request.pid}/stat", "rb") as stat:
-            fields = stat.read().rpartition(b")")[2].split()
-    except OSError:
-        return False
-    return bool(fields) and fields[0] in (b"Z", b"X")
-
-
-def _pid_alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except OSError:
-        return True  # it exists (another user's, say)
-    return True
-
-
-def _ask(request: Request, resolution: Resolution) -> Ask:
-    """The ask shown to the serving human: the requester's facts, as the serving policy sees
-    them, and the requester's provenance as data."""
-    from clearance.decide.decision import Decision
-    from clearance.intent.call import ToolCall
-
-    who = request.requester
-    call = ToolCall(who.tool or "tool", {}, who.cwd or "/", who.agent, who.session, who.agent_id)
-    gates = resolution.gates
-    decision = Decision("ask", resolution.reason or request.reason, resolution.rule, gates, call)
-    return Ask(decision, request.ask_id or request.id, who)
-
-
-class _Escalation:
-    """The serving session's terminal authorizer for one forwarded ask: its human, else one
-    hop up (relay), else nobody."""
-
-    __slots__ = ("request", "resolution", "server")
-
-    def __init__(self, server: Server, request: Request, resolution: Resolution) -> None:
-        self.server = server
-        self.request = request
-        self.resolution = resolution
-
-    def authorize(self, ask: Ask) -> Verdict:
-        from clearance.authority.dialog import terminal_available
-
-        server = self.server
-        tty = server.tty_path
-        if tty is not None and terminal_available(tty):
-            return self._ask_human(ask, tty)
-        if server.remote is not None:
-            return self._ask_human(ask, None)
-        if server.relay:
-            from clearance.authority.forwarding.relay import relay_up
-
-            return relay_up(server, self.request)
-        return Verdict("deny", f"No one could approve this: {NO_HUMAN} '{server.session}' "
-                       "(it runs without a terminal).", decided_by="unavailable",
-                       resolution="confirmation_unavailable")  # fmt: skip
-
-    def _ask_human(self, ask: Ask, tty_path: str | None) -> Verdict:
-        """Ask the human on ``tty_path`` and, when the server has one, the remote human too:
-        the first answer wins and the other prompt closes."""
-        from clearance.authority.forwarding.scope import forwarded_prompt, scoped_verdict
-
-        server, request = self.server, self.request
-        prompt = forwarded_prompt(ask, request)
-        if server.always is not None and request.grants:
-            first = request.grants[0]
-            label = f'Yes, always: {first.surface} "{first.pattern}" (written to your config)'
-            prompt = prompt.replace(always_label=label)
-        payload = {**server._fields(request), "agent": request.requester.agent,
-                   "session": request.requester.session, "message": ask.decision.reason,
-                   "forwarding": server._forwarding(request)}  # fmt: skip
-        ticket = None
-        if server.remote is not None:
-            ticket = server.remote.open(request, ask, prompt, self.resolution)
-            payload["link"] = ticket.link  # where the console shows it (notifications)
-            with server._lock:
-                server._tickets[request.id] = ticket
-            if request.id not in server._busy:  # abandoned before the ticket was known
-                ticket.withdraw("its requester is gone")
-        server._emit("ui_prompt", payload)
-        try:
-            answer = self._first_answer(prompt, tty_path, ticket)
-        finally:
-            if ticket is not None:
-                ticket.close("answered")
-                with server._lock:
-                    server._tickets.pop(request.id, None)
-        if ticket is not None and ticket.withdrawn:
-            server.withdrawn(request, ticket.withdrawn)
-            return Verdict("deny", "No one could approve this: the request was abandoned.",
-                           decided_by="unavailable", resolution="abandoned")  # fmt: skip
-        if not server.waiting(request):
-            # Nobody waits for this answer any more (the requester died, or serving stopped):
-            # record nothing — no grant for the whole session nobody needed.
-            return Verdict("deny", "No one could approve this: the request was abandoned.",
-                           decided_by="unavailable", resolution="abandoned")  # fmt: skip
-        return scoped_verdict(answer, ask, request, server)
-
-    def _first_answer(self, prompt: Prompt, tty_path: str | None, ticket: Ticket | None) -> Answer:
-        from clearance.authority.dialog import ask_on_terminal
-        from clearance.authority.prompt import Answer
-
-        server, request = self.server, self.request
-        timeout = max(request.expires - time.time(), 0.0)
-        if tty_path is None:
-            deadline = time.monotonic() + timeout
-            while ticket is not None and server.waiting(request):
-                left = deadline - time.monotonic()
-                if left <= 0:
-                    break
-                found = ticket.wait(min(left, 1.0))
-                if found is not None:
-                    return found
-                if ticket.closed:  # withdrawn
-                    break
-            return Answer("deny", "timeout")
-        with server._human:  # one terminal dialog at a time; the console shows them all
-            if ticket is not None and ticket.answer is not None:
-                return ticket.answer  # answered on the console while another dialog was open
-            server.dialog_open = True
-            server.observe("dialog_open", request, "")
-            try:
-                answer = ask_on_terminal(
-                    prompt, tty_path=tty_path,
-                    double_press=bool(server.engine.policy.setting("doublePressToConfirm", False)),
-                    timeout=max(request.expires - time.time(), 0.0),
-                    cancel=None if ticket is None else ticket.decided,
-                )  # fmt: skip
-            finally:
-                server.dialog_open = False
-                server.observe("dialog_closed", request, "")
-        if ticket is None or ticket.claim(answer, "terminal"):
-            return answer
-        if ticket.answer is not None:
-            server.observe("notice", request, f"answered first on {ticket.by}")
-            return ticket.answer
-        return answer
