@@ -99,7 +99,7 @@ def cold_start(runs: int) -> dict[str, list[float]]:
         with open(config, "w") as handle:
             handle.write(policy_with(100))
         check = [*clearance_command(), "check", "read", "notes.md"]
-        # A plain line is read without the parser; the other one loads tree-sitter.
+        # A literal line is read without the parser; the other one loads tree-sitter.
         bash = [*clearance_command(), "check", "bash", "git status && npm run build"]
         parsed = [*clearance_command(), "check", "bash", 'git log | grep "$(whoami)" > log']
         interleaved({"warm": check}, runs=2, env=env)  # fill the compiled-policy cache

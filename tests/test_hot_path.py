@@ -44,7 +44,7 @@ if {argv!r}[1] == "bash" and "$" in {argv!r}[2]:
         (["check", "read", "notes.md"], {"re", "tree_sitter", "enum"}),
         (["check", "--json", "mcp", "github:search"], {"re", "tree_sitter"}),
         (["check", "bash", 'git status && rm -rf "$BUILD"'], {"re", "enum"}),
-        # a plain line is read without the parser: tree-sitter is not even loaded
+        # a literal line is read without the parser: tree-sitter is not even loaded
         (["check", "bash", "git status && rm -rf build"], {"re", "enum", "tree_sitter._binding"}),
     ],
 )

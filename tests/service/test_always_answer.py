@@ -7,8 +7,8 @@ from typing import Any
 from clearance.authority.ask import Requester
 from clearance.authority.forwarding.escalation import forwarded_ask
 from clearance.authority.forwarding.protocol import GateFact, Request
+from clearance.authority.forwarding.reach import reach_verdict
 from clearance.authority.forwarding.resolution import resolve
-from clearance.authority.forwarding.scope import scoped_verdict
 from clearance.authority.forwarding.server import Server
 from clearance.authority.prompt import Answer
 from clearance.decide.engine import Engine
@@ -35,7 +35,7 @@ def test_always_approves_and_writes_the_first_pattern_to_the_global_config(world
     server = serving(world, always=True)
     req = request(world)
     ask = forwarded_ask(req, resolve(req, server.engine.policy.rules))
-    verdict = scoped_verdict(Answer("always"), ask, req, server)
+    verdict = reach_verdict(Answer("always"), ask, req, server)
     assert verdict.action == "allow" and not verdict.grants
     assert '"npm test*": "allow"' in config.read_text()
     policy = load_policy(cwd=str(world.home), use_cache=False)
@@ -48,5 +48,5 @@ def test_a_config_that_cannot_take_it_still_approves_this_call_and_is_left_alone
     server = serving(world, always=True)
     req = request(world)
     ask = forwarded_ask(req, resolve(req, server.engine.policy.rules))
-    assert scoped_verdict(Answer("always"), ask, req, server).action == "allow"
+    assert reach_verdict(Answer("always"), ask, req, server).action == "allow"
     assert config.read_text() == '{"permission": {"bash": 7}}'

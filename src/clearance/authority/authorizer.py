@@ -5,7 +5,7 @@ the Python API) in order; the first answer that is not ``defer`` wins. A link ma
 a path surface (``path*``, ``external_directory*``): such an allow is turned into ``defer`` —
 where files may go stays with the human (docs/approvals.md, "Who answers an ask"). An unregistered
 name
-is skipped and reported. When every link defers, the terminal authorizer decides.
+is skipped and reported. When every link defers, the last word decides.
 """
 
 from __future__ import annotations
@@ -74,19 +74,19 @@ def _touches_paths(ask: Ask) -> bool:
 
 
 class Chain:
-    """The configured links, in order, then the terminal authorizer."""
+    """The configured links, in order, then the last word."""
 
-    __slots__ = ("names", "report", "terminal")
+    __slots__ = ("last_word", "names", "report")
 
     def __init__(
         self,
         names: Sequence[str],
-        terminal: Authorizer,
+        last_word: Authorizer,
         *,
         report: Callable[[str, dict[str, object]], None] | None = None,
     ) -> None:
         self.names = tuple(names)
-        self.terminal = terminal
+        self.last_word = last_word
         self.report = report or (lambda event, fields: None)
 
     def authorize(self, ask: Ask) -> Verdict:
@@ -113,4 +113,4 @@ class Chain:
                     resolution=f"authorizer_{'allowed' if verdict.action == 'allow' else 'denied'}",
                     source=name,
                 )
-        return self.terminal.authorize(ask)
+        return self.last_word.authorize(ask)

@@ -93,7 +93,7 @@ COMMANDS: tuple[Command, ...] = (
     ),
     Command(
         "authorize",
-        "clearance.cli.gate:run_gate",
+        "clearance.cli.authorize:run_authorize",
         "decide end to end, asking on the terminal (exit 0 allow, 4 deny)",
         "Decide one call end to end, as a host would: session grants, yolo, the authorizer\n"
         "chain and the dialog on the terminal when the policy asks, the review log and events.\n"
@@ -298,7 +298,7 @@ COMMANDS: tuple[Command, ...] = (
     ),
     Command(
         "grants",
-        "clearance.cli.sessions:run_sessions",
+        "clearance.cli.grants:run_grants",
         "list and clear session grants",
         'List the sessions holding grants ("for this session" answers), show or clear one.\n'
         "Exit status 1 when --show or --clear names a session with no grants.\n"

@@ -226,7 +226,7 @@ def stderr_block(reason: str) -> Reply:
 
 
 class _Answered:
-    """The terminal for a call the host's dialog already answered (``HookEvent.answer``)."""
+    """The last word for a call the host's dialog already answered (``HookEvent.answer``)."""
 
     def __init__(self, choice: str) -> None:
         self.choice = choice
@@ -239,7 +239,7 @@ class _Answered:
 
 
 class _Recording:
-    """A terminal that remembers the ask it saw (to offer its choices to the host)."""
+    """A last word that remembers the ask it saw (to offer its choices to the host)."""
 
     def __init__(self, inner: Any) -> None:
         self.inner = inner
@@ -335,7 +335,7 @@ def decide_full(
     """:func:`decide`, and for an ask left to the host's dialog the choices it may offer.
     ``load``: where the engine comes from (a service's engines held in memory); by default
     it is loaded for this call."""
-    from clearance.hosts.claude_code.hook import HostTerminal, _config_note, _only_fallback
+    from clearance.hosts.claude_code.hook import HostLastWord, _config_note, _only_fallback
     from clearance.hosts.gatekeeper import Gatekeeper
 
     call = event.call
@@ -356,7 +356,7 @@ def decide_full(
 
         redeem_token(engine.state or state_root(env), event.token, call)
         keeper = Gatekeeper.from_config(
-            engine, env=env, terminal=_Answered(event.answer), host=adapter.name
+            engine, env=env, last_word=_Answered(event.answer), host=adapter.name
         )
     else:
         mode = ask_mode(engine.policy, adapter.key)
@@ -365,10 +365,10 @@ def decide_full(
 
         log, bus = reporting(engine.policy, engine.state or state_root(env))
         # Forwarding events go to the same review log as the gatekeeper's.
-        terminal = HostTerminal(engine, mode, event.nobody, note, host=adapter.name,
+        last_word = HostLastWord(engine, mode, event.nobody, note, host=adapter.name,
                                 report=None if log is None else log.record)  # fmt: skip
-        recording = _Recording(terminal)
-        keeper = Gatekeeper(engine, log=log, bus=bus, terminal=recording, host=adapter.name)
+        recording = _Recording(last_word)
+        keeper = Gatekeeper(engine, log=log, bus=bus, last_word=recording, host=adapter.name)
     outcome = keeper.resolve(call, decision)
     if outcome.action == "allow":
         return "allow", outcome.reason, []

@@ -2,7 +2,7 @@
 
 ``decide(call)`` runs the engine; a deny is logged as ``blocked`` and refused without a prompt;
 an ask left after session grants and yolo (both applied by the engine, ``decide/lift.py``) goes
-to the authorizer chain and the terminal authorizer; "for this session" answers are recorded as
+to the authorizer chain and the last word; "for this session" answers are recorded as
 grants. Every resolution is written to the review log and emitted as a ``decision`` event;
 ``ui_prompt`` is emitted exactly when a human is about to be asked. Any exception between the
 call and the verdict denies the call and writes ``gate_error`` (fail closed).
@@ -116,21 +116,21 @@ class Gatekeeper:
         log: ReviewLog | None = None,
         bus: EventBus | None = None,
         tty_path: str = "/dev/tty",
-        terminal: Authorizer | None = None,
+        last_word: Authorizer | None = None,
         host: str | None = "python",
     ) -> None:
         """``host`` names the host in a forwarded ask's provenance (``hosts.names.HOSTS``;
         ``python`` for a program calling this API).
-        ``authorizer`` answers asks (default: the configured chain, then ``terminal`` — by
+        ``authorizer`` answers asks (default: the configured chain, then ``last_word`` — by
         default the human on ``tty_path``, else a serving session, else nobody); ``log`` and
-        ``bus`` receive every resolution. A host with its own dialog passes a ``terminal`` that
+        ``bus`` receive every resolution. A host with its own dialog passes a ``last_word`` that
         may answer ``defer``: the outcome is then ``ask``, for the host to put to its user."""
         self.engine = engine
         self.log = log
         self.bus = bus
         self.host = host
         self.authorizer = authorizer or self._default_authorizer(
-            tty_path=tty_path, terminal=terminal
+            tty_path=tty_path, last_word=last_word
         )
 
     @classmethod
@@ -140,7 +140,7 @@ class Gatekeeper:
         *,
         authorizer: Authorizer | None = None,
         tty_path: str = "/dev/tty",
-        terminal: Authorizer | None = None,
+        last_word: Authorizer | None = None,
         env: Mapping[str, str] | None = None,
         host: str | None = "python",
     ) -> Gatekeeper:
@@ -149,15 +149,15 @@ class Gatekeeper:
 
         log, bus = reporting(engine.policy, engine.state or state_root(env))
         return cls(engine, authorizer=authorizer, log=log, bus=bus, tty_path=tty_path,
-                   terminal=terminal, host=host)  # fmt: skip
+                   last_word=last_word, host=host)  # fmt: skip
 
-    def _default_authorizer(self, *, tty_path: str, terminal: Authorizer | None) -> Authorizer:
+    def _default_authorizer(self, *, tty_path: str, last_word: Authorizer | None) -> Authorizer:
         from clearance.authority.authorizer import Chain
 
         policy = self.engine.policy
         names = policy.setting("authorizerChain", []) or []
-        if terminal is not None:
-            return Chain(names, terminal, report=self.write)
+        if last_word is not None:
+            return Chain(names, last_word, report=self.write)
         from clearance.authority.forwarding.child import ForwardingAuthorizer
         from clearance.authority.terminal import TerminalAuthorizer
 

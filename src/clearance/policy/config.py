@@ -1,4 +1,4 @@
-"""One configuration document → a validated :class:`ScopeConfig`.
+"""One configuration document → a validated :class:`LayerConfig`.
 
 Validation is strict where a mistake would silently change a decision (action words, surface
 names, types) and every error names the file, line and column and what is allowed there.
@@ -28,7 +28,7 @@ if TYPE_CHECKING:
 __all__ = [
     "FOREIGN_KNOBS",
     "SETTINGS",
-    "ScopeConfig",
+    "LayerConfig",
     "SelfTest",
     "load_config_file",
     "parse_config",
@@ -99,7 +99,7 @@ class SelfTest(Frozen):
             _set(self, key, value)
 
 
-class ScopeConfig(Frozen):
+class LayerConfig(Frozen):
     """Everything one configuration file says."""
 
     __slots__ = (
@@ -205,7 +205,7 @@ def _tests(ck: Checker, value: object) -> tuple[SelfTest, ...]:
     return tuple(out)
 
 
-def parse_config(text: str, file: str) -> ScopeConfig:
+def parse_config(text: str, file: str) -> LayerConfig:
     """Validate one configuration document. Raises :class:`ConfigError`."""
     try:
         doc = parse(text)
@@ -276,13 +276,13 @@ def parse_config(text: str, file: str) -> ScopeConfig:
                 key=True,
             )
     warnings.extend(ck.warnings)
-    return ScopeConfig(
+    return LayerConfig(
         file, permission, tuple(agents), yolo, tests, tuple(settings), tuple(warnings),
         tuple(ck.rule_errors),
     )  # fmt: skip
 
 
-def load_config_file(path: str) -> ScopeConfig:
+def load_config_file(path: str) -> LayerConfig:
     """Read and validate ``path``. Raises :class:`ConfigError` (unreadable files included)."""
     import stat
 

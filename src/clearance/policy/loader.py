@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     from collections.abc import Mapping
     from typing import Any
 
-    from clearance.policy.config import ScopeConfig
+    from clearance.policy.config import LayerConfig
     from clearance.policy.discovery import Probe
     from clearance.policy.layering import RuleTuple
     from clearance.policy.permission import PermissionMap
@@ -201,10 +201,10 @@ def _compile(
     rule_errors: list[ConfigError] = []  # one rule failed; it asks, the file's others stand
     warnings: list[str] = []
     files: list[str] = []
-    loaded: list[tuple[str, ScopeConfig]] = []
+    loaded: list[tuple[str, LayerConfig]] = []
     trusted = False
 
-    def use(origin: str, path: str, scope: ScopeConfig) -> None:
+    def use(origin: str, path: str, scope: LayerConfig) -> None:
         loaded.append((origin, scope))
         files.append(path)
         rule_errors.extend(scope.errors)

@@ -77,7 +77,7 @@ def _agree(text: str, home_ok: bool) -> None:
     fast = _walk(text, home_ok, True)
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(command, "build_word", _general_build_word)
-        patch.setattr(command, "_plain_words", lambda node, text, safe: None)
+        patch.setattr(command, "_literal_words", lambda node, text, safe: None)
         general = _walk(text, home_ok, False)
     assert fast == general, text
 

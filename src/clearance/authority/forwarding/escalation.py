@@ -6,7 +6,7 @@ and naming the requester, raced against the web console when there is one (the f
 wins and the other prompt closes, :mod:`~clearance.authority.forwarding.remote`); with no human,
 one hop up (:mod:`~clearance.authority.forwarding.relay`); else nobody, which denies. The answer's
 scope ("this subagent only", "the whole session", "always") is applied by
-:mod:`~clearance.authority.forwarding.scope`. What the :class:`~.server.Server` keeps — which
+:mod:`~clearance.authority.forwarding.reach`. What the :class:`~.server.Server` keeps — which
 requests wait, which were answered, the review log — stays there; this module only asks.
 """
 
@@ -92,7 +92,7 @@ class Escalation:
     def _ask_human(self, ask: Ask, tty_path: str | None) -> Verdict:
         """Ask the human on ``tty_path`` and, when the server has one, the remote human too:
         the first answer wins and the other prompt closes."""
-        from clearance.authority.forwarding.scope import forwarded_prompt, scoped_verdict
+        from clearance.authority.forwarding.reach import forwarded_prompt, reach_verdict
 
         server, request = self.server, self.request
         prompt = forwarded_prompt(ask, request)
@@ -125,7 +125,7 @@ class Escalation:
             # record nothing — no grant for the whole session nobody needed.
             return Verdict("deny", "No one could approve this: the request was abandoned.",
                            decided_by="unavailable", resolution="abandoned")  # fmt: skip
-        return scoped_verdict(answer, ask, request, server)
+        return reach_verdict(answer, ask, request, server)
 
     def _first_answer(self, prompt: Prompt, tty_path: str | None, ticket: Ticket | None) -> Answer:
         from clearance.authority.dialog import ask_on_terminal

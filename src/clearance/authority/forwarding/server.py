@@ -7,7 +7,7 @@ resolves each request that arrives against its own base policy and session grant
 once, with no prompt and no ``ui_prompt``. An ask is escalated on a worker thread
 (:mod:`~clearance.authority.forwarding.escalation`: the configured chain, then the human on the
 dialog and the console, else a relay one hop up, else nobody), so automatic answers and
-keep-alives go on while the human thinks; :mod:`~clearance.authority.forwarding.scope` applies
+keep-alives go on while the human thinks; :mod:`~clearance.authority.forwarding.reach` applies
 the answer's scope.
 
 Each request id is answered once: a request sent again (its requester reconnected) joins the one

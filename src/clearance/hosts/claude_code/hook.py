@@ -53,7 +53,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "ASK_MODES",
-    "HostTerminal",
+    "HostLastWord",
     "answer",
     "ask_mode",
     "headless_reason",
@@ -78,7 +78,7 @@ HOST_INTERNAL_TOOLS = frozenset(
 _FAILS_CLOSED = "clearance fails closed, so the call is denied"
 
 
-class HostTerminal:
+class HostLastWord:
     """The last word on an ask inside Claude Code (after the configured authorizer chain).
 
     ``auto`` (the default): a serving session when one serves this call (``clearance serve``,
@@ -259,9 +259,9 @@ def pre_tool_use_answer(
     mode = ask_mode(engine.policy)
     log, bus = reporting(engine.policy, engine.state or state_root(env))
     # Forwarding events go to the same review log as the gatekeeper's.
-    terminal = HostTerminal(engine, mode, headless_reason(payload, env), note, started=started,
+    last_word = HostLastWord(engine, mode, headless_reason(payload, env), note, started=started,
                             host=host, report=None if log is None else log.record)  # fmt: skip
-    keeper = Gatekeeper(engine, log=log, bus=bus, terminal=terminal)
+    keeper = Gatekeeper(engine, log=log, bus=bus, last_word=last_word)
     outcome = keeper.resolve(call, decision, request_id)
     if outcome.action == "allow":
         return "allow", outcome.reason

@@ -16,7 +16,7 @@ from clearance.intent.sentinel import REPLAYED, UNMODELLED
 from clearance.intent.shell.assembly import MAX_LAYERS, Assembly, normalise_cwd
 from clearance.intent.shell.continuation import joined, touches_expansion
 from clearance.intent.shell.line import Line
-from clearance.intent.shell.plain import plain
+from clearance.intent.shell.literal import literal_line
 from clearance.intent.shell.source import Source
 from clearance.intent.shell.statement import Scope
 from clearance.intent.shell.token import merge
@@ -253,7 +253,7 @@ class _Session:
                 text = flat
             else:
                 unjoined = touches_expansion(text)
-        simple = plain(text, context, scope)
+        simple = literal_line(text, context, scope)
         if simple is not None:
             # Commands of literal words: bash's reading is fixed without a tree.
             asm = self._assembly(depth, payload)

@@ -10,7 +10,7 @@ heredoc continuations of a command through :meth:`Walk.statement`, :meth:`Walk.n
 common shapes are read with as few tree accesses as possible:
 
 * a command written only in safe characters (letters, digits, ``-_./:,@%+=``, single spaces)
-  takes its words from the text once the tree confirms one leaf per token (``_plain_words``);
+  takes its words from the text once the tree confirms one leaf per token (``_literal_words``);
 * otherwise a word, number or single-quoted string without children is built inline from the
   text, and everything else goes through :func:`~clearance.intent.shell.word.build_word`.
 
@@ -29,7 +29,7 @@ from clearance.intent.shell.word import (
     SUBSTITUTIONS,
     Word,
     expansion_floor,
-    plain_word,
+    literal_word,
     scan_substitutions,
 )
 from clearance.intent.shell.word_build import build_word
@@ -213,7 +213,7 @@ class Commands:
         subshells: list[Node] | None = None
         assigns: list[tuple[str, str | None]] | None = None
         spans = text is not None  # every separator so far is the source text between words
-        found = _plain_words(node, text, self.safe) if text is not None else None
+        found = _literal_words(node, text, self.safe) if text is not None else None
         if found is None:
             words: list[Word] = []
             children = node.children
@@ -267,11 +267,11 @@ class Commands:
             start, end = child.byte_range
             raw = text[start:end]
             if kind == "raw_string":
-                word = plain_word(start, end, raw)
+                word = literal_word(start, end, raw)
                 word.value = raw[1:-1]
                 word.quoted = True
             elif plain or (EXPANDING.isdisjoint(raw) and "\n" not in raw):
-                word = plain_word(start, end, raw)  # nothing to unquote or expand
+                word = literal_word(start, end, raw)  # nothing to unquote or expand
             else:
                 word = build_word(child, src, subs, self.home_ok, self.pwd_ok)
                 if kind == "word" and "\n" in raw:
@@ -371,7 +371,7 @@ def _add(words: list[Word], word: Word, src: Source) -> bool:
     return True
 
 
-def _plain_words(node: Node, text: str, safe: bool) -> list[Word] | None:
+def _literal_words(node: Node, text: str, safe: bool) -> list[Word] | None:
     """The words of a command written in safe text (see ``_SAFE``), read from the text; ``None``
     when the command is anything else.
 
@@ -392,7 +392,7 @@ def _plain_words(node: Node, text: str, safe: bool) -> list[Word] | None:
     words: list[Word] = []
     for token in tokens:
         end = start + len(token)
-        words.append(plain_word(start, end, token))
+        words.append(literal_word(start, end, token))
         start = end + 1
     words[0].sep = ""
     return words

@@ -7,7 +7,7 @@ facts the rest of the analyzer asks about: was it quoted, does it glob, may it s
 expand them against the home and the effective directory. Substitutions met inside the word are
 appended to the caller's ``subs`` list so the walk can descend into them.
 
-This module holds the :class:`Word`, :func:`plain_word` (a word that is its own text) and the
+This module holds the :class:`Word`, :func:`literal_word` (a word that is its own text) and the
 scans for substitutions and unmodelled expansions; any other word is built from its tree node
 by :func:`~clearance.intent.shell.word_build.build_word`.
 """
@@ -34,7 +34,7 @@ __all__ = [
     "Word",
     "collect_substitutions",
     "expansion_floor",
-    "plain_word",
+    "literal_word",
     "scan_substitutions",
 ]
 
@@ -105,7 +105,7 @@ class Word:
         return self.value is None
 
 
-def plain_word(start: int, end: int, raw: str) -> Word:
+def literal_word(start: int, end: int, raw: str) -> Word:
     """The :class:`Word` whose value is its own text (the hot path of the walk: a function call
     costs less than the class call of ``Word(start, end, raw, raw)``)."""
     word: Word = _new(Word)

@@ -17,10 +17,10 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from clearance.cli._args import Args
 
-__all__ = ["run_gate"]
+__all__ = ["run_authorize"]
 
 
-def run_gate(args: Args) -> int:
+def run_authorize(args: Args) -> int:
     from clearance.cli.calls import call_input, load_engine
     from clearance.hosts.gatekeeper import Gatekeeper
     from clearance.intent.call import ToolCall

@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from clearance.intent.shell import analysis as analysis_module
 from clearance.intent.shell import analyze, parser
-from clearance.intent.shell.plain import plain
+from clearance.intent.shell.literal import literal_line
 from clearance.intent.shell.source import Source
 from clearance.intent.shell.statement import Scope, Statement
 from clearance.intent.shell.walk import Walk
@@ -93,7 +93,7 @@ lines = st.builds(
 @given(lines)
 @settings(max_examples=1500, deadline=None)
 def test_an_accepted_line_is_the_statement_the_parser_reads(text: str) -> None:
-    statements = plain(text, "", Scope(None, "/w"))
+    statements = literal_line(text, "", Scope(None, "/w"))
     if statements is None:
         return
     walk, has_error = _walked(text)
@@ -106,7 +106,7 @@ def test_an_accepted_line_is_the_statement_the_parser_reads(text: str) -> None:
 def test_analysis_is_the_same_with_and_without_the_plain_reader(text: str) -> None:
     fast = analyze(text, cwd="/w", home="/h")
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(analysis_module, "plain", lambda *args: None)
+        patch.setattr(analysis_module, "literal_line", lambda *args: None)
         full = analyze(text, cwd="/w", home="/h")
     assert fast == full
 
@@ -119,7 +119,7 @@ PLAIN = [
 
 @pytest.mark.parametrize("text", PLAIN)
 def test_common_commands_are_plain(text: str) -> None:
-    statements = plain(text, "", Scope(None, "/w"))
+    statements = literal_line(text, "", Scope(None, "/w"))
     assert statements is not None and len(statements) == 1
     assert statements[0].text == text.strip()
     assert [w.value for w in statements[0].words] == text.split()
@@ -138,7 +138,7 @@ def test_common_commands_are_plain(text: str) -> None:
     ],
 )
 def test_quoted_strings_without_expansions_are_plain(text: str, values: list[str]) -> None:
-    statements = plain(text, "", Scope(None, "/w"))
+    statements = literal_line(text, "", Scope(None, "/w"))
     assert statements is not None
     assert [w.value for s in statements for w in s.words] == values
     assert all(w.quoted == ("'" in w.raw or '"' in w.raw) for s in statements for w in s.words)
@@ -155,7 +155,7 @@ def test_quoted_strings_without_expansions_are_plain(text: str, values: list[str
     ],
 )
 def test_chains_and_pipelines_of_plain_commands(text: str, shells: list[list[int]]) -> None:
-    statements = plain(text, "", Scope(None, "/w"))
+    statements = literal_line(text, "", Scope(None, "/w"))
     assert statements is not None
     assert [s[-1] for s in _sigs(statements)] == shells
 
@@ -170,4 +170,4 @@ def test_chains_and_pipelines_of_plain_commands(text: str, shells: list[list[int
     ],
 )  # fmt: skip
 def test_anything_else_takes_the_full_parse(text: str) -> None:
-    assert plain(text, "", Scope(None, "/w")) is None
+    assert literal_line(text, "", Scope(None, "/w")) is None

@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from clearance.authority.forwarding.server import Server
     from clearance.authority.prompt import Answer, Prompt
 
-__all__ = ["forwarded_prompt", "scoped_verdict"]
+__all__ = ["forwarded_prompt", "reach_verdict"]
 
 
 def _what(request: Request) -> str:
@@ -46,7 +46,7 @@ def forwarded_prompt(ask: Ask, request: Request) -> Prompt:
     return prompt.replace(suggestions=(only,), both_label=whole, reasons=reasons)  # type: ignore[no-any-return]
 
 
-def scoped_verdict(answer: Answer, ask: Ask, request: Request, server: Server) -> Verdict:
+def reach_verdict(answer: Answer, ask: Ask, request: Request, server: Server) -> Verdict:
     from clearance.authority.terminal import verdict_from_answer
 
     if answer.choice == "session":

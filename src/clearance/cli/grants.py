@@ -9,10 +9,10 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from clearance.cli._args import Args
 
-__all__ = ["run_sessions"]
+__all__ = ["run_grants"]
 
 
-def run_sessions(args: Args) -> int:
+def run_grants(args: Args) -> int:
     from clearance._display import escape
     from clearance.decide.grant import DiskGrants, list_sessions, remove_session
     from clearance.policy.state import state_root

@@ -1,10 +1,10 @@
-"""Plain command lines: simple commands of literal words, read without the parser.
+"""Literal command lines: simple commands of literal words, read without the parser.
 
 Most command lines an agent runs are a command name and a few literal words (``git status``,
 ``npm test -- --watch``), or a few of those joined by ``&&``, ``||``, ``;`` and ``|``
 (``git add -A && git commit -m wip``, ``git log | head -5``). For those, bash's reading is fixed by
 the characters alone: words split on blanks, commands split on the four operators, nothing
-quoted, expanded or redirected. :func:`plain` recognises exactly that shape from a conservative
+quoted, expanded or redirected. :func:`literal_line` recognises that shape from a conservative
 whitelist and builds the statements the tree walk would build — each element of a pipeline in a
 shell of its own — without loading a tree. Anything else (one character outside the whitelist, a
 reserved word, a leading assignment, a declaration builtin, ``&``, ``;;``, an empty command)
@@ -15,9 +15,9 @@ roads give the same statements for every line this module accepts.
 from __future__ import annotations
 
 from clearance.intent.shell.statement import Scope, Statement
-from clearance.intent.shell.word import Word, plain_word
+from clearance.intent.shell.word import Word, literal_word
 
-__all__ = ["plain"]
+__all__ = ["literal_line"]
 
 # Letters, digits and the punctuation bash reads as an ordinary word character in every
 # position after the command word: no quoting, expansion (`$ ~ * ? [ { }`), redirection
@@ -49,7 +49,7 @@ _SPECIAL = frozenset(
 )  # fmt: skip
 
 
-def plain(text: str, context: str, scope: Scope) -> list[Statement] | None:
+def literal_line(text: str, context: str, scope: Scope) -> list[Statement] | None:
     """The statements of ``text`` when it is plain commands joined by ``&& || ; |``, else
     ``None``."""
     shape = text
@@ -182,7 +182,7 @@ def _statement(
             word = Word(start, end, raw, _unquoted(raw))
             word.quoted = True
         else:
-            word = plain_word(start, end, raw)
+            word = literal_word(start, end, raw)
         word.sep = text[pos:start] if words else ""
         words.append(word)
         pos = end
