@@ -10,7 +10,7 @@ event loop: an ask holds its thread until someone answers, and a pathological li
 for the bash deadline, while the loop keeps serving the console and the other calls. The
 hand-off is a plain executor's (one queue put, one wake-up of the loop): with anyio's worker
 threads and a watcher task per call, the path around the engine cost more than the engine
-itself (``docs/decisions/0031-service17-one-process-cheap-hand-off.md``).
+itself (``docs/decisions/0031-one-process-cheap-hand-off.md``).
 
 A Claude Code that gives up on a call closes its connection; the ask then leaves the console at
 once and is abandoned (ADR 0021). Only a call still running after :data:`WATCH_AFTER` seconds

@@ -175,7 +175,7 @@ def start(
     app = build_app(service)
     # "auto": uvicorn's C parser (httptools, in the serve extra) when installed, else h11. The
     # parser is a quarter of a policy-resolved hook call's CPU with h11, and the service has one
-    # core to spend (docs/decisions/0031-service17-one-process-cheap-hand-off.md).
+    # core to spend (docs/decisions/0031-one-process-cheap-hand-off.md).
     common: dict[str, Any] = dict(
         log_level="warning", access_log=False, lifespan="off", loop="asyncio", http="auto",
         ws="none", proxy_headers=False, server_header=False, timeout_graceful_shutdown=1,
