@@ -57,7 +57,7 @@ class CommandPattern:
     """A compiled command rule; :meth:`match` takes the command as its program reads it."""
 
     __slots__ = (
-        "every", "forbidden", "joined", "operands", "pattern", "program", "required", "values",
+        "every", "forbidden", "joined", "needs", "operands", "pattern", "program", "required", "values",
         "words",
     )  # fmt: skip
 
@@ -150,6 +150,13 @@ class CommandPattern:
         if tail and tail != "*":
             self.operands = compile_pattern(" ".join(tail.split()) if self.joined else tail)
         self.every = action == "allow"
+        # A deny or ask whose operands are one literal (`rm [-r] /usr`) needs that word among
+        # the command's words: a cheap test before the command is parsed.
+        self.needs = (
+            self.operands.exact
+            if self.operands is not None and not self.joined and not self.every
+            else None
+        )
 
     def match(self, parsed: Parsed) -> bool:
         operands = parsed.operands

@@ -193,10 +193,11 @@ def command_hit(
         if index <= floor:
             break
         words = compiled.words
-        if words:
+        needs = compiled.needs
+        if words or needs is not None:
             if present is None:
                 present = frozenset(argv)
-            if not present.issuperset(words):
+            if not present.issuperset(words) or (needs is not None and needs not in present):
                 continue
         if parsed is None:
             from clearance.policy.program_grammar import parse_command

@@ -167,6 +167,11 @@ class Wildcard:
         if pattern.endswith(" *"):
             self._bare = _Glob(pattern[:-2])
 
+    @property
+    def exact(self) -> str | None:
+        """The one value this pattern matches, when it has no wildcard."""
+        return self._lit if self._kind == "exact" else None
+
     def match(self, value: str) -> bool:
         kind = self._kind
         if kind == "command":

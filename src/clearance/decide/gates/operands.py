@@ -45,6 +45,15 @@ def through_links(
     it. The more restrictive answer stands; a path with no link on it costs a comparison or
     two."""
     home = normal_path(home) if home[:1] == "/" else ""
+    if not any(
+        result.action != "deny" and rules.has_command_rules(unit.canonical.partition(" ")[0])
+        for unit, result in decided
+    ) and all(
+        fact.canonical == fact.path != home and typed_path(fact.raw, fact.path) == fact.path
+        for fact in facts
+        if fact.path is not None and fact.canonical is not None
+    ):
+        return  # no link, no home and no name the line made; no command rule to meet plainly
     by_raw: dict[str, list[PathFact]] = {}
     by_path: dict[str, list[PathFact]] = {}
     for fact in facts:
