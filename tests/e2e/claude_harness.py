@@ -16,7 +16,8 @@ from pathlib import Path
 from typing import Any
 
 from model_server import Conversation, ModelServer
-from user_harness import CACHE, CLEARANCE, TemporaryUser
+from user_harness import CACHE, TemporaryUser
+from user_harness import CLEARANCE as CLEARANCE  # re-exported for the tests
 
 CLAUDE = CACHE / "claude-code" / "node_modules" / ".bin" / "claude"
 TIMEOUT = 180

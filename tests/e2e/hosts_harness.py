@@ -15,7 +15,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-from user_harness import CACHE, CLEARANCE, TemporaryUser, free_port
+from user_harness import CACHE, TemporaryUser, free_port
+from user_harness import CLEARANCE as CLEARANCE  # re-exported for the tests
 from wire_server import Script, WireServer
 
 TIMEOUT = 150

@@ -293,7 +293,7 @@ def test_a_session_grant_for_a_call_without_a_session_covers_that_call_only(
     # No store was made on the engine, which may serve other sessions too (the service caches
     # engines per project): the next call of any session asks again.
     assert gk.engine.grants is None
-    gk.authorizer = Scripted(Verdict("deny", "no"))  # type: ignore[assignment]
+    gk.authorizer = Scripted(Verdict("deny", "no"))
     again = gk.decide(ToolCall("webfetch", {"url": "https://x"}, str(tmp_path), "a", "s2"))
     assert again.action == "deny"
     assert "grants" not in lines(log)[1]

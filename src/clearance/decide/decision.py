@@ -10,7 +10,8 @@ if TYPE_CHECKING:
 
     from clearance.intent.call import ToolCall
     from clearance.intent.path import PathFact
-    from clearance.policy.rule import Action, Rule
+    from clearance.policy.rule import Rule
+    from clearance.policy.rule_type import Action
 
 __all__ = ["Decision", "GateResult", "UnitFact"]
 

@@ -57,8 +57,8 @@ class CommandPattern:
     """A compiled command rule; :meth:`match` takes the command as its program reads it."""
 
     __slots__ = (
-        "every", "forbidden", "joined", "needs", "operands", "pattern", "program", "required", "values",
-        "words",
+        "every", "forbidden", "joined", "needs", "operands", "pattern", "program", "required",
+        "values", "words",
     )  # fmt: skip
 
     def __init__(self, pattern: str, action: str) -> None:

@@ -11,7 +11,7 @@ if TYPE_CHECKING:
     from collections.abc import Iterable, Sequence
 
     from clearance.policy.command_rule import CommandPattern
-    from clearance.policy.rule import Rule
+    from clearance.policy.rule_type import Rule
     from clearance.policy.wildcard import Wildcard
 
 __all__ = ["SurfaceIndex", "command_hit", "literal_head"]

@@ -15,7 +15,7 @@ def request(machine: object) -> dict[str, object]:
     data = Request(id=new_id(), nonce=new_nonce(), target="S", created=now, expires=now + 60,
                    requester=Requester("explore", "C1", "/w", "bash", "bash", "ls"),
                    reason="asked").as_json()  # fmt: skip
-    data["requester"]["machine"] = machine  # type: ignore[index]
+    data["requester"]["machine"] = machine
     return data
 
 
