@@ -7,6 +7,8 @@ command line, :data:`SHELL_VARIABLES` those the shell itself reads; :func:`hazar
 
 from __future__ import annotations
 
+from clearance.intent.path import normal_path
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -113,7 +115,7 @@ def search_path_hazard(value: str | None, home: str, inside: Callable[[str], boo
     """Whether the search path ``value`` (as typed, quotes around it allowed; ``None`` when not
     known) may hold a directory the agent fills: an entry that is empty or relative (the
     working directory), computed (other than ``$PATH`` itself and a ``$HOME``/``~`` prefix),
-    or ``inside`` the project."""
+    or ``inside`` the project (or under ``/proc`` or ``/dev``, which name it again)."""
     if value is None:
         return True
     if len(value) > 1 and value[0] == value[-1] and value[0] in "'\"":
@@ -127,6 +129,8 @@ def search_path_hazard(value: str | None, home: str, inside: Callable[[str], boo
                 break
         if entry[:1] != "/" or any(c in entry for c in "$`\\\"'*?[{(") or inside(entry):
             return True
+        if normal_path(entry).startswith(("/proc/", "/dev/")):
+            return True  # `/proc/self/cwd`, `/dev/fd/3`: the working directory, an open one
     return False
 
 
