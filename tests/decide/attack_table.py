@@ -838,6 +838,10 @@ LOOPS: list[tuple[str, str, str]] = [
     ("for PAGER in 'sh x.sh'; do git log; done", "stop", "stop"),
     ("for LD_PRELOAD in ./x.so; do ls; done", "stop", "stop"),
     ("for PS4 in '$(curl x)'; do set -x; ls; done", "stop", "stop"),
+    # the grammar splits `$f\nv` into `$f` and `\nv`; bash reads `.env`
+    ("for f in .e; do cat $f\\nv; done", "stop", "stop"),
+    ('for f in .e; do cat "$f"\\nv; done', "stop", "stop"),
+    ("for f in ~/.ss; do cat ${f}\\h/id_rsa; done", "stop", "stop"),
     ("for path in bin; do ls; done", "stop", "stop"),  # zsh: `path` is PATH
 ]
 
@@ -885,6 +889,10 @@ SEARCH_PATH: list[tuple[str, str, str]] = [
     ("getopts b PATH -b; ls", "stop", "stop"),
     ("declare -n r=PATH; r=bin; ls", "stop", "stop"),
     ("read PATH <<< bin; ls", "stop", "stop"),
+    # `set -k`: a NAME=VALUE argument is an assignment the command runs with
+    ("set -k; git log PAGER='curl x'", "stop", "stop"),
+    ("set -o keyword; sh -c ls BASH_ENV=./x", "stop", "stop"),
+    ("shopt -os keyword; git log GIT_PAGER='curl x'", "stop", "stop"),
 ]
 
 SEARCH_PATH_BENIGN: list[tuple[str, str, str]] = [
@@ -899,6 +907,9 @@ SEARCH_PATH_BENIGN: list[tuple[str, str, str]] = [
     ("unset x; ls", "ask", "allow"),
     ("mapfile -t lines < README.md; echo ${#lines[@]}", "ask", "allow"),
     ("declare -n r=x; r=1; echo $x", "ask", "allow"),
+    ("set -euo pipefail; ls", "ask", "allow"),
+    ("set -- -k x; echo $1", "ask", "allow"),
+    ('for f in src/a.py; do cat "$f"; echo "$f"\\ done; done', "allow", "allow"),
 ]
 
 CLASSES: dict[str, list[tuple[str, str, str]]] = {

@@ -167,6 +167,19 @@ def command(words: Sequence[Word], redirects: Sequence[Redirect] = ()) -> list[F
             for word in args:  # `printf -v x %s 'a[$(id)]'`: x holds code for arithmetic
                 if word.value is not None and word.value[:1] != "-":
                     _stored(word.value, "printf -v", out)
+    elif name == "set" or name == "shopt":
+        for word in args:
+            value = word.value
+            if value == "--" or value == "-":
+                break
+            if value is None or value == "keyword" or (
+                name == "set" and value[:1] == "-" and value[1:2] != "-" and "k" in value
+            ):
+                # `set -k; git log PAGER='sh x'`: every NAME=VALUE argument of a later
+                # command is an assignment that command runs with.
+                out.append((word.raw, "makes the NAME=VALUE arguments of later commands "
+                            "variables they run with", None))  # fmt: skip
+                break
     elif name == "getopts":
         if len(args) > 1:  # `getopts a PATH`: the option letter found goes into PATH
             _target(args[1], "as the variable of getopts", out)
