@@ -172,8 +172,10 @@ def command(words: Sequence[Word], redirects: Sequence[Redirect] = ()) -> list[F
             value = word.value
             if value == "--" or value == "-":
                 break
-            if value is None or value == "keyword" or (
-                name == "set" and value[:1] == "-" and value[1:2] != "-" and "k" in value
+            if (
+                value is None
+                or value == "keyword"
+                or (name == "set" and value[:1] == "-" and value[1:2] != "-" and "k" in value)
             ):
                 # `set -k; git log PAGER='sh x'`: every NAME=VALUE argument of a later
                 # command is an assignment that command runs with.
