@@ -889,6 +889,12 @@ SEARCH_PATH: list[tuple[str, str, str]] = [
     ("getopts b PATH -b; ls", "stop", "stop"),
     ("declare -n r=PATH; r=bin; ls", "stop", "stop"),
     ("read PATH <<< bin; ls", "stop", "stop"),
+    # the line sets HOME: `~` and `$HOME` in PATH name what it chose
+    ("HOME=$PWD PATH=~/bin ls", "stop", "stop"),
+    ("HOME=.; PATH=$HOME/bin ls", "stop", "stop"),
+    ("export HOME=$PWD; PATH=~/bin:$PATH git status", "stop", "stop"),
+    ("PATH[0]=bin; ls", "stop", "stop"),
+    ("zsh -lc 'path[1]=bin; ls'", "stop", "stop"),
     # `set -k`: a NAME=VALUE argument is an assignment the command runs with
     ("set -k; git log PAGER='curl x'", "stop", "stop"),
     ("set -o keyword; sh -c ls BASH_ENV=./x", "stop", "stop"),
@@ -908,6 +914,7 @@ SEARCH_PATH_BENIGN: list[tuple[str, str, str]] = [
     ("mapfile -t lines < README.md; echo ${#lines[@]}", "ask", "allow"),
     ("declare -n r=x; r=1; echo $x", "ask", "allow"),
     ("set -euo pipefail; ls", "ask", "allow"),
+    ("HOME=/tmp PATH=/usr/bin ls", "allow", "allow"),
     ("set -- -k x; echo $1", "ask", "allow"),
     ('for f in src/a.py; do cat "$f"; echo "$f"\\ done; done', "allow", "allow"),
 ]
