@@ -895,6 +895,13 @@ SEARCH_PATH: list[tuple[str, str, str]] = [
     ("export HOME=$PWD; PATH=~/bin:$PATH git status", "stop", "stop"),
     ("PATH[0]=bin; ls", "stop", "stop"),
     ("zsh -lc 'path[1]=bin; ls'", "stop", "stop"),
+    # git reads its config from $HOME, and opens the files these name
+    ("HOME=. git status", "stop", "stop"),
+    ("GIT_WORK_TREE=~/.ssh git diff", "stop", "stop"),
+    ("GIT_INDEX_FILE=~/.bashrc git status", "stop", "stop"),
+    ("GIT_TRACE=~/.bashrc git status", "stop", "stop"),
+    ("GIT_TRACE2_EVENT=~/.bashrc git status", "stop", "stop"),
+    ("GIT_COMMON_DIR=x git log", "stop", "stop"),
     # `set -k`: a NAME=VALUE argument is an assignment the command runs with
     ("set -k; git log PAGER='curl x'", "stop", "stop"),
     ("set -o keyword; sh -c ls BASH_ENV=./x", "stop", "stop"),
@@ -914,7 +921,8 @@ SEARCH_PATH_BENIGN: list[tuple[str, str, str]] = [
     ("mapfile -t lines < README.md; echo ${#lines[@]}", "ask", "allow"),
     ("declare -n r=x; r=1; echo $x", "ask", "allow"),
     ("set -euo pipefail; ls", "ask", "allow"),
-    ("HOME=/tmp PATH=/usr/bin ls", "allow", "allow"),
+    ("GIT_AUTHOR_NAME=x git log", "allow", "allow"),
+    ("GIT_TERMINAL_PROMPT=0 git status", "allow", "allow"),
     ("set -- -k x; echo $1", "ask", "allow"),
     ('for f in src/a.py; do cat "$f"; echo "$f"\\ done; done', "allow", "allow"),
 ]

@@ -82,8 +82,15 @@ VARIABLES: dict[str, str] = {
     "ZIPOPT": "zip(1) ENVIRONMENT",
     "CURL_HOME": "curl(1) (.curlrc)",
     "XDG_CONFIG_HOME": "git-config(1) FILES",
+    "HOME": "git-config(1) FILES (~/.gitconfig: core.fsmonitor, core.pager), every dotfile",
+    "GIT_WORK_TREE": "git(1) ENVIRONMENT (the files git reads and writes as the work tree)",
+    "GIT_INDEX_FILE": "git(1) ENVIRONMENT (a file git rewrites)",
+    "GIT_OBJECT_DIRECTORY": "git(1) ENVIRONMENT",
+    "GIT_ALTERNATE_OBJECT_DIRECTORIES": "git(1) ENVIRONMENT",
+    "GIT_COMMON_DIR": "git(1) ENVIRONMENT (the repository's config and hooks)",
 }
-_VARIABLE_PREFIXES = ("LD_", "DYLD_", "GIT_CONFIG_KEY_", "GIT_CONFIG_VALUE_")
+# GIT_TRACE*: a file git appends to (`GIT_TRACE=~/.bashrc git status`).
+_VARIABLE_PREFIXES = ("LD_", "DYLD_", "GIT_CONFIG_KEY_", "GIT_CONFIG_VALUE_", "GIT_TRACE")
 
 # Variables whose value is a command line (its literal value is parsed as a payload).
 COMMAND_VARIABLES = frozenset(
