@@ -827,6 +827,22 @@ LOOPS: list[tuple[str, str, str]] = [
     ("zsh -lc 'cat ***/id_rsa'", "stop", "stop"),
     ("zsh -lc 'cat x**/y'", "stop", "stop"),
     ("zsh -lc 'cat **/.env'", "stop", "deny"),
+    # a loop value is assigned as `f=VALUE` is: arithmetic or a subscript re-reads its code
+    ("for f in 'a[$(curl x)]'; do echo $((f)); done", "stop", "deny"),
+    ("for f in 'a[$(rm -rf x)]'; do a=(1); echo ${a[$f]}; done", "stop", "deny"),
+    ("for f in 'a[$(curl x)]'; do printf -v \"$f\" x; done", "stop", "deny"),
+    ('for f in x; do compgen -f -V f -- .en; cat "$f"; done', "stop", "stop"),
+    # a loop variable, or a builtin's target, that the shell or a program reads
+    ("for PATH in bin; do ls; done", "stop", "stop"),
+    ("select PATH in bin; do ls; done <<< 1", "stop", "stop"),
+    ("for PAGER in 'sh x.sh'; do git log; done", "stop", "stop"),
+    ("for LD_PRELOAD in ./x.so; do ls; done", "stop", "stop"),
+    ("for PS4 in '$(curl x)'; do set -x; ls; done", "stop", "stop"),
+    # the grammar splits `$f\nv` into `$f` and `\nv`; bash reads `.env`
+    ("for f in .e; do cat $f\\nv; done", "stop", "stop"),
+    ('for f in .e; do cat "$f"\\nv; done', "stop", "stop"),
+    ("for f in ~/.ss; do cat ${f}\\h/id_rsa; done", "stop", "stop"),
+    ("for path in bin; do ls; done", "stop", "stop"),  # zsh: `path` is PATH
 ]
 
 LOOPS_BENIGN: list[tuple[str, str, str]] = [
@@ -843,6 +859,9 @@ LOOPS_BENIGN: list[tuple[str, str, str]] = [
     ("a=1 b=2", "allow", "allow"),
     ("zsh -lc 'ls && (cd src && ls)'", "allow", "allow"),
     ("zsh -lc 'cat src/**/a.py'", "allow", "allow"),
+    ("for f in 1 2; do echo $((f + 1)); done", "allow", "allow"),
+    ("for p in src/a.py; do cat $p; done", "allow", "allow"),
+    ("for i in a b; do printf -v x %s $i; echo $x; done", "allow", "allow"),
 ]
 
 # The search path: a directory the agent fills put on PATH makes an allowed name run its file.
@@ -858,6 +877,35 @@ SEARCH_PATH: list[tuple[str, str, str]] = [
     ("export PATH=.:$PATH && git status", "stop", "stop"),
     ("declare -x PATH=bin; ls", "stop", "stop"),
     ("env PATH=bin ls", "stop", "stop"),
+    ("env -u HOME PATH=bin ls", "stop", "stop"),
+    ("env --chdir / PATH=bin ls", "stop", "stop"),
+    ("PATH=/proc/self/cwd/bin ls", "stop", "stop"),
+    ("PATH=/usr/bin:/dev/fd/3 ls", "stop", "stop"),
+    ("printf -v PATH bin; ls", "stop", "stop"),
+    ("printf -vPATH bin; ls", "stop", "stop"),
+    ('x=PATH; printf -v "$x" bin; ls', "stop", "stop"),
+    ("unset PATH; ls", "stop", "stop"),
+    ("mapfile -t PATH <<< bin; ls", "stop", "stop"),
+    ("getopts b PATH -b; ls", "stop", "stop"),
+    ("declare -n r=PATH; r=bin; ls", "stop", "stop"),
+    ("read PATH <<< bin; ls", "stop", "stop"),
+    # the line sets HOME: `~` and `$HOME` in PATH name what it chose
+    ("HOME=$PWD PATH=~/bin ls", "stop", "stop"),
+    ("HOME=.; PATH=$HOME/bin ls", "stop", "stop"),
+    ("export HOME=$PWD; PATH=~/bin:$PATH git status", "stop", "stop"),
+    ("PATH[0]=bin; ls", "stop", "stop"),
+    ("zsh -lc 'path[1]=bin; ls'", "stop", "stop"),
+    # git reads its config from $HOME, and opens the files these name
+    ("HOME=. git status", "stop", "stop"),
+    ("GIT_WORK_TREE=~/.ssh git diff", "stop", "stop"),
+    ("GIT_INDEX_FILE=~/.bashrc git status", "stop", "stop"),
+    ("GIT_TRACE=~/.bashrc git status", "stop", "stop"),
+    ("GIT_TRACE2_EVENT=~/.bashrc git status", "stop", "stop"),
+    ("GIT_COMMON_DIR=x git log", "stop", "stop"),
+    # `set -k`: a NAME=VALUE argument is an assignment the command runs with
+    ("set -k; git log PAGER='curl x'", "stop", "stop"),
+    ("set -o keyword; sh -c ls BASH_ENV=./x", "stop", "stop"),
+    ("shopt -os keyword; git log GIT_PAGER='curl x'", "stop", "stop"),
 ]
 
 SEARCH_PATH_BENIGN: list[tuple[str, str, str]] = [
@@ -867,6 +915,16 @@ SEARCH_PATH_BENIGN: list[tuple[str, str, str]] = [
     ('export PATH="$HOME/.local/bin:$PATH" && ls', "ask", "allow"),
     ("export PATH; ls", "ask", "allow"),
     ("echo $PATH", "allow", "allow"),
+    ("env -u HOME PATH=/usr/bin ls", "ask", "allow"),
+    ("printf -v out %s x; echo $out", "allow", "allow"),
+    ("unset x; ls", "ask", "allow"),
+    ("mapfile -t lines < README.md; echo ${#lines[@]}", "ask", "allow"),
+    ("declare -n r=x; r=1; echo $x", "ask", "allow"),
+    ("set -euo pipefail; ls", "ask", "allow"),
+    ("GIT_AUTHOR_NAME=x git log", "allow", "allow"),
+    ("GIT_TERMINAL_PROMPT=0 git status", "allow", "allow"),
+    ("set -- -k x; echo $1", "ask", "allow"),
+    ('for f in src/a.py; do cat "$f"; echo "$f"\\ done; done', "allow", "allow"),
 ]
 
 CLASSES: dict[str, list[tuple[str, str, str]]] = {

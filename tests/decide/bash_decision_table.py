@@ -465,7 +465,8 @@ DECISIONS: list[tuple[str, str, str | None]] = [
     ('{ cd /tmp; }; cat ./rel', 'ask', 'external_directory:*'),
     ('cd /tmp | cat ./rel', 'ask', 'external_directory:*'),
     ('echo $(cd /tmp; cat ./rel) ./x', 'ask', 'external_directory:*'),
-    ('HOME=/etc; cat ~/shadow', 'ask', '<unknown-path>'),
+    # HOME is a variable programs read (git's ~/.gitconfig): the commands after it ask first
+    ('HOME=/etc; cat ~/shadow', 'ask', '<code-running-option>'),
     ('cat ~/x; HOME=/tmp', 'ask', '<unknown-path>'),
     ('PWD=/etc cat $PWD/x', 'ask', '<unknown-path>'),
     ('cat ~other/x', 'ask', '<unknown-path>'),

@@ -316,6 +316,12 @@ class Commands:
                 stmt.time_subshell = True
             else:
                 stmt.unresolved = True
+        for i in range(1, len(words)):
+            if words[i].start == words[i - 1].end and words[i].raw[:1] == "\\":
+                # The grammar ends a word at an expansion followed by an escape (`$f\nv` as
+                # `$f` and `\nv`); bash reads one word.
+                stmt.unresolved = True
+                break
         if self.glued or self.strays:
             self.record(stmt)
         else:

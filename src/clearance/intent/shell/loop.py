@@ -27,6 +27,7 @@ _UNSAFE = frozenset(
         "readonly", "mapfile", "readarray", "getopts", "wait", "unset", "let", "alias", "trap",
         "select", "coproc", "cd", "pushd", "popd", "shopt", "set", "setopt", "emulate", "exec",
         "builtin", "command", "enable", "hash", "fc", "time", "noglob", "vared", "zle",
+        "compgen",
     }
 )  # fmt: skip
 # Text after which the loop is not modelled: arithmetic, which assigns (`(( d = 5 ))`,

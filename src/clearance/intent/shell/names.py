@@ -20,6 +20,7 @@ KNOWLEDGE = frozenset(
 # reeval.COMMANDS: simple commands whose arguments bash may read again as code.
 REREAD = frozenset(
     {"test", "[", "let", "printf", "read", "wait", "unset", "alias", "mapfile", "readarray"}
+    | {"getopts", "set", "shopt"}
     | {"hash", "declare", "typeset", "local", "readonly", "export"}
 )
 # reeval.LATER: builtins that run code the line does not show (`fc`, `enable -f`), and the

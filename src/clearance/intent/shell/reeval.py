@@ -55,6 +55,8 @@ __all__ = [
     "history",
     "inner_code",
     "later",
+    "loop",
+    "named",
     "why",
 ]
 
@@ -165,17 +167,36 @@ def command(words: Sequence[Word], redirects: Sequence[Redirect] = ()) -> list[F
             for word in args:  # `printf -v x %s 'a[$(id)]'`: x holds code for arithmetic
                 if word.value is not None and word.value[:1] != "-":
                     _stored(word.value, "printf -v", out)
+    elif name == "set" or name == "shopt":
+        for word in args:
+            value = word.value
+            if value == "--" or value == "-":
+                break
+            if (
+                value is None
+                or value == "keyword"
+                or (name == "set" and value[:1] == "-" and value[1:2] != "-" and "k" in value)
+            ):
+                # `set -k; git log PAGER='sh x'`: every NAME=VALUE argument of a later
+                # command is an assignment that command runs with.
+                out.append((word.raw, "makes the NAME=VALUE arguments of later commands "
+                            "variables they run with", None))  # fmt: skip
+                break
+    elif name == "getopts":
+        if len(args) > 1:  # `getopts a PATH`: the option letter found goes into PATH
+            _target(args[1], "as the variable of getopts", out)
     elif name == "read":
         _read(args, out)
         _stored(stdin_text(list(redirects)), "read", out)
     elif name == "unset":
         for word in args:
             if word.value is None or not word.value.startswith("-"):
-                _expr(word, "as an array subscript of unset", out)
+                _target(word, "as an array subscript of unset", out)  # `unset PATH`
     elif name == "alias":
         _alias(args, out)
     elif name == "mapfile" or name == "readarray":
         _mapfile(args, out)
+        _mapfile_target(args, out)
     elif name == "hash":
         for word in args:  # `hash -p /tmp/x ls`: `ls` runs /tmp/x from now on
             if word.value is None or (word.value[:1] == "-" and "p" in word.value):
@@ -230,23 +251,45 @@ def _option_targets(args: Sequence[Word], letter: str, name: str, out: list[Find
             continue
         rest = cluster[at + 1 :]
         if rest:
-            _expr_value(rest, where, out)
+            named(rest, where, out)
         elif i + 1 < len(args):
             _target(args[i + 1], where, out)
 
 
-def _expr_value(value: str, where: str, out: list[Finding]) -> None:
+def named(value: str, where: str, out: list[Finding]) -> None:
+    """Findings for a variable a builtin sets by the name ``value``."""
+    from clearance.intent.shell.hazards.variables import ordinary_variable
+
+    base = value.split("[", 1)[0]
     if code(value):
         out.append((value, why(value, where), False))
-    elif value.split("[", 1)[0] in CODE_VARIABLES:
+    elif base in CODE_VARIABLES:
         out.append((value, f"sets {value}, which bash runs as code", None))
+    elif not ordinary_variable(base):
+        # `printf -v PATH bin; ls`, `for PAGER in 'sh x'`: a variable the shell or a program
+        # reads for code, paths or parsing, set by name rather than by an assignment.
+        out.append((value, f"changes {base}, which the shell or a program reads for what it runs",
+                    None))  # fmt: skip
+
+
+def loop(name: str, values: Sequence[str | None]) -> list[Finding]:
+    """Findings for ``for NAME in VALUES`` (and ``select``): each value is assigned to ``NAME``,
+    as ``NAME=VALUE`` would be (``for PATH in bin``, ``for f in 'a[$(id)]'; do (( f ))``)."""
+    out: list[Finding] = []
+    named(name, "as a loop variable", out)
+    for value in values:
+        _stored(value, "a loop", out)
+    return out
 
 
 def _target(word: Word, where: str, out: list[Finding]) -> None:
     if word.value is not None:
-        _expr_value(word.value, where, out)
+        named(word.value, where, out)
     else:
+        before = len(out)
         _expr(word, where, out)
+        if len(out) == before:  # `printf -v "$x" bin`: any variable, PATH among them
+            out.append((word.raw, "sets a variable whose name is computed when it runs", None))
 
 
 def _read(args: Sequence[Word], out: list[Finding]) -> None:
@@ -271,7 +314,7 @@ def _read(args: Sequence[Word], out: list[Finding]) -> None:
                     if not rest:
                         expect = letter
                     elif letter == "a":
-                        _expr_value(rest, where, out)
+                        named(rest, where, out)
                     break
             continue
         options = False
@@ -289,6 +332,23 @@ def _alias(args: Sequence[Word], out: list[Finding]) -> None:
         name, _, body = value.partition("=")
         out.append((body, f"defines alias '{name}', which bash runs as code where it is "
                     "typed on a later line", True))  # fmt: skip
+
+
+_MAPFILE_VALUES = frozenset("dnOsuCc")  # mapfile's options that take a value
+
+
+def _mapfile_target(args: Sequence[Word], out: list[Finding]) -> None:
+    """The array ``mapfile`` fills (``mapfile -t PATH < f``: ``$PATH`` is its first line)."""
+    expect = False
+    for word in args:
+        value = word.value
+        if expect:
+            expect = False
+        elif value is not None and value[:1] == "-" and len(value) > 1 and value != "--":
+            expect = value[-1] in _MAPFILE_VALUES
+        elif value != "--":
+            _target(word, "as the array of mapfile", out)
+            return
 
 
 def _mapfile(args: Sequence[Word], out: list[Finding]) -> None:
@@ -328,6 +388,8 @@ def declared(
     if value is None or not code(value):
         if value is not None and "n" in flags and value in CODE_VARIABLES:
             out.append((whole, f"makes a reference to {value}, which bash runs as code", False))
+        elif value is not None and "n" in flags:
+            named(value, f"as the target of {name} -n", out)  # `declare -n r=PATH`
         return
     # `declare a='(…)'` into an array; a variable holding `(…)` for a later `declare -a a=$v`
     array = value.lstrip()[:1] == "("

@@ -16,6 +16,7 @@ from clearance.intent.shell.reeval import (
     TABLES,
     code,
     declared,
+    named,
     why,
 )
 from clearance.intent.shell.word import SUBSTITUTIONS
@@ -77,9 +78,12 @@ def _node(
         _declaration(node, src, out)
     elif kind == "unset_command":
         for child in node.named_children:
-            value = _value(child, src)
-            if value is not None and code(value):
-                out.append((value, why(value, "as an array subscript of unset"), False))
+            if KIND[child.kind_id] == "variable_name":
+                value = src.slice(child.start_byte, child.end_byte)
+            else:
+                value = _value(child, src)
+            if value is not None:  # `unset 'a[$(id)]'`, `unset PATH`
+                named(value, "as an array subscript of unset", out)
     elif kind == "array":
         for child in node.named_children:
             value = _value(child, src)  # `(['$(id)']=1)`: the subscript is arithmetic

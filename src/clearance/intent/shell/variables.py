@@ -35,12 +35,13 @@ def work_tree_top(base: str | None, exists: Callable[[str], bool]) -> str | None
 class Variables:
     """What one line's statements set so far; ``names`` the variables set for later commands."""
 
-    __slots__ = ("exists", "home", "names")
+    __slots__ = ("exists", "home", "home_set", "names")
 
     def __init__(self, home: str, exists: Callable[[str], bool]) -> None:
         self.home = home
         self.exists = exists  # never raises
         self.names: list[str] = []
+        self.home_set = False  # the line assigns HOME: `~` and `$HOME` name what it chose
 
     def floor(self, stmt: Statement, level: int) -> tuple[Floor | None, str | None]:
         """The floor of a unit run with a code-running variable set in the line, and the
@@ -69,12 +70,15 @@ class Variables:
 
         base = stmt.scope.current() if not stmt.salvaged else None
         roots = () if base is None else (base, work_tree_top(base, self.exists) or base)
+        home = self.home
+        if self.home_set or any(name == "HOME" for name, _ in stmt.assigns or ()):
+            home = ""  # `HOME=$PWD PATH=~/bin ls`: the home is not the user's
 
         def inside(entry: str) -> bool:
             entry = normal_path(entry)
             return not roots or any(is_within(entry, root) for root in roots)
 
-        return search_path_hazard(value, self.home, inside)
+        return search_path_hazard(value, home, inside)
 
     def declares(self, stmt: Statement) -> list[str]:
         """Record the variables an assignment or declaration statement sets (``PAGER=x``,
@@ -85,7 +89,9 @@ class Variables:
         payloads: list[str] = []
         for item in stmt.text.split():
             name, eq, value = item.partition("=")
-            name = name.rstrip("+")
+            name = name.split("[", 1)[0].rstrip("+")  # `PATH[0]=bin`, zsh's `path[1]=bin`
+            if name == "HOME":
+                self.home_set = True
             if name in SEARCH_PATH_VARIABLES and eq and self.fills_search_path(value, stmt):
                 if name not in self.names:  # `export PATH=.:$PATH; ls`: later names may run
                     self.names.append(name)  # a file the agent wrote

@@ -347,6 +347,19 @@ class Walk:
                     or node.field_name_for_child(i) in EXPRESSION_FIELDS
                 ):
                     found.extend(self.commands.reevaluated(child, stmt, True))
+        if kind == "for_statement":
+            variable = node.child_by_field_name("variable")
+            if variable is not None:
+                from clearance.intent.shell import reeval  # only for a loop
+
+                # `for PATH in bin`, `for f in 'a[$(id)]'; do (( f ))`: the loop assigns
+                # each value to its variable, as `NAME=VALUE` would.
+                name = self.src.slice(variable.start_byte, variable.end_byte)
+                looped = reeval.loop(name, [w.value for w in stmt.operands])
+                if looped:
+                    if stmt.floor is None:
+                        stmt.floor = reeval.floor(looped)
+                    found = [*(found or ()), *looped]
         self.commands.record(stmt)
         if found:
             self.commands.rerun(found, stmt)
@@ -404,7 +417,7 @@ class Walk:
                 self.commands.find_errors(node)
             stmt.floor = expansion_floor(node, self.src)
         found = None
-        if self.reread or KIND[node.kind_id] == "declaration_command":
+        if self.reread or KIND[node.kind_id] in ("declaration_command", "unset_command"):
             found = self.commands.reevaluated(
                 node, stmt
             )  # a declaration may re-read a computed value

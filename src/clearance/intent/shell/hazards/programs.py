@@ -208,8 +208,15 @@ def _env(finding: Finding, words: Sequence[Word], values: Values) -> None:
     for option, arg in option_values(values, "S", ("--split-string",)):
         if option != "?":
             finding.runs(f"passes {option}, which runs the command of a split string", arg)
+    skip = False
     for value in values[1:]:
+        if skip:  # the operand of `-u NAME`, `-C DIR`
+            skip = False
+            continue
         if value is None or value.startswith("-"):
+            skip = value in ("--unset", "--chdir") or (
+                value is not None and value[1:2] != "-" and value[-1:] in ("u", "C")
+            )
             continue
         name, eq, rest = value.partition("=")
         if not eq:

@@ -7,6 +7,8 @@ command line, :data:`SHELL_VARIABLES` those the shell itself reads; :func:`hazar
 
 from __future__ import annotations
 
+from clearance.intent.path import normal_path
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -80,8 +82,15 @@ VARIABLES: dict[str, str] = {
     "ZIPOPT": "zip(1) ENVIRONMENT",
     "CURL_HOME": "curl(1) (.curlrc)",
     "XDG_CONFIG_HOME": "git-config(1) FILES",
+    "HOME": "git-config(1) FILES (~/.gitconfig: core.fsmonitor, core.pager), every dotfile",
+    "GIT_WORK_TREE": "git(1) ENVIRONMENT (the files git reads and writes as the work tree)",
+    "GIT_INDEX_FILE": "git(1) ENVIRONMENT (a file git rewrites)",
+    "GIT_OBJECT_DIRECTORY": "git(1) ENVIRONMENT",
+    "GIT_ALTERNATE_OBJECT_DIRECTORIES": "git(1) ENVIRONMENT",
+    "GIT_COMMON_DIR": "git(1) ENVIRONMENT (the repository's config and hooks)",
 }
-_VARIABLE_PREFIXES = ("LD_", "DYLD_", "GIT_CONFIG_KEY_", "GIT_CONFIG_VALUE_")
+# GIT_TRACE*: a file git appends to (`GIT_TRACE=~/.bashrc git status`).
+_VARIABLE_PREFIXES = ("LD_", "DYLD_", "GIT_CONFIG_KEY_", "GIT_CONFIG_VALUE_", "GIT_TRACE")
 
 # Variables whose value is a command line (its literal value is parsed as a payload).
 COMMAND_VARIABLES = frozenset(
@@ -113,7 +122,7 @@ def search_path_hazard(value: str | None, home: str, inside: Callable[[str], boo
     """Whether the search path ``value`` (as typed, quotes around it allowed; ``None`` when not
     known) may hold a directory the agent fills: an entry that is empty or relative (the
     working directory), computed (other than ``$PATH`` itself and a ``$HOME``/``~`` prefix),
-    or ``inside`` the project."""
+    or ``inside`` the project (or under ``/proc`` or ``/dev``, which name it again)."""
     if value is None:
         return True
     if len(value) > 1 and value[0] == value[-1] and value[0] in "'\"":
@@ -127,6 +136,8 @@ def search_path_hazard(value: str | None, home: str, inside: Callable[[str], boo
                 break
         if entry[:1] != "/" or any(c in entry for c in "$`\\\"'*?[{(") or inside(entry):
             return True
+        if normal_path(entry).startswith(("/proc/", "/dev/")):
+            return True  # `/proc/self/cwd`, `/dev/fd/3`: the working directory, an open one
     return False
 
 
