@@ -200,20 +200,25 @@ def identify(git_dir: str) -> tuple[str, Snapshot, Reader]:
     raise SystemExit(f"{git_dir}: not a snapshot of any source SOURCES.md names")
 
 
-def write(records: list[dict[str, str]], out: str) -> None:
+def write_private(out: str, text: str, prefix: str) -> None:
+    """Write ``text`` to ``out`` atomically, mode 0600 in a directory of mode 0700."""
     folder = os.path.dirname(os.path.abspath(out))
     os.makedirs(folder, mode=0o700, exist_ok=True)
     os.chmod(folder, 0o700)
-    fd, tmp = tempfile.mkstemp(dir=folder, prefix=".commands-")
+    fd, tmp = tempfile.mkstemp(dir=folder, prefix=prefix)
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            for record in records:
-                handle.write(json.dumps(record, ensure_ascii=False) + "\n")
+            handle.write(text)
         os.chmod(tmp, 0o600)
         os.replace(tmp, out)
     except BaseException:
         os.unlink(tmp)
         raise
+
+
+def write(records: list[dict[str, str]], out: str) -> None:
+    text = "".join(json.dumps(record, ensure_ascii=False) + "\n" for record in records)
+    write_private(out, text, ".commands-")
 
 
 def main(argv: list[str]) -> None:
