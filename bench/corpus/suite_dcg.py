@@ -51,12 +51,21 @@ def dcg_rust_file(path: str, text: str, skipped: Skipped) -> Iterator[Found]:
     opened = [i for i, t in enumerate(tokens) if t[0] == "op" and t[1] in "([{"]
     pack = _dcg_pack_id(text) if path.startswith("src/packs/") else None
     for i, (kind, name, _) in enumerate(tokens[:-1]):
-        if kind != "id" or tokens[i + 1][1] != "(" or tokens[i - 1][1] in ("fn", "."):
+        if kind != "id" or tokens[i + 1][1] != "(" or tokens[i - 1][1] == "fn":
+            continue
+        method = tokens[i - 1][1] == "."
+        if method and not (name == "check" and tokens[i - 2][1] == "pack"):
             continue
         args = arguments(tokens, pairs, i + 1)
-        if name in _DCG_PACK and len(args) >= 2:
+        if method and args:  # pack.check(cmd).is_none() / .is_some() / .expect(…)
+            verdict = _dcg_checked(tokens, pairs, i)
+            if verdict is None:
+                continue
+            blocked, setting = verdict, _dcg_pack_setting(pack or "")
+            found = _dcg_values(tokens, pairs, opened, i, args[0], False)
+        elif name in _DCG_PACK and len(args) >= 2:
             blocked = _DCG_PACK[name]
-            setting = "" if pack in (None, "core.git", "core.filesystem") else f"pack {pack}"
+            setting = _dcg_pack_setting(pack or "")
             batch = name.startswith("test_batch")
             found = _dcg_values(tokens, pairs, opened, i, args[1], batch)
         elif name in _DCG_EVAL and args:
@@ -80,6 +89,21 @@ def dcg_rust_file(path: str, text: str, skipped: Skipped) -> Iterator[Found]:
             else:
                 yield path, command, blocked, setting
     yield from _dcg_evaluated(path, tokens, pairs, opened, skipped)
+
+
+def _dcg_checked(tokens: list[Token], pairs: dict[int, int], at: int) -> bool | None:
+    """Whether ``pack.check(…)`` at ``at`` is asserted to match (True) or not (False):
+    ``assert!(pack.check(c).is_none())``, ``.is_some()``, or ``.expect(…)``/``.unwrap…`` of the
+    match."""
+    after = [t[1] for t in tokens[pairs[at + 1] + 1 : pairs[at + 1] + 3]]
+    if after[:1] != ["."] or len(after) < 2:
+        return None
+    negated = tokens[at - 3][1] == "!"
+    if after[1] in ("expect", "unwrap", "unwrap_or_else"):
+        return True
+    if after[1] in ("is_none", "is_some"):
+        return (after[1] == "is_some") != negated
+    return None
 
 
 def _dcg_values(
@@ -170,12 +194,14 @@ _DCG_RUNS = (
     "evaluate",
     "check",
     "run_hook_with_env",
+    "run_hook_mode",
+    "run_hook_with_allowlist",
 )
 
 
 # A test that allows a command only under its own allowlist or with a check turned off.
 _DCG_OWN_SETTINGS = ("project_allowlists", "allowlist_content", "AllowlistEntry", "= false",
-                     "Some ( false )", "languages", "with_toggles", "allow_once")  # fmt: skip
+                     "Some ( false )", "languages", "with_toggles", "allow_once", "with_allowlist")  # fmt: skip
 
 
 # A pack a test turns on: ``.env("DCG_PACKS", "system.disk")`` for the file's hook runs, or
@@ -197,17 +223,20 @@ def _dcg_evaluated(
         head = i  # the start of a method call's receiver: env.run_hook(…)
         while tokens[head - 1][1] == "." and tokens[head - 2][0] == "id":
             head -= 2
-        if tokens[head - 1][1] == "fn" or not (
-            tokens[head - 1][1] == "=" and tokens[head - 2][0] == "id"
-        ):
+        if tokens[head - 1][1] != "=":
+            continue
+        if tokens[head - 2][0] == "id":
+            names = {tokens[head - 2][1]}
+        elif tokens[head - 2][1] == ")":  # let (stdout, stderr, code) = run_hook_mode(…)
+            names = {t[1] for t in tokens[pairs[head - 2] : head - 2] if t[0] == "id"}
+        else:
             continue
         args = arguments(tokens, pairs, i + 1)
         if not args:
             continue
-        variable = tokens[head - 2][1]
         blocks = [j for j in enclosing(pairs, opened, i) if tokens[j][1] == "{"]
         limit = pairs[blocks[-1]] if blocks else len(tokens)
-        blocked = _dcg_asserted(tokens, pairs, variable, pairs[i + 1], limit)
+        blocked = _dcg_asserted(tokens, pairs, names - {"_"}, pairs[i + 1], limit)
         if blocked is None:
             continue  # no decision asserted on it: not a case
         functions = [
@@ -234,39 +263,75 @@ def _dcg_evaluated(
 
 
 def _dcg_asserted(
-    tokens: list[Token], pairs: dict[int, int], variable: str, start: int, limit: int
+    tokens: list[Token], pairs: dict[int, int], names: set[str], start: int, limit: int
 ) -> bool | None:
+    """The decision the first assertion on the result (held in ``names``) asserts. A ``let``
+    whose value is computed from the result holds it too (``let json = parse(&stdout)``)."""
+    direct, names = names, set(names)
     j = start
     while j < limit:
         kind, text, _ = tokens[j]
-        if text == "let" and tokens[j + 1][1] == variable:
-            return None  # bound anew before any assertion
+        if text == "let":
+            equals = j
+            while equals < limit and tokens[equals][1] not in ("=", ";"):
+                equals += 1
+            end = equals
+            while end < limit and tokens[end][1] != ";":
+                end = pairs[end] if tokens[end][1] in "([{" and end in pairs else end
+                end += 1
+            bound = {t[1] for t in tokens[j + 1 : equals] if t[0] == "id"} - {"mut"}
+            if any(tokens[k][1] in names for k in range(equals, end)):
+                names |= bound
+            elif bound & names:
+                names -= bound  # bound anew to something else
+                if not names:
+                    return None
         if (
             kind == "id"
             and text in ("assert", "assert_eq", "assert_ne")
             and tokens[j + 1][1] == "!"
         ):
             args = arguments(tokens, pairs, j + 2)
-            if args and any(tokens[k][1] == variable for k in range(*args[0])):
-                verdict = _dcg_verdict(tokens, text, args)
+            if (
+                args
+                and any(tokens[k][1] in names for k in range(*args[0]))
+                and not _dcg_conditional(tokens, pairs, start, j)
+            ):
+                verdict = _dcg_verdict(tokens, text, args, direct)
                 if verdict is not None:
                     return verdict
         j += 1
     return None
 
 
-def _dcg_verdict(tokens: list[Token], macro: str, args: list[tuple[int, int]]) -> bool | None:
+def _dcg_conditional(tokens: list[Token], pairs: dict[int, int], start: int, at: int) -> bool:
+    """Whether the assertion at ``at`` stands in an ``if`` block opened after ``start``."""
+    for k in range(at - 1, start, -1):
+        if tokens[k][1] == "{" and pairs.get(k, 0) > at:
+            head = k - 1
+            while head > start and tokens[head][1] not in (";", "{", "}"):
+                if tokens[head][1] in ("if", "else"):
+                    return True
+                head = pairs[head] - 1 if tokens[head][1] in ")]" and head in pairs else head - 1
+    return False
+
+
+def _dcg_verdict(
+    tokens: list[Token], macro: str, args: list[tuple[int, int]], direct: set[str]
+) -> bool | None:
+    """What an assertion on the result asserts; ``direct`` holds the names the call's result
+    was bound to (a hook's output is empty when it allows; a value computed from it may not)."""
     first = [t[1] for t in tokens[args[0][0] : args[0][1]]]
     if macro == "assert":
         negated = first[0] == "!"
-        for method, blocked in (("is_denied", True), ("is_allowed", False)):
+        for method, blocked in (("is_denied", True), ("is_blocked", True), ("is_allowed", False)):
             if method in first:
                 return blocked != negated
         if "contains" in first:
             said = tokens[args[0][0] + first.index("contains") + 2]
             if said[0] == "str" and said[1] in ("deny", "allow"):
                 return (said[1] == "deny") != negated
-        if first[-2:] == ["is_empty", "("] or first[-3:] == ["is_empty", "(", ")"]:
+        if first[negated] in direct and first[-3:] == ["is_empty", "(", ")"]:
             return negated  # the hook prints nothing when it allows
         return None
     if len(args) < 2:
@@ -274,7 +339,7 @@ def _dcg_verdict(tokens: list[Token], macro: str, args: list[tuple[int, int]]) -
     second = tokens[args[1][0] : args[1][1]]
     last = second[-1][1] if second else ""
     verdict = {"Deny": True, "deny": True, "Allow": False, "allow": False}.get(last)
-    if verdict is None or not ("decision" in first or len(first) == 1):
+    if verdict is None or not (any(w.endswith("ecision") for w in first) or len(first) == 1):
         return None
     return verdict if macro == "assert_eq" else None
 
