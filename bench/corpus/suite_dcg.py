@@ -13,14 +13,17 @@ from suite_tokens import JS_ESCAPES, Found, Skipped, unescape
 
 
 def dcg_corpus(path: str, text: str, skipped: Skipped) -> Iterator[Found]:
-    """``[[case]]`` tables: ``expected``/``expected_decision`` is deny or allow."""
+    """``[[case]]`` tables: ``expected``/``expected_decision`` is deny or allow. A case of a
+    malformed hook input (``raw_input``) holds no command and is left out."""
     for case in tomllib.loads(text).get("case", []):
         command = case.get("command")
         expected = case.get("expected", case.get("expected_decision"))
-        if isinstance(command, str) and expected in ("deny", "allow"):
-            yield path, command, expected == "deny", ""
+        if not isinstance(command, str):
+            skipped[f"{path}: a case of a raw hook input, not a command"] += 1
+        elif expected not in ("deny", "allow"):
+            skipped[f"{path}: a case expecting {expected!r}"] += 1
         else:
-            skipped[f"{path}: a case of no command, or expecting {expected!r}"] += 1
+            yield path, command, expected == "deny", ""
 
 
 def _yaml_scalar(value: str) -> str:
