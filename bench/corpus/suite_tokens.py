@@ -55,7 +55,11 @@ def unescape(body: str, escapes: dict[str, str]) -> str:
         else:
             out.append(escapes.get(n, n))
             i += 2
-    return "".join(out)
+    text = "".join(out)
+    try:  # a pair of \u escapes of UTF-16 surrogates is one character
+        return text.encode("utf-16", "surrogatepass").decode("utf-16")
+    except UnicodeDecodeError:  # a lone surrogate stays as written
+        return text
 
 
 _JS_TOKEN = re.compile(
