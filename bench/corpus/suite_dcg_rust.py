@@ -41,16 +41,21 @@ _DCG_EVAL = {
 }
 
 
-def _dcg_pack_id(text: str) -> str | None:
-    m = re.search(r'\bid:\s*"([a-z0-9_.]+)"', text)
-    return m.group(1) if m else None
+def _dcg_pack_id(path: str, text: str) -> str | None:
+    """The pack a file's pack tests check: the one a pack's source defines (``id: "…"``), or
+    the one a test file uses (``use …::packs::backup::restic``)."""
+    if path.startswith("src/packs/"):
+        m = re.search(r'\bid:\s*"([a-z0-9_.]+)"', text)
+        return m.group(1) if m else None
+    used = re.search(r"\bpacks::(?!test_helpers|external|regex_engine)(\w+)::(\w+)", text)
+    return f"{used.group(1)}.{used.group(2)}" if used else None
 
 
 def dcg_rust_file(path: str, text: str, skipped: Skipped) -> Iterator[Found]:
     tokens = rs_tokens(text)
     pairs = brackets(tokens)
     opened = [i for i, t in enumerate(tokens) if t[0] == "op" and t[1] in "([{"]
-    pack = _dcg_pack_id(text) if path.startswith("src/packs/") else None
+    pack = _dcg_pack_id(path, text)
     for i, (kind, name, _) in enumerate(tokens[:-1]):
         if kind != "id" or tokens[i + 1][1] != "(" or tokens[i - 1][1] == "fn":
             continue
