@@ -50,6 +50,12 @@ describe('git', () => {
       assertBlocked('git stash drop', 'x');
     });
   });
+  test('worktree', () => {
+    withEnv({ SAFETY_NET_WORKTREE: '1' }, () => {
+      assertAllowed('git restore file.txt', linked);
+      assertBlocked('git restore -W file.txt', 'x', main);
+    });
+  });
   test('loop', () => {
     const commands = ['git clean -f', 'git clean -fd'];
     for (const command of commands) {
@@ -180,6 +186,7 @@ def test_each_suite_s_asserted_commands_are_its_cases(tmp_path: Path) -> None:
         (net, "git status"): "safe",
         (net, "git log --oneline"): "safe",
         (net, "git stash drop"): "destructive (strict)",
+        (net, "git restore -W file.txt"): "destructive (worktree)",
         (net, "git clean -f"): "destructive",
         (net, "git clean -fd"): "destructive",
         (net, "git branch -d x"): "safe",
@@ -209,6 +216,7 @@ def test_what_is_not_read_is_counted_and_the_file_is_private(tmp_path: Path) -> 
     assert "assertAllowed() of a command computed at run time" in log
     assert "explainCommand() under a configuration of the test's own rules" in log
     assert "explainCommand() whose outcome is not asserted" in log
+    assert "assertAllowed() allowed only in the worktree mode" in log
     assert "a case of a raw hook input, not a command" in log
     assert stat.S_IMODE(os.stat(out).st_mode) == 0o600
     assert stat.S_IMODE(os.stat(out.parent).st_mode) == 0o700
