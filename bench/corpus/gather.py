@@ -221,14 +221,21 @@ def write(records: list[dict[str, str]], out: str) -> None:
     write_private(out, text, ".commands-")
 
 
-def main(argv: list[str]) -> None:
-    out = OUT
+def arguments(argv: list[str], default: str, usage: str | None) -> tuple[str, list[str]]:
+    """The ``--out FILE`` (else ``default``) and the git directories of a command line; with
+    no directory, exit with ``usage``."""
+    out = default
     if "--out" in argv:
         i = argv.index("--out")
         out = argv[i + 1]
         argv = argv[:i] + argv[i + 2 :]
     if not argv:
-        sys.exit(__doc__)
+        sys.exit(usage)
+    return out, argv
+
+
+def main(argv: list[str]) -> None:
+    out, argv = arguments(argv, OUT, __doc__)
     seen: set[str] = set()
     records: list[dict[str, str]] = []
     redacted = 0

@@ -26,7 +26,7 @@ import sys
 from collections.abc import Callable, Iterator
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from gather import Snapshot, write_private
+from gather import Snapshot, arguments, write_private
 from suite_dcg import dcg
 from suite_safety_net import safety_net
 from suite_tokens import Found, Skipped
@@ -90,13 +90,7 @@ def render(all_cases: list[tuple[str, str, str, str]], origins: list[str]) -> st
 
 
 def main(argv: list[str]) -> None:
-    out = OUT
-    if "--out" in argv:
-        i = argv.index("--out")
-        out = argv[i + 1]
-        argv = argv[:i] + argv[i + 2 :]
-    if not argv:
-        sys.exit(__doc__)
+    out, argv = arguments(argv, OUT, __doc__)
     all_cases: list[tuple[str, str, str, str]] = []
     origins: list[str] = []
     for git_dir in argv:
