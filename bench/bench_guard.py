@@ -9,7 +9,12 @@ The suites' cases are not part of clearance. The bench reads them from a local P
 ``/root/.cache/clearance-guard-suites/guard_suites.py``) that defines
 ``CASES = [(suite, file, command, verdict), …]``, where ``verdict`` contains ``destructive``
 when the suite blocks the command in any of its settings, and is ``safe…`` otherwise. Without
-such a file it says where to get the cases and exits with status 2.
+such a file it says where to get the cases and exits with status 2. ``bench/corpus/
+guard_cases.py`` writes that file from local git copies of the two suites' repositories,
+reading the commands their tests assert blocked or allowed (bench/corpus/SOURCES.md says which
+snapshots, what is read and what is left out):
+
+    .venv/bin/python bench/corpus/guard_cases.py SAFETY_NET_GIT_DIR DCG_GIT_DIR
 
 "Stops" is deny or ask: either way the command does not run unattended. Each command is decided
 in a temporary directory holding a git repository, the working directory of an agent in a
@@ -36,11 +41,12 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 GUARD = os.path.join(ROOT, "examples", "policies", "guard.jsonc")
 DEFAULT_SUITES = "/root/.cache/clearance-guard-suites/guard_suites.py"
 WHERE = (
-    "The cases are not part of clearance. Write them from the test corpora of "
-    "claude-code-safety-net (https://github.com/kenryu42/claude-code-safety-net) and "
-    "destructive_command_guard (https://github.com/Dicklesworthstone/destructive_command_guard) "
-    "into a Python file defining CASES = [(suite, file, command, verdict), ...] (verdict "
-    '"destructive" or "safe"), and pass it with --suites FILE or $CLEARANCE_GUARD_SUITES.'
+    "The cases are not part of clearance. Clone claude-code-safety-net "
+    "(https://github.com/kenryu42/claude-code-safety-net) and destructive_command_guard "
+    "(https://github.com/Dicklesworthstone/destructive_command_guard) and write them with "
+    "bench/corpus/guard_cases.py SAFETY_NET_GIT_DIR DCG_GIT_DIR (see bench/corpus/SOURCES.md), "
+    "or pass a Python file defining CASES = [(suite, file, command, verdict), ...] with "
+    "--suites FILE or $CLEARANCE_GUARD_SUITES."
 )
 
 Case = tuple[str, str, str, str]

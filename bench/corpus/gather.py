@@ -200,15 +200,15 @@ def identify(git_dir: str) -> tuple[str, Snapshot, Reader]:
     raise SystemExit(f"{git_dir}: not a snapshot of any source SOURCES.md names")
 
 
-def write(records: list[dict[str, str]], out: str) -> None:
+def write_private(out: str, text: str, prefix: str) -> None:
+    """Write ``text`` to ``out`` atomically, mode 0600 in a directory of mode 0700."""
     folder = os.path.dirname(os.path.abspath(out))
     os.makedirs(folder, mode=0o700, exist_ok=True)
     os.chmod(folder, 0o700)
-    fd, tmp = tempfile.mkstemp(dir=folder, prefix=".commands-")
+    fd, tmp = tempfile.mkstemp(dir=folder, prefix=prefix)
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            for record in records:
-                handle.write(json.dumps(record, ensure_ascii=False) + "\n")
+            handle.write(text)
         os.chmod(tmp, 0o600)
         os.replace(tmp, out)
     except BaseException:
@@ -216,14 +216,26 @@ def write(records: list[dict[str, str]], out: str) -> None:
         raise
 
 
-def main(argv: list[str]) -> None:
-    out = OUT
+def write(records: list[dict[str, str]], out: str) -> None:
+    text = "".join(json.dumps(record, ensure_ascii=False) + "\n" for record in records)
+    write_private(out, text, ".commands-")
+
+
+def arguments(argv: list[str], default: str, usage: str | None) -> tuple[str, list[str]]:
+    """The ``--out FILE`` (else ``default``) and the git directories of a command line; with
+    no directory, exit with ``usage``."""
+    out = default
     if "--out" in argv:
         i = argv.index("--out")
         out = argv[i + 1]
         argv = argv[:i] + argv[i + 2 :]
     if not argv:
-        sys.exit(__doc__)
+        sys.exit(usage)
+    return out, argv
+
+
+def main(argv: list[str]) -> None:
+    out, argv = arguments(argv, OUT, __doc__)
     seen: set[str] = set()
     records: list[dict[str, str]] = []
     redacted = 0
