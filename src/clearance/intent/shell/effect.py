@@ -67,7 +67,6 @@ _SED_LONG = frozenset(
         "--sandbox",
     }
 )
-_SED_READONLY = frozenset("pPnNdDgGhHxlz=qQbtT:#{}FvL")
 _LEADING_GLOB = frozenset("*?[")
 # Core commands an option can make write or run something (`sort -o`, `sed -i`, `find -delete`,
 # `fd -x`, `rg --pre`, `awk -f`). A glob that may expand to a name starting with `-` (a file the
@@ -202,74 +201,11 @@ def _sed_reads(values: Sequence[str | None]) -> bool:
         else:
             positional = True
         i += 1
-    return bool(scripts) and all(_sed_script_reads(s) for s in scripts)
-
-
-def _skip_regex(script: str, i: int, delimiter: str) -> int:
-    """Index just past the closing ``delimiter`` of a regex starting at ``i`` (-1 if none)."""
-    count = len(script)
-    while i < count:
-        ch = script[i]
-        if ch == "\\":
-            i += 2
-            continue
-        if ch == "\n":
-            return -1
-        if ch == delimiter:
-            return i + 1
-        i += 1
-    return -1
-
-
-def _sed_script_reads(script: str) -> bool:
-    """A conservative scan of a sed script: only commands that read and print (no w r e a i c,
-    no ``s///w`` or ``s///e``); anything the scan does not understand is not proven."""
-    i = 0
-    count = len(script)
-    while i < count:
-        ch = script[i]
-        if ch in " \t\n;!,0123456789$~":
-            i += 1
-            continue
-        if ch == "/":
-            i = _skip_regex(script, i + 1, "/")
-            if i < 0:
-                return False
-            continue
-        if ch == "\\" and i + 1 < count:
-            delimiter = script[i + 1]
-            if delimiter in "\n\\[]{}()":
-                return False
-            i = _skip_regex(script, i + 2, delimiter)
-            if i < 0:
-                return False
-            continue
-        if ch in "sy":
-            if i + 1 >= count:
-                return False
-            delimiter = script[i + 1]
-            if delimiter in " \t\n\\[]{}()":
-                return False
-            i = _skip_regex(script, i + 2, delimiter)
-            if i < 0:
-                return False
-            i = _skip_regex(script, i, delimiter)
-            if i < 0:
-                return False
-            while i < count and script[i] not in ";\n}":
-                if ch == "s" and script[i] in "wWe":
-                    return False
-                i += 1
-            continue
-        if ch in "bt:T#":
-            while i < count and script[i] not in ";\n":
-                i += 1
-            continue
-        if ch in _SED_READONLY:
-            i += 1
-            continue
+    if not scripts:
         return False
-    return True
+    from clearance.intent.shell.sed import reads_only
+
+    return all(reads_only(s) for s in scripts)
 
 
 def _awk_reads(values: Sequence[str | None]) -> bool:
