@@ -97,16 +97,8 @@ def _flatten(expr: str) -> str:
     i = 0
     n = len(expr)
     while i < n:
-        end = -1
-        if expr.startswith("$(", i):
-            end = _close_paren(expr, i + 2)
-            end = end + 1 if end >= 0 else -1
-        elif expr.startswith("${", i):
-            end = _close_brace(expr, i + 2)
-        elif expr[i] == "`":
-            end = _close_backtick(expr, i + 1)
-            end = end + 1 if end >= 0 else -1
-        else:
+        end = _past_substitution(expr, i)
+        if end is None:
             out.append(expr[i])
             i += 1
             continue
@@ -115,6 +107,23 @@ def _flatten(expr: str) -> str:
         out.append("0")
         i = end
     return "".join(out)
+
+
+def _past_substitution(text: str, k: int) -> int | None:
+    """One past the ``$(…)``, ``${…}`` or backtick substitution opening at ``k`` (-1: it does
+    not close), or ``None`` when none opens there."""
+    ch = text[k]
+    if ch == "`":
+        end = _close_backtick(text, k + 1)
+    elif ch != "$":
+        return None
+    elif text.startswith("$(", k):
+        end = _close_paren(text, k + 2)
+    elif text.startswith("${", k):
+        return _close_brace(text, k + 2)
+    else:
+        return None
+    return end + 1 if end >= 0 else -1
 
 
 def _close_paren(text: str, k: int) -> int:
@@ -134,14 +143,8 @@ def _close_paren(text: str, k: int) -> int:
             k = _close_single(text, k + (1 if ch == "'" else 2), ch == "$")
         elif ch == '"':
             k = close_double(text, k + 1)
-        elif ch == "`":
-            k = _close_backtick(text, k + 1)
-            k = k + 1 if k >= 0 else -1
-        elif ch == "$" and text.startswith("$(", k):
-            k = _close_paren(text, k + 2)
-            k = k + 1 if k >= 0 else -1
-        elif ch == "$" and text.startswith("${", k):
-            k = _close_brace(text, k + 2)
+        elif (ch == "`" or ch == "$") and (end := _past_substitution(text, k)) is not None:
+            k = end
         elif ch == "#" and word_start:
             newline = text.find("\n", k)
             k = newline if newline >= 0 else n
@@ -175,16 +178,8 @@ def _keyword(text: str, k: int, word: str) -> bool:
 
 def _close_single(text: str, k: int, ansi: bool) -> int:
     """One past the ``'`` closing a single-quoted string (``$'…'`` honours escapes), or -1."""
-    n = len(text)
-    while k < n:
-        ch = text[k]
-        if ansi and ch == "\\":
-            k += 2
-            continue
-        if ch == "'":
-            return k + 1
-        k += 1
-    return -1
+    end = _unescaped(text, k, "'") if ansi else text.find("'", k)
+    return end + 1 if end >= 0 else -1
 
 
 def close_double(text: str, k: int) -> int:
@@ -196,20 +191,10 @@ def close_double(text: str, k: int) -> int:
             k += 2
         elif ch == '"':
             return k + 1
-        elif ch == "`":
-            k = _close_backtick(text, k + 1)
-            if k < 0:
+        elif (ch == "`" or ch == "$") and (end := _past_substitution(text, k)) is not None:
+            if end < 0:
                 return -1
-            k += 1
-        elif ch == "$" and text.startswith("$(", k):
-            k = _close_paren(text, k + 2)
-            if k < 0:
-                return -1
-            k += 1
-        elif ch == "$" and text.startswith("${", k):
-            k = _close_brace(text, k + 2)
-            if k < 0:
-                return -1
+            k = end
         else:
             k += 1
     return -1
@@ -228,12 +213,8 @@ def _close_brace(text: str, k: int) -> int:
             k = _close_single(text, k + 1, False)
         elif ch == '"':
             k = close_double(text, k + 1)
-        elif ch == "`":
-            k = _close_backtick(text, k + 1)
-            k = k + 1 if k >= 0 else -1
-        elif ch == "$" and text.startswith("$(", k):
-            k = _close_paren(text, k + 2)
-            k = k + 1 if k >= 0 else -1
+        elif (ch == "`" or ch == "$") and (end := _past_substitution(text, k)) is not None:
+            k = end
         else:
             if ch == "{":
                 depth += 1
@@ -250,13 +231,18 @@ def _close_brace(text: str, k: int) -> int:
 
 def _close_backtick(text: str, k: int) -> int:
     """The index of the unescaped backtick closing one opened before ``k``, or -1."""
+    return _unescaped(text, k, "`")
+
+
+def _unescaped(text: str, k: int, mark: str) -> int:
+    """The index of the first ``mark`` from ``k`` that no backslash escapes, or -1."""
     n = len(text)
     while k < n:
         ch = text[k]
         if ch == "\\":
             k += 2
             continue
-        if ch == "`":
+        if ch == mark:
             return k
         k += 1
     return -1
