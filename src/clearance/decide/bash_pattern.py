@@ -18,7 +18,7 @@ analyzer's lists too. Every pattern is the command's own text up to a word bound
 from __future__ import annotations
 
 from clearance.intent.shell.options import GETOPT, is_assignment, table_inner
-from clearance.intent.shell.runners import SHELLS
+from clearance.intent.shell.runners import FD_EXEC, FIND_EXEC, SHELLS
 from clearance.intent.shell.wrapper import OPAQUE_LINE
 
 TYPE_CHECKING = False
@@ -234,10 +234,7 @@ _SEEN_THROUGH = frozenset({"sudo", "env", "xargs", "doas", "nohup", "setsid", "t
                            "nice", "stdbuf", "flock"})  # fmt: skip
 # What hands a command line to a shell (the analyzer's OPAQUE_LINE: watch, parallel, tmux, …).
 _AMBIGUOUS = OPAQUE_LINE | {"eval"}
-_EXEC_FLAGS = {
-    "find": frozenset({"-exec", "-execdir", "-ok", "-okdir"}),
-    "fd": frozenset({"-x", "--exec", "-X", "--exec-batch"}),
-}
+_EXEC_FLAGS = {"find": FIND_EXEC, "fd": FD_EXEC}
 _MAX_LAYERS = 4
 
 

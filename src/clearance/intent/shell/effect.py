@@ -9,6 +9,8 @@ argument may begin with ``-``, or when ``sed``/``awk`` cannot be proven read-onl
 
 from __future__ import annotations
 
+from clearance.intent.shell.runners import FD_EXEC, FIND_EXEC, FIND_WRITES
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -50,9 +52,10 @@ CORE = frozenset(
         "which",
     }
 )
-_FIND_GUARDS = frozenset(
-    {"-exec", "-execdir", "-ok", "-okdir", "-delete", "-fprint", "-fprint0", "-fprintf", "-fls"}
-)
+_FIND_GUARDS = FIND_EXEC | FIND_WRITES | {"-delete"}
+# fd's options that run a command, as a short letter in any cluster or a long option's stem.
+_FD_EXEC_LETTERS = frozenset(o[1] for o in FD_EXEC if o[1] != "-")
+_FD_EXEC_LONG = tuple(o[2:] for o in FD_EXEC if o[:2] == "--")
 _SED_SHORT = frozenset("nErsuz")
 _SED_LONG = frozenset(
     {
@@ -139,8 +142,8 @@ def _long_prefix(value: str, *names: str) -> bool:
 
 def _fd_exec(value: str) -> bool:
     if value.startswith("--"):
-        return _long_prefix(value, "exec", "exec-batch")
-    return value.startswith("-") and ("x" in value or "X" in value)
+        return _long_prefix(value, *_FD_EXEC_LONG)
+    return value.startswith("-") and not _FD_EXEC_LETTERS.isdisjoint(value)
 
 
 def _sort_output(value: str) -> bool:
@@ -260,7 +263,6 @@ RECURSIVE = frozenset(
 # writes them all out.
 _GIT_RECURSIVE = frozenset({"grep", "archive"})
 _GIT_VALUED = frozenset({"-C", "-c", "--git-dir", "--work-tree", "--namespace", "--config-env"})
-_FIND_HANDS_ON = frozenset({"-exec", "-execdir", "-ok", "-okdir"})
 # Recursive readers that search the working directory when given no directory.
 _CWD_BY_DEFAULT = frozenset(
     {*_ALWAYS, "grep", "egrep", "fgrep", "rgrep", "find", "fd", "fdfind", "git"}
@@ -303,7 +305,7 @@ def reads_recursively(words: Sequence[Word]) -> bool:
         return True
     values = [w.value for w in words[1:]]
     if name == "find":
-        return any(v in _FIND_HANDS_ON for v in values)
+        return any(v in FIND_EXEC for v in values)
     if name in ("fd", "fdfind"):
         return any(v is not None and _fd_exec(v) for v in values)
     if name == "tar":
