@@ -13,8 +13,9 @@ pattern. Wrappers are peeled with the analyzer's own option grammars
 (``clearance.intent.shell.options``), so a suggestion reads ``sudo -u x git push`` exactly as
 the bash gate does; the shells, the wrappers that run a whole command line and the options of
 ``find`` and ``fd`` that run a command are the analyzer's lists too. Every pattern is the
-command's own text up to a word boundary, followed by ``*`` or `` *``, so it always matches the command it was suggested for under the wildcard rules
-(docs/configuration.md, "Wildcards"). No ``re``, no ``shlex``.
+command's own text up to a word boundary, followed by ``*`` or `` *``, so it always matches
+the command it was suggested for under the wildcard rules (docs/configuration.md,
+"Wildcards"). No ``re``, no ``shlex``.
 """
 
 from __future__ import annotations
@@ -35,10 +36,11 @@ def bash_pattern(command: str) -> str:
     """The suggested session pattern for one bash command (docs/approvals.md, "Suggested patterns").
 
     Leading comment lines are dropped and the rest trimmed; a one-word command, or one that is
-    not a single simple command, is kept exactly; otherwise the prefix chosen by the arity table (behind any leading ``NAME=value`` words and
-    generalizable wrappers) is kept verbatim and followed by `` *``, which also matches the
-    bare prefix (``git log`` → ``git log *``, which never covers ``git logx``). When a wrapper
-    hides what runs (opaque, ambiguous, or a computed word), the whole command is the pattern.
+    not a single simple command, is kept exactly; otherwise the prefix chosen by the arity
+    table (behind any leading ``NAME=value`` words and generalizable wrappers) is kept verbatim
+    and followed by `` *``, which also matches the bare prefix (``git log`` → ``git log *``,
+    which never covers ``git logx``). When a wrapper hides what runs (opaque, ambiguous, or a
+    computed word), the whole command is the pattern.
     """
     text = _strip_comments(command)
     spans = word_spans(text)

@@ -17,7 +17,7 @@ from itertools import pairwise
 from clearance.intent.shell.word import BACKTICK_ESCAPABLE
 from clearance.intent.shell.word_build import unescape
 
-__all__ = ["body_text", "close_double", "substitutions"]
+__all__ = ["body_text", "close_double", "delimiter_start", "substitutions"]
 
 _WORD_BREAK = frozenset(" \t\n;&|()<>")
 
@@ -29,6 +29,18 @@ def body_text(data: bytes, start: int, end: int) -> str:
     if data[line:start].strip(b" \t"):
         line = start
     return data[line:end].decode("utf-8", "replace")
+
+
+def delimiter_start(line: str, k: int) -> tuple[int, bool]:
+    """Where the delimiter word of the heredoc operator at ``k`` (``<<`` or ``<<-``) starts,
+    past the blanks bash allows before it, and whether the operator strips leading tabs."""
+    j = k + 2
+    tabs = line[j : j + 1] == "-"
+    if tabs:
+        j += 1
+    while line[j : j + 1] in (" ", "\t") and j < len(line):
+        j += 1
+    return j, tabs
 
 
 def substitutions(body: str) -> list[tuple[str, bool]]:

@@ -7,7 +7,7 @@ runs; the analysis parses the respelled line instead (see ``docs/shell-analysis.
 
 from __future__ import annotations
 
-from clearance.intent.shell.heredoc import close_double
+from clearance.intent.shell.heredoc import close_double, delimiter_start
 
 __all__ = ["respell"]
 
@@ -202,12 +202,7 @@ def _delimiter(line: str, k: int) -> tuple[str, bool, int] | None:
     """The heredoc operator at ``k`` (``<<`` or ``<<-``, then a quoted or plain word): (the
     delimiter, whether tabs are stripped, the end of the operator), or ``None`` when the word is
     not one of those plain shapes."""
-    j = k + 2
-    tabs = line[j : j + 1] == "-"
-    if tabs:
-        j += 1
-    while line[j : j + 1] in (" ", "\t") and j < len(line):
-        j += 1
+    j, tabs = delimiter_start(line, k)
     quote = line[j : j + 1]
     if quote in ("'", '"'):
         end = line.find(quote, j + 1)
