@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from itertools import pairwise
 
+from clearance.intent.shell.escape import unescaped
 from clearance.intent.shell.word import BACKTICK_ESCAPABLE
 from clearance.intent.shell.word_build import unescape
 
@@ -53,12 +54,8 @@ def substitutions(body: str) -> list[tuple[str, bool]]:
 
 def _scan(text: str, out: list[tuple[str, bool]]) -> None:
     i = 0
-    n = len(text)
-    while i < n:
+    while (i := unescaped(text, i, "$`")) >= 0:
         ch = text[i]
-        if ch == "\\":
-            i += 2
-            continue
         if ch == "$" and text.startswith("$(", i):
             end = _close_paren(text, i + 2)
             if end < 0:
@@ -190,52 +187,43 @@ def _keyword(text: str, k: int, word: str) -> bool:
 
 def _close_single(text: str, k: int, ansi: bool) -> int:
     """One past the ``'`` closing a single-quoted string (``$'…'`` honours escapes), or -1."""
-    end = _unescaped(text, k, "'") if ansi else text.find("'", k)
+    end = unescaped(text, k, "'") if ansi else text.find("'", k)
     return end + 1 if end >= 0 else -1
 
 
 def close_double(text: str, k: int) -> int:
     """One past the ``"`` closing a double-quoted string, or -1."""
-    n = len(text)
-    while k < n:
-        ch = text[k]
-        if ch == "\\":
-            k += 2
-        elif ch == '"':
+    while (k := unescaped(text, k, '"`$')) >= 0:
+        if text[k] == '"':
             return k + 1
-        elif (ch == "`" or ch == "$") and (end := _past_substitution(text, k)) is not None:
-            if end < 0:
-                return -1
-            k = end
-        else:
+        end = _past_substitution(text, k)
+        if end is None:
             k += 1
+        elif end < 0:
+            return -1
+        else:
+            k = end
     return -1
 
 
 def _close_brace(text: str, k: int) -> int:
     """One past the ``}`` closing a ``${`` whose content starts at ``k``, or -1."""
     depth = 1
-    n = len(text)
-    while k < n:
+    while (k := unescaped(text, k, "'\"`${}")) >= 0:
         ch = text[k]
-        if ch == "\\":
-            k += 2
+        if ch == "{" or ch == "}":
+            depth += 1 if ch == "{" else -1
+            if depth == 0:
+                return k + 1
+            k += 1
             continue
         if ch == "'":
             k = _close_single(text, k + 1, False)
         elif ch == '"':
             k = close_double(text, k + 1)
-        elif (ch == "`" or ch == "$") and (end := _past_substitution(text, k)) is not None:
-            k = end
         else:
-            if ch == "{":
-                depth += 1
-            elif ch == "}":
-                depth -= 1
-                if depth == 0:
-                    return k + 1
-            k += 1
-            continue
+            end = _past_substitution(text, k)
+            k = k + 1 if end is None else end
         if k < 0:
             return -1
     return -1
@@ -243,21 +231,7 @@ def _close_brace(text: str, k: int) -> int:
 
 def _close_backtick(text: str, k: int) -> int:
     """The index of the unescaped backtick closing one opened before ``k``, or -1."""
-    return _unescaped(text, k, "`")
-
-
-def _unescaped(text: str, k: int, mark: str) -> int:
-    """The index of the first ``mark`` from ``k`` that no backslash escapes, or -1."""
-    n = len(text)
-    while k < n:
-        ch = text[k]
-        if ch == "\\":
-            k += 2
-            continue
-        if ch == mark:
-            return k
-        k += 1
-    return -1
+    return unescaped(text, k, "`")
 
 
 def _unescape(text: str) -> str:

@@ -11,6 +11,8 @@ one line) also serves the knowledge base's awk lexer.
 
 from __future__ import annotations
 
+from clearance.intent.shell.escape import unescaped
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     Command = tuple[str, str, str]
@@ -34,18 +36,8 @@ _S_FLAGS_NOT_READING = frozenset("ewW")
 
 def skip_regex(script: str, i: int, delimiter: str) -> int:
     """Index just past the closing ``delimiter`` of a regex starting at ``i`` (-1 if none)."""
-    count = len(script)
-    while i < count:
-        ch = script[i]
-        if ch == "\\":
-            i += 2
-            continue
-        if ch == delimiter:
-            return i + 1
-        if ch == "\n":
-            return -1
-        i += 1
-    return -1
+    end = unescaped(script, i, delimiter + "\n")
+    return -1 if end < 0 or script[end] == "\n" else end + 1
 
 
 def _line(script: str, i: int) -> tuple[str, int]:
