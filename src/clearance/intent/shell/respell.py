@@ -7,6 +7,7 @@ runs; the analysis parses the respelled line instead (see ``docs/shell-analysis.
 
 from __future__ import annotations
 
+from clearance.intent.shell.escape import unescaped
 from clearance.intent.shell.heredoc import close_double, delimiter_start
 
 __all__ = ["respell"]
@@ -20,6 +21,8 @@ _OUTPUT_OPERATORS = (">>", ">|", ">&", ">", "&>>", "&>")
 _BREAK = frozenset(" \t")
 _GROUPING = frozenset("(){}")
 _MAX_HEREDOCS = 64  # heredoc operators one respelling handles; past it the line stays as is
+# The characters the line scan stops at; the others (and escaped ones) it passes over.
+_MARKS = "'\"`$#;-<"
 
 
 def respell(text: str) -> str | None:
@@ -79,11 +82,8 @@ def _respell_line(line: str, pending: list[tuple[str, bool]]) -> tuple[str, str 
     i = 0
     size = len(line)
     seen = len(pending)
-    while i < size:
+    while (i := unescaped(line, i, _MARKS)) >= 0:
         ch = line[i]
-        if ch == "\\":
-            i += 2
-            continue
         if ch == "'":
             end = line.find("'", i + 1)
             if end < 0:
