@@ -153,7 +153,7 @@ def _sort_output(value: str) -> bool:
 
 
 def _sed_reads(values: Sequence[str | None]) -> bool:
-    scripts: list[str] = []
+    scripts: list[str | None] = []  # None: a script option without its value
     positional = False
     explicit = False
     i = 0
@@ -164,25 +164,20 @@ def _sed_reads(values: Sequence[str | None]) -> bool:
             return False
         if value == "--":
             if not explicit and i + 1 < count:
-                nxt = values[i + 1]
-                if nxt is None:
-                    return False
-                scripts.append(nxt)
+                scripts.append(values[i + 1])
             break
         if value.startswith("--"):
             name, eq, rest = value.partition("=")
-            if name == "--expression":
-                if positional:
+            if name != "--expression":
+                if value not in _SED_LONG:
                     return False
-                if not eq:
-                    i += 1
-                    if i >= count or values[i] is None:
-                        return False
-                    rest = values[i]  # type: ignore[assignment]
-                scripts.append(rest)
-                explicit = True
-            elif value not in _SED_LONG:
+            elif positional:
                 return False
+            else:
+                if not eq:
+                    i += 1  # `--expression S`: the script is the next word
+                scripts.append(rest if eq else _at(values, i))
+                explicit = True
         elif value.startswith("-") and len(value) > 1:
             for j, letter in enumerate(value[1:], 1):
                 if letter in _SED_SHORT:
@@ -191,11 +186,8 @@ def _sed_reads(values: Sequence[str | None]) -> bool:
                     return False
                 rest = value[j + 1 :]
                 if not rest:
-                    i += 1
-                    if i >= count or values[i] is None:
-                        return False
-                    rest = values[i]  # type: ignore[assignment]
-                scripts.append(rest)
+                    i += 1  # `-e S`: the script is the next word
+                scripts.append(rest or _at(values, i))
                 explicit = True
                 break
         elif not explicit and not positional:
@@ -204,11 +196,15 @@ def _sed_reads(values: Sequence[str | None]) -> bool:
         else:
             positional = True
         i += 1
-    if not scripts:
+    if not scripts or None in scripts:
         return False
     from clearance.intent.shell.sed import reads_only
 
-    return all(reads_only(s) for s in scripts)
+    return all(reads_only(s) for s in scripts)  # type: ignore[arg-type]
+
+
+def _at(values: Sequence[str | None], i: int) -> str | None:
+    return values[i] if i < len(values) else None
 
 
 def _awk_reads(values: Sequence[str | None]) -> bool:
