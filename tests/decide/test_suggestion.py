@@ -152,6 +152,14 @@ BASH_CASES = [
     # not wrappers: bare find/fd, a shell running a script
     ("fd pattern src", "fd *"),
     ("bash script.sh", "bash *"),
+    # not one simple command as bash reads it: the whole command
+    ("for f in a b; do rm $f; done", "for f in a b; do rm $f; done"),
+    ("[ -f AGENTS.md ]", "[ -f AGENTS.md ]"),
+    ('export PATH="$HOME/bin:$PATH"', 'export PATH="$HOME/bin:$PATH"'),
+    ("git status && rm -rf x", "git status && rm -rf x"),
+    # the words bash reads: a comment ends them, a quoted or substituted space does not
+    ("git log -3 # recent", "git log *"),
+    ("grep -n 'a b' $(ls src) x", "grep *"),
 ]
 
 

@@ -7,18 +7,22 @@ generalizable wrappers (``nohup git status --short`` → ``nohup git status *``)
 command, without a wildcard, when a wrapper makes the inner command unclear (``bash -c``,
 ``eval``, ``xargs -I``, ``find -exec``, a computed word such as ``$X``).
 
-Wrappers are peeled with the shell analyzer's own option grammars
+The words are the shell analyzer's (``clearance.intent.shell.simple``): a text bash does not
+read as one simple command (a list, a compound statement, an assignment alone) is its own
+pattern. Wrappers are peeled with the analyzer's own option grammars
 (``clearance.intent.shell.options``), so a suggestion reads ``sudo -u x git push`` exactly as
-the bash gate does; the shells and the wrappers that run a whole command line are the
-analyzer's lists too. Every pattern is the command's own text up to a word boundary, followed by
-``*`` or `` *``, so it always matches the command it was suggested for under the wildcard rules
-(docs/configuration.md, "Wildcards"). No ``re``, no ``shlex``.
+the bash gate does; the shells, the wrappers that run a whole command line and the options of
+``find`` and ``fd`` that run a command are the analyzer's lists too. Every pattern is the
+command's own text up to a word boundary, followed by ``*`` or `` *``, so it always matches
+the command it was suggested for under the wildcard rules (docs/configuration.md,
+"Wildcards"). No ``re``, no ``shlex``.
 """
 
 from __future__ import annotations
 
 from clearance.intent.shell.options import GETOPT, is_assignment, table_inner
-from clearance.intent.shell.runners import SHELLS
+from clearance.intent.shell.runners import FD_EXEC, FIND_EXEC, SHELLS
+from clearance.intent.shell.simple import word_spans
 from clearance.intent.shell.wrapper import OPAQUE_LINE
 
 TYPE_CHECKING = False
@@ -31,16 +35,17 @@ __all__ = ["bash_pattern"]
 def bash_pattern(command: str) -> str:
     """The suggested session pattern for one bash command (docs/approvals.md, "Suggested patterns").
 
-    Leading comment lines are dropped and the rest trimmed; a one-word command is kept exactly;
-    otherwise the prefix chosen by the arity table (behind any leading ``NAME=value`` words and
-    generalizable wrappers) is kept verbatim and followed by `` *``, which also matches the
-    bare prefix (``git log`` → ``git log *``, which never covers ``git logx``). When a wrapper
-    hides what runs (opaque, ambiguous, or a computed word), the whole command is the pattern.
+    Leading comment lines are dropped and the rest trimmed; a one-word command, or one that is
+    not a single simple command, is kept exactly; otherwise the prefix chosen by the arity
+    table (behind any leading ``NAME=value`` words and generalizable wrappers) is kept verbatim
+    and followed by `` *``, which also matches the bare prefix (``git log`` → ``git log *``,
+    which never covers ``git logx``). When a wrapper hides what runs (opaque, ambiguous, or a
+    computed word), the whole command is the pattern.
     """
     text = _strip_comments(command)
-    spans = _tokens(text)
-    if len(spans) < 2:
-        return text
+    spans = word_spans(text)
+    if spans is None or len(spans) < 2:
+        return text  # one word, or not one simple command: the whole command
     words = [text[start:end] for start, end in spans]
     head = _command_index(words)
     if head is None:
@@ -166,8 +171,6 @@ def _arity(words: Sequence[str]) -> int:
 
 # -- bash: text and words ------------------------------------------------------------------------
 
-_SPACE = " \t\n\r\f\v"
-
 
 def _strip_comments(command: str) -> str:
     text = command.strip()
@@ -175,47 +178,6 @@ def _strip_comments(command: str) -> str:
         newline = text.find("\n")
         text = "" if newline < 0 else text[newline + 1 :].strip()
     return text
-
-
-def _tokens(text: str) -> list[tuple[int, int]]:
-    """Spans of the whitespace-separated words of ``text``, quote-aware.
-
-    Quotes (``'…'``, ``"…"``, backticks), backslash escapes and parentheses (``$(…)``,
-    ``<(…)``) keep their whitespace inside one word. Never raises: an unterminated quote runs
-    to the end of the text.
-    """
-    spans: list[tuple[int, int]] = []
-    n = len(text)
-    i = 0
-    while i < n:
-        if text[i] in _SPACE:
-            i += 1
-            continue
-        start = i
-        quote = ""
-        depth = 0
-        while i < n:
-            ch = text[i]
-            if quote == "'":
-                if ch == "'":
-                    quote = ""
-            elif ch == "\\":
-                i += 1
-            elif quote:
-                if ch == quote:
-                    quote = ""
-            elif ch in "'\"`":
-                quote = ch
-            elif ch == "(":
-                depth += 1
-            elif ch == ")" and depth:
-                depth -= 1
-            elif depth == 0 and ch in _SPACE:
-                break
-            i += 1
-        i = min(i, n)
-        spans.append((start, i))
-    return spans
 
 
 def _computed(word: str) -> bool:
@@ -234,10 +196,7 @@ _SEEN_THROUGH = frozenset({"sudo", "env", "xargs", "doas", "nohup", "setsid", "t
                            "nice", "stdbuf", "flock"})  # fmt: skip
 # What hands a command line to a shell (the analyzer's OPAQUE_LINE: watch, parallel, tmux, …).
 _AMBIGUOUS = OPAQUE_LINE | {"eval"}
-_EXEC_FLAGS = {
-    "find": frozenset({"-exec", "-execdir", "-ok", "-okdir"}),
-    "fd": frozenset({"-x", "--exec", "-X", "--exec-batch"}),
-}
+_EXEC_FLAGS = {"find": FIND_EXEC, "fd": FD_EXEC}
 _MAX_LAYERS = 4
 
 

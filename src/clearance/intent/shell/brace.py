@@ -12,15 +12,19 @@ __all__ = ["MAX_ALTERNATIVES", "expand", "literal"]
 
 MAX_ALTERNATIVES = 256
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
 
 class _Limit(Exception):
     pass
 
 
-def _find(text: str) -> tuple[int, int, list[tuple[int, int]]] | None:
-    """The first unquoted brace expression: (open, close, alternative spans), or None."""
+def _unquoted(text: str, i: int) -> Iterator[int]:
+    """The indices from ``i`` of the characters outside quotes and backslash escapes (the
+    quote marks and escapes themselves are not given)."""
     n = len(text)
-    i = 0
     quote = ""
     while i < n:
         ch = text[i]
@@ -29,43 +33,32 @@ def _find(text: str) -> tuple[int, int, list[tuple[int, int]]] | None:
                 quote = ""
             elif ch == "\\" and quote == '"':
                 i += 1
+        elif ch == "\\":
             i += 1
-            continue
-        if ch == "\\":
-            i += 2
-            continue
-        if ch == "'" or ch == '"':
+        elif ch == "'" or ch == '"':
             quote = ch
-        elif ch == "{" and not (i and text[i - 1] == "$"):
+        else:
+            yield i
+        i += 1
+
+
+def _find(text: str) -> tuple[int, int, list[tuple[int, int]]] | None:
+    """The first unquoted brace expression: (open, close, alternative spans), or None."""
+    for i in _unquoted(text, 0):
+        if text[i] == "{" and not (i and text[i - 1] == "$"):
             found = _match(text, i)
             if found is not None:
                 return found
-        i += 1
     return None
 
 
 def _match(text: str, start: int) -> tuple[int, int, list[tuple[int, int]]] | None:
     depth = 0
-    quote = ""
     last = start + 1
     spans: list[tuple[int, int]] = []
-    i = start + 1
-    n = len(text)
-    while i < n:
+    for i in _unquoted(text, start + 1):
         ch = text[i]
-        if quote:
-            if ch == quote:
-                quote = ""
-            elif ch == "\\" and quote == '"':
-                i += 1
-            i += 1
-            continue
-        if ch == "\\":
-            i += 2
-            continue
-        if ch == "'" or ch == '"':
-            quote = ch
-        elif ch == "{":
+        if ch == "{":
             depth += 1
         elif ch == "}":
             if depth == 0:
@@ -80,7 +73,6 @@ def _match(text: str, start: int) -> tuple[int, int, list[tuple[int, int]]] | No
         elif ch == "," and depth == 0:
             spans.append((last, i))
             last = i + 1
-        i += 1
     return None
 
 

@@ -9,6 +9,8 @@ argument may begin with ``-``, or when ``sed``/``awk`` cannot be proven read-onl
 
 from __future__ import annotations
 
+from clearance.intent.shell.runners import FD_EXEC, FIND_EXEC, FIND_WRITES
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -50,9 +52,10 @@ CORE = frozenset(
         "which",
     }
 )
-_FIND_GUARDS = frozenset(
-    {"-exec", "-execdir", "-ok", "-okdir", "-delete", "-fprint", "-fprint0", "-fprintf", "-fls"}
-)
+_FIND_GUARDS = FIND_EXEC | FIND_WRITES | {"-delete"}
+# fd's options that run a command, as a short letter in any cluster or a long option's stem.
+_FD_EXEC_LETTERS = frozenset(o[1] for o in FD_EXEC if o[1] != "-")
+_FD_EXEC_LONG = tuple(o[2:] for o in FD_EXEC if o[:2] == "--")
 _SED_SHORT = frozenset("nErsuz")
 _SED_LONG = frozenset(
     {
@@ -67,7 +70,6 @@ _SED_LONG = frozenset(
         "--sandbox",
     }
 )
-_SED_READONLY = frozenset("pPnNdDgGhHxlz=qQbtT:#{}FvL")
 _LEADING_GLOB = frozenset("*?[")
 # Core commands an option can make write or run something (`sort -o`, `sed -i`, `find -delete`,
 # `fd -x`, `rg --pre`, `awk -f`). A glob that may expand to a name starting with `-` (a file the
@@ -140,8 +142,8 @@ def _long_prefix(value: str, *names: str) -> bool:
 
 def _fd_exec(value: str) -> bool:
     if value.startswith("--"):
-        return _long_prefix(value, "exec", "exec-batch")
-    return value.startswith("-") and ("x" in value or "X" in value)
+        return _long_prefix(value, *_FD_EXEC_LONG)
+    return value.startswith("-") and not _FD_EXEC_LETTERS.isdisjoint(value)
 
 
 def _sort_output(value: str) -> bool:
@@ -151,7 +153,7 @@ def _sort_output(value: str) -> bool:
 
 
 def _sed_reads(values: Sequence[str | None]) -> bool:
-    scripts: list[str] = []
+    scripts: list[str | None] = []  # None: a script option without its value
     positional = False
     explicit = False
     i = 0
@@ -162,25 +164,20 @@ def _sed_reads(values: Sequence[str | None]) -> bool:
             return False
         if value == "--":
             if not explicit and i + 1 < count:
-                nxt = values[i + 1]
-                if nxt is None:
-                    return False
-                scripts.append(nxt)
+                scripts.append(values[i + 1])
             break
         if value.startswith("--"):
             name, eq, rest = value.partition("=")
-            if name == "--expression":
-                if positional:
+            if name != "--expression":
+                if value not in _SED_LONG:
                     return False
-                if not eq:
-                    i += 1
-                    if i >= count or values[i] is None:
-                        return False
-                    rest = values[i]  # type: ignore[assignment]
-                scripts.append(rest)
-                explicit = True
-            elif value not in _SED_LONG:
+            elif positional:
                 return False
+            else:
+                if not eq:
+                    i += 1  # `--expression S`: the script is the next word
+                scripts.append(rest if eq else _at(values, i))
+                explicit = True
         elif value.startswith("-") and len(value) > 1:
             for j, letter in enumerate(value[1:], 1):
                 if letter in _SED_SHORT:
@@ -189,11 +186,8 @@ def _sed_reads(values: Sequence[str | None]) -> bool:
                     return False
                 rest = value[j + 1 :]
                 if not rest:
-                    i += 1
-                    if i >= count or values[i] is None:
-                        return False
-                    rest = values[i]  # type: ignore[assignment]
-                scripts.append(rest)
+                    i += 1  # `-e S`: the script is the next word
+                scripts.append(rest or _at(values, i))
                 explicit = True
                 break
         elif not explicit and not positional:
@@ -202,74 +196,15 @@ def _sed_reads(values: Sequence[str | None]) -> bool:
         else:
             positional = True
         i += 1
-    return bool(scripts) and all(_sed_script_reads(s) for s in scripts)
-
-
-def _skip_regex(script: str, i: int, delimiter: str) -> int:
-    """Index just past the closing ``delimiter`` of a regex starting at ``i`` (-1 if none)."""
-    count = len(script)
-    while i < count:
-        ch = script[i]
-        if ch == "\\":
-            i += 2
-            continue
-        if ch == "\n":
-            return -1
-        if ch == delimiter:
-            return i + 1
-        i += 1
-    return -1
-
-
-def _sed_script_reads(script: str) -> bool:
-    """A conservative scan of a sed script: only commands that read and print (no w r e a i c,
-    no ``s///w`` or ``s///e``); anything the scan does not understand is not proven."""
-    i = 0
-    count = len(script)
-    while i < count:
-        ch = script[i]
-        if ch in " \t\n;!,0123456789$~":
-            i += 1
-            continue
-        if ch == "/":
-            i = _skip_regex(script, i + 1, "/")
-            if i < 0:
-                return False
-            continue
-        if ch == "\\" and i + 1 < count:
-            delimiter = script[i + 1]
-            if delimiter in "\n\\[]{}()":
-                return False
-            i = _skip_regex(script, i + 2, delimiter)
-            if i < 0:
-                return False
-            continue
-        if ch in "sy":
-            if i + 1 >= count:
-                return False
-            delimiter = script[i + 1]
-            if delimiter in " \t\n\\[]{}()":
-                return False
-            i = _skip_regex(script, i + 2, delimiter)
-            if i < 0:
-                return False
-            i = _skip_regex(script, i, delimiter)
-            if i < 0:
-                return False
-            while i < count and script[i] not in ";\n}":
-                if ch == "s" and script[i] in "wWe":
-                    return False
-                i += 1
-            continue
-        if ch in "bt:T#":
-            while i < count and script[i] not in ";\n":
-                i += 1
-            continue
-        if ch in _SED_READONLY:
-            i += 1
-            continue
+    if not scripts or None in scripts:
         return False
-    return True
+    from clearance.intent.shell.sed import reads_only
+
+    return all(reads_only(s) for s in scripts)  # type: ignore[arg-type]
+
+
+def _at(values: Sequence[str | None], i: int) -> str | None:
+    return values[i] if i < len(values) else None
 
 
 def _awk_reads(values: Sequence[str | None]) -> bool:
@@ -324,7 +259,6 @@ RECURSIVE = frozenset(
 # writes them all out.
 _GIT_RECURSIVE = frozenset({"grep", "archive"})
 _GIT_VALUED = frozenset({"-C", "-c", "--git-dir", "--work-tree", "--namespace", "--config-env"})
-_FIND_HANDS_ON = frozenset({"-exec", "-execdir", "-ok", "-okdir"})
 # Recursive readers that search the working directory when given no directory.
 _CWD_BY_DEFAULT = frozenset(
     {*_ALWAYS, "grep", "egrep", "fgrep", "rgrep", "find", "fd", "fdfind", "git"}
@@ -367,7 +301,7 @@ def reads_recursively(words: Sequence[Word]) -> bool:
         return True
     values = [w.value for w in words[1:]]
     if name == "find":
-        return any(v in _FIND_HANDS_ON for v in values)
+        return any(v in FIND_EXEC for v in values)
     if name in ("fd", "fdfind"):
         return any(v is not None and _fd_exec(v) for v in values)
     if name == "tar":

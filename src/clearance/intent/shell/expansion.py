@@ -26,6 +26,7 @@ not parse (``${x-`id`}``: bash runs ``id``).
 from __future__ import annotations
 
 from clearance.intent.sentinel import UNMODELLED, excerpt
+from clearance.intent.shell.escape import unescaped
 from clearance.intent.shell.grammar import KIND
 
 TYPE_CHECKING = False
@@ -173,13 +174,8 @@ def _hides_code(node: Node, src: Source) -> bool:
 def _all_escaped(text: str) -> bool:
     """Whether every ``$``, backtick and ``<(``/``>(`` of ``text`` is escaped by a backslash."""
     i = 0
-    n = len(text)
-    while i < n:
-        ch = text[i]
-        if ch == "\\":
-            i += 2
-            continue
-        if ch == "`" or ch == "$" or ((ch == "<" or ch == ">") and text[i + 1 : i + 2] == "("):
+    while (i := unescaped(text, i, "`$<>")) >= 0:
+        if text[i] in "`$" or text[i + 1 : i + 2] == "(":
             return False
         i += 1
     return True

@@ -14,10 +14,11 @@ from __future__ import annotations
 
 from itertools import pairwise
 
+from clearance.intent.shell.escape import unescaped
 from clearance.intent.shell.word import BACKTICK_ESCAPABLE
 from clearance.intent.shell.word_build import unescape
 
-__all__ = ["body_text", "close_double", "substitutions"]
+__all__ = ["body_text", "close_double", "delimiter_start", "substitutions"]
 
 _WORD_BREAK = frozenset(" \t\n;&|()<>")
 
@@ -31,6 +32,18 @@ def body_text(data: bytes, start: int, end: int) -> str:
     return data[line:end].decode("utf-8", "replace")
 
 
+def delimiter_start(line: str, k: int) -> tuple[int, bool]:
+    """Where the delimiter word of the heredoc operator at ``k`` (``<<`` or ``<<-``) starts,
+    past the blanks bash allows before it, and whether the operator strips leading tabs."""
+    j = k + 2
+    tabs = line[j : j + 1] == "-"
+    if tabs:
+        j += 1
+    while line[j : j + 1] in (" ", "\t") and j < len(line):
+        j += 1
+    return j, tabs
+
+
 def substitutions(body: str) -> list[tuple[str, bool]]:
     """The program text of every ``$(…)`` and backtick substitution in ``body``, outermost
     only, each with whether its end was found."""
@@ -41,12 +54,8 @@ def substitutions(body: str) -> list[tuple[str, bool]]:
 
 def _scan(text: str, out: list[tuple[str, bool]]) -> None:
     i = 0
-    n = len(text)
-    while i < n:
+    while (i := unescaped(text, i, "$`")) >= 0:
         ch = text[i]
-        if ch == "\\":
-            i += 2
-            continue
         if ch == "$" and text.startswith("$(", i):
             end = _close_paren(text, i + 2)
             if end < 0:
@@ -97,16 +106,8 @@ def _flatten(expr: str) -> str:
     i = 0
     n = len(expr)
     while i < n:
-        end = -1
-        if expr.startswith("$(", i):
-            end = _close_paren(expr, i + 2)
-            end = end + 1 if end >= 0 else -1
-        elif expr.startswith("${", i):
-            end = _close_brace(expr, i + 2)
-        elif expr[i] == "`":
-            end = _close_backtick(expr, i + 1)
-            end = end + 1 if end >= 0 else -1
-        else:
+        end = _past_substitution(expr, i)
+        if end is None:
             out.append(expr[i])
             i += 1
             continue
@@ -115,6 +116,23 @@ def _flatten(expr: str) -> str:
         out.append("0")
         i = end
     return "".join(out)
+
+
+def _past_substitution(text: str, k: int) -> int | None:
+    """One past the ``$(…)``, ``${…}`` or backtick substitution opening at ``k`` (-1: it does
+    not close), or ``None`` when none opens there."""
+    ch = text[k]
+    if ch == "`":
+        end = _close_backtick(text, k + 1)
+    elif ch != "$":
+        return None
+    elif text.startswith("$(", k):
+        end = _close_paren(text, k + 2)
+    elif text.startswith("${", k):
+        return _close_brace(text, k + 2)
+    else:
+        return None
+    return end + 1 if end >= 0 else -1
 
 
 def _close_paren(text: str, k: int) -> int:
@@ -134,14 +152,8 @@ def _close_paren(text: str, k: int) -> int:
             k = _close_single(text, k + (1 if ch == "'" else 2), ch == "$")
         elif ch == '"':
             k = close_double(text, k + 1)
-        elif ch == "`":
-            k = _close_backtick(text, k + 1)
-            k = k + 1 if k >= 0 else -1
-        elif ch == "$" and text.startswith("$(", k):
-            k = _close_paren(text, k + 2)
-            k = k + 1 if k >= 0 else -1
-        elif ch == "$" and text.startswith("${", k):
-            k = _close_brace(text, k + 2)
+        elif (ch == "`" or ch == "$") and (end := _past_substitution(text, k)) is not None:
+            k = end
         elif ch == "#" and word_start:
             newline = text.find("\n", k)
             k = newline if newline >= 0 else n
@@ -175,74 +187,43 @@ def _keyword(text: str, k: int, word: str) -> bool:
 
 def _close_single(text: str, k: int, ansi: bool) -> int:
     """One past the ``'`` closing a single-quoted string (``$'…'`` honours escapes), or -1."""
-    n = len(text)
-    while k < n:
-        ch = text[k]
-        if ansi and ch == "\\":
-            k += 2
-            continue
-        if ch == "'":
-            return k + 1
-        k += 1
-    return -1
+    end = unescaped(text, k, "'") if ansi else text.find("'", k)
+    return end + 1 if end >= 0 else -1
 
 
 def close_double(text: str, k: int) -> int:
     """One past the ``"`` closing a double-quoted string, or -1."""
-    n = len(text)
-    while k < n:
-        ch = text[k]
-        if ch == "\\":
-            k += 2
-        elif ch == '"':
+    while (k := unescaped(text, k, '"`$')) >= 0:
+        if text[k] == '"':
             return k + 1
-        elif ch == "`":
-            k = _close_backtick(text, k + 1)
-            if k < 0:
-                return -1
+        end = _past_substitution(text, k)
+        if end is None:
             k += 1
-        elif ch == "$" and text.startswith("$(", k):
-            k = _close_paren(text, k + 2)
-            if k < 0:
-                return -1
-            k += 1
-        elif ch == "$" and text.startswith("${", k):
-            k = _close_brace(text, k + 2)
-            if k < 0:
-                return -1
+        elif end < 0:
+            return -1
         else:
-            k += 1
+            k = end
     return -1
 
 
 def _close_brace(text: str, k: int) -> int:
     """One past the ``}`` closing a ``${`` whose content starts at ``k``, or -1."""
     depth = 1
-    n = len(text)
-    while k < n:
+    while (k := unescaped(text, k, "'\"`${}")) >= 0:
         ch = text[k]
-        if ch == "\\":
-            k += 2
+        if ch == "{" or ch == "}":
+            depth += 1 if ch == "{" else -1
+            if depth == 0:
+                return k + 1
+            k += 1
             continue
         if ch == "'":
             k = _close_single(text, k + 1, False)
         elif ch == '"':
             k = close_double(text, k + 1)
-        elif ch == "`":
-            k = _close_backtick(text, k + 1)
-            k = k + 1 if k >= 0 else -1
-        elif ch == "$" and text.startswith("$(", k):
-            k = _close_paren(text, k + 2)
-            k = k + 1 if k >= 0 else -1
         else:
-            if ch == "{":
-                depth += 1
-            elif ch == "}":
-                depth -= 1
-                if depth == 0:
-                    return k + 1
-            k += 1
-            continue
+            end = _past_substitution(text, k)
+            k = k + 1 if end is None else end
         if k < 0:
             return -1
     return -1
@@ -250,16 +231,7 @@ def _close_brace(text: str, k: int) -> int:
 
 def _close_backtick(text: str, k: int) -> int:
     """The index of the unescaped backtick closing one opened before ``k``, or -1."""
-    n = len(text)
-    while k < n:
-        ch = text[k]
-        if ch == "\\":
-            k += 2
-            continue
-        if ch == "`":
-            return k
-        k += 1
-    return -1
+    return unescaped(text, k, "`")
 
 
 def _unescape(text: str) -> str:

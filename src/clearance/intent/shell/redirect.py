@@ -9,6 +9,7 @@ walk.
 
 from __future__ import annotations
 
+from clearance.intent.shell.escape import unescaped
 from clearance.intent.shell.grammar import KIND, REDIRECTS, STATEMENTS, WORDLIKE
 from clearance.intent.shell.heredoc import body_text
 from clearance.intent.shell.statement import Redirect
@@ -111,17 +112,9 @@ def read_redirect(
 def _closed(delimiter: str) -> bool:
     """Whether every quote the heredoc delimiter ``delimiter`` opens also closes in it."""
     i = 0
-    size = len(delimiter)
-    while i < size:
-        ch = delimiter[i]
-        if ch == "\\":
-            i += 2
-            continue
-        if ch in "'\"":
-            end = delimiter.find(ch, i + 1)
-            if end < 0:
-                return False
-            i = end + 1
-            continue
-        i += 1
+    while (i := unescaped(delimiter, i, "'\"")) >= 0:
+        end = delimiter.find(delimiter[i], i + 1)
+        if end < 0:
+            return False
+        i = end + 1
     return True

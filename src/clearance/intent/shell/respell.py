@@ -7,7 +7,8 @@ runs; the analysis parses the respelled line instead (see ``docs/shell-analysis.
 
 from __future__ import annotations
 
-from clearance.intent.shell.heredoc import close_double
+from clearance.intent.shell.escape import unescaped
+from clearance.intent.shell.heredoc import close_double, delimiter_start
 
 __all__ = ["respell"]
 
@@ -20,6 +21,8 @@ _OUTPUT_OPERATORS = (">>", ">|", ">&", ">", "&>>", "&>")
 _BREAK = frozenset(" \t")
 _GROUPING = frozenset("(){}")
 _MAX_HEREDOCS = 64  # heredoc operators one respelling handles; past it the line stays as is
+# The characters the line scan stops at; the others (and escaped ones) it passes over.
+_MARKS = "'\"`$#;-<"
 
 
 def respell(text: str) -> str | None:
@@ -79,11 +82,8 @@ def _respell_line(line: str, pending: list[tuple[str, bool]]) -> tuple[str, str 
     i = 0
     size = len(line)
     seen = len(pending)
-    while i < size:
+    while (i := unescaped(line, i, _MARKS)) >= 0:
         ch = line[i]
-        if ch == "\\":
-            i += 2
-            continue
         if ch == "'":
             end = line.find("'", i + 1)
             if end < 0:
@@ -202,12 +202,7 @@ def _delimiter(line: str, k: int) -> tuple[str, bool, int] | None:
     """The heredoc operator at ``k`` (``<<`` or ``<<-``, then a quoted or plain word): (the
     delimiter, whether tabs are stripped, the end of the operator), or ``None`` when the word is
     not one of those plain shapes."""
-    j = k + 2
-    tabs = line[j : j + 1] == "-"
-    if tabs:
-        j += 1
-    while line[j : j + 1] in (" ", "\t") and j < len(line):
-        j += 1
+    j, tabs = delimiter_start(line, k)
     quote = line[j : j + 1]
     if quote in ("'", '"'):
         end = line.find(quote, j + 1)

@@ -19,7 +19,13 @@ if TYPE_CHECKING:
 
     from clearance.intent.shell.word import Word
 
-__all__ = ["RUNNERS", "SHELLS", "fd_layer", "runner"]
+__all__ = ["FD_EXEC", "FIND_EXEC", "FIND_WRITES", "RUNNERS", "SHELLS", "fd_layer", "runner"]
+
+# find(1) ACTIONS that run a command (it ends at `;` or `+`), and those that write the file they
+# are given; fd(1)'s options that run a command for each result (`-x`) or for all (`-X`).
+FIND_EXEC = frozenset({"-exec", "-execdir", "-ok", "-okdir"})
+FIND_WRITES = frozenset({"-fprint", "-fprint0", "-fprintf", "-fls"})
+FD_EXEC = frozenset({"-x", "--exec", "-X", "--exec-batch"})
 
 SHELLS = frozenset(
     {"bash", "sh", "dash", "zsh", "ksh", "rbash", "mksh", "ksh93", "fish", "tcsh", "csh", "yash"}
@@ -268,7 +274,6 @@ def _tmux(values: Sequence[str | None]) -> Layer | None:
     return Layer("indirection", "tmux", start, end)
 
 
-_FD_EXEC = ("-x", "--exec", "-X", "--exec-batch")
 # fd's short options that take a value: in a cluster, the rest of it is that value.
 _FD_VALUES = frozenset("etdEcjSoCgb")
 
@@ -283,7 +288,7 @@ def fd_layer(words: Sequence[Word], values: Sequence[str | None]) -> Layer | Non
         if text == "--":
             return None
         head: Word | None = None
-        if text in _FD_EXEC:
+        if text in FD_EXEC:
             pass
         elif text.startswith(("--exec=", "--exec-batch=")):
             head = glued(words[i], text[: text.index("=") + 1])

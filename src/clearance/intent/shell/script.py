@@ -311,11 +311,9 @@ def _names_a_word(script: str, words: tuple[str, ...]) -> bool:
 def _quoted_delimiter(line: str, at: int) -> str | None:
     """The delimiter of a quoted-delimiter heredoc operator at ``at`` (``<<'EOF'``,
     ``<<"EOF"``, ``<<\\EOF``, with ``-`` and blanks allowed after ``<<``), else ``None``."""
-    j = at + 2
-    if line[j : j + 1] == "-":
-        j += 1
-    while line[j : j + 1] in (" ", "\t") and j < len(line):
-        j += 1
+    from clearance.intent.shell.heredoc import delimiter_start  # only for a script with `<<`
+
+    j = delimiter_start(line, at)[0]
     quote = line[j : j + 1]
     if quote in ("'", '"'):
         end = line.find(quote, j + 1)

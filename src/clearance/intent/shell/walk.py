@@ -6,7 +6,8 @@ delimiter, and the hosts of substitutions (arguments, redirect targets, herestri
 values, declarations, tests, conditions, for-word lists, case subjects). It records structure
 only: wrappers, effects and spellings belong to :mod:`assembly` and the modules it calls.
 Simple commands, words and the walk's record (statements, salvage ranges) are the
-:class:`~clearance.intent.shell.command.Commands` the walk owns.
+:class:`~clearance.intent.shell.command.Commands` the walk owns; compound statements (loops,
+conditionals, groups, subshells, function definitions) are read by :mod:`compound`.
 
 Fail closed (docs/shell-analysis.md, "What is floored, and the facts behind it"): an ``ERROR``
 region is recorded whole and never descended (the grammar
@@ -17,12 +18,11 @@ error is marked unresolved. ``program``/``list``/``pipeline`` containers are not
 from __future__ import annotations
 
 from clearance.intent.shell.command import Commands
+from clearance.intent.shell.compound import compound
 from clearance.intent.shell.expansion import body_floor
 from clearance.intent.shell.grammar import (
-    CLAUSES,
     COMPOUNDS,
     CONTAINERS,
-    EXPRESSION_FIELDS,
     KIND,
     PLAIN,
     REDIRECTS,
@@ -37,7 +37,6 @@ from clearance.intent.shell.statement import Scope, Statement
 from clearance.intent.shell.word import (
     BACKTICK_ESCAPABLE,
     Word,
-    collect_substitutions,
     expansion_floor,
     scan_substitutions,
 )
@@ -182,7 +181,7 @@ class Walk:
         if kind == "redirected_statement":
             self._redirected(node, ctx, scope, unres, writes, depth)
         elif kind in COMPOUNDS:
-            self._compound(node, ctx, scope, unres, writes, Pending(), depth)
+            compound(self, node, ctx, scope, unres, writes, Pending(), depth)
         elif kind in PLAIN or kind == "test_command":
             self._plain(node, ctx, scope, unres, writes, depth)
         else:
@@ -286,7 +285,7 @@ class Walk:
         if kind == "command":
             self.commands.command(body, ctx, scope, unres or body.has_error, writes, pending, depth)
         elif kind in COMPOUNDS:
-            self._compound(body, ctx, scope, unres or body.has_error, writes, pending, depth)
+            compound(self, body, ctx, scope, unres or body.has_error, writes, pending, depth)
         elif kind == "list" or kind == "pipeline":
             self._block(body, ctx, scope, unres, writes, depth, pending)
         elif kind == "redirected_statement":
@@ -300,101 +299,6 @@ class Walk:
             self.commands.record(carrier)
             self.statement(body, ctx, scope, unres, writes, depth)
             self.finish(pending, ctx, scope, unres, writes, depth)
-
-    def _compound(
-        self,
-        node: Node,
-        ctx: str,
-        scope: Scope,
-        unres: bool,
-        writes: bool,
-        pending: Pending,
-        depth: int,
-    ) -> None:
-        kind = KIND[node.kind_id]
-        stmt = Statement(
-            "compound", self.src.slice(node.start_byte, node.end_byte), "compound", scope, unres
-        )
-        stmt.writes = writes or any(r.writes for r in pending.redirects)
-        stmt.redirects = pending.redirects
-        stmt.words = pending.extra
-        body: list[Node] = []
-        subs: list[Node] = []
-        for i, child in enumerate(node.children):
-            field = node.field_name_for_child(i)
-            ctype = KIND[child.kind_id]
-            if (kind == "for_statement" and field == "value") or (
-                kind == "case_statement" and field == "value"
-            ):
-                stmt.operands.append(self.commands.word(child, subs))
-            elif kind == "function_definition" and field == "name":
-                continue
-            elif kind == "c_style_for_statement" and field in EXPRESSION_FIELDS:
-                collect_substitutions(child, subs)
-                stmt.floor = stmt.floor or expansion_floor(child, self.src)
-            elif kind == "function_definition" and ctype == "compound_statement":
-                body.extend(c for c in child.children if KIND[c.kind_id] in STATEMENTS)
-            elif ctype in STATEMENTS or ctype in CLAUSES:
-                body.append(child)
-            elif child.is_named:
-                collect_substitutions(child, subs)
-        found = None
-        if self.reread and (kind == "c_style_for_statement" or _arithmetic(node)):
-            found = []  # only the arithmetic: the loop's body is walked on its own
-            for i, child in enumerate(node.children):
-                if (
-                    kind != "c_style_for_statement"
-                    or node.field_name_for_child(i) in EXPRESSION_FIELDS
-                ):
-                    found.extend(self.commands.reevaluated(child, stmt, True))
-        if kind == "for_statement":
-            variable = node.child_by_field_name("variable")
-            if variable is not None:
-                from clearance.intent.shell import reeval  # only for a loop
-
-                # `for PATH in bin`, `for f in 'a[$(id)]'; do (( f ))`: the loop assigns
-                # each value to its variable, as `NAME=VALUE` would.
-                name = self.src.slice(variable.start_byte, variable.end_byte)
-                looped = reeval.loop(name, [w.value for w in stmt.operands])
-                if looped:
-                    if stmt.floor is None:
-                        stmt.floor = reeval.floor(looped)
-                    found = [*(found or ()), *looped]
-        self.commands.record(stmt)
-        if found:
-            self.commands.rerun(found, stmt)
-        self.nested(subs, None, scope, unres, depth)
-        inner_ctx = ctx
-        inner_scope = scope
-        if kind == "subshell":
-            inner_ctx = "subshell"
-            inner_scope = Scope(scope)
-        first = len(self.statements)
-        for child in body:
-            self._body(child, inner_ctx, inner_scope, unres, stmt.writes, depth + 1)
-        if kind == "for_statement" and "$" in stmt.text:
-            variable = node.child_by_field_name("variable")
-            if variable is not None:
-                from clearance.intent.shell.loop import bind  # only for the loops that need it
-
-                name = self.src.slice(variable.start_byte, variable.end_byte)
-                bind(self.src.text, name, stmt, self.statements, first)
-        self.finish(pending, ctx, scope, unres, writes, depth)
-
-    def _body(
-        self, node: Node, ctx: str, scope: Scope, unres: bool, writes: bool, depth: int
-    ) -> None:
-        kind = KIND[node.kind_id]
-        if kind in CLAUSES:
-            subs: list[Node] = []
-            for i, child in enumerate(node.children):
-                if kind == "case_item" and node.field_name_for_child(i) == "value":
-                    collect_substitutions(child, subs)
-                elif KIND[child.kind_id] in STATEMENTS or KIND[child.kind_id] in CLAUSES:
-                    self._body(child, ctx, scope, unres or child.has_error, writes, depth)
-            self.nested(subs, None, scope, unres, depth)
-            return
-        self.statement(node, ctx, scope, unres, writes, depth)
 
     def _plain(
         self, node: Node, ctx: str, scope: Scope, unres: bool, writes: bool, depth: int
@@ -451,8 +355,3 @@ def _assigned(node: Node, src: Source) -> list[tuple[str, str | None]] | None:
             return None
         names.append((src.slice(name.start_byte, name.end_byte), None))
     return names or None
-
-
-def _arithmetic(node: Node) -> bool:
-    """``(( … ))``: a compound statement the grammar opens with ``((``."""
-    return node.child_count > 0 and node.children[0].type == "(("

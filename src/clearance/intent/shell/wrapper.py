@@ -22,7 +22,7 @@ from __future__ import annotations
 from clearance.intent.shell.effect import reader_claim
 from clearance.intent.shell.layer import Layer, basename, join
 from clearance.intent.shell.options import GETOPT, table_inner
-from clearance.intent.shell.runners import RUNNERS, SHELLS, fd_layer, runner
+from clearance.intent.shell.runners import FIND_EXEC, RUNNERS, SHELLS, fd_layer, runner
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -95,7 +95,6 @@ MODIFIERS = frozenset({"time", "timeout", "nice", "stdbuf", "setsid", "builtin",
 # (nohup.out, the lock file), or leave the command running in a session of its own.
 NEVER_CORE = OPAQUE_LINE | {"nohup", "flock", "strace", "ltrace", "valgrind", "systemd-run",
                             "firejail", "screen", "gdb"}  # fmt: skip
-_FIND_EXEC = frozenset({"-exec", "-execdir", "-ok", "-okdir"})
 # Without a command these print or change settings and run nothing (`eval $(ssh-agent -s)`).
 _COMMAND_OPTIONAL = frozenset({"ssh-agent", "dbus-launch"})
 # `screen -X CMD` / `-Q CMD` sends a command to a running session: no inner command to see.
@@ -160,7 +159,7 @@ def layer(words: Sequence[Word]) -> Layer | None:
         return Layer("indirection", name, start, count)
     if name == "find":
         for i, value in enumerate(values):
-            if i and value in _FIND_EXEC:
+            if i and value in FIND_EXEC:
                 return _exec(name, values, i)
     if name == "fd":
         return fd_layer(words, values)

@@ -14,6 +14,7 @@ from clearance.intent.shell.hazards.variables import (
 )
 from clearance.intent.shell.layer import basename
 from clearance.intent.shell.names import SEARCH_PATH_VARIABLES
+from clearance.intent.shell.runners import FIND_WRITES
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -193,7 +194,7 @@ def _find(finding: Finding, words: Sequence[Word], values: Values) -> None:
     """find(1) -delete, -fprint/-fprint0/-fprintf/-fls (writes); gtfobins: find."""
     count = len(values)
     for i, value in enumerate(values[1:], 1):
-        if value in ("-fprint", "-fprint0", "-fprintf", "-fls"):
+        if value in FIND_WRITES:
             finding.write(value, values[i + 1] if i + 1 < count else None)
         elif value == "-delete":
             finding.runs("passes -delete, which deletes every file it finds")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from clearance.intent.shell import sed
 from clearance.intent.shell.hazards.finding import Finding, option_values
 from clearance.intent.shell.layer import basename
 
@@ -81,81 +82,25 @@ def _sed_scripts(values: Values) -> tuple[list[str | None], bool]:
     return scripts, from_file
 
 
-def _skip(script: str, i: int, delimiter: str) -> int:
-    count = len(script)
-    while i < count:
-        ch = script[i]
-        if ch == "\\":
-            i += 2
-            continue
-        if ch == delimiter:
-            return i + 1
-        if ch == "\n":
-            return -1
-        i += 1
-    return -1
-
-
-def _sed_file(script: str, i: int) -> tuple[str, int]:
-    """The file name after a ``w``/``r`` command or flag: the rest of the line."""
-    end = script.find("\n", i)
-    if end < 0:
-        end = len(script)
-    return script[i:end].strip(), end
-
-
 def sed_script(finding: Finding, script: str) -> None:
     """GNU sed(1) COMMANDS: ``e`` and ``s///e`` run commands, ``w``/``W`` and ``s///w`` write
     files, ``r``/``R`` read them; gtfobins: sed. A script the scan cannot follow floors."""
-    i = 0
-    count = len(script)
-    while i < count:
-        ch = script[i]
-        if ch in " \t\n;!,0123456789$~+{}":
-            i += 1
-            continue
-        if ch == "/":
-            i = _skip(script, i + 1, "/")
-        elif ch == "\\" and i + 1 < count and script[i + 1] not in "\n\\":
-            i = _skip(script, i + 2, script[i + 1])
-        elif ch in "sy":
-            if i + 1 >= count or script[i + 1] in "\n\\":
-                i = -1
-            else:
-                delimiter = script[i + 1]
-                i = _skip(script, i + 2, delimiter)
-                if i >= 0:
-                    i = _skip(script, i, delimiter)
-                while 0 <= i < count and script[i] not in ";\n}":
-                    flag = script[i]
-                    if ch == "s" and flag == "e":
-                        finding.runs("runs its pattern space as a command (sed s///e)")
-                    if ch == "s" and flag in "wW":
-                        name, i = _sed_file(script, i + 1)
-                        finding.write("sed s///w", name)
-                        break
-                    i += 1
-        elif ch == "e":
-            line, i = _sed_file(script, i + 1)
-            finding.runs("runs a command (sed e)", line or None)
-        elif ch in "wW":
-            name, i = _sed_file(script, i + 1)
-            finding.write(f"sed {ch}", name)
-        elif ch in "rR":
-            name, i = _sed_file(script, i + 1)
-            finding.read(f"sed {ch}", name)
-        elif ch in "aic":  # text: the rest of the line (GNU one-liner form)
-            _, i = _sed_file(script, i + 1)
-        elif ch in "bt:T#lLqQ":
-            while i < count and script[i] not in ";\n":
-                i += 1
-        elif ch in "pPnNdDgGhHxz=Fv":
-            i += 1
-        else:
-            i = -1
-        if i < 0:
-            finding.runs("passes a sed script clearance cannot read, which may run a command")
-            return
+    found, complete = sed.commands(script)
+    for letter, flags, name in found:
+        if letter == "s":
+            for flag in flags:
+                if flag == "e":
+                    finding.runs("runs its pattern space as a command (sed s///e)")
+                elif flag in "wW":
+                    finding.write("sed s///w", name)
+        elif letter == "e":
+            finding.runs("runs a command (sed e)", name or None)
+        elif letter in "wW":
+            finding.write(f"sed {letter}", name)
+        elif letter in "rR":
+            finding.read(f"sed {letter}", name)
+    if not complete:
+        finding.runs("passes a sed script clearance cannot read, which may run a command")
 
 
 def _sed(finding: Finding, words: Sequence[Word], values: Values) -> None:
@@ -222,7 +167,7 @@ def _awk_tokens(program: str) -> list[tuple[str, str]]:
             i = j + 1
             continue
         if ch == "/" and (not out or (out[-1][0] == "op" and out[-1][1] in "(,;{}!~&|=\n:?")):
-            j = _skip(program, i + 1, "/")
+            j = sed.skip_regex(program, i + 1, "/")
             if j > 0:
                 out.append(("re", program[i + 1 : j - 1]))
                 i = j
