@@ -62,13 +62,26 @@ class NotifyConfigError(ValueError):
         self.path = path
 
 
-class CommandConsumer(Consumer, Frozen):
-    """Runs ``argv`` with the event JSON on stdin; kills it after ``timeout`` seconds."""
+class _Bounded(Consumer, Frozen):
+    """A consumer of the event ``kinds`` it was configured for, bounded by ``timeout`` seconds."""
 
-    __slots__ = ("argv", "kinds", "timeout")
-    argv: tuple[str, ...]
+    __slots__ = ("kinds", "timeout")
     kinds: frozenset[str]
     timeout: float
+
+    def __init__(self, kinds: frozenset[str], timeout: float) -> None:
+        _set(self, "kinds", frozenset(kinds))
+        _set(self, "timeout", float(timeout))
+
+    def accepts(self, kind: str) -> bool:
+        return kind in self.kinds
+
+
+class CommandConsumer(_Bounded):
+    """Runs ``argv`` with the event JSON on stdin; kills it after ``timeout`` seconds."""
+
+    __slots__ = ("argv",)
+    argv: tuple[str, ...]
 
     def __init__(
         self,
@@ -78,11 +91,7 @@ class CommandConsumer(Consumer, Frozen):
         timeout: float = DEFAULT_TIMEOUT,
     ) -> None:
         _set(self, "argv", tuple(argv))
-        _set(self, "kinds", frozenset(kinds))
-        _set(self, "timeout", float(timeout))
-
-    def accepts(self, kind: str) -> bool:
-        return kind in self.kinds
+        super().__init__(kinds, timeout)
 
     def describe(self) -> str:
         return f"command {self.argv[0]}"
@@ -117,14 +126,12 @@ class CommandConsumer(Consumer, Frozen):
             raise RuntimeError(f"exited with status {process.returncode}: {detail}".rstrip(": "))
 
 
-class WebhookConsumer(Consumer, Frozen):
+class WebhookConsumer(_Bounded):
     """POSTs the event JSON to ``url``; gives up after ``timeout`` seconds."""
 
-    __slots__ = ("headers", "kinds", "timeout", "url")
+    __slots__ = ("headers", "url")
     url: str
     headers: tuple[tuple[str, str], ...]
-    kinds: frozenset[str]
-    timeout: float
 
     def __init__(
         self,
@@ -136,11 +143,7 @@ class WebhookConsumer(Consumer, Frozen):
     ) -> None:
         _set(self, "url", url)
         _set(self, "headers", tuple(headers))
-        _set(self, "kinds", frozenset(kinds))
-        _set(self, "timeout", float(timeout))
-
-    def accepts(self, kind: str) -> bool:
-        return kind in self.kinds
+        super().__init__(kinds, timeout)
 
     def describe(self) -> str:
         # Scheme and host only: a webhook URL's path is often its secret (Slack, Discord).
