@@ -210,13 +210,29 @@ def _commands(value: object, path: Path, kinds: frozenset[str], timeout: float) 
 
 def _command(value: object, path: Path, kinds: frozenset[str], timeout: float) -> Consumer:
     if _is_mapping(value):
-        _known_keys(value, _COMMAND_KEYS, path)
-        if "argv" not in value:
-            raise NotifyConfigError(path, 'missing "argv" (a list of strings)')
-        kinds = _kinds(value.get("events"), (*path, "events"), kinds)
-        timeout = _timeout(value.get("timeout"), (*path, "timeout"), timeout)
+        kinds, timeout = _own(value, path, _COMMAND_KEYS, "argv", kinds, timeout)
         return CommandConsumer(_argv(value["argv"], (*path, "argv")), kinds=kinds, timeout=timeout)
     return CommandConsumer(_argv(value, path), kinds=kinds, timeout=timeout)
+
+
+_REQUIRED_HINTS = {"argv": "a list of strings", "url": "an http:// or https:// URL"}
+
+
+def _own(
+    value: Mapping[str, object],
+    path: Path,
+    keys: tuple[str, ...],
+    required: str,
+    kinds: frozenset[str],
+    timeout: float,
+) -> tuple[frozenset[str], float]:
+    """A consumer object's checked keys, and its own ``events`` and ``timeout`` (else those of
+    the whole ``notify`` block)."""
+    _known_keys(value, keys, path)
+    if required not in value:
+        raise NotifyConfigError(path, f'missing "{required}" ({_REQUIRED_HINTS[required]})')
+    kinds = _kinds(value.get("events"), (*path, "events"), kinds)
+    return kinds, _timeout(value.get("timeout"), (*path, "timeout"), timeout)
 
 
 def _argv(value: object, path: Path) -> tuple[str, ...]:
@@ -240,11 +256,7 @@ def _webhooks(value: object, path: Path, kinds: frozenset[str], timeout: float) 
 def _webhook(value: object, path: Path, kinds: frozenset[str], timeout: float) -> Consumer:
     headers: tuple[tuple[str, str], ...] = ()
     if _is_mapping(value):
-        _known_keys(value, _WEBHOOK_KEYS, path)
-        if "url" not in value:
-            raise NotifyConfigError(path, 'missing "url" (an http:// or https:// URL)')
-        kinds = _kinds(value.get("events"), (*path, "events"), kinds)
-        timeout = _timeout(value.get("timeout"), (*path, "timeout"), timeout)
+        kinds, timeout = _own(value, path, _WEBHOOK_KEYS, "url", kinds, timeout)
         headers = _headers(value.get("headers"), (*path, "headers"))
         url, path = value["url"], (*path, "url")
     else:

@@ -409,16 +409,11 @@ def main(adapter: Adapter) -> int:
         reply = adapter.failure(b"", f"Denied: the hook could not read its payload ({exc})")
     else:
         reply = answer(adapter, raw)
-    try:
-        if reply.stdout:
-            sys.stdout.write(reply.stdout)
-        sys.stdout.flush()
-    except Exception:
-        pass
-    try:
-        if reply.stderr:
-            sys.stderr.write(reply.stderr)
-        sys.stderr.flush()
-    except Exception:
-        pass
+    for stream, text in ((sys.stdout, reply.stdout), (sys.stderr, reply.stderr)):
+        try:
+            if text:
+                stream.write(text)
+            stream.flush()
+        except Exception:
+            pass
     return reply.exit
