@@ -277,15 +277,13 @@ class ForwardingAuthorizer:
             "resolution": response.resolution, "decidedBy": response.decided_by,
         })  # fmt: skip
         resolution = response.resolution or ("approved" if response.approved else "denied")
-        source = f"session {response.responder} ({response.decided_by})"
         if response.approved:
             grants = request.grants if response.state == "approved_for_session" else ()
             reason = response.reason or f"Approved by serving session '{response.responder}'."
             return Verdict("allow", reason, decided_by="forwarded", resolution=resolution,
-                           grants=grants, source=source)  # fmt: skip
+                           grants=grants)  # fmt: skip
         reason = response.reason or f"Denied by serving session '{response.responder}'."
-        return Verdict("deny", reason, decided_by="forwarded", resolution=resolution,
-                       source=source)  # fmt: skip
+        return Verdict("deny", reason, decided_by="forwarded", resolution=resolution)
 
 
 def forward_decision(
