@@ -20,7 +20,7 @@ ALLOWED = {
     "service": {"policy", "intent", "decide", "authority", "audit", "hosts"},
     "cli": {"policy", "intent", "decide", "authority", "audit", "hosts", "service"},
 }
-HELPERS = {"_display", "_fault", "_frozen", "_json"}
+HELPERS = {"_display", "_forwarded_events", "_fault", "_frozen", "_json"}
 
 
 def imports_of(path: Path) -> set[str]:

@@ -188,6 +188,22 @@ def _lex_word(text: str, i: int, end: int, edits: list[Edit], depth: int) -> tup
         positions.extend(range(start, stop))
         quotes.extend([quote] * (stop - start))
 
+    def substitution(i: int, quote: str) -> int:
+        """Skip the substitution at ``i`` (one placeholder character in the word); its end."""
+        i = _substitution(text, i, end, edits, depth)
+        chars.append(_SUBSTITUTION)
+        positions.append(i - 1)
+        quotes.append(quote)
+        return i
+
+    def plain(i: int, stops: frozenset[str], quote: str) -> int:
+        """The run of characters from ``i`` up to one of ``stops``; its end."""
+        stop = i + 1
+        while stop < end and text[stop] not in stops:
+            stop += 1
+        run(i, stop, quote)
+        return stop
+
     while i < end:
         char = text[i]
         if char in _BREAKS:
@@ -224,29 +240,15 @@ def _lex_word(text: str, i: int, end: int, edits: list[Edit], depth: int) -> tup
                     run(i + 1, i + 2, '"')
                     i += 2
                 elif (inner == "$" and text.startswith("$(", i)) or inner == "`":
-                    i = _substitution(text, i, end, edits, depth)
-                    chars.append(_SUBSTITUTION)
-                    positions.append(i - 1)
-                    quotes.append('"')
+                    i = substitution(i, '"')
                 else:
-                    stop = i + 1
-                    while stop < end and text[stop] not in _DQUOTE_STOP:
-                        stop += 1
-                    run(i, stop, '"')
-                    i = stop
+                    i = plain(i, _DQUOTE_STOP, '"')
             closed = i < end
             i += 1
         elif (char == "$" and nxt in ("(", "{")) or char == "`":
-            i = _substitution(text, i, end, edits, depth)
-            chars.append(_SUBSTITUTION)
-            positions.append(i - 1)
-            quotes.append("")
+            i = substitution(i, "")
         else:
-            stop = i + 1
-            while stop < end and text[stop] not in _PLAIN_STOP:
-                stop += 1
-            run(i, stop, "")
-            i = stop
+            i = plain(i, _PLAIN_STOP, "")
     return min(i, end), (chars, positions, quotes, closed)
 
 

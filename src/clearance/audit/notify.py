@@ -62,13 +62,26 @@ class NotifyConfigError(ValueError):
         self.path = path
 
 
-class CommandConsumer(Consumer, Frozen):
-    """Runs ``argv`` with the event JSON on stdin; kills it after ``timeout`` seconds."""
+class _Bounded(Consumer, Frozen):
+    """A consumer of the event ``kinds`` it was configured for, bounded by ``timeout`` seconds."""
 
-    __slots__ = ("argv", "kinds", "timeout")
-    argv: tuple[str, ...]
+    __slots__ = ("kinds", "timeout")
     kinds: frozenset[str]
     timeout: float
+
+    def __init__(self, kinds: frozenset[str], timeout: float) -> None:
+        _set(self, "kinds", frozenset(kinds))
+        _set(self, "timeout", float(timeout))
+
+    def accepts(self, kind: str) -> bool:
+        return kind in self.kinds
+
+
+class CommandConsumer(_Bounded):
+    """Runs ``argv`` with the event JSON on stdin; kills it after ``timeout`` seconds."""
+
+    __slots__ = ("argv",)
+    argv: tuple[str, ...]
 
     def __init__(
         self,
@@ -78,11 +91,7 @@ class CommandConsumer(Consumer, Frozen):
         timeout: float = DEFAULT_TIMEOUT,
     ) -> None:
         _set(self, "argv", tuple(argv))
-        _set(self, "kinds", frozenset(kinds))
-        _set(self, "timeout", float(timeout))
-
-    def accepts(self, kind: str) -> bool:
-        return kind in self.kinds
+        super().__init__(kinds, timeout)
 
     def describe(self) -> str:
         return f"command {self.argv[0]}"
@@ -117,14 +126,12 @@ class CommandConsumer(Consumer, Frozen):
             raise RuntimeError(f"exited with status {process.returncode}: {detail}".rstrip(": "))
 
 
-class WebhookConsumer(Consumer, Frozen):
+class WebhookConsumer(_Bounded):
     """POSTs the event JSON to ``url``; gives up after ``timeout`` seconds."""
 
-    __slots__ = ("headers", "kinds", "timeout", "url")
+    __slots__ = ("headers", "url")
     url: str
     headers: tuple[tuple[str, str], ...]
-    kinds: frozenset[str]
-    timeout: float
 
     def __init__(
         self,
@@ -136,11 +143,7 @@ class WebhookConsumer(Consumer, Frozen):
     ) -> None:
         _set(self, "url", url)
         _set(self, "headers", tuple(headers))
-        _set(self, "kinds", frozenset(kinds))
-        _set(self, "timeout", float(timeout))
-
-    def accepts(self, kind: str) -> bool:
-        return kind in self.kinds
+        super().__init__(kinds, timeout)
 
     def describe(self) -> str:
         # Scheme and host only: a webhook URL's path is often its secret (Slack, Discord).
@@ -207,13 +210,29 @@ def _commands(value: object, path: Path, kinds: frozenset[str], timeout: float) 
 
 def _command(value: object, path: Path, kinds: frozenset[str], timeout: float) -> Consumer:
     if _is_mapping(value):
-        _known_keys(value, _COMMAND_KEYS, path)
-        if "argv" not in value:
-            raise NotifyConfigError(path, 'missing "argv" (a list of strings)')
-        kinds = _kinds(value.get("events"), (*path, "events"), kinds)
-        timeout = _timeout(value.get("timeout"), (*path, "timeout"), timeout)
+        kinds, timeout = _own(value, path, _COMMAND_KEYS, "argv", kinds, timeout)
         return CommandConsumer(_argv(value["argv"], (*path, "argv")), kinds=kinds, timeout=timeout)
     return CommandConsumer(_argv(value, path), kinds=kinds, timeout=timeout)
+
+
+_REQUIRED_HINTS = {"argv": "a list of strings", "url": "an http:// or https:// URL"}
+
+
+def _own(
+    value: Mapping[str, object],
+    path: Path,
+    keys: tuple[str, ...],
+    required: str,
+    kinds: frozenset[str],
+    timeout: float,
+) -> tuple[frozenset[str], float]:
+    """A consumer object's checked keys, and its own ``events`` and ``timeout`` (else those of
+    the whole ``notify`` block)."""
+    _known_keys(value, keys, path)
+    if required not in value:
+        raise NotifyConfigError(path, f'missing "{required}" ({_REQUIRED_HINTS[required]})')
+    kinds = _kinds(value.get("events"), (*path, "events"), kinds)
+    return kinds, _timeout(value.get("timeout"), (*path, "timeout"), timeout)
 
 
 def _argv(value: object, path: Path) -> tuple[str, ...]:
@@ -237,11 +256,7 @@ def _webhooks(value: object, path: Path, kinds: frozenset[str], timeout: float) 
 def _webhook(value: object, path: Path, kinds: frozenset[str], timeout: float) -> Consumer:
     headers: tuple[tuple[str, str], ...] = ()
     if _is_mapping(value):
-        _known_keys(value, _WEBHOOK_KEYS, path)
-        if "url" not in value:
-            raise NotifyConfigError(path, 'missing "url" (an http:// or https:// URL)')
-        kinds = _kinds(value.get("events"), (*path, "events"), kinds)
-        timeout = _timeout(value.get("timeout"), (*path, "timeout"), timeout)
+        kinds, timeout = _own(value, path, _WEBHOOK_KEYS, "url", kinds, timeout)
         headers = _headers(value.get("headers"), (*path, "headers"))
         url, path = value["url"], (*path, "url")
     else:

@@ -2,13 +2,16 @@
 
 The writers live elsewhere (the gatekeeper in ``hosts``, forwarding in ``authority``, the
 service); this module is the one list they and ``docs/audit-log.md`` agree on, but for the names
-the layers below ``audit`` write (``forwarded_permission.*`` in ``authority/forwarding``,
-``GRANTS_REJECTED`` in ``decide/grant.py``). Fields common to request events: ``requestId``,
-``tool``, ``agent``, ``session``, ``surface``, ``value``, ``rule`` (``{"surface", "pattern",
-"origin"}`` or null), ``resolution``, ``decidedBy``.
+written by layers that cannot import ``audit``: forwarding's (``forwarded_permission.*``, in
+``clearance._forwarded_events``) and ``GRANTS_REJECTED`` (``decide/grant.py``). Fields common
+to request events: ``requestId``, ``tool``, ``agent``, ``session``, ``surface``, ``value``,
+``rule`` (``{"surface", "pattern", "origin"}`` or null), ``resolution``, ``decidedBy``.
 """
 
 from __future__ import annotations
+
+# The events of forwarding, written by ``authority/forwarding``, are named in a module beneath both.
+from clearance._forwarded_events import FORWARDED_PREFIX
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -46,8 +49,6 @@ ALLOWED = "permission_request.allowed"  # the policy allowed the call outright
 DELEGATED = "permission_request.delegated"  # a host's own dialog takes the ask to its user
 GATE_ERROR = "gate_error"
 NOTIFY_ERROR = "notify.error"
-# The events of forwarding, written by ``authority/forwarding`` (docs/audit-log.md).
-FORWARDED_PREFIX = "forwarded_permission."
 
 REQUEST_EVENTS = (WAITING, APPROVED, DENIED, BLOCKED, SESSION_APPROVED, AUTO_APPROVED)
 RESOLUTIONS = (

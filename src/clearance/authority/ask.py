@@ -106,13 +106,12 @@ class Verdict(Frozen):
     ``confirmation_unavailable``, …); ``grants`` what to record for the session.
     """
 
-    __slots__ = ("action", "decided_by", "grants", "reason", "resolution", "source")
+    __slots__ = ("action", "decided_by", "grants", "reason", "resolution")
     action: VerdictAction
     reason: str | None
     decided_by: str
     resolution: str
     grants: tuple[Grant, ...]
-    source: str | None
 
     def __init__(
         self,
@@ -122,7 +121,6 @@ class Verdict(Frozen):
         decided_by: str = "user",
         resolution: str = "",
         grants: tuple[Grant, ...] = (),
-        source: str | None = None,
     ) -> None:
         _set(self, "action", action)
         _set(self, "reason", reason)
@@ -130,7 +128,6 @@ class Verdict(Frozen):
         _set(self, "resolution", resolution or {"allow": "approved", "deny": "denied",
                                                 "defer": "deferred"}[action])  # fmt: skip
         _set(self, "grants", tuple(grants))
-        _set(self, "source", source)
 
     @classmethod
     def defer(cls) -> Verdict:

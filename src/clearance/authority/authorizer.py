@@ -101,7 +101,7 @@ class Chain:
         if links:
             self.report("authorizer_chain_resolved",
                         {"requestId": ask.request_id, "links": [n for n, _ in links]})  # fmt: skip
-        for name, link in links:
+        for _, link in links:
             verdict = link.authorize(ask)
             if verdict.action == "allow" and _touches_paths(ask):
                 verdict = Verdict.defer()  # a link never allows where files may go
@@ -111,6 +111,5 @@ class Chain:
                     verdict.reason,
                     decided_by="authorizer",
                     resolution=f"authorizer_{'allowed' if verdict.action == 'allow' else 'denied'}",
-                    source=name,
                 )
         return self.last_word.authorize(ask)

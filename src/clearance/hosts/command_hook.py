@@ -18,7 +18,14 @@ import os
 import sys
 
 from clearance._frozen import Frozen
-from clearance.hosts.claude_code.payload import MAX_PAYLOAD_BYTES, PayloadError, parse_object
+from clearance.hosts.claude_code.payload import (
+    MAX_PAYLOAD_BYTES,
+    PayloadError,
+    object_field,
+    parse_object,
+    required_text,
+    text_field,
+)
 from clearance.hosts.claude_code.response import PREFIX
 
 TYPE_CHECKING = False
@@ -42,8 +49,10 @@ __all__ = [
     "PayloadError",
     "Reply",
     "answer",
+    "call_fields",
     "decision_reply",
     "headless_reason",
+    "json_block",
     "load_engine",
     "main",
     "object_field",
@@ -137,57 +146,31 @@ class Adapter:
         return self.encode(event, "ask", reason)
 
 
-def text_field(data: dict[str, Any], key: str, *, required: bool = False) -> str | None:
-    """``data[key]`` as a non-empty string, ``None`` when absent; a wrong type is an error."""
-    value = data.get(key)
-    if value is None or value == "":
-        if required:
-            raise PayloadError(f"the hook payload has no {key}")
-        return None
-    if not isinstance(value, str):
-        raise PayloadError(f"field {key!r} must be a string, not {type(value).__name__}")
-    return value
-
-
-def required_text(data: dict[str, Any], key: str) -> str:
-    """``data[key]``, which must be a non-empty string."""
-    value = text_field(data, key, required=True)
-    assert value is not None
-    return value
-
-
-def object_field(
-    data: dict[str, Any], key: str, what: str, *, text: bool = False
-) -> dict[str, Any]:
-    """``data[key]`` as an object (``{}`` when absent); ``text``: the host may send it as JSON
-    text. ``what`` names it in the error."""
-    value = data.get(key)
-    if text and isinstance(value, str):
-        from clearance._json import loads
-
-        try:
-            value = loads(value) if value.strip() else {}
-        except ValueError as exc:
-            raise PayloadError(f"{what} is not JSON ({exc})") from None
-    if value is None:
-        return {}
-    if not isinstance(value, dict):
-        raise PayloadError(f"{what} is a {type(value).__name__}, not an object")
-    return value
-
-
-def require_strings(tool: str, data: dict[str, Any], *keys: str) -> None:
-    """Each of ``keys`` must be a non-empty string in ``data`` (the gates decide on them)."""
-    for key in keys:
-        value = data.get(key)
-        if value is None:
-            raise PayloadError(f"the arguments of {tool} have no {key!r}")
-        if not isinstance(value, str):
-            raise PayloadError(
-                f"the arguments of {tool}: {key!r} is a {type(value).__name__}, not a string"
-            )
-        if not value:
-            raise PayloadError(f"the arguments of {tool}: {key!r} is empty")
+def call_fields(
+    data: dict[str, Any],
+    tool_key: str,
+    arguments_key: str,
+    session_key: str,
+    agent_keys: tuple[str, ...],
+    *,
+    arguments_name: str | None = None,
+    text: bool = False,
+) -> tuple[str, str, dict[str, Any], str | None, str | None]:
+    """``(tool, cwd, arguments, session, agent)`` of a tool-call payload, read under the host's
+    own keys, in that order (the first wrong field is the one named): ``agent`` is the first of
+    ``agent_keys`` that is set; ``arguments_name`` names the arguments in an error (default:
+    their key); ``text``, the host may send them as JSON text."""
+    tool = required_text(data, tool_key)
+    cwd = required_text(data, "cwd")
+    what = f"{arguments_name or arguments_key} of {tool}"
+    arguments = object_field(data, arguments_key, what, text=text)
+    session = text_field(data, session_key)
+    agent = None
+    for key in agent_keys:
+        agent = text_field(data, key)
+        if agent is not None:
+            break
+    return tool, cwd, arguments, session, agent
 
 
 def ask_mode(policy: Any, key: str) -> str:
@@ -218,6 +201,14 @@ def decision_reply(action: str, reason: str) -> Reply:
     from clearance._json import dumps
 
     return Reply(dumps({"decision": action, "reason": PREFIX + reason}) + "\n")
+
+
+def json_block(out: dict[str, Any], reason: str) -> Reply:
+    """The host's deny ``out`` on stdout, and exit 2 with the reason on stderr too: a block
+    whichever of the two the host reads."""
+    from clearance._json import dumps
+
+    return Reply(dumps(out) + "\n", PREFIX + reason + "\n", exit=2)
 
 
 def stderr_block(reason: str) -> Reply:
@@ -418,16 +409,11 @@ def main(adapter: Adapter) -> int:
         reply = adapter.failure(b"", f"Denied: the hook could not read its payload ({exc})")
     else:
         reply = answer(adapter, raw)
-    try:
-        if reply.stdout:
-            sys.stdout.write(reply.stdout)
-        sys.stdout.flush()
-    except Exception:
-        pass
-    try:
-        if reply.stderr:
-            sys.stderr.write(reply.stderr)
-        sys.stderr.flush()
-    except Exception:
-        pass
+    for stream, text in ((sys.stdout, reply.stdout), (sys.stderr, reply.stderr)):
+        try:
+            if text:
+                stream.write(text)
+            stream.flush()
+        except Exception:
+            pass
     return reply.exit

@@ -35,28 +35,23 @@ _set = object.__setattr__
 
 
 class Outcome(Frozen):
-    """The final answer for a call: ``allow`` or ``deny``, and how it was reached."""
+    """The final answer for a call: ``allow``, ``deny`` or (a host's own dialog takes it)
+    ``ask``, and how it was reached: what the hosts answer and ``clearance authorize`` prints.
+    The engine's :class:`~clearance.decide.decision.Decision` is not part of it: the caller that
+    needs it (a hook offering grants) holds it already."""
 
-    __slots__ = ("action", "decided_by", "decision", "reason", "request_id", "resolution")
+    __slots__ = ("action", "decided_by", "reason", "request_id", "resolution")
     action: str
     reason: str
     resolution: str
     decided_by: str
-    decision: Decision | None
     request_id: str
 
     def __init__(
-        self,
-        action: str,
-        reason: str,
-        resolution: str,
-        decided_by: str,
-        decision: Decision | None,
-        request_id: str,
+        self, action: str, reason: str, resolution: str, decided_by: str, request_id: str
     ) -> None:
         for name, value in (("action", action), ("reason", reason), ("resolution", resolution),
-                            ("decided_by", decided_by), ("decision", decision),
-                            ("request_id", request_id)):  # fmt: skip
+                            ("decided_by", decided_by), ("request_id", request_id)):  # fmt: skip
             _set(self, name, value)
 
 
@@ -243,7 +238,7 @@ class Gatekeeper:
             fields.update(extra)
         self.write(event, fields)
         self._emit(DECISION, dict(fields))
-        return Outcome(action, reason, resolution, decided_by, decision, request_id)
+        return Outcome(action, reason, resolution, decided_by, request_id)
 
     # -- deciding ----------------------------------------------------------------------------
 

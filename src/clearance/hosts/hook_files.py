@@ -21,7 +21,7 @@ from clearance._json import dumps
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Mapping
     from typing import Any
 
 __all__ = [
@@ -29,7 +29,9 @@ __all__ = [
     "HookFileError",
     "executable",
     "fail_closed_command",
+    "folder_path",
     "install",
+    "installed_entry",
     "is_ours",
     "read_json",
     "uninstall",
@@ -101,6 +103,16 @@ def is_ours(command: object, host: str) -> bool:
         and words[-2:] == ["hook", host]
         and (os.path.basename(words[-3]) == "clearance" or words[-3] == "clearance")
     )
+
+
+def folder_path(scope: str, directory: str, env: Mapping[str, str] | None, *parts: str) -> str:
+    """A hook file in a host's dot-folder: under the home directory for the ``user`` scope,
+    under ``directory`` for a project (``folder_path(scope, d, env, ".qwen", "settings.json")``)."""
+    if scope == "user":
+        from clearance.policy.state import home_dir
+
+        return os.path.join(home_dir(env), *parts)
+    return os.path.join(os.path.abspath(directory), *parts)
 
 
 def read_json(path: str) -> tuple[dict[str, Any], bytes | None]:
@@ -227,6 +239,17 @@ def uninstall(path: str, events: tuple[str, ...], ours: Callable[[Any], bool],
                 del hooks[event]
     write_json(path, data, before, change, snapshot=snapshot)
     return change
+
+
+def installed_entry(path: str, event: str, ours: Callable[[Any], bool]) -> Any:
+    """The first of clearance's entries for ``event`` in the hook file, else ``None``."""
+    data, _ = read_json(path)
+    hooks = data.get("hooks")
+    entries = hooks.get(event) if isinstance(hooks, dict) else None
+    for entry in entries if isinstance(entries, list) else []:
+        if ours(entry):
+            return entry
+    return None
 
 
 def group_is_ours(host: str) -> Callable[[Any], bool]:

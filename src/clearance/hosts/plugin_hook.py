@@ -23,10 +23,10 @@ from clearance.hosts.command_hook import (
     HookEvent,
     PayloadError,
     Reply,
+    call_fields,
     decision_reply,
     headless,
-    object_field,
-    required_text,
+    json_block,
     text_field,
 )
 from clearance.hosts.tools import ToolSpec, mcp_target, to_call
@@ -49,11 +49,9 @@ class PluginAdapter(Adapter):
     no_dialog = ""
 
     def read(self, data: dict[str, Any], env: Mapping[str, str]) -> HookEvent:
-        tool = required_text(data, "tool")
-        cwd = required_text(data, "cwd")
-        arguments = object_field(data, "args", f"the arguments of {tool}")
-        session = text_field(data, "sessionID")
-        agent = text_field(data, "agent")
+        tool, cwd, arguments, session, agent = call_fields(
+            data, "tool", "args", "sessionID", ("agent",), arguments_name="the arguments"
+        )
         call = to_call(self.tools, tool, arguments, cwd, session=session, agent=agent,
                        mcp=mcp_target(tool))  # fmt: skip
         ui = data.get("ui")
@@ -79,5 +77,4 @@ class PluginAdapter(Adapter):
         return Reply(dumps(out) + "\n")
 
     def failure(self, raw: bytes, reason: str) -> Reply:
-        out = dumps({"decision": "deny", "reason": PREFIX + reason}) + "\n"
-        return Reply(out, PREFIX + reason + "\n", exit=2)
+        return json_block({"decision": "deny", "reason": PREFIX + reason}, reason)

@@ -26,6 +26,8 @@ from __future__ import annotations
 import os
 import time
 
+from clearance import _forwarded_events as events
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
@@ -237,31 +239,31 @@ class ForwardingAuthorizer:
         size = len(dumps(request.as_json()).encode("utf-8"))
         if size > MAX_MESSAGE:  # the serving session would not read it: say so now, not later
             why = f"{size} bytes, more than the {MAX_MESSAGE} a serving session reads"
-            self.report("forwarded_permission.file_rejected", {**fields, "why": why})
+            self.report(events.FILE_REJECTED, {**fields, "why": why})
             return _abandon(f"this call is too large to forward to session '{target}' (the "
                             f"request would be {why}); split it into smaller ones.")  # fmt: skip
-        self.report("forwarded_permission.request_created", fields)
+        self.report(events.REQUEST_CREATED, fields)
         started = time.monotonic()
         until = started + max(request.expires - time.time(), 0.0)
         try:
             response = self.transport.exchange(request, until)
         except Unreachable as exc:
             if exc.why == "unsafe":
-                self.report("forwarded_permission.file_rejected",
+                self.report(events.FILE_REJECTED,
                             {**fields, "why": f"unsafe inbox: {exc.detail}"})  # fmt: skip
                 return _abandon(f"Permission forwarding directories for session '{target}' "
                                 f"could not be used ({exc.detail}).")  # fmt: skip
-            self.report("forwarded_permission.no_serving_session",
+            self.report(events.NO_SERVING_SESSION,
                         {**fields, "liveness": exc.why})  # fmt: skip
             return _abandon(f"Session '{target}' is not serving forwarded permission requests "
                             f"({exc.detail or _LIVENESS[exc.why]}).")  # fmt: skip
         except Refused as exc:
-            self.report("forwarded_permission.file_rejected", {**fields, "why": exc.reason})
+            self.report(events.FILE_REJECTED, {**fields, "why": exc.reason})
             reason = exc.reason
             return _abandon(reason.removeprefix("No one could approve this: "))
         except TimedOut:
             waited = time.monotonic() - started
-            self.report("forwarded_permission.response_timed_out",
+            self.report(events.RESPONSE_TIMED_OUT,
                         {**fields, "waitedMs": int(waited * 1000)})  # fmt: skip
             return _abandon(f"Session '{target}' did not answer within {waited:.0f}s.")
         return self._adopt(request, response, fields)
@@ -269,21 +271,19 @@ class ForwardingAuthorizer:
     def _adopt(self, request: Request, response: Response, fields: dict[str, Any]) -> Verdict:
         from clearance.authority.ask import Verdict
 
-        self.report("forwarded_permission.response_received", {
+        self.report(events.RESPONSE_RECEIVED, {
             **fields, "responderSession": response.responder, "state": response.state,
             "decision": "allow" if response.approved else "deny",
             "resolution": response.resolution, "decidedBy": response.decided_by,
         })  # fmt: skip
         resolution = response.resolution or ("approved" if response.approved else "denied")
-        source = f"session {response.responder} ({response.decided_by})"
         if response.approved:
             grants = request.grants if response.state == "approved_for_session" else ()
             reason = response.reason or f"Approved by serving session '{response.responder}'."
             return Verdict("allow", reason, decided_by="forwarded", resolution=resolution,
-                           grants=grants, source=source)  # fmt: skip
+                           grants=grants)  # fmt: skip
         reason = response.reason or f"Denied by serving session '{response.responder}'."
-        return Verdict("deny", reason, decided_by="forwarded", resolution=resolution,
-                       source=source)  # fmt: skip
+        return Verdict("deny", reason, decided_by="forwarded", resolution=resolution)
 
 
 def forward_decision(
@@ -321,7 +321,7 @@ def forward_decision(
         why = exc.why
     if why != "alive":
         if report is not None:
-            report("forwarded_permission.no_serving_session", {
+            report(events.NO_SERVING_SESSION, {
                 "askId": request_id, "requesterSession": call.session,
                 "requesterAgent": call.agent, "targetSession": target, "liveness": why,
                 "written": False,

@@ -42,6 +42,13 @@ _S_IFMT = 0o170000
 _S_IFSOCK = 0o140000
 
 
+def _unsafe(exc: OSError, where: str) -> Unreachable:
+    """An inbox that cannot be used: what :class:`UnsafeInbox` says, else the error at ``where``."""
+    if isinstance(exc, UnsafeInbox):
+        return Unreachable("unsafe", str(exc))
+    return Unreachable("unsafe", f"{where}: {exc.strerror or exc}")
+
+
 def connect(state: str, name: str, timeout: float) -> tuple[socket.socket, int]:
     """A checked connection to the server of the session whose directory is ``name``;
     ``(socket, server pid)``. Raises :class:`Unreachable`."""
@@ -49,10 +56,8 @@ def connect(state: str, name: str, timeout: float) -> tuple[socket.socket, int]:
         fd, directory = open_dirs(state, name)
     except FileNotFoundError:
         raise Unreachable("absent") from None
-    except UnsafeInbox as exc:
-        raise Unreachable("unsafe", str(exc)) from None
     except OSError as exc:
-        raise Unreachable("unsafe", f"{forwarding_root(state)}: {exc.strerror or exc}") from None
+        raise _unsafe(exc, forwarding_root(state)) from None
     import socket
 
     sock = None
@@ -74,10 +79,8 @@ def connect(state: str, name: str, timeout: float) -> tuple[socket.socket, int]:
             raise Unreachable("dead_pid") from None  # a socket nobody listens on any more
         except TimeoutError:
             raise Unreachable("stale") from None
-        except UnsafeInbox as exc:
-            raise Unreachable("unsafe", str(exc)) from None
         except OSError as exc:
-            raise Unreachable("unsafe", f"{path}: {exc.strerror or exc}") from None
+            raise _unsafe(exc, path) from None
         try:
             pid, uid = peer_of(sock)
         except OSError as exc:

@@ -10,6 +10,7 @@ them in its own grants (``forwarded_permission.session_recorded``) and answers p
 
 from __future__ import annotations
 
+from clearance import _forwarded_events as events
 from clearance.authority.ask import Verdict
 from clearance.decide.suggestion import Suggestion
 
@@ -55,7 +56,7 @@ def reach_verdict(answer: Answer, ask: Ask, request: Request, server: Server) ->
                        grants=request.grants)  # fmt: skip
     if answer.choice == "session_both":
         server.session_grants().add(request.grants)
-        server.write("forwarded_permission.session_recorded", {
+        server.write(events.SESSION_RECORDED, {
             **server.fields(request),
             "grants": [{"surface": g.surface, "pattern": g.pattern} for g in request.grants],
         })  # fmt: skip
@@ -68,7 +69,7 @@ def reach_verdict(answer: Answer, ask: Ask, request: Request, server: Server) ->
             where = server.always(first.surface, first.pattern)
         except (OSError, ValueError) as exc:
             where = f"not written: {exc}"
-        server.write("forwarded_permission.always_recorded", {
+        server.write(events.ALWAYS_RECORDED, {
             **server.fields(request), "rule": {"surface": first.surface, "pattern": first.pattern},
             "where": where,
         })  # fmt: skip

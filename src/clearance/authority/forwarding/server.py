@@ -30,6 +30,7 @@ import os
 import threading
 import time
 
+from clearance import _forwarded_events as events
 from clearance.authority.ask import Verdict
 from clearance.authority.forwarding.liveness import requester_gone
 from clearance.authority.forwarding.protocol import Request
@@ -149,7 +150,7 @@ class Server:
 
     def _refused_peer(self, why: str, pid: int) -> None:
         """The transport refused a connection, or found its directory unsafe."""
-        self.write("forwarded_permission.file_rejected",
+        self.write(events.FILE_REJECTED,
                    {"responderSession": self.session, "why": why, "peerPid": pid})  # fmt: skip
         self.observe("notice", None, f"refused: {why}")
 
@@ -158,7 +159,7 @@ class Server:
     def start(self) -> None:
         """Take the session and listen; raises ``OSError`` saying why it cannot serve."""
         self.inbound.open()
-        self.write("forwarded_permission.serving_started", {
+        self.write(events.SERVING_STARTED, {
             "responderSession": self.session, "pid": os.getpid(), "dir": self.directory,
             "human": self.tty_path is not None, "relay": self.relay,
         })  # fmt: skip
@@ -175,7 +176,7 @@ class Server:
                               resolution="confirmation_unavailable")  # fmt: skip
             self.answer(request, reply, verdict, None)
         self.inbound.close()
-        self.write("forwarded_permission.serving_stopped",
+        self.write(events.SERVING_STOPPED,
                    {"responderSession": self.session, "pid": os.getpid(), "why": why})  # fmt: skip
 
     def run(self, stop: threading.Event) -> None:
@@ -224,7 +225,7 @@ class Server:
                 ticket = self._tickets.get(request.id)
             if ticket is not None:
                 ticket.withdraw(f"its requester (pid {request.pid}) is gone")
-        self.write("forwarded_permission.abandoned", {
+        self.write(events.ABANDONED, {
             **self.fields(request), "pid": request.pid,
             "why": f"the requester (pid {request.pid}) is gone; discarded {when}",
         })  # fmt: skip
@@ -239,7 +240,7 @@ class Server:
             held = self._busy.pop(request.id, None)
         if held is None:
             return False
-        self.write("forwarded_permission.abandoned", {
+        self.write(events.ABANDONED, {
             **self.fields(request), "pid": request.pid, "why": f"withdrawn: {why}",
         })  # fmt: skip
         self.observe("answered", request, f"abandoned: {why}")
@@ -313,7 +314,7 @@ class Server:
         self.handle(request, reply)
 
     def _refuse(self, reply: Reply, why: str, peer: int) -> None:
-        self.write("forwarded_permission.file_rejected",
+        self.write(events.FILE_REJECTED,
                    {"responderSession": self.session, "why": why, "peerPid": peer})  # fmt: skip
         self.observe("notice", None, f"refused a request: {why}")
         reason = (
@@ -366,7 +367,7 @@ class Server:
             return
         with self._lock:
             self._busy[request.id] = (request, reply)
-        self.write("forwarded_permission.prompted", {**self.fields(request),
+        self.write(events.PROMPTED, {**self.fields(request),
                                                      "reason": resolution.reason})  # fmt: skip
         self.observe("pending", request, resolution.reason)
         worker = threading.Thread(target=self._escalate, args=(request, resolution), daemon=True)
@@ -407,9 +408,9 @@ class Server:
             "resolution": verdict.resolution,
         }  # fmt: skip
         if automatic:
-            event = "auto_approved" if allow else "auto_denied"
+            event = events.AUTO_APPROVED if allow else events.AUTO_DENIED
         else:
-            event = "approved" if allow else "denied"
+            event = events.APPROVED if allow else events.DENIED
         rule = resolution.rule if resolution is not None and automatic else None
         fields = {
             **self.fields(request), "decision": "allow" if allow else "deny", "reason": reason,
@@ -417,7 +418,7 @@ class Server:
             "rule": None if rule is None else {"surface": rule.surface, "pattern": rule.pattern,
                                                "origin": rule.origin},
         }  # fmt: skip
-        self.write(f"forwarded_permission.{event}", fields)  # logged before the child can see it
+        self.write(event, fields)  # logged before the child can see it
         with self._lock:
             self._answered[request.id] = (request.nonce, body)
             while len(self._answered) > _REMEMBER:
@@ -428,7 +429,9 @@ class Server:
                                   "agent": request.requester.agent,
                                   "session": request.requester.session,
                                   "forwarding": self.forwarding_fields(request)})  # fmt: skip
-        self.observe("answered", request, f"{event}: {reason}")
+        self.observe(
+            "answered", request, f"{event.removeprefix(events.FORWARDED_PREFIX)}: {reason}"
+        )
 
 
 def _local(server: Server) -> Inbound:

@@ -145,21 +145,12 @@ def apply_sandbox(
         added = [v for v in wanted if v not in values]
         values += added
         mine = [v for v in wanted if v in added or v in ours]
-        if values:
-            filesystem[key] = values
-        else:
-            filesystem.pop(key, None)
+        _keep(filesystem, key, values)
         if mine != ours:
             record[mark] = mine
             changed = True
-    if filesystem:
-        sandbox["filesystem"] = filesystem
-    else:
-        sandbox.pop("filesystem", None)
-    if sandbox:
-        data["sandbox"] = sandbox
-    else:
-        data.pop("sandbox", None)
+    _keep(sandbox, "filesystem", filesystem)
+    _keep(data, "sandbox", sandbox)
     if changed:
         _write_record(record, env)
 
@@ -223,14 +214,17 @@ def apply_hiding(
             deny.append(tool)
             still_ours.append(tool)
             change.hidden.append(tool)
-    if deny:
-        permissions["deny"] = deny
-    else:
-        permissions.pop("deny", None)
-    if permissions:
-        data["permissions"] = permissions
-    else:
-        data.pop("permissions", None)
+    _keep(permissions, "deny", deny)
+    _keep(data, "permissions", permissions)
     if still_ours != ours:
         record[path] = still_ours
         _write_record(record, env)
+
+
+def _keep(container: dict[str, Any], key: str, value: Any) -> None:
+    """``container[key] = value``, or no ``key`` at all when ``value`` is empty: a settings file
+    keeps no empty object or list clearance left behind."""
+    if value:
+        container[key] = value
+    else:
+        container.pop(key, None)

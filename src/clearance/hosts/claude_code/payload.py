@@ -21,8 +21,11 @@ __all__ = [
     "Payload",
     "PayloadError",
     "check_tool_input",
+    "object_field",
     "parse_object",
     "parse_payload",
+    "required_text",
+    "text_field",
     "to_call",
 ]
 
@@ -116,12 +119,42 @@ def check_tool_input(tool_name: str, tool_input: dict[str, Any]) -> None:
             )
 
 
-def _optional(data: dict[str, Any], key: str) -> str | None:
+def text_field(data: dict[str, Any], key: str, *, required: bool = False) -> str | None:
+    """``data[key]`` as a non-empty string, ``None`` when absent; a wrong type is an error."""
     value = data.get(key)
     if value is None or value == "":
+        if required:
+            raise PayloadError(f"the hook payload has no {key}")
         return None
     if not isinstance(value, str):
         raise PayloadError(f"field {key!r} must be a string, not {type(value).__name__}")
+    return value
+
+
+def required_text(data: dict[str, Any], key: str) -> str:
+    """``data[key]``, which must be a non-empty string."""
+    value = text_field(data, key, required=True)
+    assert value is not None
+    return value
+
+
+def object_field(
+    data: dict[str, Any], key: str, what: str, *, text: bool = False
+) -> dict[str, Any]:
+    """``data[key]`` as an object (``{}`` when absent); ``text``: the host may send it as JSON
+    text. ``what`` names it in the error."""
+    value = data.get(key)
+    if text and isinstance(value, str):
+        from clearance._json import loads
+
+        try:
+            value = loads(value) if value.strip() else {}
+        except ValueError as exc:
+            raise PayloadError(f"{what} is not JSON ({exc})") from None
+    if value is None:
+        return {}
+    if not isinstance(value, dict):
+        raise PayloadError(f"{what} is a {type(value).__name__}, not an object")
     return value
 
 
@@ -159,13 +192,7 @@ def parse_payload(raw: bytes | str) -> Payload:
     tool_name = data.get("tool_name")
     if not isinstance(tool_name, str) or not tool_name:
         raise PayloadError(f"the {event} payload has no tool_name")
-    tool_input = data.get("tool_input")
-    if tool_input is None:
-        tool_input = {}
-    if not isinstance(tool_input, dict):
-        raise PayloadError(
-            f"tool_input of {tool_name} is a {type(tool_input).__name__}, not an object"
-        )
+    tool_input = object_field(data, "tool_input", f"tool_input of {tool_name}")
     cwd = data.get("cwd")
     if not isinstance(cwd, str) or not cwd:
         raise PayloadError(f"the {event} payload has no cwd")
@@ -174,11 +201,11 @@ def parse_payload(raw: bytes | str) -> Payload:
         tool_name,
         tool_input,
         cwd,
-        session_id=_optional(data, "session_id"),
-        permission_mode=_optional(data, "permission_mode"),
-        agent_type=_optional(data, "agent_type"),
-        agent_id=_optional(data, "agent_id"),
-        tool_use_id=_optional(data, "tool_use_id"),
+        session_id=text_field(data, "session_id"),
+        permission_mode=text_field(data, "permission_mode"),
+        agent_type=text_field(data, "agent_type"),
+        agent_id=text_field(data, "agent_id"),
+        tool_use_id=text_field(data, "tool_use_id"),
     )
 
 

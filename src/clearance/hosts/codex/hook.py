@@ -23,8 +23,8 @@ from clearance.hosts.command_hook import (
     HookEvent,
     PayloadError,
     Reply,
+    call_fields,
     main,
-    object_field,
     required_text,
     stderr_block,
     text_field,
@@ -70,11 +70,9 @@ class CodexAdapter(Adapter):
                 f"clearance does not handle the Codex {host_event} event; install it with "
                 "`clearance install codex`, which hooks PreToolUse and PermissionRequest"
             )
-        tool = required_text(data, "tool_name")
-        cwd = required_text(data, "cwd")
-        arguments = object_field(data, "tool_input", f"tool_input of {tool}")
-        session = text_field(data, "session_id")
-        agent = text_field(data, "agent_type")
+        tool, cwd, arguments, session, agent = call_fields(
+            data, "tool_name", "tool_input", "session_id", ("agent_type",)
+        )
         agent_id = text_field(data, "agent_id")
         if tool == "apply_patch":
             call = _patch_call(arguments, cwd, session, agent, agent_id)

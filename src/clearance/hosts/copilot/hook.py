@@ -16,11 +16,10 @@ from clearance.hosts.command_hook import (
     Adapter,
     HookEvent,
     Reply,
+    call_fields,
     headless_reason,
+    json_block,
     main,
-    object_field,
-    required_text,
-    text_field,
 )
 from clearance.hosts.tools import ToolSpec, file_tools, mcp_target, to_call
 
@@ -53,11 +52,9 @@ class CopilotAdapter(Adapter):
     key = "copilot"
 
     def read(self, data: dict[str, Any], env: Mapping[str, str]) -> HookEvent:
-        tool = required_text(data, "toolName")
-        cwd = required_text(data, "cwd")
-        arguments = object_field(data, "toolArgs", f"toolArgs of {tool}", text=True)
-        session = text_field(data, "sessionId")
-        agent = text_field(data, "agentName") or text_field(data, "agent_type")
+        tool, cwd, arguments, session, agent = call_fields(
+            data, "toolName", "toolArgs", "sessionId", ("agentName", "agent_type"), text=True
+        )
         call = to_call(TOOLS, tool, arguments, cwd, session=session, agent=agent,
                        mcp=mcp_target(tool))  # fmt: skip
         return HookEvent(PRE_TOOL, "preToolUse", call, headless_reason(env))
@@ -69,8 +66,9 @@ class CopilotAdapter(Adapter):
         return Reply(dumps(out) + "\n")
 
     def failure(self, raw: bytes, reason: str) -> Reply:
-        out = {"permissionDecision": "deny", "permissionDecisionReason": PREFIX + reason}
-        return Reply(dumps(out) + "\n", PREFIX + reason + "\n", exit=2)
+        return json_block(
+            {"permissionDecision": "deny", "permissionDecisionReason": PREFIX + reason}, reason
+        )
 
 
 def run() -> int:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 
-from clearance.hosts.hook_files import Change, fail_closed_command, read_json
+from clearance.hosts.hook_files import Change, fail_closed_command, installed_entry
 from clearance.hosts.hook_files import install as install_entries
 from clearance.hosts.hook_files import uninstall as uninstall_entries
 
@@ -57,9 +57,5 @@ def uninstall(path: str, env: Mapping[str, str] | None = None) -> Change:
 
 
 def installed_command(path: str) -> str | None:
-    data, _ = read_json(path)
-    hooks = data.get("hooks")
-    for entry in (hooks.get("preToolUse") or []) if isinstance(hooks, dict) else []:
-        if _ours(entry):
-            return str(entry["bash"])
-    return None
+    entry = installed_entry(path, "preToolUse", _ours)
+    return None if entry is None else str(entry["bash"])

@@ -21,6 +21,7 @@ from clearance.hosts.command_hook import (
     PayloadError,
     Reply,
     headless_reason,
+    json_block,
     main,
     object_field,
     required_text,
@@ -110,7 +111,7 @@ class CursorAdapter(Adapter):
     def failure(self, raw: bytes, reason: str) -> Reply:
         out = {"permission": "deny", "decision": "deny", "user_message": PREFIX + reason,
                "agent_message": PREFIX + reason, "reason": PREFIX + reason}  # fmt: skip
-        return Reply(dumps(out) + "\n", PREFIX + reason + "\n", exit=2)
+        return json_block(out, reason)
 
 
 def run() -> int:

@@ -8,10 +8,14 @@ a call when the hook crashes or times out instead of letting it run.
 
 from __future__ import annotations
 
-import os
-
 from clearance.hosts.cursor.hook import EVENTS
-from clearance.hosts.hook_files import Change, fail_closed_command, is_ours, read_json
+from clearance.hosts.hook_files import (
+    Change,
+    fail_closed_command,
+    folder_path,
+    installed_entry,
+    is_ours,
+)
 from clearance.hosts.hook_files import install as install_entries
 from clearance.hosts.hook_files import uninstall as uninstall_entries
 
@@ -30,11 +34,7 @@ def _ours(entry: Any) -> bool:
 
 
 def hooks_path(scope: str, directory: str, env: Mapping[str, str] | None = None) -> str:
-    if scope == "user":
-        from clearance.policy.state import home_dir
-
-        return os.path.join(home_dir(env), ".cursor", "hooks.json")
-    return os.path.join(os.path.abspath(directory), ".cursor", "hooks.json")
+    return folder_path(scope, directory, env, ".cursor", "hooks.json")
 
 
 def install(path: str, *, scope: str, directory: str, command: str | None = None,
@@ -50,9 +50,5 @@ def uninstall(path: str, env: Mapping[str, str] | None = None) -> Change:
 
 
 def installed_command(path: str) -> str | None:
-    data, _ = read_json(path)
-    hooks = data.get("hooks")
-    for entry in (hooks.get(EVENTS[0]) or []) if isinstance(hooks, dict) else []:
-        if _ours(entry):
-            return str(entry["command"])
-    return None
+    entry = installed_entry(path, EVENTS[0], _ours)
+    return None if entry is None else str(entry["command"])

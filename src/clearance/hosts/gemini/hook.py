@@ -18,13 +18,12 @@ from clearance.hosts.command_hook import (
     HookEvent,
     PayloadError,
     Reply,
+    call_fields,
     decision_reply,
     headless,
     main,
-    object_field,
     required_text,
     stderr_block,
-    text_field,
 )
 from clearance.hosts.tools import ToolSpec, mcp_target, to_call
 
@@ -61,11 +60,9 @@ def gemini_style_read(
         raise PayloadError(
             f"clearance does not handle the {host_event} event; it hooks {event_name}"
         )
-    tool = required_text(data, "tool_name")
-    cwd = required_text(data, "cwd")
-    arguments = object_field(data, "tool_input", f"tool_input of {tool}")
-    session = text_field(data, "session_id")
-    agent = text_field(data, "agent_type") or text_field(data, "agent_name")
+    tool, cwd, arguments, session, agent = call_fields(
+        data, "tool_name", "tool_input", "session_id", ("agent_type", "agent_name")
+    )
     mcp = mcp_target(tool)
     context = data.get("mcp_context")
     if isinstance(context, dict) and isinstance(context.get("server_name"), str):

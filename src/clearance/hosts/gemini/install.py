@@ -12,13 +12,12 @@ for every call and still decides: a Gemini allow never lets through what clearan
 
 from __future__ import annotations
 
-import os
-
 from clearance.hosts.hook_files import (
     Change,
     fail_closed_command,
+    folder_path,
     group_is_ours,
-    read_json,
+    installed_entry,
     write_text,
 )
 from clearance.hosts.hook_files import install as install_entries
@@ -38,20 +37,12 @@ TIMEOUT_MS = 120_000
 ours = group_is_ours("gemini")
 
 
-def _home(env: Mapping[str, str] | None = None) -> str:
-    from clearance.policy.state import home_dir
-
-    return home_dir(env)
-
-
 def hooks_path(scope: str, directory: str, env: Mapping[str, str] | None = None) -> str:
-    if scope == "user":
-        return os.path.join(_home(env), ".gemini", "settings.json")
-    return os.path.join(os.path.abspath(directory), ".gemini", "settings.json")
+    return folder_path(scope, directory, env, ".gemini", "settings.json")
 
 
 def policy_path(env: Mapping[str, str] | None = None) -> str:
-    return os.path.join(_home(env), ".gemini", "policies", "clearance.toml")
+    return folder_path("user", "", env, ".gemini", "policies", "clearance.toml")
 
 
 def entry(command: str) -> dict[str, Any]:
@@ -78,13 +69,8 @@ def uninstall(path: str, env: Mapping[str, str] | None = None) -> Change:
 
 
 def installed_command(path: str) -> str | None:
-    data, _ = read_json(path)
-    hooks = data.get("hooks")
-    groups = hooks.get("BeforeTool") if isinstance(hooks, dict) else None
-    for group in groups if isinstance(groups, list) else []:
-        if ours(group):
-            return str(group["hooks"][0]["command"])
-    return None
+    group = installed_entry(path, "BeforeTool", ours)
+    return None if group is None else str(group["hooks"][0]["command"])
 
 
 _SHELL_SAFE = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./= ")

@@ -3,9 +3,13 @@ format, in ``~/.qwen/settings.json`` or a project's ``.qwen/settings.json``."""
 
 from __future__ import annotations
 
-import os
-
-from clearance.hosts.hook_files import Change, fail_closed_command, group_is_ours, read_json
+from clearance.hosts.hook_files import (
+    Change,
+    fail_closed_command,
+    folder_path,
+    group_is_ours,
+    installed_entry,
+)
 from clearance.hosts.hook_files import install as install_entries
 from clearance.hosts.hook_files import uninstall as uninstall_entries
 
@@ -22,11 +26,7 @@ ours = group_is_ours("qwen")
 
 
 def hooks_path(scope: str, directory: str, env: Mapping[str, str] | None = None) -> str:
-    if scope == "user":
-        from clearance.policy.state import home_dir
-
-        return os.path.join(home_dir(env), ".qwen", "settings.json")
-    return os.path.join(os.path.abspath(directory), ".qwen", "settings.json")
+    return folder_path(scope, directory, env, ".qwen", "settings.json")
 
 
 def install(path: str, *, scope: str, directory: str, command: str | None = None,
@@ -42,9 +42,5 @@ def uninstall(path: str, env: Mapping[str, str] | None = None) -> Change:
 
 
 def installed_command(path: str) -> str | None:
-    data, _ = read_json(path)
-    hooks = data.get("hooks")
-    for group in (hooks.get("PreToolUse") or []) if isinstance(hooks, dict) else []:
-        if ours(group):
-            return str(group["hooks"][0]["command"])
-    return None
+    group = installed_entry(path, "PreToolUse", ours)
+    return None if group is None else str(group["hooks"][0]["command"])

@@ -15,6 +15,7 @@ import os
 import threading
 import time
 
+from clearance import _forwarded_events as events
 from clearance.authority.forwarding.broker import codec
 from clearance.authority.forwarding.broker.answers import Answers
 from clearance.authority.forwarding.broker.config import connect
@@ -280,7 +281,7 @@ class RedisInbound:
                     raise ProtocolError(f"the request is larger than {MAX_MESSAGE} bytes")
                 request = Request.from_json(codec.loads(body))
             except (UnicodeDecodeError, ValueError) as exc:  # ProtocolError is a ValueError
-                self.report("forwarded_permission.file_rejected", {
+                self.report(events.FILE_REJECTED, {
                     "responderSession": self.session, "why": f"not a valid request: {exc}",
                     "entry": eid, "host": codec.text(fields.get(b"host")),
                 })  # fmt: skip
@@ -306,7 +307,7 @@ class RedisInbound:
             state = state.decode() if isinstance(state, bytes) else state
             if state == "gone":
                 why = "the requester stopped waiting before the request was read"
-                self.report("forwarded_permission.abandoned", {
+                self.report(events.ABANDONED, {
                     "requestId": request.id, "requesterSession": request.requester.session,
                     "requesterAgent": request.requester.agent, "responderSession": self.session,
                     "why": why,
