@@ -192,7 +192,7 @@ def _analyze(command: str, cwd: str | None, home: str, exists: Callable[[str], b
         again.line.overflow = made.overflow
         asm, comments_only, _ = again.run(command, "", Scope(None, normalise_cwd(cwd)), 0, False)
     units = tuple(asm.units)
-    if _GLOB_CHANGED and any(mark in command for mark in _GLOB_CHANGED) and _globs(command):
+    if _globs(command) and any(mark in command for mark in _GLOB_CHANGED):
         # The line changes how bash expands globs (dotglob, nocaseglob, extglob, globstar,
         # GLOBIGNORE, set -f …): its globbed words are not read as bash will read them.
         units = tuple(u if u.floor else u.replace(floor=_GLOB_OPTIONS) for u in units)
