@@ -60,3 +60,7 @@ def test_the_sealed_key_filters_never_change_an_answer(
     for index in unsealed._index.values():
         index.prefix_keys = index.suffix_keys = None
     assert unsealed.evaluate("bash", probe) is expected
+    unfiled = RuleSet(rules)  # every key length tried, not only those under the value's head
+    for index in unfiled._index.values():
+        index.prefix_keys = index.suffix_keys = index.heads = None
+    assert unfiled.evaluate("bash", probe) is expected
