@@ -115,7 +115,7 @@ _BUILT: dict[tuple[object, ...], RuleSet] = {}
 _BUILT_MAX = 32
 
 
-def _rule_set(rules: list[RuleTuple], home: str) -> RuleSet:
+def _rule_set(rules: list[Any], home: str) -> RuleSet:
     key = (home, *map(tuple, rules))
     found = _BUILT.get(key)
     if found is None:
