@@ -25,6 +25,7 @@ from clearance.intent.shell.unit import Unit
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
+    from types import ModuleType
 
     from clearance.intent.shell.statement import Statement
     from clearance.intent.shell.token import PathToken
@@ -227,6 +228,18 @@ def _memo(exists: Callable[[str], bool]) -> Callable[[str], bool]:
     return cached
 
 
+# The parser module and the tree walk, imported on the first line that needs them.
+_TREE: list[tuple[ModuleType, type[Walk]]] = []
+
+
+def _load_tree() -> tuple[ModuleType, type[Walk]]:
+    from clearance.intent.shell import parser
+    from clearance.intent.shell.walk import Walk
+
+    _TREE[:] = [(parser, Walk)]
+    return _TREE[0]
+
+
 class _Session:
     """Shared settings of one analysis, including recursive payload and salvage parses."""
 
@@ -261,9 +274,7 @@ class _Session:
                 asm.add(stmt)
             return asm, False, True
         # Anything else takes the parser (tree-sitter loads on the first such line).
-        from clearance.intent.shell import parser
-        from clearance.intent.shell.walk import Walk
-
+        parser, Walk = _TREE[0] if _TREE else _load_tree()
         src = Source(text)
         root = parser.parse(src.parsed)
         if "<<" in text or " - " in text:
