@@ -63,6 +63,8 @@ def literal_head(pattern: str) -> str:
 _Entry = tuple[int, "Rule", "Wildcard"]
 # Up to this many keys, one str.startswith/endswith over all of them filters a value.
 _FILTER_KEYS = 32
+# Up to this many key lengths, a value tries each rather than only those under its head.
+_FEW_LENGTHS = 6
 
 
 class SurfaceIndex:
@@ -77,11 +79,12 @@ class SurfaceIndex:
 
     Once every rule is added, :meth:`seal` keeps the keys as tuples when there are few of them:
     one ``startswith``/``endswith`` then tells that no key can apply to a value, so most
-    values skip the per-length and per-character probing altogether. It also files the key
-    lengths by the keys' heads (up to their first separator): a key is a prefix of a value
-    only when both have the same head (the key holds no separator before its head's end, so
-    neither does the value), so a value tries only the lengths of the keys under its own head
-    (``git status`` those of ``git …``, ``rg -n x`` only 3), not every length in use.
+    values skip the per-length and per-character probing altogether. With more than a few key
+    lengths (the built-in bash rules have 16), it also files them by the keys' heads (up to
+    their first separator): a key is a prefix of a value only when both have the same head
+    (the key holds no separator before its head's end, so neither does the value), so a value
+    tries only the lengths of the keys under its own head (``git status`` those of ``git …``,
+    ``rg -n x`` only 3), not every length in use.
     """
 
     __slots__ = (
@@ -131,6 +134,8 @@ class SurfaceIndex:
             self.prefix_keys = tuple(self.buckets)
         if len(self.suffixes) <= _FILTER_KEYS:
             self.suffix_keys = tuple(self.suffixes)
+        if len(self.key_lengths) <= _FEW_LENGTHS:
+            return  # trying each length costs less than finding the value's head
         heads: dict[str, list[int]] = {}
         for key in self.buckets:
             heads.setdefault(_head(key), []).append(len(key))
