@@ -181,6 +181,23 @@ def test_only_the_global_config_unprotects_a_path_by_its_loud_key(user: _User) -
     assert user.check(engine, "bash", {"command": "echo x >> ~/.zshrc"})[0] == "ask"
 
 
+def test_engines_share_protected_paths_only_with_the_same_unprotected_ones(user: _User) -> None:
+    # The protected rule set is built once per (home, state, config directory, unprotected
+    # patterns) in a process: an engine whose global config unprotects ~/.bashrc shares nothing
+    # with one whose config does not.
+    plain = Engine.load(cwd=str(user.project), policy=json.dumps(PERMISSIVE), env=user.env)
+    again = Engine.load(cwd=str(user.project / "src"), policy=json.dumps(PERMISSIVE), env=user.env)
+    assert plain.protected() is again.protected()
+    loose = json.dumps(dict(PERMISSIVE, dangerouslyUnprotectPaths=["~/.bashrc"]))
+    config = user.config / "clearance" / "config.jsonc"
+    config.parent.mkdir(parents=True)
+    config.write_text(loose)
+    unprotected = Engine.load(cwd=str(user.project), env=user.env)
+    assert unprotected.protected() is not plain.protected()
+    assert user.check(unprotected, "bash", {"command": "echo x >> ~/.bashrc"})[0] == "allow"
+    assert user.check(plain, "bash", {"command": "echo x >> ~/.bashrc"})[0] == "ask"
+
+
 def test_a_project_config_cannot_unprotect_a_path(user: _User) -> None:
     from clearance.policy.trust import trust
 

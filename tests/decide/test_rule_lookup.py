@@ -8,6 +8,7 @@ import re
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from clearance.policy import rule_index
 from clearance.policy.rule import Rule, RuleSet
 from clearance.policy.wildcard import compile_pattern
 
@@ -60,3 +61,18 @@ def test_the_sealed_key_filters_never_change_an_answer(
     for index in unsealed._index.values():
         index.prefix_keys = index.suffix_keys = None
     assert unsealed.evaluate("bash", probe) is expected
+    unfiled = RuleSet(rules)  # every key length tried, not only those under the value's head
+    for index in unfiled._index.values():
+        index.prefix_keys = index.suffix_keys = index.heads = None
+    assert unfiled.evaluate("bash", probe) is expected
+    # Key lengths filed by head however few there are (the built-in bash rules have 16).
+    few, rule_index._FEW_LENGTHS = rule_index._FEW_LENGTHS, 0
+    try:
+        filed = RuleSet(rules)
+    finally:
+        rule_index._FEW_LENGTHS = few
+    assert all(index.heads is not None or not index.buckets for index in filed._index.values())
+    assert filed.evaluate("bash", probe) is expected
+    for index in filed._index.values():
+        index.prefix_keys = index.suffix_keys = None
+    assert filed.evaluate("bash", probe) is expected

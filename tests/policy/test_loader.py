@@ -62,6 +62,21 @@ def test_a_trusted_project_config_layers_over_the_global_one(world) -> None:  # 
     assert policy.trusted and policy.project == str(project)
 
 
+def test_projects_with_the_same_rules_share_one_rule_set(world) -> None:  # type: ignore[no-untyped-def]
+    # A batch or a service loads an engine per project: the same layered rules are one set
+    # (built once, its remembered answers shared); other rules or another home are another.
+    first, second = world.project("one"), world.project("two")
+    assert load_policy(cwd=str(first)).rules is load_policy(cwd=str(second)).rules
+    other = world.project("three", config='{"permission": {"bash": {"npm *": "deny"}}}')
+    trust(str(world.state), str(other))
+    policy = load_policy(cwd=str(other))
+    assert policy.rules is not load_policy(cwd=str(first)).rules
+    assert decide(policy, "bash", "npm test") == "deny"
+    assert decide(load_policy(cwd=str(first)), "bash", "npm test") != "deny"
+    elsewhere = load_policy(cwd=str(first), env={**os.environ, "HOME": str(world.root)})
+    assert elsewhere.rules is not load_policy(cwd=str(first)).rules
+
+
 def test_a_nested_working_directory_finds_its_project(world) -> None:  # type: ignore[no-untyped-def]
     project = world.project(config='{"permission": {"read": "deny"}}')
     nested = project / "src" / "deep"

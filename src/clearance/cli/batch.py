@@ -27,6 +27,8 @@ def run_batch(args: Args) -> int:
 
     default_cwd = os.path.abspath(args.value("--cwd") or os.getcwd())
     engines: dict[tuple[str, str | None, str | None], Engine] = {}
+    absolute: dict[str, str] = {}  # each line's cwd made absolute (the process never moves)
+    flag_agent, flag_policy = args.value("--agent"), args.value("--policy")
     status = 0
     out = sys.stdout
     # The C encoder, made once; compact output is the same text as clearance._json.dumps.
@@ -48,17 +50,20 @@ def run_batch(args: Args) -> int:
             if not isinstance(item, dict) or not isinstance(item.get("tool"), str):
                 raise ValueError('expected an object with "tool" and "input"')
             cwd = item.get("cwd") or default_cwd
-            agent = item.get("agent") or args.value("--agent")
+            agent = item.get("agent") or flag_agent
             policy = item.get("policy")
             if policy is not None and not isinstance(policy, str):
                 policy = dumps(policy)
-            policy = policy if policy is not None else args.value("--policy")
+            policy = policy if policy is not None else flag_policy
             session = item.get("session")
             if not isinstance(cwd, str) or any(
                 v is not None and not isinstance(v, str) for v in (agent, session)
             ):
                 raise ValueError('"cwd", "agent" and "session" must be strings')
-            key = (os.path.abspath(cwd), agent, policy)
+            where = absolute.get(cwd)
+            if where is None:
+                where = absolute[cwd] = os.path.abspath(cwd)
+            key = (where, agent, policy)
             engine = engines.get(key)
             if engine is None:
                 engine = engines[key] = load_engine(key[0], args, agent, policy)

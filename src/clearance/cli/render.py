@@ -5,9 +5,11 @@ from __future__ import annotations
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from typing import Any
 
     from clearance.decide.decision import Decision
+    from clearance.decide.suggestion import Suggestion
     from clearance.policy.policy import Policy
 
 __all__ = ["EXIT", "decision_json", "decision_text", "explain_text"]
@@ -16,8 +18,7 @@ EXIT = {"allow": 0, "ask": 3, "deny": 4}
 
 
 def decision_json(decision: Decision, policy: Policy | None = None) -> dict[str, Any]:
-    from clearance.decide.offer import suggestions
-
+    suggestions = _SUGGESTIONS[0] if _SUGGESTIONS else _load_suggestions()
     rule = decision.rule
     out: dict[str, Any] = {
         "decision": decision.action,
@@ -46,6 +47,18 @@ def decision_json(decision: Decision, policy: Policy | None = None) -> dict[str,
         out["warnings"] = list(policy.warnings)
         out["errors"] = [str(e) for e in policy.errors]
     return out
+
+
+# clearance.decide.offer.suggestions, imported on the first decision shown as JSON (a batch
+# shows thousands).
+_SUGGESTIONS: list[Callable[[Decision], tuple[Suggestion, ...]]] = []
+
+
+def _load_suggestions() -> Callable[[Decision], tuple[Suggestion, ...]]:
+    from clearance.decide.offer import suggestions
+
+    _SUGGESTIONS[:] = [suggestions]
+    return suggestions
 
 
 def decision_text(decision: Decision) -> str:

@@ -24,6 +24,8 @@ from clearance.intent.shell.options import GETOPT, is_assignment, table_inner
 from clearance.intent.shell.runners import FD_EXEC, FIND_EXEC, SHELLS
 from clearance.intent.shell.simple import word_spans
 from clearance.intent.shell.wrapper import OPAQUE_LINE
+from clearance.policy.program_grammar import parse_command
+from clearance.policy.programs import PROGRAMS
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -86,9 +88,6 @@ def _option_pattern(words: Sequence[str]) -> str | None:
     name = words[0]
     if name not in _OPTION_FORM or not all(_plain(w) for w in words):
         return None
-    from clearance.policy.program_grammar import parse_command
-    from clearance.policy.programs import PROGRAMS
-
     parsed = parse_command(PROGRAMS.get(name), name, words[1:])
     operands = parsed.operands
     if not parsed.options or not operands or parsed.dashdash >= 0:
@@ -114,9 +113,6 @@ def _option_pattern(words: Sequence[str]) -> str | None:
 def _subcommand_index(words: Sequence[str]) -> int | None:
     """The index of the subcommand after the program's own options (``git -C repo push``),
     for a program of the option table; ``None`` when no option precedes it or it is unclear."""
-    from clearance.policy.program_grammar import parse_command
-    from clearance.policy.programs import PROGRAMS
-
     name = _basename(words[0])
     program = PROGRAMS.get(name)
     if program is None or not program.root.subs or len(words) < 3 or words[1][:1] != "-":

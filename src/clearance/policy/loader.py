@@ -93,7 +93,7 @@ def load_policy(
     if data["fatal"]:
         rules = clamp_allows(rules)  # a scope failed to load: its allows are gone, all ask
     return Policy(
-        rules=RuleSet([Rule(*r) for r in rules], expand=tuple(PATH_SURFACES), home=home),
+        rules=_rule_set(rules, home),
         yolo=yolo,
         settings=dict(data["settings"]),
         test_data=tuple(data["tests"]),
@@ -105,6 +105,25 @@ def load_policy(
         agent=agent,
         home=home,
     )
+
+
+# Rule sets built in this process, by the rules they hold and the home they expand ``~`` to:
+# a set is immutable and its evaluation pure, so the engines of projects whose layered rules
+# are the same (a batch's or a service's projects without configuration of their own) share
+# one, and the answers it remembers (docs/decisions/0032-rule-sets-shared-in-a-process.md).
+_BUILT: dict[tuple[object, ...], RuleSet] = {}
+_BUILT_MAX = 32
+
+
+def _rule_set(rules: list[Any], home: str) -> RuleSet:
+    key = (home, *map(tuple, rules))
+    found = _BUILT.get(key)
+    if found is None:
+        if len(_BUILT) >= _BUILT_MAX:
+            _BUILT.clear()
+        built = [Rule(*r) for r in rules]
+        found = _BUILT[key] = RuleSet(built, expand=tuple(PATH_SURFACES), home=home)
+    return found
 
 
 def _cached(

@@ -143,6 +143,21 @@ def protected_rules(
     and ``protected_read`` surfaces; the host and run-later patterns named in ``unprotect``
     (the global configuration's ``dangerouslyUnprotectPaths``) are left out."""
     skip = frozenset(unprotect)
+    key = (home, state, config_dir, skip)
+    found = _BUILT.get(key)
+    if found is None:
+        if len(_BUILT) >= 32:
+            _BUILT.clear()
+        found = _BUILT[key] = _protected(home, state, config_dir, skip)
+    return found
+
+
+# Built once per (home, state, configuration directory, unprotected patterns) in a process:
+# a rule set is immutable, so every engine of a batch or a service shares it.
+_BUILT: dict[tuple[str, str, str, frozenset[str]], RuleSet] = {}
+
+
+def _protected(home: str, state: str, config_dir: str, skip: frozenset[str]) -> RuleSet:
     # Inside one surface the last matching rule wins: the asks come first, so a path that is
     # both (a hook script in clearance's own directory) is denied.
     rules = [

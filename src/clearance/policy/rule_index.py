@@ -29,6 +29,14 @@ def _longest_key(head: str) -> str | None:
     return None
 
 
+def _head(text: str) -> str:
+    """``text`` up to and including its first separator character (``""`` without one)."""
+    for i, ch in enumerate(text):  # (given at most as many characters as the longest key)
+        if ch in _SEPARATORS:
+            return text[: i + 1]
+    return ""
+
+
 def _suffix_key(tail: str) -> str | None:
     """The longest suffix of ``tail`` that starts with a separator character, if any."""
     for i in range(len(tail)):
@@ -55,6 +63,8 @@ def literal_head(pattern: str) -> str:
 _Entry = tuple[int, "Rule", "Wildcard"]
 # Up to this many keys, one str.startswith/endswith over all of them filters a value.
 _FILTER_KEYS = 32
+# Up to this many key lengths, a value tries each rather than only those under its head.
+_FEW_LENGTHS = 6
 
 
 class SurfaceIndex:
@@ -69,12 +79,17 @@ class SurfaceIndex:
 
     Once every rule is added, :meth:`seal` keeps the keys as tuples when there are few of them:
     one ``startswith``/``endswith`` then tells that no key can apply to a value, so most
-    values skip the per-length and per-character probing altogether.
+    values skip the per-length and per-character probing altogether. With more than a few key
+    lengths (the built-in bash rules have 16), it also files them by the keys' heads (up to
+    their first separator): a key is a prefix of a value only when both have the same head
+    (the key holds no separator before its head's end, so neither does the value), so a value
+    tries only the lengths of the keys under its own head (``git status`` those of ``git …``,
+    ``rg -n x`` only 3), not every length in use.
     """
 
     __slots__ = (
-        "buckets", "exact", "general", "key_lengths", "max_suffix", "prefix_keys", "suffix_keys",
-        "suffixes",
+        "buckets", "exact", "general", "heads", "key_lengths", "max_suffix", "prefix_keys",
+        "suffix_keys", "suffixes",
     )  # fmt: skip
 
     def __init__(self) -> None:
@@ -88,9 +103,12 @@ class SurfaceIndex:
         # The keys of `buckets` and `suffixes` (None: not sealed, or too many to test at once).
         self.prefix_keys: tuple[str, ...] | None = None
         self.suffix_keys: tuple[str, ...] | None = None
+        # The lengths of the keys of `buckets`, ascending, by the keys' heads (None: not sealed).
+        self.heads: dict[str, tuple[int, ...]] | None = None
 
     def add(self, index: int, rule: Rule, pattern: str) -> None:
         self.prefix_keys = self.suffix_keys = None
+        self.heads = None
         entry = (index, rule, compile_pattern(pattern))
         head = literal_head(pattern)
         if head == pattern:
@@ -116,6 +134,12 @@ class SurfaceIndex:
             self.prefix_keys = tuple(self.buckets)
         if len(self.suffixes) <= _FILTER_KEYS:
             self.suffix_keys = tuple(self.suffixes)
+        if len(self.key_lengths) <= _FEW_LENGTHS:
+            return  # trying each length costs less than finding the value's head
+        heads: dict[str, list[int]] = {}
+        for key in self.buckets:
+            heads.setdefault(_head(key), []).append(len(key))
+        self.heads = {head: tuple(sorted(set(lengths))) for head, lengths in heads.items()}
 
     def best(self, values: Iterable[str], floor: int) -> tuple[int, Rule | None]:
         """The highest-index rule above ``floor`` that matches any of ``values``, with its
@@ -127,6 +151,7 @@ class SurfaceIndex:
         general = self.general
         prefix_keys = self.prefix_keys
         suffix_keys = self.suffix_keys
+        heads = self.heads
         for value in values:
             hit = exact.get(value)
             if hit is not None:
@@ -137,6 +162,19 @@ class SurfaceIndex:
                     # No key is a prefix: only "git *" for the bare "git" can still apply.
                     if n + 1 in self.key_lengths:
                         hit = buckets.get(value + " ")
+                        if hit is not None:
+                            found = _newest(hit, value, found)
+                elif heads is not None:
+                    # Only the keys under the value's own head can be prefixes of it.
+                    for length in heads.get(_head(value[: self.key_lengths[-1]]), ()):
+                        if length > n:
+                            break
+                        if value[length - 1] in _SEPARATORS:
+                            hit = buckets.get(value[:length])
+                            if hit is not None:
+                                found = _newest(hit, value, found)
+                    if n + 1 in self.key_lengths:
+                        hit = buckets.get(value + " ")  # "git *" matches bare "git"
                         if hit is not None:
                             found = _newest(hit, value, found)
                 else:

@@ -25,6 +25,7 @@ from clearance.intent.shell.unit import Unit
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
+    from types import ModuleType
 
     from clearance.intent.shell.statement import Statement
     from clearance.intent.shell.token import PathToken
@@ -192,7 +193,7 @@ def _analyze(command: str, cwd: str | None, home: str, exists: Callable[[str], b
         again.line.overflow = made.overflow
         asm, comments_only, _ = again.run(command, "", Scope(None, normalise_cwd(cwd)), 0, False)
     units = tuple(asm.units)
-    if _GLOB_CHANGED and any(mark in command for mark in _GLOB_CHANGED) and _globs(command):
+    if _globs(command) and any(mark in command for mark in _GLOB_CHANGED):
         # The line changes how bash expands globs (dotglob, nocaseglob, extglob, globstar,
         # GLOBIGNORE, set -f …): its globbed words are not read as bash will read them.
         units = tuple(u if u.floor else u.replace(floor=_GLOB_OPTIONS) for u in units)
@@ -225,6 +226,18 @@ def _memo(exists: Callable[[str], bool]) -> Callable[[str], bool]:
         return hit
 
     return cached
+
+
+# The parser module and the tree walk, imported on the first line that needs them.
+_TREE: list[tuple[ModuleType, type[Walk]]] = []
+
+
+def _load_tree() -> tuple[ModuleType, type[Walk]]:
+    from clearance.intent.shell import parser
+    from clearance.intent.shell.walk import Walk
+
+    _TREE[:] = [(parser, Walk)]
+    return _TREE[0]
 
 
 class _Session:
@@ -261,9 +274,7 @@ class _Session:
                 asm.add(stmt)
             return asm, False, True
         # Anything else takes the parser (tree-sitter loads on the first such line).
-        from clearance.intent.shell import parser
-        from clearance.intent.shell.walk import Walk
-
+        parser, Walk = _TREE[0] if _TREE else _load_tree()
         src = Source(text)
         root = parser.parse(src.parsed)
         if "<<" in text or " - " in text:

@@ -66,6 +66,16 @@ def _load_inspect() -> Callable[[Sequence[Word]], Finding | None]:
     return inspect
 
 
+_SCRIPT: list[Callable[[str, Sequence[Word], Layer], str | None]] = []  # literal_script, loaded
+
+
+def _load_script() -> Callable[[str, Sequence[Word], Layer], str | None]:
+    from clearance.intent.shell.script import literal_script  # only for a shell
+
+    _SCRIPT[:] = [literal_script]
+    return literal_script
+
+
 _CD = frozenset({"cd", "pushd", "popd"})
 _NOT_SEARCHED = ("/", "./", "../", "~")  # cd targets CDPATH is never searched for
 
@@ -222,8 +232,7 @@ class Assembly:
                 and not self.variables.names
             ):
                 # `bash -lc 'cmd'`, `zsh -lc 'cmd'`: a literal script read as typed commands.
-                from clearance.intent.shell.script import literal_script  # only for a shell
-
+                literal_script = _SCRIPT[0] if _SCRIPT else _load_script()
                 text_of = literal_script(basename(words[0].value or ""), words, found)
                 if text_of is not None:
                     script = self.scripts(text_of, base, self.depth + 1)

@@ -34,6 +34,8 @@ _ZSH_WORDS: tuple[str, ...] = ("setopt", "unsetopt", "emulate", "alias", "autolo
 _ZSH_WORDS += ("disable", "noglob", "nocorrect", "repeat", "sched", "NULLCMD", "READNULLCMD")
 # Command words zsh runs as a precommand modifier (`- cmd`) or a history replay (`r`).
 _ZSH_COMMANDS = frozenset({"-", "r"})
+# The characters that end a word for `_command_word`.
+_WORD_STOPS = frozenset(" \t\n;|&()<>'\"`")
 # The characters zsh_reads_as_bash looks at (quoting, expansion, grouping, and what _zsh_only
 # and the clobbering redirects test); any other character only ends a word or not.
 _MARKS = frozenset("\\'\"$`()!*<&=^#~")
@@ -159,7 +161,12 @@ def zsh_reads_as_bash(script: str) -> bool:
         elif (
             (ch == "!" and i and script[i - 1] in ">&")  # `>!`, `&>!`: zsh's clobbering redirects
             or _zsh_only(ch, nxt, start)
-            or (start and _command_word(script, i) in _ZSH_COMMANDS)
+            # (`-` and `r` are words of one character: `rg`, `-n` are not looked up)
+            or (
+                start
+                and (nxt == "" or nxt in _WORD_STOPS)
+                and _command_word(script, i) in _ZSH_COMMANDS
+            )
         ):
             return False
         start = ch in " \t\n;|&"
@@ -206,7 +213,7 @@ def _command_word(script: str, at: int) -> str | None:
     """The word starting at ``at`` when it stands where a command word does (after a separator,
     an opening ``$(``, or a reserved word), else ``None``."""
     end = at
-    while end < len(script) and script[end] not in " \t\n;|&()<>'\"`":
+    while end < len(script) and script[end] not in _WORD_STOPS:
         end += 1
     word = script[at:end]
     if word not in _ZSH_COMMANDS:
