@@ -136,6 +136,7 @@ BASH_CASES = [
     ("watch -n 1 ls", "watch -n 1 ls"),
     ("parallel rm ::: a b", "parallel rm ::: a b"),
     ("rush rm {}", "rush rm {}"),
+    ("sem --id x rm y", "sem --id x rm y"),
     ("rust-parallel rm", "rust-parallel rm"),
     ("find . -name x -exec rm {} ;", "find . -name x -exec rm {} ;"),
     ("fd -e py -x wc -l", "fd -e py -x wc -l"),
