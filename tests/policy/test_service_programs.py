@@ -50,6 +50,13 @@ def test_the_service_tools_are_in_the_one_table() -> None:
         ("vault secrets disable [] *", ["vault", "-namespace=admin", "secrets", "disable", "kv/"], True),
         ("vault kv destroy [] *", ["vault", "kv", "destroy", "-mount", "secret", "app"], True),
         ("rclone [--dry-run] *", ["rclone", "sync", "-n", "a:", "b:"], True),
+        ("borg delete [] *", ["borg", "-r", "/srv/repo", "delete", "::a"], True),
+        ("velero backup delete [] *", ["velero", "-n", "velero", "backup", "delete", "nightly"], True),
+        ("rabbitmqctl reset [] *", ["rabbitmqctl", "-n", "rabbit@node2", "reset"], True),
+        ("rabbitmqctl reset [] *", ["rabbitmqctl", "-p", "reset", "list_queues"], False),
+        ("mc rb [--force] *", ["mc", "-C", "/cfg", "rb", "--force", "myminio/b"], True),
+        ("http [] DELETE *", ["http", "--auth", "u:p", "DELETE", ":9200/x"], True),
+        ("https [] DELETE *", ["https", "-a", "DELETE", "GET", "example.org"], False),
         ("azcopy sync [--delete-destination=true] *", ["azcopy", "sync", "a", "b", "--delete-destination", "true"], True),
         ("azcopy sync [--delete-destination=true] *", ["azcopy", "sync", "a", "b", "--delete-destination=false"], False),
         # SQL handed to a client: the statement is the option's value, in any spelling

@@ -130,6 +130,28 @@ _MDADM = (
     "-c=,--chunk= -z=,--size= -b=,--bitmap= -e=,--metadata= -N=,--name= -R,--run "
     "-v,--verbose -q,--quiet -s,--scan --force -h,--help -V,--version"
 )
+_BORG = (
+    "-r=,--repo= --remote-path= --rsh= --lock-wait= --umask= --debug-topic= "
+    "-v,--verbose,--info --debug --critical --warning --error -p,--progress --log-json "
+    "--show-version --show-rc --bypass-lock"
+)
+_VELERO = (
+    "-n=,--namespace= --kubeconfig= --kubecontext= --features= --colorized=? -v= "
+    "--add_dir_header --alsologtostderr --log_dir= --logtostderr"
+)
+_RABBITMQCTL = "-n=,--node= -p=,--vhost= -q,--quiet -s,--silent -t=,--timeout= -l,--longnames"
+_MC = (
+    "-C=,--config-dir= --json -q,--quiet --debug --insecure --no-color --disable-pager "
+    "--limit-upload= --limit-download= --resolve= --custom-header=,-H="
+)
+# httpie: METHOD URL [ITEM…]; the method is the first operand when given.
+_HTTPIE = (
+    "-a=,--auth= -A=,--auth-type= --session= --session-read-only= -o=,--output= -p=,--print= "
+    "-P=,--history-print= -v,--verbose -h,--headers -b,--body -f,--form -j,--json "
+    "-m,--multipart --boundary= --raw= -x,--compress -d,--download -c,--continue -F,--follow "
+    "--max-redirects= --timeout= --verify= --cert= --cert-key= --ssl= --proxy= "
+    "-I,--ignore-stdin -S,--stream -q,--quiet --pretty= -s=,--style= --check-status --offline"
+)
 _SCP = "-3 -4 -6 -A -B -C -O -p -q -R -r -s -T -v -c= -D= -F= -i= -J= -l= -o= -P= -S= -X="
 _NGINX = "-s= -c= -p= -g= -e= -t -T -q -v -V -h -?"
 
@@ -143,6 +165,11 @@ SERVICE_PROGRAMS: dict[str, Program] = {
     "restic": Program("restic", _RESTIC_GLOBAL, _RESTIC_SUBS, anywhere=True),
     "vault": Program("vault", _VAULT_GLOBAL, _VAULT_SUBS, style="words", anywhere=True),
     "rclone": Program("rclone", _RCLONE),
+    "borg": Program("borg", _BORG, anywhere=True),
+    "velero": Program("velero", _VELERO, anywhere=True),
+    "rabbitmqctl": Program("rabbitmqctl", _RABBITMQCTL, anywhere=True),
+    "mc": Program("mc", _MC, anywhere=True),
+    "http": Program("http", _HTTPIE),
     "psql": Program("psql", _PSQL, abbrev=True),
     "mysql": Program("mysql", _MYSQL, abbrev=True),
     "mysqladmin": Program("mysqladmin", _MYSQLADMIN, abbrev=True),
@@ -151,4 +178,5 @@ SERVICE_PROGRAMS: dict[str, Program] = {
     "scp": Program("scp", _SCP),
     "nginx": Program("nginx", _NGINX),
 }
-SERVICE_PROGRAMS["mariadb"] = SERVICE_PROGRAMS["mysql"]
+for _alias, _name in (("mariadb", "mysql"), ("https", "http")):
+    SERVICE_PROGRAMS[_alias] = SERVICE_PROGRAMS[_name]
