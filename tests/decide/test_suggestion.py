@@ -65,6 +65,9 @@ BASH_CASES = [
     ("git log", "git log *"),
     ("git push origin main", "git push *"),
     ("git -C repo push -f origin", "git -C repo push *"),  # git's own options, then its command
+    ("aws --profile prod ec2 describe-instances", "aws --profile prod ec2 describe-instances *"),
+    ("gh -R o/r pr list --state open", "gh -R o/r pr list *"),
+    ("restic -r /srv/repo forget --prune", "restic -r /srv/repo forget *"),
     ("git -c a=b -- status", "git -c a=b -- status *"),
     ("kubectl -n prod delete pod x", "kubectl -n prod delete *"),
     ("git", "git"),
