@@ -311,6 +311,8 @@ WRAPPERS: list[tuple[str, str, str]] = [
     ("timeout 60 rm -rf x", "stop", "deny"),
     ("nice rm x", "stop", "deny"),
     ("xargs rm", "stop", "deny"),
+    ("sem rm x", "stop", "deny"),  # GNU parallel's semaphore mode runs its command line
+    ("sem --id j -j 2 rm -rf x", "stop", "deny"),
     ("timeout --sig KILL 5 ls", "stop", "stop"),
     ("nohup ls", "stop", "stop"),
     # xargs hands its input to the inner command: files the analysis cannot see
@@ -332,6 +334,7 @@ WRAPPERS_BENIGN: list[tuple[str, str, str]] = [
     ("nice ls src", "allow", "allow"),
     ("timeout 60 npm test", "ask", "allow"),
     ("nice make", "ask", "allow"),
+    ("semgrep --config auto src", "ask", "allow"),  # another program, not sem
     ("bash -c 'ls -la'", "allow", "allow"),
     ("bash -lc 'ls -la src'", "allow", "allow"),
     ("sh -c 'cat README.md | head -3'", "allow", "allow"),

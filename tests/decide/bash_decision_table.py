@@ -204,6 +204,8 @@ DECISIONS: list[tuple[str, str, str | None]] = [
     ('watch cat x \\; rm y', 'deny', 'bash:rm *'),
     ('parallel rm ::: x', 'deny', 'bash:rm *'),
     ('rush rm', 'deny', 'bash:rm *'),
+    ('sem rm -rf /', 'deny', 'bash:rm -rf /'),
+    ('sem --id x -j 2 make', 'ask', '<indirection-bash-wrapper>'),
     ('rust-parallel rm x', 'deny', 'bash:rm *'),
     ('sudo timeout 5 xargs grep foo', 'ask', '<unknown-path>'),  # the files xargs is given are unknown
     ('time sudo rm -rf x', 'deny', 'bash:rm *'),

@@ -65,6 +65,9 @@ BASH_CASES = [
     ("git log", "git log *"),
     ("git push origin main", "git push *"),
     ("git -C repo push -f origin", "git -C repo push *"),  # git's own options, then its command
+    ("aws --profile prod ec2 describe-instances", "aws --profile prod ec2 describe-instances *"),
+    ("gh -R o/r pr list --state open", "gh -R o/r pr list *"),
+    ("restic -r /srv/repo forget --prune", "restic -r /srv/repo forget *"),
     ("git -c a=b -- status", "git -c a=b -- status *"),
     ("kubectl -n prod delete pod x", "kubectl -n prod delete *"),
     ("git", "git"),
@@ -136,6 +139,7 @@ BASH_CASES = [
     ("watch -n 1 ls", "watch -n 1 ls"),
     ("parallel rm ::: a b", "parallel rm ::: a b"),
     ("rush rm {}", "rush rm {}"),
+    ("sem --id x rm y", "sem --id x rm y"),
     ("rust-parallel rm", "rust-parallel rm"),
     ("find . -name x -exec rm {} ;", "find . -name x -exec rm {} ;"),
     ("fd -e py -x wc -l", "fd -e py -x wc -l"),

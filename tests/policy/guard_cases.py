@@ -301,7 +301,11 @@ def _git_branch() -> list[Case]:
         "branch feature -D",
         *(f"branch {s} feature" for s in spellings(("-d", "--delete"), ("-f", "--force"))),
         "branch -D -r origin/feature",
+        "branch -f feature",
+        "branch --force feature",
+        "branch -f feature origin/main",
     ]
+    over = ["branch -M main", "branch -M old new", "branch -C old new"]
     good = [
         "branch -d feature",
         "branch --delete feature",
@@ -311,7 +315,11 @@ def _git_branch() -> list[Case]:
         "branch feature",
         "branch -v",
     ]
-    return [*_git_many(g, bad, DENY), *_git_many(g, good, ALLOW)]
+    return [
+        *_git_many(g, bad, DENY),
+        *_git_many(g, over, ASK, "-M and -C rename or copy over an existing branch"),
+        *_git_many(g, good, ALLOW),
+    ]
 
 
 def _git_push() -> list[Case]:
@@ -335,6 +343,9 @@ def _git_push() -> list[Case]:
         "push --delete origin feature",
         "push -d origin feature",
         "push origin :feature",
+        "push origin master",
+        "push master",
+        "push origin HEAD:master",
     ]
     good = [
         "push",
@@ -348,6 +359,8 @@ def _git_push() -> list[Case]:
         "push --tags",
         "push origin :",
         "push origin HEAD:refs/for/main",
+        "push origin feature-master",
+        "push origin master-fix",
     ]
     return [
         *_git_many(g, force, DENY),

@@ -1,5 +1,6 @@
 """examples/policies/guard.jsonc, run through the real engine over clearance's own table of
-destructive command lines and their benign twins (tests/policy/guard_cases.py).
+destructive command lines and their benign twins (tests/policy/guard_cases.py, and
+tests/policy/guard_service_cases.py for cloud resources, backups, databases, disks and services).
 
 Every destructive line is stopped as the guard's design says (denied, or asked about), every
 benign twin is allowed (or, where the shell analyzer asks about the line whatever the policy
@@ -16,7 +17,9 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from guard_cases import ALLOW, CASES, DENY, NOT_DENY, STOPPED, Case
+from guard_cases import ALLOW, DENY, NOT_DENY, STOPPED, Case
+from guard_cases import CASES as FILE_AND_GIT_CASES
+from guard_service_cases import SERVICE_CASES
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -25,6 +28,7 @@ from clearance.intent.call import ToolCall
 
 ROOT = Path(__file__).resolve().parents[2]
 GUARD = ROOT / "examples" / "policies" / "guard.jsonc"
+CASES = [*FILE_AND_GIT_CASES, *SERVICE_CASES]
 GROUPS = sorted({c.group for c in CASES})
 
 

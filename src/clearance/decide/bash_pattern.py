@@ -58,7 +58,10 @@ def bash_pattern(command: str) -> str:
             return found
         sub = _subcommand_index(words)
         if sub is not None:  # `git -C repo push -f` → `git -C repo push *`, not `git -C *`
-            end = spans[sub][1]
+            # the subcommand and the words the arity table adds to it (`aws --profile p ec2
+            # describe-instances *`)
+            last = min(sub + max(_arity([words[0], *words[sub:]]), 2) - 2, len(words) - 1)
+            end = spans[last][1]
             return text[:end] + (" *" if end == len(text) or text[end] == " " else "*")
     size = min(head + _arity(words[head:]), len(words))
     if size == len(words):

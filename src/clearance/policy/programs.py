@@ -5,12 +5,15 @@ program: which options take a value, which spellings are one option (``-r`` = ``
 ``--recursive``), which subcommands a program has, and which options belong to the program
 rather than to its subcommand (``git -C DIR -c k=v reset --hard``). The shell analyzer reads
 git's global options from here too (its folding of ``git -C r push`` to ``git push``). How an
-entry is written, and how a command is parsed with it: ``clearance.policy.program_grammar``.
+entry is written, and how a command is parsed with it: ``clearance.policy.program_grammar``;
+the tools of cloud services, backups, databases, disks and servers:
+``clearance.policy.programs_services``.
 """
 
 from __future__ import annotations
 
 from clearance.policy.program_grammar import FLAG, VALUE, Level, Program
+from clearance.policy.programs_services import SERVICE_PROGRAMS
 
 __all__ = ["GIT_GLOBAL_FLAGS", "GIT_GLOBAL_VALUED", "PROGRAMS"]
 
@@ -329,6 +332,7 @@ PROGRAMS: dict[str, Program] = {
 }
 for _alias, _name in (("pip3", "pip"), ("tofu", "terraform"), ("gsed", "sed")):
     PROGRAMS[_alias] = PROGRAMS[_name]
+PROGRAMS.update(SERVICE_PROGRAMS)  # cloud and service tools, disks, databases, servers
 
 # git(1) OPTIONS as the shell analyzer reads them (its git folding): value-taking and flags.
 _git_root = Level("git", _GIT_GLOBAL, None, False)

@@ -214,6 +214,8 @@ UNIT_CASES: list[tuple[str, list[Any]]] = [
     ('watch cat x \\; rm y', [U('watch cat x \\; rm y', wrapper='indirection', executed='cat x \\; rm y'), U('cat x \\; rm y', context='wrapped'), U('cat x', context='opaque_payload'), U('rm y', context='opaque_payload')]),
     ('parallel rm ::: x', [U('parallel rm ::: x', wrapper='indirection', executed='rm ::: x'), U('rm ::: x', context='wrapped')]),
     ('rush rm', [U('rush rm', wrapper='indirection', executed='rm'), U('rm', context='wrapped')]),
+    ('sem rm -rf /', [U('sem rm -rf /', wrapper='indirection', executed='rm -rf /'), U('rm -rf /', context='wrapped')]),
+    ('sem --id x -j 2 make', [U('sem --id x -j 2 make', wrapper='indirection', executed='make'), U('make', context='wrapped')]),
     ('rust-parallel rm x', [U('rust-parallel rm x', wrapper='indirection', executed='rm x'), U('rm x', context='wrapped')]),
     ('sudo timeout 5 xargs grep foo', [U('sudo timeout 5 xargs grep foo', wrapper='indirection', executed='grep foo', exemption='core-reader'), U('timeout 5 xargs grep foo', context='wrapped', wrapper='indirection', executed='grep foo', exemption='core-reader'), U('xargs grep foo', context='wrapped', wrapper='indirection', executed='grep foo', exemption='core-reader'), U('grep foo', context='wrapped')]),
     ('time sudo rm -rf x', [U('time sudo rm -rf x', wrapper='indirection', executed='rm -rf x'), U('sudo rm -rf x', context='wrapped', wrapper='indirection', executed='rm -rf x'), U('rm -rf x', context='wrapped')]),

@@ -171,6 +171,8 @@ VALUE_FLAGS: dict[str, frozenset[str]] = {
     "stdbuf": frozenset({"-i", "-o", "-e", "--input", "--output", "--error"}),
     "watch": frozenset({"-n", "--interval"}),
     "flock": frozenset({"-w", "-E", "--timeout", "--conflict-exit-code"}),
+    # GNU parallel's semaphore mode: `sem --id NAME -j N CMD`.
+    "sem": frozenset({"--id", "-j", "--jobs", "--semaphoretimeout", "--st"}),
     # Beyond the reference's list: other commands that run a command given as arguments. A
     # value-taking option missing here only misplaces the inner command; the wrapper floor
     # still holds the unit at ask.

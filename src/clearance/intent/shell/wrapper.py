@@ -4,8 +4,8 @@
   ``-c`` or reading their script from standard input; also ``su -c``, ``runuser -c``,
   ``script -c``, ``sg GROUP CMD``, ``trap CMD …``, ``source`` of a pipe or standard input,
   ``at``, ``expect -c``, ``nix-shell --run`` (:mod:`runners`). The payload is a program of its own.
-* ``indirection``: ``sudo env xargs time nohup timeout nice parallel rust-parallel rush doas
-  setsid stdbuf watch flock``, ``find`` with ``-exec|-execdir|-ok|-okdir``, ``fd`` with
+* ``indirection``: ``sudo env xargs time nohup timeout nice parallel sem rust-parallel rush
+  doas setsid stdbuf watch flock``, ``find`` with ``-exec|-execdir|-ok|-okdir``, ``fd`` with
   ``-x|--exec|-X|--exec-batch`` (also glued: ``-xCMD``, ``--exec=CMD``) — and, beyond the
   reference (ADR 0006), ``exec command builtin coproc chroot nsenter unshare ionice chrt taskset
   strace ltrace pkexec runuser busybox toybox caffeinate firejail numactl prlimit systemd-run
@@ -45,6 +45,7 @@ INDIRECTION = frozenset(
         "timeout",
         "nice",
         "parallel",
+        "sem",  # GNU parallel --semaphore
         "rust-parallel",
         "rush",
         "doas",
@@ -89,7 +90,7 @@ INDIRECTION = frozenset(
     }
 )
 # Wrappers that hand their arguments to a shell as one command line.
-OPAQUE_LINE = frozenset({"watch", "parallel", "rush", "rust-parallel", "tmux"})
+OPAQUE_LINE = frozenset({"watch", "parallel", "sem", "rush", "rust-parallel", "tmux"})
 MODIFIERS = frozenset({"time", "timeout", "nice", "stdbuf", "setsid", "builtin", "coproc"})
 # Never core-reader exempt: they hand a command line to a shell, or write a file themselves
 # (nohup.out, the lock file), or leave the command running in a session of its own.
