@@ -82,8 +82,6 @@ ROWS = [
     ("rsync -a --del src/ /usr", "deny"),
     ("rsync -av --delete-after src/ ~/", "deny"),
     ("rsync -a --delete-excluded -e ssh src/ /", "deny"),
-    ("rsync -a --remove-source-files /etc/ backup/", "deny"),
-    ("rsync -a --remove-source-files ~ backup/", "deny"),
     ("mv a b", "ask"),
     ("mv /etc/x.conf /tmp", "ask"),
     ("rsync -a src/ /etc/", "ask"),
