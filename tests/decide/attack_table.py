@@ -236,7 +236,7 @@ EXPANSION_OPTIONS: list[tuple[str, str, str]] = [
     ("cat /proc/1/root/root/.ssh/x", "stop", "stop"),
     ("cat /proc/self/cwd/.env", "stop", "stop"),
     ("cat /dev/fd/3", "stop", "stop"),
-    ("cat ~root/.ssh/id_rsa", "stop", "stop"),
+    ("cat ~clearance-no-such-user/.ssh/id_rsa", "stop", "stop"),
     ("cat ~+/.env", "stop", "stop"),
 ]
 
@@ -366,8 +366,23 @@ SYSTEM_PATHS: list[tuple[str, str, str]] = [
     ("/bin/zsh -lc 'rm -rf /var'", "deny", "deny"),
     ("timeout 5 rm -rf /", "deny", "deny"),
     ("rm -rf ~", "deny", "deny"),
+    # the working directory of the process that opens the path, when the line's is known
+    ("cd / && rm -rf /proc/self/cwd/etc", "deny", "deny"),
+    ("cd / && rm -rf proc/self/cwd/usr/", "deny", "deny"),
+    ("cd /usr && rm -rf /proc/thread-self/cwd/../var", "deny", "deny"),
+    ("cd / && rm -rf //proc/./self/cwd/", "deny", "deny"),
+    ('cd "$d" && rm -rf /proc/self/cwd/etc', "ask", "deny"),
+    ("cd / && rm -rf /proc/1/cwd/etc", "ask", "deny"),
+    # a login name no password database holds: the word is no known path
+    ("rm -rf ~clearance-no-such-user", "ask", "deny"),
+    ("rm -rf ~+", "ask", "deny"),
 ]
 SYSTEM_PATHS_BENIGN: list[tuple[str, str, str]] = [
+    ("rm -rf ./build", "ask", "deny"),
+    ("rm -rf ~/proj/build", "ask", "deny"),
+    ("rm -rf /proc/self/cwd/build", "ask", "deny"),
+    ("cd src && rm -rf /proc/self/cwd/x", "ask", "deny"),
+    ("ls /proc/self/cwd/src", "allow", "allow"),
     ("rm -rf .next", "ask", "deny"),
     ("rm -rf build", "ask", "deny"),
     ("rm -rf apps/web/.next", "ask", "deny"),
@@ -511,6 +526,9 @@ LINE_LINKS: list[tuple[str, str, str]] = [
     ('ln -s .. "$n"; cat up/.ssh/id_rsa', "ask", "ask"),
     ("xargs ln -s <<< '.. up'; cat up/.ssh/id_rsa", "ask", "ask"),
     ("ln -s /proc/self/cwd/.. up; cat up/.ssh/id_rsa", "stop", "stop"),
+    ("ln -s ../../../../../../../../../../proc/self/cwd/.. up; cat up/.ssh/id_rsa", "stop", "stop"),
+    ("cp /proc/self/cwd/../.ssh/id_rsa k; cat k", "deny", "deny"),
+    ("tar -C .. -cf - /proc/self/cwd/.ssh", "deny", "deny"),
     # a pattern that will match the made name once it exists
     ("ln -s .. up; cat u*/.ssh/id_rsa", "deny", "deny"),
     ('ln -s "$HOME" h; cat h/.ssh/id_rsa', "deny", "deny"),
