@@ -457,6 +457,17 @@ UNSHOWN_CODE: list[tuple[str, str, str]] = [
     ("echo 'rm x' > f; exec bash f", "ask", "ask"),
     ("echo 'rm x' >| f; . f", "ask", "ask"),
     ("echo 'rm x' &> f; . f", "ask", "ask"),
+    # the elements of a pipeline run at once: a write in any element counts for every other
+    ("cat > x.sh | sh x.sh", "ask", "ask"),
+    ("tee run.sh < /dev/null | bash run.sh", "ask", "ask"),
+    ("bash run.sh | tee run.sh", "ask", "ask"),
+    ("bash run.sh |& tee run.sh", "ask", "ask"),
+    ("bash run.sh | grep x | tee run.sh", "ask", "ask"),
+    ("(bash run.sh) | cat > run.sh", "ask", "ask"),
+    ("bash run.sh | { cat > run.sh; }", "ask", "ask"),
+    ("./run.sh | tee run.sh && ls", "ask", "ask"),
+    ("make | tee Makefile", "ask", "ask"),
+    ("source run.sh | cp x run.sh", "ask", "ask"),
     # history expansion turned on: a later line replays and rewrites an earlier command
     ("set -H -o history\necho -rf x\n^echo^rm", "stop", "stop"),
     ("set -H -o history\necho -rf x\n!!:s/echo/rm/", "stop", "stop"),
@@ -472,6 +483,11 @@ UNSHOWN_CODE: list[tuple[str, str, str]] = [
 ]
 
 UNSHOWN_CODE_BENIGN: list[tuple[str, str, str]] = [
+    ("bash run.sh | tee out.log", "ask", "allow"),
+    ("make | tee build.log", "ask", "allow"),
+    ("cat x.sh | sh x.sh", "ask", "allow"),
+    ("bash run.sh; echo x > run.sh", "ask", "allow"),  # one after the other: run, then written
+    ("(bash run.sh; echo x > run.sh) | cat", "ask", "allow"),
     ("set -euo pipefail\necho hi\n[ ! -f x ] && echo no", "ask", "allow"),
     ('set -e; echo "hi!"', "ask", "allow"),
     ("cat <<'A' | cat\nx\nA", "allow", "allow"),

@@ -259,6 +259,7 @@ class _Session:
             asm = self._assembly(depth, payload)
             for stmt in simple:
                 asm.add(stmt)
+            asm.finish()
             return asm, False, True
         # Anything else takes the parser (tree-sitter loads on the first such line).
         from clearance.intent.shell import parser
@@ -282,6 +283,7 @@ class _Session:
         asm = self._assembly(depth, payload)
         for stmt in walk.statements:
             asm.add(stmt)
+        asm.finish()
         if walk.salvage and depth == 0:
             self._salvage(src, walk, asm)
         if unjoined:

@@ -12,15 +12,16 @@ assembly owns; a unit's text as bash reads it comes from :mod:`~clearance.intent
 from __future__ import annotations
 
 from clearance.intent.path import normal_path
-from clearance.intent.sentinel import COMPUTED, EXPANSION_LIMIT, RUNS_WRITTEN, excerpt
+from clearance.intent.sentinel import COMPUTED, EXPANSION_LIMIT
 from clearance.intent.shell import brace
+from clearance.intent.shell.concurrent import Concurrent, elements, files_run, runs_written
 from clearance.intent.shell.effect import reader_claim
-from clearance.intent.shell.line import LINKERS, Line, made, script
+from clearance.intent.shell.line import LINKERS, Line, made
 from clearance.intent.shell.names import KNOWLEDGE, LATER, REREAD
 from clearance.intent.shell.projection import GLOB_MARKS, Projection
 from clearance.intent.shell.spelling import spellings
 from clearance.intent.shell.statement import stdin_text
-from clearance.intent.shell.token import PathToken, absolute
+from clearance.intent.shell.token import PathToken
 from clearance.intent.shell.unit import Unit, unit
 from clearance.intent.shell.unit_text import (
     XARGS_INPUT,
@@ -42,6 +43,7 @@ if TYPE_CHECKING:
 
     from clearance.intent.sentinel import Floor
     from clearance.intent.shell import reeval
+    from clearance.intent.shell.concurrent import Ran
     from clearance.intent.shell.hazards import Finding
     from clearance.intent.shell.layer import Layer
     from clearance.intent.shell.statement import Statement
@@ -75,6 +77,7 @@ class Assembly:
 
     __slots__ = (
         "cdpath",
+        "concurrent",
         "depth",
         "exists",
         "home",
@@ -123,10 +126,20 @@ class Assembly:
         paths = self.paths = Projection(home, home_ok, exists, self.line, project)
         self.tokens = paths.tokens
         self.made: list[tuple[str | None, str | None]] = []  # this statement's, recorded after
+        self.concurrent = Concurrent()  # what pipeline elements ran and wrote, met at the end
 
     # -- statements -----------------------------------------------------------------------
 
     def add(self, stmt: Statement) -> None:
+        first = len(self.line.written)
+        self._add(stmt)
+        end = len(self.line.written)
+        if end > first:
+            where = elements(stmt.scope)
+            if where:  # a pipeline element: an earlier element may run what it writes
+                self.concurrent.wrote.append((first, end, where))
+
+    def _add(self, stmt: Statement) -> None:
         kind = stmt.kind
         base = stmt.scope.current() if not stmt.salvaged else None
         if kind == "simple":
@@ -245,8 +258,12 @@ class Assembly:
             floor = reeval.floor(again)  # a string it evaluates again as code
         if name in LATER and floor is None:
             floor = reeval.later(words)  # `fc` replays history, `enable -f` loads code
-        if self.line.written and floor is None:
-            floor = self._runs_written(words, base)
+        ran: list[Ran] = []
+        where = elements(stmt.scope) if floor is None else ()
+        if floor is None and (self.line.written or where):
+            ran = files_run(words, base, lambda w: self.paths.expand(w, base))
+            if self.line.written:
+                floor = runs_written(ran, self.line)
         if self.project and name is not None and basename(name) in LINKERS:
             self.made.extend(made(words, base, lambda w: self.paths.expand(w, base)))
         extra: tuple[str, ...] = ()
@@ -291,6 +308,8 @@ class Assembly:
                 argv(words, text),
             )
         )
+        if ran and where and floor is None:  # a later element of its pipeline may write it
+            self.concurrent.ran.append((len(self.units) - 1, ran, where))
         if again and self.depth < MAX_LAYERS:
             self._rerun(again, stmt)
         if name == "history" and self.depth < MAX_LAYERS:
@@ -341,23 +360,11 @@ class Assembly:
                     self.units.extend(self.payloads(line, stmt, self.depth + 1))
         return words, found
 
-    def _runs_written(self, words: Sequence[Word], base: str | None) -> Floor | None:
-        """The floor of a command that runs as code a file an earlier statement of the line
-        may have written (``echo 'rm x' > f; . ./f``, ``cp a f; bash f``, ``… > x; ./x``)."""
-        for item in script(words):
-            if isinstance(item, str):
-                value: str | None = item
-                shown = item
-            else:
-                value = self.paths.expand(item, base)
-                shown = item.raw
-                if value is not None and "{}" in value:
-                    value = None  # `find … -exec bash {} \;`: whatever file find finds
-            path = absolute(value, base) if value is not None else None
-            if value is None or self.line.wrote(path, value):
-                why = f"runs '{excerpt(shown)}' as code, a file the line itself may write first"
-                return (RUNS_WRITTEN, why)
-        return None
+    def finish(self) -> None:
+        """Floor the units that run a file a later element of their pipeline may write."""
+        for index, floor in self.concurrent.floors(self.line):
+            if self.units[index].floor is None:
+                self.units[index] = self.units[index].replace(floor=floor)
 
     def _record_made(self, command: str) -> None:
         """Record the names this statement's ``ln``/``cp``/``mv`` made, for later statements;

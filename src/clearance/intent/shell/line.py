@@ -98,13 +98,17 @@ class Line:
         """Whether ``path`` is a name made earlier in the line, or lies under one."""
         return any(path == name or path.startswith(name + "/") for name, _ in self.aliases)
 
-    def wrote(self, path: str | None, value: str) -> bool:
+    def wrote(
+        self, path: str | None, value: str, written: Sequence[tuple[str | None, str]] | None = None
+    ) -> bool:
         """Whether an earlier statement may have written the file ``value`` (``path``: its
-        absolute form, ``None`` when not known)."""
-        if not self.written:
+        absolute form, ``None`` when not known); of ``written`` only, when given."""
+        if written is None:
+            written = self.written
+        if not written:
             return False
         leaf = value.rstrip("/").rsplit("/", 1)[-1]
-        for known, raw in self.written:
+        for known, raw in written:
             if path is not None and known is not None:
                 if path == known:
                     return True
