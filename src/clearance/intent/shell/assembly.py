@@ -43,7 +43,6 @@ if TYPE_CHECKING:
 
     from clearance.intent.sentinel import Floor
     from clearance.intent.shell import reeval
-    from clearance.intent.shell.concurrent import Ran
     from clearance.intent.shell.hazards import Finding
     from clearance.intent.shell.layer import Layer
     from clearance.intent.shell.statement import Statement
@@ -126,22 +125,15 @@ class Assembly:
         paths = self.paths = Projection(home, home_ok, exists, self.line, project)
         self.tokens = paths.tokens
         self.made: list[tuple[str | None, str | None]] = []  # this statement's, recorded after
-        self.concurrent = Concurrent()  # what pipeline elements ran and wrote, met at the end
+        # What pipeline elements ran and wrote, met at the end (made for the first of them).
+        self.concurrent: Concurrent | None = None
 
     # -- statements -----------------------------------------------------------------------
 
     def add(self, stmt: Statement) -> None:
-        first = len(self.line.written)
-        self._add(stmt)
-        end = len(self.line.written)
-        if end > first:
-            where = elements(stmt.scope)
-            if where:  # a pipeline element: an earlier element may run what it writes
-                self.concurrent.wrote.append((first, end, where))
-
-    def _add(self, stmt: Statement) -> None:
         kind = stmt.kind
         base = stmt.scope.current() if not stmt.salvaged else None
+        first = len(self.line.written)
         if kind == "simple":
             self._simple(stmt, base)
         elif kind == "nested":
@@ -181,6 +173,10 @@ class Assembly:
                 self.paths.arguments(
                     stmt.operands, base, stmt.text, effect, "unproven", None, False
                 )
+        if len(self.line.written) > first and stmt.scope.parent is not None:
+            where = elements(stmt.scope)
+            if where:  # a pipeline element: an earlier element may run what it writes
+                self._concurrent().wrote.append((first, len(self.line.written), where))
 
     def _simple(self, stmt: Statement, base: str | None) -> None:
         words = stmt.words
@@ -258,12 +254,8 @@ class Assembly:
             floor = reeval.floor(again)  # a string it evaluates again as code
         if name in LATER and floor is None:
             floor = reeval.later(words)  # `fc` replays history, `enable -f` loads code
-        ran: list[Ran] = []
-        where = elements(stmt.scope) if floor is None else ()
-        if floor is None and (self.line.written or where):
-            ran = files_run(words, base, lambda w: self.paths.expand(w, base))
-            if self.line.written:
-                floor = runs_written(ran, self.line)
+        if self.line.written and floor is None:
+            floor = runs_written(files_run(words, base, self.paths.expand), self.line)
         if self.project and name is not None and basename(name) in LINKERS:
             self.made.extend(made(words, base, lambda w: self.paths.expand(w, base)))
         extra: tuple[str, ...] = ()
@@ -308,8 +300,11 @@ class Assembly:
                 argv(words, text),
             )
         )
-        if ran and where and floor is None:  # a later element of its pipeline may write it
-            self.concurrent.ran.append((len(self.units) - 1, ran, where))
+        scope = stmt.scope  # a pipeline element is never the outermost shell
+        if floor is None and scope.parent is not None:
+            where = elements(scope)
+            if where:  # a later element of its pipeline may write what it runs
+                self._concurrent().ran.append((len(self.units) - 1, words, base, where))
         if again and self.depth < MAX_LAYERS:
             self._rerun(again, stmt)
         if name == "history" and self.depth < MAX_LAYERS:
@@ -360,9 +355,16 @@ class Assembly:
                     self.units.extend(self.payloads(line, stmt, self.depth + 1))
         return words, found
 
+    def _concurrent(self) -> Concurrent:
+        if self.concurrent is None:
+            self.concurrent = Concurrent()
+        return self.concurrent
+
     def finish(self) -> None:
         """Floor the units that run a file a later element of their pipeline may write."""
-        for index, floor in self.concurrent.floors(self.line):
+        if self.concurrent is None or not self.concurrent.ran or not self.concurrent.wrote:
+            return
+        for index, floor in self.concurrent.floors(self.line, self.paths.expand):
             if self.units[index].floor is None:
                 self.units[index] = self.units[index].replace(floor=floor)
 

@@ -52,7 +52,7 @@ def at_once(one: Elements, other: Elements) -> bool:
 
 
 def files_run(
-    words: Sequence[Word], base: str | None, expand: Callable[[Word], str | None]
+    words: Sequence[Word], base: str | None, expand: Callable[[Word, str | None], str | None]
 ) -> list[Ran]:
     """The files the command ``words`` runs as code, which the line may write first (``echo
     'rm x' > f; . ./f``, ``cp a f; bash f``, ``… > x; ./x``, ``bash f | tee f``)."""
@@ -62,7 +62,7 @@ def files_run(
             value: str | None = item
             shown = item
         else:
-            value = expand(item)
+            value = expand(item, base)
             shown = item.raw
             if value is not None and "{}" in value:
                 value = None  # `find … -exec bash {} \;`: whatever file find finds
@@ -88,18 +88,24 @@ class Concurrent:
     __slots__ = ("ran", "wrote")
 
     def __init__(self) -> None:
-        self.ran: list[tuple[int, Sequence[Ran], Elements]] = []  # (unit index, files, where)
+        # (unit index, its words, its directory, where): a command that may run a file.
+        self.ran: list[tuple[int, Sequence[Word], str | None, Elements]] = []
         self.wrote: list[tuple[int, int, Elements]] = []  # (first, end) in Line.written, where
 
-    def floors(self, line: Line) -> list[tuple[int, Floor]]:
+    def floors(
+        self, line: Line, expand: Callable[[Word, str | None], str | None]
+    ) -> list[tuple[int, Floor]]:
         """The units (by index) that run a file a statement running at once with them may
-        write, with their floor."""
+        write, with their floor. ``expand`` gives a word's value in a directory."""
         out: list[tuple[int, Floor]] = []
-        for index, ran, where in self.ran:
-            for first, end, writer in self.wrote:
-                if at_once(where, writer):
-                    floor = runs_written(ran, line, line.written[first:end])
-                    if floor is not None:
-                        out.append((index, floor))
-                        break
+        for index, words, base, where in self.ran:
+            writers = [(first, end) for first, end, writer in self.wrote if at_once(where, writer)]
+            if not writers:
+                continue
+            ran = files_run(words, base, expand)
+            for first, end in writers:
+                floor = runs_written(ran, line, line.written[first:end])
+                if floor is not None:
+                    out.append((index, floor))
+                    break
         return out
