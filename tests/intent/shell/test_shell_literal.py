@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from clearance.intent.shell import analysis as analysis_module
@@ -117,6 +117,7 @@ def test_an_accepted_line_is_the_statement_the_parser_reads(text: str) -> None:
 
 
 @given(lines)
+@example(" git - 0")  # a bare `-` before a last word that is a digit: no redirect follows
 @settings(max_examples=300, deadline=None)
 def test_analysis_is_the_same_with_and_without_the_plain_reader(text: str) -> None:
     fast = analyze(text, cwd="/w", home="/h")
