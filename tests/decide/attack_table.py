@@ -468,6 +468,11 @@ UNSHOWN_CODE: list[tuple[str, str, str]] = [
     ("./run.sh | tee run.sh && ls", "ask", "ask"),
     ("make | tee Makefile", "ask", "ask"),
     ("source run.sh | cp x run.sh", "ask", "ask"),
+    # ... and a background job or a process substitution runs on beside what follows it
+    ("(sleep 1; bash run.sh) & echo 'rm x' > run.sh", "ask", "ask"),
+    ("bash run.sh & cp x run.sh", "ask", "ask"),
+    (": <(sleep 1; bash run.sh); echo 'rm x' > run.sh", "ask", "ask"),
+    ("diff <(bash a.sh) <(cat > a.sh)", "ask", "ask"),
     # history expansion turned on: a later line replays and rewrites an earlier command
     ("set -H -o history\necho -rf x\n^echo^rm", "stop", "stop"),
     ("set -H -o history\necho -rf x\n!!:s/echo/rm/", "stop", "stop"),
@@ -488,6 +493,9 @@ UNSHOWN_CODE_BENIGN: list[tuple[str, str, str]] = [
     ("cat x.sh | sh x.sh", "ask", "allow"),
     ("bash run.sh; echo x > run.sh", "ask", "allow"),  # one after the other: run, then written
     ("(bash run.sh; echo x > run.sh) | cat", "ask", "allow"),
+    ("(bash run.sh; echo x > run.sh) &", "ask", "allow"),
+    ("bash run.sh & echo x > log.txt", "ask", "allow"),
+    ("sleep 1 & bash run.sh", "ask", "allow"),
     ("set -euo pipefail\necho hi\n[ ! -f x ] && echo no", "ask", "allow"),
     ('set -e; echo "hi!"', "ask", "allow"),
     ("cat <<'A' | cat\nx\nA", "allow", "allow"),

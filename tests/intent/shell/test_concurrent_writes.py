@@ -1,6 +1,8 @@
-"""A file a pipeline runs and writes: the elements of a pipeline run at once, so a write in any
-element counts for the runs of every other, whichever stands first; statements of one element,
-and statements joined by ``;``/``&&``, run one after the other (intent/shell/concurrent.py)."""
+"""A file a line runs and writes: the elements of a pipeline run at once, so a write in any
+element counts for the runs of every other, whichever stands first; a background job or a
+process substitution runs on beside what follows, so a later write counts for a run inside it.
+Statements of one element or one job, and statements joined by ``;``/``&&``, run one after the
+other (intent/shell/concurrent.py)."""
 
 from __future__ import annotations
 
@@ -44,3 +46,23 @@ def test_a_write_after_the_run_in_sequence_or_of_another_file_does_not(
     assert not _floored(f"{run} | {other}", run)
     assert not _floored(f"{run}{join}echo x > f.sh", run)  # run first, then written
     assert not _floored(f"({run}{join}echo x > f.sh) | {other}", run)  # one element
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.sampled_from(RUNS),
+    st.sampled_from(WRITES),
+    st.sampled_from(["({run}) & {write}", "{run} & sleep 1; {write}", ": <({run}); {write}",
+                     "cat <({run}) <({write})", "({run}; sleep 1) & ({write})"]),
+)  # fmt: skip
+def test_a_later_write_counts_for_a_run_in_a_detached_shell(
+    run: str, write: str, shape: str
+) -> None:
+    assert _floored(shape.format(run=run, write=write), run)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.sampled_from(RUNS), st.sampled_from(["&", ";"]))
+def test_a_write_inside_the_same_detached_shell_after_the_run_does_not(run: str, end: str) -> None:
+    assert not _floored(f"({run}; echo x > f.sh) {end} echo done", run)
+    assert not _floored(f"sleep 1 & {run}", run)

@@ -173,10 +173,14 @@ class Assembly:
                 self.paths.arguments(
                     stmt.operands, base, stmt.text, effect, "unproven", None, False
                 )
-        if len(self.line.written) > first and stmt.scope.parent is not None:
-            where = elements(stmt.scope)
-            if where:  # a pipeline element: an earlier element may run what it writes
-                self._concurrent().wrote.append((first, len(self.line.written), where))
+        end = len(self.line.written)
+        if end > first:
+            where = elements(stmt.scope) if stmt.scope.parent is not None else ()
+            concurrent = self.concurrent
+            if where or (concurrent is not None and concurrent.detached):
+                # What runs at once with an earlier statement may run what this one wrote.
+                concurrent = self._concurrent()
+                concurrent.wrote.append((first, end, where, len(concurrent.ran)))
 
     def _simple(self, stmt: Statement, base: str | None) -> None:
         words = stmt.words
@@ -304,7 +308,7 @@ class Assembly:
         if floor is None and scope.parent is not None:
             where = elements(scope)
             if where:  # a later element of its pipeline may write what it runs
-                self._concurrent().ran.append((len(self.units) - 1, words, base, where))
+                self._concurrent().run(len(self.units) - 1, words, base, where)
         if again and self.depth < MAX_LAYERS:
             self._rerun(again, stmt)
         if name == "history" and self.depth < MAX_LAYERS:
@@ -361,7 +365,7 @@ class Assembly:
         return self.concurrent
 
     def finish(self) -> None:
-        """Floor the units that run a file a later element of their pipeline may write."""
+        """Floor the units that run a file a statement running at once with them may write."""
         if self.concurrent is None or not self.concurrent.ran or not self.concurrent.wrote:
             return
         for index, floor in self.concurrent.floors(self.line, self.paths.expand):

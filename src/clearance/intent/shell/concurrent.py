@@ -1,14 +1,16 @@
-"""Statements that run at once: the elements of a pipeline (docs/shell-analysis.md, "Links and
-files made in the line").
+"""Statements that run at once: the elements of a pipeline, and a background job or a process
+substitution beside what follows it (docs/shell-analysis.md, "Links and files made in the line").
 
 bash starts every element of a pipeline together, so what one element writes may be there
 before another opens it, whichever stands first in the text: in ``bash run.sh | tee run.sh``
 tee writes into the script bash reads as it runs, and in ``cat > x.sh | sh x.sh`` the shell may
-read what cat wrote. The assembly checks a command that runs a file against what earlier
-statements wrote as it meets it; :class:`Concurrent` keeps, for one assembly, what each
-pipeline element ran and wrote, so that a write in a *later* element of the same pipeline
-counts too. Two statements run at once when they lie in different elements of one pipeline
-(``Scope.pipeline``); statements of one element run one after the other.
+read what cat wrote. A background job or a process substitution runs on while the statements
+after it run (``(sleep 1; bash run.sh) & echo … > run.sh``). The assembly checks a command that
+runs a file against what earlier statements wrote as it meets it; :class:`Concurrent` keeps,
+for one assembly, what such statements ran and wrote, so that a write that stands *later* but
+may come first counts too: one in another element of the same pipeline, or any later one
+outside the detached shell. Statements of one element or one detached shell run one after the
+other.
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ if TYPE_CHECKING:
     from clearance.intent.shell.statement import Scope
     from clearance.intent.shell.word import Word
 
-    # The pipelines a statement lies in, each with the element (a scope) it lies in.
+    # Where a statement runs at once with others: (pipeline, element) or (detached, itself).
     Elements = tuple[tuple[object, Scope], ...]
     # A file a command runs as code: (its absolute path, its value, as shown); a value of None
     # is computed.
@@ -36,19 +38,29 @@ __all__ = ["Concurrent", "elements", "files_run", "runs_written"]
 
 
 def elements(scope: Scope | None) -> Elements:
-    """The pipelines the shell ``scope`` lies in, innermost first, each with its element."""
+    """Where the shell ``scope`` runs at once with others, innermost first: each pipeline it
+    lies in with its element, and each detached shell it lies in (as itself, twice)."""
     out: list[tuple[object, Scope]] = []
     while scope is not None:
         if scope.pipeline is not None:
             out.append((scope.pipeline, scope))
+        if scope.detached:
+            out.append((scope, scope))
         scope = scope.parent
     return tuple(out)
 
 
-def at_once(one: Elements, other: Elements) -> bool:
-    """Whether statements in ``one`` and ``other`` run at once: in two elements of a pipeline."""
-    return any(pipe is them and element is not theirs
-               for pipe, element in one for them, theirs in other)  # fmt: skip
+def at_once(ran: Elements, wrote: Elements, later: bool) -> bool:
+    """Whether a run in ``ran`` may come after a write in ``wrote`` (``later``: the write stands
+    after the run in the text): in two elements of a pipeline, or written later outside a
+    detached shell the run lies in."""
+    for region, element in ran:
+        if region is element:  # a detached shell: runs on beside what follows
+            if later and not any(other is region for other, _ in wrote):
+                return True
+        elif any(other is region and theirs is not element for other, theirs in wrote):
+            return True
+    return False
 
 
 def files_run(
@@ -83,14 +95,21 @@ def runs_written(
 
 
 class Concurrent:
-    """What the pipeline elements of one assembly ran and wrote, to be met at its end."""
+    """What the statements of one assembly that run at once with others ran and wrote, to be
+    met at its end."""
 
-    __slots__ = ("ran", "wrote")
+    __slots__ = ("detached", "ran", "wrote")
 
     def __init__(self) -> None:
         # (unit index, its words, its directory, where): a command that may run a file.
         self.ran: list[tuple[int, Sequence[Word], str | None, Elements]] = []
-        self.wrote: list[tuple[int, int, Elements]] = []  # (first, end) in Line.written, where
+        # (first, end) in Line.written, where, and how many runs stood before it.
+        self.wrote: list[tuple[int, int, Elements, int]] = []
+        self.detached = False  # a run lies in a detached shell: every later write counts
+
+    def run(self, index: int, words: Sequence[Word], base: str | None, where: Elements) -> None:
+        self.ran.append((index, words, base, where))
+        self.detached = self.detached or any(region is element for region, element in where)
 
     def floors(
         self, line: Line, expand: Callable[[Word, str | None], str | None]
@@ -98,8 +117,9 @@ class Concurrent:
         """The units (by index) that run a file a statement running at once with them may
         write, with their floor. ``expand`` gives a word's value in a directory."""
         out: list[tuple[int, Floor]] = []
-        for index, words, base, where in self.ran:
-            writers = [(first, end) for first, end, writer in self.wrote if at_once(where, writer)]
+        for number, (index, words, base, where) in enumerate(self.ran):
+            writers = [(first, end) for first, end, writer, before in self.wrote
+                       if at_once(where, writer, before > number)]  # fmt: skip
             if not writers:
                 continue
             ran = files_run(words, base, expand)

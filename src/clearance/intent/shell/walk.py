@@ -120,6 +120,7 @@ class Walk:
             own = scope
             if split or (i + 1 < count and kinds[i + 1] == "&"):
                 own = Scope(scope, None, pipe)  # a pipeline element or a background job
+                own.detached = i + 1 < count and kinds[i + 1] == "&"
             if i == last and tail is not None:
                 self._attach(child, tail, ctx, own, unres, writes, depth)
             elif kinds[i] == "command" and depth <= DEPTH_LIMIT:
@@ -196,6 +197,7 @@ class Walk:
         for sub in subs:
             inner = ctx or SUB_CONTEXT.get(KIND[sub.kind_id], "command_substitution")
             own = Scope(scope)
+            own.detached = KIND[sub.kind_id] == "process_substitution"  # runs on beside
             if depth + 1 > DEPTH_LIMIT:
                 self.commands.error(sub, inner, own)
                 continue
