@@ -473,6 +473,10 @@ UNSHOWN_CODE: list[tuple[str, str, str]] = [
     ("bash run.sh & cp x run.sh", "ask", "ask"),
     (": <(sleep 1; bash run.sh); echo 'rm x' > run.sh", "ask", "ask"),
     ("diff <(bash a.sh) <(cat > a.sh)", "ask", "ask"),
+    # ... and a command's own redirect opens its file before the command runs
+    ("bash run.sh >> run.sh", "ask", "ask"),
+    ("timeout 5 bash run.sh >> run.sh", "ask", "ask"),
+    ("make >> Makefile", "ask", "ask"),
     # history expansion turned on: a later line replays and rewrites an earlier command
     ("set -H -o history\necho -rf x\n^echo^rm", "stop", "stop"),
     ("set -H -o history\necho -rf x\n!!:s/echo/rm/", "stop", "stop"),
@@ -496,6 +500,8 @@ UNSHOWN_CODE_BENIGN: list[tuple[str, str, str]] = [
     ("(bash run.sh; echo x > run.sh) &", "ask", "allow"),
     ("bash run.sh & echo x > log.txt", "ask", "allow"),
     ("sleep 1 & bash run.sh", "ask", "allow"),
+    ("bash run.sh > out.log 2>&1", "ask", "allow"),
+    ("make > build.log", "ask", "allow"),
     ("set -euo pipefail\necho hi\n[ ! -f x ] && echo no", "ask", "allow"),
     ('set -e; echo "hi!"', "ask", "allow"),
     ("cat <<'A' | cat\nx\nA", "allow", "allow"),

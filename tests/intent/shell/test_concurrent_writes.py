@@ -66,3 +66,10 @@ def test_a_later_write_counts_for_a_run_in_a_detached_shell(
 def test_a_write_inside_the_same_detached_shell_after_the_run_does_not(run: str, end: str) -> None:
     assert not _floored(f"({run}; echo x > f.sh) {end} echo done", run)
     assert not _floored(f"sleep 1 & {run}", run)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.sampled_from(RUNS), st.sampled_from([">>", ">", "&>>", ">|"]))
+def test_a_command_s_own_write_redirect_counts_for_it(run: str, op: str) -> None:
+    assert _floored(f"{run} {op} f.sh", run)
+    assert not _floored(f"{run} {op} log.txt 2>&1", run)

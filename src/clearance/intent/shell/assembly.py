@@ -258,8 +258,11 @@ class Assembly:
             floor = reeval.floor(again)  # a string it evaluates again as code
         if name in LATER and floor is None:
             floor = reeval.later(words)  # `fc` replays history, `enable -f` loads code
-        if self.line.written and floor is None:
-            floor = runs_written(files_run(words, base, self.paths.expand), self.line)
+        if floor is None and (self.line.written or stmt.redirects):
+            # What the line wrote before, and what its own redirects open first (`bash f >> f`).
+            written = [*self.line.written, *self.paths.redirect_writes(stmt, base)]
+            if written:
+                floor = runs_written(files_run(words, base, self.paths.expand), self.line, written)
         if self.project and name is not None and basename(name) in LINKERS:
             self.made.extend(made(words, base, lambda w: self.paths.expand(w, base)))
         extra: tuple[str, ...] = ()

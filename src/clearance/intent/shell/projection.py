@@ -120,15 +120,23 @@ class Projection:
 
     def redirects(self, stmt: Statement, base: str | None) -> None:
         if not self.project:
-            for redirect in stmt.redirects:  # a payload's writes still count for later runs
-                target = redirect.target
-                if target is not None and redirect.op in _WRITES and not redirect.duplicates:
-                    value = self.expand(target, base)
-                    path = absolute(value, base) if value is not None else None
-                    self.line.written.append((path, value if value is not None else target.raw))
+            # A payload's writes still count for later runs.
+            self.line.written.extend(self.redirect_writes(stmt, base))
             return
         for redirect in stmt.redirects:
             self._redirect(redirect, base, stmt.text)
+
+    def redirect_writes(self, stmt: Statement, base: str | None) -> list[tuple[str | None, str]]:
+        """The files ``stmt``'s redirects open for writing: (absolute path or ``None``, the
+        value as written), as :attr:`Line.written` holds them."""
+        out: list[tuple[str | None, str]] = []
+        for redirect in stmt.redirects:
+            target = redirect.target
+            if target is not None and redirect.op in _WRITES and not redirect.duplicates:
+                value = self.expand(target, base)
+                path = absolute(value, base) if value is not None else None
+                out.append((path, value if value is not None else target.raw))
+        return out
 
     def _redirect(self, redirect: Redirect, base: str | None, command: str) -> None:
         target = redirect.target
