@@ -125,7 +125,7 @@ class Assembly:
         paths = self.paths = Projection(home, home_ok, exists, self.line, project)
         self.tokens = paths.tokens
         self.made: list[tuple[str | None, str | None]] = []  # this statement's, recorded after
-        # What pipeline elements ran and wrote, met at the end (made for the first of them).
+        # What statements running at once with others ran and wrote, met at the end.
         self.concurrent: Concurrent | None = None
 
     # -- statements -----------------------------------------------------------------------
@@ -174,13 +174,10 @@ class Assembly:
                     stmt.operands, base, stmt.text, effect, "unproven", None, False
                 )
         end = len(self.line.written)
-        if end > first:
-            where = elements(stmt.scope) if stmt.scope.parent is not None else ()
-            concurrent = self.concurrent
-            if where or (concurrent is not None and concurrent.detached):
-                # What runs at once with an earlier statement may run what this one wrote.
-                concurrent = self._concurrent()
-                concurrent.wrote.append((first, end, where, len(concurrent.ran)))
+        where = elements(stmt.scope) if end > first and stmt.scope.parent is not None else ()
+        if where or (end > first and self.concurrent is not None and self.concurrent.detached):
+            # What runs at once with an earlier statement may run what this one wrote.
+            self._concurrent().wrote.append((first, end, where, len(self._concurrent().ran)))
 
     def _simple(self, stmt: Statement, base: str | None) -> None:
         words = stmt.words
@@ -260,7 +257,8 @@ class Assembly:
             floor = reeval.later(words)  # `fc` replays history, `enable -f` loads code
         if floor is None and (self.line.written or stmt.redirects):
             # What the line wrote before, and what its own redirects open first (`bash f >> f`).
-            written = [*self.line.written, *self.paths.redirect_writes(stmt, base)]
+            own = self.paths.redirect_writes(stmt, base) if stmt.redirects else []
+            written = [*self.line.written, *own] if own else self.line.written
             if written:
                 floor = runs_written(files_run(words, base, self.paths.expand), self.line, written)
         if self.project and name is not None and basename(name) in LINKERS:
@@ -307,11 +305,9 @@ class Assembly:
                 argv(words, text),
             )
         )
-        scope = stmt.scope  # a pipeline element is never the outermost shell
-        if floor is None and scope.parent is not None:
-            where = elements(scope)
-            if where:  # a later element of its pipeline may write what it runs
-                self._concurrent().run(len(self.units) - 1, words, base, where)
+        where = elements(stmt.scope) if floor is None and stmt.scope.parent is not None else ()
+        if where:  # what runs at once with it may write what it runs (never the outermost shell)
+            self._concurrent().run(len(self.units) - 1, words, base, where)
         if again and self.depth < MAX_LAYERS:
             self._rerun(again, stmt)
         if name == "history" and self.depth < MAX_LAYERS:
