@@ -3,7 +3,8 @@
 Run: .venv/bin/python bench/batch_decisions.py OUT.jsonl [--policy developer] [--commands FILE]
 then ``diff`` two outputs (before and after a change): a speed-up must leave every line's
 action, reason and asking gates the same. The lines are those of bench_batch.py (the corpus of
-bench_corpus.py, relocated under one fixed scratch root so the paths compare across runs).
+bench_corpus.py, relocated under a fresh private scratch directory, removed afterwards; the
+output names it ``<root>``, so the paths compare across runs).
 """
 
 from __future__ import annotations
@@ -13,25 +14,37 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from bench_corpus import corpus_records, developer_policy, relocate
 
 BIN = os.path.join(os.path.dirname(sys.executable), "clearance")
-ROOT = "/tmp/clearance-batch-decisions"
+SHOWN_ROOT = "<root>"  # the scratch directory, as the output names it
 
 
 def main() -> None:
     out_path = sys.argv[1]
     records = corpus_records()
-    shutil.rmtree(ROOT, ignore_errors=True)
-    os.makedirs(ROOT)
-    items = relocate(records, ROOT)
-    home = ROOT + "/Users/agent"
+    root = tempfile.mkdtemp(prefix="clearance-batch-decisions-")  # private: mode 0700
+    try:
+        decided, count = _decide(records, root)
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
+    with open(out_path, "w", encoding="utf-8") as out:
+        out.write(decided)
+    print(f"{decided.count(chr(10))} decisions of {count} lines -> {out_path}")
+
+
+def _decide(records: list[dict[str, str]], root: str) -> tuple[str, int]:
+    """``clearance check --batch``'s output on ``records`` relocated under ``root`` (shown as
+    :data:`SHOWN_ROOT`), and how many lines it was given."""
+    items = relocate(records, root)
+    home = root + "/Users/agent"
     os.makedirs(home, exist_ok=True)
-    env = dict(os.environ, HOME=home, XDG_CONFIG_HOME=ROOT + "/config",
-               CLEARANCE_HOME=ROOT + "/state")  # fmt: skip
+    env = dict(os.environ, HOME=home, XDG_CONFIG_HOME=root + "/config",
+               CLEARANCE_HOME=root + "/state")  # fmt: skip
     policy = None
     if "--policy" in sys.argv and sys.argv[sys.argv.index("--policy") + 1] == "developer":
         policy = developer_policy([r["command"] for r in records])
@@ -42,9 +55,11 @@ def main() -> None:
     )  # fmt: skip
     done = subprocess.run([BIN, "check", "--batch"], input=lines, env=env,
                           capture_output=True, text=True, check=False)  # fmt: skip
-    with open(out_path, "w", encoding="utf-8") as out:
-        out.write(done.stdout)
-    print(f"{done.stdout.count(chr(10))} decisions of {len(items)} lines -> {out_path}")
+    decided = done.stdout
+    # The longer spelling first: on macOS /var/folders/… is /private/var/folders/….
+    for spelling in sorted({os.path.realpath(root), root}, key=len, reverse=True):
+        decided = decided.replace(spelling, SHOWN_ROOT)
+    return decided, len(items)
 
 
 if __name__ == "__main__":

@@ -236,7 +236,7 @@ EXPANSION_OPTIONS: list[tuple[str, str, str]] = [
     ("cat /proc/1/root/root/.ssh/x", "stop", "stop"),
     ("cat /proc/self/cwd/.env", "stop", "stop"),
     ("cat /dev/fd/3", "stop", "stop"),
-    ("cat ~root/.ssh/id_rsa", "stop", "stop"),
+    ("cat ~clearance-no-such-user/.ssh/id_rsa", "stop", "stop"),
     ("cat ~+/.env", "stop", "stop"),
 ]
 
@@ -369,8 +369,23 @@ SYSTEM_PATHS: list[tuple[str, str, str]] = [
     ("/bin/zsh -lc 'rm -rf /var'", "deny", "deny"),
     ("timeout 5 rm -rf /", "deny", "deny"),
     ("rm -rf ~", "deny", "deny"),
+    # the working directory of the process that opens the path, when the line's is known
+    ("cd / && rm -rf /proc/self/cwd/etc", "deny", "deny"),
+    ("cd / && rm -rf proc/self/cwd/usr/", "deny", "deny"),
+    ("cd /usr && rm -rf /proc/thread-self/cwd/../var", "deny", "deny"),
+    ("cd / && rm -rf //proc/./self/cwd/", "deny", "deny"),
+    ('cd "$d" && rm -rf /proc/self/cwd/etc', "ask", "deny"),
+    ("cd / && rm -rf /proc/1/cwd/etc", "ask", "deny"),
+    # a login name no password database holds: the word is no known path
+    ("rm -rf ~clearance-no-such-user", "ask", "deny"),
+    ("rm -rf ~+", "ask", "deny"),
 ]
 SYSTEM_PATHS_BENIGN: list[tuple[str, str, str]] = [
+    ("rm -rf ./build", "ask", "deny"),
+    ("rm -rf ~/proj/build", "ask", "deny"),
+    ("rm -rf /proc/self/cwd/build", "ask", "deny"),
+    ("cd src && rm -rf /proc/self/cwd/x", "ask", "deny"),
+    ("ls /proc/self/cwd/src", "allow", "allow"),
     ("rm -rf .next", "ask", "deny"),
     ("rm -rf build", "ask", "deny"),
     ("rm -rf apps/web/.next", "ask", "deny"),
@@ -445,6 +460,26 @@ UNSHOWN_CODE: list[tuple[str, str, str]] = [
     ("echo 'rm x' > f; exec bash f", "ask", "ask"),
     ("echo 'rm x' >| f; . f", "ask", "ask"),
     ("echo 'rm x' &> f; . f", "ask", "ask"),
+    # the elements of a pipeline run at once: a write in any element counts for every other
+    ("cat > x.sh | sh x.sh", "ask", "ask"),
+    ("tee run.sh < /dev/null | bash run.sh", "ask", "ask"),
+    ("bash run.sh | tee run.sh", "ask", "ask"),
+    ("bash run.sh |& tee run.sh", "ask", "ask"),
+    ("bash run.sh | grep x | tee run.sh", "ask", "ask"),
+    ("(bash run.sh) | cat > run.sh", "ask", "ask"),
+    ("bash run.sh | { cat > run.sh; }", "ask", "ask"),
+    ("./run.sh | tee run.sh && ls", "ask", "ask"),
+    ("make | tee Makefile", "ask", "ask"),
+    ("source run.sh | cp x run.sh", "ask", "ask"),
+    # ... and a background job or a process substitution runs on beside what follows it
+    ("(sleep 1; bash run.sh) & echo 'rm x' > run.sh", "ask", "ask"),
+    ("bash run.sh & cp x run.sh", "ask", "ask"),
+    (": <(sleep 1; bash run.sh); echo 'rm x' > run.sh", "ask", "ask"),
+    ("diff <(bash a.sh) <(cat > a.sh)", "ask", "ask"),
+    # ... and a command's own redirect opens its file before the command runs
+    ("bash run.sh >> run.sh", "ask", "ask"),
+    ("timeout 5 bash run.sh >> run.sh", "ask", "ask"),
+    ("make >> Makefile", "ask", "ask"),
     # history expansion turned on: a later line replays and rewrites an earlier command
     ("set -H -o history\necho -rf x\n^echo^rm", "stop", "stop"),
     ("set -H -o history\necho -rf x\n!!:s/echo/rm/", "stop", "stop"),
@@ -460,6 +495,16 @@ UNSHOWN_CODE: list[tuple[str, str, str]] = [
 ]
 
 UNSHOWN_CODE_BENIGN: list[tuple[str, str, str]] = [
+    ("bash run.sh | tee out.log", "ask", "allow"),
+    ("make | tee build.log", "ask", "allow"),
+    ("cat x.sh | sh x.sh", "ask", "allow"),
+    ("bash run.sh; echo x > run.sh", "ask", "allow"),  # one after the other: run, then written
+    ("(bash run.sh; echo x > run.sh) | cat", "ask", "allow"),
+    ("(bash run.sh; echo x > run.sh) &", "ask", "allow"),
+    ("bash run.sh & echo x > log.txt", "ask", "allow"),
+    ("sleep 1 & bash run.sh", "ask", "allow"),
+    ("bash run.sh > out.log 2>&1", "ask", "allow"),
+    ("make > build.log", "ask", "allow"),
     ("set -euo pipefail\necho hi\n[ ! -f x ] && echo no", "ask", "allow"),
     ('set -e; echo "hi!"', "ask", "allow"),
     ("cat <<'A' | cat\nx\nA", "allow", "allow"),
@@ -514,6 +559,9 @@ LINE_LINKS: list[tuple[str, str, str]] = [
     ('ln -s .. "$n"; cat up/.ssh/id_rsa', "ask", "ask"),
     ("xargs ln -s <<< '.. up'; cat up/.ssh/id_rsa", "ask", "ask"),
     ("ln -s /proc/self/cwd/.. up; cat up/.ssh/id_rsa", "stop", "stop"),
+    ("ln -s ../../../../../../../../../../proc/self/cwd/.. up; cat up/.ssh/id_rsa", "stop", "stop"),
+    ("cp /proc/self/cwd/../.ssh/id_rsa k; cat k", "deny", "deny"),
+    ("tar -C .. -cf - /proc/self/cwd/.ssh", "deny", "deny"),
     # a pattern that will match the made name once it exists
     ("ln -s .. up; cat u*/.ssh/id_rsa", "deny", "deny"),
     ('ln -s "$HOME" h; cat h/.ssh/id_rsa', "deny", "deny"),

@@ -650,6 +650,92 @@ def _modes() -> list[Case]:
     return out
 
 
+_DESTINATION = (
+    "rsync --delete deletes what the source lacks at the destination, which the guard cannot "
+    "tell from the project: it asks, and denies only where the place is surely not the project"
+)
+_DELETES = ("--delete", "--del", "--delete-before", "--delete-during", "--delete-delay",
+            "--delete-after", "--delete-excluded")  # fmt: skip
+
+
+def _moves() -> list[Case]:
+    g = "moving and syncing"
+    out = [
+        *file_forms(g, "mv /etc x", DENY),
+        *file_forms(g, "mv /usr/bin /tmp", DENY),
+        *each(
+            g,
+            [
+                "mv /usr/bin/ /tmp",
+                "mv -f /etc/ /tmp/etc",
+                "mv -t /tmp /usr/lib",
+                "mv /bin/ls /tmp",
+                "mv x /usr/bin/ls",
+                "cd /usr && mv bin /tmp",
+                "mv ~ /tmp/h",
+                "mv /home x",
+                "mv / x",
+            ],
+            DENY,
+        ),
+        *file_forms(g, "mv a b", ALLOW),
+        *each(g, ["mv -v build dist", "mv -t /tmp a b", "mv /tmp/a /tmp/b", "mv ~/x ~/y"], ALLOW),
+    ]
+    for option in _DELETES:
+        out += each(
+            g,
+            [
+                f"rsync -a {option} src/ /etc/",
+                f"rsync -a {option} src/ /usr/local/",
+                f"rsync {option} -a src/ ~",
+                f"rsync -a src/ / {option}",
+                f"rsync -av {option} -e ssh src/ ..",
+            ],
+            DENY,
+        )
+        out += each(g, [f"rsync -a {option} src/ dest/", f"rsync -a {option} src/ ../x"], ASK,
+                    _DESTINATION)  # fmt: skip
+    out += each(
+        g,
+        [
+            "rsync -a --remove-source-files /etc/ backup/",
+            "rsync -a --remove-source-files /usr/lib/x backup/",
+            "rsync -a --remove-source-files ~/ backup/",
+        ],
+        DENY,
+    )
+    out += each(
+        g,
+        [
+            "rsync -a --remove-source-files src/ dest/",
+            "rsync -a --delete-missing-args src/ dest/",
+        ],
+        ASK,
+        _DESTINATION,
+    )
+    out += file_forms(g, "rsync -av src/ dest/", ALLOW)
+    out += each(
+        g,
+        [
+            "rsync -a --exclude .git src/ dest/",
+            "rsync -a --exclude=--delete src/ dest/",
+            "rsync -a --max-delete=0 src/ /tmp/dest/",
+            "rsync -a /etc/hosts backup/",
+        ],
+        ALLOW,
+    )
+    out.append(
+        Case(
+            g,
+            "rsync -a --filter '- --delete' src/ dest/",
+            NOT_DENY,
+            "--delete is the value of --filter here (the guard's rule reads it so); the shell "
+            "analyzer's scan for rsync -e reads a word that starts with - for options, and asks",
+        )
+    )
+    return out
+
+
 def _contents() -> list[Case]:
     g = "file contents"
     return [
@@ -760,6 +846,7 @@ def all_cases() -> list[Case]:
         *_find(),
         *_devices(),
         *_modes(),
+        *_moves(),
         *_contents(),
         *_braces(),
         *_inline_code(),

@@ -6,10 +6,11 @@ shell programs that only read (``ls``, ``cat``, ``rg``, ``find``, ``sed -n``, ``
 option of those programs (``find -exec``, ``find -delete``, ``sed 'w f'``, ``git diff --output``,
 ``rg --pre``: clearance.intent.shell.hazards) and every write they make asks (``path_write``).
 Mutation, network and running project code ask; paths outside the project ask; a few
-unrecoverable commands and the usual secret stores are denied. The destruction denies name
-exactly what they reach (``/``, ``/*`` typed as such, each top-level system directory), never a
-prefix of every absolute path, so ``rm -rf build`` — whose absolute spelling is
-``rm -rf /work/proj/build`` — is not "a system directory". Allow rules are written word by word
+unrecoverable commands and the usual secret stores are denied. The destruction denies (``rm -r``
+and ``mv`` of a place, ``rsync --delete`` into one) name exactly what they reach (``/``, ``/*``
+typed as such, each top-level system directory), never a prefix of every absolute path, so
+``rm -rf build`` — whose absolute spelling is ``rm -rf /work/proj/build`` — is not "a system
+directory". Allow rules are written word by word
 (``ls *``, not ``ls*``), so ``ls`` does not allow ``lsof`` and ``git status`` does not allow
 ``git status-x``. It is
 written in the same format as a user's file, so ``clearance explain`` can point at its lines
@@ -282,6 +283,72 @@ BUILTIN_POLICY = """{
       "rm [-r] ~": { "action": "deny", "reason": "this deletes your home directory" },
       "rm -rf ~": { "action": "deny", "reason": "this deletes your home directory" },
       "rm -rf ~/": { "action": "deny", "reason": "this deletes your home directory" },
+      "mv [] /": { "action": "deny", "reason": "this moves the whole filesystem" },
+      "mv [] /bin": { "action": "deny", "reason": "this moves a system directory or into it" },
+      "mv [] /bin/": { "action": "deny", "reason": "this moves a system directory or into it" },
+      "mv [] /boot": { "action": "deny", "reason": "this moves a system directory or into it" },
+      "mv [] /boot/": { "action": "deny", "reason": "this moves a system directory or into it" },
+      "mv [] /dev": { "action": "deny", "reason": "this moves a system directory or into it" },
+      "mv [] /dev/": { "action": "deny", "reason": "this moves a system directory or into it" },
+      "mv [] /etc": { "action": "deny", "reason": "this moves a system directory or into it" },
+      "mv [] /etc/": { "action": "deny", "reason": "this moves a system directory or into it" },
+      "mv [] /home": { "action": "deny", "reason": "this moves a system directory or into it" },
+      "mv [] /home/": { "action": "deny", "reason": "this moves a system directory or into it" },
+      "mv [] /lib": { "action": "deny", "reason": "this moves a system directory or into it" },
+      "mv [] /lib/": { "action": "deny", "reason": "this moves a system directory or into it" },
+      "mv [] /lib64": { "action": "deny", "reason": "this moves a system directory or into it" },
+      "mv [] /lib64/": { "action": "deny", "reason": "this moves a system directory or into it" },
+      "mv [] /opt": { "action": "deny", "reason": "this moves a system directory or into it" },
+      "mv [] /opt/": { "action": "deny", "reason": "this moves a system directory or into it" },
+      "mv [] /proc": { "action": "deny", "reason": "this moves a system directory or into it" },
+      "mv [] /proc/": { "action": "deny", "reason": "this moves a system directory or into it" },
+      "mv [] /root": { "action": "deny", "reason": "this moves a system directory or into it" },
+      "mv [] /root/": { "action": "deny", "reason": "this moves a system directory or into it" },
+      "mv [] /sbin": { "action": "deny", "reason": "this moves a system directory or into it" },
+      "mv [] /sbin/": { "action": "deny", "reason": "this moves a system directory or into it" },
+      "mv [] /srv": { "action": "deny", "reason": "this moves a system directory or into it" },
+      "mv [] /srv/": { "action": "deny", "reason": "this moves a system directory or into it" },
+      "mv [] /sys": { "action": "deny", "reason": "this moves a system directory or into it" },
+      "mv [] /sys/": { "action": "deny", "reason": "this moves a system directory or into it" },
+      "mv [] /usr": { "action": "deny", "reason": "this moves a system directory or into it" },
+      "mv [] /usr/": { "action": "deny", "reason": "this moves a system directory or into it" },
+      "mv [] /var": { "action": "deny", "reason": "this moves a system directory or into it" },
+      "mv [] /var/": { "action": "deny", "reason": "this moves a system directory or into it" },
+      "mv [] ~": { "action": "deny", "reason": "this moves your home directory" },
+      "mv [] ~/": { "action": "deny", "reason": "this moves your home directory" },
+      "rsync [--delete] * /": { "action": "deny", "reason": "this wipes the whole filesystem" },
+      "rsync [--delete] * /bin": { "action": "deny", "reason": "this wipes a system directory" },
+      "rsync [--delete] * /bin/": { "action": "deny", "reason": "this wipes a system directory" },
+      "rsync [--delete] * /boot": { "action": "deny", "reason": "this wipes a system directory" },
+      "rsync [--delete] * /boot/": { "action": "deny", "reason": "this wipes a system directory" },
+      "rsync [--delete] * /dev": { "action": "deny", "reason": "this wipes a system directory" },
+      "rsync [--delete] * /dev/": { "action": "deny", "reason": "this wipes a system directory" },
+      "rsync [--delete] * /etc": { "action": "deny", "reason": "this wipes a system directory" },
+      "rsync [--delete] * /etc/": { "action": "deny", "reason": "this wipes a system directory" },
+      "rsync [--delete] * /home": { "action": "deny", "reason": "this wipes a system directory" },
+      "rsync [--delete] * /home/": { "action": "deny", "reason": "this wipes a system directory" },
+      "rsync [--delete] * /lib": { "action": "deny", "reason": "this wipes a system directory" },
+      "rsync [--delete] * /lib/": { "action": "deny", "reason": "this wipes a system directory" },
+      "rsync [--delete] * /lib64": { "action": "deny", "reason": "this wipes a system directory" },
+      "rsync [--delete] * /lib64/": { "action": "deny", "reason": "this wipes a system directory" },
+      "rsync [--delete] * /opt": { "action": "deny", "reason": "this wipes a system directory" },
+      "rsync [--delete] * /opt/": { "action": "deny", "reason": "this wipes a system directory" },
+      "rsync [--delete] * /proc": { "action": "deny", "reason": "this wipes a system directory" },
+      "rsync [--delete] * /proc/": { "action": "deny", "reason": "this wipes a system directory" },
+      "rsync [--delete] * /root": { "action": "deny", "reason": "this wipes a system directory" },
+      "rsync [--delete] * /root/": { "action": "deny", "reason": "this wipes a system directory" },
+      "rsync [--delete] * /sbin": { "action": "deny", "reason": "this wipes a system directory" },
+      "rsync [--delete] * /sbin/": { "action": "deny", "reason": "this wipes a system directory" },
+      "rsync [--delete] * /srv": { "action": "deny", "reason": "this wipes a system directory" },
+      "rsync [--delete] * /srv/": { "action": "deny", "reason": "this wipes a system directory" },
+      "rsync [--delete] * /sys": { "action": "deny", "reason": "this wipes a system directory" },
+      "rsync [--delete] * /sys/": { "action": "deny", "reason": "this wipes a system directory" },
+      "rsync [--delete] * /usr": { "action": "deny", "reason": "this wipes a system directory" },
+      "rsync [--delete] * /usr/": { "action": "deny", "reason": "this wipes a system directory" },
+      "rsync [--delete] * /var": { "action": "deny", "reason": "this wipes a system directory" },
+      "rsync [--delete] * /var/": { "action": "deny", "reason": "this wipes a system directory" },
+      "rsync [--delete] * ~": { "action": "deny", "reason": "this wipes your home directory" },
+      "rsync [--delete] * ~/": { "action": "deny", "reason": "this wipes your home directory" },
       "mkfs *": { "action": "deny", "reason": "this formats a disk" },
       "mkfs.*": { "action": "deny", "reason": "this formats a disk" }
     },

@@ -273,6 +273,23 @@ _MV = (
     "-t=,--target-directory= -T,--no-target-directory -u,--update=? -v,--verbose "
     "--strip-trailing-slashes --exchange --no-copy"
 )
+# rsync(1): the options that take a value, and the deletions. Every --delete-WHEN, --del and
+# --delete-excluded turn deletion on as --delete does, so each stands for --delete too.
+_RSYNC = (
+    "--delete --delete-before>--delete+--delete-before "
+    "--delete-during,--del>--delete+--delete-during --delete-delay>--delete+--delete-delay "
+    "--delete-after>--delete+--delete-after --delete-excluded>--delete+--delete-excluded "
+    "--delete-missing-args --remove-source-files -e=,--rsh= --rsync-path= -f=,--filter= "
+    "--exclude= --include= --exclude-from= --include-from= --files-from= -T=,--temp-dir= "
+    "-B=,--block-size= -M=,--remote-option= -@=,--modify-window= --backup-dir= --suffix= "
+    "--compare-dest= --copy-dest= --link-dest= --chmod= --chown= --usermap= --groupmap= "
+    "--timeout= --contimeout= --port= --password-file= --log-file= --log-file-format= "
+    "--out-format= --bwlimit= --max-size= --min-size= --max-delete= --max-alloc= "
+    "--partial-dir= --sockopts= --protocol= --iconv= --checksum-choice=,--cc= "
+    "--compress-choice=,--zc= --compress-level=,--zl= --skip-compress= --info= --debug= "
+    "--stop-after= --stop-at= --outbuf= --write-batch= --only-write-batch= --read-batch= "
+    "--address= --early-input= --checksum-seed="
+)
 _TRUNCATE = "-c,--no-create -o,--io-blocks -r=,--reference= -s=,--size= --help --version"
 _CHMOD = (
     "-R,--recursive -c,--changes -f,--silent,--quiet -v,--verbose --no-preserve-root "
@@ -324,6 +341,7 @@ PROGRAMS: dict[str, Program] = {
     "chgrp": Program("chgrp", _CHOWN, abbrev=True),
     "cp": Program("cp", _CP, abbrev=True),
     "mv": Program("mv", _MV, abbrev=True),
+    "rsync": Program("rsync", _RSYNC),
     "dd": Program("dd", style="none"),
     "truncate": Program("truncate", _TRUNCATE, abbrev=True),
     "sed": Program("sed", _SED, abbrev=True),

@@ -272,6 +272,7 @@ class _Session:
             asm = self._assembly(depth, payload)
             for stmt in simple:
                 asm.add(stmt)
+            asm.finish()
             return asm, False, True
         # Anything else takes the parser (tree-sitter loads on the first such line).
         parser, Walk = _TREE[0] if _TREE else _load_tree()
@@ -293,6 +294,7 @@ class _Session:
         asm = self._assembly(depth, payload)
         for stmt in walk.statements:
             asm.add(stmt)
+        asm.finish()
         if walk.salvage and depth == 0:
             self._salvage(src, walk, asm)
         if unjoined:

@@ -12,15 +12,16 @@ assembly owns; a unit's text as bash reads it comes from :mod:`~clearance.intent
 from __future__ import annotations
 
 from clearance.intent.path import normal_path
-from clearance.intent.sentinel import COMPUTED, EXPANSION_LIMIT, RUNS_WRITTEN, excerpt
+from clearance.intent.sentinel import COMPUTED, EXPANSION_LIMIT
 from clearance.intent.shell import brace
+from clearance.intent.shell.concurrent import Concurrent, elements, files_run, runs_written
 from clearance.intent.shell.effect import reader_claim
-from clearance.intent.shell.line import LINKERS, Line, made, script
+from clearance.intent.shell.line import LINKERS, Line, made
 from clearance.intent.shell.names import KNOWLEDGE, LATER, REREAD
 from clearance.intent.shell.projection import GLOB_MARKS, Projection
 from clearance.intent.shell.spelling import spellings
 from clearance.intent.shell.statement import stdin_text
-from clearance.intent.shell.token import PathToken, absolute
+from clearance.intent.shell.token import PathToken
 from clearance.intent.shell.unit import Unit, unit
 from clearance.intent.shell.unit_text import (
     XARGS_INPUT,
@@ -85,6 +86,7 @@ class Assembly:
 
     __slots__ = (
         "cdpath",
+        "concurrent",
         "depth",
         "exists",
         "home",
@@ -133,12 +135,15 @@ class Assembly:
         paths = self.paths = Projection(home, home_ok, exists, self.line, project)
         self.tokens = paths.tokens
         self.made: list[tuple[str | None, str | None]] = []  # this statement's, recorded after
+        # What statements running at once with others ran and wrote, met at the end.
+        self.concurrent: Concurrent | None = None
 
     # -- statements -----------------------------------------------------------------------
 
     def add(self, stmt: Statement) -> None:
         kind = stmt.kind
         base = stmt.scope.current() if not stmt.salvaged else None
+        first = len(self.line.written)
         if kind == "simple":
             self._simple(stmt, base)
         elif kind == "nested":
@@ -178,6 +183,11 @@ class Assembly:
                 self.paths.arguments(
                     stmt.operands, base, stmt.text, effect, "unproven", None, False
                 )
+        end = len(self.line.written)
+        where = elements(stmt.scope) if end > first and stmt.scope.parent is not None else ()
+        if where or (end > first and self.concurrent is not None and self.concurrent.detached):
+            # What runs at once with an earlier statement may run what this one wrote.
+            self._concurrent().wrote.append((first, end, where, len(self._concurrent().ran)))
 
     def _simple(self, stmt: Statement, base: str | None) -> None:
         words = stmt.words
@@ -254,8 +264,12 @@ class Assembly:
             floor = reeval.floor(again)  # a string it evaluates again as code
         if name in LATER and floor is None:
             floor = reeval.later(words)  # `fc` replays history, `enable -f` loads code
-        if self.line.written and floor is None:
-            floor = self._runs_written(words, base)
+        if floor is None and (self.line.written or stmt.redirects):
+            # What the line wrote before, and what its own redirects open first (`bash f >> f`).
+            own = self.paths.redirect_writes(stmt, base) if stmt.redirects else []
+            written = [*self.line.written, *own] if own else self.line.written
+            if written:
+                floor = runs_written(files_run(words, base, self.paths.expand), self.line, written)
         if self.project and name is not None and basename(name) in LINKERS:
             self.made.extend(made(words, base, lambda w: self.paths.expand(w, base)))
         extra: tuple[str, ...] = ()
@@ -300,6 +314,9 @@ class Assembly:
                 argv(words, text),
             )
         )
+        where = elements(stmt.scope) if floor is None and stmt.scope.parent is not None else ()
+        if where:  # what runs at once with it may write what it runs (never the outermost shell)
+            self._concurrent().run(len(self.units) - 1, words, base, where)
         if again and self.depth < MAX_LAYERS:
             self._rerun(again, stmt)
         if name == "history" and self.depth < MAX_LAYERS:
@@ -350,23 +367,18 @@ class Assembly:
                     self.units.extend(self.payloads(line, stmt, self.depth + 1))
         return words, found
 
-    def _runs_written(self, words: Sequence[Word], base: str | None) -> Floor | None:
-        """The floor of a command that runs as code a file an earlier statement of the line
-        may have written (``echo 'rm x' > f; . ./f``, ``cp a f; bash f``, ``… > x; ./x``)."""
-        for item in script(words):
-            if isinstance(item, str):
-                value: str | None = item
-                shown = item
-            else:
-                value = self.paths.expand(item, base)
-                shown = item.raw
-                if value is not None and "{}" in value:
-                    value = None  # `find … -exec bash {} \;`: whatever file find finds
-            path = absolute(value, base) if value is not None else None
-            if value is None or self.line.wrote(path, value):
-                why = f"runs '{excerpt(shown)}' as code, a file the line itself may write first"
-                return (RUNS_WRITTEN, why)
-        return None
+    def _concurrent(self) -> Concurrent:
+        if self.concurrent is None:
+            self.concurrent = Concurrent()
+        return self.concurrent
+
+    def finish(self) -> None:
+        """Floor the units that run a file a statement running at once with them may write."""
+        if self.concurrent is None or not self.concurrent.ran or not self.concurrent.wrote:
+            return
+        for index, floor in self.concurrent.floors(self.line, self.paths.expand):
+            if self.units[index].floor is None:
+                self.units[index] = self.units[index].replace(floor=floor)
 
     def _record_made(self, command: str) -> None:
         """Record the names this statement's ``ln``/``cp``/``mv`` made, for later statements;

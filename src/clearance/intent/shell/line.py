@@ -21,7 +21,7 @@ too), so a link made inside ``bash -c '…'`` or a substitution still counts.
 from __future__ import annotations
 
 from clearance.intent.shell.runners import SHELLS
-from clearance.intent.shell.token import absolute
+from clearance.intent.shell.token import absolute, own_cwd, passes_process
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -98,13 +98,17 @@ class Line:
         """Whether ``path`` is a name made earlier in the line, or lies under one."""
         return any(path == name or path.startswith(name + "/") for name, _ in self.aliases)
 
-    def wrote(self, path: str | None, value: str) -> bool:
+    def wrote(
+        self, path: str | None, value: str, written: Sequence[tuple[str | None, str]] | None = None
+    ) -> bool:
         """Whether an earlier statement may have written the file ``value`` (``path``: its
-        absolute form, ``None`` when not known)."""
-        if not self.written:
+        absolute form, ``None`` when not known); of ``written`` only, when given."""
+        if written is None:
+            written = self.written
+        if not written:
             return False
         leaf = value.rstrip("/").rsplit("/", 1)[-1]
-        for known, raw in self.written:
+        for known, raw in written:
             if path is not None and known is not None:
                 if path == known:
                     return True
@@ -224,6 +228,14 @@ def made(
             if leaf not in ("", ".", ".."):  # `cp -r . d`: what lands in d is the source
                 dst = dst.rstrip("/") + "/" + leaf
         place = absolute(dst, base)
+        if src is not None and symbolic:
+            # A link's text is read by whichever process follows it: through `/proc/self/…`
+            # it leads wherever that process is, which is not known here.
+            here = base if relative or place is None else place.rsplit("/", 1)[0]
+            if passes_process(src if src[:1] == "/" else f"{here}/{src}"):
+                src = None
+        elif src is not None:
+            src = own_cwd(src) or src  # `cp /proc/self/cwd/x y` copies x from here
         if src is None:
             out.append((place, None))
         elif symbolic and not relative and src[:1] != "/" and place is not None:

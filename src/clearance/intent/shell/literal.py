@@ -64,9 +64,13 @@ def literal_line(text: str, context: str, scope: Scope) -> list[Statement] | Non
     if spans is None:
         return None
     statements: list[Statement] = []
+    pipe: object | None = None
     for index, (start, end, op) in enumerate(spans):
-        piped = op == "|" or (index and spans[index - 1][2] == "|")
-        own = Scope(scope) if piped else scope
+        after_pipe = index and spans[index - 1][2] == "|"
+        piped = op == "|" or after_pipe
+        if piped and not after_pipe:
+            pipe = object()  # a pipeline starts: its elements run at once
+        own = Scope(scope, None, pipe) if piped else scope
         stmt = _statement(text, shape, start, end, context, own)
         if stmt is None:
             return None

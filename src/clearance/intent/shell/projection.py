@@ -16,7 +16,13 @@ from clearance.intent.shell.effect import RECURSIVE as RECURSIVE_NAMES
 from clearance.intent.shell.effect import reader_claim, reads_recursively, searches_cwd
 from clearance.intent.shell.line import Line
 from clearance.intent.shell.role import candidates
-from clearance.intent.shell.token import PathToken, absolute, path_shaped
+from clearance.intent.shell.token import (
+    PathToken,
+    absolute,
+    own_cwd,
+    path_shaped,
+    reaches_process,
+)
 from clearance.intent.shell.word import HOME, PWD
 from clearance.intent.shell.wrapper import OPAQUE_LINE, layer
 
@@ -77,10 +83,10 @@ class Projection:
         if value is None or value == "-" or word.glob:
             return None
         joined = _joined(value, base) if _climbs(value) else None
-        if joined is not None and _reaches_process(joined):
+        if joined is not None and reaches_process(joined):
             return None  # `cd /proc/self/cwd/..`: where it leads is the running process's
         found = absolute(value, base)
-        if found is not None and _reaches_process(found):
+        if found is not None and reaches_process(found):
             return None
         if found is not None and self.line.aliases:
             # `ln -s .. up; cd up`: the directory is what the name made earlier reaches.
@@ -114,15 +120,23 @@ class Projection:
 
     def redirects(self, stmt: Statement, base: str | None) -> None:
         if not self.project:
-            for redirect in stmt.redirects:  # a payload's writes still count for later runs
-                target = redirect.target
-                if target is not None and redirect.op in _WRITES and not redirect.duplicates:
-                    value = self.expand(target, base)
-                    path = absolute(value, base) if value is not None else None
-                    self.line.written.append((path, value if value is not None else target.raw))
+            # A payload's writes still count for later runs.
+            self.line.written.extend(self.redirect_writes(stmt, base))
             return
         for redirect in stmt.redirects:
             self._redirect(redirect, base, stmt.text)
+
+    def redirect_writes(self, stmt: Statement, base: str | None) -> list[tuple[str | None, str]]:
+        """The files ``stmt``'s redirects open for writing: (absolute path or ``None``, the
+        value as written), as :attr:`Line.written` holds them."""
+        out: list[tuple[str | None, str]] = []
+        for redirect in stmt.redirects:
+            target = redirect.target
+            if target is not None and redirect.op in _WRITES and not redirect.duplicates:
+                value = self.expand(target, base)
+                path = absolute(value, base) if value is not None else None
+                out.append((path, value if value is not None else target.raw))
+        return out
 
     def _redirect(self, redirect: Redirect, base: str | None, command: str) -> None:
         target = redirect.target
@@ -350,9 +364,12 @@ class Projection:
                 self.tokens.append(PathToken(raw, None, effect, source, command))
                 return
             value = self.home + value[1:]
+        elif base is not None and "cwd" in value:
+            # `/proc/self/cwd/etc`: the directory the line runs in, as a relative path names it.
+            value = own_cwd(value if first == "/" else base + "/" + value) or value
         path = absolute(value, base)
         joined = _joined(value, base) if path is not None and _climbs(value) else None
-        if path is not None and (_reaches_process(path) or (joined and _reaches_process(joined))):
+        if path is not None and (reaches_process(path) or (joined and reaches_process(joined))):
             # What it reaches belongs to the process that will run the line, not to clearance.
             self.tokens.append(PathToken(raw, None, effect, "computed", command))
             return
@@ -415,27 +432,6 @@ def _joined(value: str, base: str | None) -> str | None:
         value = base + "/" + value
     parts = [p for p in value.split("/") if p and p != "."]
     return "/" + "/".join(parts)
-
-
-def _reaches_process(path: str) -> bool:
-    """Whether ``path`` (normalised or not) passes through a per-process link on its way."""
-    return path.startswith(("/proc/", "/dev/fd/")) and _per_process(path)
-
-
-_PROCESS_LINKS = frozenset({"cwd", "root", "exe", "fd", "task", "map_files", "fdinfo"})
-
-
-def _per_process(path: str) -> bool:
-    """``/proc/<pid>/{cwd,root,exe,fd/N,task/…}``, ``/proc/self/…``, ``/proc/thread-self/…``
-    and ``/dev/fd/N`` (but for 0–2): where they lead depends on the process that opens them,
-    so they are unknown paths."""
-    parts = path.split("/")
-    if parts[1] == "dev":
-        return len(parts) > 3 and parts[3] not in ("0", "1", "2")
-    if len(parts) < 4:
-        return False
-    who = parts[2]
-    return (who in ("self", "thread-self") or who.isdigit()) and parts[3] in _PROCESS_LINKS
 
 
 def _option(raw: str) -> bool:

@@ -96,18 +96,27 @@ class Scope:
 
     ``cd`` moves the base of its own scope only. A child scope starts from its parent's base at
     the moment it is first consulted, which in source order is where the child shell starts.
+    ``pipeline`` is the same object for every element of one pipeline (each element is a scope
+    of its own), ``None`` for a shell that is no pipeline element: the elements run at once.
+    ``detached``: a background job or a process substitution, which runs on beside what follows.
     """
 
-    __slots__ = ("base", "parent", "ready")
+    __slots__ = ("base", "detached", "parent", "pipeline", "ready")
 
     parent: Scope | None
     base: str | None
     ready: bool
+    pipeline: object | None
+    detached: bool
 
-    def __init__(self, parent: Scope | None, base: str | None = None) -> None:
+    def __init__(
+        self, parent: Scope | None, base: str | None = None, pipeline: object | None = None
+    ) -> None:
         self.parent = parent
         self.base = base
         self.ready = parent is None
+        self.pipeline = pipeline
+        self.detached = False
 
     def current(self) -> str | None:
         """The effective directory of this shell now (``None``: unknown)."""

@@ -23,7 +23,15 @@ if TYPE_CHECKING:
     Effect = Literal["read", "write", "unproven"]
     Source = Literal["syntax", "core", "retracted", "unproven", "computed"]
 
-__all__ = ["PathToken", "absolute", "merge", "path_shaped"]
+__all__ = [
+    "PathToken",
+    "absolute",
+    "merge",
+    "own_cwd",
+    "passes_process",
+    "path_shaped",
+    "reaches_process",
+]
 
 _new = object.__new__
 _SPACE = frozenset(" \t\r\n\v\f")
@@ -112,6 +120,60 @@ def absolute(value: str, base: str | None) -> str | None:
             return base + "/" + value if base != "/" else "/" + value  # already normal
         value = base + "/" + value if base[-1:] != "/" else base + value  # os.path.join
     return normal_path(value)
+
+
+def own_cwd(path: str) -> str | None:
+    """For an absolute ``path`` through the working directory of the process that opens it
+    (``/proc/self/cwd/etc``, ``/proc/thread-self/cwd``, ``//proc/./self/cwd/``): the relative
+    path that names the same file (``etc``, ``.``, ``./``), ``..`` kept; else ``None``. The
+    kernel reads the rest from that directory exactly as it reads a relative path."""
+    if path[:1] != "/" or "cwd" not in path:
+        return None
+    parts = [p for p in path.split("/") if p and p != "."]
+    if len(parts) < 3 or parts[0] != "proc" or parts[2] != "cwd":
+        return None
+    if parts[1] != "self" and parts[1] != "thread-self":
+        return None
+    rest = "/".join(parts[3:]) or "."
+    return rest + "/" if path[-1] == "/" and rest[-1] != "/" else rest
+
+
+def reaches_process(path: str) -> bool:
+    """Whether ``path`` (normalised or not) passes through a per-process link on its way."""
+    return path.startswith(("/proc/", "/dev/fd/")) and _per_process(path)
+
+
+def passes_process(path: str) -> bool:
+    """Whether the absolute ``path`` passes through a per-process link on its way, ``..``
+    folded step by step (``/proc/self/cwd/..`` does, though it ends at ``/proc/self``)."""
+    if "proc" not in path and "fd" not in path:
+        return False
+    parts: list[str] = []
+    for part in path.split("/"):
+        if part == "..":
+            if parts:
+                parts.pop()
+        elif part and part != ".":
+            parts.append(part)
+            if reaches_process("/" + "/".join(parts)):
+                return True
+    return False
+
+
+_PROCESS_LINKS = frozenset({"cwd", "root", "exe", "fd", "task", "map_files", "fdinfo"})
+
+
+def _per_process(path: str) -> bool:
+    """``/proc/<pid>/{cwd,root,exe,fd/N,task/…}``, ``/proc/self/…``, ``/proc/thread-self/…``
+    and ``/dev/fd/N`` (but for 0–2): where they lead depends on the process that opens them,
+    so they are unknown paths."""
+    parts = path.split("/")
+    if parts[1] == "dev":
+        return len(parts) > 3 and parts[3] not in ("0", "1", "2")
+    if len(parts) < 4:
+        return False
+    who = parts[2]
+    return (who in ("self", "thread-self") or who.isdigit()) and parts[3] in _PROCESS_LINKS
 
 
 def merge(tokens: Iterable[PathToken]) -> tuple[PathToken, ...]:

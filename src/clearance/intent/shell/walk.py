@@ -108,6 +108,7 @@ class Walk:
             return
         kinds = [KIND[c.kind_id] for c in children]
         split = kind == "pipeline" and node.named_child_count > 1
+        pipe = object() if split else None  # its elements run at once
         last = -1
         if tail is not None:
             for i, child in enumerate(children):
@@ -118,7 +119,8 @@ class Walk:
                 continue
             own = scope
             if split or (i + 1 < count and kinds[i + 1] == "&"):
-                own = Scope(scope)  # a pipeline element or a background job is a subshell
+                own = Scope(scope, None, pipe)  # a pipeline element or a background job
+                own.detached = i + 1 < count and kinds[i + 1] == "&"
             if i == last and tail is not None:
                 self._attach(child, tail, ctx, own, unres, writes, depth)
             elif kinds[i] == "command" and depth <= DEPTH_LIMIT:
@@ -152,7 +154,8 @@ class Walk:
                 elements.extend(c for c in head.children if c.is_named)
             elif head is not None:
                 elements.append(head)
-        ordered = [(child, Scope(scope)) for child in elements]
+        pipe = object()  # the elements run at once
+        ordered = [(child, Scope(scope, None, pipe)) for child in elements]
         ordered.extend((child, scope) for child in after)
         for i, (child, own) in enumerate(ordered):
             if KIND[child.kind_id] == "comment":
@@ -194,6 +197,7 @@ class Walk:
         for sub in subs:
             inner = ctx or SUB_CONTEXT.get(KIND[sub.kind_id], "command_substitution")
             own = Scope(scope)
+            own.detached = KIND[sub.kind_id] == "process_substitution"  # runs on beside
             if depth + 1 > DEPTH_LIMIT:
                 self.commands.error(sub, inner, own)
                 continue

@@ -13,6 +13,7 @@ from __future__ import annotations
 from clearance.intent.sentinel import UNMODELLED, excerpt
 from clearance.intent.shell.expansion import parameter_expansion
 from clearance.intent.shell.grammar import KIND
+from clearance.intent.shell.tilde import user_path
 from clearance.intent.shell.word import (
     DYN,
     EXPANDING,
@@ -80,7 +81,12 @@ def build_word(node: Node, src: Source, subs: list[Node], home_ok: bool, pwd_ok:
         if EXPANDING.isdisjoint(raw):
             return Word(start, end, raw, raw)  # the common case: nothing to unquote or expand
         rest = raw[1:]
-        if raw[0] == "~" and rest[:1] in ("", "/") and EXPANDING.isdisjoint(rest):
+        if raw[0] == "~" and EXPANDING.isdisjoint(rest):
+            if rest[:1] not in ("", "/"):
+                # `~name/…`: a login's home directory, then plain text (the word as typed,
+                # an unknown path, when the name is not known here).
+                found = user_path(raw)
+                return Word(start, end, raw, raw if found is None else found)
             word = Word(start, end, raw)  # `~` or `~/…`: the home directory, then plain text
             if not home_ok:
                 word.lead_dyn = True

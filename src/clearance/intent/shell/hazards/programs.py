@@ -15,6 +15,7 @@ from clearance.intent.shell.hazards.variables import (
 from clearance.intent.shell.layer import basename
 from clearance.intent.shell.names import SEARCH_PATH_VARIABLES
 from clearance.intent.shell.runners import FIND_WRITES
+from clearance.intent.shell.token import own_cwd
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -103,7 +104,8 @@ def _tar_directories(finding: Finding, values: Values) -> None:
                 current = current.rstrip("/") + "/" + directory
             continue
         if current is not None and value[:1] != "-":
-            finding.paths.append(current.rstrip("/") + "/" + value)
+            # `/proc/self/cwd/x` is `x` in DIR, as tar opens it after changing there.
+            finding.paths.append(current.rstrip("/") + "/" + (own_cwd(value) or value))
 
 
 def _zip(finding: Finding, words: Sequence[Word], values: Values) -> None:
