@@ -721,6 +721,10 @@ def _moves() -> list[Case]:
             "rsync -a --exclude=--delete src/ dest/",
             "rsync -a --max-delete=0 src/ /tmp/dest/",
             "rsync -a /etc/hosts backup/",
+            # a dry run (-n) only lists what rsync would delete or move
+            "rsync --delete --dry-run src/ dest/",
+            "rsync -avn --delete src/ ../x",
+            "rsync -an --remove-source-files src/ dest/",
         ],
         ALLOW,
     )
