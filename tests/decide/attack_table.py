@@ -671,6 +671,22 @@ PROGRAMS_RUN_BENIGN: list[tuple[str, str, str]] = [
     ("git reflog -n 5", "allow", "allow"),
 ]
 
+# A third adversarial pass: the options, scripts and file lists of programs the built-in policy
+# allows (or a deny-list leaves), spelled as the program reads them.
+THIRD_PASS: list[tuple[str, str, str]] = [
+    # getopt and argp take any unique prefix of a long option
+    ("sort --co='rm x' README.md", "stop", "deny"),
+    ("sort -S 1k --com=./x README.md", "ask", "ask"),
+    ("tar --use=./z -cf a.tar src", "ask", "ask"),
+    ("make --ev='x:;id' x", "ask", "ask"),
+]
+
+THIRD_PASS_BENIGN: list[tuple[str, str, str]] = [
+    ("sort --check README.md", "allow", "allow"),
+    ("sort -k2 -t, README.md", "allow", "allow"),
+    ("tar --checkpoint=10 -cf a.tar src", "ask", "allow"),
+]
+
 # A second adversarial pass over points 1–7 (every line already stopped when tried).
 SECOND_PASS: list[tuple[str, str, str]] = [
     ("echo ${x:-${y:-$(rm x)}}", "ask", "deny"),
@@ -996,6 +1012,8 @@ CLASSES: dict[str, list[tuple[str, str, str]]] = {
     "redirect-globs-benign": REDIRECT_GLOBS_BENIGN,
     "programs-run": PROGRAMS_RUN,
     "programs-run-benign": PROGRAMS_RUN_BENIGN,
+    "third-pass": THIRD_PASS,
+    "third-pass-benign": THIRD_PASS_BENIGN,
     "relative-globs-benign": RELATIVE_GLOBS_BENIGN,
     "expansion-options": EXPANSION_OPTIONS,
     "expansion-options-benign": EXPANSION_OPTIONS_BENIGN,
