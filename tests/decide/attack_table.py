@@ -679,12 +679,19 @@ THIRD_PASS: list[tuple[str, str, str]] = [
     ("sort -S 1k --com=./x README.md", "ask", "ask"),
     ("tar --use=./z -cf a.tar src", "ask", "ask"),
     ("make --ev='x:;id' x", "ask", "ask"),
+    # the delimiter inside a bracket expression does not end a sed or awk regex
+    ("echo 'id/' | sed -n 's/[/]/;/e;/a/p'", "ask", "ask"),
+    ("echo '/=' | awk '/[/]=/ { system(\"rm -rf x\") } /x/'", "ask", "deny"),
+    ("awk '/[\\]/]/ { system(\"id\") }' README.md", "ask", "ask"),
 ]
 
 THIRD_PASS_BENIGN: list[tuple[str, str, str]] = [
     ("sort --check README.md", "allow", "allow"),
     ("sort -k2 -t, README.md", "allow", "allow"),
     ("tar --checkpoint=10 -cf a.tar src", "ask", "allow"),
+    ("sed -n 's/[^/]*$//p' README.md", "allow", "allow"),
+    ("sed -n '/^[[:space:]]*$/p' README.md", "allow", "allow"),
+    ("awk '/[/]/ {print $1}' README.md", "ask", "allow"),
 ]
 
 # A second adversarial pass over points 1–7 (every line already stopped when tried).

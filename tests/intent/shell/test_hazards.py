@@ -72,6 +72,8 @@ ENTRIES: list[tuple[str, str, str, str | None]] = [
     ("bash <(…)", "bash ./run.sh", "bash <(cat x)", None),
     ("curl -K", "curl -s https://x", "curl -K conf https://x", None),
     ("sort --co (an abbreviation)", "sort --check f", "sort --co='rm x' f", "rm x"),
+    ("sed s///e behind [/]", "sed -n 's/[^/]*$//p' f", "sed -n 's/[/]/;/e;/a/p' f", None),
+    ("awk system() behind [/]", "awk '/[/]/ {print}' f", "awk '/[/]=/ {system(\"rm x\")} /x/' f", "rm x"),
     ("tar --use (an abbreviation)", "tar --checkpoint=10 -cf a.tar src", "tar --use=./z -cf a src", "./z"),
 ]
 # fmt: on

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from clearance.intent.shell import sed
+from clearance.intent.shell.delimited import UNPLACED
 from clearance.intent.shell.hazards.finding import Finding, option_values
 from clearance.intent.shell.layer import basename
 
@@ -84,8 +85,15 @@ def _sed_scripts(values: Values) -> tuple[list[str | None], bool]:
 
 def sed_script(finding: Finding, script: str) -> None:
     """GNU sed(1) COMMANDS: ``e`` and ``s///e`` run commands, ``w``/``W`` and ``s///w`` write
-    files, ``r``/``R`` read them; gtfobins: sed. A script the scan cannot follow floors."""
-    found, complete = sed.commands(script)
+    files, ``r``/``R`` read them; gtfobins: sed. A script the scan cannot follow floors. The
+    script is read with and without bracket expressions (``clearance.intent.shell.delimited``),
+    and what either reading finds counts."""
+    for brackets in (True, False):
+        _sed_reading(finding, script, brackets)
+
+
+def _sed_reading(finding: Finding, script: str, brackets: bool) -> None:
+    found, complete = sed.commands(script, brackets)
     for letter, flags, name in found:
         if letter == "s":
             for flag in flags:
@@ -146,8 +154,10 @@ def _awk_program(values: Values, gawk: bool) -> tuple[str | None, bool]:
     return None, False
 
 
-def _awk_tokens(program: str) -> list[tuple[str, str]]:
-    """A rough lexer: ``("str", text)``, ``("re", text)``, ``("op", ch)``, ``("name", word)``."""
+def _awk_tokens(program: str, brackets: bool) -> list[tuple[str, str]] | None:
+    """A rough lexer: ``("str", text)``, ``("re", text)``, ``("op", ch)``, ``("name", word)``,
+    reading a regex's bracket expressions when ``brackets`` (``None``: a regex whose end the
+    implementations place differently)."""
     out: list[tuple[str, str]] = []
     i = 0
     count = len(program)
@@ -167,7 +177,9 @@ def _awk_tokens(program: str) -> list[tuple[str, str]]:
             i = j + 1
             continue
         if ch == "/" and (not out or (out[-1][0] == "op" and out[-1][1] in "(,;{}!~&|=\n:?")):
-            j = sed.skip_regex(program, i + 1, "/")
+            j = sed.skip_regex(program, i + 1, "/", brackets)
+            if j == UNPLACED:
+                return None
             if j > 0:
                 out.append(("re", program[i + 1 : j - 1]))
                 i = j
@@ -193,8 +205,18 @@ def _awk_tokens(program: str) -> list[tuple[str, str]]:
 
 def awk_program(finding: Finding, program: str) -> None:
     """awk(1), gawk(1) I/O: ``system()``, ``print | cmd``, ``cmd | getline``, ``print > file``,
-    ``getline < file``, gawk ``@`` directives; gtfobins: awk, gawk, mawk, nawk."""
-    tokens = _awk_tokens(program)
+    ``getline < file``, gawk ``@`` directives; gtfobins: awk, gawk, mawk, nawk. The program is
+    read with and without bracket expressions in its regexes (``/[/]/`` is one regex to awk),
+    and what either reading finds counts."""
+    for brackets in (True, False):
+        tokens = _awk_tokens(program, brackets)
+        if tokens is None:
+            finding.runs("passes an awk regex whose end clearance cannot place (it may hide code)")
+            return
+        _awk_reading(finding, tokens)
+
+
+def _awk_reading(finding: Finding, tokens: list[tuple[str, str]]) -> None:
     in_print = False
     depth = 0
     for k, (kind, text) in enumerate(tokens):
