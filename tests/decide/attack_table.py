@@ -683,6 +683,10 @@ THIRD_PASS: list[tuple[str, str, str]] = [
     ("echo 'id/' | sed -n 's/[/]/;/e;/a/p'", "ask", "ask"),
     ("echo '/=' | awk '/[/]=/ { system(\"rm -rf x\") } /x/'", "ask", "deny"),
     ("awk '/[\\]/]/ { system(\"id\") }' README.md", "ask", "ask"),
+    # sort reads the files a list names, as xargs hands them on
+    ("find . -maxdepth 1 -name '?env' -print0 | sort --files0-from=-", "ask", "ask"),
+    ("find -L . -name id_rsa -print0 | sort --files0-from=-", "stop", "stop"),
+    ("sort --fil=list.txt", "ask", "ask"),
 ]
 
 THIRD_PASS_BENIGN: list[tuple[str, str, str]] = [
@@ -692,6 +696,8 @@ THIRD_PASS_BENIGN: list[tuple[str, str, str]] = [
     ("sed -n 's/[^/]*$//p' README.md", "allow", "allow"),
     ("sed -n '/^[[:space:]]*$/p' README.md", "allow", "allow"),
     ("awk '/[/]/ {print $1}' README.md", "ask", "allow"),
+    ("find . -name '*.py' -print0 | wc --files0-from=-", "allow", "allow"),
+    ("find . -name '*.py' | sort -u", "allow", "allow"),
 ]
 
 # A second adversarial pass over points 1–7 (every line already stopped when tried).

@@ -25,7 +25,16 @@ __all__ = ["Checker", "Finding", "Values", "literal_line", "option_values"]
 class Finding:
     """What the knowledge base found in one unit (see :mod:`clearance.intent.shell.hazards`)."""
 
-    __slots__ = ("floor", "folded", "paths", "payloads", "reads", "tree_reads", "writes")
+    __slots__ = (
+        "floor",
+        "folded",
+        "listed",
+        "paths",
+        "payloads",
+        "reads",
+        "tree_reads",
+        "writes",
+    )
 
     def __init__(self) -> None:
         self.floor: Floor | None = None
@@ -34,6 +43,8 @@ class Finding:
         self.reads: list[str] = []
         self.tree_reads: list[str] = []  # relative to the top of the work tree (`HEAD:path`)
         self.paths: list[str] = []
+        # files read whose names come from a list the line does not show (`sort --files0-from`)
+        self.listed: list[str] = []
         self.folded: str | None = None
 
     def runs(self, why: str, payload: str | None = None) -> None:
@@ -64,6 +75,7 @@ class Finding:
             or self.reads
             or self.tree_reads
             or self.paths
+            or self.listed
             or self.folded
         )
 

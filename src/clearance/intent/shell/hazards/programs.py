@@ -329,10 +329,15 @@ def _dd(finding: Finding, words: Sequence[Word], values: Values) -> None:
 
 
 def _sort(finding: Finding, words: Sequence[Word], values: Values) -> None:
-    """sort(1) --compress-program: runs a program on its temporary files."""
-    for option, arg in option_values(values, "", ("--compress-program",)):
-        if option != "?":
+    """sort(1) --compress-program: runs a program on its temporary files; --files0-from: reads
+    the files a list names (``find . -print0 | sort --files0-from=-`` reads ``.env``)."""
+    for option, arg in option_values(values, "", ("--compress-program", "--files0-from")):
+        if option == "--compress-program":
             finding.runs("passes --compress-program, which runs a command", arg)
+        elif option == "--files0-from":
+            finding.listed.append("(the files sort --files0-from reads from its list)")
+            if arg and arg != "-":
+                finding.reads.append(arg)
 
 
 def _ed(finding: Finding, words: Sequence[Word], values: Values) -> None:
