@@ -687,6 +687,10 @@ THIRD_PASS: list[tuple[str, str, str]] = [
     ("find . -maxdepth 1 -name '?env' -print0 | sort --files0-from=-", "ask", "ask"),
     ("find -L . -name id_rsa -print0 | sort --files0-from=-", "stop", "stop"),
     ("sort --fil=list.txt", "ask", "ask"),
+    # rg runs --hostname-bin, and the arguments of the file RIPGREP_CONFIG_PATH names
+    ("rg --hostname-bin=./x --hyperlink-format=default TODO src", "ask", "ask"),
+    ("RIPGREP_CONFIG_PATH=notes.txt rg TODO src", "ask", "ask"),
+    ("OPENSSL_CONF=./x.cnf sha256sum README.md", "ask", "ask"),
 ]
 
 THIRD_PASS_BENIGN: list[tuple[str, str, str]] = [
@@ -698,6 +702,8 @@ THIRD_PASS_BENIGN: list[tuple[str, str, str]] = [
     ("awk '/[/]/ {print $1}' README.md", "ask", "allow"),
     ("find . -name '*.py' -print0 | wc --files0-from=-", "allow", "allow"),
     ("find . -name '*.py' | sort -u", "allow", "allow"),
+    ("rg --hidden --hyperlink-format=default TODO src", "allow", "allow"),
+    ("LANG=C rg TODO src", "allow", "allow"),
 ]
 
 # A second adversarial pass over points 1–7 (every line already stopped when tried).

@@ -33,6 +33,7 @@ ENTRIES: list[tuple[str, str, str, str | None]] = [
     ("git rebase --exec", "git rebase main", "git rebase --exec 'make' main", "make"),
     ("git config code key", "git config user.name x", "git config core.pager less", None),
     ("rg --pre", "rg --pre-glob '*.gz' x", "rg --pre ./p x", "./p"),
+    ("rg --hostname-bin", "rg --hidden x", "rg --hostname-bin=./h --hyperlink-format=default x", "./h"),
     ("sed e", "sed -n 1,5p f", "sed '1e id' f", "id"),
     ("sed s///e", "sed 's/x/y/g' f", "sed 's/x/y/e' f", None),
     ("sed -f", "sed -e 's/a/b/' f", "sed -f s.sed f", None),
@@ -109,6 +110,9 @@ VARIABLE_LINES: list[tuple[str, str, str | None]] = [
         None,
     ),
     ("LESSOPEN='|./p %s' less f", "less f", "./p %s"),
+    ("RIPGREP_CONFIG_PATH=./c rg x", "rg x", None),
+    ("OPENSSL_CONF=./c sha256sum f", "sha256sum f", None),
+    ("GCONV_PATH=. git log", "git log", None),
 ]
 
 EARLIER: list[str] = [

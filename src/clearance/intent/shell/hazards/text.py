@@ -18,10 +18,13 @@ __all__ = ["PROGRAMS", "awk_program", "sed_script"]
 
 
 def _rg(finding: Finding, words: Sequence[Word], values: Values) -> None:
-    """rg(1) --pre; gtfobins: rg."""
-    for option, arg in option_values(values, "", ("--pre",)):
+    """rg(1) --pre (a command run on every file searched), --hostname-bin (a program run for
+    the host name of hyperlinks); gtfobins: rg."""
+    for option, arg in option_values(values, "", ("--pre", "--hostname-bin")):
         if option == "--pre":
             finding.runs("passes --pre, which runs a command on every file searched", arg)
+        elif option == "--hostname-bin":
+            finding.runs("passes --hostname-bin, which runs a program", arg)
 
 
 def _sed_scripts(values: Values) -> tuple[list[str | None], bool]:
