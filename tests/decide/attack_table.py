@@ -658,6 +658,8 @@ PROGRAMS_RUN: list[tuple[str, str, str]] = [
     # the built-in policy allows reading the reflog, not expiring or deleting it
     ("git reflog expire --expire=now --all", "ask", "allow"),
     ("git reflog delete HEAD@{0}", "ask", "allow"),
+    ("git reflog drop --all", "ask", "allow"),
+    ("git reflog write HEAD 1234 5678 msg", "ask", "allow"),
 ]
 
 PROGRAMS_RUN_BENIGN: list[tuple[str, str, str]] = [
@@ -669,6 +671,8 @@ PROGRAMS_RUN_BENIGN: list[tuple[str, str, str]] = [
     ("git show HEAD:README.md", "allow", "allow"),
     ("git show --stat HEAD~1", "allow", "allow"),
     ("git reflog -n 5", "allow", "allow"),
+    ("git reflog list", "allow", "allow"),
+    ("git reflog exists HEAD", "allow", "allow"),
 ]
 
 # A third adversarial pass: the options, scripts and file lists of programs the built-in policy
