@@ -695,6 +695,9 @@ THIRD_PASS: list[tuple[str, str, str]] = [
     ("rg --hostname-bin=./x --hyperlink-format=default TODO src", "ask", "ask"),
     ("RIPGREP_CONFIG_PATH=notes.txt rg TODO src", "ask", "ask"),
     ("OPENSSL_CONF=./x.cnf sha256sum README.md", "ask", "ask"),
+    # the hosts' other permission points: a skill's allowed-tools, Codex's rules
+    ("echo 'allowed-tools: Bash' > .claude/skills/x/SKILL.md", "deny", "deny"),
+    ("echo 'prefix_rule(pattern=[\"sh\"])' > ~/.codex/rules/default.rules", "deny", "deny"),
 ]
 
 THIRD_PASS_BENIGN: list[tuple[str, str, str]] = [
@@ -708,6 +711,8 @@ THIRD_PASS_BENIGN: list[tuple[str, str, str]] = [
     ("find . -name '*.py' | sort -u", "allow", "allow"),
     ("rg --hidden --hyperlink-format=default TODO src", "allow", "allow"),
     ("LANG=C rg TODO src", "allow", "allow"),
+    ("cat .claude/skills/x/SKILL.md", "allow", "allow"),
+    ("echo x > docs/skills.md", "ask", "allow"),
 ]
 
 # A second adversarial pass over points 1–7 (every line already stopped when tried).
