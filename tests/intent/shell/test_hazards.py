@@ -33,6 +33,8 @@ ENTRIES: list[tuple[str, str, str, str | None]] = [
     ("git rebase --exec", "git rebase main", "git rebase --exec 'make' main", "make"),
     ("git config code key", "git config user.name x", "git config core.pager less", None),
     ("rg --pre", "rg --pre-glob '*.gz' x", "rg --pre ./p x", "./p"),
+    ("jq import", "jq -r .import f", "jq -n 'import \"../x\" as $c; $c'", None),
+    ("jq include", "jq '{\"include\": 1}' f", "jq -n 'include \"x\"; f'", None),
     ("rg --hostname-bin", "rg --hidden x", "rg --hostname-bin=./h --hyperlink-format=default x", "./h"),
     ("sed e", "sed -n 1,5p f", "sed '1e id' f", "id"),
     ("sed s///e", "sed 's/x/y/g' f", "sed 's/x/y/e' f", None),

@@ -39,6 +39,7 @@ CORE = frozenset(
         "find",
         "grep",
         "head",
+        "jq",
         "ls",
         "pwd",
         "realpath",

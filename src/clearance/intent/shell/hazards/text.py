@@ -281,7 +281,64 @@ def _awk(finding: Finding, words: Sequence[Word], values: Values) -> None:
         awk_program(finding, program)
 
 
+# jq(1) options that take one value, and two (a name and a value or file).
+_JQ_ONE = frozenset({"-L", "--library-path", "--indent", "-f", "--from-file"})
+_JQ_TWO = frozenset({"--arg", "--argjson", "--slurpfile", "--rawfile"})
+_JQ_NAME = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_$.")
+
+
+def _jq(finding: Finding, words: Sequence[Word], values: Values) -> None:
+    """jq(1) MODULES: ``import "p" as $x;`` reads ``p.json`` and ``include "p";`` ``p.jq``,
+    from the working directory or a ``-L`` directory, ``..`` and absolute paths allowed
+    (``import "../.docker/config" as $c; $c`` prints ``~/.docker/config.json``): a file no
+    operand names. A computed program may hold one too."""
+    i = 1
+    count = len(values)
+    while i < count:
+        value = values[i]
+        i += 1
+        if value is None:
+            if words[i - 1].raw.lstrip("\"'")[:1] in ("$", "`"):
+                finding.read("a computed jq program (a module import reads a file)", None)
+            return
+        if value in ("--args", "--jsonargs", "--"):
+            break
+        if value in _JQ_TWO:
+            i += 2
+            continue
+        if value.partition("=")[0] in _JQ_ONE:
+            i += "=" not in value
+            if value in ("-f", "--from-file"):
+                return  # the program is a file: a script written earlier (a residual)
+            continue
+        if value.startswith("-") and len(value) > 1:
+            if value[1] != "-" and value[-1:] in "Lf":
+                i += 1
+                if value[-1] == "f":
+                    return
+            continue
+        if _jq_imports(value):
+            finding.read("a jq module import or include", None)
+        return
+
+
+def _jq_imports(program: str) -> bool:
+    """Whether the jq program holds the keyword ``import`` or ``include`` (not a field or a key
+    of that name)."""
+    for keyword in ("import", "include"):
+        start = program.find(keyword)
+        while start >= 0:
+            end = start + len(keyword)
+            before = program[start - 1] if start else " "
+            after = program[end] if end < len(program) else ""
+            if before not in _JQ_NAME and before != '"' and (after.isspace() or after == '"'):
+                return True
+            start = program.find(keyword, end)
+    return False
+
+
 PROGRAMS: dict[str, Checker] = {
+    "jq": _jq,
     "rg": _rg,
     "sed": _sed,
     "gsed": _sed,
