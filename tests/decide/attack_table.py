@@ -703,6 +703,10 @@ THIRD_PASS: list[tuple[str, str, str]] = [
     ("jq -n 'include \"../x\"; f'", "ask", "ask"),
     ('jq -n "$prog"', "ask", "ask"),
     ("jq --rawfile k .env -n '$k'", "stop", "deny"),
+    # binutils read the words of an @file as more arguments: an error prints each of them
+    ("strings @../.ssh/id_rsa", "deny", "deny"),
+    ("strings @link", "deny", "deny"),
+    ("strings @.env", "stop", "deny"),
 ]
 
 THIRD_PASS_BENIGN: list[tuple[str, str, str]] = [
@@ -722,6 +726,7 @@ THIRD_PASS_BENIGN: list[tuple[str, str, str]] = [
     ("jq -r .version README.md", "allow", "allow"),
     ("jq -r '.import' README.md", "allow", "allow"),
     ("jq --arg k x '.[$k]' README.md", "allow", "allow"),
+    ("strings -n 8 < src/a.py", "allow", "allow"),
 ]
 
 # A second adversarial pass over points 1–7 (every line already stopped when tried).

@@ -33,6 +33,7 @@ ENTRIES: list[tuple[str, str, str, str | None]] = [
     ("git rebase --exec", "git rebase main", "git rebase --exec 'make' main", "make"),
     ("git config code key", "git config user.name x", "git config core.pager less", None),
     ("rg --pre", "rg --pre-glob '*.gz' x", "rg --pre ./p x", "./p"),
+    ("strings @file", "strings -a f", 'strings @"$f"', None),
     ("jq import", "jq -r .import f", "jq -n 'import \"../x\" as $c; $c'", None),
     ("jq include", "jq '{\"include\": 1}' f", "jq -n 'include \"x\"; f'", None),
     ("rg --hostname-bin", "rg --hidden x", "rg --hostname-bin=./h --hyperlink-format=default x", "./h"),

@@ -340,6 +340,19 @@ def _sort(finding: Finding, words: Sequence[Word], values: Values) -> None:
                 finding.reads.append(arg)
 
 
+def _response_file(finding: Finding, words: Sequence[Word], values: Values) -> None:
+    """binutils(1), gcc(1) ``@file``: the file's words are read as more arguments, so the file
+    is read (``strings @../.ssh/id_rsa`` prints each word of the key in an error) and the
+    files it names are read too, names the line does not show."""
+    for word, value in zip(words[1:], values[1:], strict=False):
+        if value is None:
+            if word.raw.lstrip("\"'")[:1] == "@":
+                finding.read("a computed @file (arguments read from a file)", None)
+        elif value[:1] == "@" and len(value) > 1:
+            finding.read("@file (arguments read from a file)", value[1:])
+            finding.listed.append("(the files a @file names)")
+
+
 def _ed(finding: Finding, words: Sequence[Word], values: Values) -> None:
     """ed(1) ``!command`` (its script is standard input, which the unit does not show);
     gtfobins: ed. ``red`` is restricted and runs nothing."""
@@ -401,3 +414,7 @@ PROGRAMS: dict[str, Checker] = {
 }
 for _name in ("bash", "sh", "dash", "zsh", "ksh", "rbash", "mksh", "ksh93", "yash", "posh"):
     PROGRAMS[_name] = _shell
+# Programs that read @file response files (libiberty's expandargv).
+_RESPONSE_FILE_PROGRAMS = ("strings", "objdump", "nm", "readelf", "size", "c++filt", "addr2line")
+for _name in _RESPONSE_FILE_PROGRAMS:
+    PROGRAMS[_name] = _response_file
