@@ -707,6 +707,8 @@ THIRD_PASS: list[tuple[str, str, str]] = [
     ("strings @../.ssh/id_rsa", "deny", "deny"),
     ("strings @link", "deny", "deny"),
     ("strings @.env", "stop", "deny"),
+    ("md5sum link", "deny", "deny"),
+    ("hexdump -C .env", "stop", "deny"),
 ]
 
 THIRD_PASS_BENIGN: list[tuple[str, str, str]] = [
@@ -727,6 +729,10 @@ THIRD_PASS_BENIGN: list[tuple[str, str, str]] = [
     ("jq -r '.import' README.md", "allow", "allow"),
     ("jq --arg k x '.[$k]' README.md", "allow", "allow"),
     ("strings -n 8 < src/a.py", "allow", "allow"),
+    # readers the built-in policy allows read their operands (they asked as writes)
+    ("test -f README.md && md5sum src/a.py", "allow", "allow"),
+    ("du -sh src; od -c README.md | head", "allow", "allow"),
+    ("cut -d, -f1 README.md | nl", "allow", "allow"),
 ]
 
 # A second adversarial pass over points 1–7 (every line already stopped when tried).

@@ -23,35 +23,12 @@ if TYPE_CHECKING:
 __all__ = ["CORE", "RECURSIVE", "reader_claim", "reads_recursively", "searches_cwd"]
 
 CORE = frozenset(
-    {
-        ":",
-        "awk",
-        "basename",
-        "cat",
-        "cd",
-        "diff",
-        "dirname",
-        "echo",
-        "egrep",
-        "false",
-        "fd",
-        "fgrep",
-        "find",
-        "grep",
-        "head",
-        "jq",
-        "ls",
-        "pwd",
-        "realpath",
-        "rg",
-        "sed",
-        "sort",
-        "stat",
-        "tail",
-        "true",
-        "wc",
-        "which",
-    }
+    {":", "awk", "basename", "cat", "cd", "diff", "dirname", "echo", "egrep", "false", "fd"}
+    | {"fgrep", "find", "grep", "head", "jq", "ls", "pwd", "realpath", "rg", "sed", "sort"}
+    | {"stat", "tail", "true", "wc", "which"}
+    # readers with no option that writes or runs (the built-in policy allows them outright)
+    | {"cut", "nl", "cmp", "comm", "readlink", "column", "od", "hexdump", "strings", "du"}
+    | {"md5sum", "sha1sum", "sha256sum", "sha512sum", "shasum", "b2sum", "cksum", "test", "["}
 )
 _FIND_GUARDS = FIND_EXEC | FIND_WRITES | {"-delete"}
 # fd's options that run a command, as a short letter in any cluster or a long option's stem.
