@@ -709,6 +709,9 @@ THIRD_PASS: list[tuple[str, str, str]] = [
     ("strings @.env", "stop", "deny"),
     ("md5sum link", "deny", "deny"),
     ("hexdump -C .env", "stop", "deny"),
+    # git runs the built-in closest to a mistyped subcommand: `pussh` is `push`
+    ("git -c help.autocorrect=immediate pussh --force origin main", "ask", "ask"),
+    ("GREP_OPTIONS=-r grep SECRET .", "ask", "ask"),
 ]
 
 THIRD_PASS_BENIGN: list[tuple[str, str, str]] = [
@@ -733,6 +736,8 @@ THIRD_PASS_BENIGN: list[tuple[str, str, str]] = [
     ("test -f README.md && md5sum src/a.py", "allow", "allow"),
     ("du -sh src; od -c README.md | head", "allow", "allow"),
     ("cut -d, -f1 README.md | nl", "allow", "allow"),
+    ("git -c color.ui=always log -1", "ask", "allow"),
+    ("LC_ALL=C grep -n TODO src/a.py", "allow", "allow"),
 ]
 
 # A second adversarial pass over points 1–7 (every line already stopped when tried).

@@ -25,6 +25,7 @@ ENTRIES: list[tuple[str, str, str, str | None]] = [
     ("git -c credential.helper", "git push", "git -c credential.helper='!./h' push", "./h"),
     ("git -c sequence.editor", "git rebase -i HEAD~2", "git -c sequence.editor=./e rebase -i HEAD~2", "./e"),
     ("git -c unknown key", "git -c user.email=a@b log", "git -c foo.bar=1 log", None),
+    ("git -c help.autocorrect", "git -c color.ui=never log", "git -c help.autocorrect=1 pussh", None),
     ("git --config-env", "git log", "git --config-env=core.pager=P log", None),
     ("git --exec-path", "git --exec-path", "git --exec-path=/tmp status", None),
     ("git difftool -x", "git difftool HEAD", "git difftool -x 'rm x' HEAD", "rm x"),
@@ -114,6 +115,7 @@ VARIABLE_LINES: list[tuple[str, str, str | None]] = [
     ),
     ("LESSOPEN='|./p %s' less f", "less f", "./p %s"),
     ("RIPGREP_CONFIG_PATH=./c rg x", "rg x", None),
+    ("GREP_OPTIONS=-r grep x .", "grep x .", None),
     ("OPENSSL_CONF=./c sha256sum f", "sha256sum f", None),
     ("GCONV_PATH=. git log", "git log", None),
 ]

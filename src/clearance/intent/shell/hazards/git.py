@@ -111,8 +111,7 @@ _GIT_SAFE_PREFIXES = (
     "versionsort.",
     "blame.",
     "grep.linenumber",
-    "help.autocorrect",
-)
+)  # not help.autocorrect: `-c help.autocorrect=immediate pussh` runs `git push`
 # git(1) built-in commands (git help -a): an alias can never shadow one of these.
 GIT_BUILTINS = frozenset(
     [
