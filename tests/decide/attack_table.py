@@ -712,6 +712,10 @@ THIRD_PASS: list[tuple[str, str, str]] = [
     # git runs the built-in closest to a mistyped subcommand: `pussh` is `push`
     ("git -c help.autocorrect=immediate pussh --force origin main", "ask", "ask"),
     ("GREP_OPTIONS=-r grep SECRET .", "ask", "ask"),
+    # the hosts' own logins and the AWS CLI's cached session keys are secrets like the rest
+    ("cat ~/.codex/auth.json", "deny", "deny"),
+    ("head ~/.claude/.credentials.json", "deny", "deny"),
+    ("cat ~/.aws/cli/cache/*.json", "deny", "deny"),
 ]
 
 THIRD_PASS_BENIGN: list[tuple[str, str, str]] = [
@@ -738,6 +742,7 @@ THIRD_PASS_BENIGN: list[tuple[str, str, str]] = [
     ("cut -d, -f1 README.md | nl", "allow", "allow"),
     ("git -c color.ui=always log -1", "ask", "allow"),
     ("LC_ALL=C grep -n TODO src/a.py", "allow", "allow"),
+    ("cat ~/.codex/config.toml", "ask", "allow"),
 ]
 
 # A second adversarial pass over points 1–7 (every line already stopped when tried).

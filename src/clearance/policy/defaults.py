@@ -377,7 +377,12 @@ BUILTIN_POLICY = """{
       "~/.npmrc": { "action": "deny", "reason": "registry tokens stay private" },
       "~/.pypirc": { "action": "deny", "reason": "registry tokens stay private" },
       "~/.config/gcloud/*": { "action": "deny", "reason": "cloud credentials stay private" },
-      "~/.azure/*": { "action": "deny", "reason": "cloud credentials stay private" }
+      "~/.azure/*": { "action": "deny", "reason": "cloud credentials stay private" },
+      "~/.aws/sso/cache/*": { "action": "deny", "reason": "cloud credentials stay private" },
+      "~/.aws/cli/cache/*": { "action": "deny", "reason": "cloud credentials stay private" },
+      "~/.claude/.credentials.json": { "action": "deny", "reason": "the agent's own login stays private" },
+      "~/.codex/auth.json": { "action": "deny", "reason": "the agent's own login stays private" },
+      "~/.gemini/oauth_creds.json": { "action": "deny", "reason": "the agent's own login stays private" }
     },
     "external_directory": "ask"
   }
