@@ -380,9 +380,9 @@ BUILTIN_POLICY = """{
       "~/.azure/*": { "action": "deny", "reason": "cloud credentials stay private" },
       "~/.aws/sso/cache/*": { "action": "deny", "reason": "cloud credentials stay private" },
       "~/.aws/cli/cache/*": { "action": "deny", "reason": "cloud credentials stay private" },
-      "~/.claude/.credentials.json": { "action": "deny", "reason": "the agent's own login stays private" },
-      "~/.codex/auth.json": { "action": "deny", "reason": "the agent's own login stays private" },
-      "~/.gemini/oauth_creds.json": { "action": "deny", "reason": "the agent's own login stays private" }
+      "~/.claude/.credentials.json": { "action": "deny", "reason": "agent logins stay private" },
+      "~/.codex/auth.json": { "action": "deny", "reason": "agent logins stay private" },
+      "~/.gemini/oauth_creds.json": { "action": "deny", "reason": "agent logins stay private" }
     },
     "external_directory": "ask"
   }
