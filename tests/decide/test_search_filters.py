@@ -103,8 +103,6 @@ def test_odd_filter_values_are_not_errors(proj: Path) -> None:
         (".github/**", "allow"),
     ],
 )
-def test_a_grep_glob_reads_the_hidden_files_it_names(
-    proj: Path, glob: str, expected: str
-) -> None:
+def test_a_grep_glob_reads_the_hidden_files_it_names(proj: Path, glob: str, expected: str) -> None:
     (proj / "proj" / "sub" / ".env").unlink()  # only the top .env, which no expansion lists
     assert _decide(proj, P_ENV, "Grep", {"pattern": "SECRET", "glob": glob}) == expected
