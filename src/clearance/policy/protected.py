@@ -8,9 +8,9 @@ loosens them.
   state directory (trust store, grants, cache, forwarding, logs), any project's
   ``.clearance/``, and the settings and extension points of the agent hosts clearance plugs
   into (``~/.claude/settings.json``, ``~/.claude.json``, ``.claude/settings*.json``,
-  ``.claude/agents/``, ``.claude/commands/``, ``.claude/hooks/``, ``.claude/skills/``, Claude
-  Code's plugins, and the Codex and Gemini CLI equivalents: Codex's rules, Gemini's policies
-  and extensions). A write there is **denied**, by every tool; the reason tells the human how to
+  ``.claude/agents/``, ``.claude/commands/``, ``.claude/hooks/``, ``.claude/skills/``,
+  ``~/.claude/plugins/``, and the Codex and Gemini CLI equivalents: their rules, policies and
+  extensions). A write there is **denied**, by every tool; the reason tells the human how to
   make the change themselves.
 * **Files that run code later** — shell start-up files, git configuration and hooks, git hook
   managers (husky, pre-commit, lefthook), MCP server definitions, editor and dev-container
