@@ -716,6 +716,9 @@ THIRD_PASS: list[tuple[str, str, str]] = [
     ("cat ~/.codex/auth.json", "deny", "deny"),
     ("head ~/.claude/.credentials.json", "deny", "deny"),
     ("cat ~/.aws/cli/cache/*.json", "deny", "deny"),
+    # git's parse-options takes a unique prefix: --op is --open-files-in-pager
+    ("git grep --op='rm -rf x' TODO", "stop", "deny"),
+    ("git grep -nOid TODO src", "ask", "ask"),
 ]
 
 THIRD_PASS_BENIGN: list[tuple[str, str, str]] = [
@@ -743,6 +746,7 @@ THIRD_PASS_BENIGN: list[tuple[str, str, str]] = [
     ("git -c color.ui=always log -1", "ask", "allow"),
     ("LC_ALL=C grep -n TODO src/a.py", "allow", "allow"),
     ("cat ~/.codex/config.toml", "ask", "allow"),
+    ("git log --oneline -5", "allow", "allow"),
 ]
 
 # A second adversarial pass over points 1–7 (every line already stopped when tried).

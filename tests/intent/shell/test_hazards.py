@@ -31,6 +31,7 @@ ENTRIES: list[tuple[str, str, str, str | None]] = [
     ("git difftool -x", "git difftool HEAD", "git difftool -x 'rm x' HEAD", "rm x"),
     ("git difftool --extcmd", "git difftool --tool=vimdiff", "git difftool --extcmd=./x", "./x"),
     ("git --ext-diff", "git diff --no-ext-diff", "git diff --ext-diff", None),
+    ("git grep --op (an abbreviation)", "git grep --or -e x", "git grep --op='rm x' y", "rm x"),
     ("git rebase --exec", "git rebase main", "git rebase --exec 'make' main", "make"),
     ("git config code key", "git config user.name x", "git config core.pager less", None),
     ("rg --pre", "rg --pre-glob '*.gz' x", "rg --pre ./p x", "./p"),
