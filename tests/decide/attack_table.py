@@ -719,6 +719,10 @@ THIRD_PASS: list[tuple[str, str, str]] = [
     # git's parse-options takes a unique prefix: --op is --open-files-in-pager
     ("git grep --op='rm -rf x' TODO", "stop", "deny"),
     ("git grep -nOid TODO src", "ask", "ask"),
+    # sed's --line-length takes a value, and --e is --expression: the script moves
+    ("echo y | sed -n --line-length 5 '1e rm -rf x'", "stop", "deny"),
+    ("echo y | sed -n --e='1e id'", "ask", "ask"),
+    ("echo y | sed -n --ex '1e rm -rf x'", "stop", "deny"),
 ]
 
 THIRD_PASS_BENIGN: list[tuple[str, str, str]] = [
@@ -747,6 +751,8 @@ THIRD_PASS_BENIGN: list[tuple[str, str, str]] = [
     ("LC_ALL=C grep -n TODO src/a.py", "allow", "allow"),
     ("cat ~/.codex/config.toml", "ask", "allow"),
     ("git log --oneline -5", "allow", "allow"),
+    ("sed -n --quiet --posix 1,5p README.md", "allow", "allow"),
+    ("echo y | sed -n --line-length=5 --expression=l", "allow", "allow"),
 ]
 
 # A second adversarial pass over points 1–7 (every line already stopped when tried).

@@ -42,6 +42,8 @@ ENTRIES: list[tuple[str, str, str, str | None]] = [
     ("sed e", "sed -n 1,5p f", "sed '1e id' f", "id"),
     ("sed s///e", "sed 's/x/y/g' f", "sed 's/x/y/e' f", None),
     ("sed -f", "sed -e 's/a/b/' f", "sed -f s.sed f", None),
+    ("sed --line-length N", "sed -n --line-length=5 l f", "sed -n --line-length 5 '1e rm x' f", "rm x"),
+    ("sed --e (an abbreviation)", "sed -n --quiet p f", "sed -n --e='1e rm x' f", "rm x"),
     ("awk system()", "awk '{print $1}' f", "awk 'BEGIN{system(\"rm x\")}'", "rm x"),
     ("awk | getline", "awk '/a|b/' f", "awk 'BEGIN{\"date\" | getline d}'", "date"),
     ("awk print |", "awk '$1 > 3' f", "awk '{print | \"sort\"}' f", "sort"),

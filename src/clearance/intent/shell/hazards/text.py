@@ -49,17 +49,17 @@ def _sed_scripts(values: Values) -> tuple[list[str | None], bool]:
             break
         if value.startswith("--"):
             name, eq, rest = value.partition("=")
-            if name in ("--expression", "--file") or (
-                len(name) >= 5 and ("--expression".startswith(name) or "--file".startswith(name))
-            ):
+            option = _sed_long(name)
+            if option in _SED_VALUED:
                 arg = rest if eq else (values[i] if i < count else None)
                 if not eq:
                     i += 1
-                if name.startswith("--f"):
+                if option == "--file":
                     from_file = True
-                else:
+                    explicit = True
+                elif option == "--expression":
                     scripts.append(arg)
-                explicit = True
+                    explicit = True
             continue
         if value.startswith("-") and len(value) > 1:
             for j, letter in enumerate(value[1:], 1):
@@ -84,6 +84,24 @@ def _sed_scripts(values: Values) -> tuple[list[str | None], bool]:
             scripts.append(value)
             positional = True
     return scripts, from_file
+
+
+# GNU sed(1)'s long options, those taking a value first; getopt takes a unique prefix.
+_SED_VALUED = ("--expression", "--file", "--line-length")
+_SED_FLAGS = ("--debug", "--follow-symlinks", "--in-place", "--null-data", "--zero-terminated",
+              "--quiet", "--silent", "--regexp-extended", "--separate", "--sandbox",
+              "--unbuffered", "--posix", "--binary", "--help", "--version")  # fmt: skip
+
+
+def _sed_long(name: str) -> str | None:
+    """The long option ``name`` is or abbreviates; a prefix shared with a value-taking option
+    counts as that option (sed refuses an ambiguous one, so this only widens)."""
+    if name in _SED_VALUED or name in _SED_FLAGS or len(name) < 3:
+        return name
+    valued = [option for option in _SED_VALUED if option.startswith(name)]
+    if valued:
+        return valued[0]
+    return next((option for option in _SED_FLAGS if option.startswith(name)), None)
 
 
 def sed_script(finding: Finding, script: str) -> None:
