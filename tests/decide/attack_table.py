@@ -723,6 +723,10 @@ THIRD_PASS: list[tuple[str, str, str]] = [
     ("echo y | sed -n --line-length 5 '1e rm -rf x'", "stop", "deny"),
     ("echo y | sed -n --e='1e id'", "ask", "ask"),
     ("echo y | sed -n --ex '1e rm -rf x'", "stop", "deny"),
+    # an abbreviated pattern option: the word after it is a file, not the pattern
+    ("grep --reg=. .env", "stop", "deny"),
+    ("sed -n --e=p .env", "stop", "deny"),
+    ("grep --binary x .env", "stop", "deny"),
 ]
 
 THIRD_PASS_BENIGN: list[tuple[str, str, str]] = [
@@ -753,6 +757,7 @@ THIRD_PASS_BENIGN: list[tuple[str, str, str]] = [
     ("git log --oneline -5", "allow", "allow"),
     ("sed -n --quiet --posix 1,5p README.md", "allow", "allow"),
     ("echo y | sed -n --line-length=5 --expression=l", "allow", "allow"),
+    ("grep --reg=TODO --color=auto src/a.py", "allow", "allow"),
 ]
 
 # A second adversarial pass over points 1–7 (every line already stopped when tried).

@@ -429,6 +429,7 @@ DECISIONS: list[tuple[str, str, str | None]] = [
     ("sed 's/x/y/w /tmp/out' data.txt", 'ask', 'external_directory:*'),
     ("awk '{print $1}' /etc/passwd", 'ask', 'external_directory:*'),
     ('jq .name /etc/x.json', 'ask', 'external_directory:*'),
+    ('grep --reg=x /etc/y', 'ask', 'external_directory:*'),
     ('jq --rawfile k /etc/key -n .', 'ask', 'external_directory:*'),
     ('jq --arg k /etc/key .x /etc/y.json', 'ask', 'external_directory:*'),
     ('awk \'{print > "/tmp/x"}\' data.txt', 'ask', 'external_directory:*'),

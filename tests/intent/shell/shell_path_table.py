@@ -52,6 +52,7 @@ PATH_CASES: list[tuple[str, list[tuple[str, str | None, str]]]] = [
     ("awk '{print $1}' /etc/passwd", [('/etc/passwd', '/etc/passwd', 'read')]),
     # jq's filter is no path; --rawfile NAME FILE reads its second word
     ('jq .name /etc/x.json', [('/etc/x.json', '/etc/x.json', 'read')]),
+    ('grep --reg=x /etc/y', [('/etc/y', '/etc/y', 'read')]),  # --regexp abbreviated
     ('jq --rawfile k /etc/key -n .', [('/etc/key', '/etc/key', 'read')]),
     ('jq --arg k /etc/key .x /etc/y.json', [('/etc/y.json', '/etc/y.json', 'read')]),
     ('awk \'{print > "/tmp/x"}\' data.txt', [('/tmp/x', '/tmp/x', 'write'), ('data.txt', '/work/proj/data.txt', 'unproven')]),

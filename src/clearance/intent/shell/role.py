@@ -218,6 +218,12 @@ def _specific(words: Sequence[Word], spec: _Spec) -> list[Word | str]:
                         target = words[i] if i < count else None
                     if target is not None and name in spec.files:
                         out.append(target)
+                elif name and any(long.startswith(name) for long in spec.long_values):
+                    # An abbreviation (getopt takes a unique prefix: `grep --reg=x f`): the
+                    # pattern may come from it, so every later word stays a candidate.
+                    supplied = True
+                    if eq and rest:
+                        out.append(rest)
                 elif eq and rest and name not in spec.long_optional:
                     out.append(rest)
                 i += 1
