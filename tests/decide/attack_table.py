@@ -727,6 +727,7 @@ THIRD_PASS: list[tuple[str, str, str]] = [
     ("grep --reg=. .env", "stop", "deny"),
     ("sed -n --e=p .env", "stop", "deny"),
     ("grep --binary x .env", "stop", "deny"),
+    ("strings [R]*", "ask", "allow"),  # a match named @link is a file of arguments
 ]
 
 THIRD_PASS_BENIGN: list[tuple[str, str, str]] = [

@@ -52,8 +52,9 @@ _LEADING_GLOB = frozenset("*?[")
 # Core commands an option can make write or run something (`sort -o`, `sed -i`, `find -delete`,
 # `fd -x`, `rg --pre`, `awk -f`). A glob that may expand to a name starting with `-` (a file the
 # agent made, named `-i` or `--pre=sh`) could hand them such an option, so for these a leading
-# glob withdraws the read claim. The other core commands have no option that writes or runs.
-_INJECTABLE = frozenset({"awk", "fd", "find", "rg", "sed", "sort"})
+# glob withdraws the read claim; for strings, one starting with `@` (a file of arguments). The
+# other core commands have no option that writes or runs.
+_INJECTABLE = frozenset({"awk", "fd", "find", "rg", "sed", "sort", "strings"})
 
 
 def reader_claim(words: Sequence[Word]) -> Claim | None:
