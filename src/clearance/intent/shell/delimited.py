@@ -12,6 +12,8 @@ floors.
 
 from __future__ import annotations
 
+from clearance.intent.shell.escape import unescaped
+
 __all__ = ["UNCLOSED", "UNPLACED", "regex_end"]
 
 UNCLOSED = -1  # no closing delimiter on this line
@@ -21,23 +23,16 @@ UNPLACED = -2  # a bracket expression whose end the implementations place differ
 def regex_end(text: str, i: int, delimiter: str, brackets: bool) -> int:
     """Index just past the ``delimiter`` that closes the regex starting at ``i``, reading a
     bracket expression as one piece when ``brackets``; :data:`UNCLOSED` or :data:`UNPLACED`."""
-    count = len(text)
-    while i < count:
-        ch = text[i]
-        if ch == "\\":
-            i += 2
-            continue
-        if ch == "\n":
+    marks = delimiter + "\n" + ("[" if brackets else "")
+    while True:
+        k = unescaped(text, i, marks)
+        if k < 0 or text[k] == "\n":
             return UNCLOSED
-        if ch == delimiter:
-            return i + 1
-        if ch == "[" and brackets:
-            i = _bracket_end(text, i, delimiter)
-            if i < 0:
-                return i
-            continue
-        i += 1
-    return UNCLOSED
+        if text[k] == delimiter:
+            return k + 1
+        i = _bracket_end(text, k, delimiter)
+        if i < 0:
+            return i
 
 
 def _bracket_end(text: str, i: int, delimiter: str) -> int:
