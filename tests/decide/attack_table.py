@@ -728,6 +728,11 @@ THIRD_PASS: list[tuple[str, str, str]] = [
     ("sed -n --e=p .env", "stop", "deny"),
     ("grep --binary x .env", "stop", "deny"),
     ("strings [R]*", "ask", "allow"),  # a match named @link is a file of arguments
+    # more programs that run the command after their own arguments
+    ("rlwrap rm -rf x", "stop", "deny"),
+    ("gosu app rm -rf x", "stop", "deny"),
+    ("tini -- rm -rf x", "stop", "deny"),
+    ("sandbox-exec -p '(allow default)' rm -rf x", "stop", "deny"),
 ]
 
 THIRD_PASS_BENIGN: list[tuple[str, str, str]] = [
@@ -759,6 +764,7 @@ THIRD_PASS_BENIGN: list[tuple[str, str, str]] = [
     ("sed -n --quiet --posix 1,5p README.md", "allow", "allow"),
     ("echo y | sed -n --line-length=5 --expression=l", "allow", "allow"),
     ("grep --reg=TODO --color=auto src/a.py", "allow", "allow"),
+    ("nice -n 5 cat README.md", "allow", "allow"),
 ]
 
 # A second adversarial pass over points 1–7 (every line already stopped when tried).
