@@ -101,8 +101,12 @@ def test_odd_filter_values_are_not_errors(proj: Path) -> None:
         ("src/**", "allow"),
         ("src/**/*.py", "allow"),
         (".github/**", "allow"),
+        (".venv/**", "deny"),
     ],
 )
 def test_a_grep_glob_reads_the_hidden_files_it_names(proj: Path, glob: str, expected: str) -> None:
     (proj / "proj" / "sub" / ".env").unlink()  # only the top .env, which no expansion lists
+    (proj / "proj" / ".venv" / "lib").mkdir(parents=True)  # a hidden tree only a glob names
+    (proj / "proj" / ".venv" / "lib" / "m.py").write_text("x")
+    (proj / "proj" / ".venv" / "prod.env").write_text("SECRET=3")
     assert _decide(proj, P_ENV, "Grep", {"pattern": "SECRET", "glob": glob}) == expected

@@ -207,8 +207,8 @@ def _grep_glob(glob: str | None) -> tuple[tuple[str, ...] | None, tuple[str, ...
     read must match (``None``: any): a name pattern (no ``/``) for its name, a path pattern for
     its path beneath the directory, ``**/`` read as ``*``, which also crosses ``/``; the
     directory-name patterns of the glob's segments (a hidden directory one of them names is
-    walked; ``**`` names any); and whether it is beyond this reading (a brace list past the
-    bound): then every hidden entry counts."""
+    walked, and one the glob itself matches); and whether it is beyond this reading (a brace
+    list past the bound): then every hidden entry counts."""
     if not glob:
         return None, (), False
     files: list[str] = []
@@ -230,14 +230,14 @@ def _grep_glob(glob: str | None) -> tuple[tuple[str, ...] | None, tuple[str, ...
             "*" if part == "**" else part + ("/" if i < last else "")
             for i, part in enumerate(segments)
         ))  # fmt: skip
-        through += segments[:-1] if segments[-1] != "**" else segments
+        through += [part for part in segments if part != "**"][: len(segments) - 1]
     return tuple(dict.fromkeys(files)), tuple(dict.fromkeys(through)), False
 
 
 def _named(patterns: Sequence[str], name: str) -> bool:
     from fnmatch import fnmatchcase
 
-    return any(p == "**" or fnmatchcase(name, p) for p in patterns)
+    return any(fnmatchcase(name, p) for p in patterns)
 
 
 class _Walk:
@@ -375,15 +375,14 @@ class _Walk:
         self, prefix: str, rows: list[tuple[str, bool, bool]]
     ) -> tuple[list[tuple[str, bool, bool]], str, list[str], bool]:
         """The rows ripgrep walks with the glob: the visible ones, and a hidden one the glob
-        names (a file by its name, a directory by a segment)."""
-        only = self.only
+        names (a file by its name or path, a directory by a segment, its name or path)."""
         through = self.through
         kept = [
             row
             for row in rows
             if row[0][:1] != "."
             or (
-                (_named(through, row[0]) or (only is not None and _named(only, row[0])))
+                (_named(through, row[0]) or self._reads(prefix + row[0], row[0]))
                 if row[1]
                 else self._reads(prefix + row[0], row[0])
             )
@@ -391,8 +390,8 @@ class _Walk:
         return view_of(prefix, kept)
 
     def _reads(self, path: str, name: str) -> bool:
-        """Whether the glob lets the file at ``path`` be read: a name pattern by its name, a
-        path pattern by its path beneath the directory."""
+        """Whether the glob matches the entry at ``path``: a name pattern by its name, a path
+        pattern by its path beneath the directory."""
         only = self.only
         if only is None:
             return True
