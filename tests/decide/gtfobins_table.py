@@ -29,6 +29,7 @@ ROWS: list[tuple[str, str, str]] = [
     ("rg", "rg --pre 'rm -rf x' y", "deny"),
     ("rg", "rg --pre=sh x y", NO),
     ("rg", "rg --pre ./evil.sh x .", NO),
+    ("rg", "rg --hostname-bin=./evil.sh --hyperlink-format=default x .", NO),
     ("rg", "rg x ~/.ssh", NO),
     # find
     ("find", "find . -name '*.py'", "allow"),

@@ -73,6 +73,13 @@ OWN_WRITES = [
     ("bash", {"command": "git diff --output=.claude/settings.json"}),
     ("bash", {"command": "git add -e .claude/settings.json"}),
     ("bash", {"command": "git diff > .claude/settings.json"}),
+    # found by an adversarial review: the hosts' other permission and extension points
+    ("write", {"file_path": ".claude/skills/x/SKILL.md", "content": "allowed-tools: Bash"}),
+    ("bash", {"command": "echo x > ~/.claude/skills/x/SKILL.md"}),
+    ("write", {"file_path": "~/.claude/plugins/p/hooks/hooks.json", "content": "{}"}),
+    ("bash", {"command": "echo 'prefix_rule(pattern=[\"sh\"])' > ~/.codex/rules/a.rules"}),
+    ("write", {"file_path": ".codex/rules/default.rules", "content": "x"}),
+    ("write", {"file_path": ".gemini/extensions/e/gemini-extension.json", "content": "{}"}),
     ("write", {"file_path": ".claude/settings.json", "content": "{}"}),
     ("write", {"file_path": ".clearance/config.jsonc", "content": "{}"}),
     ("edit", {"file_path": "~/.claude/settings.json", "old_string": "a", "new_string": "b"}),
@@ -159,6 +166,8 @@ BENIGN = [
     ("bash", {"command": "echo x > /dev/null"}),
     ("write", {"file_path": "src/a.py", "content": "x = 1"}),
     ("read", {"file_path": ".claude/settings.json"}),
+    ("read", {"file_path": ".claude/skills/x/SKILL.md"}),
+    ("write", {"file_path": "docs/skills/x/SKILL.md", "content": "x"}),
     ("read", {"file_path": "~/.bashrc"}),
 ]
 

@@ -84,3 +84,29 @@ def test_odd_filter_values_are_not_errors(proj: Path) -> None:
         assert _decide(proj, P_ENV, "Grep", {"pattern": "x", "glob": value}) in ("allow", "ask")
     assert _decide(proj, P_ENV, "Grep", {"pattern": "x", "glob": "**"}) == "deny"  # reaches .env
     assert _decide(proj, P_ENV, "Grep", {"pattern": "x", "glob": 3}) == "allow"  # type: ignore[dict-item]
+
+
+@pytest.mark.parametrize(
+    ("glob", "expected"),
+    [
+        # ripgrep's --glob whitelists what it matches, hidden files included: `**/` may be
+        # no directory at all, `*` matches a leading dot (found by an adversarial review)
+        ("**/.env*", "deny"),
+        ("**/.*", "deny"),
+        ("**/*", "deny"),
+        ("*env", "deny"),
+        ("{**/.env,x}", "deny"),
+        ("**/*.py", "allow"),
+        ("*.{py,ts}", "allow"),
+        ("src/**", "allow"),
+        ("src/**/*.py", "allow"),
+        (".github/**", "allow"),
+        (".venv/**", "deny"),
+    ],
+)
+def test_a_grep_glob_reads_the_hidden_files_it_names(proj: Path, glob: str, expected: str) -> None:
+    (proj / "proj" / "sub" / ".env").unlink()  # only the top .env, which no expansion lists
+    (proj / "proj" / ".venv" / "lib").mkdir(parents=True)  # a hidden tree only a glob names
+    (proj / "proj" / ".venv" / "lib" / "m.py").write_text("x")
+    (proj / "proj" / ".venv" / "prod.env").write_text("SECRET=3")
+    assert _decide(proj, P_ENV, "Grep", {"pattern": "SECRET", "glob": glob}) == expected

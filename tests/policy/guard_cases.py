@@ -412,6 +412,7 @@ def _git_history() -> list[Case]:
     return [
         *_git_many(g, ["reflog expire --expire=now --all", "reflog expire --all"], ASK),
         *_git_many(g, ["reflog delete HEAD@{1}", "prune", "prune --expire=now"], ASK),
+        *_git_many(g, ["reflog drop --all", "reflog write HEAD a b m"], ASK),
         *_git_many(g, ["gc --prune=now", "gc --prune=now --aggressive", "gc --prune"], ASK),
         *_git_many(
             g,

@@ -175,6 +175,10 @@ BUILTIN_POLICY = """{
       "git reflog expire *": "ask",
       "git reflog delete": "ask",
       "git reflog delete *": "ask",
+      "git reflog drop": "ask",
+      "git reflog drop *": "ask",
+      "git reflog write": "ask",
+      "git reflog write *": "ask",
       "git tag -l": "allow",
       "git tag -l *": "allow",
       "git tag --list": "allow",
@@ -373,7 +377,12 @@ BUILTIN_POLICY = """{
       "~/.npmrc": { "action": "deny", "reason": "registry tokens stay private" },
       "~/.pypirc": { "action": "deny", "reason": "registry tokens stay private" },
       "~/.config/gcloud/*": { "action": "deny", "reason": "cloud credentials stay private" },
-      "~/.azure/*": { "action": "deny", "reason": "cloud credentials stay private" }
+      "~/.azure/*": { "action": "deny", "reason": "cloud credentials stay private" },
+      "~/.aws/sso/cache/*": { "action": "deny", "reason": "cloud credentials stay private" },
+      "~/.aws/cli/cache/*": { "action": "deny", "reason": "cloud credentials stay private" },
+      "~/.claude/.credentials.json": { "action": "deny", "reason": "agent logins stay private" },
+      "~/.codex/auth.json": { "action": "deny", "reason": "agent logins stay private" },
+      "~/.gemini/oauth_creds.json": { "action": "deny", "reason": "agent logins stay private" }
     },
     "external_directory": "ask"
   }

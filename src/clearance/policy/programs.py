@@ -72,6 +72,8 @@ _GIT_SUBS = {
     "reflog expire": "--expire=? --expire-unreachable=? --all --rewrite --updateref "
     "-n,--dry-run --stale-fix",
     "reflog delete": "--rewrite --updateref -n,--dry-run",
+    "reflog drop": "--all --single-worktree",
+    "reflog write": "",
     "worktree remove": "-f,--force",
     "prune": "-n,--dry-run -v,--verbose --progress --expire=",
     "worktree prune": "-n,--dry-run -v --expire=",

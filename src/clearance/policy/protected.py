@@ -8,8 +8,9 @@ loosens them.
   state directory (trust store, grants, cache, forwarding, logs), any project's
   ``.clearance/``, and the settings and extension points of the agent hosts clearance plugs
   into (``~/.claude/settings.json``, ``~/.claude.json``, ``.claude/settings*.json``,
-  ``.claude/agents/``, ``.claude/commands/``, ``.claude/hooks/``, and the Codex and Gemini CLI
-  equivalents). A write there is **denied**, by every tool; the reason tells the human how to
+  ``.claude/agents/``, ``.claude/commands/``, ``.claude/hooks/``, ``.claude/skills/``,
+  ``~/.claude/plugins/``, and the Codex and Gemini CLI equivalents: their rules, policies and
+  extensions). A write there is **denied**, by every tool; the reason tells the human how to
   make the change themselves.
 * **Files that run code later** — shell start-up files, git configuration and hooks, git hook
   managers (husky, pre-commit, lefthook), MCP server definitions, editor and dev-container
@@ -60,10 +61,14 @@ _HOST_HOME = (
     "~/.claude/agents/*",
     "~/.claude/commands/*",
     "~/.claude/hooks/*",
+    "~/.claude/skills/*",  # a skill's allowed-tools run without a prompt; its hooks run
+    "~/.claude/plugins/*",  # a plugin's hooks and MCP servers
     "~/.codex/config.toml",
     "~/.codex/hooks.json",
+    "~/.codex/rules/*",  # prefix_rule(…, decision="allow") runs a command without a prompt
     "~/.gemini/settings.json",
     "~/.gemini/policies/*",
+    "~/.gemini/extensions/*",  # an extension's MCP servers and hooks
 )
 _HOST_PROJECT = (
     "*/.claude/settings.json",
@@ -71,9 +76,12 @@ _HOST_PROJECT = (
     "*/.claude/agents/*",
     "*/.claude/commands/*",
     "*/.claude/hooks/*",
+    "*/.claude/skills/*",
     "*/.codex/hooks.json",
     "*/.codex/config.toml",
+    "*/.codex/rules/*",
     "*/.gemini/settings.json",
+    "*/.gemini/extensions/*",
 )
 _RUNS_LATER = (
     "~/.bashrc",

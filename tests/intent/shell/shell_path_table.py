@@ -50,6 +50,11 @@ PATH_CASES: list[tuple[str, list[tuple[str, str | None, str]]]] = [
     ("sed -i 's/a/b/' data.txt", [('data.txt', '/work/proj/data.txt', 'unproven')]),
     ("sed 's/x/y/w /tmp/out' data.txt", [('/tmp/out', '/tmp/out', 'write'), ('data.txt', '/work/proj/data.txt', 'unproven')]),
     ("awk '{print $1}' /etc/passwd", [('/etc/passwd', '/etc/passwd', 'read')]),
+    # jq's filter is no path; --rawfile NAME FILE reads its second word
+    ('jq .name /etc/x.json', [('/etc/x.json', '/etc/x.json', 'read')]),
+    ('grep --reg=x /etc/y', [('/etc/y', '/etc/y', 'read')]),  # --regexp abbreviated
+    ('jq --rawfile k /etc/key -n .', [('/etc/key', '/etc/key', 'read')]),
+    ('jq --arg k /etc/key .x /etc/y.json', [('/etc/y.json', '/etc/y.json', 'read')]),
     ('awk \'{print > "/tmp/x"}\' data.txt', [('/tmp/x', '/tmp/x', 'write'), ('data.txt', '/work/proj/data.txt', 'unproven')]),
     ('awk -f /tmp/prog.awk data.txt', [('/tmp/prog.awk', '/tmp/prog.awk', 'unproven'), ('data.txt', '/work/proj/data.txt', 'unproven')]),
     ('python3 -c \'open("/etc/passwd")\' /tmp/arg', [('/tmp/arg', '/tmp/arg', 'unproven')]),

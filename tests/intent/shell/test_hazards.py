@@ -25,17 +25,25 @@ ENTRIES: list[tuple[str, str, str, str | None]] = [
     ("git -c credential.helper", "git push", "git -c credential.helper='!./h' push", "./h"),
     ("git -c sequence.editor", "git rebase -i HEAD~2", "git -c sequence.editor=./e rebase -i HEAD~2", "./e"),
     ("git -c unknown key", "git -c user.email=a@b log", "git -c foo.bar=1 log", None),
+    ("git -c help.autocorrect", "git -c color.ui=never log", "git -c help.autocorrect=1 pussh", None),
     ("git --config-env", "git log", "git --config-env=core.pager=P log", None),
     ("git --exec-path", "git --exec-path", "git --exec-path=/tmp status", None),
     ("git difftool -x", "git difftool HEAD", "git difftool -x 'rm x' HEAD", "rm x"),
     ("git difftool --extcmd", "git difftool --tool=vimdiff", "git difftool --extcmd=./x", "./x"),
     ("git --ext-diff", "git diff --no-ext-diff", "git diff --ext-diff", None),
+    ("git grep --op (an abbreviation)", "git grep --or -e x", "git grep --op='rm x' y", "rm x"),
     ("git rebase --exec", "git rebase main", "git rebase --exec 'make' main", "make"),
     ("git config code key", "git config user.name x", "git config core.pager less", None),
     ("rg --pre", "rg --pre-glob '*.gz' x", "rg --pre ./p x", "./p"),
+    ("strings @file", "strings -a f", 'strings @"$f"', None),
+    ("jq import", "jq -r .import f", "jq -n 'import \"../x\" as $c; $c'", None),
+    ("jq include", "jq '{\"include\": 1}' f", "jq -n 'include \"x\"; f'", None),
+    ("rg --hostname-bin", "rg --hidden x", "rg --hostname-bin=./h --hyperlink-format=default x", "./h"),
     ("sed e", "sed -n 1,5p f", "sed '1e id' f", "id"),
     ("sed s///e", "sed 's/x/y/g' f", "sed 's/x/y/e' f", None),
     ("sed -f", "sed -e 's/a/b/' f", "sed -f s.sed f", None),
+    ("sed --line-length N", "sed -n --line-length=5 l f", "sed -n --line-length 5 '1e rm x' f", "rm x"),
+    ("sed --e (an abbreviation)", "sed -n --quiet p f", "sed -n --e='1e rm x' f", "rm x"),
     ("awk system()", "awk '{print $1}' f", "awk 'BEGIN{system(\"rm x\")}'", "rm x"),
     ("awk | getline", "awk '/a|b/' f", "awk 'BEGIN{\"date\" | getline d}'", "date"),
     ("awk print |", "awk '$1 > 3' f", "awk '{print | \"sort\"}' f", "sort"),
@@ -71,6 +79,10 @@ ENTRIES: list[tuple[str, str, str, str | None]] = [
     ("bash /dev/fd/N", "bash -x script.sh", "bash /dev/fd/3", None),
     ("bash <(…)", "bash ./run.sh", "bash <(cat x)", None),
     ("curl -K", "curl -s https://x", "curl -K conf https://x", None),
+    ("sort --co (an abbreviation)", "sort --check f", "sort --co='rm x' f", "rm x"),
+    ("sed s///e behind [/]", "sed -n 's/[^/]*$//p' f", "sed -n 's/[/]/;/e;/a/p' f", None),
+    ("awk system() behind [/]", "awk '/[/]/ {print}' f", "awk '/[/]=/ {system(\"rm x\")} /x/' f", "rm x"),
+    ("tar --use (an abbreviation)", "tar --checkpoint=10 -cf a.tar src", "tar --use=./z -cf a src", "./z"),
 ]
 # fmt: on
 
@@ -105,6 +117,10 @@ VARIABLE_LINES: list[tuple[str, str, str | None]] = [
         None,
     ),
     ("LESSOPEN='|./p %s' less f", "less f", "./p %s"),
+    ("RIPGREP_CONFIG_PATH=./c rg x", "rg x", None),
+    ("GREP_OPTIONS=-r grep x .", "grep x .", None),
+    ("OPENSSL_CONF=./c sha256sum f", "sha256sum f", None),
+    ("GCONV_PATH=. git log", "git log", None),
 ]
 
 EARLIER: list[str] = [

@@ -29,7 +29,9 @@ from bisect import bisect_left
 from clearance.decide.decision import GateResult
 from clearance.decide.gates._message import gate_message
 from clearance.decide.gates.listing import listing as load_listing
+from clearance.decide.gates.listing import view_of
 from clearance.decide.gates.path import folded, lowered
+from clearance.intent.glob import expand_braces
 from clearance.intent.sentinel import UNKNOWN_PATH
 from clearance.policy.rule import RANK, literal_head
 
@@ -62,10 +64,11 @@ def beneath_gate(
     hidden: bool = True,
 ) -> list[GateResult]:
     """Results for what the recursive reads among ``facts`` reach beneath their directories.
-    ``only``: a file-name glob the reading tool keeps to (the Grep tool's ``glob``);
-    ``hidden=False``: the tool never descends into a hidden entry (a name starting with
-    ``.``) nor follows a symlink beneath the directory, as ripgrep behind a host's Grep tool
-    does without ``--hidden`` and ``--follow``."""
+    ``only``: a glob the reading tool keeps to (the Grep tool's ``glob``, read as ripgrep
+    reads ``--glob``: :func:`_grep_glob`); ``hidden=False``: the tool never descends into a
+    hidden entry (a name starting with ``.``) the glob does not name, nor follows a symlink
+    beneath the directory, as ripgrep behind a host's Grep tool does without ``--hidden``
+    and ``--follow``."""
     sets = [
         _Set(rules, _READ, "path", _index(rules, _READ)),
         _Set(protected, _PROTECTED, "protected", _index(protected, _PROTECTED)),
@@ -198,11 +201,50 @@ def _starts(index: _Index, directory: str) -> tuple[dict[str, Rule], Rule | None
     return anchors, anywhere, pieces
 
 
+def _grep_glob(glob: str | None) -> tuple[tuple[str, ...] | None, tuple[str, ...], bool]:
+    """How ripgrep reads a ``--glob``: an override that whitelists what it matches, hidden
+    entries included (``**/.env*``, ``**/*`` and ``*env`` read ``.env``). The patterns a file
+    read must match (``None``: any): a name pattern (no ``/``) for its name, a path pattern for
+    its path beneath the directory, ``**/`` read as ``*``, which also crosses ``/``; the
+    directory-name patterns of the glob's segments (a hidden directory one of them names is
+    walked, and one the glob itself matches); and whether it is beyond this reading (a brace
+    list past the bound): then every hidden entry counts."""
+    if not glob:
+        return None, (), False
+    files: list[str] = []
+    through: list[str] = []
+    for one in expand_braces(glob):
+        if one.count("{") != one.count("}"):
+            continue  # ripgrep refuses the glob: nothing is read
+        if "{" in one:
+            return None, (), True
+        segments = [part for part in one.strip("/").split("/") if part]
+        if not segments:
+            continue
+        if len(segments) == 1:
+            files.append(segments[0])
+            continue
+        # `**/` is any run of directories, none included: `*`, which also crosses `/`
+        last = len(segments) - 1
+        files.append("".join(
+            "*" if part == "**" else part + ("/" if i < last else "")
+            for i, part in enumerate(segments)
+        ))  # fmt: skip
+        through += [part for part in segments if part != "**"][: len(segments) - 1]
+    return tuple(dict.fromkeys(files)), tuple(dict.fromkeys(through)), False
+
+
+def _named(patterns: Sequence[str], name: str) -> bool:
+    from fnmatch import fnmatchcase
+
+    return any(fnmatchcase(name, p) for p in patterns)
+
+
 class _Walk:
     """One recursive read: the places to look, the walk, and the strictest rule met per set."""
 
-    __slots__ = ("best", "budget", "cwd", "fact", "hidden", "needles", "only", "roots", "sets",
-                 "volumes")  # fmt: skip
+    __slots__ = ("best", "budget", "cwd", "fact", "glob", "hidden", "needles", "only", "roots",
+                 "sets", "through", "volumes")  # fmt: skip
 
     def __init__(
         self,
@@ -216,9 +258,10 @@ class _Walk:
         self.sets = sets
         self.fact = fact
         self.volumes = volumes
-        self.only = only if only and not any(c in only for c in "{}/") else None
+        self.only, self.through, everything = _grep_glob(only)
         self.budget = budget
-        self.hidden = hidden
+        self.hidden = hidden or everything
+        self.glob = bool(only) and not self.hidden  # hidden entries it names are read
         self.cwd = fact.boundary.rstrip("/") + "/" if fact.boundary else ""
         canonical = (fact.canonical or "").rstrip("/") or "/"
         self.roots = (canonical, (fact.path or "").rstrip("/") or canonical)
@@ -268,7 +311,7 @@ class _Walk:
     def _hidden_below(self, anchor: str) -> bool:
         """A place beneath the directory through a hidden name (`~/.ssh`), for a walk that
         skips hidden entries."""
-        if self.hidden:
+        if self.hidden or self.glob:
             return False
         below = anchor[len(self.roots[0]) :]
         return "/." in below
@@ -295,7 +338,10 @@ class _Walk:
             if listing is None:
                 continue  # unreadable: the command cannot read it either
             prefix = listing.prefix
-            rows, text, dirs, links = listing.view(hidden)
+            if self.glob:
+                rows, text, dirs, links = self._view(listing.prefix, listing.view(True)[0])
+            else:
+                rows, text, dirs, links = listing.view(hidden)
             if needles is not None and budget[0] >= len(rows) and not (links and hidden):
                 # A whole directory at once: no path in it holds a needle, and no link in it
                 # needs its target looked at; its subdirectories are walked as one by one.
@@ -325,13 +371,38 @@ class _Walk:
                     return True
         return True
 
+    def _view(
+        self, prefix: str, rows: list[tuple[str, bool, bool]]
+    ) -> tuple[list[tuple[str, bool, bool]], str, list[str], bool]:
+        """The rows ripgrep walks with the glob: the visible ones, and a hidden one the glob
+        names (a file by its name or path, a directory by a segment, its name or path)."""
+        through = self.through
+        kept = [
+            row
+            for row in rows
+            if row[0][:1] != "."
+            or (
+                (_named(through, row[0]) or self._reads(prefix + row[0], row[0]))
+                if row[1]
+                else self._reads(prefix + row[0], row[0])
+            )
+        ]
+        return view_of(prefix, kept)
+
+    def _reads(self, path: str, name: str) -> bool:
+        """Whether the glob matches the entry at ``path``: a name pattern by its name, a path
+        pattern by its path beneath the directory."""
+        only = self.only
+        if only is None:
+            return True
+        root = self.roots[0].rstrip("/") + "/"
+        relative = path[len(root) :] if path.startswith(root) else name
+        return any(_named((p,), relative if "/" in p else name) for p in only)
+
     def _check(self, path: str, name: str, is_link: bool) -> bool:
         """Match one entry; ``True`` when that recorded a deny."""
-        if self.only is not None:
-            from fnmatch import fnmatchcase
-
-            if path.endswith("/") or not fnmatchcase(name, self.only):
-                return False  # the tool reads only files its filter names
+        if self.only is not None and (path.endswith("/") or not self._reads(path, name)):
+            return False  # the tool reads only files its filter names
         target = None
         if is_link and self.hidden:  # a tool that skips hidden entries follows no link either
             try:

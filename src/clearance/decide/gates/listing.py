@@ -7,7 +7,7 @@ from __future__ import annotations
 import os
 from time import time_ns
 
-__all__ = ["Listing", "Row", "listing"]
+__all__ = ["Listing", "Row", "listing", "view_of"]
 
 # Directory listings kept between calls (a service, a batch): a directory's entries, keyed by its
 # path and checked on every use against its inode, device, mtime and ctime. A change to a
@@ -33,7 +33,7 @@ class Listing:
     def __init__(self, key: tuple[int, int, int, int] | None, prefix: str, rows: list[Row]):
         self.key = key
         self.prefix = prefix  # the directory's path, ending with "/"
-        self.whole = _view(prefix, rows)
+        self.whole = view_of(prefix, rows)
         self._visible: tuple[list[Row], str, list[str], bool] | None = None
 
     def view(self, hidden: bool) -> tuple[list[Row], str, list[str], bool]:
@@ -44,11 +44,11 @@ class Listing:
         found = self._visible
         if found is None:
             visible = [row for row in self.whole[0] if row[0][:1] != "."]
-            found = self._visible = _view(self.prefix, visible)
+            found = self._visible = view_of(self.prefix, visible)
         return found
 
 
-def _view(prefix: str, rows: list[Row]) -> tuple[list[Row], str, list[str], bool]:
+def view_of(prefix: str, rows: list[Row]) -> tuple[list[Row], str, list[str], bool]:
     return (
         rows,
         "\0".join([(prefix + name + "/" if is_dir else prefix + name).lower()

@@ -422,6 +422,8 @@ class Assembly:
                 self.paths.value(raw, raw, root, command, "read", "syntax", True)
         for raw in finding.paths:
             self.paths.value(raw, raw, base, command, "unproven", "unproven", True)
+        for shown in finding.listed:  # unknown paths, as xargs's operands are
+            self.tokens.append(PathToken(shown, None, "read", "computed", command))
 
     def _declares(self, stmt: Statement) -> None:
         """Record the variables an assignment or declaration statement sets that change what

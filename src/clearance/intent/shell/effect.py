@@ -23,34 +23,12 @@ if TYPE_CHECKING:
 __all__ = ["CORE", "RECURSIVE", "reader_claim", "reads_recursively", "searches_cwd"]
 
 CORE = frozenset(
-    {
-        ":",
-        "awk",
-        "basename",
-        "cat",
-        "cd",
-        "diff",
-        "dirname",
-        "echo",
-        "egrep",
-        "false",
-        "fd",
-        "fgrep",
-        "find",
-        "grep",
-        "head",
-        "ls",
-        "pwd",
-        "realpath",
-        "rg",
-        "sed",
-        "sort",
-        "stat",
-        "tail",
-        "true",
-        "wc",
-        "which",
-    }
+    {":", "awk", "basename", "cat", "cd", "diff", "dirname", "echo", "egrep", "false", "fd"}
+    | {"fgrep", "find", "grep", "head", "jq", "ls", "pwd", "realpath", "rg", "sed", "sort"}
+    | {"stat", "tail", "true", "wc", "which"}
+    # readers with no option that writes or runs (the built-in policy allows them outright)
+    | {"cut", "nl", "cmp", "comm", "readlink", "column", "od", "hexdump", "strings", "du"}
+    | {"md5sum", "sha1sum", "sha256sum", "sha512sum", "shasum", "b2sum", "cksum", "test", "["}
 )
 _FIND_GUARDS = FIND_EXEC | FIND_WRITES | {"-delete"}
 # fd's options that run a command, as a short letter in any cluster or a long option's stem.
@@ -74,8 +52,9 @@ _LEADING_GLOB = frozenset("*?[")
 # Core commands an option can make write or run something (`sort -o`, `sed -i`, `find -delete`,
 # `fd -x`, `rg --pre`, `awk -f`). A glob that may expand to a name starting with `-` (a file the
 # agent made, named `-i` or `--pre=sh`) could hand them such an option, so for these a leading
-# glob withdraws the read claim. The other core commands have no option that writes or runs.
-_INJECTABLE = frozenset({"awk", "fd", "find", "rg", "sed", "sort"})
+# glob withdraws the read claim; for strings, one starting with `@` (a file of arguments). The
+# other core commands have no option that writes or runs.
+_INJECTABLE = frozenset({"awk", "fd", "find", "rg", "sed", "sort", "strings"})
 
 
 def reader_claim(words: Sequence[Word]) -> Claim | None:

@@ -228,11 +228,24 @@ VALUE_FLAGS: dict[str, frozenset[str]] = {
                            "--server-num", "--server-args", "--wait", "--xauth-protocol"}),
     "ssh-agent": frozenset({"-a", "-E", "-O", "-P", "-t"}),
     "screen": frozenset({"-S", "-c", "-e", "-h", "-p", "-t", "-T", "-s", "-Logfile"}),
+    "rlwrap": frozenset({"-a", "-b", "-C", "-D", "-e", "-f", "-F", "-g", "-H", "-l", "-m", "-M",
+                         "-o", "-O", "-p", "-P", "-q", "-s", "-S", "-t", "-w", "-z"}),
+    "sandbox-exec": frozenset({"-f", "-n", "-p", "-D"}),
+    "systemd-inhibit": frozenset({"--what", "--who", "--why", "--mode"}),
+    "run0": frozenset({"-u", "-g", "-D", "--user", "--group", "--nice", "--chdir", "--setenv",
+                       "--property", "--unit", "--description", "--slice", "--background",
+                       "--machine"}),
+    "tini": frozenset({"-p", "-e"}),
+    "dumb-init": frozenset({"-r", "--rewrite"}),
+    "chpst": frozenset({"-u", "-U", "-b", "-e", "-/", "-n", "-l", "-L", "-m", "-d", "-o", "-p",
+                        "-f", "-c", "-r", "-t"}),
+    "softlimit": frozenset({"-m", "-d", "-s", "-l", "-a", "-o", "-p", "-f", "-c", "-r", "-t"}),
 }  # fmt: skip
 
 # Wrappers whose first operand is theirs, not the command's (duration, lock file, new root,
-# scheduling priority, CPU mask).
-LEADING_OPERAND = frozenset({"timeout", "flock", "chroot", "chrt", "taskset"})
+# scheduling priority, CPU mask, user, environment directory).
+LEADING_OPERAND = frozenset({"timeout", "flock", "chroot", "chrt", "taskset", "gosu", "su-exec"}
+                            | {"setuidgid", "s6-setuidgid", "envdir"})  # fmt: skip
 
 
 def _abbreviates(word: str, takes: frozenset[str]) -> bool:

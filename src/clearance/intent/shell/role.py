@@ -1,7 +1,7 @@
 """Argument roles: which words of a command may name a path (docs/shell-analysis.md, "Paths").
 
 Position decides, not spelling. Pattern-first commands (``grep``, ``rg``, ``sed``, ``awk``,
-``sd``) take a pattern or script as their first positional(s) unless a flag supplied it;
+``sd``, ``jq``) take a pattern or script as their first positional(s) unless a flag supplied it;
 interpreters take an inline script after ``-c``/``-e``. Neither the pattern nor the script is a
 path candidate; a file flag's value (``grep -f FILE``) is. For any other command, flags are
 skipped, a ``--opt=value`` / ``-o=value`` yields its value, and every other word is a candidate.
@@ -25,6 +25,7 @@ class _Spec:
     __slots__ = (
         "files",
         "long_optional",
+        "long_pairs",
         "long_values",
         "pattern_flags",
         "positional_patterns",
@@ -41,10 +42,12 @@ class _Spec:
         files: str = "",
         positional_patterns: int = 0,
         long_optional: str = "",
+        long_pairs: str = "",
         stop_after_script: bool = False,
     ) -> None:
         self.short_values = frozenset(short_values)
         self.long_values = frozenset(long_values.split())
+        self.long_pairs = frozenset(long_pairs.split())  # a name, then a value (or a file)
         self.long_optional = frozenset(long_optional.split())
         self.pattern_flags = frozenset(pattern_flags.split())  # supply the pattern or script
         self.files = frozenset(files.split())  # their value is a path candidate
@@ -88,6 +91,15 @@ _GAWK = _Spec(
     positional_patterns=1,
 )
 _SD = _Spec("fn", "flags max-replacements", positional_patterns=2)
+# jq: the filter first; `--arg NAME VALUE`, `--rawfile NAME FILE` take two words.
+_JQ = _Spec(
+    "fL",
+    "from-file library-path indent",
+    pattern_flags="f from-file",
+    files="f from-file L library-path slurpfile rawfile",
+    positional_patterns=1,
+    long_pairs="arg argjson slurpfile rawfile",
+)
 _PYTHON = _Spec("cmWXQ", "", pattern_flags="c m", stop_after_script=True)
 _NODE = _Spec("eprC", "eval print require conditions", pattern_flags="e p eval print")
 _PERL = _Spec("eEIlmMx", "", pattern_flags="e E")
@@ -103,6 +115,7 @@ _SPECS: dict[str, _Spec] = {
     "nawk": _AWK,
     "gawk": _GAWK,
     "sd": _SD,
+    "jq": _JQ,
     "python": _PYTHON,
     "python2": _PYTHON,
     "python3": _PYTHON,
@@ -192,6 +205,11 @@ def _specific(words: Sequence[Word], spec: _Spec) -> list[Word | str]:
                 continue
             if value.startswith("--"):
                 name, eq, rest = value[2:].partition("=")
+                if name in spec.long_pairs and not eq:
+                    if name in spec.files and i + 2 < count:
+                        out.append(words[i + 2])
+                    i += 3
+                    continue
                 if name in spec.long_values:
                     supplied = supplied or name in spec.pattern_flags
                     target: Word | str | None = rest if eq else None
@@ -200,6 +218,12 @@ def _specific(words: Sequence[Word], spec: _Spec) -> list[Word | str]:
                         target = words[i] if i < count else None
                     if target is not None and name in spec.files:
                         out.append(target)
+                elif name and any(long.startswith(name) for long in spec.long_values):
+                    # An abbreviation (getopt takes a unique prefix: `grep --reg=x f`): the
+                    # pattern may come from it, so every later word stays a candidate.
+                    supplied = True
+                    if eq and rest:
+                        out.append(rest)
                 elif eq and rest and name not in spec.long_optional:
                     out.append(rest)
                 i += 1

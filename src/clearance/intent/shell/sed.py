@@ -11,6 +11,7 @@ one line) also serves the knowledge base's awk lexer.
 
 from __future__ import annotations
 
+from clearance.intent.shell.delimited import regex_end
 from clearance.intent.shell.escape import unescaped
 
 TYPE_CHECKING = False
@@ -34,8 +35,12 @@ _NOT_READING = frozenset("ewWrRaic")
 _S_FLAGS_NOT_READING = frozenset("ewW")
 
 
-def skip_regex(script: str, i: int, delimiter: str) -> int:
-    """Index just past the closing ``delimiter`` of a regex starting at ``i`` (-1 if none)."""
+def skip_regex(script: str, i: int, delimiter: str, brackets: bool = False) -> int:
+    """Index just past the closing ``delimiter`` of a regex starting at ``i`` (-1 if none).
+    With ``brackets``, a bracket expression is one piece, as sed and awk read it
+    (``clearance.intent.shell.delimited``: -2 when implementations place its end apart)."""
+    if brackets:
+        return regex_end(script, i, delimiter, True)
     end = unescaped(script, i, delimiter + "\n")
     return -1 if end < 0 or script[end] == "\n" else end + 1
 
@@ -48,9 +53,11 @@ def _line(script: str, i: int) -> tuple[str, int]:
     return script[i:end].strip(), end
 
 
-def commands(script: str) -> tuple[list[Command], bool]:
+def commands(script: str, brackets: bool = False) -> tuple[list[Command], bool]:
     """The commands of ``script`` in order, and whether the scan read it to its end (when not,
-    the list holds the commands before the part it could not follow)."""
+    the list holds the commands before the part it could not follow). ``brackets``: read a
+    regex's bracket expressions as one piece (``s/[/]/;/e`` is one ``s`` with the ``e`` flag);
+    a caller reads a script both ways and takes what either finds."""
     out: list[Command] = []
     i = 0
     count = len(script)
@@ -60,14 +67,15 @@ def commands(script: str) -> tuple[list[Command], bool]:
             i += 1
             continue
         if ch == "/":
-            i = skip_regex(script, i + 1, "/")
+            i = skip_regex(script, i + 1, "/", brackets)
         elif ch == "\\" and i + 1 < count and script[i + 1] not in "\n\\":
-            i = skip_regex(script, i + 2, script[i + 1])
+            i = skip_regex(script, i + 2, script[i + 1], brackets)
         elif ch == "s" or ch == "y":
             if i + 1 >= count or script[i + 1] in "\n\\":
                 return out, False
             delimiter = script[i + 1]
-            i = skip_regex(script, i + 2, delimiter)
+            # `s`'s pattern is a regex; its replacement and both of `y`'s strings are not
+            i = skip_regex(script, i + 2, delimiter, brackets and ch == "s")
             if i >= 0:
                 i = skip_regex(script, i, delimiter)
             if i < 0:
@@ -102,12 +110,13 @@ def commands(script: str) -> tuple[list[Command], bool]:
 def reads_only(script: str) -> bool:
     """Whether ``script`` is read to its end and only reads its input and prints: no ``e``,
     ``w``, ``W``, ``r``, ``R``, ``a``, ``i``, ``c``, no ``s///e`` or ``s///w``."""
-    found, complete = commands(script)
-    if not complete:
-        return False
-    for letter, flags, _ in found:
-        if letter in _NOT_READING:
+    for brackets in (True, False):
+        found, complete = commands(script, brackets)
+        if not complete:
             return False
-        if letter == "s" and not _S_FLAGS_NOT_READING.isdisjoint(flags):
-            return False
+        for letter, flags, _ in found:
+            if letter in _NOT_READING:
+                return False
+            if letter == "s" and not _S_FLAGS_NOT_READING.isdisjoint(flags):
+                return False
     return True

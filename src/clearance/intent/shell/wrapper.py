@@ -10,7 +10,9 @@
   reference (ADR 0006), ``exec command builtin coproc chroot nsenter unshare ionice chrt taskset
   strace ltrace pkexec runuser busybox toybox caffeinate firejail numactl prlimit systemd-run
   valgrind catchsegv unbuffer fakeroot proot torsocks proxychains proxychains4 dbus-launch
-  xvfb-run ssh-agent screen``, ``gdb --args`` and ``tmux new-session``/``new-window``/….
+  xvfb-run ssh-agent screen rlwrap sandbox-exec eatmydata nocache chronic ifne systemd-inhibit
+  run0 tini dumb-init catatonit gosu su-exec setuidgid s6-setuidgid envdir chpst softlimit
+  entr``, ``gdb --args`` and ``tmux new-session``/``new-window``/….
 
 Classification is by basename, so ``/usr/bin/sudo`` counts. :func:`layer` locates the inner
 command of one wrapper; :func:`peel` follows up to four layers to the command finally executed
@@ -87,6 +89,26 @@ INDIRECTION = frozenset(
         "xvfb-run",
         "ssh-agent",
         "screen",
+        # More programs that run the command after their own arguments.
+        "rlwrap",
+        "sandbox-exec",
+        "eatmydata",
+        "nocache",
+        "chronic",
+        "ifne",
+        "systemd-inhibit",
+        "run0",
+        "tini",
+        "dumb-init",
+        "catatonit",
+        "gosu",
+        "su-exec",
+        "setuidgid",
+        "s6-setuidgid",
+        "envdir",
+        "chpst",
+        "softlimit",
+        "entr",
     }
 )
 # Wrappers that hand their arguments to a shell as one command line.

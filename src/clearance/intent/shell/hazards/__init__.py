@@ -60,7 +60,9 @@ PROGRAMS: dict[str, Checker] = {**git.PROGRAMS, **text.PROGRAMS, **programs.PROG
 
 SOURCES: dict[str, str] = {
     "git": "git(1) OPTIONS, git-config(1), git-difftool(1); gtfobins: git",
-    "rg": "rg(1) --pre; gtfobins: rg",
+    "rg": "rg(1) --pre, --hostname-bin, RIPGREP_CONFIG_PATH; gtfobins: rg",
+    "jq": "jq(1) MODULES (import, include)",
+    "strings": "binutils(1) @file (response files: the file's words are more arguments)",
     "sed": "sed(1) COMMANDS (e, s///e, w, r); gtfobins: sed",
     "awk": "awk(1) Input/Output, gawk(1); gtfobins: awk, gawk, mawk, nawk",
     "tar": "tar(1) --checkpoint-action, --use-compress-program, --to-command; gtfobins: tar",

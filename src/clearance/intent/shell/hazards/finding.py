@@ -25,7 +25,16 @@ __all__ = ["Checker", "Finding", "Values", "literal_line", "option_values"]
 class Finding:
     """What the knowledge base found in one unit (see :mod:`clearance.intent.shell.hazards`)."""
 
-    __slots__ = ("floor", "folded", "paths", "payloads", "reads", "tree_reads", "writes")
+    __slots__ = (
+        "floor",
+        "folded",
+        "listed",
+        "paths",
+        "payloads",
+        "reads",
+        "tree_reads",
+        "writes",
+    )
 
     def __init__(self) -> None:
         self.floor: Floor | None = None
@@ -34,6 +43,8 @@ class Finding:
         self.reads: list[str] = []
         self.tree_reads: list[str] = []  # relative to the top of the work tree (`HEAD:path`)
         self.paths: list[str] = []
+        # files read whose names come from a list the line does not show (`sort --files0-from`)
+        self.listed: list[str] = []
         self.folded: str | None = None
 
     def runs(self, why: str, payload: str | None = None) -> None:
@@ -64,6 +75,7 @@ class Finding:
             or self.reads
             or self.tree_reads
             or self.paths
+            or self.listed
             or self.folded
         )
 
@@ -72,9 +84,12 @@ def option_values(
     values: Values, shorts: str, longs: Sequence[str], *, stop: bool = True
 ) -> list[tuple[str, str | None]]:
     """``(option, value)`` for each use of a value-taking option: ``-Xv``, ``-X v``, ``--long=v``,
-    ``--long v``, and unambiguous-looking abbreviations of ``longs`` (at least ``--`` and four
-    letters). ``value`` is ``None`` when computed or missing. ``stop``: ``--`` ends options.
-    A computed word among the options is reported as ``("?", None)``."""
+    ``--long v``, and every abbreviation of ``longs`` down to one letter after ``--``: getopt
+    and argp take any unique prefix (``sort --co=x`` is ``--compress-program``, ``tar --use``
+    is ``--use-compress-program``), and a prefix the program finds ambiguous makes it refuse
+    the line, so counting it costs nothing. An exact name wins over a prefix (``--cookie`` is
+    not ``--cookie-jar``). ``value`` is ``None`` when computed or missing. ``stop``: ``--``
+    ends options. A computed word among the options is reported as ``("?", None)``."""
     out: list[tuple[str, str | None]] = []
     i = 1
     count = len(values)
@@ -89,14 +104,13 @@ def option_values(
             break
         if value.startswith("--"):
             name, eq, rest = value.partition("=")
-            for long in longs:
-                if name == long or (len(name) >= 6 and long.startswith(name)):
-                    if eq:
-                        out.append((long, rest))
-                    else:
-                        out.append((long, nxt))
-                        i += 1
-                    break
+            long = _long_option(name, longs)
+            if long is not None:
+                if eq:
+                    out.append((long, rest))
+                else:
+                    out.append((long, nxt))
+                    i += 1
             continue
         if value.startswith("-") and len(value) > 1 and shorts:
             for j, letter in enumerate(value[1:], 1):
@@ -109,6 +123,16 @@ def option_values(
                         i += 1
                     break
     return out
+
+
+def _long_option(name: str, longs: Sequence[str]) -> str | None:
+    """The long option of ``longs`` that ``name`` (``--x…``, no value) names: itself, else the
+    first one it abbreviates."""
+    if name in longs:
+        return name
+    if len(name) < 3:
+        return None
+    return next((long for long in longs if long.startswith(name)), None)
 
 
 def literal_line(values: Values) -> str | None:

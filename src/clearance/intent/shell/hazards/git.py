@@ -111,8 +111,7 @@ _GIT_SAFE_PREFIXES = (
     "versionsort.",
     "blame.",
     "grep.linenumber",
-    "help.autocorrect",
-)
+)  # not help.autocorrect: `-c help.autocorrect=immediate pussh` runs `git push`
 # git(1) built-in commands (git help -a): an alias can never shadow one of these.
 GIT_BUILTINS = frozenset(
     [
@@ -346,16 +345,21 @@ def _git(finding: Finding, words: Sequence[Word], values: Values) -> None:
     for arg in args[1:]:
         if arg is None:
             continue
+        # parse-options takes any unique prefix of a long option (`git grep --op=CMD`)
+        long = _abbreviates(arg.partition("=")[0], _GIT_RUNNING_LONGS)
         if arg == "--ext-diff":
             finding.runs("passes --ext-diff, which runs the configured external diff program")
-        elif arg.startswith("--open-files-in-pager") or arg == "-O" or arg.startswith("-O"):
+        elif long == "--open-files-in-pager" or (
+            arg[:1] == "-" and arg[1:2] not in ("", "-") and "O" in arg  # `-nO`, `-Ocmd`
+        ):
             if sub == "grep":
-                finding.runs("passes grep -O, which runs a pager")
-        elif arg.startswith("--upload-pack") or arg.startswith("--receive-pack"):
-            finding.runs(f"passes {arg.partition('=')[0]}, which runs a command")
+                pager = arg.partition("=")[2] if long else arg[arg.index("O") + 1 :]
+                finding.runs("passes grep -O, which runs a pager", pager or None)
+        elif long in ("--upload-pack", "--receive-pack"):
+            finding.runs(f"passes {long}, which runs a command")
         elif arg in ("-u", "--exec") and sub in ("ls-remote", "fetch-pack", "clone", "archive"):
             finding.runs(f"passes {arg}, which names the command git runs remotely or locally")
-        elif arg == "--template" or arg.startswith("--template="):
+        elif long == "--template":
             finding.runs("passes --template, which installs hooks git then runs")
     for option, arg in option_values(args, "", ("--output",)):
         if option == "--output":
@@ -378,6 +382,17 @@ def _git(finding: Finding, words: Sequence[Word], values: Values) -> None:
         for option, arg in option_values(args, "o", ()):
             if option == "-o":
                 finding.write(f"{sub} -o", arg)
+
+
+_GIT_RUNNING_LONGS = ("--open-files-in-pager", "--upload-pack", "--receive-pack", "--template")
+
+
+def _abbreviates(name: str, longs: Sequence[str]) -> str | None:
+    """The long option of ``longs`` that ``name`` is or abbreviates (``--op``: at least two
+    letters, since one is taken by a shorter option of most subcommands)."""
+    if len(name) < 4 or name[:2] != "--":
+        return None
+    return next((long for long in longs if long.startswith(name)), None)
 
 
 PROGRAMS: dict[str, Checker] = {"git": _git}

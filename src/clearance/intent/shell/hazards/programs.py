@@ -329,10 +329,28 @@ def _dd(finding: Finding, words: Sequence[Word], values: Values) -> None:
 
 
 def _sort(finding: Finding, words: Sequence[Word], values: Values) -> None:
-    """sort(1) --compress-program: runs a program on its temporary files."""
-    for option, arg in option_values(values, "", ("--compress-program",)):
-        if option != "?":
+    """sort(1) --compress-program: runs a program on its temporary files; --files0-from: reads
+    the files a list names (``find . -print0 | sort --files0-from=-`` reads ``.env``)."""
+    for option, arg in option_values(values, "", ("--compress-program", "--files0-from")):
+        if option == "--compress-program":
             finding.runs("passes --compress-program, which runs a command", arg)
+        elif option == "--files0-from":
+            finding.listed.append("(the files sort --files0-from reads from its list)")
+            if arg and arg != "-":
+                finding.reads.append(arg)
+
+
+def _response_file(finding: Finding, words: Sequence[Word], values: Values) -> None:
+    """binutils(1), gcc(1) ``@file``: the file's words are read as more arguments, so the file
+    is read (``strings @../.ssh/id_rsa`` prints each word of the key in an error) and the
+    files it names are read too, names the line does not show."""
+    for word, value in zip(words[1:], values[1:], strict=False):
+        if value is None:
+            if word.raw.lstrip("\"'")[:1] == "@":
+                finding.read("a computed @file (arguments read from a file)", None)
+        elif value[:1] == "@" and len(value) > 1:
+            finding.read("@file (arguments read from a file)", value[1:])
+            finding.listed.append("(the files a @file names)")
 
 
 def _ed(finding: Finding, words: Sequence[Word], values: Values) -> None:
@@ -396,3 +414,7 @@ PROGRAMS: dict[str, Checker] = {
 }
 for _name in ("bash", "sh", "dash", "zsh", "ksh", "rbash", "mksh", "ksh93", "yash", "posh"):
     PROGRAMS[_name] = _shell
+# Programs that read @file response files (libiberty's expandargv).
+_RESPONSE_FILE_PROGRAMS = ("strings", "objdump", "nm", "readelf", "size", "c++filt", "addr2line")
+for _name in _RESPONSE_FILE_PROGRAMS:
+    PROGRAMS[_name] = _response_file

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from clearance.intent.shell import sed
+from clearance.intent.shell.delimited import UNPLACED
 from clearance.intent.shell.hazards.finding import Finding, option_values
 from clearance.intent.shell.layer import basename
 
@@ -17,10 +18,13 @@ __all__ = ["PROGRAMS", "awk_program", "sed_script"]
 
 
 def _rg(finding: Finding, words: Sequence[Word], values: Values) -> None:
-    """rg(1) --pre; gtfobins: rg."""
-    for option, arg in option_values(values, "", ("--pre",)):
+    """rg(1) --pre (a command run on every file searched), --hostname-bin (a program run for
+    the host name of hyperlinks); gtfobins: rg."""
+    for option, arg in option_values(values, "", ("--pre", "--hostname-bin")):
         if option == "--pre":
             finding.runs("passes --pre, which runs a command on every file searched", arg)
+        elif option == "--hostname-bin":
+            finding.runs("passes --hostname-bin, which runs a program", arg)
 
 
 def _sed_scripts(values: Values) -> tuple[list[str | None], bool]:
@@ -45,17 +49,17 @@ def _sed_scripts(values: Values) -> tuple[list[str | None], bool]:
             break
         if value.startswith("--"):
             name, eq, rest = value.partition("=")
-            if name in ("--expression", "--file") or (
-                len(name) >= 5 and ("--expression".startswith(name) or "--file".startswith(name))
-            ):
+            option = _sed_long(name)
+            if option in _SED_VALUED:
                 arg = rest if eq else (values[i] if i < count else None)
                 if not eq:
                     i += 1
-                if name.startswith("--f"):
+                if option == "--file":
                     from_file = True
-                else:
+                    explicit = True
+                elif option == "--expression":
                     scripts.append(arg)
-                explicit = True
+                    explicit = True
             continue
         if value.startswith("-") and len(value) > 1:
             for j, letter in enumerate(value[1:], 1):
@@ -82,10 +86,35 @@ def _sed_scripts(values: Values) -> tuple[list[str | None], bool]:
     return scripts, from_file
 
 
+# GNU sed(1)'s long options, those taking a value first; getopt takes a unique prefix.
+_SED_VALUED = ("--expression", "--file", "--line-length")
+_SED_FLAGS = ("--debug", "--follow-symlinks", "--in-place", "--null-data", "--zero-terminated",
+              "--quiet", "--silent", "--regexp-extended", "--separate", "--sandbox",
+              "--unbuffered", "--posix", "--binary", "--help", "--version")  # fmt: skip
+
+
+def _sed_long(name: str) -> str | None:
+    """The long option ``name`` is or abbreviates; a prefix shared with a value-taking option
+    counts as that option (sed refuses an ambiguous one, so this only widens)."""
+    if name in _SED_VALUED or name in _SED_FLAGS or len(name) < 3:
+        return name
+    valued = [option for option in _SED_VALUED if option.startswith(name)]
+    if valued:
+        return valued[0]
+    return next((option for option in _SED_FLAGS if option.startswith(name)), None)
+
+
 def sed_script(finding: Finding, script: str) -> None:
     """GNU sed(1) COMMANDS: ``e`` and ``s///e`` run commands, ``w``/``W`` and ``s///w`` write
-    files, ``r``/``R`` read them; gtfobins: sed. A script the scan cannot follow floors."""
-    found, complete = sed.commands(script)
+    files, ``r``/``R`` read them; gtfobins: sed. A script the scan cannot follow floors. The
+    script is read with and without bracket expressions (``clearance.intent.shell.delimited``),
+    and what either reading finds counts."""
+    for brackets in (True, False):
+        _sed_reading(finding, script, brackets)
+
+
+def _sed_reading(finding: Finding, script: str, brackets: bool) -> None:
+    found, complete = sed.commands(script, brackets)
     for letter, flags, name in found:
         if letter == "s":
             for flag in flags:
@@ -146,8 +175,10 @@ def _awk_program(values: Values, gawk: bool) -> tuple[str | None, bool]:
     return None, False
 
 
-def _awk_tokens(program: str) -> list[tuple[str, str]]:
-    """A rough lexer: ``("str", text)``, ``("re", text)``, ``("op", ch)``, ``("name", word)``."""
+def _awk_tokens(program: str, brackets: bool) -> list[tuple[str, str]] | None:
+    """A rough lexer: ``("str", text)``, ``("re", text)``, ``("op", ch)``, ``("name", word)``,
+    reading a regex's bracket expressions when ``brackets`` (``None``: a regex whose end the
+    implementations place differently)."""
     out: list[tuple[str, str]] = []
     i = 0
     count = len(program)
@@ -167,7 +198,9 @@ def _awk_tokens(program: str) -> list[tuple[str, str]]:
             i = j + 1
             continue
         if ch == "/" and (not out or (out[-1][0] == "op" and out[-1][1] in "(,;{}!~&|=\n:?")):
-            j = sed.skip_regex(program, i + 1, "/")
+            j = sed.skip_regex(program, i + 1, "/", brackets)
+            if j == UNPLACED:
+                return None
             if j > 0:
                 out.append(("re", program[i + 1 : j - 1]))
                 i = j
@@ -193,8 +226,18 @@ def _awk_tokens(program: str) -> list[tuple[str, str]]:
 
 def awk_program(finding: Finding, program: str) -> None:
     """awk(1), gawk(1) I/O: ``system()``, ``print | cmd``, ``cmd | getline``, ``print > file``,
-    ``getline < file``, gawk ``@`` directives; gtfobins: awk, gawk, mawk, nawk."""
-    tokens = _awk_tokens(program)
+    ``getline < file``, gawk ``@`` directives; gtfobins: awk, gawk, mawk, nawk. The program is
+    read with and without bracket expressions in its regexes (``/[/]/`` is one regex to awk),
+    and what either reading finds counts."""
+    for brackets in (True, False):
+        tokens = _awk_tokens(program, brackets)
+        if tokens is None:
+            finding.runs("passes an awk regex whose end clearance cannot place (it may hide code)")
+            return
+        _awk_reading(finding, tokens)
+
+
+def _awk_reading(finding: Finding, tokens: list[tuple[str, str]]) -> None:
     in_print = False
     depth = 0
     for k, (kind, text) in enumerate(tokens):
@@ -256,7 +299,64 @@ def _awk(finding: Finding, words: Sequence[Word], values: Values) -> None:
         awk_program(finding, program)
 
 
+# jq(1) options that take one value, and two (a name and a value or file).
+_JQ_ONE = frozenset({"-L", "--library-path", "--indent", "-f", "--from-file"})
+_JQ_TWO = frozenset({"--arg", "--argjson", "--slurpfile", "--rawfile"})
+_JQ_NAME = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_$.")
+
+
+def _jq(finding: Finding, words: Sequence[Word], values: Values) -> None:
+    """jq(1) MODULES: ``import "p" as $x;`` reads ``p.json`` and ``include "p";`` ``p.jq``,
+    from the working directory or a ``-L`` directory, ``..`` and absolute paths allowed
+    (``import "../.docker/config" as $c; $c`` prints ``~/.docker/config.json``): a file no
+    operand names. A computed program may hold one too."""
+    i = 1
+    count = len(values)
+    while i < count:
+        value = values[i]
+        i += 1
+        if value is None:
+            if words[i - 1].raw.lstrip("\"'")[:1] in ("$", "`"):
+                finding.read("a computed jq program (a module import reads a file)", None)
+            return
+        if value in ("--args", "--jsonargs", "--"):
+            break
+        if value in _JQ_TWO:
+            i += 2
+            continue
+        if value.partition("=")[0] in _JQ_ONE:
+            i += "=" not in value
+            if value in ("-f", "--from-file"):
+                return  # the program is a file: a script written earlier (a residual)
+            continue
+        if value.startswith("-") and len(value) > 1:
+            if value[1] != "-" and value[-1:] in "Lf":
+                i += 1
+                if value[-1] == "f":
+                    return
+            continue
+        if _jq_imports(value):
+            finding.read("a jq module import or include", None)
+        return
+
+
+def _jq_imports(program: str) -> bool:
+    """Whether the jq program holds the keyword ``import`` or ``include`` (not a field or a key
+    of that name)."""
+    for keyword in ("import", "include"):
+        start = program.find(keyword)
+        while start >= 0:
+            end = start + len(keyword)
+            before = program[start - 1] if start else " "
+            after = program[end] if end < len(program) else ""
+            if before not in _JQ_NAME and before != '"' and (after.isspace() or after == '"'):
+                return True
+            start = program.find(keyword, end)
+    return False
+
+
 PROGRAMS: dict[str, Checker] = {
+    "jq": _jq,
     "rg": _rg,
     "sed": _sed,
     "gsed": _sed,

@@ -88,6 +88,12 @@ VARIABLES: dict[str, str] = {
     "GIT_OBJECT_DIRECTORY": "git(1) ENVIRONMENT",
     "GIT_ALTERNATE_OBJECT_DIRECTORIES": "git(1) ENVIRONMENT",
     "GIT_COMMON_DIR": "git(1) ENVIRONMENT (the repository's config and hooks)",
+    "RIPGREP_CONFIG_PATH": "rg(1) CONFIGURATION FILES (each line an argument: --pre=CMD)",
+    "GREP_OPTIONS": "grep(1) ENVIRONMENT (BSD grep: options placed first, -r, -f FILE)",
+    "GCONV_PATH": "iconv_open(3), glibc gconv-modules (shared objects a conversion loads)",
+    "OPENSSL_CONF": "config(5ssl) (engines and providers: shared objects OpenSSL loads)",
+    "OPENSSL_MODULES": "provider(7ssl) (the directory providers are loaded from)",
+    "OPENSSL_ENGINES": "engine(3) (the directory engines are loaded from)",
 }
 # GIT_TRACE*: a file git appends to (`GIT_TRACE=~/.bashrc git status`).
 _VARIABLE_PREFIXES = ("LD_", "DYLD_", "GIT_CONFIG_KEY_", "GIT_CONFIG_VALUE_", "GIT_TRACE")
