@@ -27,6 +27,8 @@ if TYPE_CHECKING:
     from collections.abc import Callable
     from types import ModuleType
 
+    from clearance.intent.sentinel import Floor
+    from clearance.intent.shell.hazards import Finding
     from clearance.intent.shell.statement import Statement
     from clearance.intent.shell.token import PathToken
     from clearance.intent.shell.walk import Walk
@@ -178,6 +180,7 @@ def _analyze(command: str, cwd: str | None, home: str, exists: Callable[[str], b
     pwd_ok = not reassigns(command, "PWD")
     home = home.rstrip("/") or "/"
     session = _Session(home, not home_reassigned, pwd_ok, _memo(exists))
+    session.cwd = cwd
     # `cd name` searches CDPATH first when it is set, in the line or inherited.
     session.cdpath = "CDPATH" in command or _inherits_cdpath()
     asm, comments_only, _ = session.run(command, "", Scope(None, normalise_cwd(cwd)), 0, False)
@@ -189,6 +192,7 @@ def _analyze(command: str, cwd: str | None, home: str, exists: Callable[[str], b
         # name it makes known from its start.
         again = _Session(home, not home_reassigned, pwd_ok, session.exists)
         again.cdpath = session.cdpath
+        again.cwd = cwd
         again.line.aliases = list(made.aliases)
         again.line.overflow = made.overflow
         asm, comments_only, _ = again.run(command, "", Scope(None, normalise_cwd(cwd)), 0, False)
@@ -243,7 +247,8 @@ def _load_tree() -> tuple[ModuleType, type[Walk]]:
 class _Session:
     """Shared settings of one analysis, including recursive payload and salvage parses."""
 
-    __slots__ = ("cdpath", "exists", "home", "home_ok", "line", "nests", "pwd_ok", "salvages")
+    __slots__ = ("cdpath", "cwd", "exists", "home", "home_ok", "line", "nests", "pwd_ok", "root",
+                 "salvages")  # fmt: skip
 
     def __init__(self, home: str, home_ok: bool, pwd_ok: bool, exists: Callable[[str], bool]):
         self.cdpath = False  # CDPATH may be set: `cd name` may go elsewhere than ./name
@@ -254,6 +259,8 @@ class _Session:
         self.salvages = 0
         self.nests = 0
         self.line = Line()  # what earlier statements made or wrote, for later ones
+        self.cwd: str | None = None  # the line's own working directory
+        self.root: str | None = None  # its project's top, found on the first git unit
 
     def run(
         self, text: str, context: str, scope: Scope, depth: int, payload: bool
@@ -314,7 +321,23 @@ class _Session:
             cdpath=self.cdpath,
             scripts=None if payload else self.script,
             line=self.line,
+            repository=None if payload else self.repository,
         )
+
+    def repository(self, finding: Finding, base: str | None) -> Floor | None:
+        """The floor of a git unit run in ``base``: a repository it would use inside the
+        project that is not the project's own (ADR 0040)."""
+        cwd = self.cwd
+        if cwd is None or cwd[:1] != "/":
+            return None
+        if self.root is None:
+            from clearance.intent.boundary import project_root
+
+            self.root = project_root(cwd, self.home)
+        from clearance.intent.shell.git_discovery import repository_floor
+
+        return repository_floor(finding, base, self.root, self.home, self.line.written,
+                                self.home_ok)  # fmt: skip
 
     def script(
         self, text: str, base: str | None, depth: int
