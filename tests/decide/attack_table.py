@@ -1093,8 +1093,11 @@ NESTED_REPOSITORIES: list[tuple[str, str, str]] = [
     ("zsh -lc 'cd fixtures/bare && git log'", "ask", "ask"),
     ("git -C .git/modules/../../stash log", "stop", "ask"),
     # the line makes the layout first: nothing is on disk yet
-    ("mkdir -p nb/objects nb/refs && echo 'ref: refs/heads/main' > nb/HEAD && git -C nb log",
-     "stop", "ask"),
+    (
+        "mkdir -p nb/objects nb/refs && echo 'ref: refs/heads/main' > nb/HEAD && git -C nb log",
+        "stop",
+        "ask",
+    ),
     ("cp -r /tmp/t nb && cd nb && git status", "stop", "ask"),
     # writes that make one: a config beside a HEAD, a HEAD beside a config, a `.git` file
     ("echo '[core]' > fixtures/bare/config", "ask", "ask"),

@@ -24,7 +24,7 @@ from clearance.intent.shell.unit import Unit
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Sequence
     from types import ModuleType
 
     from clearance.intent.sentinel import Floor
@@ -324,9 +324,11 @@ class _Session:
             repository=None if payload else self.repository,
         )
 
-    def repository(self, finding: Finding, base: str | None) -> Floor | None:
-        """The floor of a git unit run in ``base``: a repository it would use inside the
-        project that is not the project's own (ADR 0040)."""
+    def repository(
+        self, finding: Finding, base: str | None, tokens: Sequence[PathToken]
+    ) -> Floor | None:
+        """The floor of a git unit run in ``base`` after the path ``tokens`` of its line: a
+        repository it would use inside the project that is not the project's own (ADR 0040)."""
         cwd = self.cwd
         if cwd is None or cwd[:1] != "/":
             return None
@@ -336,8 +338,11 @@ class _Session:
             self.root = project_root(cwd, self.home)
         from clearance.intent.shell.git_discovery import repository_floor
 
-        return repository_floor(finding, base, self.root, self.home, self.line.written,
-                                self.home_ok)  # fmt: skip
+        # What earlier statements write, and every path they name but do not only read (a
+        # directory `mkdir` makes is no file written, but it makes a repository's layout).
+        made = [(t.path, t.raw) for t in tokens if t.effect != "read"]
+        written = [*self.line.written, *made] if made else self.line.written
+        return repository_floor(finding, base, self.root, self.home, written, self.home_ok)
 
     def script(
         self, text: str, base: str | None, depth: int

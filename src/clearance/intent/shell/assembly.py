@@ -53,7 +53,7 @@ if TYPE_CHECKING:
     Payloads = Callable[[str, Statement, int], list[Unit]]
     Programs = Callable[[Statement, int, bool], tuple[list[Unit], list[PathToken]]]
     Scripts = Callable[[str, str | None, int], tuple[list[Unit], list[PathToken]] | None]
-    Repository = Callable[[Finding, str | None], Floor | None]
+    Repository = Callable[[Finding, str | None, Sequence[PathToken]], Floor | None]
 
 __all__ = ["Assembly"]
 
@@ -290,7 +290,7 @@ class Assembly:
             if floor is None:
                 floor = finding.floor
             if floor is None and finding.discovers and self.repository is not None:
-                floor = self.repository(finding, base)  # ADR 0040
+                floor = self.repository(finding, base, self.tokens)  # ADR 0040
         variable: tuple[Floor | None, str | None] = (None, None)
         if self.variables.names or stmt.assigns:
             variable = self.variables.floor(stmt, level)

@@ -302,6 +302,8 @@ def _git(finding: Finding, words: Sequence[Word], values: Values) -> None:
                 word = words[i - 1]
                 if arg is None and not eq and word.segs is not None and word.raw[:2] == "~/":
                     finding.paths.append(word.raw)  # `-C ~/x`: the home is expanded later
+                    if name == "-C":
+                        finding.chdirs.append(word.raw)
                 elif arg is None:
                     finding.runs(f"passes {name} with a computed directory")
                 else:
