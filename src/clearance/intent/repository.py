@@ -20,7 +20,7 @@ from __future__ import annotations
 import os
 from stat import S_ISDIR, S_ISREG
 
-from clearance.intent.path import canonicalize, is_within, lexists
+from clearance.intent.path import canonical_cwd, canonicalize, is_within, lexists
 
 __all__ = ["foreign_repository", "git_directory"]
 
@@ -42,7 +42,7 @@ def foreign_repository(
         if found is None or not is_within(found, root) or _owned(found, own):
             return None  # none (git refuses to run), outside the project, or the project's
         return git_dir
-    probe = canonicalize(start)  # git's own working directory: links resolved, as chdir does
+    probe = canonical_cwd(start)  # git's own working directory: links resolved, as chdir does
     if not is_within(probe, root):
         return None
     if own is None:
@@ -98,6 +98,30 @@ def _own(root: str, home: str) -> tuple[str, ...] | None:
     the working directory an earlier command moved to would otherwise take a planted
     ``sub/.git`` for the project's own."""
     entry = root + "/.git"
+    try:
+        status = os.lstat(entry)
+    except (OSError, ValueError):
+        return ()
+    if S_ISDIR(status.st_mode):  # an ordinary checkout: no link, no file to read
+        common = _common(entry)
+        if common is None:
+            return None
+        return (entry,) if common == entry else (entry, common)
+    # A gitfile (a linked worktree, a submodule) or a link: remembered while the entry is the
+    # same file, unchanged (a process deciding many calls reads it once).
+    key = (root, home, status.st_ino, status.st_mtime_ns, status.st_size)
+    if key in _OWN:
+        return _OWN[key]
+    if len(_OWN) >= 64:
+        _OWN.clear()
+    found = _OWN[key] = _own_of(entry, root, home)
+    return found
+
+
+_OWN: dict[tuple[str, str, int, int, int], tuple[str, ...] | None] = {}
+
+
+def _own_of(entry: str, root: str, home: str) -> tuple[str, ...] | None:
     found = git_directory(entry) if root != "/" else None
     if found is None:
         return ()

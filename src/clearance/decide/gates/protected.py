@@ -79,8 +79,8 @@ def _layout(fact: PathFact, leaf: str, written: set[str], tool: str) -> GateResu
     path = fact.canonical or fact.path or ""
     directory = path.rpartition("/")[0]
     if leaf == ".git":
-        if directory == fact.boundary:
-            return None  # the project's own
+        if directory == fact.boundary and fact.direction != "write":
+            return None  # the project's own, read and copied (`cp -r .git /tmp/b`)
     elif not any(lexists(f"{directory}/{o}") or f"{directory}/{o}" in written
                for o in _LAYOUT[leaf]):  # fmt: skip
         return None

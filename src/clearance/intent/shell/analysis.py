@@ -244,6 +244,18 @@ def _load_tree() -> tuple[ModuleType, type[Walk]]:
     return _TREE[0]
 
 
+# git's repository discovery and the project's top, imported on the first git unit.
+_GIT: list[tuple[Callable[..., Floor | None], Callable[[str, str], str]]] = []
+
+
+def _load_git() -> tuple[Callable[..., Floor | None], Callable[[str, str], str]]:
+    from clearance.intent.boundary import project_root
+    from clearance.intent.shell.git_discovery import repository_floor
+
+    _GIT[:] = [(repository_floor, project_root)]
+    return _GIT[0]
+
+
 class _Session:
     """Shared settings of one analysis, including recursive payload and salvage parses."""
 
@@ -332,12 +344,9 @@ class _Session:
         cwd = self.cwd
         if cwd is None or cwd[:1] != "/":
             return None
+        repository_floor, project_root = _GIT[0] if _GIT else _load_git()
         if self.root is None:
-            from clearance.intent.boundary import project_root
-
             self.root = project_root(cwd, self.home)
-        from clearance.intent.shell.git_discovery import repository_floor
-
         # What earlier statements write, and every path they name but do not only read (a
         # directory `mkdir` makes is no file written, but it makes a repository's layout).
         made = [(t.path, t.raw) for t in tokens if t.effect != "read"]
