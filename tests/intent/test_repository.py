@@ -9,6 +9,8 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from clearance.intent.path import canonicalize
 from clearance.intent.repository import foreign_repository
@@ -221,3 +223,36 @@ def test_an_unknown_directory_leaves_it_to_the_unknown_paths(world: tuple[Path, 
     assert _floor("git -C fixtures/bare log", proj, home) == NESTED_REPOSITORY
     units = analyze("git -C fixtures/bare log", cwd=None, home=str(home)).units
     assert all(u.floor is None for u in units)
+
+
+@settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(gitfile=st.binary(max_size=64), commondir=st.binary(max_size=64))
+def test_any_gitfile_or_commondir_is_read_without_raising_and_never_trusted_blindly(
+    tmp_path: Path, gitfile: bytes, commondir: bytes
+) -> None:
+    """Whatever a planted `.git` file and `commondir` hold, the answer is a repository to ask
+    about, or the project's own only when they lead there."""
+    proj = tmp_path / "p"
+    if not (proj / ".git").exists():
+        _layout(proj / ".git")
+    sub = proj / "sub"
+    shutil.rmtree(sub, ignore_errors=True)
+    sub.mkdir()
+    (sub / ".git").write_bytes(gitfile)
+    (proj / ".git" / "commondir").unlink(missing_ok=True)
+    root = canonicalize(str(proj))
+    assert foreign_repository(str(sub), root, str(tmp_path)) == root + "/sub/.git" or (
+        gitfile.startswith(b"gitdir:") and b"\0" not in gitfile
+    )
+    target = tmp_path / "t"
+    shutil.rmtree(target, ignore_errors=True)
+    _layout(target)
+    (target / "commondir").write_bytes(commondir)
+    (sub / ".git").write_text(f"gitdir: {target}\n")
+    found = foreign_repository(str(sub), root, str(tmp_path))
+    assert found in (None, root + "/sub/.git")
+    if found is None:  # trusted only when the commondir leads to the project's own
+        named = os.path.join(target, commondir.decode().strip())
+        assert canonicalize(named) == canonicalize(str(proj / ".git"))
