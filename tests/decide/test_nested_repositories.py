@@ -4,17 +4,17 @@ makes one (a ``config`` beside a ``HEAD``, a ``.git`` file) — those through yo
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
+from test_run_later_files import _check
 
-from clearance.decide.engine import Engine
 from clearance.decide.grant import Grant, GrantStore
-from clearance.intent.call import ToolCall
 from clearance.intent.sentinel import NESTED_REPOSITORY, RUNS_LATER
 
-PERMISSIVE = {"permission": {"*": "allow", "bash": "allow", "external_directory": "allow"}}
+if TYPE_CHECKING:
+    from conftest import World
 
 
 def _layout(where: Path) -> None:
@@ -24,9 +24,8 @@ def _layout(where: Path) -> None:
 
 
 @pytest.fixture
-def project(tmp_path: Path) -> tuple[Path, dict[str, str]]:
-    home = tmp_path / "home"
-    proj = home / "proj"
+def project(world: World) -> tuple[Path, dict[str, str]]:
+    proj = world.home / "proj"
     _layout(proj / ".git")
     (proj / ".git" / "config").write_text("[core]\n")
     (proj / "src").mkdir()
@@ -36,22 +35,7 @@ def project(tmp_path: Path) -> tuple[Path, dict[str, str]]:
     _layout(proj / ".git" / "modules" / "mod")
     (proj / "mod").mkdir()
     (proj / "mod" / ".git").write_text("gitdir: ../.git/modules/mod\n")
-    env = {
-        "HOME": str(home),
-        "XDG_CONFIG_HOME": str(tmp_path / "config"),
-        "CLEARANCE_HOME": str(tmp_path / "state"),
-    }
-    return proj, env
-
-
-def _check(
-    proj: Path, env: dict[str, str], tool: str, value: object, **kw: object
-) -> tuple[str, str]:
-    grants = kw.pop("grants", None)
-    engine = Engine.load(cwd=str(proj), policy=json.dumps(PERMISSIVE), env=env, **kw)  # type: ignore[arg-type]
-    engine.grants = grants  # type: ignore[assignment]
-    found = engine.check(ToolCall(tool, value, str(proj), session="s1"))
-    return found.action, found.reason
+    return proj, world.env
 
 
 MAKES = [
