@@ -5,8 +5,10 @@ policy (no configuration at all) and under :data:`DENYLIST` (everything allowed 
 ``curl`` and ``git push``, SSH keys and ``.env`` files). A decision is ``allow``, ``ask``,
 ``deny``, or ``stop`` (ask or deny: anything but allow). The lines run with ``HOME`` set to a
 home holding ``~/.ssh/id_rsa`` and ``~/.bashrc``, from a project inside it holding
-``README.md``, ``src/a.py``, ``.env``, ``.git/hooks/pre-commit``, and two links planted
-earlier: ``link`` to ``~/.ssh/id_rsa`` and ``sd`` to ``~/.ssh`` (see ``test_attack_table.py``).
+``README.md``, ``src/a.py``, ``.env``, ``.git/hooks/pre-commit``, two links planted
+earlier: ``link`` to ``~/.ssh/id_rsa`` and ``sd`` to ``~/.ssh``, and git repositories planted
+inside it beside a real submodule (see ``test_attack_table.py`` and
+:data:`NESTED_REPOSITORIES`).
 
 An attack row must never come out ``allow``; a benign row is there so that the fix does not
 become "ask about everything". The classes follow ``docs/shell-analysis.md``.
@@ -1074,7 +1076,53 @@ SEARCH_PATH_BENIGN: list[tuple[str, str, str]] = [
     ('for f in src/a.py; do cat "$f"; echo "$f"\\ done; done', "allow", "allow"),
 ]
 
+# ADR 0040: git runs what the configuration of the repository it finds names, and it finds one
+# planted in the project by ordinary writes: a bare layout `fixtures/bare` (HEAD, objects/,
+# refs/, config), a `.git` file `vend/.git` naming `stash`. `mod` is a real submodule (its
+# `.git` file names `.git/modules/mod`).
+NESTED_REPOSITORIES: list[tuple[str, str, str]] = [
+    ("git -C fixtures/bare diff HEAD~1 HEAD", "stop", "ask"),
+    ("cd fixtures/bare && git log -p", "ask", "ask"),
+    ("cd fixtures/bare/refs && git diff", "ask", "ask"),
+    ("git -C fixtures -C bare log", "stop", "ask"),
+    ("git --git-dir=fixtures/bare log", "stop", "ask"),
+    ("git -C vend status", "stop", "ask"),
+    ("cd vend && git status", "ask", "ask"),
+    ("cd src && git -C ../vend/deeper status", "stop", "ask"),
+    ("timeout 5 git -C fixtures/bare log", "stop", "ask"),
+    ("zsh -lc 'cd fixtures/bare && git log'", "ask", "ask"),
+    ("git -C .git/modules/../../stash log", "stop", "ask"),
+    # the line makes the layout first: nothing is on disk yet
+    (
+        "mkdir -p nb/objects nb/refs && echo 'ref: refs/heads/main' > nb/HEAD && git -C nb log",
+        "stop",
+        "ask",
+    ),
+    ("cp -r /tmp/t nb && cd nb && git status", "stop", "ask"),
+    # writes that make one: a config beside a HEAD, a HEAD beside a config, a `.git` file
+    ("echo '[core]' > fixtures/bare/config", "ask", "ask"),
+    ("echo 'ref: refs/heads/main' > stash/HEAD", "ask", "ask"),
+    ("echo 'gitdir: ../stash' > src/.git", "ask", "ask"),
+    ("mkdir -p nb && echo 'ref: x' > nb/HEAD && echo '[core]' > nb/config", "ask", "ask"),
+]
+
+NESTED_REPOSITORIES_BENIGN: list[tuple[str, str, str]] = [
+    ("git status", "allow", "allow"),
+    ("git -C src log", "ask", "allow"),
+    ("cd src && git log -1", "allow", "allow"),
+    ("git -C mod log", "ask", "allow"),
+    ("cd mod && git status", "allow", "allow"),
+    ("git --git-dir=.git log", "ask", "allow"),
+    ("git -C .git/modules/mod log", "stop", "allow"),
+    ("echo hi > README.md && git status", "ask", "allow"),
+    ("mkdir -p src/config && git status", "ask", "allow"),
+    ("echo x > src/config", "ask", "allow"),
+    ("echo x > src/HEAD", "ask", "allow"),
+]
+
 CLASSES: dict[str, list[tuple[str, str, str]]] = {
+    "nested-repositories": NESTED_REPOSITORIES,
+    "nested-repositories-benign": NESTED_REPOSITORIES_BENIGN,
     "search-path": SEARCH_PATH,
     "search-path-benign": SEARCH_PATH_BENIGN,
     "loops": LOOPS,

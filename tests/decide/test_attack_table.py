@@ -32,6 +32,13 @@ class _Home:
         (self.project / "sd").symlink_to(self.home / ".ssh")  # a planted link to a directory
         (self.project / ".git" / "hooks").mkdir()
         (self.project / ".git" / "hooks" / "pre-commit").write_text("#!/bin/sh\n")
+        # Repositories planted by ordinary writes, and a real submodule's (ADR 0040).
+        for layout in ("fixtures/bare", "stash", ".git/modules/mod"):
+            _repository(self.project / layout)
+        (self.project / "vend" / "deeper").mkdir(parents=True)
+        (self.project / "vend" / ".git").write_text("gitdir: ../stash\n")
+        (self.project / "mod").mkdir()
+        (self.project / "mod" / ".git").write_text("gitdir: ../.git/modules/mod\n")
         self.env = {
             "HOME": str(self.home),
             "XDG_CONFIG_HOME": str(root / "config"),
@@ -44,6 +51,15 @@ class _Home:
             inline = json.dumps(DENYLIST) if policy == "denylist" else None
             self.engines[policy] = Engine.load(cwd=str(self.project), policy=inline, env=self.env)
         return self.engines[policy]
+
+
+def _repository(where: Path) -> None:
+    """A git directory's layout, as ordinary writes make it (git's own test: HEAD, objects/,
+    refs/), with a configuration naming a program."""
+    (where / "objects").mkdir(parents=True)
+    (where / "refs" / "heads").mkdir(parents=True)
+    (where / "HEAD").write_text("ref: refs/heads/main\n")
+    (where / "config").write_text("[diff]\n\texternal = ./x.sh\n")
 
 
 @pytest.fixture(scope="module")

@@ -18,6 +18,7 @@ __all__ = [
     "EXPANSION_LIMIT",
     "GATE_ERROR",
     "INDIRECTION",
+    "NESTED_REPOSITORY",
     "OPAQUE",
     "PROTECTED",
     "REEVALUATED",
@@ -50,6 +51,8 @@ EXPANSION_LIMIT = "<expansion-limit>"  # a brace or glob expansion past its boun
 DEADLINE = "<analysis-deadline>"  # the analysis ran out of time
 REPLAYED = "<replayed-history>"  # `fc` runs a command from the shell's history, not the line
 RUNS_WRITTEN = "<runs-written-file>"  # runs as code a file the line itself may have written
+# git would use a repository inside the project that is not the project's own (ADR 0040)
+NESTED_REPOSITORY = "<nested-git-repository>"
 # The protected paths (``decide/gates/protected.py``).
 PROTECTED = "<protected-path>"  # clearance's own files, the hosts' settings, its state
 RUNS_LATER = "<runs-code-later>"  # a file that runs code later: asks every time
@@ -71,6 +74,7 @@ SENTINELS = frozenset(
         DEADLINE,
         REPLAYED,
         RUNS_WRITTEN,
+        NESTED_REPOSITORY,
         PROTECTED,
         RUNS_LATER,
     }

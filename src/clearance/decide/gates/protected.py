@@ -28,15 +28,18 @@ def protected_gate(
     """``volumes``: how the volumes compare names (default: probed on this machine); where a
     volume folds case, or may, ``.GIT/hooks/x`` is ``.git/hooks/x``."""
     out: list[GateResult] = []
+    written: set[str] | None = None  # what the call writes, for a repository's layout
     for fact in facts:
         direction = fact.direction
         low = lowered(protected, fact.aliases)
+        matched = False
         for surface in _SURFACES[direction]:
             rule = protected.evaluate(surface, fact.aliases)
             if low is not None:
                 rule = folded(protected, surface, fact.aliases, low, rule, volumes)
             if rule.origin != "protected":
                 continue  # nothing protected matched: the universal fallback
+            matched = True
             runs_later = rule.action == "ask" and surface == "protected_write"
             sentinel = RUNS_LATER if runs_later else PROTECTED
             shown = fact.raw if fact.path is None else fact.path
@@ -46,7 +49,50 @@ def protected_gate(
             out.append(GateResult("protected", surface, shown, rule.action, rule, message,
                                   sentinel, values=fact.aliases))  # fmt: skip
             break
+        if matched or direction == "read" or fact.path is None:
+            continue
+        leaf = fact.path.rpartition("/")[2]
+        if leaf in _LAYOUT:
+            if written is None:
+                written = {f.canonical or f.path for f in facts if f.direction != "read" and f.path}
+            found = _layout(fact, leaf, written, tool)
+            if found is not None:
+                out.append(found)
     return out
+
+
+# A file that, beside the other file named here, makes its directory a git repository git
+# finds from there, whose configuration names programs it runs; a `.git` anywhere but the
+# project's own top does so alone (a gitfile names the directory git uses) (ADR 0040).
+_LAYOUT = {"config": ("HEAD",), "commondir": ("HEAD",), "HEAD": ("config", "commondir"),
+           ".git": ()}  # fmt: skip
+
+
+def _layout(fact: PathFact, leaf: str, written: set[str], tool: str) -> GateResult | None:
+    """The ask for a write of ``config`` or ``commondir`` beside a ``HEAD`` (or the reverse),
+    on disk or written by the same call, or of a ``.git`` other than the project's own: the
+    configuration of a git repository, which git uses when it runs in that directory."""
+    from clearance.intent.path import lexists
+    from clearance.policy.protected import RUNS_LATER_REASON
+    from clearance.policy.rule import Rule
+
+    path = fact.canonical or fact.path or ""
+    directory = path.rpartition("/")[0]
+    if leaf == ".git":
+        if directory == fact.boundary and fact.direction != "write":
+            return None  # the project's own, read and copied (`cp -r .git /tmp/b`)
+    elif not any(lexists(f"{directory}/{o}") or f"{directory}/{o}" in written
+               for o in _LAYOUT[leaf]):  # fmt: skip
+        return None
+    surface = "protected_write"
+    rule = Rule(surface, f"*/{leaf}", "ask", "protected", RUNS_LATER_REASON)
+    shown = fact.path or fact.raw
+    message = (
+        f'Needs approval: {VERBS[fact.direction]} "{shown}" by {tool} is protected: it makes '
+        f"a git repository of its directory; {RUNS_LATER_REASON} ({RUNS_LATER})"
+    )
+    return GateResult("protected", surface, shown, "ask", rule, message, RUNS_LATER,
+                      values=fact.aliases)  # fmt: skip
 
 
 _SURFACES = {

@@ -24,9 +24,11 @@ from clearance.intent.shell.unit import Unit
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Sequence
     from types import ModuleType
 
+    from clearance.intent.sentinel import Floor
+    from clearance.intent.shell.hazards import Finding
     from clearance.intent.shell.statement import Statement
     from clearance.intent.shell.token import PathToken
     from clearance.intent.shell.walk import Walk
@@ -178,6 +180,7 @@ def _analyze(command: str, cwd: str | None, home: str, exists: Callable[[str], b
     pwd_ok = not reassigns(command, "PWD")
     home = home.rstrip("/") or "/"
     session = _Session(home, not home_reassigned, pwd_ok, _memo(exists))
+    session.cwd = cwd
     # `cd name` searches CDPATH first when it is set, in the line or inherited.
     session.cdpath = "CDPATH" in command or _inherits_cdpath()
     asm, comments_only, _ = session.run(command, "", Scope(None, normalise_cwd(cwd)), 0, False)
@@ -189,6 +192,7 @@ def _analyze(command: str, cwd: str | None, home: str, exists: Callable[[str], b
         # name it makes known from its start.
         again = _Session(home, not home_reassigned, pwd_ok, session.exists)
         again.cdpath = session.cdpath
+        again.cwd = cwd
         again.line.aliases = list(made.aliases)
         again.line.overflow = made.overflow
         asm, comments_only, _ = again.run(command, "", Scope(None, normalise_cwd(cwd)), 0, False)
@@ -240,10 +244,23 @@ def _load_tree() -> tuple[ModuleType, type[Walk]]:
     return _TREE[0]
 
 
+# git's repository discovery and the project's top, imported on the first git unit.
+_GIT: list[tuple[Callable[..., Floor | None], Callable[[str, str], str]]] = []
+
+
+def _load_git() -> tuple[Callable[..., Floor | None], Callable[[str, str], str]]:
+    from clearance.intent.boundary import project_root
+    from clearance.intent.shell.git_discovery import repository_floor
+
+    _GIT[:] = [(repository_floor, project_root)]
+    return _GIT[0]
+
+
 class _Session:
     """Shared settings of one analysis, including recursive payload and salvage parses."""
 
-    __slots__ = ("cdpath", "exists", "home", "home_ok", "line", "nests", "pwd_ok", "salvages")
+    __slots__ = ("cdpath", "cwd", "exists", "home", "home_ok", "line", "nests", "pwd_ok", "root",
+                 "salvages")  # fmt: skip
 
     def __init__(self, home: str, home_ok: bool, pwd_ok: bool, exists: Callable[[str], bool]):
         self.cdpath = False  # CDPATH may be set: `cd name` may go elsewhere than ./name
@@ -254,6 +271,8 @@ class _Session:
         self.salvages = 0
         self.nests = 0
         self.line = Line()  # what earlier statements made or wrote, for later ones
+        self.cwd: str | None = None  # the line's own working directory
+        self.root: str | None = None  # its project's top, found on the first git unit
 
     def run(
         self, text: str, context: str, scope: Scope, depth: int, payload: bool
@@ -314,7 +333,25 @@ class _Session:
             cdpath=self.cdpath,
             scripts=None if payload else self.script,
             line=self.line,
+            repository=None if payload else self.repository,
         )
+
+    def repository(
+        self, finding: Finding, base: str | None, tokens: Sequence[PathToken]
+    ) -> Floor | None:
+        """The floor of a git unit run in ``base`` after the path ``tokens`` of its line: a
+        repository it would use inside the project that is not the project's own (ADR 0040)."""
+        cwd = self.cwd
+        if cwd is None or cwd[:1] != "/":
+            return None
+        repository_floor, project_root = _GIT[0] if _GIT else _load_git()
+        if self.root is None:
+            self.root = project_root(cwd, self.home)
+        # What earlier statements write, and every path they name but do not only read (a
+        # directory `mkdir` makes is no file written, but it makes a repository's layout).
+        made = [(t.path, t.raw) for t in tokens if t.effect != "read"]
+        written = [*self.line.written, *made] if made else self.line.written
+        return repository_floor(finding, base, self.root, self.home, written, self.home_ok)
 
     def script(
         self, text: str, base: str | None, depth: int

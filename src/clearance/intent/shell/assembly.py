@@ -53,6 +53,7 @@ if TYPE_CHECKING:
     Payloads = Callable[[str, Statement, int], list[Unit]]
     Programs = Callable[[Statement, int, bool], tuple[list[Unit], list[PathToken]]]
     Scripts = Callable[[str, str | None, int], tuple[list[Unit], list[PathToken]] | None]
+    Repository = Callable[[Finding, str | None, Sequence[PathToken]], Floor | None]
 
 __all__ = ["Assembly"]
 
@@ -97,6 +98,7 @@ class Assembly:
         "payloads",
         "programs",
         "project",
+        "repository",
         "scripts",
         "tokens",
         "units",
@@ -116,8 +118,10 @@ class Assembly:
         cdpath: bool = False,
         scripts: Scripts | None = None,
         line: Line | None = None,
+        repository: Repository | None = None,
     ) -> None:
         self.home = home
+        self.repository = repository  # the floor of git's repository, from where it runs
         self.scripts = scripts  # reads a shell's literal script as typed commands, or None
         self.cdpath = cdpath  # CDPATH may be set: `cd name` may not go to ./name
         self.home_ok = home_ok
@@ -285,6 +289,8 @@ class Assembly:
                 canonical = finding.folded
             if floor is None:
                 floor = finding.floor
+            if floor is None and finding.discovers and self.repository is not None:
+                floor = self.repository(finding, base, self.tokens)  # ADR 0040
         variable: tuple[Floor | None, str | None] = (None, None)
         if self.variables.names or stmt.assigns:
             variable = self.variables.floor(stmt, level)

@@ -26,8 +26,11 @@ class Finding:
     """What the knowledge base found in one unit (see :mod:`clearance.intent.shell.hazards`)."""
 
     __slots__ = (
+        "chdirs",
+        "discovers",
         "floor",
         "folded",
+        "git_dir",
         "listed",
         "paths",
         "payloads",
@@ -46,6 +49,11 @@ class Finding:
         # files read whose names come from a list the line does not show (`sort --files0-from`)
         self.listed: list[str] = []
         self.folded: str | None = None
+        # git: it finds a repository from its directory after `-C` (``chdirs``, in order) or
+        # is given one (``git_dir``), whose configuration names programs it runs (ADR 0040).
+        self.discovers = False
+        self.chdirs: list[str] = []
+        self.git_dir: str | None = None
 
     def runs(self, why: str, payload: str | None = None) -> None:
         """The option runs a command: floor the unit; a literal command is a payload too."""
@@ -77,6 +85,7 @@ class Finding:
             or self.paths
             or self.listed
             or self.folded
+            or self.discovers
         )
 
 

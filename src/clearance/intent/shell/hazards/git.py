@@ -271,6 +271,7 @@ _GIT_OBJECT_READERS = frozenset({"show", "cat-file", "diff", "archive", "grep", 
 
 def _git(finding: Finding, words: Sequence[Word], values: Values) -> None:
     """git(1) OPTIONS and git-config(1); gtfobins: git."""
+    finding.discovers = True
     i = 1
     count = len(values)
     while i < count:
@@ -301,10 +302,16 @@ def _git(finding: Finding, words: Sequence[Word], values: Values) -> None:
                 word = words[i - 1]
                 if arg is None and not eq and word.segs is not None and word.raw[:2] == "~/":
                     finding.paths.append(word.raw)  # `-C ~/x`: the home is expanded later
+                    if name == "-C":
+                        finding.chdirs.append(word.raw)
                 elif arg is None:
                     finding.runs(f"passes {name} with a computed directory")
                 else:
                     finding.paths.append(arg)
+                    if name == "-C":
+                        finding.chdirs.append(arg)
+                    elif name == "--git-dir":
+                        finding.git_dir = arg
             continue
         if value in _GIT_FLAGS:
             i += 1
