@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import run
+from clearance.intent.shell import analyze
+from conftest import CWD, HOME, run
 
 
 @pytest.mark.parametrize(
@@ -79,3 +80,22 @@ def test_spellings_never_repeat_the_text() -> None:
     for command in ("ls", "rm /etc/x", "~", "cat /home/me"):
         for unit in run(command).units:
             assert unit.text not in unit.spellings
+
+
+def test_a_shells_script_is_no_path_operand() -> None:
+    # The `-c` script is a string of commands: never spelled as a path nor looked up on disk,
+    # even where an entry of that name exists (`notes` here); its commands get their own.
+    asked: list[str] = []
+
+    def probe(path: str) -> bool:
+        asked.append(path)
+        return path in ("/work/proj/notes", "/work/proj/cat notes")
+
+    for shell in ("bash -c", "/bin/zsh -lc", "sh -ec"):
+        asked.clear()
+        units = analyze(f"{shell} 'cat notes'", cwd=CWD, home=HOME, exists=probe).units
+        assert units[0].spellings == ()
+        assert units[1].spellings == ("cat /work/proj/notes",)
+        assert "/work/proj/cat notes" not in asked
+    # A shell's other operands are still spelled: `bash notes` runs the file `notes`.
+    assert run("bash notes").units[0].spellings == ("bash /work/proj/notes",)

@@ -235,6 +235,7 @@ class Assembly:
         executed: str | None = None
         exemption: Exemption | None = None
         script = None
+        script_at = 0  # the index of a shell's `-c` script among the words (0: none)
         if found is not None:  # a wrapper: follow its layers to the command it runs
             peeled = peel(words, stmt.writes, found)
             executed, exemption = peeled.executed, peeled.exemption
@@ -249,6 +250,7 @@ class Assembly:
                 literal_script = _SCRIPT[0] if _SCRIPT else _load_script()
                 text_of = literal_script(basename(words[0].value or ""), words, found)
                 if text_of is not None:
+                    script_at = found.start or 0
                     script = self.scripts(text_of, base, self.depth + 1)
                     if script is not None:
                         exemption = "shell-script"
@@ -278,7 +280,7 @@ class Assembly:
             self.made.extend(made(words, base, lambda w: self.paths.expand(w, base)))
         extra: tuple[str, ...] = ()
         if self.project:
-            extra = spellings(text, words, base, self.home, self.home_ok, self.exists)
+            extra = spellings(text, words, base, self.home, self.home_ok, self.exists, script_at)
         finding = None
         if name is not None and (basename(name) if "/" in name else name) in KNOWLEDGE:
             # The knowledge base loads only for the lines that need it, then stays.

@@ -134,12 +134,20 @@ def _spans(text: str) -> list[tuple[int, int, str | None]] | None:
         return [(0, n, None)]
     spans: list[tuple[int, int, str | None]] = []
     start = 0
+    # The next `|`, `&` and `;` at or after `i` (-1: none left), found by `str.find`.
+    bar, amp, semi = text.find("|"), text.find("&"), text.find(";")
     i = 0
-    while i < n:
+    while True:
+        if 0 <= bar < i:
+            bar = text.find("|", i)
+        if 0 <= amp < i:
+            amp = text.find("&", i)
+        if 0 <= semi < i:
+            semi = text.find(";", i)
+        i = min(bar if bar >= 0 else n, amp if amp >= 0 else n, semi if semi >= 0 else n)
+        if i >= n:
+            break
         ch = text[i]
-        if ch != "|" and ch != "&" and ch != ";":
-            i += 1
-            continue
         nxt = text[i + 1] if i + 1 < n else ""
         if ch == "|":
             if nxt == "&":

@@ -40,6 +40,14 @@ _WORD_STOPS = frozenset(" \t\n;|&()<>'\"`")
 # and the clobbering redirects test); any other character only ends a word or not.
 _MARKS = frozenset("\\'\"$`()!*<&=^#~")
 _WORD_ENDS = frozenset(" \t\n;|")
+# Each character as zsh_reads_as_bash's scan sees it, one for one: a mark \x01, a word end
+# \x02, `-` or `r` (a command word of zsh's, at the start of a word) \x03, anything else as it
+# is (those three themselves \x00), so `str.find` can skip what no branch looks at.
+_KINDS = str.maketrans(
+    {"\x01": "\x00", "\x02": "\x00", "\x03": "\x00", "-": "\x03", "r": "\x03"}
+    | dict.fromkeys(_MARKS, "\x01")
+    | dict.fromkeys(_WORD_ENDS, "\x02")
+)
 # Reserved words after which the next word is a command word again.
 _RESERVED = frozenset({"if", "then", "else", "elif", "do", "while", "until", "!", "{", "time"})
 # Characters that make a parameter expansion: zsh reads `$name[…]` as a subscript and
@@ -94,6 +102,7 @@ def zsh_reads_as_bash(script: str) -> bool:
     if code is None:
         return False
     script = code
+    kinds = script.translate(_KINDS)
     size = len(script)
     i = 0
     double = False
@@ -102,12 +111,21 @@ def zsh_reads_as_bash(script: str) -> bool:
     while i < size:
         ch = script[i]
         if ch not in _MARKS:  # a character no branch below looks at (most of them)
+            # Up to the next mark, nothing is looked at but a command word `-` or `r`.
+            mark = kinds.find("\x01", i)
+            if mark < 0:
+                mark = size
             if double:
-                i += 1
+                i = mark
                 continue
             if not start or (ch != "-" and ch != "r"):  # not a command word `-` or `r` either
-                start = ch in _WORD_ENDS
-                i += 1
+                word = kinds.find("\x02\x03", i, mark)  # a `-` or `r` after a word end
+                if word >= 0:
+                    i = word + 1
+                    start = True
+                    continue
+                start = kinds[mark - 1] == "\x02"  # whether the last one skipped ends a word
+                i = mark
                 continue
         nxt = script[i + 1] if i + 1 < size else ""
         if ch == "\\":

@@ -29,9 +29,12 @@ def spellings(
     home: str,
     home_ok: bool,
     exists: Callable[[str], bool],
+    script: int = 0,
 ) -> tuple[str, ...]:
-    """The extra spellings of the unit ``text`` made of ``words`` (never ``text`` itself)."""
-    spelled = _absolute(words, base, exists) if len(words) > 1 else None
+    """The extra spellings of the unit ``text`` made of ``words`` (never ``text`` itself).
+    ``script``: the index of a shell's ``-c`` script among ``words`` (0: none), a string of
+    commands and no path operand, so never spelled as one (nor looked up on disk)."""
+    spelled = _absolute(words, base, exists, script) if len(words) > 1 else None
     if not (home_ok and home and text[:1] in ("~", "$", "/")):
         return () if spelled is None or spelled == text else (spelled,)
     out: list[str] = []
@@ -43,14 +46,16 @@ def spellings(
     return tuple(out)
 
 
-def _absolute(words: Sequence[Word], base: str | None, exists: Callable[[str], bool]) -> str | None:
+def _absolute(
+    words: Sequence[Word], base: str | None, exists: Callable[[str], bool], script: int
+) -> str | None:
     """``exists`` never raises (the analysis wraps it)."""
     parts: list[str] | None = None  # made at the first word that changes
     for i in range(1, len(words)):
         word = words[i]
         value = word.value
         replacement = None
-        if value and not word.glob and value[0] != "-" and "\n" not in value:
+        if value and not word.glob and value[0] != "-" and "\n" not in value and i != script:
             first = value[0]
             if "/" in value or path_shaped(value):
                 if first != "~":
