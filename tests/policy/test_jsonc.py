@@ -74,3 +74,16 @@ def test_arbitrary_text_either_parses_or_raises_a_jsonc_error(text: str) -> None
         parse(text)
     except JsoncError as exc:
         assert 0 <= exc.offset <= len(text)
+
+
+@given(
+    st.lists(st.sampled_from(['{"a": 1}', "\n", "  ", '"x"', "//c\n"]), max_size=30),
+    st.integers(-3, 200),
+)
+def test_a_documents_line_and_column_are_those_a_scan_of_the_text_finds(
+    parts: list[str], offset: int
+) -> None:
+    text = "{" + "".join(p for p in parts if p.strip() in ("", "//c")) + "}"
+    document = parse(text)
+    assert document.line_column(offset) == position_of(text, offset)[:2]
+    assert document.line_column(offset) == position_of(text, offset)[:2]  # the index, kept

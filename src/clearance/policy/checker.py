@@ -28,9 +28,7 @@ class Checker:
         self.rule_errors: list[ConfigError] = []
 
     def where(self, path: tuple[object, ...], *, key: bool = False) -> str:
-        from clearance.policy.errors import position_of
-
-        line, column, _ = position_of(self.doc.source, self.doc.offset(path, key=key))
+        line, column = self.doc.line_column(self.doc.offset(path, key=key))
         return f"{self.file}:{line}:{column}"
 
     def fail(self, message: str, path: tuple[object, ...], *, key: bool = False) -> ConfigError:

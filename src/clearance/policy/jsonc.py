@@ -34,7 +34,7 @@ class JsoncError(ValueError):
 class Document:
     """A parsed document: the value, and where each value and key starts (offsets by path)."""
 
-    __slots__ = ("keys", "source", "spans", "value")
+    __slots__ = ("_newlines", "keys", "source", "spans", "value")
 
     def __init__(
         self, value: Any, source: str, spans: dict[Path, int], keys: dict[Path, int]
@@ -43,6 +43,24 @@ class Document:
         self.source = source
         self.spans = spans
         self.keys = keys
+        self._newlines: list[int] | None = None
+
+    def line_column(self, offset: int) -> tuple[int, int]:
+        """1-based line and column of ``offset``: a search in the offsets of the newlines,
+        found once, so that naming where each of a file's rules stands costs no rescan."""
+        newlines = self._newlines
+        if newlines is None:
+            newlines = self._newlines = []
+            at = self.source.find("\n")
+            while at >= 0:
+                newlines.append(at)
+                at = self.source.find("\n", at + 1)
+        offset = max(0, min(offset, len(self.source)))
+        from bisect import bisect_left
+
+        before = bisect_left(newlines, offset)  # the newlines before the offset
+        start = newlines[before - 1] + 1 if before else 0
+        return before + 1, offset - start + 1
 
     def offset(self, path: Path, *, key: bool = False) -> int:
         """Where the value (or with ``key`` its key) at ``path`` starts, else its nearest parent."""
