@@ -10,8 +10,9 @@ loosens them.
   into (``~/.claude/settings.json``, ``~/.claude.json``, ``.claude/settings*.json``,
   ``.claude/agents/``, ``.claude/commands/``, ``.claude/hooks/``, ``.claude/skills/``,
   ``~/.claude/plugins/``, and the Codex and Gemini CLI equivalents: their rules, policies and
-  extensions). A write there is **denied**, by every tool; the reason tells the human how to
-  make the change themselves.
+  extensions; and for Qwen Code, Copilot CLI, Cursor, OpenCode and pi every file
+  ``clearance install`` writes a hook or plugin into). A write there is **denied**, by every
+  tool; the reason tells the human how to make the change themselves.
 * **Files that run code later** — shell start-up files, git configuration and hooks, git hook
   managers (husky, pre-commit, lefthook), MCP server definitions, editor and dev-container
   settings that start programs, npm and yarn configuration, Python ``.pth`` files,
@@ -69,6 +70,13 @@ _HOST_HOME = (
     "~/.gemini/settings.json",
     "~/.gemini/policies/*",
     "~/.gemini/extensions/*",  # an extension's MCP servers and hooks
+    "~/.qwen/settings.json",
+    "~/.copilot/settings.json",
+    "~/.cursor/hooks.json",
+    "~/.config/opencode/plugins/*",
+    "~/.config/opencode/plugin/*",
+    "~/.pi/agent/extensions/*",
+    "~/.pi/agent/settings.json",
 )
 _HOST_PROJECT = (
     "*/.claude/settings.json",
@@ -82,6 +90,13 @@ _HOST_PROJECT = (
     "*/.codex/rules/*",
     "*/.gemini/settings.json",
     "*/.gemini/extensions/*",
+    "*/.qwen/settings.json",
+    "*/.github/hooks/*",
+    "*/.cursor/hooks.json",
+    "*/.opencode/plugins/*",
+    "*/.opencode/plugin/*",
+    "*/.pi/extensions/*",
+    "*/.pi/settings.json",
 )
 _RUNS_LATER = (
     "~/.bashrc",
