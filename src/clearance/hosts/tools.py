@@ -119,9 +119,13 @@ _PATCH_MARKERS = ("*** Add File: ", "*** Update File: ", "*** Delete File: ", "*
 
 
 def patch_paths(patch: str) -> list[str]:
-    """Every file a Codex ``apply_patch`` envelope adds, updates, deletes or moves to."""
+    """Every file a Codex ``apply_patch`` envelope adds, updates, deletes or moves to.
+
+    Read as Codex reads it: lines end only at ``\n``, and a file header counts with blanks
+    around it (``"  *** Add File: x"`` adds ``x``), so no header Codex obeys is missed."""
     found: list[str] = []
-    for line in patch.splitlines():
+    for line in patch.split("\n"):
+        line = line.strip()
         for marker in _PATCH_MARKERS:
             if line.startswith(marker):
                 path = line[len(marker) :].strip()
