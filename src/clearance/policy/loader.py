@@ -12,7 +12,7 @@ import os
 
 from clearance import __version__
 from clearance.policy.defaults import BUILTIN_POLICY
-from clearance.policy.discovery import agent_files, find_project, signature
+from clearance.policy.discovery import agent_files, policy_project, signature
 from clearance.policy.errors import ConfigError
 from clearance.policy.layering import clamp_allows, merge, rewrite_yolo
 from clearance.policy.policy import Policy
@@ -137,7 +137,7 @@ def _cached(
     import marshal
 
     state = state_root(env)
-    project = None if config else find_project(cwd, home)
+    project, nested = (None, None) if config else policy_project(cwd, home, state)
     key = "\0".join(
         [__version__, str(_CACHE_FORMAT), config or "", project or "", agent or "", home,
          config_home(env)]
@@ -160,7 +160,7 @@ def _cached(
         except Exception:  # a missing, stale, corrupt or forged cache is simply rebuilt
             pass
     probes: list[Probe] = []
-    data = _compile(cwd, agent, config, None, home, env, probes, project=project)
+    data = _compile(cwd, agent, config, None, home, env, probes, project=project, nested=nested)
     if use_cache:
         try:
             from clearance.policy.state import atomic_write, ensure_private_dir
@@ -209,7 +209,10 @@ def _compile(
     probes: list[Probe],
     *,
     project: str | None = None,
+    nested: str | None = None,
 ) -> dict[str, Any]:
+    """``nested``: an untrusted project root inside ``project`` that the call came from (its
+    own config is skipped: ``project``'s applies)."""
     from clearance.policy.config import load_config_file, parse_config
     from clearance.policy.defaults import BUILTIN_FILE
     from clearance.policy.frontmatter import parse_frontmatter
@@ -329,6 +332,16 @@ def _compile(
                         f"{project_file}: skipped because the project is not trusted; "
                         f"run `clearance trust {project}` to use it"
                     )
+        if nested is not None:
+            nested_file = os.path.join(nested, CONFIG_FILE)
+            probe = signature(nested_file)
+            probes.append(probe)
+            if probe[1] >= 0:
+                warnings.append(
+                    f"{nested_file}: skipped because the project is not trusted; the trusted "
+                    f"project around it applies ({project}); run `clearance trust {nested}` to "
+                    "use it instead"
+                )
     rules = merge([*scopes, *agent_scopes])
     base = base_denies()
     if not any(origin == "builtin" for origin, _ in scopes):
