@@ -224,9 +224,15 @@ class Engine:
             found = project_boundary(cwd, home, self._inside(cwd))
             facts = [path_fact(cwd, cwd=cwd, home=home, direction="read", boundary=found.root,
                                extra=found.inside, recursive=True)]  # fmt: skip
+        from clearance.decide.gates.ignore_files import whitelists_above
+
+        # An ignore file above a searched directory may whitelist a hidden entry beneath it.
+        home = self.policy.home
+        hidden = any(f.recursive and f.canonical and whitelists_above(f.canonical, home)
+                     for f in facts)  # fmt: skip
         return beneath_gate(self.policy.rules, self.protected(), facts, tool=call.kind,
                             volumes=self.volumes, only=only if isinstance(only, str) else None,
-                            hidden=False)  # fmt: skip
+                            hidden=hidden)  # fmt: skip
 
     def protected(self) -> RuleSet:
         """The protected paths (``clearance.policy.protected``), built on first use."""
