@@ -83,6 +83,10 @@ OWN_WRITES = [
     ("write", {"file_path": ".claude/settings.json", "content": "{}"}),
     ("write", {"file_path": ".clearance/config.jsonc", "content": "{}"}),
     ("edit", {"file_path": "~/.claude/settings.json", "old_string": "a", "new_string": "b"}),
+    # found by an adversarial review: OpenCode's and Copilot CLI's own settings
+    ("write", {"file_path": "opencode.json", "content": "{}"}),
+    ("bash", {"command": "echo x > ~/.config/opencode/opencode.jsonc"}),
+    ("write", {"file_path": "~/.copilot/config.json", "content": "{}"}),
 ]
 
 
@@ -127,6 +131,10 @@ RUNS_LATER = [
     "echo x > .git/modules/sub/hooks/pre-commit",
     "echo modules/sub > .git/commondir",
     "echo x >> .git/config.worktree",
+    # found by an adversarial review: MCP server definitions of pi and Copilot CLI
+    "echo x > .pi/mcp.json",
+    "echo x > ~/.pi/agent/mcp.json",
+    "echo x > ~/.copilot/mcp-config.json",
 ]
 
 
@@ -169,6 +177,8 @@ BENIGN = [
     ("read", {"file_path": ".claude/skills/x/SKILL.md"}),
     ("write", {"file_path": "docs/skills/x/SKILL.md", "content": "x"}),
     ("read", {"file_path": "~/.bashrc"}),
+    ("write", {"file_path": "src/opencode.md", "content": "x"}),
+    ("write", {"file_path": ".pi/notes.json", "content": "{}"}),
 ]
 
 

@@ -77,6 +77,9 @@ _HOST_HOME = (
     "~/.config/opencode/plugin/*",
     "~/.pi/agent/extensions/*",
     "~/.pi/agent/settings.json",
+    "~/.config/opencode/opencode.json",
+    "~/.config/opencode/opencode.jsonc",
+    "~/.copilot/config.json",
 )
 _HOST_PROJECT = (
     "*/.claude/settings.json",
@@ -97,6 +100,8 @@ _HOST_PROJECT = (
     "*/.opencode/plugin/*",
     "*/.pi/extensions/*",
     "*/.pi/settings.json",
+    "*/opencode.json",  # OpenCode's settings: its permissions, plugins and MCP servers
+    "*/opencode.jsonc",
 )
 _RUNS_LATER = (
     "~/.bashrc",
@@ -135,6 +140,9 @@ _RUNS_LATER = (
     "*/.cursor/mcp.json",
     "~/.cursor/mcp.json",
     "*/.vscode/mcp.json",
+    "*/.pi/mcp.json",
+    "~/.pi/agent/mcp.json",
+    "~/.copilot/mcp-config.json",
     # Editor and container settings that start programs when a folder is opened.
     "*/.vscode/tasks.json",  # a task with "runOn": "folderOpen"
     "*/.vscode/settings.json",  # interpreter, formatter and terminal executables
