@@ -56,3 +56,15 @@ def test_every_file_and_the_move_target_are_seen() -> None:
 def test_added_content_that_looks_like_a_header_is_not_a_file_of_its_own() -> None:
     # a benign twin: an added line starts with "+", so it never reads as a header
     assert _paths(_patch("*** Add File: notes.md", "+*** Add File: x")) == ["notes.md"]
+
+
+def test_opencodes_apply_patch_is_an_edit_of_every_file_it_names() -> None:
+    from clearance.hosts.opencode.hook import OpenCodeAdapter
+
+    patch = _patch("*** Add File: a.txt", "+x", "*** Add File: .opencode/plugins/clearance.js")
+    for tool in ("apply_patch", "patch"):
+        payload = {"tool": tool, "cwd": "/p", "sessionID": "s", "ui": False,
+                   "args": {"patchText": patch}}  # fmt: skip
+        call = OpenCodeAdapter().read(payload, {}).call
+        assert call.kind == "edit"
+        assert call.input["file_path"] == ["a.txt", ".opencode/plugins/clearance.js"]

@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 
     from clearance.intent.call import ToolCall
 
-__all__ = ["ToolSpec", "file_tools", "mcp_target", "patch_paths", "to_call"]
+__all__ = ["ToolSpec", "file_tools", "mcp_target", "patch_call", "to_call"]
 
 _set = object.__setattr__
 
@@ -115,20 +115,26 @@ def to_call(
     return claude_call(payload)
 
 
-_PATCH_MARKERS = ("*** Add File: ", "*** Update File: ", "*** Delete File: ", "*** Move to: ")
+def patch_call(
+    patch: object,
+    cwd: str,
+    *,
+    session: str | None = None,
+    agent: str | None = None,
+    agent_id: str | None = None,
+) -> ToolCall:
+    """The Edit call for a patch envelope (Codex's and OpenCode's ``apply_patch``): every file
+    it adds, updates, deletes or moves to. A list of lines is joined."""
+    from clearance.intent.call import ToolCall
+    from clearance.intent.tool_paths import patch_paths
 
-
-def patch_paths(patch: str) -> list[str]:
-    """Every file a Codex ``apply_patch`` envelope adds, updates, deletes or moves to.
-
-    Read as Codex reads it: lines end only at ``\n``, and a file header counts with blanks
-    around it (``"  *** Add File: x"`` adds ``x``), so no header Codex obeys is missed."""
-    found: list[str] = []
-    for line in patch.split("\n"):
-        line = line.strip()
-        for marker in _PATCH_MARKERS:
-            if line.startswith(marker):
-                path = line[len(marker) :].strip()
-                if path and path not in found:
-                    found.append(path)
-    return found
+    if isinstance(patch, list):
+        patch = "\n".join(p for p in patch if isinstance(p, str))
+    if not isinstance(patch, str) or not patch.strip():
+        raise PayloadError("the apply_patch call carries no patch text")
+    paths = patch_paths(patch)
+    if not paths:
+        raise PayloadError("the apply_patch call names no file (no '*** Add/Update/Delete File:')")
+    return ToolCall(
+        "Edit", {"file_path": paths}, cwd=cwd, agent=agent, session=session, agent_id=agent_id
+    )

@@ -15,12 +15,14 @@ reaches (``.e*`` → ``.env``) is checked as itself.
 
 from __future__ import annotations
 
+from clearance.intent.call import CANONICAL_TOOLS
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from clearance.intent.call import ToolCall
     from clearance.intent.path import Direction
 
-__all__ = ["PATH_TOOLS", "paths_of", "register_path_tool"]
+__all__ = ["PATH_TOOLS", "patch_paths", "paths_of", "register_path_tool"]
 
 _FILE_KEYS = ("file_path", "path", "notebook_path", "filePath")
 # Argument names MCP servers use for paths (the filesystem server's move_file uses
@@ -45,6 +47,44 @@ PATH_TOOLS: dict[str, tuple[tuple[str, ...], Direction, bool]] = {
     "find": (("path",), "read", True),
     "ls": (("path",), "read", True),
 }
+
+
+_PATCH_BEGIN = "*** Begin Patch"
+_PATCH_MARKERS = ("*** Add File: ", "*** Update File: ", "*** Delete File: ", "*** Move to: ")
+
+
+def patch_paths(patch: str) -> list[str]:
+    """Every file a Codex ``apply_patch`` envelope adds, updates, deletes or moves to.
+
+    Read as Codex reads it: lines end only at ``\n``, and a file header counts with blanks
+    around it (``"  *** Add File: x"`` adds ``x``), so no header Codex obeys is missed."""
+    found: list[str] = []
+    for line in patch.split("\n"):
+        line = line.strip()
+        for marker in _PATCH_MARKERS:
+            if line.startswith(marker):
+                path = line[len(marker) :].strip()
+                if path and path not in found:
+                    found.append(path)
+    return found
+
+
+def _patches(arguments: dict[str, object], depth: int = 0) -> list[str]:
+    """The files of every patch envelope among ``arguments``' string values (one level of
+    nesting, as for MCP paths)."""
+    found: list[str] = []
+    for value in arguments.values():
+        if isinstance(value, str) and _PATCH_BEGIN in value:
+            found += patch_paths(value)
+        elif depth < 2 and isinstance(value, dict):
+            found += _patches(value, depth + 1)
+        elif depth < 2 and isinstance(value, list):
+            for item in value:
+                if isinstance(item, str) and _PATCH_BEGIN in item:
+                    found += patch_paths(item)
+                elif isinstance(item, dict):
+                    found += _patches(item, depth + 1)
+    return found
 
 
 def register_path_tool(tool: str, keys: tuple[str, ...], direction: Direction = "both") -> None:
@@ -141,5 +181,9 @@ def paths_of(call: ToolCall, home: str | None = None) -> tuple[list[str], Direct
     if kind == "mcp" and isinstance(data, dict):
         args = data.get("arguments")
         source = args if isinstance(args, dict) else data
-        return list(dict.fromkeys(_mcp_paths(source))), "both", False
+        return list(dict.fromkeys(_mcp_paths(source) + _patches(source))), "both", False
+    if isinstance(data, dict) and kind not in CANONICAL_TOOLS:
+        # A tool clearance does not know (another host's file or patch tool): its arguments
+        # are read as an MCP tool's, so a path or a patch in them meets the path gates.
+        return list(dict.fromkeys(_mcp_paths(data) + _patches(data))), "both", False
     return [], "both", False

@@ -1,0 +1,53 @@
+"""A tool clearance does not know (another host's file or patch tool, under a name no table
+maps): a path or a patch envelope among its arguments meets the path and protected-path gates,
+as an MCP tool's does; a tool without one is decided by its rule alone."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from clearance.decide.engine import Engine
+from clearance.intent.call import ToolCall
+
+POLICY = {"permission": {"*": "allow", "path": {"*.env": "deny"}}}
+PATCH = "*** Begin Patch\n*** Add File: notes.md\n+x\n*** Add File: {}\n+x\n*** End Patch\n"
+
+
+def _check(tmp_path: Path, tool: str, value: object) -> tuple[str, str]:
+    project = tmp_path / "home" / "proj"
+    (project / ".git").mkdir(parents=True)
+    env = {"HOME": str(tmp_path / "home"), "CLEARANCE_HOME": str(tmp_path / "state")}
+    engine = Engine.load(cwd=str(project), policy=json.dumps(POLICY), env=env)
+    found = engine.check(ToolCall(tool, value, str(project)))
+    return found.action, found.reason
+
+
+@pytest.mark.parametrize(
+    ("tool", "value", "expected"),
+    [
+        ("str_replace_based_edit_tool", {"path": ".claude/settings.json"}, "deny"),
+        ("apply_patch", {"input": PATCH.format(".codex/hooks.json")}, "deny"),
+        ("edit_files", {"changes": [{"filePath": "prod.env"}]}, "deny"),
+    ],
+)
+def test_a_path_among_an_unknown_tools_arguments_meets_the_gates(
+    tmp_path: Path, tool: str, value: object, expected: str
+) -> None:
+    action, reason = _check(tmp_path, tool, value)
+    assert action == expected, reason
+
+
+@pytest.mark.parametrize(
+    ("tool", "value"),
+    [
+        ("ExitPlanMode", {"plan": "edit src/a.py, then .env.example"}),
+        ("TodoWrite", {"todos": [{"content": "fix .env loading", "status": "pending"}]}),
+        ("apply_patch", {"input": PATCH.format("src/b.py")}),
+    ],
+)
+def test_benign_twins_keep_their_decision(tmp_path: Path, tool: str, value: object) -> None:
+    action, reason = _check(tmp_path, tool, value)
+    assert action == "allow", reason
