@@ -52,7 +52,7 @@ def policy_project(cwd: str, home: str, state: str) -> tuple[str | None, str | N
     it (else ``None``). That is :func:`find_project`'s root, unless the root is untrusted and
     lies inside a trusted project, whose configuration then applies: a directory the agent
     makes a project of its own (``mkdir sub/.git``, a clone) must not shed the rules of the
-    trusted project around it. The trust store is read only for such a nested root."""
+    trusted project around it. The trust store is read only for such a nested root (ADR 0038)."""
     project = find_project(cwd, home)
     if project is None:
         return None, None

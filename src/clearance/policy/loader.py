@@ -190,6 +190,17 @@ def _changed(path: str, project: str) -> str:
     )
 
 
+def _unpinned(path: str, project: str, what: str = "changed (or appeared)") -> ConfigError:
+    """A trusted project's policy file that no longer holds what was trusted: the policy fails
+    closed (every allow asks, yolo is off) rather than lose the file's denies, which an agent
+    could otherwise shed with `git checkout` or `git stash` (ADR 0002, ADR 0038)."""
+    return ConfigError(
+        f"{what} since the project was trusted: every allow asks until you review it and run "
+        f"`clearance trust {project}`",
+        file=path,
+    )
+
+
 def base_denies() -> list[RuleTuple]:
     """The deny rules of the built-in policy (its secret and destruction denies)."""
     from clearance.policy.config import parse_config
@@ -269,6 +280,7 @@ def _compile(
                 pinned = record is None or project is None or _pinned(project, path, record)
                 if not pinned:
                     warnings.append(_changed(path, project or ""))
+                    errors.append(_unpinned(path, project or ""))
                     continue
                 from clearance.policy.checker import Checker
                 from clearance.policy.permission import parse_permission
@@ -317,14 +329,21 @@ def _compile(
             if record is not None:
                 if not (probe[1] >= 0 or os.path.lexists(project_file)):
                     probes.append(probe)
+                    if CONFIG_FILE in record:
+                        errors.append(_unpinned(project_file, project, "deleted"))
                 elif _pinned(project, project_file, record):
                     load_file("project", project_file)
                 else:
                     probes.append(probe)
                     warnings.append(_changed(project_file, project))
+                    errors.append(_unpinned(project_file, project))
                 if agent:
                     for directory in AGENT_DIRS:
                         load_agent_dir("project_agent", os.path.join(project, directory), record)
+                        own = os.path.join(directory, agent + ".md")
+                        if own in record and not os.path.lexists(os.path.join(project, own)):
+                            errors.append(_unpinned(os.path.join(project, own), project,
+                                                    "deleted"))  # fmt: skip
             else:
                 probes.append(probe)
                 if probe[1] >= 0:
