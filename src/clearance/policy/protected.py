@@ -52,7 +52,9 @@ RUNS_LATER_REASON = (
     "ssh configuration, an MCP server, editor, hook-manager or package-manager setting): "
     "clearance asks every time, whatever the policy, yolo or session grants"
 )
-STATE_REASON = "clearance's grants, cache and forwarding state are not for agents to read"
+STATE_REASON = (
+    "clearance's grants, cache, forwarding state and console login are not for agents to read"
+)
 
 # Host settings and extension points, in the home and in any project.
 _HOST_HOME = (
@@ -205,7 +207,7 @@ def _protected(home: str, state: str, config_dir: str, skip: frozenset[str]) -> 
             continue
         rules.append(Rule("protected_write", pattern, "deny", "protected", OWN_REASON))
     state = os.path.normpath(state)
-    for part in ("sessions", "cache", "forwarding", "hosts", "secret"):
+    for part in ("sessions", "cache", "forwarding", "hosts", "secret", "console"):
         rules.append(Rule("protected_read", f"{state}/{part}", "ask", "protected", STATE_REASON))
         rules.append(Rule("protected_read", f"{state}/{part}/*", "ask", "protected", STATE_REASON))
     return RuleSet(rules, expand=("protected_write", "protected_read"), home=home)
