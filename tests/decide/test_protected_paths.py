@@ -87,6 +87,9 @@ OWN_WRITES = [
     ("write", {"file_path": "opencode.json", "content": "{}"}),
     ("bash", {"command": "echo x > ~/.config/opencode/opencode.jsonc"}),
     ("write", {"file_path": "~/.copilot/config.json", "content": "{}"}),
+    # ... and Qwen Code's extensions, which bring hooks and MCP servers as Gemini CLI's do
+    ("bash", {"command": "echo x > .qwen/extensions/x/qwen-extension.json"}),
+    ("write", {"file_path": "~/.qwen/extensions/x/qwen-extension.json", "content": "{}"}),
 ]
 
 
@@ -179,6 +182,7 @@ BENIGN = [
     ("read", {"file_path": "~/.bashrc"}),
     ("write", {"file_path": "src/opencode.md", "content": "x"}),
     ("write", {"file_path": ".pi/notes.json", "content": "{}"}),
+    ("write", {"file_path": "src/extensions/x.json", "content": "{}"}),
 ]
 
 

@@ -82,6 +82,7 @@ _HOST_HOME = (
     "~/.config/opencode/opencode.json",
     "~/.config/opencode/opencode.jsonc",
     "~/.copilot/config.json",
+    "~/.qwen/extensions/*",  # an extension's MCP servers and hooks, as Gemini CLI's
 )
 _HOST_PROJECT = (
     "*/.claude/settings.json",
@@ -104,6 +105,7 @@ _HOST_PROJECT = (
     "*/.pi/settings.json",
     "*/opencode.json",  # OpenCode's settings: its permissions, plugins and MCP servers
     "*/opencode.jsonc",
+    "*/.qwen/extensions/*",
 )
 _RUNS_LATER = (
     "~/.bashrc",
