@@ -99,7 +99,7 @@ def to_call(
                         raise PayloadError(
                             f"the arguments of {tool}: {spec.directory!r} is not a directory path"
                         )
-                    cwd = posixpath.normpath(posixpath.join(cwd, where))
+                    _run_in(data, posixpath.normpath(posixpath.join(cwd, where)), cwd)
     listed = data.get("file_path")
     if isinstance(listed, list):  # a tool reading several files (read_many_files)
         paths = [p for p in listed if isinstance(p, str) and p]
@@ -113,6 +113,19 @@ def to_call(
         "PreToolUse", name, data, cwd, session_id=session, agent_type=agent, agent_id=agent_id
     )
     return claude_call(payload)
+
+
+def _run_in(data: dict[str, Any], where: str, cwd: str) -> None:
+    """Make the command in ``data`` run in ``where``: it is decided as ``cd <where>`` followed
+    by the command, which moves only the base of its relative paths. The policy and the project
+    boundary stay those of the session's ``cwd``: a working directory the agent chose (``/``,
+    a directory outside the project) must not make outside paths inside, nor shed the trusted
+    project's configuration."""
+    command = data.get("command")
+    if where == posixpath.normpath(cwd) or not isinstance(command, str):
+        return
+    quoted = "'" + where.replace("'", "'\\''") + "'"
+    data["command"] = f"cd {quoted}\n{command}"
 
 
 def patch_call(
