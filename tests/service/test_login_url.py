@@ -7,9 +7,11 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import pytest
 from servicekit import Running
 
 from clearance.decide.engine import Engine
+from clearance.hosts.claude_code.http_token import token_path
 from clearance.intent.call import ToolCall
 from clearance.service.wiring import LOGIN_IN_FILE, login_file
 
@@ -23,8 +25,11 @@ def test_a_log_is_told_where_the_url_is_not_the_url(running: Running, world: Any
         assert handle.read().strip() == running.login_url  # the benign twin: the human logs in
 
 
-def test_an_agents_read_of_the_login_url_asks_through_yolo(world: Any) -> None:
+@pytest.mark.parametrize("part", ["login", "hook token"])
+def test_an_agents_read_of_the_login_url_asks_through_yolo(world: Any, part: str) -> None:
     where = login_file(world.env["CLEARANCE_HOME"])
+    if part == "hook token":  # the HTTP hook's bearer token, beside the service's socket
+        where = token_path(world.env["CLEARANCE_HOME"])
     project = world.project()
     policy = json.dumps({"permission": {"*": "allow", "bash": "allow",
                                         "external_directory": "allow"}})  # fmt: skip
