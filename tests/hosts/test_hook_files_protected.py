@@ -56,3 +56,32 @@ def test_a_file_beside_a_hook_file_follows_the_policy(tmp_path: Path, name: str)
     project.mkdir(parents=True)
     call = ToolCall("write", {"file_path": name}, str(project))
     assert _engine(home, project).check(call).action == "allow"
+
+
+def test_a_host_home_moved_by_its_variable_is_protected_where_it_moved(tmp_path: Path) -> None:
+    """``CLAUDE_CONFIG_DIR``, ``CODEX_HOME``, ``COPILOT_HOME`` and ``XDG_CONFIG_HOME`` move where
+    ``clearance install`` writes the user's hook: the hook there is protected too."""
+    from clearance.hosts.command_hook import load_engine
+
+    home, project = tmp_path / "home", tmp_path / "home" / "proj"
+    project.mkdir(parents=True)
+    moved = tmp_path / "elsewhere"
+    env = {
+        "HOME": str(home), "CLEARANCE_HOME": str(tmp_path / "state"),
+        "CLAUDE_CONFIG_DIR": str(moved / "claude"), "CODEX_HOME": str(moved / "codex"),
+        "COPILOT_HOME": str(moved / "copilot"), "XDG_CONFIG_HOME": str(moved / "config"),
+    }  # fmt: skip
+    (tmp_path / "home" / ".config" / "clearance").mkdir(parents=True)
+    paths = [settings_path("user", str(project), env)]
+    for host in ("codex", "copilot", "opencode"):
+        module: Any = __import__(f"clearance.hosts.{host}.install", fromlist=["hooks_path"])
+        paths.append(module.hooks_path("user", str(project), env))
+    assert all(p.startswith(str(moved)) for p in paths)
+    engine = load_engine(str(project), None, {**env, "CLEARANCE_POLICY": ""})
+    engine.policy = Engine.load(cwd=str(project), policy=json.dumps(PERMISSIVE), env=env).policy
+    for path in paths:
+        decision = engine.check(ToolCall("write", {"file_path": path}, str(project)))
+        assert decision.action == "deny", (path, decision.reason)
+    # the benign twin: a file beside them in the moved directory follows the policy
+    beside = ToolCall("write", {"file_path": str(moved / "codex" / "notes.md")}, str(project))
+    assert engine.check(beside).action == "allow"

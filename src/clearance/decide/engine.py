@@ -71,8 +71,8 @@ class Engine:
     """Decides tool calls against one :class:`~clearance.policy.policy.Policy`."""
 
     __slots__ = (
-        "_disk", "_protected", "_reported", "config_dir", "grants", "host", "policy", "state",
-        "volumes",
+        "_disk", "_protected", "_reported", "config_dir", "grants", "host", "policy",
+        "relocated", "state", "volumes",
     )  # fmt: skip
 
     def __init__(
@@ -99,6 +99,9 @@ class Engine:
         self._disk: dict[str, GrantStore] = {}
         self._reported: set[str] = set()  # sessions whose rejected grant file was reported
         self._protected: RuleSet | None = None
+        # Home directories of the protected paths that the environment moved elsewhere
+        # (`("~/.codex", "/srv/codex")`), as the hosts layer reads them (`hosts.facts`).
+        self.relocated: tuple[tuple[str, str], ...] = ()
 
     @classmethod
     def load(
@@ -245,7 +248,7 @@ class Engine:
             config_dir = self.config_dir or config_home()
             unprotect = self.policy.setting("dangerouslyUnprotectPaths", ())
             found = self._protected = protected_rules(
-                self.policy.home, state, config_dir, unprotect
+                self.policy.home, state, config_dir, unprotect, self.relocated
             )
         return found
 

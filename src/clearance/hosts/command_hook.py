@@ -317,8 +317,11 @@ def load_engine(cwd: str, agent: str | None, env: Mapping[str, str]) -> Engine:
     """The engine for a command-hook or plugin host's call (no agent-host facts: the
     directories and MCP servers those facts know are Claude Code's and pi's own files)."""
     from clearance.decide.engine import Engine
+    from clearance.hosts.facts import relocated_homes
 
-    return Engine.load(cwd=cwd, agent=agent, env=env)
+    engine = Engine.load(cwd=cwd, agent=agent, env=env)
+    engine.relocated = relocated_homes(env)
+    return engine
 
 
 def decide(adapter: Adapter, event: HookEvent, env: Mapping[str, str]) -> tuple[str, str]:

@@ -172,44 +172,65 @@ _RUNS_LATER = (
 )
 
 
+def _relocated(patterns: Iterable[str], moves: Iterable[tuple[str, str]]) -> list[str]:
+    """``patterns``, and each under a home directory in ``moves`` also where it was moved."""
+    out = list(patterns)
+    for head, there in moves:
+        out += [there.rstrip("/") + p[len(head) :] for p in patterns if p.startswith(head + "/")]
+    return out
+
+
 def protected_rules(
-    home: str, state: str, config_dir: str, unprotect: Iterable[str] = ()
+    home: str,
+    state: str,
+    config_dir: str,
+    unprotect: Iterable[str] = (),
+    relocated: Iterable[tuple[str, str]] = (),
 ) -> RuleSet:
     """The protected paths of a user whose home is ``home``, clearance state directory
     ``state`` and configuration directory ``config_dir``, as rules on the ``protected_write``
     and ``protected_read`` surfaces; the host and run-later patterns named in ``unprotect``
-    (the global configuration's ``dangerouslyUnprotectPaths``) are left out."""
+    (the global configuration's ``dangerouslyUnprotectPaths``) are left out. ``relocated``:
+    home directories the environment moved (``("~/.codex", "/srv/codex")``, a host's own
+    variable), whose protected files are protected there too."""
     skip = frozenset(unprotect)
-    key = (home, state, config_dir, skip)
+    moves = tuple(relocated)
+    key = (home, state, config_dir, skip, moves)
     found = _BUILT.get(key)
     if found is None:
         if len(_BUILT) >= 32:
             _BUILT.clear()
-        found = _BUILT[key] = _protected(home, state, config_dir, skip)
+        found = _BUILT[key] = _protected(home, state, config_dir, skip, moves)
     return found
 
 
-# Built once per (home, state, configuration directory, unprotected patterns) in a process:
-# a rule set is immutable, so every engine of a batch or a service shares it.
-_BUILT: dict[tuple[str, str, str, frozenset[str]], RuleSet] = {}
+# Built once per (home, state, configuration directory, unprotected patterns, moved homes) in
+# a process: a rule set is immutable, so every engine of a batch or a service shares it.
+_BUILT: dict[tuple[str, str, str, frozenset[str], tuple[tuple[str, str], ...]], RuleSet] = {}
 
 
-def _protected(home: str, state: str, config_dir: str, skip: frozenset[str]) -> RuleSet:
+def _protected(
+    home: str,
+    state: str,
+    config_dir: str,
+    skip: frozenset[str],
+    moves: tuple[tuple[str, str], ...],
+) -> RuleSet:
     # Inside one surface the last matching rule wins: the asks come first, so a path that is
     # both (a hook script in clearance's own directory) is denied.
     rules = [
         Rule("protected_write", p, "ask", "protected", RUNS_LATER_REASON)
-        for p in _RUNS_LATER
-        if p not in skip
+        for p in _relocated([p for p in _RUNS_LATER if p not in skip], moves)
     ]
     own = [os.path.normpath(config_dir), os.path.normpath(state), "*/.clearance"]
     for directory in own:  # never unprotected
         rules.append(Rule("protected_write", directory, "deny", "protected", OWN_REASON))
         rules.append(Rule("protected_write", directory + "/*", "deny", "protected", OWN_REASON))
-    for pattern in (*_HOST_HOME, *_HOST_PROJECT):
-        if pattern in skip:
-            continue
+    for pattern in _relocated([p for p in _HOST_HOME if p not in skip], moves):
         rules.append(Rule("protected_write", pattern, "deny", "protected", OWN_REASON))
+    for pattern in _HOST_PROJECT:
+        if pattern not in skip:
+            rules.append(Rule("protected_write", pattern, "deny", "protected", OWN_REASON))
     state = os.path.normpath(state)
     for part in ("sessions", "cache", "forwarding", "hosts", "secret", "console", "service"):
         rules.append(Rule("protected_read", f"{state}/{part}", "ask", "protected", STATE_REASON))
