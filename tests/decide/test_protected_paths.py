@@ -233,3 +233,19 @@ def test_a_project_config_cannot_unprotect_a_path(user: _User) -> None:
     engine = Engine.load(cwd=str(user.project), env=user.env)
     assert any("dangerouslyUnprotectPaths" in w for w in engine.policy.warnings)
     assert user.check(engine, "bash", {"command": "echo x >> ~/.bashrc"})[0] == "ask"
+
+
+def test_the_configuration_file_in_use_is_protected_wherever_it_lies(user: _User) -> None:
+    # found by an adversarial review: `CLEARANCE_CONFIG` (or `--config`) names a file outside
+    # clearance's configuration directory, which the agent could rewrite
+    config = user.home / "dotfiles" / "clearance.jsonc"
+    config.parent.mkdir()
+    config.write_text(json.dumps(PERMISSIVE))
+    engine = Engine.load(cwd=str(user.project), env={**user.env, "CLEARANCE_CONFIG": str(config)})
+    for tool, value in (("write", {"file_path": str(config)}),
+                        ("bash", {"command": f"echo '{{}}' > {config}"})):  # fmt: skip
+        action, reason = user.check(engine, tool, value)
+        assert action == "deny" and "<protected-path>" in reason, reason
+    # the benign twin: a file beside it follows the policy
+    beside = {"file_path": str(config.parent / "notes.md")}
+    assert user.check(engine, "write", beside)[0] == "allow"

@@ -248,7 +248,7 @@ class Engine:
             config_dir = self.config_dir or config_home()
             unprotect = self.policy.setting("dangerouslyUnprotectPaths", ())
             found = self._protected = protected_rules(
-                self.policy.home, state, config_dir, unprotect, self.relocated
+                self.policy.home, state, config_dir, unprotect, self.relocated, self.policy.files
             )
         return found
 

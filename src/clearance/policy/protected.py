@@ -186,27 +186,33 @@ def protected_rules(
     config_dir: str,
     unprotect: Iterable[str] = (),
     relocated: Iterable[tuple[str, str]] = (),
+    files: Iterable[str] = (),
 ) -> RuleSet:
     """The protected paths of a user whose home is ``home``, clearance state directory
     ``state`` and configuration directory ``config_dir``, as rules on the ``protected_write``
     and ``protected_read`` surfaces; the host and run-later patterns named in ``unprotect``
     (the global configuration's ``dangerouslyUnprotectPaths``) are left out. ``relocated``:
     home directories the environment moved (``("~/.codex", "/srv/codex")``, a host's own
-    variable), whose protected files are protected there too."""
+    variable), whose protected files are protected there too. ``files``: the configuration
+    files the policy was loaded from, wherever they lie (``CLEARANCE_CONFIG``, ``--config``)."""
     skip = frozenset(unprotect)
     moves = tuple(relocated)
-    key = (home, state, config_dir, skip, moves)
+    own_files = tuple(file for file in files if file[:1] == "/")  # not `builtin`, `<inline>`
+    key = (home, state, config_dir, skip, moves, own_files)
     found = _BUILT.get(key)
     if found is None:
         if len(_BUILT) >= 32:
             _BUILT.clear()
-        found = _BUILT[key] = _protected(home, state, config_dir, skip, moves)
+        found = _BUILT[key] = _protected(home, state, config_dir, skip, moves, own_files)
     return found
 
 
-# Built once per (home, state, configuration directory, unprotected patterns, moved homes) in
-# a process: a rule set is immutable, so every engine of a batch or a service shares it.
-_BUILT: dict[tuple[str, str, str, frozenset[str], tuple[tuple[str, str], ...]], RuleSet] = {}
+# Built once per (home, state, configuration directory, unprotected patterns, moved homes,
+# configuration files) in a process: a rule set is immutable, so every engine of a batch or a
+# service shares it.
+_BUILT: dict[
+    tuple[str, str, str, frozenset[str], tuple[tuple[str, str], ...], tuple[str, ...]], RuleSet
+] = {}
 
 
 def _protected(
@@ -215,6 +221,7 @@ def _protected(
     config_dir: str,
     skip: frozenset[str],
     moves: tuple[tuple[str, str], ...],
+    files: tuple[str, ...],
 ) -> RuleSet:
     # Inside one surface the last matching rule wins: the asks come first, so a path that is
     # both (a hook script in clearance's own directory) is denied.
@@ -226,6 +233,8 @@ def _protected(
     for directory in own:  # never unprotected
         rules.append(Rule("protected_write", directory, "deny", "protected", OWN_REASON))
         rules.append(Rule("protected_write", directory + "/*", "deny", "protected", OWN_REASON))
+    for file in files:
+        rules.append(Rule("protected_write", file, "deny", "protected", OWN_REASON))
     for pattern in _relocated([p for p in _HOST_HOME if p not in skip], moves):
         rules.append(Rule("protected_write", pattern, "deny", "protected", OWN_REASON))
     for pattern in _HOST_PROJECT:
