@@ -48,6 +48,8 @@ class _World:
             yolo=kw.pop("yolo", None),  # type: ignore[arg-type]
         )
         engine.volumes = kw.pop("volumes", None)  # type: ignore[assignment]
+        # Claude Code's Grep tool, unless a test says otherwise (pi's and OpenCode's pass --hidden)
+        engine.grep_skips_hidden = bool(kw.pop("skips_hidden", True))
         if isinstance(value, str):
             value = {"command": value}
         found = engine.check(ToolCall(tool, value, str(self.project)))
@@ -213,6 +215,18 @@ def test_the_grep_tool_skips_hidden_entries_as_ripgrep_does(world: _World) -> No
     assert world.check({"pattern": "k", "path": str(world.home)}, None, tool="grep")[0] == "ask"
     action, reason = world.check({"pattern": "k", "path": "~/.ssh"}, None, tool="grep")
     assert action == "deny", reason
+
+
+def test_a_grep_tool_that_searches_hidden_entries_reaches_them(world: _World) -> None:
+    """pi's and OpenCode's Grep tools run ripgrep with --hidden (found by an adversarial review):
+    for a host not known to skip them, hidden entries beneath the directory count."""
+    (world.project / ".env").write_text("K=1")
+    policy = {"permission": {"*": "allow", "external_directory": "allow",
+                             "path": {"*.env": "deny"}}}  # fmt: skip
+    action, reason = world.check({"pattern": "K"}, policy, tool="grep", skips_hidden=False)
+    assert action == "deny" and ".env" in reason, reason
+    (world.project / ".env").unlink()  # the benign twin: a clean project stays allowed
+    assert world.check({"pattern": "K"}, policy, tool="grep", skips_hidden=False)[0] == "allow"
 
 
 # Found by an adversarial review: a negation in an ignore file makes ripgrep search a hidden

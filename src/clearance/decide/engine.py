@@ -71,8 +71,8 @@ class Engine:
     """Decides tool calls against one :class:`~clearance.policy.policy.Policy`."""
 
     __slots__ = (
-        "_disk", "_protected", "_reported", "config_dir", "grants", "host", "policy",
-        "relocated", "state", "volumes",
+        "_disk", "_protected", "_reported", "config_dir", "grants", "grep_skips_hidden", "host",
+        "policy", "relocated", "state", "volumes",
     )  # fmt: skip
 
     def __init__(
@@ -102,6 +102,9 @@ class Engine:
         # Home directories of the protected paths that the environment moved elsewhere
         # (`("~/.codex", "/srv/codex")`), as the hosts layer reads them (`hosts.facts`).
         self.relocated: tuple[tuple[str, str], ...] = ()
+        # Whether the host's Grep tool runs ripgrep without --hidden, as the hosts layer knows;
+        # otherwise (some hosts' Grep passes --hidden) hidden entries beneath count.
+        self.grep_skips_hidden = False
 
     @classmethod
     def load(
@@ -211,10 +214,10 @@ class Engine:
 
     def _beneath(self, call: ToolCall, facts: list[PathFact], cwd: str) -> list[GateResult]:
         """What the Grep tool reaches beneath the directories it searches (without a path, the
-        working directory), within its ``glob`` filter. The hosts' Grep tools run ripgrep
-        without ``--hidden`` or ``--follow``, and their input cannot add them: hidden entries
-        and symlinks beneath the directory are not searched (a hidden directory given as the
-        path itself is)."""
+        working directory), within its ``glob`` filter. Where the host's Grep tool runs ripgrep
+        without ``--hidden`` or ``--follow`` (:attr:`grep_skips_hidden`), and its input cannot
+        add them, hidden entries and symlinks beneath the directory are not searched (a hidden
+        directory given as the path itself is)."""
         from clearance.decide.gates.beneath import beneath_gate
 
         data = call.input
@@ -231,8 +234,9 @@ class Engine:
 
         # An ignore file above a searched directory may whitelist a hidden entry beneath it.
         home = self.policy.home
-        hidden = any(f.recursive and f.canonical and whitelists_above(f.canonical, home)
-                     for f in facts)  # fmt: skip
+        hidden = not self.grep_skips_hidden or any(
+            f.recursive and f.canonical and whitelists_above(f.canonical, home) for f in facts
+        )
         return beneath_gate(self.policy.rules, self.protected(), facts, tool=call.kind,
                             volumes=self.volumes, only=only if isinstance(only, str) else None,
                             hidden=hidden)  # fmt: skip

@@ -68,4 +68,5 @@ def _default_load(cwd: str, agent: str | None, env: Mapping[str, str]) -> Engine
 
     engine = Engine.load(cwd=cwd, agent=agent, env=env, host=HOST_FACTS)
     engine.relocated = relocated_homes(env)
+    engine.grep_skips_hidden = True  # Claude Code's Grep runs ripgrep without --hidden
     return engine

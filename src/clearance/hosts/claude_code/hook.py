@@ -224,6 +224,7 @@ def _load(payload: Payload, env: Mapping[str, str]) -> Engine:
 
     engine = Engine.load(cwd=payload.cwd, agent=payload.agent_type, env=env, host=HOST_FACTS)
     engine.relocated = relocated_homes(env)
+    engine.grep_skips_hidden = True  # Claude Code's Grep runs ripgrep without --hidden
     return engine
 
 
