@@ -15,7 +15,7 @@ from clearance.decide.gates.path import external_gate, path_gate
 from clearance.decide.gates.protected import protected_gate
 from clearance.decide.gates.tool import tool_gate
 from clearance.intent.path import path_fact
-from clearance.intent.tool_paths import paths_of
+from clearance.intent.tool_paths import MAX_PATHS, paths_of
 from clearance.policy.loader import load_policy
 
 TYPE_CHECKING = False
@@ -45,6 +45,15 @@ def _expired(call: ToolCall) -> GateResult:
         f"within {SECONDS:g} seconds, so it cannot tell what the line does ({DEADLINE})"
     )
     return GateResult("bash", "bash", text, "ask", None, message, DEADLINE, text)
+
+
+def _too_many(call: ToolCall, count: int) -> GateResult:
+    message = (
+        f"Denied: this {call.tool} call names {count:,} paths, more than the {MAX_PATHS:,} "
+        "clearance checks in one call (checking them all could outlast the host's hook "
+        "timeout, which lets a call through); split it into smaller calls"
+    )
+    return GateResult("path", "path", "", "deny", None, message)
 
 
 _normpath = os.path.normpath
@@ -175,6 +184,8 @@ class Engine:
                                             volumes=volumes)  # fmt: skip
             return self._finish(call, results, units=units, paths=tuple(facts))
         raw_paths, direction, path_tool = paths_of(call, self.policy.home)
+        if len(raw_paths) > MAX_PATHS:
+            return self._finish(call, [_too_many(call, len(raw_paths))])
         # The Grep tool searches every file beneath a directory it is given.
         deep = kind == "grep"
         facts = []

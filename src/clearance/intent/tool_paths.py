@@ -22,7 +22,11 @@ if TYPE_CHECKING:
     from clearance.intent.call import ToolCall
     from clearance.intent.path import Direction
 
-__all__ = ["PATH_TOOLS", "patch_paths", "paths_of", "register_path_tool"]
+__all__ = ["MAX_PATHS", "PATH_TOOLS", "patch_paths", "paths_of", "register_path_tool"]
+
+# The most paths one call may name: each is resolved and matched, and a host lets a call through
+# when its hook outlasts the host's timeout, so a call naming more is denied, not checked.
+MAX_PATHS = 1000
 
 _FILE_KEYS = ("file_path", "path", "notebook_path", "filePath")
 # Argument names MCP servers use for paths (the filesystem server's move_file uses
@@ -58,15 +62,15 @@ def patch_paths(patch: str) -> list[str]:
 
     Read as Codex reads it: lines end only at ``\n``, and a file header counts with blanks
     around it (``"  *** Add File: x"`` adds ``x``), so no header Codex obeys is missed."""
-    found: list[str] = []
+    found: dict[str, None] = {}  # ordered, and deduplicated in constant time
     for line in patch.split("\n"):
         line = line.strip()
         for marker in _PATCH_MARKERS:
             if line.startswith(marker):
                 path = line[len(marker) :].strip()
-                if path and path not in found:
-                    found.append(path)
-    return found
+                if path:
+                    found[path] = None
+    return list(found)
 
 
 def _patches(arguments: dict[str, object], depth: int = 0) -> list[str]:
@@ -171,12 +175,12 @@ def paths_of(call: ToolCall, home: str | None = None) -> tuple[list[str], Direct
             return ([data] if data else []), direction, True
         if isinstance(data, dict):
             # Every key counts: `{"file_path": "ok.txt", "path": ".env"}` touches both.
-            found = []
+            found: dict[str, None] = {}  # ordered, and deduplicated in constant time
             for key in keys:
-                found += [p for p in _strings(data.get(key)) if p not in found]
+                found.update(dict.fromkeys(_strings(data.get(key))))
             if kind in _FILTER_KEYS:
-                found += [p for p in _filter_paths(kind, data, call.cwd, home) if p not in found]
-            return found, direction, True
+                found.update(dict.fromkeys(_filter_paths(kind, data, call.cwd, home)))
+            return list(found), direction, True
         return [], direction, True
     if kind == "mcp" and isinstance(data, dict):
         args = data.get("arguments")

@@ -98,6 +98,10 @@ def many_files(arguments: dict[str, Any], cwd: str) -> list[str]:
         entries += value
     if not entries:
         raise PayloadError("the read_many_files call names no file ('include' is empty)")
+    from clearance.intent.tool_paths import MAX_PATHS
+
+    if len(entries) > MAX_PATHS:
+        raise PayloadError(f"read_many_files names more than {MAX_PATHS} entries; split the call")
     found: list[str] = []
     for entry in entries:
         entry = entry.replace("\\", "/")
