@@ -31,6 +31,10 @@ def _check(tmp_path: Path, tool: str, value: object) -> tuple[str, str]:
         ("str_replace_based_edit_tool", {"path": ".claude/settings.json"}, "deny"),
         ("apply_patch", {"input": PATCH.format(".codex/hooks.json")}, "deny"),
         ("edit_files", {"changes": [{"filePath": "prod.env"}]}, "deny"),
+        # an MCP server's own spelling of a path argument (case, `_`, `-` aside)
+        ("mcp__fs__write", {"arguments": {"filepath": ".claude/settings.json"}}, "deny"),
+        ("mcp__fs__write", {"arguments": {"Output-Path": "prod.env"}}, "deny"),
+        ("mcp__fs__write", {"arguments": {"file_name": ".codex/hooks.json"}}, "deny"),
     ],
 )
 def test_a_path_among_an_unknown_tools_arguments_meets_the_gates(
@@ -46,6 +50,7 @@ def test_a_path_among_an_unknown_tools_arguments_meets_the_gates(
         ("ExitPlanMode", {"plan": "edit src/a.py, then .env.example"}),
         ("TodoWrite", {"todos": [{"content": "fix .env loading", "status": "pending"}]}),
         ("apply_patch", {"input": PATCH.format("src/b.py")}),
+        ("mcp__search__query", {"arguments": {"query": "why does prod.env not load"}}),
     ],
 )
 def test_benign_twins_keep_their_decision(tmp_path: Path, tool: str, value: object) -> None:

@@ -30,14 +30,24 @@ MAX_PATHS = 1000
 
 _FILE_KEYS = ("file_path", "path", "notebook_path", "filePath")
 # Argument names MCP servers use for paths (the filesystem server's move_file uses
-# source/destination); string values only, `file://` URIs unwrapped, one level of nesting.
+# source/destination), compared without case, `_` or `-` (`file_path`, `filePath` and `FILEPATH`
+# are one name); string values only, `file://` URIs unwrapped, one level of nesting.
 _MCP_KEYS = frozenset(
     {
-        "path", "paths", "file_path", "filePath", "file_paths", "notebook_path", "filename",
-        "file", "files", "source", "destination", "src", "dst", "dest", "target_path",
-        "directory", "dir", "cwd", "root", "uri",
+        "path", "paths", "filepath", "filepaths", "notebookpath", "filename", "filenames",
+        "file", "files", "source", "sourcepath", "destination", "destinationpath", "src", "dst",
+        "dest", "destpath", "targetpath", "targetfile", "outputpath", "outputfile", "outfile",
+        "inputpath", "inputfile", "directory", "directorypath", "dir", "dirpath", "folder",
+        "folderpath", "workdir", "workingdirectory", "cwd", "root", "uri", "uris",
+        "absolutepath", "relativepath",
     }
 )  # fmt: skip
+
+
+def _key(name: str) -> str:
+    """An argument name as :data:`_MCP_KEYS` spells it."""
+    return name.replace("_", "").replace("-", "").lower()
+
 
 # canonical tool -> the input key holding its filter pattern
 _FILTER_KEYS = {"grep": "glob", "find": "pattern"}
@@ -115,7 +125,7 @@ def _path_of(value: str) -> str | None:
 def _mcp_paths(arguments: dict[str, object], depth: int = 0) -> list[str]:
     found: list[str] = []
     for key, value in arguments.items():
-        if key in _MCP_KEYS:
+        if _key(key) in _MCP_KEYS:
             found += [p for p in map(_path_of, _strings(value)) if p]
         elif depth < 2 and isinstance(value, dict):
             found += _mcp_paths(value, depth + 1)
