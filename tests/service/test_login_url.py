@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from servicekit import Running
 
+from clearance.authority.forwarding.signing import key_path
 from clearance.decide.engine import Engine
 from clearance.hosts.claude_code.http_token import token_path
 from clearance.intent.call import ToolCall
@@ -25,11 +26,13 @@ def test_a_log_is_told_where_the_url_is_not_the_url(running: Running, world: Any
         assert handle.read().strip() == running.login_url  # the benign twin: the human logs in
 
 
-@pytest.mark.parametrize("part", ["login", "hook token"])
-def test_an_agents_read_of_the_login_url_asks_through_yolo(world: Any, part: str) -> None:
+@pytest.mark.parametrize("part", ["login", "hook token", "answer key"])
+def test_an_agents_read_of_a_state_secret_asks_through_yolo(world: Any, part: str) -> None:
     where = login_file(world.env["CLEARANCE_HOME"])
     if part == "hook token":  # the HTTP hook's bearer token, beside the service's socket
         where = token_path(world.env["CLEARANCE_HOME"])
+    if part == "answer key":  # the broker's private key: whoever reads it signs approvals
+        where = key_path(world.env["CLEARANCE_HOME"])
     project = world.project()
     policy = json.dumps({"permission": {"*": "allow", "bash": "allow",
                                         "external_directory": "allow"}})  # fmt: skip

@@ -20,8 +20,8 @@ loosens them.
   **asks**, and that ask survives yolo and every session grant. Why each is on the list, and
   why some look-alikes are not (``.gitattributes``, ``.gitmodules``, ``package.json``), is in
   ``docs/configuration.md``, "Protected paths".
-* **Reads of clearance's state** (grants, cache, forwarding, the service's hook token and the
-  console's login URL) ask.
+* **Reads of clearance's state** (grants, cache, forwarding, the broker's answer key, the
+  service's hook token and the console's login URL) ask.
 
 Patterns are matched against every spelling of a path (lexical, as written, symlink-resolved).
 Project files are matched wherever the project lies (``*/.git/config``), so a worktree, a
@@ -54,8 +54,8 @@ RUNS_LATER_REASON = (
     "clearance asks every time, whatever the policy, yolo or session grants"
 )
 STATE_REASON = (
-    "clearance's grants, cache, forwarding state, hook token and console login are not for "
-    "agents to read"
+    "clearance's grants, cache, forwarding state and keys, hook token and console login are not "
+    "for agents to read"
 )
 
 # Host settings and extension points, in the home and in any project.
@@ -241,7 +241,16 @@ def _protected(
         if pattern not in skip:
             rules.append(Rule("protected_write", pattern, "deny", "protected", OWN_REASON))
     state = os.path.normpath(state)
-    for part in ("sessions", "cache", "forwarding", "hosts", "secret", "console", "service"):
+    for part in (
+        "sessions",
+        "cache",
+        "forwarding",
+        "hosts",
+        "secret",
+        "console",
+        "service",
+        "broker",
+    ):
         rules.append(Rule("protected_read", f"{state}/{part}", "ask", "protected", STATE_REASON))
         rules.append(Rule("protected_read", f"{state}/{part}/*", "ask", "protected", STATE_REASON))
     return RuleSet(rules, expand=("protected_write", "protected_read"), home=home)
