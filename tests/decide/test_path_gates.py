@@ -223,6 +223,7 @@ def test_path_decision_table(
         policy=json.dumps({"permission": _fill(policy, root)}),
         env={"HOME": str(root / "home")},
     )
+    engine.grep_skips_hidden = True  # Claude Code's Grep: ~/.ssh beneath `/` is not searched
     data: dict[str, object] = {}
     if path is not None:
         value = _fill(path, root)

@@ -83,6 +83,13 @@ OWN_WRITES = [
     ("write", {"file_path": ".claude/settings.json", "content": "{}"}),
     ("write", {"file_path": ".clearance/config.jsonc", "content": "{}"}),
     ("edit", {"file_path": "~/.claude/settings.json", "old_string": "a", "new_string": "b"}),
+    # found by an adversarial review: OpenCode's and Copilot CLI's own settings
+    ("write", {"file_path": "opencode.json", "content": "{}"}),
+    ("bash", {"command": "echo x > ~/.config/opencode/opencode.jsonc"}),
+    ("write", {"file_path": "~/.copilot/config.json", "content": "{}"}),
+    # ... and Qwen Code's extensions, which bring hooks and MCP servers as Gemini CLI's do
+    ("bash", {"command": "echo x > .qwen/extensions/x/qwen-extension.json"}),
+    ("write", {"file_path": "~/.qwen/extensions/x/qwen-extension.json", "content": "{}"}),
 ]
 
 
@@ -127,6 +134,10 @@ RUNS_LATER = [
     "echo x > .git/modules/sub/hooks/pre-commit",
     "echo modules/sub > .git/commondir",
     "echo x >> .git/config.worktree",
+    # found by an adversarial review: MCP server definitions of pi and Copilot CLI
+    "echo x > .pi/mcp.json",
+    "echo x > ~/.pi/agent/mcp.json",
+    "echo x > ~/.copilot/mcp-config.json",
 ]
 
 
@@ -169,6 +180,9 @@ BENIGN = [
     ("read", {"file_path": ".claude/skills/x/SKILL.md"}),
     ("write", {"file_path": "docs/skills/x/SKILL.md", "content": "x"}),
     ("read", {"file_path": "~/.bashrc"}),
+    ("write", {"file_path": "src/opencode.md", "content": "x"}),
+    ("write", {"file_path": ".pi/notes.json", "content": "{}"}),
+    ("write", {"file_path": "src/extensions/x.json", "content": "{}"}),
 ]
 
 
@@ -219,3 +233,19 @@ def test_a_project_config_cannot_unprotect_a_path(user: _User) -> None:
     engine = Engine.load(cwd=str(user.project), env=user.env)
     assert any("dangerouslyUnprotectPaths" in w for w in engine.policy.warnings)
     assert user.check(engine, "bash", {"command": "echo x >> ~/.bashrc"})[0] == "ask"
+
+
+def test_the_configuration_file_in_use_is_protected_wherever_it_lies(user: _User) -> None:
+    # found by an adversarial review: `CLEARANCE_CONFIG` (or `--config`) names a file outside
+    # clearance's configuration directory, which the agent could rewrite
+    config = user.home / "dotfiles" / "clearance.jsonc"
+    config.parent.mkdir()
+    config.write_text(json.dumps(PERMISSIVE))
+    engine = Engine.load(cwd=str(user.project), env={**user.env, "CLEARANCE_CONFIG": str(config)})
+    for tool, value in (("write", {"file_path": str(config)}),
+                        ("bash", {"command": f"echo '{{}}' > {config}"})):  # fmt: skip
+        action, reason = user.check(engine, tool, value)
+        assert action == "deny" and "<protected-path>" in reason, reason
+    # the benign twin: a file beside it follows the policy
+    beside = {"file_path": str(config.parent / "notes.md")}
+    assert user.check(engine, "write", beside)[0] == "allow"

@@ -48,6 +48,8 @@ class _World:
             yolo=kw.pop("yolo", None),  # type: ignore[arg-type]
         )
         engine.volumes = kw.pop("volumes", None)  # type: ignore[assignment]
+        # Claude Code's Grep tool, unless a test says otherwise (pi's and OpenCode's pass --hidden)
+        engine.grep_skips_hidden = bool(kw.pop("skips_hidden", True))
         if isinstance(value, str):
             value = {"command": value}
         found = engine.check(ToolCall(tool, value, str(self.project)))
@@ -213,6 +215,50 @@ def test_the_grep_tool_skips_hidden_entries_as_ripgrep_does(world: _World) -> No
     assert world.check({"pattern": "k", "path": str(world.home)}, None, tool="grep")[0] == "ask"
     action, reason = world.check({"pattern": "k", "path": "~/.ssh"}, None, tool="grep")
     assert action == "deny", reason
+
+
+def test_a_grep_tool_that_searches_hidden_entries_reaches_them(world: _World) -> None:
+    """pi's and OpenCode's Grep tools run ripgrep with --hidden (found by an adversarial review):
+    for a host not known to skip them, hidden entries beneath the directory count."""
+    (world.project / ".env").write_text("K=1")
+    policy = {"permission": {"*": "allow", "external_directory": "allow",
+                             "path": {"*.env": "deny"}}}  # fmt: skip
+    action, reason = world.check({"pattern": "K"}, policy, tool="grep", skips_hidden=False)
+    assert action == "deny" and ".env" in reason, reason
+    (world.project / ".env").unlink()  # the benign twin: a clean project stays allowed
+    assert world.check({"pattern": "K"}, policy, tool="grep", skips_hidden=False)[0] == "allow"
+
+
+# Found by an adversarial review: a negation in an ignore file makes ripgrep search a hidden
+# entry without --hidden (`!.env` in `.ignore`), wherever ripgrep reads ignore rules from.
+WHITELISTING = [
+    ("proj/.ignore", "!.env\n"),
+    ("proj/.rgignore", "build\n!/.env\n"),
+    ("proj/.gitignore", "  !*.env\n"),
+    ("proj/.git/info/exclude", "# git ls-files --others --exclude-from=.git/info/exclude\n!.env\n"),
+    ("proj/src/.ignore", "!.hid\n"),  # beneath the searched directory
+    ("proj/../.ignore", "!.env\n"),  # above it
+    (".config/git/ignore", "!.env\n"),  # git's global ignore file
+]
+
+
+@pytest.mark.parametrize(("where", "text"), WHITELISTING)
+def test_an_ignore_file_that_whitelists_makes_the_grep_tool_walk_hidden_entries(
+    world: _World, where: str, text: str
+) -> None:
+    (world.project / ".env").write_text("K=1")
+    (world.project / "src" / ".hid").mkdir()
+    (world.project / "src" / ".hid" / "prod.env").write_text("K=1")
+    policy = {"permission": {"*": "allow", "external_directory": "allow",
+                             "path": {"*.env": "deny"}}}  # fmt: skip
+    path = world.home / where
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text)
+    action, reason = world.check({"pattern": "K"}, policy, tool="grep")
+    assert action == "deny" and ".env" in reason, reason
+    # a benign twin: the same file ignoring, not whitelisting, leaves hidden entries skipped
+    path.write_text(text.replace("!", ""))
+    assert world.check({"pattern": "K"}, policy, tool="grep")[0] == "allow"
 
 
 def test_a_case_folding_volume_meets_the_rule_through_another_spelling(world: _World) -> None:

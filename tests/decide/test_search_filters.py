@@ -33,6 +33,7 @@ def _decide(root: Path, policy: Mapping[str, object], tool: str, data: dict[str,
     engine = Engine.load(
         cwd=cwd, policy=json.dumps({"permission": policy}), env={"HOME": str(root / "home")}
     )
+    engine.grep_skips_hidden = True  # Claude Code's Grep, which runs ripgrep without --hidden
     return engine.check(ToolCall(tool, data, cwd)).action
 
 

@@ -13,11 +13,14 @@ import time
 import urllib.parse
 import urllib.request
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from claude_harness import CLEARANCE, ClaudeProject
 from model_server import Conversation, text, tool_use
 from user_harness import free_port
+
+from clearance.service.wiring import LOGIN_IN_FILE
 
 pytest.importorskip("uvicorn")
 
@@ -171,7 +174,9 @@ def test_an_ask_is_answered_on_the_console_while_claude_code_waits(
     )  # fmt: skip
     try:
         assert process.stdout is not None
-        login = next(line.strip() for line in process.stdout if "/login?t=" in line)
+        # Not a terminal: the banner names the file that holds the login URL.
+        named = next(line for line in process.stdout if line.startswith(LOGIN_IN_FILE))
+        login = Path(named[len(LOGIN_IN_FILE) :].strip()).read_text().strip()
         threading.Thread(target=process.stdout.read, daemon=True).start()
         runs = []
         worker = threading.Thread(target=lambda: runs.append(claude.run(

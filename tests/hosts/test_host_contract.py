@@ -10,6 +10,7 @@ an ask (Codex's PreToolUse) must turn it into a deny with a reason.
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from collections.abc import Callable
@@ -432,6 +433,10 @@ def test_a_plugin_dialog_answer_redeems_its_token_once_and_records_a_session_gra
     forged = {**call, "answer": "session"}
     reply = answer(adapter, json.dumps(forged).encode(), env, load)
     assert json.loads(reply.stdout)["decision"] == "deny" and reply.exit == 2
+    # A listing of clearance's state (`ls -R`, which names files without reading one) does not
+    # show the pending token (found by an adversarial review).
+    for _, _, names in os.walk(world.state):
+        assert token not in names
     # A token for another call is refused, and spent.
     other = {**call, "args": {"command": "mkdir other"}, "answer": "session", "token": token}
     assert (

@@ -97,3 +97,13 @@ def test_the_engine_matches_an_unprefixed_tool_by_its_configured_server(tmp_path
     assert engine.check(call).action == "deny"
     call = ToolCall("mcp", {"tool": "slack_post"}, str(project))
     assert engine.check(call).action == "ask"
+
+
+def test_a_configured_server_whose_name_holds_a_double_underscore_is_matched() -> None:
+    # found by an adversarial review: `mcp__my__srv__drop` split at its first "__" missed a
+    # deny on the configured server `my__srv`
+    found = set(mcp_targets(ToolCall("mcp__my__srv__drop", {}), ["my__srv", "other"]))
+    assert {"my__srv:drop", "my__srv", "my:srv__drop"} <= found
+    # the benign twin: a server without "__" adds nothing of its own
+    plain = set(mcp_targets(ToolCall("mcp__github__search", {}), ["github", "my__srv"]))
+    assert not any(t.startswith("my") for t in plain)

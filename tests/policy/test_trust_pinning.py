@@ -78,3 +78,44 @@ def test_doctor_says_when_a_trusted_config_changed(world) -> None:  # type: igno
     check = check_trust(str(project), world.env)
     assert not check.ok and "changed since" in check.summary
     assert check.fix is not None and "clearance trust" in check.fix
+
+
+# Found by an adversarial review: `git checkout`, `git stash` or `rm` of a trusted config shed its
+# denies, so a changed, appeared or deleted pinned file now fails the policy closed.
+def _trusted_under_an_allowing_global(world, config: str):  # type: ignore[no-untyped-def]
+    world.global_config('{"permission": {"bash": {"*": "allow"}}}')
+    project = world.project(config=config)
+    trust(str(world.state), str(project))
+    return project
+
+
+def test_a_trusted_config_changed_or_deleted_fails_closed(world) -> None:  # type: ignore[no-untyped-def]
+    project = _trusted_under_an_allowing_global(world, '{"permission": {"bash": {"rm *": "deny"}}}')
+    policy = load_policy(cwd=str(project))
+    assert decide(policy, "bash", "rm x") == "deny"
+    assert decide(policy, "bash", "ls") == "allow"  # the benign twin
+    config = project / ".clearance" / "config.jsonc"
+    for change in ("edit", "delete"):
+        if change == "edit":
+            config.write_text('{"permission": {}}')
+        else:
+            config.unlink()
+        policy = load_policy(cwd=str(project))
+        assert decide(policy, "bash", "rm x") == "ask", change
+        assert decide(policy, "bash", "ls") == "ask", change
+        assert policy.errors and "clearance trust" in policy.errors[0].message
+    trust(str(world.state), str(project))
+    assert decide(load_policy(cwd=str(project)), "bash", "ls") == "allow"
+
+
+def test_a_deleted_pinned_agent_file_fails_closed(world) -> None:  # type: ignore[no-untyped-def]
+    project = world.project(config="{}")
+    agents = project / ".claude" / "agents"
+    agents.mkdir(parents=True)
+    (agents / "rev.md").write_text('---\nname: rev\npermission:\n  bash:\n    "rm *": deny\n---\n')
+    project = _trusted_under_an_allowing_global(world, "{}")
+    assert decide(load_policy(cwd=str(project), agent="rev"), "bash", "rm x") == "deny"
+    assert decide(load_policy(cwd=str(project), agent="other"), "bash", "rm x") == "allow"
+    (agents / "rev.md").unlink()
+    assert decide(load_policy(cwd=str(project), agent="rev"), "bash", "rm x") == "ask"
+    assert decide(load_policy(cwd=str(project), agent="other"), "bash", "rm x") == "allow"

@@ -21,6 +21,8 @@ import urllib.parse
 from pathlib import Path
 from typing import Any
 
+from clearance.service.wiring import LOGIN_IN_FILE
+
 SRC = Path(__file__).resolve().parents[2] / "src"
 POLICY = """{
   "permission": {
@@ -61,6 +63,9 @@ class Running:
             self.lines.append(line)
             if "/login?t=" in line:
                 self.login_url = line.strip()
+                break
+            if line.startswith(LOGIN_IN_FILE):  # not a terminal: the URL is in a file
+                self.login_url = Path(line[len(LOGIN_IN_FILE) :].strip()).read_text().strip()
                 break
         assert self.login_url, "".join(self.lines) + (
             self.process.stderr.read() if self.process.stderr else ""

@@ -237,7 +237,10 @@ def run_serve(args: Args) -> int:
             return 1
         if not args.on("--relay"):
             os.environ["CLEARANCE_PARENT_SESSION"] = session  # the HTTP hook's asks come here
-        sys.stdout.write(web.banner(listener, open_browser=args.on("--open")))
+        # Only a terminal sees the login URL; a log or a journal, which an agent may read,
+        # is told the protected file that holds it.
+        shown = sys.stdout.isatty()
+        sys.stdout.write(web.banner(listener, open_browser=args.on("--open"), show_login=shown))
         sys.stdout.flush()
         panel.header += "\n" + web.last_banner.rstrip("\n")
     # --- end ---

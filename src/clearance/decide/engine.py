@@ -15,7 +15,7 @@ from clearance.decide.gates.path import external_gate, path_gate
 from clearance.decide.gates.protected import protected_gate
 from clearance.decide.gates.tool import tool_gate
 from clearance.intent.path import path_fact
-from clearance.intent.tool_paths import paths_of
+from clearance.intent.tool_paths import MAX_PATHS, paths_of
 from clearance.policy.loader import load_policy
 
 TYPE_CHECKING = False
@@ -47,6 +47,15 @@ def _expired(call: ToolCall) -> GateResult:
     return GateResult("bash", "bash", text, "ask", None, message, DEADLINE, text)
 
 
+def _too_many(call: ToolCall, count: int) -> GateResult:
+    message = (
+        f"Denied: this {call.tool} call names {count:,} paths, more than the {MAX_PATHS:,} "
+        "clearance checks in one call (checking them all could outlast the host's hook "
+        "timeout, which lets a call through); split it into smaller calls"
+    )
+    return GateResult("path", "path", "", "deny", None, message)
+
+
 _normpath = os.path.normpath
 # Loaded on first use, then kept: an import statement costs a microsecond on every call.
 _BASH_GATE: list[_BashGate | None] = [None]
@@ -71,8 +80,8 @@ class Engine:
     """Decides tool calls against one :class:`~clearance.policy.policy.Policy`."""
 
     __slots__ = (
-        "_disk", "_protected", "_reported", "config_dir", "grants", "host", "policy", "state",
-        "volumes",
+        "_disk", "_protected", "_reported", "config_dir", "grants", "grep_skips_hidden", "host",
+        "policy", "relocated", "state", "volumes",
     )  # fmt: skip
 
     def __init__(
@@ -99,6 +108,12 @@ class Engine:
         self._disk: dict[str, GrantStore] = {}
         self._reported: set[str] = set()  # sessions whose rejected grant file was reported
         self._protected: RuleSet | None = None
+        # Home directories of the protected paths that the environment moved elsewhere
+        # (`("~/.codex", "/srv/codex")`), as the hosts layer reads them (`hosts.facts`).
+        self.relocated: tuple[tuple[str, str], ...] = ()
+        # Whether the host's Grep tool runs ripgrep without --hidden, as the hosts layer knows;
+        # otherwise (some hosts' Grep passes --hidden) hidden entries beneath count.
+        self.grep_skips_hidden = False
 
     @classmethod
     def load(
@@ -169,6 +184,8 @@ class Engine:
                                             volumes=volumes)  # fmt: skip
             return self._finish(call, results, units=units, paths=tuple(facts))
         raw_paths, direction, path_tool = paths_of(call, self.policy.home)
+        if len(raw_paths) > MAX_PATHS:
+            return self._finish(call, [_too_many(call, len(raw_paths))])
         # The Grep tool searches every file beneath a directory it is given.
         deep = kind == "grep"
         facts = []
@@ -208,10 +225,10 @@ class Engine:
 
     def _beneath(self, call: ToolCall, facts: list[PathFact], cwd: str) -> list[GateResult]:
         """What the Grep tool reaches beneath the directories it searches (without a path, the
-        working directory), within its ``glob`` filter. The hosts' Grep tools run ripgrep
-        without ``--hidden`` or ``--follow``, and their input cannot add them: hidden entries
-        and symlinks beneath the directory are not searched (a hidden directory given as the
-        path itself is)."""
+        working directory), within its ``glob`` filter. Where the host's Grep tool runs ripgrep
+        without ``--hidden`` or ``--follow`` (:attr:`grep_skips_hidden`), and its input cannot
+        add them, hidden entries and symlinks beneath the directory are not searched (a hidden
+        directory given as the path itself is)."""
         from clearance.decide.gates.beneath import beneath_gate
 
         data = call.input
@@ -224,9 +241,16 @@ class Engine:
             found = project_boundary(cwd, home, self._inside(cwd))
             facts = [path_fact(cwd, cwd=cwd, home=home, direction="read", boundary=found.root,
                                extra=found.inside, recursive=True)]  # fmt: skip
+        from clearance.decide.gates.ignore_files import whitelists_above
+
+        # An ignore file above a searched directory may whitelist a hidden entry beneath it.
+        home = self.policy.home
+        hidden = not self.grep_skips_hidden or any(
+            f.recursive and f.canonical and whitelists_above(f.canonical, home) for f in facts
+        )
         return beneath_gate(self.policy.rules, self.protected(), facts, tool=call.kind,
                             volumes=self.volumes, only=only if isinstance(only, str) else None,
-                            hidden=False)  # fmt: skip
+                            hidden=hidden)  # fmt: skip
 
     def protected(self) -> RuleSet:
         """The protected paths (``clearance.policy.protected``), built on first use."""
@@ -239,7 +263,7 @@ class Engine:
             config_dir = self.config_dir or config_home()
             unprotect = self.policy.setting("dangerouslyUnprotectPaths", ())
             found = self._protected = protected_rules(
-                self.policy.home, state, config_dir, unprotect
+                self.policy.home, state, config_dir, unprotect, self.relocated, self.policy.files
             )
         return found
 

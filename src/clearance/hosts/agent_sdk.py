@@ -127,7 +127,11 @@ def can_use_tool(
                 unknown = None if who else agent_id
                 who = who or agent
             payload = _payload(tool_name, tool_input, cwd, who, session)
+            from clearance.hosts.facts import relocated_homes
+
             engine = Engine.load(cwd=payload.cwd, agent=who, env=env, host=HOST_FACTS)
+            engine.relocated = relocated_homes(os.environ if env is None else env)
+            engine.grep_skips_hidden = True  # the Agent SDK's Grep is Claude Code's
             decision = engine.check(to_call(payload))
             if unknown is not None and decision.action == "allow":
                 decision = _unresolved(decision, unknown)

@@ -243,7 +243,9 @@ class _Recording:
 
 # An answer from a host dialog must redeem the one-time token its ask was given: the agent can
 # run `clearance hook <host>` itself, but cannot read the token (clearance's state under
-# ``hosts/`` is protected from agents' reads), so it cannot approve its own asks.
+# ``hosts/`` is protected from agents' reads), so it cannot approve its own asks. A token is
+# kept under the SHA-256 of its value, never its value: a listing of the directory (`ls -R`,
+# which lists names without reading a file) must not hand a pending token to the agent.
 _TOKEN_TTL = 3600.0
 
 
@@ -257,6 +259,12 @@ def _token_dir(state: str) -> str:
     return os.path.join(state, "hosts", "asks")
 
 
+def _token_file(state: str, token: str) -> str:
+    import hashlib
+
+    return os.path.join(_token_dir(state), hashlib.sha256(token.encode()).hexdigest())
+
+
 def issue_token(state: str, call: ToolCall) -> str:
     """A one-time token naming ``call``, for the host dialog's answer to redeem."""
     import secrets
@@ -266,7 +274,7 @@ def issue_token(state: str, call: ToolCall) -> str:
     directory = _token_dir(state)
     ensure_private_dir(directory)
     token = secrets.token_hex(16)
-    atomic_write(os.path.join(directory, token), _fingerprint(call).encode(), mode=0o600)
+    atomic_write(_token_file(state, token), _fingerprint(call).encode(), mode=0o600)
     return token
 
 
@@ -276,7 +284,7 @@ def redeem_token(state: str, token: str | None, call: ToolCall) -> None:
 
     if not token or not all(c in "0123456789abcdef" for c in token) or len(token) != 32:
         raise PayloadError("an answer needs the token its ask was given")
-    path = os.path.join(_token_dir(state), token)
+    path = _token_file(state, token)
     try:
         with open(path, encoding="utf-8") as f:
             fingerprint = f.read()
@@ -309,8 +317,11 @@ def load_engine(cwd: str, agent: str | None, env: Mapping[str, str]) -> Engine:
     """The engine for a command-hook or plugin host's call (no agent-host facts: the
     directories and MCP servers those facts know are Claude Code's and pi's own files)."""
     from clearance.decide.engine import Engine
+    from clearance.hosts.facts import relocated_homes
 
-    return Engine.load(cwd=cwd, agent=agent, env=env)
+    engine = Engine.load(cwd=cwd, agent=agent, env=env)
+    engine.relocated = relocated_homes(env)
+    return engine
 
 
 def decide(adapter: Adapter, event: HookEvent, env: Mapping[str, str]) -> tuple[str, str]:

@@ -21,11 +21,36 @@ from __future__ import annotations
 import os
 import stat
 
-__all__ = ["HOST_FACTS", "HOST_SCRATCH", "AgentHostFacts"]
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+
+__all__ = ["HOST_FACTS", "HOST_SCRATCH", "AgentHostFacts", "relocated_homes"]
 
 # Directories an agent host writes for the agent and reads back (Claude Code's task outputs).
 HOST_SCRATCH = ("/tmp/claude", "/private/tmp/claude")
 _MAX_BYTES = 8 << 20
+
+
+# The variables with which a host moves its home directory (where `clearance install` then writes
+# its hook), and the directory of the protected paths each one replaces.
+_MOVED = (
+    ("CLAUDE_CONFIG_DIR", "~/.claude"),
+    ("CODEX_HOME", "~/.codex"),
+    ("COPILOT_HOME", "~/.copilot"),
+    ("XDG_CONFIG_HOME", "~/.config"),
+)
+
+
+def relocated_homes(env: Mapping[str, str]) -> tuple[tuple[str, str], ...]:
+    """(protected home directory, where the environment moved it) for each host variable set,
+    for ``Engine.relocated``: a hook installed under ``$CODEX_HOME`` is protected there."""
+    out = []
+    for variable, head in _MOVED:
+        value = env.get(variable)
+        if value and value[:1] == "/":
+            out.append((head, os.path.normpath(value)))
+    return tuple(out)
 
 
 def _load(path: str, marker: str) -> object:

@@ -29,7 +29,7 @@ from clearance.hosts.command_hook import (
     json_block,
     text_field,
 )
-from clearance.hosts.tools import ToolSpec, mcp_target, to_call
+from clearance.hosts.tools import ToolSpec, mcp_target, patch_call, to_call
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -46,14 +46,19 @@ class PluginAdapter(Adapter):
     (``server_tool``) when the host names MCP tools that way."""
 
     tools: dict[str, ToolSpec] = {}  # noqa: RUF012 (read-only per subclass)
+    patches: dict[str, str] = {}  # noqa: RUF012 (patch tools: the argument with the patch)
     no_dialog = ""
 
     def read(self, data: dict[str, Any], env: Mapping[str, str]) -> HookEvent:
         tool, cwd, arguments, session, agent = call_fields(
             data, "tool", "args", "sessionID", ("agent",), arguments_name="the arguments"
         )
-        call = to_call(self.tools, tool, arguments, cwd, session=session, agent=agent,
-                       mcp=mcp_target(tool))  # fmt: skip
+        patch = self.patches.get(tool)
+        if patch is not None:
+            call = patch_call(arguments.get(patch), cwd, session=session, agent=agent)
+        else:
+            call = to_call(self.tools, tool, arguments, cwd, session=session, agent=agent,
+                           mcp=mcp_target(tool))  # fmt: skip
         ui = data.get("ui")
         if ui is not None and not isinstance(ui, bool):
             raise PayloadError("field 'ui' must be true or false")

@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 
     from clearance.intent.call import ToolCall
 
-__all__ = ["ToolSpec", "file_tools", "mcp_target", "patch_paths", "to_call"]
+__all__ = ["ToolSpec", "file_tools", "mcp_target", "patch_call", "to_call"]
 
 _set = object.__setattr__
 
@@ -99,7 +99,7 @@ def to_call(
                         raise PayloadError(
                             f"the arguments of {tool}: {spec.directory!r} is not a directory path"
                         )
-                    cwd = posixpath.normpath(posixpath.join(cwd, where))
+                    _run_in(data, posixpath.normpath(posixpath.join(cwd, where)), cwd)
     listed = data.get("file_path")
     if isinstance(listed, list):  # a tool reading several files (read_many_files)
         paths = [p for p in listed if isinstance(p, str) and p]
@@ -115,16 +115,39 @@ def to_call(
     return claude_call(payload)
 
 
-_PATCH_MARKERS = ("*** Add File: ", "*** Update File: ", "*** Delete File: ", "*** Move to: ")
+def _run_in(data: dict[str, Any], where: str, cwd: str) -> None:
+    """Make the command in ``data`` run in ``where``: it is decided as ``cd <where>`` followed
+    by the command, which moves only the base of its relative paths. The policy and the project
+    boundary stay those of the session's ``cwd``: a working directory the agent chose (``/``,
+    a directory outside the project) must not make outside paths inside, nor shed the trusted
+    project's configuration."""
+    command = data.get("command")
+    if where == posixpath.normpath(cwd) or not isinstance(command, str):
+        return
+    quoted = "'" + where.replace("'", "'\\''") + "'"
+    data["command"] = f"cd {quoted}\n{command}"
 
 
-def patch_paths(patch: str) -> list[str]:
-    """Every file a Codex ``apply_patch`` envelope adds, updates, deletes or moves to."""
-    found: list[str] = []
-    for line in patch.splitlines():
-        for marker in _PATCH_MARKERS:
-            if line.startswith(marker):
-                path = line[len(marker) :].strip()
-                if path and path not in found:
-                    found.append(path)
-    return found
+def patch_call(
+    patch: object,
+    cwd: str,
+    *,
+    session: str | None = None,
+    agent: str | None = None,
+    agent_id: str | None = None,
+) -> ToolCall:
+    """The Edit call for a patch envelope (Codex's and OpenCode's ``apply_patch``): every file
+    it adds, updates, deletes or moves to. A list of lines is joined."""
+    from clearance.intent.call import ToolCall
+    from clearance.intent.tool_paths import patch_paths
+
+    if isinstance(patch, list):
+        patch = "\n".join(p for p in patch if isinstance(p, str))
+    if not isinstance(patch, str) or not patch.strip():
+        raise PayloadError("the apply_patch call carries no patch text")
+    paths = patch_paths(patch)
+    if not paths:
+        raise PayloadError("the apply_patch call names no file (no '*** Add/Update/Delete File:')")
+    return ToolCall(
+        "Edit", {"file_path": paths}, cwd=cwd, agent=agent, session=session, agent_id=agent_id
+    )

@@ -8,7 +8,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-__all__ = ["ToolCall", "canonical_tool"]
+__all__ = ["CANONICAL_TOOLS", "ToolCall", "canonical_tool"]
 
 _set = object.__setattr__
 
@@ -32,6 +32,8 @@ _ALIASES = {
     "agent": "task",
     "mcp": "mcp",
 }
+
+CANONICAL_TOOLS = frozenset(_ALIASES.values())
 
 
 def canonical_tool(name: str) -> str:

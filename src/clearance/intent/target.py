@@ -79,6 +79,15 @@ def mcp_targets(call: ToolCall, servers: Sequence[str] = ()) -> tuple[str, ...]:
         out.append(server)
     elif tool:
         out.append(tool)
+    if call.tool.startswith("mcp__"):
+        # A configured server whose name holds "__" (`my__srv`) splits `mcp__my__srv__drop`
+        # elsewhere than the first "__": it is matched under that server too.
+        rest = call.tool[5:]
+        for name in servers:
+            head = _sanitize(name) + "__"
+            if "__" in head[:-2] and rest.startswith(head) and len(rest) > len(head):
+                part = rest[len(head) :]
+                out += [f"{name}:{part}", f"{name}_{part}", name, part]
     if call.tool.startswith("mcp__") and call.tool not in out:
         out.append(call.tool)
     return tuple(dict.fromkeys(out)) or ("*",)

@@ -15,23 +15,39 @@ reaches (``.e*`` → ``.env``) is checked as itself.
 
 from __future__ import annotations
 
+from clearance.intent.call import CANONICAL_TOOLS
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from clearance.intent.call import ToolCall
     from clearance.intent.path import Direction
 
-__all__ = ["PATH_TOOLS", "paths_of", "register_path_tool"]
+__all__ = ["MAX_PATHS", "PATH_TOOLS", "patch_paths", "paths_of", "register_path_tool"]
+
+# The most paths one call may name: each is resolved and matched, and a host lets a call through
+# when its hook outlasts the host's timeout, so a call naming more is denied, not checked.
+MAX_PATHS = 1000
 
 _FILE_KEYS = ("file_path", "path", "notebook_path", "filePath")
 # Argument names MCP servers use for paths (the filesystem server's move_file uses
-# source/destination); string values only, `file://` URIs unwrapped, one level of nesting.
+# source/destination), compared without case, `_` or `-` (`file_path`, `filePath` and `FILEPATH`
+# are one name); string values only, `file://` URIs unwrapped, one level of nesting.
 _MCP_KEYS = frozenset(
     {
-        "path", "paths", "file_path", "filePath", "file_paths", "notebook_path", "filename",
-        "file", "files", "source", "destination", "src", "dst", "dest", "target_path",
-        "directory", "dir", "cwd", "root", "uri",
+        "path", "paths", "filepath", "filepaths", "notebookpath", "filename", "filenames",
+        "file", "files", "source", "sourcepath", "destination", "destinationpath", "src", "dst",
+        "dest", "destpath", "targetpath", "targetfile", "outputpath", "outputfile", "outfile",
+        "inputpath", "inputfile", "directory", "directorypath", "dir", "dirpath", "folder",
+        "folderpath", "workdir", "workingdirectory", "cwd", "root", "uri", "uris",
+        "absolutepath", "relativepath",
     }
 )  # fmt: skip
+
+
+def _key(name: str) -> str:
+    """An argument name as :data:`_MCP_KEYS` spells it."""
+    return name.replace("_", "").replace("-", "").lower()
+
 
 # canonical tool -> the input key holding its filter pattern
 _FILTER_KEYS = {"grep": "glob", "find": "pattern"}
@@ -45,6 +61,44 @@ PATH_TOOLS: dict[str, tuple[tuple[str, ...], Direction, bool]] = {
     "find": (("path",), "read", True),
     "ls": (("path",), "read", True),
 }
+
+
+_PATCH_BEGIN = "*** Begin Patch"
+_PATCH_MARKERS = ("*** Add File: ", "*** Update File: ", "*** Delete File: ", "*** Move to: ")
+
+
+def patch_paths(patch: str) -> list[str]:
+    """Every file a Codex ``apply_patch`` envelope adds, updates, deletes or moves to.
+
+    Read as Codex reads it: lines end only at ``\n``, and a file header counts with blanks
+    around it (``"  *** Add File: x"`` adds ``x``), so no header Codex obeys is missed."""
+    found: dict[str, None] = {}  # ordered, and deduplicated in constant time
+    for line in patch.split("\n"):
+        line = line.strip()
+        for marker in _PATCH_MARKERS:
+            if line.startswith(marker):
+                path = line[len(marker) :].strip()
+                if path:
+                    found[path] = None
+    return list(found)
+
+
+def _patches(arguments: dict[str, object], depth: int = 0) -> list[str]:
+    """The files of every patch envelope among ``arguments``' string values (one level of
+    nesting, as for MCP paths)."""
+    found: list[str] = []
+    for value in arguments.values():
+        if isinstance(value, str) and _PATCH_BEGIN in value:
+            found += patch_paths(value)
+        elif depth < 2 and isinstance(value, dict):
+            found += _patches(value, depth + 1)
+        elif depth < 2 and isinstance(value, list):
+            for item in value:
+                if isinstance(item, str) and _PATCH_BEGIN in item:
+                    found += patch_paths(item)
+                elif isinstance(item, dict):
+                    found += _patches(item, depth + 1)
+    return found
 
 
 def register_path_tool(tool: str, keys: tuple[str, ...], direction: Direction = "both") -> None:
@@ -71,7 +125,7 @@ def _path_of(value: str) -> str | None:
 def _mcp_paths(arguments: dict[str, object], depth: int = 0) -> list[str]:
     found: list[str] = []
     for key, value in arguments.items():
-        if key in _MCP_KEYS:
+        if _key(key) in _MCP_KEYS:
             found += [p for p in map(_path_of, _strings(value)) if p]
         elif depth < 2 and isinstance(value, dict):
             found += _mcp_paths(value, depth + 1)
@@ -131,15 +185,19 @@ def paths_of(call: ToolCall, home: str | None = None) -> tuple[list[str], Direct
             return ([data] if data else []), direction, True
         if isinstance(data, dict):
             # Every key counts: `{"file_path": "ok.txt", "path": ".env"}` touches both.
-            found = []
+            found: dict[str, None] = {}  # ordered, and deduplicated in constant time
             for key in keys:
-                found += [p for p in _strings(data.get(key)) if p not in found]
+                found.update(dict.fromkeys(_strings(data.get(key))))
             if kind in _FILTER_KEYS:
-                found += [p for p in _filter_paths(kind, data, call.cwd, home) if p not in found]
-            return found, direction, True
+                found.update(dict.fromkeys(_filter_paths(kind, data, call.cwd, home)))
+            return list(found), direction, True
         return [], direction, True
     if kind == "mcp" and isinstance(data, dict):
         args = data.get("arguments")
         source = args if isinstance(args, dict) else data
-        return list(dict.fromkeys(_mcp_paths(source))), "both", False
+        return list(dict.fromkeys(_mcp_paths(source) + _patches(source))), "both", False
+    if isinstance(data, dict) and kind not in CANONICAL_TOOLS:
+        # A tool clearance does not know (another host's file or patch tool): its arguments
+        # are read as an MCP tool's, so a path or a patch in them meets the path gates.
+        return list(dict.fromkeys(_mcp_paths(data) + _patches(data))), "both", False
     return [], "both", False

@@ -14,7 +14,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     pass
 
-__all__ = ["Probe", "agent_files", "find_project", "signature"]
+__all__ = ["Probe", "agent_files", "find_project", "policy_project", "signature"]
 
 _MARKERS = (".clearance", ".git", ".claude")
 
@@ -45,6 +45,33 @@ def find_project(cwd: str, home: str) -> str | None:
         if parent == current:
             return None
         current = parent
+
+
+def policy_project(cwd: str, home: str, state: str) -> tuple[str | None, str | None]:
+    """The project whose configuration applies at ``cwd``, and the nearer root passed over for
+    it (else ``None``). That is :func:`find_project`'s root, unless the root is untrusted and
+    lies inside a trusted project, whose configuration then applies: a directory the agent
+    makes a project of its own (``mkdir sub/.git``, a clone) must not shed the rules of the
+    trusted project around it. The trust store is read only for such a nested root (ADR 0038)."""
+    project = find_project(cwd, home)
+    if project is None:
+        return None, None
+    outer = find_project(os.path.dirname(project), home)
+    if outer is None or outer == project:
+        return project, None  # not nested: the common case, no trust read
+    from clearance.policy.trust import read_trusted
+
+    trusted = read_trusted(state)
+    if os.path.realpath(project) in trusted:
+        return project, None
+    while outer is not None:
+        if os.path.realpath(outer) in trusted:
+            return outer, project
+        parent = os.path.dirname(outer)
+        if parent == outer:
+            break
+        outer = find_project(parent, home)
+    return project, None
 
 
 def safe_agent_name(agent: str) -> bool:

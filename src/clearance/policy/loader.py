@@ -12,7 +12,7 @@ import os
 
 from clearance import __version__
 from clearance.policy.defaults import BUILTIN_POLICY
-from clearance.policy.discovery import agent_files, find_project, signature
+from clearance.policy.discovery import agent_files, policy_project, signature
 from clearance.policy.errors import ConfigError
 from clearance.policy.layering import clamp_allows, merge, rewrite_yolo
 from clearance.policy.policy import Policy
@@ -137,7 +137,7 @@ def _cached(
     import marshal
 
     state = state_root(env)
-    project = None if config else find_project(cwd, home)
+    project, nested = (None, None) if config else policy_project(cwd, home, state)
     key = "\0".join(
         [__version__, str(_CACHE_FORMAT), config or "", project or "", agent or "", home,
          config_home(env)]
@@ -160,7 +160,7 @@ def _cached(
         except Exception:  # a missing, stale, corrupt or forged cache is simply rebuilt
             pass
     probes: list[Probe] = []
-    data = _compile(cwd, agent, config, None, home, env, probes, project=project)
+    data = _compile(cwd, agent, config, None, home, env, probes, project=project, nested=nested)
     if use_cache:
         try:
             from clearance.policy.state import atomic_write, ensure_private_dir
@@ -190,6 +190,17 @@ def _changed(path: str, project: str) -> str:
     )
 
 
+def _unpinned(path: str, project: str, what: str = "changed (or appeared)") -> ConfigError:
+    """A trusted project's policy file that no longer holds what was trusted: the policy fails
+    closed (every allow asks, yolo is off) rather than lose the file's denies, which an agent
+    could otherwise shed with `git checkout` or `git stash` (ADR 0002, ADR 0038)."""
+    return ConfigError(
+        f"{what} since the project was trusted: every allow asks until you review it and run "
+        f"`clearance trust {project}`",
+        file=path,
+    )
+
+
 def base_denies() -> list[RuleTuple]:
     """The deny rules of the built-in policy (its secret and destruction denies)."""
     from clearance.policy.config import parse_config
@@ -209,7 +220,10 @@ def _compile(
     probes: list[Probe],
     *,
     project: str | None = None,
+    nested: str | None = None,
 ) -> dict[str, Any]:
+    """``nested``: an untrusted project root inside ``project`` that the call came from (its
+    own config is skipped: ``project``'s applies)."""
     from clearance.policy.config import load_config_file, parse_config
     from clearance.policy.defaults import BUILTIN_FILE
     from clearance.policy.frontmatter import parse_frontmatter
@@ -266,6 +280,7 @@ def _compile(
                 pinned = record is None or project is None or _pinned(project, path, record)
                 if not pinned:
                     warnings.append(_changed(path, project or ""))
+                    errors.append(_unpinned(path, project or ""))
                     continue
                 from clearance.policy.checker import Checker
                 from clearance.policy.permission import parse_permission
@@ -314,14 +329,21 @@ def _compile(
             if record is not None:
                 if not (probe[1] >= 0 or os.path.lexists(project_file)):
                     probes.append(probe)
+                    if CONFIG_FILE in record:
+                        errors.append(_unpinned(project_file, project, "deleted"))
                 elif _pinned(project, project_file, record):
                     load_file("project", project_file)
                 else:
                     probes.append(probe)
                     warnings.append(_changed(project_file, project))
+                    errors.append(_unpinned(project_file, project))
                 if agent:
                     for directory in AGENT_DIRS:
                         load_agent_dir("project_agent", os.path.join(project, directory), record)
+                        own = os.path.join(directory, agent + ".md")
+                        if own in record and not os.path.lexists(os.path.join(project, own)):
+                            errors.append(_unpinned(os.path.join(project, own), project,
+                                                    "deleted"))  # fmt: skip
             else:
                 probes.append(probe)
                 if probe[1] >= 0:
@@ -329,6 +351,16 @@ def _compile(
                         f"{project_file}: skipped because the project is not trusted; "
                         f"run `clearance trust {project}` to use it"
                     )
+        if nested is not None:
+            nested_file = os.path.join(nested, CONFIG_FILE)
+            probe = signature(nested_file)
+            probes.append(probe)
+            if probe[1] >= 0:
+                warnings.append(
+                    f"{nested_file}: skipped because the project is not trusted; the trusted "
+                    f"project around it applies ({project}); run `clearance trust {nested}` to "
+                    "use it instead"
+                )
     rules = merge([*scopes, *agent_scopes])
     base = base_denies()
     if not any(origin == "builtin" for origin, _ in scopes):

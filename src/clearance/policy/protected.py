@@ -10,8 +10,9 @@ loosens them.
   into (``~/.claude/settings.json``, ``~/.claude.json``, ``.claude/settings*.json``,
   ``.claude/agents/``, ``.claude/commands/``, ``.claude/hooks/``, ``.claude/skills/``,
   ``~/.claude/plugins/``, and the Codex and Gemini CLI equivalents: their rules, policies and
-  extensions). A write there is **denied**, by every tool; the reason tells the human how to
-  make the change themselves.
+  extensions; and for Qwen Code, Copilot CLI, Cursor, OpenCode and pi every file
+  ``clearance install`` writes a hook or plugin into). A write there is **denied**, by every
+  tool; the reason tells the human how to make the change themselves.
 * **Files that run code later** — shell start-up files, git configuration and hooks, git hook
   managers (husky, pre-commit, lefthook), MCP server definitions, editor and dev-container
   settings that start programs, npm and yarn configuration, Python ``.pth`` files,
@@ -19,7 +20,8 @@ loosens them.
   **asks**, and that ask survives yolo and every session grant. Why each is on the list, and
   why some look-alikes are not (``.gitattributes``, ``.gitmodules``, ``package.json``), is in
   ``docs/configuration.md``, "Protected paths".
-* **Reads of clearance's state** (grants, cache, forwarding) ask.
+* **Reads of clearance's state** (grants, cache, forwarding, the broker's answer key, the
+  service's hook token and the console's login URL) ask.
 
 Patterns are matched against every spelling of a path (lexical, as written, symlink-resolved).
 Project files are matched wherever the project lies (``*/.git/config``), so a worktree, a
@@ -51,7 +53,10 @@ RUNS_LATER_REASON = (
     "ssh configuration, an MCP server, editor, hook-manager or package-manager setting): "
     "clearance asks every time, whatever the policy, yolo or session grants"
 )
-STATE_REASON = "clearance's grants, cache and forwarding state are not for agents to read"
+STATE_REASON = (
+    "clearance's grants, cache, forwarding state and keys, hook token and console login are not "
+    "for agents to read"
+)
 
 # Host settings and extension points, in the home and in any project.
 _HOST_HOME = (
@@ -69,6 +74,17 @@ _HOST_HOME = (
     "~/.gemini/settings.json",
     "~/.gemini/policies/*",
     "~/.gemini/extensions/*",  # an extension's MCP servers and hooks
+    "~/.qwen/settings.json",
+    "~/.copilot/settings.json",
+    "~/.cursor/hooks.json",
+    "~/.config/opencode/plugins/*",
+    "~/.config/opencode/plugin/*",
+    "~/.pi/agent/extensions/*",
+    "~/.pi/agent/settings.json",
+    "~/.config/opencode/opencode.json",
+    "~/.config/opencode/opencode.jsonc",
+    "~/.copilot/config.json",
+    "~/.qwen/extensions/*",  # an extension's MCP servers and hooks, as Gemini CLI's
 )
 _HOST_PROJECT = (
     "*/.claude/settings.json",
@@ -82,6 +98,16 @@ _HOST_PROJECT = (
     "*/.codex/rules/*",
     "*/.gemini/settings.json",
     "*/.gemini/extensions/*",
+    "*/.qwen/settings.json",
+    "*/.github/hooks/*",
+    "*/.cursor/hooks.json",
+    "*/.opencode/plugins/*",
+    "*/.opencode/plugin/*",
+    "*/.pi/extensions/*",
+    "*/.pi/settings.json",
+    "*/opencode.json",  # OpenCode's settings: its permissions, plugins and MCP servers
+    "*/opencode.jsonc",
+    "*/.qwen/extensions/*",
 )
 _RUNS_LATER = (
     "~/.bashrc",
@@ -120,6 +146,9 @@ _RUNS_LATER = (
     "*/.cursor/mcp.json",
     "~/.cursor/mcp.json",
     "*/.vscode/mcp.json",
+    "*/.pi/mcp.json",
+    "~/.pi/agent/mcp.json",
+    "~/.copilot/mcp-config.json",
     # Editor and container settings that start programs when a folder is opened.
     "*/.vscode/tasks.json",  # a task with "runOn": "folderOpen"
     "*/.vscode/settings.json",  # interpreter, formatter and terminal executables
@@ -143,46 +172,85 @@ _RUNS_LATER = (
 )
 
 
+def _relocated(patterns: Iterable[str], moves: Iterable[tuple[str, str]]) -> list[str]:
+    """``patterns``, and each under a home directory in ``moves`` also where it was moved."""
+    out = list(patterns)
+    for head, there in moves:
+        out += [there.rstrip("/") + p[len(head) :] for p in patterns if p.startswith(head + "/")]
+    return out
+
+
 def protected_rules(
-    home: str, state: str, config_dir: str, unprotect: Iterable[str] = ()
+    home: str,
+    state: str,
+    config_dir: str,
+    unprotect: Iterable[str] = (),
+    relocated: Iterable[tuple[str, str]] = (),
+    files: Iterable[str] = (),
 ) -> RuleSet:
     """The protected paths of a user whose home is ``home``, clearance state directory
     ``state`` and configuration directory ``config_dir``, as rules on the ``protected_write``
     and ``protected_read`` surfaces; the host and run-later patterns named in ``unprotect``
-    (the global configuration's ``dangerouslyUnprotectPaths``) are left out."""
+    (the global configuration's ``dangerouslyUnprotectPaths``) are left out. ``relocated``:
+    home directories the environment moved (``("~/.codex", "/srv/codex")``, a host's own
+    variable), whose protected files are protected there too. ``files``: the configuration
+    files the policy was loaded from, wherever they lie (``CLEARANCE_CONFIG``, ``--config``)."""
     skip = frozenset(unprotect)
-    key = (home, state, config_dir, skip)
+    moves = tuple(relocated)
+    own_files = tuple(file for file in files if file[:1] == "/")  # not `builtin`, `<inline>`
+    key = (home, state, config_dir, skip, moves, own_files)
     found = _BUILT.get(key)
     if found is None:
         if len(_BUILT) >= 32:
             _BUILT.clear()
-        found = _BUILT[key] = _protected(home, state, config_dir, skip)
+        found = _BUILT[key] = _protected(home, state, config_dir, skip, moves, own_files)
     return found
 
 
-# Built once per (home, state, configuration directory, unprotected patterns) in a process:
-# a rule set is immutable, so every engine of a batch or a service shares it.
-_BUILT: dict[tuple[str, str, str, frozenset[str]], RuleSet] = {}
+# Built once per (home, state, configuration directory, unprotected patterns, moved homes,
+# configuration files) in a process: a rule set is immutable, so every engine of a batch or a
+# service shares it.
+_BUILT: dict[
+    tuple[str, str, str, frozenset[str], tuple[tuple[str, str], ...], tuple[str, ...]], RuleSet
+] = {}
 
 
-def _protected(home: str, state: str, config_dir: str, skip: frozenset[str]) -> RuleSet:
+def _protected(
+    home: str,
+    state: str,
+    config_dir: str,
+    skip: frozenset[str],
+    moves: tuple[tuple[str, str], ...],
+    files: tuple[str, ...],
+) -> RuleSet:
     # Inside one surface the last matching rule wins: the asks come first, so a path that is
     # both (a hook script in clearance's own directory) is denied.
     rules = [
         Rule("protected_write", p, "ask", "protected", RUNS_LATER_REASON)
-        for p in _RUNS_LATER
-        if p not in skip
+        for p in _relocated([p for p in _RUNS_LATER if p not in skip], moves)
     ]
     own = [os.path.normpath(config_dir), os.path.normpath(state), "*/.clearance"]
     for directory in own:  # never unprotected
         rules.append(Rule("protected_write", directory, "deny", "protected", OWN_REASON))
         rules.append(Rule("protected_write", directory + "/*", "deny", "protected", OWN_REASON))
-    for pattern in (*_HOST_HOME, *_HOST_PROJECT):
-        if pattern in skip:
-            continue
+    for file in files:
+        rules.append(Rule("protected_write", file, "deny", "protected", OWN_REASON))
+    for pattern in _relocated([p for p in _HOST_HOME if p not in skip], moves):
         rules.append(Rule("protected_write", pattern, "deny", "protected", OWN_REASON))
+    for pattern in _HOST_PROJECT:
+        if pattern not in skip:
+            rules.append(Rule("protected_write", pattern, "deny", "protected", OWN_REASON))
     state = os.path.normpath(state)
-    for part in ("sessions", "cache", "forwarding", "hosts", "secret"):
+    for part in (
+        "sessions",
+        "cache",
+        "forwarding",
+        "hosts",
+        "secret",
+        "console",
+        "service",
+        "broker",
+    ):
         rules.append(Rule("protected_read", f"{state}/{part}", "ask", "protected", STATE_REASON))
         rules.append(Rule("protected_read", f"{state}/{part}/*", "ask", "protected", STATE_REASON))
     return RuleSet(rules, expand=("protected_write", "protected_read"), home=home)

@@ -11,7 +11,8 @@ reviews it and trusts the project again.
 
 A project is trusted when its root is a trusted directory — exactly: a repository nested inside
 a trusted one (a vendored dependency, a submodule, something the agent cloned) is a project of
-its own and needs its own trust.
+its own and needs its own trust; until it has it, the trusted project's configuration applies
+there (``discovery.policy_project``).
 
 The store is ``$state/trusted-projects`` (0600, atomic rewrite, inside clearance's protected
 state directory): one line per project, ``ROOT<TAB>FILE=SHA256<TAB>…`` with ``FILE`` relative

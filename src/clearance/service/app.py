@@ -104,12 +104,12 @@ class Service:
         return os.path.join(config_home(self.env), "config.jsonc")
 
     def project_config(self, cwd: str | None) -> str | None:
-        from clearance.policy.discovery import find_project
-        from clearance.policy.state import home_dir
+        from clearance.policy.discovery import policy_project
+        from clearance.policy.state import home_dir, state_root
 
         if not cwd:
             return None
-        project = find_project(cwd, home_dir(self.env))
+        project = policy_project(cwd, home_dir(self.env), state_root(self.env))[0]
         return None if project is None else os.path.join(project, ".clearance", "config.jsonc")
 
 

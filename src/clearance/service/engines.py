@@ -64,6 +64,9 @@ class EngineCache:
 
 def _default_load(cwd: str, agent: str | None, env: Mapping[str, str]) -> Engine:
     from clearance.decide.engine import Engine
-    from clearance.hosts.facts import HOST_FACTS
+    from clearance.hosts.facts import HOST_FACTS, relocated_homes
 
-    return Engine.load(cwd=cwd, agent=agent, env=env, host=HOST_FACTS)
+    engine = Engine.load(cwd=cwd, agent=agent, env=env, host=HOST_FACTS)
+    engine.relocated = relocated_homes(env)
+    engine.grep_skips_hidden = True  # Claude Code's Grep runs ripgrep without --hidden
+    return engine

@@ -4,8 +4,8 @@
 The unit runs this very ``clearance`` (absolute path) as ``serve --listen`` with the options
 given next to ``--install-service`` (default ``--listen 127.0.0.1:8765 --dir $HOME``), restarts
 it when it fails, and is written atomically (0644, it holds no secret). It is not started: the
-command to enable it is printed. The one-time login URL goes to the service's log
-(``journalctl --user -u clearance-serve``, or the launchd log file, both readable only by you).
+command to enable it is printed. The one-time login URL is not written to the service's log
+(which an agent may read): it is kept in clearance's state (``service.wiring.login_file``).
 
 :func:`check_service` is ``doctor``'s view of it: installed or not, and for a systemd unit
 whether it is enabled (read from the unit files, which needs no user manager) and running
@@ -20,7 +20,8 @@ import os
 import shlex
 import sys
 
-from clearance.policy.state import atomic_write, home_dir
+from clearance.policy.state import atomic_write, home_dir, state_root
+from clearance.service.wiring import login_file
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -108,7 +109,7 @@ def install_service(argv: list[str], env: dict[str, str] | None = None) -> int:
     else:
         sys.stdout.write(
             f"  start it: systemctl --user daemon-reload && systemctl --user enable --now "
-            f"{UNIT_NAME}\n  its login URL: journalctl --user -u {UNIT_NAME} | grep login\n"
+            f"{UNIT_NAME}\n  its login URL: cat {shlex.quote(login_file(state_root(env)))}\n"
         )
     return 0
 

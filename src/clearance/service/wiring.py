@@ -16,7 +16,16 @@ if TYPE_CHECKING:
     from clearance.service.broker import Broker
     from clearance.service.run import Listener
 
-__all__ = ["Web", "prepare"]
+__all__ = ["LOGIN_IN_FILE", "Web", "login_file", "prepare"]
+
+# How the banner names the file that holds the login URL, when it does not show the URL.
+LOGIN_IN_FILE = "Log in to the console once with the URL in: "
+
+
+def login_file(state: str) -> str:
+    """Where ``serve`` keeps its printed one-time login URL: clearance's state, whose
+    ``console`` directory an agent's read asks about (``policy.protected``)."""
+    return os.path.join(state, "console", "login-url")
 
 
 class Web:
@@ -44,16 +53,28 @@ class Web:
         self.service.broker.base = (self.public or listener.base).rstrip("/")
         return listener
 
-    def banner(self, listener: Listener, *, open_browser: bool = False) -> str:
+    def banner(
+        self, listener: Listener, *, open_browser: bool = False, show_login: bool = True
+    ) -> str:
         """What ``serve`` prints: the hook's URL, and the one-time login URL on its own line
-        (with ``open_browser``, a second one-time URL is handed to the browser instead)."""
+        (with ``open_browser``, a second one-time URL is handed to the browser instead). The
+        URL is also written to :func:`login_file`; with ``show_login`` false (the output goes to
+        a log, a journal or a pipe, which an agent may read) only that file is named."""
         link = self.service.auth.new_link(ttl=None)
         local = (f"The same on the Unix socket {listener.uds}\n" if listener.uds
                  else f"({listener.uds_note})\n" if listener.uds_note else "")  # fmt: skip
+        url = f"{listener.base}/login?t={link}"
+        where = login_file(self.service.state)
+        from clearance.policy.state import atomic_write, ensure_private_dir
+
+        ensure_private_dir(os.path.dirname(where))
+        atomic_write(where, (url + "\n").encode())
+        login = (f"Log in to the console once with:\n{url}\n" if show_login
+                 else f"{LOGIN_IN_FILE}{where}\n")  # fmt: skip
         self.last_banner = (
             f"HTTP hook: {listener.base}/hooks/claude-code  console: {listener.base}/\n"
             + local
-            + f"Log in to the console once with:\n{listener.base}/login?t={link}\n"
+            + login
         )
         if open_browser:
             import webbrowser

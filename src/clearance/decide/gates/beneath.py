@@ -28,6 +28,7 @@ from bisect import bisect_left
 
 from clearance.decide.decision import GateResult
 from clearance.decide.gates._message import gate_message
+from clearance.decide.gates.ignore_files import whitelists
 from clearance.decide.gates.listing import listing as load_listing
 from clearance.decide.gates.listing import view_of
 from clearance.decide.gates.path import folded, lowered
@@ -68,7 +69,8 @@ def beneath_gate(
     reads ``--glob``: :func:`_grep_glob`); ``hidden=False``: the tool never descends into a
     hidden entry (a name starting with ``.``) the glob does not name, nor follows a symlink
     beneath the directory, as ripgrep behind a host's Grep tool does without ``--hidden``
-    and ``--follow``."""
+    and ``--follow``; unless an ignore file met beneath whitelists an entry
+    (``ignore_files``), when hidden entries are walked after all."""
     sets = [
         _Set(rules, _READ, "path", _index(rules, _READ)),
         _Set(protected, _PROTECTED, "protected", _index(protected, _PROTECTED)),
@@ -82,7 +84,11 @@ def beneath_gate(
         if not fact.recursive or fact.direction == "write" or fact.canonical is None:
             continue
         walk = _Walk(sets, fact, volumes, only, budget, hidden)
-        for one, (rule, reached, why) in walk.reach().items():
+        try:
+            reached_by = walk.reach()
+        except _Whitelisted:  # an ignore file beneath lets the tool search hidden entries
+            reached_by = _Walk(sets, fact, volumes, only, budget, True).reach()
+        for one, (rule, reached, why) in reached_by.items():
             out.append(_result(one.gate, fact, tool, rule, reached, why))
     return out
 
@@ -240,6 +246,10 @@ def _named(patterns: Sequence[str], name: str) -> bool:
     return any(fnmatchcase(name, p) for p in patterns)
 
 
+class _Whitelisted(Exception):
+    """A walk that skips hidden entries met an ignore file that whitelists one."""
+
+
 class _Walk:
     """One recursive read: the places to look, the walk, and the strictest rule met per set."""
 
@@ -338,6 +348,8 @@ class _Walk:
             if listing is None:
                 continue  # unreadable: the command cannot read it either
             prefix = listing.prefix
+            if not hidden and listing.ignores and whitelists(prefix, listing.ignores):
+                raise _Whitelisted
             if self.glob:
                 rows, text, dirs, links = self._view(listing.prefix, listing.view(True)[0])
             else:

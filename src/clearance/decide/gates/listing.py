@@ -7,6 +7,8 @@ from __future__ import annotations
 import os
 from time import time_ns
 
+from clearance.decide.gates.ignore_files import NAMES
+
 __all__ = ["Listing", "Row", "listing", "view_of"]
 
 # Directory listings kept between calls (a service, a batch): a directory's entries, keyed by its
@@ -28,12 +30,14 @@ Row = tuple[str, bool, bool]  # name, is a directory, is a symlink
 class Listing:
     """One directory's entries, as :meth:`_Walk.run` reads them."""
 
-    __slots__ = ("_visible", "key", "prefix", "whole")
+    __slots__ = ("_visible", "ignores", "key", "prefix", "whole")
 
     def __init__(self, key: tuple[int, int, int, int] | None, prefix: str, rows: list[Row]):
         self.key = key
         self.prefix = prefix  # the directory's path, ending with "/"
         self.whole = view_of(prefix, rows)
+        # its entries that hold ripgrep ignore rules (`.gitignore`, `.git`, …)
+        self.ignores = tuple(name for name, _, _ in rows if name in NAMES)
         self._visible: tuple[list[Row], str, list[str], bool] | None = None
 
     def view(self, hidden: bool) -> tuple[list[Row], str, list[str], bool]:

@@ -220,9 +220,12 @@ def _config_note(policy: Policy) -> str:
 
 def _load(payload: Payload, env: Mapping[str, str]) -> Engine:
     from clearance.decide.engine import Engine
-    from clearance.hosts.facts import HOST_FACTS
+    from clearance.hosts.facts import HOST_FACTS, relocated_homes
 
-    return Engine.load(cwd=payload.cwd, agent=payload.agent_type, env=env, host=HOST_FACTS)
+    engine = Engine.load(cwd=payload.cwd, agent=payload.agent_type, env=env, host=HOST_FACTS)
+    engine.relocated = relocated_homes(env)
+    engine.grep_skips_hidden = True  # Claude Code's Grep runs ripgrep without --hidden
+    return engine
 
 
 def pre_tool_use_answer(

@@ -29,7 +29,7 @@ from clearance.hosts.command_hook import (
     stderr_block,
     text_field,
 )
-from clearance.hosts.tools import ToolSpec, mcp_target, patch_paths, to_call
+from clearance.hosts.tools import ToolSpec, mcp_target, patch_call, to_call
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -101,19 +101,8 @@ def _patch_call(
     agent: str | None,
     agent_id: str | None,
 ) -> Any:
-    from clearance.intent.call import ToolCall
-
     patch = arguments.get("command", arguments.get("patch", arguments.get("input")))
-    if isinstance(patch, list):
-        patch = "\n".join(p for p in patch if isinstance(p, str))
-    if not isinstance(patch, str) or not patch.strip():
-        raise PayloadError("the apply_patch call carries no patch text")
-    paths = patch_paths(patch)
-    if not paths:
-        raise PayloadError("the apply_patch call names no file (no '*** Add/Update/Delete File:')")
-    return ToolCall(
-        "Edit", {"file_path": paths}, cwd=cwd, agent=agent, session=session, agent_id=agent_id
-    )
+    return patch_call(patch, cwd, session=session, agent=agent, agent_id=agent_id)
 
 
 def run() -> int:

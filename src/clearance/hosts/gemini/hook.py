@@ -32,7 +32,7 @@ if TYPE_CHECKING:
     from collections.abc import Mapping
     from typing import Any
 
-__all__ = ["GEMINI_TOOLS", "GeminiAdapter", "gemini_style_read", "run"]
+__all__ = ["GEMINI_TOOLS", "GeminiAdapter", "gemini_style_read", "many_files", "run"]
 
 # Gemini CLI's tool names (Qwen Code, a fork, shares most of them).
 GEMINI_TOOLS = {
@@ -71,8 +71,60 @@ def gemini_style_read(
     elif mcp is None and tool.startswith("mcp_") and tool not in tools:
         server, _, name = tool[4:].partition("_")
         mcp = (server, name)
+    if tool == "read_many_files" and mcp is None:
+        arguments = {"file_path": many_files(arguments, cwd)}
     call = to_call(tools, tool, arguments, cwd, session=session, agent=agent, mcp=mcp)
     return call, host_event
+
+
+def many_files(arguments: dict[str, Any], cwd: str) -> list[str]:
+    """Every file ``read_many_files`` may read, as absolute paths. Its entries (``include``,
+    or ``paths`` in older versions) are glob patterns matched without regard to case and
+    joined to the workspace directory even when absolute (``/x`` reads ``<cwd>/x``); a
+    directory is read whole by older versions. So a plain file name stands for itself, for
+    its absolute spelling and for each of its case variants beside it; a glob or a directory
+    cannot be decided by name and is refused."""
+    import posixpath
+
+    from clearance.intent.glob import GLOB_CHARS
+
+    entries: list[str] = []
+    for key in ("include", "paths"):
+        value = arguments.get(key)
+        if value is None:
+            continue
+        if not isinstance(value, list) or not all(isinstance(v, str) and v for v in value):
+            raise PayloadError(f"the arguments of read_many_files: {key!r} must list paths")
+        entries += value
+    if not entries:
+        raise PayloadError("the read_many_files call names no file ('include' is empty)")
+    from clearance.intent.tool_paths import MAX_PATHS
+
+    if len(entries) > MAX_PATHS:
+        raise PayloadError(f"read_many_files names more than {MAX_PATHS} entries; split the call")
+    found: list[str] = []
+    for entry in entries:
+        entry = entry.replace("\\", "/")
+        if not GLOB_CHARS.isdisjoint(entry) or "]" in entry:
+            raise PayloadError(
+                f"read_many_files with the pattern {entry!r}: clearance cannot tell which files "
+                "a pattern reads; name each file, or use read_file"
+            )
+        full = posixpath.normpath(posixpath.join(cwd, entry.lstrip("/")))
+        if os.path.isdir(full):
+            raise PayloadError(
+                f"read_many_files of the directory {entry!r}: clearance cannot tell which files "
+                "it reads; name each file, or use read_file"
+            )
+        found += [full] if entry[:1] != "/" else [full, entry]
+        folder, name = posixpath.split(full)
+        try:
+            names = os.listdir(folder)
+        except OSError:
+            names = []
+        low = name.lower()
+        found += [posixpath.join(folder, n) for n in names if n != name and n.lower() == low]
+    return list(dict.fromkeys(found))
 
 
 def prompt_mode(pid: int | None = None, depth: int = 4) -> bool:

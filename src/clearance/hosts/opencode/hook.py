@@ -2,8 +2,9 @@
 
 OpenCode's tools: ``bash`` (``command``, ``workdir``), ``read``/``write``/``edit``
 (``filePath``), ``glob``/``grep`` (``pattern``, ``path``, ``include``), ``list`` (``path``),
-``webfetch`` (``url``), ``task``. The plugin denies by throwing; OpenCode's own dialog is not
-used, so an ask is forwarded to a serving session or denied.
+``webfetch`` (``url``), ``task``, ``apply_patch`` (``patchText``, Codex's patch envelope).
+The plugin denies by throwing; OpenCode's own dialog is not used, so an ask is forwarded to a
+serving session or denied.
 """
 
 from __future__ import annotations
@@ -29,6 +30,8 @@ class OpenCodeAdapter(PluginAdapter):
         "webfetch": ToolSpec("WebFetch"),
         "task": ToolSpec("Task"),
     }
+    # The Codex patch envelope, which OpenCode gives GPT models in place of edit and write.
+    patches = {"apply_patch": "patchText", "patch": "patchText"}  # noqa: RUF012
 
 
 def run() -> int:

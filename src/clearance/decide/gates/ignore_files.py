@@ -1,0 +1,63 @@
+"""Ignore files that make ripgrep search hidden entries: a host's Grep tool runs ripgrep
+without ``--hidden``, yet a negation (``!.env``) in an ignore file whitelists a hidden entry,
+which ripgrep then searches (ADR 0016, point 5). The files ripgrep reads: ``.ignore``,
+``.rgignore`` and ``.gitignore`` in the searched directory, every directory above it and every
+directory beneath it; a repository's ``.git/info/exclude``; and git's global ignore file. An
+agent that may write one of them could otherwise read a hidden ``.env`` through a Grep the
+gate judged without it."""
+
+from __future__ import annotations
+
+import os
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+
+__all__ = ["NAMES", "whitelists", "whitelists_above"]
+
+# Entry names in a directory that hold ripgrep ignore rules (`.git`: its `info/exclude`).
+NAMES = frozenset({".ignore", ".rgignore", ".gitignore", ".git"})
+_LIMIT = 1 << 20  # a longer file is taken to negate: its end is not read
+
+
+def _negates(path: str) -> bool:
+    """Whether the ignore file ``path`` holds a negation (a line starting with ``!``)."""
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read(_LIMIT)
+    except (OSError, ValueError):
+        return False
+    if len(data) >= _LIMIT:
+        return True
+    return b"!" in data and any(line.lstrip().startswith(b"!") for line in data.splitlines())
+
+
+def _file(directory: str, name: str) -> str:
+    if name == ".git":
+        return os.path.join(directory, ".git", "info", "exclude")
+    return os.path.join(directory, name)
+
+
+def whitelists(directory: str, names: Iterable[str]) -> bool:
+    """Whether one of the ignore files ``names`` (from :data:`NAMES`) in ``directory``
+    whitelists an entry."""
+    return any(_negates(_file(directory, name)) for name in names)
+
+
+def whitelists_above(directory: str, home: str) -> bool:
+    """Whether an ignore file that ripgrep reads for a search of ``directory`` and that lies
+    outside it — in it or a directory above, or git's global ignore file — whitelists an
+    entry."""
+    current = directory
+    while True:
+        if whitelists(current, NAMES):
+            return True
+        parent = os.path.dirname(current)
+        if parent == current:
+            break
+        current = parent
+    config = os.environ.get("XDG_CONFIG_HOME") or os.path.join(home, ".config")
+    return _negates(os.path.join(config, "git", "ignore")) or _negates(
+        os.path.join(home, ".config", "git", "ignore")
+    )
