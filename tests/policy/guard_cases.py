@@ -835,6 +835,39 @@ def _inline_code() -> list[Case]:
     return cases
 
 
+# How a command may be handed to a launcher that runs it (ADR 0041): the command is a unit of
+# its own, so the guard's rules for it speak through the launcher.
+LAUNCHER_PREFIXES: tuple[str, ...] = (
+    "uv run", "uv run --frozen", "uvx", "npx", "npx -y", "npm exec --", "pnpm exec", "pnpm dlx",
+    "yarn exec", "poetry run", "pipenv run", "bundle exec", "conda run -n dev", "mise exec --",
+    "direnv exec .", "nix develop -c", "perf stat", "timeout 60 uv run",
+)  # fmt: skip
+
+
+def _launchers() -> list[Case]:
+    """Destructive commands run by a package runner or tool launcher are stopped as typed; the
+    usual commands run that way are allowed."""
+    g = "launchers"
+    out: list[Case] = []
+    for prefix in LAUNCHER_PREFIXES:
+        out += each(
+            g,
+            [
+                f"{prefix} rm -rf /",
+                f"{prefix} git reset --hard",
+                f"{prefix} git push -f origin main",
+            ],
+            DENY,
+        )
+        out += each(
+            g,
+            [f"{prefix} pytest -q", f"{prefix} git status",
+             f"{prefix} git push --force-with-lease origin main"],
+            ALLOW,
+        )  # fmt: skip
+    return out
+
+
 def all_cases() -> list[Case]:
     cases = [
         *_git_reset(),
@@ -855,6 +888,7 @@ def all_cases() -> list[Case]:
         *_contents(),
         *_braces(),
         *_inline_code(),
+        *_launchers(),
     ]
     seen: dict[str, Case] = {}
     for case in cases:

@@ -127,7 +127,14 @@ def _folds_to(text: str, name: str) -> bool:
         return False
 
 
-def _unit_result(rules: RuleSet, unit: Unit, command: str) -> tuple[GateResult, UnitFact]:
+def _catch_all(rule: Rule) -> bool:
+    return rule.pattern == "*" and rule.surface in _FALLBACK
+
+
+def _unit_result(
+    rules: RuleSet, unit: Unit, command: str, launchers: dict[str, Rule]
+) -> tuple[GateResult, UnitFact]:
+    """The result of one unit; ``launchers``: the rule each launcher unit of the line met."""
     text = unit.text
     canonical = unit.canonical
     spellings = unit.spellings
@@ -153,15 +160,26 @@ def _unit_result(rules: RuleSet, unit: Unit, command: str) -> tuple[GateResult, 
         if RANK[other.action] > RANK[rule.action]:
             rule = other
         values = (*values, low)
+    what = f'bash command "{text}"{_CONTEXT.get(unit.context, "")}'
+    message = ""
+    if unit.launcher is not None and _catch_all(rule):
+        # `uv run pytest` under `"uv run *": "allow"`: a command a launcher runs that no rule
+        # names is decided by the rule the launcher met, and a session grant for the launcher's
+        # text covers it too (ADR 0041). A rule naming it speaks for itself.
+        values = (*values, unit.launcher)
+        host = launchers.get(unit.launcher)
+        if host is not None and not _catch_all(host):
+            rule = host
+            extra = f'as the command "{unit.launcher}" runs'
+            message = gate_message(rule.action, what, rule, extra=extra)
+    if unit.exemption == "launcher":
+        launchers[text] = rule
     action = rule.action
     sentinel = None
     value = text
-    what = f'bash command "{text}"{_CONTEXT.get(unit.context, "")}'
-    message = ""
     if (
         action == "ask"
-        and rule.pattern == "*"
-        and rule.surface in _FALLBACK
+        and _catch_all(rule)
         and (
             unit.context == "compound"
             or unit.exemption == "assignment"
@@ -280,8 +298,9 @@ def bash_gate(
     units = []
     decided: list[tuple[Unit, GateResult]] = []
     unresolved = False
+    launchers: dict[str, Rule] = {}
     for unit in analysis.units:
-        result, fact = _unit_result(rules, unit, command)
+        result, fact = _unit_result(rules, unit, command, launchers)
         results.append(result)
         units.append(fact)
         decided.append((unit, result))

@@ -223,10 +223,17 @@ class Assembly:
             self._fold_cd(words, stmt, base)
 
     def _unit(
-        self, words: Sequence[Word], stmt: Statement, context: Context, base: str | None, level: int
+        self,
+        words: Sequence[Word],
+        stmt: Statement,
+        context: Context,
+        base: str | None,
+        level: int,
+        launcher: str | None = None,
     ) -> tuple[Sequence[Word], Layer | None]:
         """Append the unit of ``words`` and those of its wrappers' inner commands; return the
-        words the unit was made of and their wrapper layer."""
+        words the unit was made of and their wrapper layer. ``launcher``: the text of the
+        launcher unit that runs ``words``, through any wrappers between (ADR 0041)."""
         words, lost = keywordless(words)
         # A simple statement's text is its words joined as typed (the walk builds it so).
         text = stmt.text if words is stmt.words else join(words)
@@ -320,6 +327,7 @@ class Assembly:
                 extra,
                 floor,
                 argv(words, text),
+                launcher,
             )
         )
         where = elements(stmt.scope) if floor is None and stmt.scope.parent is not None else ()
@@ -365,7 +373,8 @@ class Assembly:
             effect: Effect = "read" if reader_claim(inner) == "read" else "unproven"
             self.tokens.append(PathToken(XARGS_INPUT, None, effect, "computed", text))
         if level < MAX_LAYERS and inner[0].raw[:1] != "-":
-            self._unit(inner, stmt, "wrapped", base, level + 1)
+            runs = text if exemption == "launcher" else launcher  # what a launcher runs
+            self._unit(inner, stmt, "wrapped", base, level + 1, runs)
         if first.name in OPAQUE_LINE and self.depth < MAX_LAYERS:
             # watch/parallel/rush hand their arguments to a shell as one command line.
             values = [w.value for w in inner]

@@ -1,0 +1,231 @@
+"""Launchers: programs that prepare an environment, then run the command their arguments name
+(ADR 0041, docs/shell-analysis.md, "What is seen through").
+
+* Their command after their own options: ``uv run``, ``uv tool run``, ``uvx``, ``npx``,
+  ``npm exec``/``npm x``, ``pnpm exec``, ``pnpm dlx``, ``pnpx``, ``yarn exec``, ``yarn dlx``,
+  ``poetry run``, ``pipenv run``, ``bundle exec``, ``conda``/``mamba``/``micromamba run``,
+  ``mise exec``/``mise x`` (after ``--``), ``direnv exec DIR``, ``nix develop``/``nix shell``
+  with ``-c``/``--command``, ``perf stat``/``perf record``/``perf trace``, ``watchexec``.
+  ``npx foo``, ``uvx foo``, ``pnpm dlx foo`` fetch the package ``foo`` and run its program of
+  that name: the inner command is ``foo …`` as typed.
+* A shell string: ``npx -c``, ``npm exec --call``, ``pnpm exec -c``/``--shell-mode``,
+  ``mise exec -c``, ``nodemon --exec``, ``hyperfine`` (every command it times, prepares or
+  cleans up with, one a line): ``opaque`` with that payload.
+
+Each launcher's own options are an exact getopt grammar: an option not listed, a computed word
+before the command, or one that moves the directory the command runs in (``uv run
+--directory``, ``conda run --cwd``, ``npm --prefix``) leaves the layer without an inner command,
+so the unit keeps its indirection floor.
+"""
+
+from __future__ import annotations
+
+from clearance.intent.shell.layer import Layer
+from clearance.intent.shell.options import Grammar
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+__all__ = ["LAUNCHERS", "launcher"]
+
+_UV_FLAGS = (
+    "quiet verbose offline no-cache native-tls no-config no-progress isolated no-sync locked "
+    "frozen active all-extras no-dev dev only-dev all-groups no-default-groups no-editable "
+    "exact no-env-file no-project script gui-script upgrade reinstall no-build no-binary "
+    "no-index no-sources compile-bytecode no-build-isolation refresh managed-python "
+    "no-managed-python no-python-downloads"
+)
+_UV_VALUES = (
+    "python cache-dir config-file project color extra no-extra group no-group only-group "
+    "env-file with with-editable with-requirements package index index-url extra-index-url "
+    "default-index find-links index-strategy keyring-provider resolution prerelease "
+    "fork-strategy exclude-newer upgrade-package reinstall-package link-mode "
+    "python-preference refresh-package config-setting allow-insecure-host from"
+)
+# `--directory` moves where the command runs; `-m` runs a module, not the operand as a program.
+_UV = Grammar("qvnUs", "pPC", refuse="m", long_flags=_UV_FLAGS, long_values=_UV_VALUES,
+              long_refuse="directory module")  # fmt: skip
+_NPM = Grammar(
+    "yq",
+    "pw",
+    refuse="cC",
+    long_flags="yes no quiet ignore-existing workspaces include-workspace-root",
+    long_values="package workspace registry cache userconfig loglevel",
+    long_refuse="call prefix",
+)
+_PNPM = Grammar(
+    "rsq",
+    "F",
+    refuse="cC",
+    long_flags="recursive silent parallel no-bail report-summary workspace-root reporter-hidden",
+    long_values="filter resume-from package allow-build reporter",
+    long_refuse="shell-mode dir",
+)
+_YARN = Grammar("q", "p", long_flags="quiet", long_values="package")
+_POETRY = Grammar("qvnh", "P", refuse="C", long_flags="quiet verbose no-interaction ansi "
+                  "no-ansi no-plugins no-cache", long_values="project",
+                  long_refuse="directory")  # fmt: skip
+_PIPENV = Grammar("qv", "", long_flags="quiet verbose system", long_values="python pypi-mirror")
+_BUNDLE = Grammar("", "", long_flags="keep-file-descriptors", long_values="gemfile")
+_CONDA = Grammar("vq", "np", long_flags="live-stream no-capture-output dev "
+                 "debug-wrapper-scripts quiet verbose", long_values="name prefix",
+                 long_refuse="cwd")  # fmt: skip
+_MISE = Grammar("qvyj", "", refuse="cC", long_flags="quiet verbose yes raw", long_values="jobs",
+                long_refuse="cd command")  # fmt: skip
+_PERF = Grammar(
+    "aAdgnqsSvBw",
+    "ceCGIjmoprtux",
+    long_flags="all-cpus no-inherit null scale verbose quiet per-socket per-core per-thread "
+    "big-num no-big-num",
+    long_values="event repeat pid tid cpu output field-separator cgroup call-graph delay "
+    "freq mmap-pages uid",
+    long_refuse="append",
+)
+_WATCHEXEC = Grammar(
+    "cnNopqrv",
+    "defiswW",
+    long_flags="clear restart no-vcs-ignore no-project-ignore no-global-ignore "
+    "no-default-ignore no-discover-ignore postpone notify quiet verbose bell "
+    "no-process-group no-meta poll-interval-default emit-events-to",
+    long_values="exts filter ignore watch watch-non-recursive debounce signal stop-signal "
+    "stop-timeout delay-run on-busy-update shell project-origin poll filter-file "
+    "ignore-file",
+    long_refuse="workdir",
+)
+_DIRECT = {"uvx": _UV, "npx": _NPM, "pnpx": _PNPM}
+# `PROGRAM SUB`: the subcommands that launch, each with the grammar of what follows it; the
+# grammar of the options before the subcommand comes first.
+_SUBS: dict[str, tuple[Grammar, dict[str, Grammar]]] = {
+    "uv": (_UV, {"run": _UV}),
+    "npm": (_NPM, {"exec": _NPM, "x": _NPM}),
+    "pnpm": (_PNPM, {"exec": _PNPM, "dlx": _PNPM}),
+    "yarn": (_YARN, {"exec": _YARN, "dlx": _YARN}),
+    "poetry": (_POETRY, {"run": _POETRY}),
+    "pipenv": (_PIPENV, {"run": _PIPENV}),
+    "bundle": (_BUNDLE, {"exec": _BUNDLE}),
+    "bundler": (_BUNDLE, {"exec": _BUNDLE}),
+    "conda": (_CONDA, {"run": _CONDA}),
+    "mamba": (_CONDA, {"run": _CONDA}),
+    "micromamba": (_CONDA, {"run": _CONDA}),
+    "perf": (_PERF, {"stat": _PERF, "record": _PERF, "trace": _PERF}),
+}
+# The options whose value is a shell command line.
+_SHELL_STRING = frozenset({"-c", "--call", "--shell-mode", "--command"})
+_HYPERFINE_COMMANDS = frozenset({"-s", "--setup", "-p", "--prepare", "-c", "--cleanup",
+                                 "--conclude"})  # fmt: skip
+_HYPERFINE_VALUES = {"-w": 1, "--warmup": 1, "-m": 1, "--min-runs": 1, "-M": 1, "--max-runs": 1,
+                     "-r": 1, "--runs": 1, "-P": 3, "--parameter-scan": 3, "-D": 1,
+                     "--parameter-step-size": 1, "-L": 2, "--parameter-list": 2, "-S": 1,
+                     "--shell": 1, "-u": 1, "--time-unit": 1, "--export-asciidoc": 1,
+                     "--export-csv": 1, "--export-json": 1, "--export-markdown": 1,
+                     "--export-orgmode": 1, "--style": 1, "--sort": 1, "-n": 1,
+                     "--command-name": 1, "--output": 1, "--input": 1}  # fmt: skip
+LAUNCHERS = frozenset({*_DIRECT, *_SUBS, "mise", "rtx", "direnv", "nix", "watchexec"}
+                      | {"nodemon", "hyperfine"})  # fmt: skip
+
+
+def launcher(name: str, values: Sequence[str | None]) -> Layer | None:
+    """The layer of the launcher command ``values`` (``name``: its basename), or ``None`` when
+    it launches nothing (``uv sync``, ``npm test``, ``perf list``)."""
+    count = len(values)
+    if name in _DIRECT:
+        return _after(name, _DIRECT[name], values, 1)
+    if name in _SUBS:
+        before, subs = _SUBS[name]
+        at = before.inner(values)
+        if at is None or values[at] is None:
+            # Options not read, or a computed subcommand: whatever runs is not known.
+            known = [v for v in values[1:] if v is not None]
+            if len(known) == count - 1 and not subs.keys() & set(known):
+                return None
+            return Layer("indirection", name, None, count)
+        sub = values[at]
+        if name == "uv" and sub == "tool" and at + 1 < count and values[at + 1] == "run":
+            return _after(name, _UV, values, at + 2)
+        if sub not in subs:
+            return None
+        return _after(name, subs[sub], values, at + 1)
+    if name in ("mise", "rtx"):
+        if count < 2 or values[1] not in ("exec", "x"):
+            return None
+        shell = _shell_option(name, values, 2)
+        if shell is not None:
+            return shell
+        for i in range(2, count):
+            if values[i] == "--":
+                return Layer("indirection", name, i + 1 if i + 1 < count else None, count)
+        return Layer("indirection", name, None, count)
+    if name == "direnv":
+        if count < 2 or values[1] != "exec":
+            return None
+        return Layer("indirection", name, 3 if count > 3 else None, count)
+    if name == "nix":
+        if count < 2 or values[1] not in ("develop", "shell"):
+            return None
+        for i in range(2, count):
+            if values[i] is None:
+                break
+            if values[i] in ("-c", "--command"):
+                return Layer("indirection", name, i + 1 if i + 1 < count else None, count)
+        return Layer("indirection", name, None, count)  # an interactive shell
+    if name == "watchexec":
+        return _after(name, _WATCHEXEC, values, 1)
+    if name == "nodemon":
+        for i in range(1, count):
+            if values[i] in ("-x", "--exec") and i + 1 < count:
+                return Layer("opaque", name, i + 1, i + 2, values[i + 1])
+        return None  # runs node on a script
+    return _hyperfine(values)
+
+
+def _after(name: str, grammar: Grammar, values: Sequence[str | None], start: int) -> Layer | None:
+    """The command after a launcher's own options from ``start``, or a shell string option;
+    ``None`` when only literal options follow (``npx --version``, ``uv run --help``)."""
+    shell = _shell_option(name, values, start)
+    if shell is not None:
+        return shell
+    if all(v is not None and v[:1] == "-" and v != "--" for v in values[start:]):
+        return None
+    return Layer("indirection", name, grammar.inner(values, start), len(values))
+
+
+def _shell_option(name: str, values: Sequence[str | None], start: int) -> Layer | None:
+    """``npx -c 'cmd'``, ``pnpm exec --shell-mode 'cmd'``, ``--call=cmd``: a shell string."""
+    for i in range(start, len(values)):
+        value = values[i]
+        if value is None or value == "--" or value[:1] != "-":
+            return None
+        option, eq, rest = value.partition("=")
+        if option in _SHELL_STRING and name not in ("nix", "watchexec", "perf"):
+            if eq:
+                return Layer("opaque", name, i, i + 1, rest)
+            at = i + 1
+            payload = values[at] if at < len(values) else None
+            return Layer("opaque", name, at if payload is not None else None, at + 1, payload)
+    return None
+
+
+def _hyperfine(values: Sequence[str | None]) -> Layer:
+    """Every command ``hyperfine`` runs through a shell, one a line, as one payload."""
+    commands: list[str] = []
+    count = len(values)
+    i = 1
+    complete = True
+    while i < count:
+        value = values[i]
+        if value is not None and value[:1] == "-" and value != "-":
+            option, eq, rest = value.partition("=")
+            if option in _HYPERFINE_COMMANDS:
+                found = rest if eq else (values[i + 1] if i + 1 < count else None)
+                complete = complete and found is not None
+                commands.append(found or "")
+                i += 1 if eq else 2
+                continue
+            i += 1 if eq else 1 + _HYPERFINE_VALUES.get(option, 0)
+            continue
+        complete = complete and value is not None
+        commands.append(value or "")
+        i += 1
+    payload = "\n".join(commands) if complete and commands else None
+    return Layer("opaque", "hyperfine", 1 if payload else None, count, payload)
