@@ -11,7 +11,9 @@ least *ask* (docs/shell-analysis.md, "What is seen through"):
 - an opaque wrapper (``bash -c``, ``eval``) whose own text is allowed → ``<opaque-bash-wrapper>``;
 - an indirection wrapper (``sudo``, ``env``, ``xargs``, ``find -exec`` …) allowed by its text →
   ``<indirection-bash-wrapper>``, unless the analyzer proved it transparent (a pure reader or an
-  execution modifier), where the inner command — a unit of its own — decides;
+  execution modifier), where the inner command — a unit of its own — decides, or found the
+  command a launcher (``uv run``, ``npx``) runs: a unit the rules naming it decide, and where
+  only the catch-all names it, the rule the launcher met (ADR 0041);
 - a unit whose command word is computed (``$(which rm) x``, ``"$CMD" …``) →
   ``<computed-bash-command>``;
 - a unit inside a region the parser could not read → ``<unparsed-bash-subtree>``, naming the

@@ -12,11 +12,12 @@
   valgrind catchsegv unbuffer fakeroot proot torsocks proxychains proxychains4 dbus-launch
   xvfb-run ssh-agent screen rlwrap sandbox-exec eatmydata nocache chronic ifne systemd-inhibit
   run0 tini dumb-init catatonit gosu su-exec setuidgid s6-setuidgid envdir chpst softlimit
-  entr``, ``gdb --args`` and ``tmux new-session``/``new-window``/….
+  entr``, ``gdb --args`` and ``tmux new-session``/``new-window``/…; the launchers (``uv run``,
+  ``npx``, ``poetry run``, ``bundle exec`` …, :mod:`launchers`, ADR 0041).
 
 Classification is by basename, so ``/usr/bin/sudo`` counts. :func:`layer` locates the inner
 command of one wrapper; :func:`peel` follows up to four layers to the command finally executed
-and decides the floor exemption (``core-reader`` or ``execution-modifier``).
+and decides the floor exemption (``core-reader``, ``execution-modifier`` or ``launcher``).
 """
 
 from __future__ import annotations
