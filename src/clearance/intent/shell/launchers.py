@@ -29,87 +29,102 @@ if TYPE_CHECKING:
 
 __all__ = ["LAUNCHERS", "launcher"]
 
-_UV_FLAGS = (
-    "quiet verbose offline no-cache native-tls no-config no-progress isolated no-sync locked "
-    "frozen active all-extras no-dev dev only-dev all-groups no-default-groups no-editable "
-    "exact no-env-file no-project script gui-script upgrade reinstall no-build no-binary "
-    "no-index no-sources compile-bytecode no-build-isolation refresh managed-python "
-    "no-managed-python no-python-downloads"
-)
-_UV_VALUES = (
-    "python cache-dir config-file project color extra no-extra group no-group only-group "
-    "env-file with with-editable with-requirements package index index-url extra-index-url "
-    "default-index find-links index-strategy keyring-provider resolution prerelease "
-    "fork-strategy exclude-newer upgrade-package reinstall-package link-mode "
-    "python-preference refresh-package config-setting allow-insecure-host from"
-)
-# `--directory` moves where the command runs; `-m` runs a module, not the operand as a program.
-_UV = Grammar("qvnUs", "pPC", refuse="m", long_flags=_UV_FLAGS, long_values=_UV_VALUES,
-              long_refuse="directory module")  # fmt: skip
-_NPM = Grammar(
-    "yq",
-    "pw",
-    refuse="cC",
-    long_flags="yes no quiet ignore-existing workspaces include-workspace-root",
-    long_values="package workspace registry cache userconfig loglevel",
-    long_refuse="call prefix",
-)
-_PNPM = Grammar(
-    "rsq",
-    "F",
-    refuse="cC",
-    long_flags="recursive silent parallel no-bail report-summary workspace-root reporter-hidden",
-    long_values="filter resume-from package allow-build reporter",
-    long_refuse="shell-mode dir",
-)
-_YARN = Grammar("q", "p", long_flags="quiet", long_values="package")
-_POETRY = Grammar("qvnh", "P", refuse="C", long_flags="quiet verbose no-interaction ansi "
-                  "no-ansi no-plugins no-cache", long_values="project",
-                  long_refuse="directory")  # fmt: skip
-_PIPENV = Grammar("qv", "", long_flags="quiet verbose system", long_values="python pypi-mirror")
-_BUNDLE = Grammar("", "", long_flags="keep-file-descriptors", long_values="gemfile")
-_CONDA = Grammar("vq", "np", long_flags="live-stream no-capture-output dev "
-                 "debug-wrapper-scripts quiet verbose", long_values="name prefix",
-                 long_refuse="cwd")  # fmt: skip
-_MISE = Grammar("qvyj", "", refuse="cC", long_flags="quiet verbose yes raw", long_values="jobs",
-                long_refuse="cd command")  # fmt: skip
-_PERF = Grammar(
-    "aAdgnqsSvBw",
-    "ceCGIjmoprtux",
-    long_flags="all-cpus no-inherit null scale verbose quiet per-socket per-core per-thread "
-    "big-num no-big-num",
-    long_values="event repeat pid tid cpu output field-separator cgroup call-graph delay "
-    "freq mmap-pages uid",
-    long_refuse="append",
-)
-_WATCHEXEC = Grammar(
-    "cnNopqrv",
-    "defiswW",
-    long_flags="clear restart no-vcs-ignore no-project-ignore no-global-ignore "
-    "no-default-ignore no-discover-ignore postpone notify quiet verbose bell "
-    "no-process-group no-meta poll-interval-default emit-events-to",
-    long_values="exts filter ignore watch watch-non-recursive debounce signal stop-signal "
-    "stop-timeout delay-run on-busy-update shell project-origin poll filter-file "
-    "ignore-file",
-    long_refuse="workdir",
-)
-_DIRECT = {"uvx": _UV, "npx": _NPM, "pnpx": _PNPM}
-# `PROGRAM SUB`: the subcommands that launch, each with the grammar of what follows it; the
-# grammar of the options before the subcommand comes first.
-_SUBS: dict[str, tuple[Grammar, dict[str, Grammar]]] = {
-    "uv": (_UV, {"run": _UV}),
-    "npm": (_NPM, {"exec": _NPM, "x": _NPM}),
-    "pnpm": (_PNPM, {"exec": _PNPM, "dlx": _PNPM}),
-    "yarn": (_YARN, {"exec": _YARN, "dlx": _YARN}),
-    "poetry": (_POETRY, {"run": _POETRY}),
-    "pipenv": (_PIPENV, {"run": _PIPENV}),
-    "bundle": (_BUNDLE, {"exec": _BUNDLE}),
-    "bundler": (_BUNDLE, {"exec": _BUNDLE}),
-    "conda": (_CONDA, {"run": _CONDA}),
-    "mamba": (_CONDA, {"run": _CONDA}),
-    "micromamba": (_CONDA, {"run": _CONDA}),
-    "perf": (_PERF, {"stat": _PERF, "record": _PERF, "trace": _PERF}),
-}
+# Which launchers there are (their grammars are built on first use: most lines meet none).
+_DIRECT_NAMES = frozenset({"uvx", "npx", "pnpx"})
+_SUB_NAMES = frozenset({"uv", "npm", "pnpm", "yarn", "poetry", "pipenv", "bundle", "bundler"}
+                       | {"conda", "mamba", "micromamba", "perf"})  # fmt: skip
+LAUNCHERS = _DIRECT_NAMES | _SUB_NAMES | {"mise", "rtx", "direnv", "nix", "watchexec"}
+LAUNCHERS |= {"nodemon", "hyperfine"}
+Tables = tuple[dict[str, Grammar], dict[str, tuple[Grammar, dict[str, Grammar]]], Grammar]
+_TABLES: list[Tables] = []
+
+
+def _tables() -> Tables:
+    """The grammars: of the launchers whose command follows their options, of those with a
+    launching subcommand (the options before it, then per subcommand), and of watchexec."""
+    if _TABLES:
+        return _TABLES[0]
+    uv = Grammar(
+        "qvnUs",
+        "pPC",
+        refuse="m",  # `-m`: runs a module, not the operand as a program
+        long_flags="quiet verbose offline no-cache native-tls no-config no-progress isolated "
+        "no-sync locked frozen active all-extras no-dev dev only-dev all-groups "
+        "no-default-groups no-editable exact no-env-file no-project script gui-script upgrade "
+        "reinstall no-build no-binary no-index no-sources compile-bytecode no-build-isolation "
+        "refresh managed-python no-managed-python no-python-downloads",
+        long_values="python cache-dir config-file project color extra no-extra group no-group "
+        "only-group env-file with with-editable with-requirements package index index-url "
+        "extra-index-url default-index find-links index-strategy keyring-provider resolution "
+        "prerelease fork-strategy exclude-newer upgrade-package reinstall-package link-mode "
+        "python-preference refresh-package config-setting allow-insecure-host from",
+        long_refuse="directory module",  # `--directory` moves where the command runs
+    )
+    npm = Grammar(
+        "yq",
+        "pw",
+        refuse="cC",
+        long_flags="yes no quiet ignore-existing workspaces include-workspace-root",
+        long_values="package workspace registry cache userconfig loglevel",
+        long_refuse="call prefix",
+    )
+    pnpm = Grammar(
+        "rsq",
+        "F",
+        refuse="cC",
+        long_flags="recursive silent parallel no-bail report-summary workspace-root "
+        "reporter-hidden",
+        long_values="filter resume-from package allow-build reporter",
+        long_refuse="shell-mode dir",
+    )
+    yarn = Grammar("q", "p", long_flags="quiet", long_values="package")
+    poetry = Grammar("qvnh", "P", refuse="C", long_flags="quiet verbose no-interaction ansi "
+                     "no-ansi no-plugins no-cache", long_values="project",
+                     long_refuse="directory")  # fmt: skip
+    pipenv = Grammar("qv", "", long_flags="quiet verbose system", long_values="python pypi-mirror")
+    bundle = Grammar("", "", long_flags="keep-file-descriptors", long_values="gemfile")
+    conda = Grammar("vq", "np", long_flags="live-stream no-capture-output dev "
+                    "debug-wrapper-scripts quiet verbose", long_values="name prefix",
+                    long_refuse="cwd")  # fmt: skip
+    perf = Grammar(
+        "aAdgnqsSvBw",
+        "ceCGIjmoprtux",
+        long_flags="all-cpus no-inherit null scale verbose quiet per-socket per-core per-thread "
+        "big-num no-big-num",
+        long_values="event repeat pid tid cpu output field-separator cgroup call-graph delay "
+        "freq mmap-pages uid",
+        long_refuse="append",
+    )
+    watchexec = Grammar(
+        "cnNopqrv",
+        "defiswW",
+        long_flags="clear restart no-vcs-ignore no-project-ignore no-global-ignore "
+        "no-default-ignore no-discover-ignore postpone notify quiet verbose bell "
+        "no-process-group no-meta poll-interval-default emit-events-to",
+        long_values="exts filter ignore watch watch-non-recursive debounce signal stop-signal "
+        "stop-timeout delay-run on-busy-update shell project-origin poll filter-file "
+        "ignore-file",
+        long_refuse="workdir",
+    )
+    direct = {"uvx": uv, "npx": npm, "pnpx": pnpm}
+    subs: dict[str, tuple[Grammar, dict[str, Grammar]]] = {
+        "uv": (uv, {"run": uv}),
+        "npm": (npm, {"exec": npm, "x": npm}),
+        "pnpm": (pnpm, {"exec": pnpm, "dlx": pnpm}),
+        "yarn": (yarn, {"exec": yarn, "dlx": yarn}),
+        "poetry": (poetry, {"run": poetry}),
+        "pipenv": (pipenv, {"run": pipenv}),
+        "bundle": (bundle, {"exec": bundle}),
+        "bundler": (bundle, {"exec": bundle}),
+        "conda": (conda, {"run": conda}),
+        "mamba": (conda, {"run": conda}),
+        "micromamba": (conda, {"run": conda}),
+        "perf": (perf, {"stat": perf, "record": perf, "trace": perf}),
+    }
+    _TABLES.append((direct, subs, watchexec))
+    return _TABLES[0]
+
+
 # The options whose value is a shell command line.
 _SHELL_STRING = frozenset({"-c", "--call", "--shell-mode", "--command"})
 _HYPERFINE_COMMANDS = frozenset({"-s", "--setup", "-p", "--prepare", "-c", "--cleanup",
@@ -121,18 +136,16 @@ _HYPERFINE_VALUES = {"-w": 1, "--warmup": 1, "-m": 1, "--min-runs": 1, "-M": 1, 
                      "--export-csv": 1, "--export-json": 1, "--export-markdown": 1,
                      "--export-orgmode": 1, "--style": 1, "--sort": 1, "-n": 1,
                      "--command-name": 1, "--output": 1, "--input": 1}  # fmt: skip
-LAUNCHERS = frozenset({*_DIRECT, *_SUBS, "mise", "rtx", "direnv", "nix", "watchexec"}
-                      | {"nodemon", "hyperfine"})  # fmt: skip
 
 
 def launcher(name: str, values: Sequence[str | None]) -> Layer | None:
     """The layer of the launcher command ``values`` (``name``: its basename), or ``None`` when
     it launches nothing (``uv sync``, ``npm test``, ``perf list``)."""
     count = len(values)
-    if name in _DIRECT:
-        return _after(name, _DIRECT[name], values, 1)
-    if name in _SUBS:
-        before, subs = _SUBS[name]
+    if name in _DIRECT_NAMES:
+        return _after(name, _tables()[0][name], values, 1)
+    if name in _SUB_NAMES:
+        before, subs = _tables()[1][name]
         at = before.inner(values)
         if at is None or values[at] is None:
             # Options not read, or a computed subcommand: whatever runs is not known.
@@ -142,7 +155,7 @@ def launcher(name: str, values: Sequence[str | None]) -> Layer | None:
             return Layer("indirection", name, None, count)
         sub = values[at]
         if name == "uv" and sub == "tool" and at + 1 < count and values[at + 1] == "run":
-            return _after(name, _UV, values, at + 2)
+            return _after(name, before, values, at + 2)  # uv's grammar
         if sub not in subs:
             return None
         return _after(name, subs[sub], values, at + 1)
@@ -153,7 +166,10 @@ def launcher(name: str, values: Sequence[str | None]) -> Layer | None:
         if shell is not None:
             return shell
         for i in range(2, count):
-            if values[i] == "--":
+            value = values[i]
+            if value is None or value.startswith(("-C", "--cd")):
+                break  # a computed word, or the directory the command runs in moved
+            if value == "--":
                 return Layer("indirection", name, i + 1 if i + 1 < count else None, count)
         return Layer("indirection", name, None, count)
     if name == "direnv":
@@ -170,7 +186,7 @@ def launcher(name: str, values: Sequence[str | None]) -> Layer | None:
                 return Layer("indirection", name, i + 1 if i + 1 < count else None, count)
         return Layer("indirection", name, None, count)  # an interactive shell
     if name == "watchexec":
-        return _after(name, _WATCHEXEC, values, 1)
+        return _after(name, _tables()[2], values, 1)
     if name == "nodemon":
         for i in range(1, count):
             if values[i] in ("-x", "--exec") and i + 1 < count:
