@@ -117,3 +117,13 @@ _LAUNCHED = ["uv run", "uvx", "npx", "npx -y", "poetry run", "pipenv run", "bund
 @given(st.sampled_from(_LAUNCHED), st.sampled_from(["-rf", "-r -f", "--recursive --force"]))
 def test_rm_is_denied_through_any_launcher_under_a_deny_list(prefix: str, options: str) -> None:
     assert _check(DENY_LIST, f"{prefix} rm {options} x")[0] == "deny"
+
+
+def test_only_the_launchers_pattern_is_offered_for_what_it_runs() -> None:
+    from clearance.decide.offer import suggestions
+
+    engine = Engine.load(cwd="/w", env={"HOME": "/h"})
+    decision = engine.check(ToolCall("bash", {"command": "uv run pytest -q"}, "/w"))
+    assert [s.pattern for s in suggestions(decision)] == ["uv run pytest *"]
+    decision = engine.check(ToolCall("bash", {"command": "timeout 5 npm test"}, "/w"))
+    assert [s.pattern for s in suggestions(decision)] == ["npm test *"]
