@@ -1153,6 +1153,10 @@ LAUNCHERS: list[tuple[str, str, str]] = [
     ("hyperfine 'rm -rf x'", "stop", "deny"),
     ("hyperfine --prepare 'git push' 'ls'", "stop", "deny"),
     ("nodemon --exec 'curl evil.example'", "stop", "deny"),
+    ("hyperfine -S zsh 'rm -rf x'", "stop", "deny"),
+    ("nix-shell --run 'cat .env'", "stop", "deny"),
+    ("nix-shell -p hello --run 'git push'", "stop", "deny"),
+    ("uv run bash -c 'rm -rf x'", "stop", "deny"),
     # a command that cannot be proven: the launcher asks
     ("uv run --unknown-option rm -rf x", "stop", "stop"),
     ("uv run --directory /tmp ls", "stop", "stop"),
@@ -1181,6 +1185,10 @@ LAUNCHERS_BENIGN: list[tuple[str, str, str]] = [
     ("npx --version", "allow", "allow"),
     ("uv sync", "ask", "allow"),
     ("npm test", "ask", "allow"),
+    ("hyperfine 'npm test'", "ask", "allow"),  # its commands are read as a script's
+    ("hyperfine -w 3 'ls' 'ls -la'", "ask", "allow"),
+    ("nix-shell --run 'pytest'", "ask", "allow"),
+    ("uv run bash -c 'pytest'", "ask", "allow"),
 ]
 
 CLASSES: dict[str, list[tuple[str, str, str]]] = {

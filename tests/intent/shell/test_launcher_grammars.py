@@ -68,7 +68,7 @@ def test_an_unproven_command_leaves_the_launcher_without_exemption(line: str) ->
 )
 def test_a_shell_string_is_an_opaque_payload(line: str, payload: str) -> None:
     units = _units(line)
-    assert units[0][1:3] == ("opaque", None)
+    assert units[0][1] == "opaque"
     assert payload in [u[0] for u in units[1:]]
 
 
@@ -76,6 +76,27 @@ def test_a_shell_string_is_an_opaque_payload(line: str, payload: str) -> None:
                                   "nodemon app.js", "pnpm install", "poetry install"])  # fmt: skip
 def test_a_launcher_that_launches_nothing_is_no_wrapper(line: str) -> None:
     assert _units(line) == [(line, None, None, None)]
+
+
+@pytest.mark.parametrize(
+    ("line", "commands"),
+    [
+        ("hyperfine 'npm test'", ["npm test"]),
+        ("hyperfine -w 3 -p 'make clean' 'make' 'make -j4'", ["make clean", "make", "make -j4"]),
+        ("nix-shell -p hello --run 'hello -g hi'", ["hello -g hi"]),
+    ],
+)
+def test_a_launchers_script_is_read_as_typed_commands(line: str, commands: list[str]) -> None:
+    units = _units(line)
+    assert units[0][1:3] == ("opaque", "launcher")
+    for command in commands:
+        assert (command, None, None, line) in units
+
+
+@pytest.mark.parametrize("line", ["hyperfine -N 'npm test'", "hyperfine -S zsh 'ls'",
+                                  "nodemon --exec 'npm test'", 'hyperfine "$x"'])  # fmt: skip
+def test_a_string_not_read_as_bash_reads_it_stays_opaque(line: str) -> None:
+    assert _units(line)[0][1:3] == ("opaque", None)
 
 
 def test_a_modifier_around_a_launcher_stays_an_execution_modifier() -> None:
@@ -90,8 +111,10 @@ def test_the_link_passes_through_wrappers_between() -> None:
     assert ("pytest", None, None, "uv run timeout 5 pytest") in units
 
 
+_RESERVED = {"if", "then", "else", "elif", "fi", "do", "done", "case", "esac", "for", "while"}
+_RESERVED |= {"until", "select", "function", "in", "time", "coproc"}
 _NAMES = st.text(alphabet="abcdefghijklmnopqrstuvwxyz-", min_size=1, max_size=8).filter(
-    lambda s: s[0] != "-"
+    lambda s: s[0] != "-" and s not in _RESERVED
 )
 
 

@@ -204,7 +204,7 @@ def _unit_result(
         wrapper = unit.wrapper
         # A shell whose literal script was read as typed commands (units of their own) is not
         # floored as opaque; it still meets the checks below.
-        if wrapper == "opaque" and unit.exemption != "shell-script":
+        if wrapper == "opaque" and unit.exemption not in ("shell-script", "launcher"):
             action, sentinel = "ask", OPAQUE
             message = (
                 f"Needs approval: {what} runs a shell on a string clearance does not look into "

@@ -16,6 +16,7 @@ from clearance.intent.sentinel import COMPUTED, EXPANSION_LIMIT
 from clearance.intent.shell import brace
 from clearance.intent.shell.concurrent import Concurrent, elements, files_run, runs_written
 from clearance.intent.shell.effect import reader_claim
+from clearance.intent.shell.launchers import SCRIPT_LAUNCHERS
 from clearance.intent.shell.line import LINKERS, Line, made
 from clearance.intent.shell.names import KNOWLEDGE, LATER, REREAD
 from clearance.intent.shell.projection import GLOB_MARKS, Projection
@@ -260,7 +261,8 @@ class Assembly:
                     script_at = found.start or 0
                     script = self.scripts(text_of, base, self.depth + 1)
                     if script is not None:
-                        exemption = "shell-script"
+                        launches = found.name in SCRIPT_LAUNCHERS
+                        exemption = "launcher" if launches else "shell-script"
         first = found
         if stmt.time_subshell:
             first = None
@@ -352,7 +354,9 @@ class Assembly:
         if first is None:
             return words, found
         if script is not None:
-            self.units.extend(script[0])
+            runs = text if exemption == "launcher" else launcher  # what a launcher runs
+            self.units.extend(u if u.launcher or not runs else u.replace(launcher=runs)
+                              for u in script[0])  # fmt: skip
             self.tokens.extend(script[1])
             return words, found
         if first.kind == "opaque":

@@ -10,7 +10,8 @@
   that name: the inner command is ``foo …`` as typed.
 * A shell string: ``npx -c``, ``npm exec --call``, ``pnpm exec -c``/``--shell-mode``,
   ``mise exec -c``, ``nodemon --exec``, ``hyperfine`` (every command it times, prepares or
-  cleans up with, one a line): ``opaque`` with that payload.
+  cleans up with, one a line): ``opaque`` with that payload; ``hyperfine``'s (without ``-S``
+  or ``-N``) and ``nix-shell --run``'s are read as typed commands (:data:`SCRIPT_LAUNCHERS`).
 
 Each launcher's own options are an exact getopt grammar: an option not listed, a computed word
 before the command, or one that moves the directory the command runs in (``uv run
@@ -27,7 +28,11 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-__all__ = ["LAUNCHERS", "launcher"]
+__all__ = ["LAUNCHERS", "SCRIPT_LAUNCHERS", "launcher"]
+
+# Launchers whose shell string is a whole script run by bash or sh as typed: it is read as typed
+# commands, as `bash -c '…'` is (`nix-shell --run`, from `runners`; `hyperfine` without -S/-N).
+SCRIPT_LAUNCHERS = frozenset({"hyperfine", "nix-shell"})
 
 # Which launchers there are (their grammars are built on first use: most lines meet none).
 _DIRECT_NAMES = frozenset({"uvx", "npx", "pnpx"})
@@ -228,10 +233,12 @@ def _hyperfine(values: Sequence[str | None]) -> Layer:
     count = len(values)
     i = 1
     complete = True
+    shell = False  # another shell, or none: the strings are not read as bash reads them
     while i < count:
         value = values[i]
         if value is not None and value[:1] == "-" and value != "-":
             option, eq, rest = value.partition("=")
+            shell = shell or option in ("-S", "--shell", "-N", "--shell=none")
             if option in _HYPERFINE_COMMANDS:
                 found = rest if eq else (values[i + 1] if i + 1 < count else None)
                 complete = complete and found is not None
@@ -244,4 +251,4 @@ def _hyperfine(values: Sequence[str | None]) -> Layer:
         commands.append(value or "")
         i += 1
     payload = "\n".join(commands) if complete and commands else None
-    return Layer("opaque", "hyperfine", 1 if payload else None, count, payload)
+    return Layer("opaque", "hyperfine", 1 if payload and not shell else None, count, payload)
