@@ -35,7 +35,7 @@ from clearance.intent.shell.unit_text import (
     keywordless,
     names_only,
 )
-from clearance.intent.shell.variables import Variables, work_tree_top
+from clearance.intent.shell.variables import Variables
 from clearance.intent.shell.wrapper import OPAQUE_LINE, basename, join, layer, peel
 
 TYPE_CHECKING = False
@@ -342,7 +342,9 @@ class Assembly:
             if stored:
                 self.units.extend(self.payloads(stored, stmt, self.depth + 1))
         if finding is not None:
-            self._hazard_effects(finding, stmt, base)
+            from clearance.intent.shell.hazards.effects import effects  # loaded with the base
+
+            effects(self, finding, stmt, base)
         if variable[1] is not None and self.depth < MAX_LAYERS:
             self.units.extend(self.payloads(variable[1], stmt, self.depth + 1))
         if expanded:  # the command bash runs, when every word is known: its rule applies
@@ -420,31 +422,6 @@ class Assembly:
             for text, sure in reeval.inner_code(finding):
                 units = self.payloads(text, stmt, self.depth + 1)
                 self.units.extend(units if sure else [u.replace(unresolved=True) for u in units])
-
-    # -- programs that run programs (hazards/) --------------------------------------------
-
-    def _hazard_effects(self, finding: Finding, stmt: Statement, base: str | None) -> None:
-        """The payload units and path tokens of a knowledge-base finding."""
-        if finding.payloads and self.depth < MAX_LAYERS:
-            for payload in finding.payloads:
-                self.units.extend(self.payloads(payload, stmt, self.depth + 1))
-        if not self.project:
-            return
-        command = stmt.text
-        for raw in finding.writes:
-            self.paths.value(raw, raw, base, command, "write", "syntax", True)
-        for raw in finding.reads:
-            self.paths.value(raw, raw, base, command, "read", "syntax", True)
-        if finding.tree_reads:
-            top = work_tree_top(base, self.exists)
-            for raw in finding.tree_reads:
-                # `HEAD:path` names a path from the top of the work tree (`./path`: from here).
-                root = base if raw.startswith(("./", "../")) else top
-                self.paths.value(raw, raw, root, command, "read", "syntax", True)
-        for raw in finding.paths:
-            self.paths.value(raw, raw, base, command, "unproven", "unproven", True)
-        for shown in finding.listed:  # unknown paths, as xargs's operands are
-            self.tokens.append(PathToken(shown, None, "read", "computed", command))
 
     def _declares(self, stmt: Statement) -> None:
         """Record the variables an assignment or declaration statement sets that change what
