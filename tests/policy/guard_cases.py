@@ -847,25 +847,14 @@ LAUNCHER_PREFIXES: tuple[str, ...] = (
 def _launchers() -> list[Case]:
     """Destructive commands run by a package runner or tool launcher are stopped as typed; the
     usual commands run that way are allowed."""
-    g = "launchers"
-    out: list[Case] = []
-    for prefix in LAUNCHER_PREFIXES:
-        out += each(
-            g,
-            [
-                f"{prefix} rm -rf /",
-                f"{prefix} git reset --hard",
-                f"{prefix} git push -f origin main",
-            ],
-            DENY,
-        )
-        out += each(
-            g,
-            [f"{prefix} pytest -q", f"{prefix} git status",
-             f"{prefix} git push --force-with-lease origin main"],
-            ALLOW,
-        )  # fmt: skip
-    return out
+    stopped = ("rm -rf /", "git reset --hard", "git push -f origin main")
+    twins = ("pytest -q", "git status", "git push --force-with-lease origin main")
+    return [
+        Case("launchers", f"{prefix} {command}", expected)
+        for prefix in LAUNCHER_PREFIXES
+        for commands, expected in ((stopped, DENY), (twins, ALLOW))
+        for command in commands
+    ]
 
 
 def all_cases() -> list[Case]:
