@@ -1143,6 +1143,8 @@ LAUNCHERS: list[tuple[str, str, str]] = [
     ("nix develop -c rm -rf x", "stop", "deny"),
     ("perf stat rm -rf x", "stop", "deny"),
     ("watchexec -e py -- git push", "stop", "deny"),
+    ("watchexec -o restart rm -rf x", "stop", "deny"),  # -o takes a value
+    ("bunx rm -rf x", "stop", "deny"),
     ("timeout 60 uv run rm -rf x", "stop", "deny"),
     ("uv run timeout 60 rm -rf x", "stop", "deny"),
     ("uv run cat ~/.ssh/id_rsa", "deny", "deny"),
@@ -1173,6 +1175,7 @@ LAUNCHERS_BENIGN: list[tuple[str, str, str]] = [
     ("poetry run pytest -q", "ask", "allow"),
     ("npx prettier --check .", "ask", "allow"),
     ("npx -y tsc --noEmit", "ask", "allow"),
+    ("bunx prettier --check .", "ask", "allow"),
     ("uvx ruff check", "ask", "allow"),
     ("bundle exec rspec", "ask", "allow"),
     ("pnpm exec vitest run", "ask", "allow"),

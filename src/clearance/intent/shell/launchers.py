@@ -2,7 +2,8 @@
 (ADR 0041, docs/shell-analysis.md, "What is seen through").
 
 * Their command after their own options: ``uv run``, ``uv tool run``, ``uvx``, ``npx``,
-  ``npm exec``/``npm x``, ``pnpm exec``, ``pnpm dlx``, ``pnpx``, ``yarn exec``, ``yarn dlx``,
+  ``bunx``/``bun x``, ``npm exec``/``npm x``, ``pnpm exec``, ``pnpm dlx``, ``pnpx``,
+  ``yarn exec``, ``yarn dlx``,
   ``poetry run``, ``pipenv run``, ``bundle exec``, ``conda``/``mamba``/``micromamba run``,
   ``mise exec``/``mise x`` (after ``--``), ``direnv exec DIR``, ``nix develop``/``nix shell``
   with ``-c``/``--command``, ``perf stat``/``perf record``/``perf trace``, ``watchexec``.
@@ -35,9 +36,9 @@ __all__ = ["LAUNCHERS", "SCRIPT_LAUNCHERS", "launcher"]
 SCRIPT_LAUNCHERS = frozenset({"hyperfine", "nix-shell"})
 
 # Which launchers there are (their grammars are built on first use: most lines meet none).
-_DIRECT_NAMES = frozenset({"uvx", "npx", "pnpx"})
+_DIRECT_NAMES = frozenset({"uvx", "npx", "pnpx", "bunx"})
 _SUB_NAMES = frozenset({"uv", "npm", "pnpm", "yarn", "poetry", "pipenv", "bundle", "bundler"}
-                       | {"conda", "mamba", "micromamba", "perf"})  # fmt: skip
+                       | {"conda", "mamba", "micromamba", "perf", "bun"})  # fmt: skip
 LAUNCHERS = _DIRECT_NAMES | _SUB_NAMES | {"mise", "rtx", "direnv", "nix", "watchexec"}
 LAUNCHERS |= {"nodemon", "hyperfine"}
 Tables = tuple[dict[str, Grammar], dict[str, tuple[Grammar, dict[str, Grammar]]], Grammar]
@@ -92,7 +93,7 @@ def _tables() -> Tables:
                     "debug-wrapper-scripts quiet verbose", long_values="name prefix",
                     long_refuse="cwd")  # fmt: skip
     perf = Grammar(
-        "aAdgnqsSvBw",
+        "aAdgnqvB",
         "ceCGIjmoprtux",
         long_flags="all-cpus no-inherit null scale verbose quiet per-socket per-core per-thread "
         "big-num no-big-num",
@@ -101,8 +102,8 @@ def _tables() -> Tables:
         long_refuse="append",
     )
     watchexec = Grammar(
-        "cnNopqrv",
-        "defiswW",
+        "cnNpqrv",
+        "defiosw",
         long_flags="clear restart no-vcs-ignore no-project-ignore no-global-ignore "
         "no-default-ignore no-discover-ignore postpone notify quiet verbose bell "
         "no-process-group no-meta poll-interval-default emit-events-to",
@@ -111,7 +112,8 @@ def _tables() -> Tables:
         "ignore-file",
         long_refuse="workdir",
     )
-    direct = {"uvx": uv, "npx": npm, "pnpx": pnpm}
+    bun = Grammar("", "p", long_flags="bun silent verbose", long_values="package")
+    direct = {"uvx": uv, "npx": npm, "pnpx": pnpm, "bunx": bun}
     subs: dict[str, tuple[Grammar, dict[str, Grammar]]] = {
         "uv": (uv, {"run": uv}),
         "npm": (npm, {"exec": npm, "x": npm}),
@@ -125,6 +127,7 @@ def _tables() -> Tables:
         "mamba": (conda, {"run": conda}),
         "micromamba": (conda, {"run": conda}),
         "perf": (perf, {"stat": perf, "record": perf, "trace": perf}),
+        "bun": (bun, {"x": bun}),
     }
     _TABLES.append((direct, subs, watchexec))
     return _TABLES[0]
