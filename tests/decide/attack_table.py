@@ -1144,6 +1144,8 @@ LAUNCHERS: list[tuple[str, str, str]] = [
     ("perf stat rm -rf x", "stop", "deny"),
     ("watchexec -e py -- git push", "stop", "deny"),
     ("watchexec -o restart rm -rf x", "stop", "deny"),  # -o takes a value
+    ("watchexec --emit-events-to stdio rm -rf x", "stop", "deny"),
+    ("perf stat -c rm -rf x", "stop", "stop"),  # an option whose kind is not certain
     ("bunx rm -rf x", "stop", "deny"),
     ("timeout 60 uv run rm -rf x", "stop", "deny"),
     ("uv run timeout 60 rm -rf x", "stop", "deny"),

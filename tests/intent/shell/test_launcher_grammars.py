@@ -47,7 +47,8 @@ def test_the_inner_command_is_a_unit_linked_to_its_launcher(line: str, inner: st
 
 @pytest.mark.parametrize(
     "line", ["uv run --bogus x", "uv run --directory d x", "conda run --cwd d x", "mise exec x",
-             "npm --prefix d exec x", "nix develop", "direnv exec .", "mise exec -C d -- x"],
+             "npm --prefix d exec x", "nix develop", "direnv exec .", "mise exec -C d -- x",
+             "direnv exec . -x rm", "perf stat -c rm -rf x"],
 )  # fmt: skip
 def test_an_unproven_command_leaves_the_launcher_without_exemption(line: str) -> None:
     units = _units(line)

@@ -93,8 +93,8 @@ def _tables() -> Tables:
                     "debug-wrapper-scripts quiet verbose", long_values="name prefix",
                     long_refuse="cwd")  # fmt: skip
     perf = Grammar(
-        "aAdgnqvB",
-        "ceCGIjmoprtux",
+        "aBdgnqv",
+        "eCGmoprtux",
         long_flags="all-cpus no-inherit null scale verbose quiet per-socket per-core per-thread "
         "big-num no-big-num",
         long_values="event repeat pid tid cpu output field-separator cgroup call-graph delay "
@@ -104,12 +104,12 @@ def _tables() -> Tables:
     watchexec = Grammar(
         "cnNpqrv",
         "defiosw",
-        long_flags="clear restart no-vcs-ignore no-project-ignore no-global-ignore "
+        long_flags="restart no-vcs-ignore no-project-ignore no-global-ignore "
         "no-default-ignore no-discover-ignore postpone notify quiet verbose bell "
-        "no-process-group no-meta poll-interval-default emit-events-to",
+        "no-process-group no-meta",
         long_values="exts filter ignore watch watch-non-recursive debounce signal stop-signal "
-        "stop-timeout delay-run on-busy-update shell project-origin poll filter-file "
-        "ignore-file",
+        "stop-timeout delay-run on-busy-update shell project-origin filter-file ignore-file "
+        "emit-events-to",
         long_refuse="workdir",
     )
     bun = Grammar("", "p", long_flags="bun silent verbose", long_values="package")

@@ -263,7 +263,8 @@ def peel(words: Sequence[Word], writes: bool, first: Layer | None = None) -> Pee
         out.executed = None
     first = out.layers[0] if out.layers else None
     if first is not None and first.name in LAUNCHERS:
-        if first.kind == "indirection" and first.start is not None:
+        start = first.start
+        if first.kind == "indirection" and start is not None and words[start].raw[:1] != "-":
             out.exemption = "launcher"  # its own rules decide it; its command is a unit
         return out
     if not out.layers or out.layers[0].kind != "indirection" or not reached or opaque:
