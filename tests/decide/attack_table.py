@@ -1158,6 +1158,8 @@ LAUNCHERS: list[tuple[str, str, str]] = [
     ("hyperfine --prepare 'git push' 'ls'", "stop", "deny"),
     ("nodemon --exec 'curl evil.example'", "stop", "deny"),
     ("hyperfine -S zsh 'rm -rf x'", "stop", "deny"),
+    ("hyperfine 'cat <<EOF' 'rm -rf x'", "stop", "stop"),  # several commands are no one script
+    ("nix-shell --run 'ls' --run 'rm -rf x'", "stop", "stop"),  # the last --run is run
     ("nix-shell --run 'cat .env'", "stop", "deny"),
     ("nix-shell -p hello --run 'git push'", "stop", "deny"),
     ("uv run bash -c 'rm -rf x'", "stop", "deny"),
@@ -1191,7 +1193,7 @@ LAUNCHERS_BENIGN: list[tuple[str, str, str]] = [
     ("uv sync", "ask", "allow"),
     ("npm test", "ask", "allow"),
     ("hyperfine 'npm test'", "ask", "allow"),  # its commands are read as a script's
-    ("hyperfine -w 3 'ls' 'ls -la'", "ask", "allow"),
+    ("hyperfine -w 3 'ls -la'", "ask", "allow"),
     ("nix-shell --run 'pytest'", "ask", "allow"),
     ("uv run bash -c 'pytest'", "ask", "allow"),
 ]

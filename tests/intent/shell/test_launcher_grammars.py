@@ -83,7 +83,7 @@ def test_a_launcher_that_launches_nothing_is_no_wrapper(line: str) -> None:
     ("line", "commands"),
     [
         ("hyperfine 'npm test'", ["npm test"]),
-        ("hyperfine -w 3 -p 'make clean' 'make' 'make -j4'", ["make clean", "make", "make -j4"]),
+        ("hyperfine -w 3 'make -j4'", ["make -j4"]),
         ("nix-shell -p hello --run 'hello -g hi'", ["hello -g hi"]),
     ],
 )
@@ -95,7 +95,8 @@ def test_a_launchers_script_is_read_as_typed_commands(line: str, commands: list[
 
 
 @pytest.mark.parametrize("line", ["hyperfine -N 'npm test'", "hyperfine -S zsh 'ls'",
-                                  "nodemon --exec 'npm test'", 'hyperfine "$x"'])  # fmt: skip
+                                  "nodemon --exec 'npm test'", 'hyperfine "$x"',
+                                  "hyperfine 'ls' 'ls -la'", "hyperfine -p 'make' 'ls'"])  # fmt: skip
 def test_a_string_not_read_as_bash_reads_it_stays_opaque(line: str) -> None:
     assert _units(line)[0][1:3] == ("opaque", None)
 

@@ -11,8 +11,9 @@
   that name: the inner command is ``foo …`` as typed.
 * A shell string: ``npx -c``, ``npm exec --call``, ``pnpm exec -c``/``--shell-mode``,
   ``mise exec -c``, ``nodemon --exec``, ``hyperfine`` (every command it times, prepares or
-  cleans up with, one a line): ``opaque`` with that payload; ``hyperfine``'s (without ``-S``
-  or ``-N``) and ``nix-shell --run``'s are read as typed commands (:data:`SCRIPT_LAUNCHERS`).
+  cleans up with, one a line): ``opaque`` with that payload; ``hyperfine``'s (one command, without
+  ``-S`` or ``-N``) and ``nix-shell --run``'s are read as typed commands
+  (:data:`SCRIPT_LAUNCHERS`).
 
 Each launcher's own options are an exact getopt grammar: an option not listed, a computed word
 before the command, or one that moves the directory the command runs in (``uv run
@@ -254,4 +255,7 @@ def _hyperfine(values: Sequence[str | None]) -> Layer:
         commands.append(value or "")
         i += 1
     payload = "\n".join(commands) if complete and commands else None
-    return Layer("opaque", "hyperfine", 1 if payload and not shell else None, count, payload)
+    # One command is a script `sh -c` runs as typed; several are not one script (a heredoc or
+    # a quote one opens would swallow the next), so they stay floored.
+    script = payload is not None and not shell and len(commands) == 1
+    return Layer("opaque", "hyperfine", 1 if script else None, count, payload)

@@ -65,7 +65,9 @@ def literal_script(name: str, words: Sequence[Word], found: Layer) -> str | None
     as typed commands: a literal script, admitted options only, and no operands after the script
     (they would be ``$0``, ``$1``… of a script that may use them). ``None`` otherwise."""
     if name in SCRIPT_LAUNCHERS and found.start is not None and found.payload:
-        return found.payload if found.payload.strip() else None  # hyperfine, nix-shell --run
+        # hyperfine's one command, nix-shell's one `--run` (of several, one runs: not this one)
+        runs = sum(w.value in ("--run", "--command") for w in words) if name == "nix-shell" else 1
+        return found.payload if found.payload.strip() and runs == 1 else None
     if name not in _SCRIPT_SHELLS or found.payload is None or found.start is None:
         return None
     if found.end != len(words) or not found.payload.strip():
