@@ -1120,9 +1120,89 @@ NESTED_REPOSITORIES_BENIGN: list[tuple[str, str, str]] = [
     ("echo x > src/HEAD", "ask", "allow"),
 ]
 
+# Launchers (ADR 0041): the command a package runner or tool launcher runs is a unit of its own,
+# so the rules naming it speak through the launcher; a launcher whose command cannot be proven
+# keeps its indirection floor. The built-in policy asks for the launcher itself.
+LAUNCHERS: list[tuple[str, str, str]] = [
+    ("uv run rm -rf /", "deny", "deny"),
+    ("uv run --frozen rm -rf x", "stop", "deny"),
+    ("uvx rm -rf x", "stop", "deny"),
+    ("uv tool run rm -rf x", "stop", "deny"),
+    ("npx rm -rf /", "deny", "deny"),  # npx runs a program on the search path by its name
+    ("npx -y rm -rf x", "stop", "deny"),
+    ("npm exec -- rm -rf x", "stop", "deny"),
+    ("pnpm exec rm -rf x", "stop", "deny"),
+    ("pnpm dlx rm -rf x", "stop", "deny"),
+    ("yarn exec git push origin main", "stop", "deny"),
+    ("poetry run git push --force", "stop", "deny"),
+    ("pipenv run curl evil.example", "stop", "deny"),
+    ("bundle exec rm -rf ~", "deny", "deny"),
+    ("conda run -n dev rm -rf x", "stop", "deny"),
+    ("mise exec -- rm -rf x", "stop", "deny"),
+    ("direnv exec . curl evil.example", "stop", "deny"),
+    ("nix develop -c rm -rf x", "stop", "deny"),
+    ("perf stat rm -rf x", "stop", "deny"),
+    ("watchexec -e py -- git push", "stop", "deny"),
+    ("watchexec -o restart rm -rf x", "stop", "deny"),  # -o takes a value
+    ("watchexec --emit-events-to stdio rm -rf x", "stop", "deny"),
+    ("perf stat -c rm -rf x", "stop", "stop"),  # an option whose kind is not certain
+    ("bunx rm -rf x", "stop", "deny"),
+    ("timeout 60 uv run rm -rf x", "stop", "deny"),
+    ("uv run timeout 60 rm -rf x", "stop", "deny"),
+    ("uv run cat ~/.ssh/id_rsa", "deny", "deny"),
+    ("poetry run cat .env", "stop", "deny"),
+    # a shell string: its commands are parsed, the launcher stays floored
+    ("npx -c 'rm -rf x'", "stop", "deny"),
+    ("pnpm exec --shell-mode 'curl evil.example'", "stop", "deny"),
+    ("hyperfine 'rm -rf x'", "stop", "deny"),
+    ("hyperfine --prepare 'git push' 'ls'", "stop", "deny"),
+    ("nodemon --exec 'curl evil.example'", "stop", "deny"),
+    ("hyperfine -S zsh 'rm -rf x'", "stop", "deny"),
+    ("hyperfine 'cat <<EOF' 'rm -rf x'", "stop", "stop"),  # several commands are no one script
+    ("nix-shell --run 'ls' --run 'rm -rf x'", "stop", "stop"),  # the last --run is run
+    ("nix-shell --run 'cat .env'", "stop", "deny"),
+    ("nix-shell -p hello --run 'git push'", "stop", "deny"),
+    ("uv run bash -c 'rm -rf x'", "stop", "deny"),
+    # a command that cannot be proven: the launcher asks
+    ("uv run --unknown-option rm -rf x", "stop", "stop"),
+    ("uv run --directory /tmp ls", "stop", "stop"),
+    ('uv run "$X" x', "stop", "stop"),
+    ("uv $SUB rm x", "stop", "stop"),
+    ("mise exec rm x", "stop", "stop"),  # its command follows `--`
+    ('hyperfine "$x"', "stop", "stop"),
+    ("npx -c 'prettier .'", "stop", "stop"),
+]
+
+LAUNCHERS_BENIGN: list[tuple[str, str, str]] = [
+    ("uv run pytest", "ask", "allow"),
+    ("uv run --frozen pytest -q", "ask", "allow"),
+    ("poetry run pytest -q", "ask", "allow"),
+    ("npx prettier --check .", "ask", "allow"),
+    ("npx -y tsc --noEmit", "ask", "allow"),
+    ("bunx prettier --check .", "ask", "allow"),
+    ("uvx ruff check", "ask", "allow"),
+    ("bundle exec rspec", "ask", "allow"),
+    ("pnpm exec vitest run", "ask", "allow"),
+    ("npm exec -- eslint .", "ask", "allow"),
+    ("nix develop -c cargo test", "ask", "allow"),
+    ("perf stat ls", "ask", "allow"),
+    ("watchexec -e py -- pytest", "ask", "allow"),
+    ("timeout 60 uv run pytest", "ask", "allow"),
+    ("uv run git status", "ask", "allow"),
+    ("npx --version", "allow", "allow"),
+    ("uv sync", "ask", "allow"),
+    ("npm test", "ask", "allow"),
+    ("hyperfine 'npm test'", "ask", "allow"),  # its commands are read as a script's
+    ("hyperfine -w 3 'ls -la'", "ask", "allow"),
+    ("nix-shell --run 'pytest'", "ask", "allow"),
+    ("uv run bash -c 'pytest'", "ask", "allow"),
+]
+
 CLASSES: dict[str, list[tuple[str, str, str]]] = {
     "nested-repositories": NESTED_REPOSITORIES,
     "nested-repositories-benign": NESTED_REPOSITORIES_BENIGN,
+    "launchers": LAUNCHERS,
+    "launchers-benign": LAUNCHERS_BENIGN,
     "search-path": SEARCH_PATH,
     "search-path-benign": SEARCH_PATH_BENIGN,
     "loops": LOOPS,

@@ -835,6 +835,28 @@ def _inline_code() -> list[Case]:
     return cases
 
 
+# How a command may be handed to a launcher that runs it (ADR 0041): the command is a unit of
+# its own, so the guard's rules for it speak through the launcher.
+LAUNCHER_PREFIXES: tuple[str, ...] = (
+    "uv run", "uv run --frozen", "uvx", "npx", "npx -y", "npm exec --", "pnpm exec", "pnpm dlx",
+    "yarn exec", "poetry run", "pipenv run", "bundle exec", "conda run -n dev", "mise exec --",
+    "direnv exec .", "nix develop -c", "perf stat", "timeout 60 uv run",
+)  # fmt: skip
+
+
+def _launchers() -> list[Case]:
+    """Destructive commands run by a package runner or tool launcher are stopped as typed; the
+    usual commands run that way are allowed."""
+    stopped = ("rm -rf /", "git reset --hard", "git push -f origin main")
+    twins = ("pytest -q", "git status", "git push --force-with-lease origin main")
+    return [
+        Case("launchers", f"{prefix} {command}", expected)
+        for prefix in LAUNCHER_PREFIXES
+        for commands, expected in ((stopped, DENY), (twins, ALLOW))
+        for command in commands
+    ]
+
+
 def all_cases() -> list[Case]:
     cases = [
         *_git_reset(),
@@ -855,6 +877,7 @@ def all_cases() -> list[Case]:
         *_contents(),
         *_braces(),
         *_inline_code(),
+        *_launchers(),
     ]
     seen: dict[str, Case] = {}
     for case in cases:

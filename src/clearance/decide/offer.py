@@ -30,6 +30,8 @@ def offers(decision: Decision) -> list[tuple[GateResult, tuple[Suggestion, ...]]
     for gate in decision.gates:
         if gate.action != "ask":
             continue
+        if gate.gate == "bash" and gate.sentinel is None and _covered(gate, out):
+            continue  # `pytest` run by `uv run pytest`: the launcher's grant covers it
         if gate.gate == "bash" and gate.sentinel in WHOLE_COMMAND_SENTINELS:
             label = f'Yes, allow bash "{gate.value}" for this session'
             out.append((gate, (Suggestion("bash", gate.value, label),)))
@@ -46,6 +48,20 @@ def offers(decision: Decision) -> list[tuple[GateResult, tuple[Suggestion, ...]]
         if suggestions:
             out.append((gate, suggestions))
     return out
+
+
+def _covered(gate: GateResult, found: list[tuple[GateResult, tuple[Suggestion, ...]]]) -> bool:
+    """Whether the first suggestion of an earlier bash offer, granted, covers ``gate`` too (a
+    command a launcher runs carries the launcher's text among its values, ADR 0041)."""
+    from clearance.decide.grant import Grant
+
+    for earlier, offered in found:
+        first = offered[0]
+        if earlier.gate == "bash" and Grant(first.surface, first.pattern).covers(
+            gate.surface, gate.values
+        ):
+            return True
+    return False
 
 
 def flatten(found: list[tuple[GateResult, tuple[Suggestion, ...]]]) -> tuple[Suggestion, ...]:

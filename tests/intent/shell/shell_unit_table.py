@@ -382,7 +382,7 @@ UNIT_CASES: list[tuple[str, list[Any]]] = [
     ('ssh-agent -s', ['ssh-agent -s']),
     ('gdb --args rm x', [U('gdb --args rm x', wrapper='indirection', executed='rm x'), U('rm x', context='wrapped')]),
     ('gdb ./a.out', [U('gdb ./a.out', wrapper='indirection')]),
-    ("nix-shell --run 'rm x'", [U("nix-shell --run 'rm x'", wrapper='opaque', executed='rm x'), U('rm x', context='opaque_payload')]),
+    ("nix-shell --run 'rm x'", [U("nix-shell --run 'rm x'", wrapper='opaque', executed='rm x', exemption='launcher'), U('rm x', context='opaque_payload')]),
     ('nix-shell -p jq', [U('nix-shell -p jq', wrapper='opaque')]),
     ("expect -c 'rm x'", [U("expect -c 'rm x'", wrapper='opaque', executed='rm x'), U('rm x', context='opaque_payload')]),
     ("at now <<< 'rm x'", [U('at now', wrapper='opaque'), U('rm x', context='opaque_payload')]),

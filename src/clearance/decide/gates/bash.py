@@ -11,7 +11,9 @@ least *ask* (docs/shell-analysis.md, "What is seen through"):
 - an opaque wrapper (``bash -c``, ``eval``) whose own text is allowed → ``<opaque-bash-wrapper>``;
 - an indirection wrapper (``sudo``, ``env``, ``xargs``, ``find -exec`` …) allowed by its text →
   ``<indirection-bash-wrapper>``, unless the analyzer proved it transparent (a pure reader or an
-  execution modifier), where the inner command — a unit of its own — decides;
+  execution modifier), where the inner command — a unit of its own — decides, or found the
+  command a launcher (``uv run``, ``npx``) runs: a unit the rules naming it decide, and where
+  only the catch-all names it, the rule the launcher met (ADR 0041);
 - a unit whose command word is computed (``$(which rm) x``, ``"$CMD" …``) →
   ``<computed-bash-command>``;
 - a unit inside a region the parser could not read → ``<unparsed-bash-subtree>``, naming the
@@ -127,7 +129,14 @@ def _folds_to(text: str, name: str) -> bool:
         return False
 
 
-def _unit_result(rules: RuleSet, unit: Unit, command: str) -> tuple[GateResult, UnitFact]:
+def _catch_all(rule: Rule) -> bool:
+    return rule.pattern == "*" and rule.surface in _FALLBACK
+
+
+def _unit_result(
+    rules: RuleSet, unit: Unit, command: str, launchers: dict[str, Rule]
+) -> tuple[GateResult, UnitFact]:
+    """The result of one unit; ``launchers``: the rule each launcher unit of the line met."""
     text = unit.text
     canonical = unit.canonical
     spellings = unit.spellings
@@ -153,15 +162,26 @@ def _unit_result(rules: RuleSet, unit: Unit, command: str) -> tuple[GateResult, 
         if RANK[other.action] > RANK[rule.action]:
             rule = other
         values = (*values, low)
+    what = f'bash command "{text}"{_CONTEXT.get(unit.context, "")}'
+    message = ""
+    if unit.launcher is not None and _catch_all(rule):
+        # `uv run pytest` under `"uv run *": "allow"`: a command a launcher runs that no rule
+        # names is decided by the rule the launcher met, and a session grant for the launcher's
+        # text covers it too (ADR 0041). A rule naming it speaks for itself.
+        values = (*values, unit.launcher)
+        host = launchers.get(unit.launcher)
+        if host is not None and not _catch_all(host):
+            rule = host
+            extra = f'as the command "{unit.launcher}" runs'
+            message = gate_message(rule.action, what, rule, extra=extra)
+    if unit.exemption == "launcher":
+        launchers[text] = rule
     action = rule.action
     sentinel = None
     value = text
-    what = f'bash command "{text}"{_CONTEXT.get(unit.context, "")}'
-    message = ""
     if (
         action == "ask"
-        and rule.pattern == "*"
-        and rule.surface in _FALLBACK
+        and _catch_all(rule)
         and (
             unit.context == "compound"
             or unit.exemption == "assignment"
@@ -184,7 +204,7 @@ def _unit_result(rules: RuleSet, unit: Unit, command: str) -> tuple[GateResult, 
         wrapper = unit.wrapper
         # A shell whose literal script was read as typed commands (units of their own) is not
         # floored as opaque; it still meets the checks below.
-        if wrapper == "opaque" and unit.exemption != "shell-script":
+        if wrapper == "opaque" and unit.exemption not in ("shell-script", "launcher"):
             action, sentinel = "ask", OPAQUE
             message = (
                 f"Needs approval: {what} runs a shell on a string clearance does not look into "
@@ -280,8 +300,9 @@ def bash_gate(
     units = []
     decided: list[tuple[Unit, GateResult]] = []
     unresolved = False
+    launchers: dict[str, Rule] = {}
     for unit in analysis.units:
-        result, fact = _unit_result(rules, unit, command)
+        result, fact = _unit_result(rules, unit, command, launchers)
         results.append(result)
         units.append(fact)
         decided.append((unit, result))

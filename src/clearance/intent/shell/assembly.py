@@ -16,6 +16,7 @@ from clearance.intent.sentinel import COMPUTED, EXPANSION_LIMIT
 from clearance.intent.shell import brace
 from clearance.intent.shell.concurrent import Concurrent, elements, files_run, runs_written
 from clearance.intent.shell.effect import reader_claim
+from clearance.intent.shell.launchers import SCRIPT_LAUNCHERS
 from clearance.intent.shell.line import LINKERS, Line, made
 from clearance.intent.shell.names import KNOWLEDGE, LATER, REREAD
 from clearance.intent.shell.projection import GLOB_MARKS, Projection
@@ -34,7 +35,7 @@ from clearance.intent.shell.unit_text import (
     keywordless,
     names_only,
 )
-from clearance.intent.shell.variables import Variables, work_tree_top
+from clearance.intent.shell.variables import Variables
 from clearance.intent.shell.wrapper import OPAQUE_LINE, basename, join, layer, peel
 
 TYPE_CHECKING = False
@@ -223,10 +224,17 @@ class Assembly:
             self._fold_cd(words, stmt, base)
 
     def _unit(
-        self, words: Sequence[Word], stmt: Statement, context: Context, base: str | None, level: int
+        self,
+        words: Sequence[Word],
+        stmt: Statement,
+        context: Context,
+        base: str | None,
+        level: int,
+        launcher: str | None = None,
     ) -> tuple[Sequence[Word], Layer | None]:
         """Append the unit of ``words`` and those of its wrappers' inner commands; return the
-        words the unit was made of and their wrapper layer."""
+        words the unit was made of and their wrapper layer. ``launcher``: the text of the
+        launcher unit that runs ``words``, through any wrappers between (ADR 0041)."""
         words, lost = keywordless(words)
         # A simple statement's text is its words joined as typed (the walk builds it so).
         text = stmt.text if words is stmt.words else join(words)
@@ -253,7 +261,8 @@ class Assembly:
                     script_at = found.start or 0
                     script = self.scripts(text_of, base, self.depth + 1)
                     if script is not None:
-                        exemption = "shell-script"
+                        launches = found.name in SCRIPT_LAUNCHERS
+                        exemption = "launcher" if launches else "shell-script"
         first = found
         if stmt.time_subshell:
             first = None
@@ -320,6 +329,7 @@ class Assembly:
                 extra,
                 floor,
                 argv(words, text),
+                launcher,
             )
         )
         where = elements(stmt.scope) if floor is None and stmt.scope.parent is not None else ()
@@ -332,7 +342,9 @@ class Assembly:
             if stored:
                 self.units.extend(self.payloads(stored, stmt, self.depth + 1))
         if finding is not None:
-            self._hazard_effects(finding, stmt, base)
+            from clearance.intent.shell.hazards.effects import effects  # loaded with the base
+
+            effects(self, finding, stmt, base)
         if variable[1] is not None and self.depth < MAX_LAYERS:
             self.units.extend(self.payloads(variable[1], stmt, self.depth + 1))
         if expanded:  # the command bash runs, when every word is known: its rule applies
@@ -344,7 +356,9 @@ class Assembly:
         if first is None:
             return words, found
         if script is not None:
-            self.units.extend(script[0])
+            runs = text if exemption == "launcher" else launcher  # what a launcher runs
+            self.units.extend(u if u.launcher or not runs else u.replace(launcher=runs)
+                              for u in script[0])  # fmt: skip
             self.tokens.extend(script[1])
             return words, found
         if first.kind == "opaque":
@@ -365,7 +379,8 @@ class Assembly:
             effect: Effect = "read" if reader_claim(inner) == "read" else "unproven"
             self.tokens.append(PathToken(XARGS_INPUT, None, effect, "computed", text))
         if level < MAX_LAYERS and inner[0].raw[:1] != "-":
-            self._unit(inner, stmt, "wrapped", base, level + 1)
+            runs = text if exemption == "launcher" else launcher  # what a launcher runs
+            self._unit(inner, stmt, "wrapped", base, level + 1, runs)
         if first.name in OPAQUE_LINE and self.depth < MAX_LAYERS:
             # watch/parallel/rush hand their arguments to a shell as one command line.
             values = [w.value for w in inner]
@@ -407,31 +422,6 @@ class Assembly:
             for text, sure in reeval.inner_code(finding):
                 units = self.payloads(text, stmt, self.depth + 1)
                 self.units.extend(units if sure else [u.replace(unresolved=True) for u in units])
-
-    # -- programs that run programs (hazards/) --------------------------------------------
-
-    def _hazard_effects(self, finding: Finding, stmt: Statement, base: str | None) -> None:
-        """The payload units and path tokens of a knowledge-base finding."""
-        if finding.payloads and self.depth < MAX_LAYERS:
-            for payload in finding.payloads:
-                self.units.extend(self.payloads(payload, stmt, self.depth + 1))
-        if not self.project:
-            return
-        command = stmt.text
-        for raw in finding.writes:
-            self.paths.value(raw, raw, base, command, "write", "syntax", True)
-        for raw in finding.reads:
-            self.paths.value(raw, raw, base, command, "read", "syntax", True)
-        if finding.tree_reads:
-            top = work_tree_top(base, self.exists)
-            for raw in finding.tree_reads:
-                # `HEAD:path` names a path from the top of the work tree (`./path`: from here).
-                root = base if raw.startswith(("./", "../")) else top
-                self.paths.value(raw, raw, root, command, "read", "syntax", True)
-        for raw in finding.paths:
-            self.paths.value(raw, raw, base, command, "unproven", "unproven", True)
-        for shown in finding.listed:  # unknown paths, as xargs's operands are
-            self.tokens.append(PathToken(shown, None, "read", "computed", command))
 
     def _declares(self, stmt: Statement) -> None:
         """Record the variables an assignment or declaration statement sets that change what

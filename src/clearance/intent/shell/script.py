@@ -8,6 +8,8 @@ commands run a command line at all is :mod:`~clearance.intent.shell.runners`.
 
 from __future__ import annotations
 
+from clearance.intent.shell.launchers import SCRIPT_LAUNCHERS
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -62,6 +64,10 @@ def literal_script(name: str, words: Sequence[Word], found: Layer) -> str | None
     """The script of ``bash -c '…'``, ``sh -c``, ``bash -lc``, ``zsh -lc``… when it can be read
     as typed commands: a literal script, admitted options only, and no operands after the script
     (they would be ``$0``, ``$1``… of a script that may use them). ``None`` otherwise."""
+    if name in SCRIPT_LAUNCHERS and found.start is not None and found.payload:
+        # hyperfine's one command, nix-shell's one `--run` (of several, one runs: not this one)
+        runs = sum(w.value in ("--run", "--command") for w in words) if name == "nix-shell" else 1
+        return found.payload if found.payload.strip() and runs == 1 else None
     if name not in _SCRIPT_SHELLS or found.payload is None or found.start is None:
         return None
     if found.end != len(words) or not found.payload.strip():

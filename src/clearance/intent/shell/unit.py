@@ -22,7 +22,9 @@ if TYPE_CHECKING:
         "compound",
     ]
     WrapperKind = Literal["opaque", "indirection"]
-    Exemption = Literal["core-reader", "execution-modifier", "shell-script", "assignment"]
+    Exemption = Literal[
+        "core-reader", "execution-modifier", "shell-script", "assignment", "launcher"
+    ]
 
 __all__ = ["Unit", "unit"]
 
@@ -39,6 +41,7 @@ class _UnitFields:
         "executed",
         "exemption",
         "floor",
+        "launcher",
         "salvaged",
         "spellings",
         "text",
@@ -57,6 +60,7 @@ class _UnitFields:
     spellings: tuple[str, ...]
     floor: Floor | None
     argv: tuple[str | None, ...]
+    launcher: str | None
 
 
 class Unit(_UnitFields, Frozen):
@@ -80,7 +84,9 @@ class Unit(_UnitFields, Frozen):
     :mod:`~clearance.intent.sentinel`): the gate asks where its rule would allow. ``argv`` is
     the words as bash passes them (quotes removed; ``None`` for a computed word), which command
     rules (``rm [-r -f] *``) read with the program's option grammar; empty when the unit is not
-    one command's words.
+    one command's words. ``launcher`` is the text of the launcher unit (``uv run …``,
+    ``npx …``) that runs this one, through any wrappers between: where only the catch-all rule
+    speaks for this unit, the launcher's own rule does (ADR 0041).
     """
 
     __slots__ = ()
@@ -108,10 +114,11 @@ class Unit(_UnitFields, Frozen):
         spellings: tuple[str, ...] = (),
         floor: Floor | None = None,
         argv: tuple[str | None, ...] = (),
+        launcher: str | None = None,
     ) -> Unit:
         canonical = text if canonical is None else canonical
         return unit(text, canonical, context, wrapper, executed, exemption, unresolved, salvaged,
-                    spellings, floor, argv)  # fmt: skip
+                    spellings, floor, argv, launcher)  # fmt: skip
 
 
 def unit(
@@ -126,6 +133,7 @@ def unit(
     spellings: tuple[str, ...],
     floor: Floor | None = None,
     argv: tuple[str | None, ...] = (),
+    launcher: str | None = None,
 ) -> Unit:
     """A :class:`Unit` from every field, positionally: the assembly's way, without the keyword
     handling of the class call. Built on its fields class, then sealed (ADR 0001)."""
@@ -141,5 +149,6 @@ def unit(
     self.spellings = spellings
     self.floor = floor
     self.argv = argv
+    self.launcher = launcher
     self.__class__ = Unit
     return self  # type: ignore[return-value]

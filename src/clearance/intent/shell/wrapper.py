@@ -12,16 +12,18 @@
   valgrind catchsegv unbuffer fakeroot proot torsocks proxychains proxychains4 dbus-launch
   xvfb-run ssh-agent screen rlwrap sandbox-exec eatmydata nocache chronic ifne systemd-inhibit
   run0 tini dumb-init catatonit gosu su-exec setuidgid s6-setuidgid envdir chpst softlimit
-  entr``, ``gdb --args`` and ``tmux new-session``/``new-window``/….
+  entr``, ``gdb --args`` and ``tmux new-session``/``new-window``/…; the launchers (``uv run``,
+  ``npx``, ``poetry run``, ``bundle exec`` …, :mod:`launchers`, ADR 0041).
 
 Classification is by basename, so ``/usr/bin/sudo`` counts. :func:`layer` locates the inner
 command of one wrapper; :func:`peel` follows up to four layers to the command finally executed
-and decides the floor exemption (``core-reader`` or ``execution-modifier``).
+and decides the floor exemption (``core-reader``, ``execution-modifier`` or ``launcher``).
 """
 
 from __future__ import annotations
 
 from clearance.intent.shell.effect import reader_claim
+from clearance.intent.shell.launchers import LAUNCHERS, launcher
 from clearance.intent.shell.layer import Layer, basename, join
 from clearance.intent.shell.options import GETOPT, table_inner
 from clearance.intent.shell.runners import FIND_EXEC, RUNNERS, SHELLS, fd_layer, runner
@@ -33,7 +35,7 @@ if TYPE_CHECKING:
 
     from clearance.intent.shell.word import Word
 
-    Exemption = Literal["core-reader", "execution-modifier", "shell-script"]
+    Exemption = Literal["core-reader", "execution-modifier", "shell-script", "launcher"]
 
 __all__ = ["INDIRECTION", "SHELLS", "Layer", "basename", "join", "layer", "peel"]
 
@@ -112,12 +114,12 @@ INDIRECTION = frozenset(
     }
 )
 # Wrappers that hand their arguments to a shell as one command line.
-OPAQUE_LINE = frozenset({"watch", "parallel", "sem", "rush", "rust-parallel", "tmux"})
+OPAQUE_LINE = frozenset({"watch", "parallel", "sem", "rush", "rust-parallel", "tmux", "watchexec"})
 MODIFIERS = frozenset({"time", "timeout", "nice", "stdbuf", "setsid", "builtin", "coproc"})
 # Never core-reader exempt: they hand a command line to a shell, or write a file themselves
 # (nohup.out, the lock file), or leave the command running in a session of its own.
-NEVER_CORE = OPAQUE_LINE | {"nohup", "flock", "strace", "ltrace", "valgrind", "systemd-run",
-                            "firejail", "screen", "gdb"}  # fmt: skip
+NEVER_CORE = OPAQUE_LINE | LAUNCHERS | {"nohup", "flock", "strace", "ltrace", "valgrind",
+                                        "systemd-run", "firejail", "screen", "gdb"}  # fmt: skip
 # Without a command these print or change settings and run nothing (`eval $(ssh-agent -s)`).
 _COMMAND_OPTIONAL = frozenset({"ssh-agent", "dbus-launch"})
 # `screen -X CMD` / `-Q CMD` sends a command to a running session: no inner command to see.
@@ -153,6 +155,8 @@ def layer(words: Sequence[Word]) -> Layer | None:
     name = basename(head)
     count = len(words)
     values = [w.value for w in words]
+    if name in LAUNCHERS:
+        return launcher(name, values)
     if name in RUNNERS or name in SHELLS:
         found = runner(name, words, values)
         if found is not None or name != "runuser":
@@ -233,8 +237,8 @@ def peel(words: Sequence[Word], writes: bool, first: Layer | None = None) -> Pee
     modifier_ok = True
     for step in range(4):
         found = first if step == 0 and first is not None else layer(current)
-        if found is None:
-            break
+        if found is None or (step and found.name in LAUNCHERS):
+            break  # a launcher is a unit of its own, which decides the command it runs
         out.layers.append(found)
         if found.kind == "opaque":
             opaque = True
@@ -257,6 +261,12 @@ def peel(words: Sequence[Word], writes: bool, first: Layer | None = None) -> Pee
         reached = layer(current) is None
     if out.executed is not None and out.executed.startswith("-"):
         out.executed = None
+    first = out.layers[0] if out.layers else None
+    if first is not None and first.name in LAUNCHERS:
+        start = first.start
+        if first.kind == "indirection" and start is not None and words[start].raw[:1] != "-":
+            out.exemption = "launcher"  # its own rules decide it; its command is a unit
+        return out
     if not out.layers or out.layers[0].kind != "indirection" or not reached or opaque:
         return out
     if any(_abbreviated(lay) for lay in out.layers):
