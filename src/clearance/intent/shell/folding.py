@@ -15,10 +15,12 @@ process of its own.
 from __future__ import annotations
 
 from clearance.intent.sentinel import CASE_FOLDED
+from clearance.intent.shell.launchers import LAUNCHERS
 from clearance.intent.shell.names import KNOWLEDGE
+from clearance.intent.shell.runners import RUNNERS, SHELLS
 from clearance.intent.shell.unit_text import keywordless
 from clearance.intent.shell.word import Word
-from clearance.intent.shell.wrapper import basename, layer
+from clearance.intent.shell.wrapper import INDIRECTION, basename, layer
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -29,6 +31,9 @@ if TYPE_CHECKING:
 
 __all__ = ["fold", "folded"]
 
+# The names the analysis reads a program by: what `layer` knows (its own `find` and `fd`
+# among them) and the knowledge base.
+_NAMES = LAUNCHERS | RUNNERS | SHELLS | INDIRECTION | KNOWLEDGE | {"find", "fd"}
 _LAYERS = 8  # command words followed through wrapper layers (the assembly peels fewer)
 _new = object.__new__
 
@@ -36,6 +41,12 @@ _new = object.__new__
 def fold(stmt: Statement, base: str | None) -> Sequence[Word] | None:
     """Lower the command words of ``stmt`` that name the lower-case program (:func:`folded`);
     where that cannot be told, floor it and return its words as typed, which count too."""
+    for word in stmt.words:
+        value = word.value
+        if value and not value.islower() and basename(value).lower() in _NAMES:
+            break
+    else:
+        return None  # `git commit -m "Fix"`: no word names such a program in another case
     found = folded(stmt.words, base)
     if found is None:
         return None
