@@ -7,9 +7,9 @@ program the analysis reads by its name — a wrapper, a shell, a launcher (what
 bash finds it as that program's file, the word is read in lower case, at every wrapper layer:
 ``Sudo rm -rf /`` runs the unit ``rm -rf /``. Where that cannot be told, the word is read so too
 and the statement asks (:data:`~clearance.intent.sentinel.CASE_FOLDED`). On a case-sensitive
-volume ``Sudo`` is another program, and its word stays as typed. Bash's builtins that change the
-shell itself (``cd``, ``export``) are not read so: a capitalised spelling runs a file, in a
-process of its own.
+volume ``Sudo`` is another program, and its word stays as typed. The builtins whose effect on
+the shell the analysis follows (``cd``, ``export``) are not read so: a capitalised spelling runs
+a file, in a process of its own.
 """
 
 from __future__ import annotations
