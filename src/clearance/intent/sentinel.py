@@ -12,6 +12,7 @@ A floor is a ``(sentinel, why)`` pair; ``why`` completes "Needs approval: bash c
 from __future__ import annotations
 
 __all__ = [
+    "CASE_FOLDED",
     "CODE_RUNNING",
     "COMPUTED",
     "DEADLINE",
@@ -51,6 +52,9 @@ EXPANSION_LIMIT = "<expansion-limit>"  # a brace or glob expansion past its boun
 DEADLINE = "<analysis-deadline>"  # the analysis ran out of time
 REPLAYED = "<replayed-history>"  # `fc` runs a command from the shell's history, not the line
 RUNS_WRITTEN = "<runs-written-file>"  # runs as code a file the line itself may have written
+# a command word in capitals that may run a wrapper's or a shell's file on a volume that folds
+# case (`Sudo`, `Bash`), which the analysis cannot tell (ADR 0042)
+CASE_FOLDED = "<case-folded-command>"
 # git would use a repository inside the project that is not the project's own (ADR 0040)
 NESTED_REPOSITORY = "<nested-git-repository>"
 # The protected paths (``decide/gates/protected.py``).
@@ -75,6 +79,7 @@ SENTINELS = frozenset(
         REPLAYED,
         RUNS_WRITTEN,
         NESTED_REPOSITORY,
+        CASE_FOLDED,
         PROTECTED,
         RUNS_LATER,
     }

@@ -12,13 +12,15 @@ directory) answers ``None``: unknown, which the gates treat as folding (ADR 0015
 Probing is I/O, and the gates ask only when a case-folded spelling would meet a stricter rule
 than the spelling as written: a line whose paths meet no rule differently never probes.
 Tests inject the property with :class:`FixedVolumes`.
+
+:func:`program_folds` asks the same of a command word: whether ``Sudo`` runs the file ``sudo``.
 """
 
 from __future__ import annotations
 
 import os
 
-__all__ = ["FixedVolumes", "Volumes", "default_volumes"]
+__all__ = ["FixedVolumes", "Volumes", "default_volumes", "program_folds"]
 
 _CACHE_MAX = 256
 _ENTRIES = 64  # entries of one directory looked at for a name to swap
@@ -138,3 +140,42 @@ def _probe_entries(directory: str) -> bool | None:
     except OSError:
         return None
     return None
+
+
+def program_folds(typed: str, cwd: str | None = None) -> bool | None:
+    """Whether the command word ``typed`` (a name with capitals, or a path ending in one) runs
+    the same file as its name in lower case, as bash finds it: ``Sudo`` is ``/usr/bin/sudo``
+    where the volume holding it folds case. ``None`` when that cannot be told: a relative path
+    from an unknown ``cwd``, a file that cannot be compared, or a name not found on this
+    process's ``PATH`` while a directory on it folds case or cannot be told (the agent's shell
+    may search further). A name found nowhere on a case-sensitive ``PATH`` runs nothing."""
+    name = typed.rpartition("/")[2]
+    lower = name.lower()
+    if lower == name:
+        return False
+    if "/" in typed:
+        if not typed.startswith("/"):
+            if cwd is None:
+                return None
+            typed = os.path.join(cwd, typed)
+        return _same(typed, typed[: len(typed) - len(name)] + lower)
+    directories = []
+    for entry in os.environ.get("PATH", "").split(os.pathsep):
+        directory = os.path.join(cwd, entry) if cwd is not None else entry
+        if not directory.startswith("/"):
+            continue  # bash's own working directory, not known here
+        found = os.path.join(directory, name)
+        if os.path.isfile(found) and os.access(found, os.X_OK):
+            return _same(found, os.path.join(directory, lower))
+        directories.append(directory)
+    volumes = default_volumes()
+    return None if any(volumes.folds(d) is not False for d in directories) else False
+
+
+def _same(found: str, lower: str) -> bool | None:
+    try:
+        return os.path.samefile(found, lower)
+    except FileNotFoundError:
+        return False  # no such program, or no lower-case one: another program
+    except (OSError, ValueError):
+        return None

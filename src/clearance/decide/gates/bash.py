@@ -108,25 +108,14 @@ def _computed_name(text: str) -> bool:
     return not word.startswith(_KNOWN_PREFIXES)
 
 
-def _folds_to(text: str, name: str) -> bool:
-    """Whether the program ``name`` (a command word with capitals, typed first in ``text``)
-    is found, as bash finds it, as the same file as its lower-case spelling: the volume holding
-    it folds case (macOS's default, WSL's ``/mnt/c``). A program not found runs nothing."""
-    import os
+def _folds(unit: Unit, name: str) -> bool:
+    """Whether the command word ``name`` (with capitals) runs, or may run, the program of its
+    lower-case spelling: bash finds it as the same file where the volume folds case. A
+    relative path is from a directory not known here (after a ``cd``): it may."""
+    from clearance.intent.volume import program_folds
 
-    typed = text.partition(" ")[0]
-    if "/" in typed:
-        found: str | None = typed
-    else:
-        import shutil
-
-        found = shutil.which(name)
-    if not found:
-        return False
-    try:
-        return os.path.samefile(found, os.path.join(os.path.dirname(found), name.lower()))
-    except (OSError, ValueError):
-        return False
+    typed = unit.argv[0] if unit.argv else None
+    return program_folds(typed or name, None) is not False
 
 
 def _catch_all(rule: Rule) -> bool:
@@ -153,9 +142,10 @@ def _unit_result(
             rule = other
         values = (*values, canonical)
     name = canonical.partition(" ")[0]
-    if not name.islower() and name.lower() != name and _folds_to(text, name):
-        # `Rm -rf x` on a volume that folds case runs rm: the rules for rm speak too, and only
-        # ever tighten (docs/configuration.md, "Case").
+    if not name.islower() and name.lower() != name and _folds(unit, name):
+        # `Rm -rf x` on a volume that folds case (or may) runs rm: the rules for rm speak too,
+        # and only ever tighten (docs/configuration.md, "Case"). A wrapper's name the analysis
+        # read in lower case already (ADR 0042).
         low = name.lower() + canonical[len(name) :]
         argv = (name.lower(), *unit.argv[1:]) if unit.argv else None
         other = rules.evaluate("bash", (low,), argv)

@@ -16,6 +16,7 @@ from clearance.intent.sentinel import COMPUTED, EXPANSION_LIMIT
 from clearance.intent.shell import brace
 from clearance.intent.shell.concurrent import Concurrent, elements, files_run, runs_written
 from clearance.intent.shell.effect import reader_claim
+from clearance.intent.shell.folding import fold
 from clearance.intent.shell.launchers import SCRIPT_LAUNCHERS
 from clearance.intent.shell.line import LINKERS, Line, made
 from clearance.intent.shell.names import KNOWLEDGE, LATER, REREAD
@@ -208,6 +209,9 @@ class Assembly:
             )
             self.paths.redirects(stmt, base)
             return
+        # `Sudo rm x`: a command word in another case may name the lower-case program.
+        typed = None if stmt.text.islower() else fold(stmt, base)
+        words = stmt.words
         top = len(self.units)
         self.paths.limited = False
         used, found = self._unit(words, stmt, stmt.context, base, 0)  # type: ignore[arg-type]
@@ -215,6 +219,8 @@ class Assembly:
         # The unit's peel already found the wrapper layer of these words (unless keywords
         # were dropped from their front): the projection reuses it.
         self.paths.command_tokens(words, base, stmt.text, True, (found,) if used is words else None)
+        if typed is not None:  # not known to be the lower-case program: as typed too
+            self.paths.command_tokens(typed, base, stmt.text, True)
         if self.made:
             self._record_made(stmt.text)
         if self.paths.limited and self.units[top].floor is None:
