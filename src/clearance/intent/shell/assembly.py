@@ -14,6 +14,7 @@ from __future__ import annotations
 from clearance.intent.path import normal_path
 from clearance.intent.sentinel import COMPUTED, EXPANSION_LIMIT
 from clearance.intent.shell import brace
+from clearance.intent.shell.cd import CHANGES_DIRECTORY, fold_cd
 from clearance.intent.shell.concurrent import Concurrent, elements, files_run, runs_written
 from clearance.intent.shell.effect import reader_claim
 from clearance.intent.shell.folding import fold
@@ -78,10 +79,6 @@ def _load_script() -> Callable[[str, Sequence[Word], Layer], str | None]:
 
     _SCRIPT[:] = [literal_script]
     return literal_script
-
-
-_CD = frozenset({"cd", "pushd", "popd"})
-_NOT_SEARCHED = ("/", "./", "../", "~")  # cd targets CDPATH is never searched for
 
 
 class Assembly:
@@ -226,8 +223,8 @@ class Assembly:
         if self.paths.limited and self.units[top].floor is None:
             why = f"has a brace expansion of more than {brace.MAX_ALTERNATIVES} words"
             self.units[top] = self.units[top].replace(floor=(EXPANSION_LIMIT, why))
-        if words[0].value in _CD:
-            self._fold_cd(words, stmt, base)
+        if words[0].value in CHANGES_DIRECTORY:
+            fold_cd(words, stmt.scope, base, self.cdpath, self.paths.resolve)
 
     def _unit(
         self,
@@ -435,26 +432,6 @@ class Assembly:
         for payload in self.variables.declares(stmt):
             if self.depth < MAX_LAYERS:
                 self.units.extend(self.payloads(payload, stmt, self.depth + 1))
-
-    def _fold_cd(self, words: Sequence[Word], stmt: Statement, base: str | None) -> None:
-        name = words[0].value
-        scope = stmt.scope
-        target: Word | None = None
-        for word in words[1:]:
-            value = word.value
-            if value is not None and value.startswith("-") and value != "-":
-                continue  # -P, -L, -e, -@
-            target = word
-            break
-        if name == "popd" or target is None:
-            scope.base = None
-            return
-        value = target.value
-        searched = value is not None and not value.startswith(_NOT_SEARCHED)
-        if self.cdpath and searched and value not in (".", ".."):
-            scope.base = None  # CDPATH is searched before ./name: the base is unknown
-            return
-        scope.base = self.paths.resolve(target, base)
 
 
 def normalise_cwd(cwd: str | None) -> str | None:
