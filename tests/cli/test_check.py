@@ -42,6 +42,17 @@ def test_the_decision_says_why(world, capsys) -> None:  # type: ignore[no-untype
     assert "git push --force*" in out and "builtin:" in out and "force-push" in out
 
 
+def test_the_readme_quotes_the_answer_of_its_first_command(world, capsys) -> None:  # type: ignore[no-untyped-def]
+    # The README's first lines quote what `clearance check bash "git push --force"` prints,
+    # the built-in rule's line and column included: they move when the built-in policy does.
+    import pathlib
+
+    readme = (pathlib.Path(__file__).parents[2] / "README.md").read_text(encoding="utf-8")
+    quoted = " ".join(readme.split("(`ask: ", 1)[1].split("`)", 1)[0].split())
+    _, out, _ = run(capsys, "check", "bash", "git push --force")
+    assert out.strip() == "ask: " + quoted
+
+
 def test_json_output_has_the_documented_fields(world, capsys) -> None:  # type: ignore[no-untyped-def]
     status, out, _ = run(capsys, "check", "--json", "bash", "rm -rf /")
     data = json.loads(out)
