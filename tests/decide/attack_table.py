@@ -175,7 +175,7 @@ UNKNOWN_PATHS_BENIGN: list[tuple[str, str, str]] = [
     ('cat "$(pwd)/README.md"', "ask", "allow"),
     ("wc -l $(pwd)/src/a.py", "allow", "allow"),
     ("diff <(ls src) <(ls .)", "allow", "allow"),
-    ('[ -z "$x" ] && echo empty', "ask", "allow"),
+    ('[ -z "$x" ] && echo empty', "allow", "allow"),
     ('git commit -m "$(cat <<\'EOF\'\nfix: a message\n\nwith a body\nEOF\n)"', "ask", "allow"),
     ("make -j$(nproc)", "ask", "allow"),
     ("ls -la src", "allow", "allow"),

@@ -291,6 +291,10 @@ _RSYNC = (
     "--compress-level=,--zl= --skip-compress= --info= --debug= --stop-after= --stop-at= --outbuf= "
     "--write-batch= --only-write-batch= --read-batch= --address= --early-input= --checksum-seed="
 )
+_DATE = (
+    "-d=,--date= -f=,--file= -I,--iso-8601 -R,--rfc-email --rfc-3339= -r=,--reference= "
+    "-s=,--set= -u,--utc,--universal --debug --resolution --help --version"
+)
 _TRUNCATE = "-c,--no-create -o,--io-blocks -r=,--reference= -s=,--size= --help --version"
 _CHMOD = (
     "-R,--recursive -c,--changes -f,--silent,--quiet -v,--verbose --no-preserve-root "
@@ -345,6 +349,7 @@ PROGRAMS: dict[str, Program] = {
     "rsync": Program("rsync", _RSYNC),
     "dd": Program("dd", style="none"),
     "truncate": Program("truncate", _TRUNCATE, abbrev=True),
+    "date": Program("date", _DATE, abbrev=True),
     "sed": Program("sed", _SED, abbrev=True),
     "curl": Program("curl", _CURL),
     "ssh": Program("ssh", _SSH),
