@@ -462,6 +462,7 @@ DECISIONS: list[tuple[str, str, str | None]] = [
     ('for f in /etc/*.conf src; do echo $f; done', 'ask', 'external_directory:*'),
     ('case /etc/x in /etc/*) echo;; esac', 'ask', 'external_directory:*'),
     ('[ -f /etc/passwd ] && echo yes', 'ask', 'external_directory:*'),
+    ('[[ -d /opt/x ]] || mkdir /opt/y', 'ask', 'external_directory:*'),
     ('cd /tmp && rm agent-builds/x', 'deny', 'bash:rm *'),
     ('cd /tmp; cd build; cat log ./log', 'ask', 'external_directory:*'),
     ('cd "$D"; cat ./rel /abs', 'ask', '<unknown-path>'),

@@ -27,6 +27,10 @@ ROWS = [
     ("date +%F && date -u +%s && date -d yesterday +%F", "allow"),
     ("uname -r && id -u && nproc", "allow"),
     ('[ -z "$CI" ] && echo local', "allow"),
+    ("[ -f src/a.py ] && head -5 src/a.py", "allow"),  # a test only looks, as `test -f`
+    ("[ -d src ] || echo missing", "allow"),
+    ("[ -f /etc/passwd ] && echo yes", "ask"),  # still outside the project
+    ("[[ 1 -eq x ]]", "ask"),  # `[[` evaluates arithmetic: no rule allows it
     ("git remote -v && git remote get-url origin && git tag", "allow"),
     # mutation, network, running project code: ask
     ("npm test", "ask"),

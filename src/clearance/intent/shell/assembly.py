@@ -181,8 +181,9 @@ class Assembly:
                 self.paths.redirects(stmt, base)
                 self.paths.arguments(stmt.words, base, stmt.text, "unproven", "unproven")
                 # Test operands, `for` lists and `case` subjects open no file: a computed one
-                # is no unknown path. A list whose values the body's uses took is only read.
-                effect: Effect = "read" if stmt.bound else "unproven"
+                # is no unknown path. A test only looks at what it names (`[ -f x ]`, as
+                # `test -f x`), and a list whose values the body's uses took is only read.
+                effect: Effect = "read" if stmt.bound or kind == "test" else "unproven"
                 self.paths.arguments(
                     stmt.operands, base, stmt.text, effect, "unproven", None, False
                 )
