@@ -24,6 +24,15 @@ ROWS = [
     ("/bin/zsh -lc 'rg -n \"x\" src | head'", "allow"),
     ("wc -l src/a.py 2>/dev/null", "allow"),
     ("git branch", "allow"),
+    # git's own options before a reading subcommand: the command rules read past them
+    ("git --no-pager diff src/a.py && git -P log --oneline -3", "allow"),
+    ("git -c color.ui=never log && /usr/bin/git status", "allow"),
+    ("git --no-pager push", "ask"),
+    ("git --no-pager reflog expire --all", "ask"),
+    ("git -c core.pager=cat log", "ask"),  # a key that runs a command
+    ("git --config-env=core.pager=PAGER_CMD log", "ask"),
+    ("git --no-pager diff --output=src/b.py", "ask"),
+    ("git --no-pager status-x", "ask"),
     ("date +%F && date -u +%s && date -d yesterday +%F", "allow"),
     ("uname -r && id -u && nproc", "allow"),
     ('[ -z "$CI" ] && echo local', "allow"),

@@ -133,7 +133,9 @@ def _unit_result(
     rule = rules.evaluate("bash", values, unit.argv)  # command rules read its words
     if canonical != text:
         # The normalised command word counts too, the more restrictive of the two deciding.
-        other = rules.evaluate("bash", (canonical,))
+        # Its words meet the command rules as the typed ones do (`git --no-pager diff` is
+        # `git diff` to `"git diff []"`, which reads past git's own options either way).
+        other = rules.evaluate("bash", (canonical,), unit.argv)
         if RANK[other.action] > RANK[rule.action] or (
             rule.pattern == "*" and rule.surface in _FALLBACK and text.startswith(_SYSTEM_BINS)
         ):

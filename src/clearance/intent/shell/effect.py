@@ -97,15 +97,21 @@ def reader_claim(words: Sequence[Word]) -> Claim | None:
 _GIT_READERS = frozenset({"add", "blame", "diff", "log", "ls-files", "show", "status"})
 # Their options that write a file or hand the files to an editor: the claim is withdrawn.
 _GIT_WRITING = ("--output", "-o", "--edit", "-e", "--patch", "-p", "--interactive", "-i")
+# git's own options that change neither the repository nor the files it reads (git(1)).
+_GIT_QUIET = frozenset({"--no-pager", "-P", "--no-optional-locks"})
 
 
 def _git_claim(words: Sequence[Word]) -> Claim | None:
     """``read`` for ``git add|blame|diff|log|ls-files|show|status`` with literal words and no
-    writing option; ``None`` otherwise (git's global options, another subcommand: unproven).
-    What git runs of its own (hooks, filters, a pager) is judged by the knowledge base."""
-    if len(words) < 2 or words[1].value not in _GIT_READERS:
+    writing option, after none but git's options that only silence it (``--no-pager``);
+    ``None`` otherwise (another global option, another subcommand: unproven). What git runs of
+    its own (hooks, filters, a pager) is judged by the knowledge base."""
+    at = 1
+    while at < len(words) and words[at].value in _GIT_QUIET and not words[at].glob:
+        at += 1
+    if len(words) <= at or words[at].value not in _GIT_READERS:
         return None
-    for word in words[2:]:
+    for word in words[at + 1 :]:
         value = word.value
         if value is None or word.glob:
             return None
