@@ -13,8 +13,9 @@ relocated lines so that a program named by its path is the one they run), keeps 
 secret denies, and asks for everything else. Every deny is listed, and under (b) the reason of
 every ask (``--list`` prints each line, otherwise they are grouped by reason).
 Last, each path an outside-the-project ask of (b) is about, by where it lies from the line's
-project (its working directory in every record; beneath the home, an ancestor, a sibling, elsewhere); one beneath the project would be
-this benchmark's bug (a project inferred or relocated wrongly), and is named so.
+project (the git work tree its working directory is in: beneath the home, an ancestor, a
+sibling, elsewhere); one beneath the project would be this benchmark's bug (a project inferred or
+relocated wrongly), and is named so.
 
 The corpus's projects are relocated under a scratch directory, each made a git work tree, so
 paths inside a project are inside and paths elsewhere are outside, as they were for the agent.
@@ -33,6 +34,7 @@ import sys
 import tempfile
 
 from clearance.decide.engine import Engine
+from clearance.intent.boundary import project_root
 from clearance.intent.call import ToolCall
 from clearance.policy.defaults import BUILTIN_POLICY
 
@@ -146,10 +148,12 @@ def developer_policy(lines: list[str]) -> str:
 
 def relocate(records: list[dict[str, str]], root: str) -> list[tuple[str, str]]:
     """(command, cwd) per record, with /Users/… and each project moved under ``root``; the
-    projects become git work trees."""
+    projects become git work trees, and the working directories (a project's subdirectory when
+    the agent had moved there) exist."""
     for record in records:
         project = root + record["project"]
         os.makedirs(os.path.join(project, ".git"), exist_ok=True)
+        os.makedirs(root + record["cwd"], exist_ok=True)
     out = []
     for record in records:
         command = record["command"].replace("/Users/", root + "/Users/")
@@ -178,11 +182,11 @@ def measure(policy: str, items: list[tuple[str, str]], home: str) -> list[tuple[
         if decision.action == "ask":
             for gate in decision.gates:
                 if gate.gate == "external_directory" and gate.action == "ask":
-                    OUTSIDE.append((gate.value, cwd, home))
+                    OUTSIDE.append((gate.value, project_root(cwd, home), home))
     return results
 
 
-# (path asked about, the line's working directory: its project's root in every record, the home)
+# (path asked about, the project of the line's working directory, the home)
 OUTSIDE: list[tuple[str, str, str]] = []
 
 
