@@ -33,6 +33,13 @@ ROWS = [
     ("git --config-env=core.pager=PAGER_CMD log", "ask"),
     ("git --no-pager diff --output=src/b.py", "ask"),
     ("git --no-pager status-x", "ask"),
+    # sed and uniq by their meaning: any options; what writes or runs still asks
+    ("sed 's/a/b/' src/a.py && sed -E -n '1,5p' src/a.py", "allow"),
+    ("sort src/a.py | uniq -ci", "allow"),
+    ("sed -i 's/a/b/' src/a.py", "ask"),
+    ("sed 's/x/y/e' src/a.py", "ask"),
+    ("sed -n '1w src/b.py' src/a.py", "ask"),
+    ("uniq src/a.py src/b.py", "ask"),  # its second operand is written
     ("date +%F && date -u +%s && date -d yesterday +%F", "allow"),
     ("uname -r && id -u && nproc", "allow"),
     ('[ -z "$CI" ] && echo local', "allow"),
