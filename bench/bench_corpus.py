@@ -227,6 +227,23 @@ def report(title: str, items: list[tuple[str, str]], results: list[tuple[str, st
         print("  asks by what asked (gate and surface, or sentinel):")
         for reason, n in reasons.most_common():
             print(f"  {n:5}  {reason}")
+        kinds: collections.Counter[str] = collections.Counter()
+        for reason, n in reasons.items():
+            kinds[_kind(reason)] += n
+        print("  asks by kind:")
+        for kind, n in kinds.most_common():
+            print(f"  {n:5}  {kind} ({100 * n / total:.1f} % of the lines)")
+
+
+def _kind(reason: str) -> str:
+    """What kind of ask the gates and sentinels of ``reason`` (as :func:`measure` lists them)
+    make: only paths outside the project, only the built-in's secret-file rules, or more."""
+    parts = reason.split(", ")
+    if all(p.startswith("external_directory ") for p in parts):
+        return "only paths outside the project"
+    if all(p.startswith("path ") for p in parts):
+        return "only the built-in's path rules for secret files (`*.env`)"
+    return "a floor, a wrapper or an unparsed line (named above), with or without those"
 
 
 def main() -> None:
