@@ -290,7 +290,7 @@ class Assembly:
             if written:
                 floor = runs_written(files_run(words, base, self.paths.expand), self.line, written)
         if self.project and name is not None and basename(name) in LINKERS:
-            self.made.extend(made(words, base, lambda w: self.paths.expand(w, base)))
+            self.made.extend(made(words, base, lambda w: self.paths.expand(w, base), self.line))
         extra: tuple[str, ...] = ()
         if self.project:
             extra = spellings(text, words, base, self.home, self.home_ok, self.exists, script_at)
@@ -414,6 +414,8 @@ class Assembly:
             self.line.alias(place, reach)
             if place is not None:
                 self.line.written.append((place, place))
+                # The name made is written: `cp f .claude/` writes `.claude/f`.
+                self.tokens.append(PathToken(place, place, "unproven", "unproven", command))
             if reach is not None:
                 self.tokens.append(PathToken(reach, reach, "unproven", "unproven", command))
         self.made.clear()
