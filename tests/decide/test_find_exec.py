@@ -77,6 +77,8 @@ ATTACKS = [
     ("find . -name __pycache__ -ok rm -rf {{}} \\;", "-ok"),
     ("find . -name __pycache__ -exec chmod 777 {{}} +", "a program the policy does not allow"),
     ("find . -name __pycache__ -exec sudo rm -rf {{}} +", "a wrapper"),
+    ("find . -name '*.py' -exec {{}} \\;", "runs each entry it finds"),
+    ("find . -name '*.py' -exec bash {{}} \\;", "a shell runs each entry"),
     ("find . -exec rm -rf {{}} +", "every entry: .claude/settings.json, .git/config"),
     ("find . -name settings.json -exec rm -f {{}} +", "a protected file found"),
     ("find . -name '*.json' -exec cp {{}} .claude/ \\;", "writes .claude/settings.json"),

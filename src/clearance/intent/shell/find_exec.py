@@ -110,6 +110,8 @@ def _runs(
         return None
     if any("{}" in v for v in inner if v != "{}"):
         return None  # `{}.bak`: a name find builds
+    if not _ordinary(words[found.start : found.end]):
+        return None
     starts, names = _expression(values[1 : found.start - 1])
     if starts is None:
         return None
@@ -119,6 +121,16 @@ def _runs(
     if batch:
         return [inner[:-1] + entries] if entries else []
     return [[entry if v == "{}" else v for v in inner] for entry in entries]
+
+
+def _ordinary(inner: Sequence[Word]) -> bool:
+    """Whether find's command is a program by its name that runs no other command: no
+    wrapper, shell or runner, and not an entry it finds (``-exec {} +``)."""
+    from clearance.intent.shell.layer import basename
+    from clearance.intent.shell.wrapper import SHELLS, layer
+
+    name = inner[0].value or "{}"
+    return "{}" not in name and basename(name) not in SHELLS and layer(inner) is None
 
 
 def _unknown(word: Word) -> bool:
