@@ -40,3 +40,70 @@ def test_secrets_named_by_pattern_or_directory_are_denied(tmp_path: Path, comman
                          env={"HOME": str(home)})  # fmt: skip
     assert engine.check(ToolCall("bash", {"command": command}, str(project))).action == "deny"
     assert engine.check(ToolCall("bash", {"command": "cat *.md"}, str(project))).action == "allow"
+
+
+# What `cp`, `mv` and `ln` make is written: a file copied into a directory is written there
+# under its own name, and a glob copied into one writes the names it matches on disk (the line
+# being that command alone, nothing in it makes a file the glob matches first).
+DEVELOPER = {
+    "*": "allow",
+    "bash": {"*": "ask", "cp": "allow", "cp *": "allow", "mv *": "allow", "ln *": "allow"},
+    "path": {"*.env": "ask"},
+    "external_directory": "ask",
+}
+MADE_NAMES = [
+    # (attack, benign twin)
+    ("cp src/*.json .claude/", "cp src/*.py lib/"),
+    ("cp src/* .claude/", "cp src/*.py .claude/"),
+    ("cp -t .claude src/*.json", "cp -t lib src/*.json"),
+    ("cp src/s*.json .claude", "cp src/s*.json lib"),
+    ("cp src/settings.json .claude/", "cp src/settings.json lib/"),
+    ("cp src/settings.json .claude", "cp src/settings.json lib"),
+    ("mv src/*.json .claude/", "mv src/*.py lib/"),
+    ("ln -sr src/settings.json .claude/", "ln -sr src/settings.json lib/"),
+    ("cd src && cp --parents settings.json ../.claude", "cp --parents src/settings.json .claude/"),
+    ("cp --parents hooks/pre-commit .git/", "cp --parents hooks/pre-commit lib/"),
+    ("cp src/*.py /tmp/x/", "cp src/*.py lib/"),
+    ("cp src/*.py secrets.env/", "cp src/*.py lib/"),
+    ("true; cp src/*.py lib/", "cp src/*.py lib/"),
+    ("touch src/settings.json && cp src/*.json .claude/", "cp src/*.json lib/"),
+]
+
+
+@pytest.fixture
+def made_project(tmp_path: Path) -> tuple[Engine, Engine, str]:
+    home = tmp_path / "home"
+    home.mkdir()
+    project = tmp_path / "proj"
+    for directory in ("src/services", "lib", ".claude", ".git", "hooks", "secrets.env"):
+        (project / directory).mkdir(parents=True)
+    for name in ("src/a.py", "src/b.py", "src/services/c.py", "hooks/pre-commit", "README.md"):
+        (project / name).write_text("x")
+    (project / "src" / "settings.json").write_text("{}")
+    (project / ".claude" / "settings.json").write_text("{}")
+    env = {"HOME": str(home)}
+    developer = Engine.load(cwd=str(project), policy=json.dumps({"permission": DEVELOPER}),
+                            env=env, use_cache=False)  # fmt: skip
+    builtin = Engine.load(cwd=str(project), env=env, use_cache=False)
+    return developer, builtin, str(project)
+
+
+@pytest.mark.parametrize(("attack", "twin"), MADE_NAMES, ids=[a for a, _ in MADE_NAMES])
+def test_names_copied_into_a_directory_are_judged_where_they_land(
+    made_project: tuple[Engine, Engine, str], attack: str, twin: str
+) -> None:
+    developer, builtin, project = made_project
+    check = developer.check
+    assert check(ToolCall("bash", {"command": attack}, project)).action != "allow"
+    assert builtin.check(ToolCall("bash", {"command": attack}, project)).action != "allow"
+    decision = check(ToolCall("bash", {"command": twin}, project))
+    assert decision.action == "allow", decision.reason
+
+
+def test_a_glob_copied_into_the_project_by_its_absolute_path_is_allowed(
+    made_project: tuple[Engine, Engine, str],
+) -> None:
+    developer, _, project = made_project
+    line = f"cp {project}/src/services/*.py {project}/lib/"
+    decision = developer.check(ToolCall("bash", {"command": line}, project))
+    assert decision.action == "allow", decision.reason

@@ -227,8 +227,9 @@ UNIT_CASES: list[tuple[str, list[Any]]] = [
     ('timeout 5 if', [U('timeout 5 if', wrapper='indirection', executed='if'), U('if', context='wrapped', unresolved=True)]),
     ('sudo sudo sudo sudo sudo rm x', [U('sudo sudo sudo sudo sudo rm x', wrapper='indirection', executed='sudo rm x'), U('sudo sudo sudo sudo rm x', context='wrapped', wrapper='indirection', executed='rm x'), U('sudo sudo sudo rm x', context='wrapped', wrapper='indirection', executed='rm x'), U('sudo sudo rm x', context='wrapped', wrapper='indirection', executed='rm x'), U('sudo rm x', context='wrapped', wrapper='indirection', executed='rm x')]),
     # wrappers: find / fd
-    ('find . -name x -exec grep foo {} \\;', [U('find . -name x -exec grep foo {} \\;', wrapper='indirection', executed='grep foo {}', exemption='core-reader'), U('grep foo {}', context='wrapped')]),
-    ("find . -name '*.tmp' -exec rm {} +", [U("find . -name '*.tmp' -exec rm {} +", wrapper='indirection', executed='rm {}'), U('rm {}', context='wrapped')]),
+    ('find . -name x -exec grep foo {} \\;', [U('find . -name x -exec grep foo {} \\;', wrapper='indirection', executed='grep foo {}', exemption='find-exec'), U('grep foo {}', context='wrapped')]),
+    # find -exec on what it finds (ADR 0043): /work/proj is not there, so find runs nothing
+    ("find . -name '*.tmp' -exec rm {} +", [U("find . -name '*.tmp' -exec rm {} +", wrapper='indirection', executed='rm {}', exemption='find-exec'), U('rm {}', context='wrapped')]),
     ('find . -type f -execdir chmod 644 {} \\;', [U('find . -type f -execdir chmod 644 {} \\;', wrapper='indirection', executed='chmod 644 {}'), U('chmod 644 {}', context='wrapped')]),
     ('find . -ok rm {} \\;', [U('find . -ok rm {} \\;', wrapper='indirection', executed='rm {}'), U('rm {}', context='wrapped')]),
     ("find . -okdir rm {} ';'", [U("find . -okdir rm {} ';'", wrapper='indirection', executed='rm {}'), U('rm {}', context='wrapped')]),
@@ -403,7 +404,7 @@ UNIT_CASES: list[tuple[str, list[Any]]] = [
     ('env NODE_ENV=production node server.js', [U('env NODE_ENV=production node server.js', wrapper='indirection', executed='node server.js'), U('node server.js', context='wrapped')]),
     ('env -u HOME ls', [U('env -u HOME ls', wrapper='indirection', executed='ls', exemption='core-reader'), U('ls', context='wrapped')]),
     ('xargs -r -n1 basename', [U('xargs -r -n1 basename', wrapper='indirection', executed='basename', exemption='core-reader'), U('basename', context='wrapped')]),
-    ("find . -type f -name '*.log' -exec rm -f {} \\;", [U("find . -type f -name '*.log' -exec rm -f {} \\;", wrapper='indirection', executed='rm -f {}'), U('rm -f {}', context='wrapped')]),
+    ("find . -type f -name '*.log' -exec rm -f {} \\;", [U("find . -type f -name '*.log' -exec rm -f {} \\;", wrapper='indirection', executed='rm -f {}', exemption='find-exec'), U('rm -f {}', context='wrapped')]),
     ("find src -name '*.py' | xargs wc -l", ["find src -name '*.py'", U('xargs wc -l', wrapper='indirection', executed='wc -l', exemption='core-reader'), U('wc -l', context='wrapped')]),
     ('timeout 30 npm test', [U('timeout 30 npm test', wrapper='indirection', executed='npm test', exemption='execution-modifier'), U('npm test', context='wrapped')]),
     ('timeout 1m curl -s http://localhost:8080/health', [U('timeout 1m curl -s http://localhost:8080/health', wrapper='indirection', executed='curl -s http://localhost:8080/health', exemption='execution-modifier'), U('curl -s http://localhost:8080/health', context='wrapped')]),

@@ -183,7 +183,16 @@ def _analyze(command: str, cwd: str | None, home: str, exists: Callable[[str], b
     session.cwd = cwd
     # `cd name` searches CDPATH first when it is set, in the line or inherited.
     session.cdpath = "CDPATH" in command or _inherits_cdpath()
-    asm, comments_only, _ = session.run(command, "", Scope(None, normalise_cwd(cwd)), 0, False)
+    # A line of one command copies by a glob what is on disk now; else another statement may
+    # make a file the glob matches first (``Line.alone``), and the line is read again.
+    top = session.line.top = normalise_cwd(cwd)
+    session.line.alone = True
+    asm, comments_only, _ = session.run(command, "", Scope(None, top), 0, False)
+    if session.line.globbed and not _alone(asm.units):
+        session = _Session(home, not home_reassigned, pwd_ok, session.exists)
+        session.cwd = cwd
+        session.cdpath = "CDPATH" in command or _inherits_cdpath()
+        asm, comments_only, _ = session.run(command, "", Scope(None, top), 0, False)
     made = session.line
     if made.aliases or made.overflow:
         # A name made anywhere in the line may exist before a path typed earlier is opened: the
@@ -195,6 +204,8 @@ def _analyze(command: str, cwd: str | None, home: str, exists: Callable[[str], b
         again.cwd = cwd
         again.line.aliases = list(made.aliases)
         again.line.overflow = made.overflow
+        again.line.alone = made.alone
+        again.line.top = top
         asm, comments_only, _ = again.run(command, "", Scope(None, normalise_cwd(cwd)), 0, False)
     units = tuple(asm.units)
     if _globs(command) and any(mark in command for mark in _GLOB_CHANGED):
@@ -205,6 +216,11 @@ def _analyze(command: str, cwd: str | None, home: str, exists: Callable[[str], b
         units = tuple(u if u.floor else u.replace(floor=_HISTORY) for u in units)
     unparseable = not units and not comments_only
     return Analysis(command, units, merge(asm.tokens), unparseable, home_reassigned)
+
+
+def _alone(units: Sequence[Unit]) -> bool:
+    """Whether the line is one command: every unit after the first is one its wrappers run."""
+    return all(u.context == "wrapped" for u in units[1:])
 
 
 def _inherits_cdpath() -> bool:

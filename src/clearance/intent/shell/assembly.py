@@ -17,6 +17,7 @@ from clearance.intent.shell import brace
 from clearance.intent.shell.cd import CHANGES_DIRECTORY, fold_cd
 from clearance.intent.shell.concurrent import Concurrent, elements, files_run, runs_written
 from clearance.intent.shell.effect import reader_claim
+from clearance.intent.shell.find_exec import commands as find_commands
 from clearance.intent.shell.folding import fold
 from clearance.intent.shell.launchers import SCRIPT_LAUNCHERS
 from clearance.intent.shell.line import LINKERS, Line, made
@@ -216,7 +217,10 @@ class Assembly:
         self.paths.redirects(stmt, base)
         # The unit's peel already found the wrapper layer of these words (unless keywords
         # were dropped from their front): the projection reuses it.
-        self.paths.command_tokens(words, base, stmt.text, True, (found,) if used is words else None)
+        # `find -exec` on the entries it finds reads none of them itself: its commands do.
+        deep = self.units[top].exemption != "find-exec"
+        self.paths.command_tokens(words, base, stmt.text, True, (found,) if used is words else None,
+                                  deep)  # fmt: skip
         if typed is not None:  # not known to be the lower-case program: as typed too
             self.paths.command_tokens(typed, base, stmt.text, True)
         if self.made:
@@ -267,6 +271,10 @@ class Assembly:
                     if script is not None:
                         launches = found.name in SCRIPT_LAUNCHERS
                         exemption = "launcher" if launches else "shell-script"
+        on_entries = None  # `find . -name x -exec rm {} +` on what it finds (ADR 0043)
+        if found is not None and found.name == "find" and self.project and found.kind != "opaque":
+            on_entries = find_commands(words, found, base, self.line)
+            exemption = "find-exec" if on_entries is not None else exemption
         first = found
         if stmt.time_subshell:
             first = None
@@ -290,7 +298,7 @@ class Assembly:
             if written:
                 floor = runs_written(files_run(words, base, self.paths.expand), self.line, written)
         if self.project and name is not None and basename(name) in LINKERS:
-            self.made.extend(made(words, base, lambda w: self.paths.expand(w, base)))
+            self.made.extend(made(words, base, lambda w: self.paths.expand(w, base), self.line))
         extra: tuple[str, ...] = ()
         if self.project:
             extra = spellings(text, words, base, self.home, self.home_ok, self.exists, script_at)
@@ -385,6 +393,9 @@ class Assembly:
         if level < MAX_LAYERS and inner[0].raw[:1] != "-":
             runs = text if exemption == "launcher" else launcher  # what a launcher runs
             self._unit(inner, stmt, "wrapped", base, level + 1, runs)
+        for run in on_entries or ():  # what `find -exec` runs on each entry it finds
+            self._unit(run, stmt, "wrapped", base, level + 1)
+            self.paths.command_tokens(run, base, join(run), True)
         if first.name in OPAQUE_LINE and self.depth < MAX_LAYERS:
             # watch/parallel/rush hand their arguments to a shell as one command line.
             values = [w.value for w in inner]
@@ -414,6 +425,8 @@ class Assembly:
             self.line.alias(place, reach)
             if place is not None:
                 self.line.written.append((place, place))
+                # The name made is written: `cp f .claude/` writes `.claude/f`.
+                self.tokens.append(PathToken(place, place, "unproven", "unproven", command))
             if reach is not None:
                 self.tokens.append(PathToken(reach, reach, "unproven", "unproven", command))
         self.made.clear()

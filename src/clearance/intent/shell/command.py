@@ -28,6 +28,7 @@ from clearance.intent.shell.word import (
     EXPANDING,
     SUBSTITUTIONS,
     Word,
+    abutting,
     expansion_floor,
     literal_word,
     scan_substitutions,
@@ -316,12 +317,19 @@ class Commands:
                 stmt.time_subshell = True
             else:
                 stmt.unresolved = True
-        for i in range(1, len(words)):
+        i = 1
+        while i < len(words):
             if words[i].start == words[i - 1].end and words[i].raw[:1] == "\\":
-                # The grammar ends a word at an expansion followed by an escape (`$f\nv` as
-                # `$f` and `\nv`); bash reads one word.
-                stmt.unresolved = True
-                break
+                # The grammar ends a word before an escape after an expansion (`$f\nv` as `$f`
+                # and `\nv`) or after a brace (`a{\z}` as `a{` and `\z}`); bash reads one word.
+                # Known text on both sides is that word; anything else leaves it unknown.
+                whole = abutting(words[i - 1], words[i])
+                if whole is None:
+                    stmt.unresolved = True
+                    break
+                words[i - 1 : i + 1] = [whole]
+                continue
+            i += 1
         if self.glued or self.strays:
             self.record(stmt)
         else:

@@ -46,9 +46,16 @@ _VALUED_LONG = frozenset({"--suffix", "--target-directory", "--backup", "--conte
 class Line:
     """The shared record of one command line's earlier statements."""
 
-    __slots__ = ("aliases", "overflow", "written")
+    __slots__ = ("aliases", "alone", "globbed", "overflow", "top", "written")
 
     def __init__(self) -> None:
+        # The line is one command and nothing else runs in it, so a glob it copies, or the
+        # entries `find -exec` runs a command on, are what is on disk when it is decided (no
+        # statement of the line makes one first); ``globbed``: something was read so (the
+        # line is read again if it was not alone).
+        self.alone = False
+        self.globbed = False
+        self.top: str | None = None  # the line's own working directory
         # (name made, what it reaches): absolute paths; a reach of None is computed.
         self.aliases: list[tuple[str, str | None]] = []
         self.overflow = False  # a name was made whose place is not known: all paths unknown
@@ -138,16 +145,23 @@ def _matched(pattern: str, name: str) -> str | None:
 
 
 def made(
-    words: Sequence[Word], base: str | None, expand: Callable[[Word], str | None]
+    words: Sequence[Word],
+    base: str | None,
+    expand: Callable[[Word], str | None],
+    line: Line | None = None,
 ) -> list[tuple[str | None, str | None]]:
     """The names ``ln``/``cp``/``mv`` ``words`` make and what each reaches, as absolute paths
     (``None``: computed or relative to a directory not known). A symbolic link's target is
     relative to the link's directory (unless ``-r``); everything else to the current one. When
     the last operand may be an existing directory, both readings are returned. ``expand``
-    gives a word's value with ``~``/``$HOME``/``$PWD`` expanded (``None``: computed)."""
+    gives a word's value with ``~``/``$HOME``/``$PWD`` expanded (``None``: computed).
+    In a ``line`` that is this command alone, a glob operand names the files on disk now
+    (:func:`glob_files`), each of which lands by its own name in a target directory; else it
+    makes a name not known.
+    ``cp --parents`` makes the source's whole path beneath the directory."""
     name = words[0].value or ""
     name = name.rsplit("/", 1)[-1]
-    symbolic = relative = False
+    symbolic = relative = parents = False
     target_dir: Word | None = None
     no_target_dir = False
     operands: list[Word] = []
@@ -170,6 +184,8 @@ def made(
                     relative = True
                 elif key == "--no-target-directory":
                     no_target_dir = True
+                elif len(key) > 3 and "--parents".startswith(key) and name in ("cp", "gcp"):
+                    parents = True  # `--pa`…: getopt takes an unambiguous abbreviation
                 elif key == "--target-directory":
                     if eq:
                         target_dir = _text(word, rest)
@@ -209,7 +225,7 @@ def made(
         pairs = [(operands[0], None, True)]  # `ln -s ../x`: ./x in the current directory
     elif len(operands) == 2:
         pairs = [(operands[0], operands[1], False)]
-        if not no_target_dir:
+        if not no_target_dir and not _file_now(operands[1], base, expand, line):
             pairs.append((operands[0], operands[1], True))
     elif operands:
         pairs = [(w, operands[-1], True) for w in operands[:-1]]
@@ -219,6 +235,26 @@ def made(
         dst = _value(destination, expand) if destination is not None else "."
         if dst is None:
             out.append((None, None))
+            continue
+        found = None
+        if line is not None and line.alone and source.glob and not parents and not symbolic:
+            found = glob_files(source, base)
+        if found is not None:
+            line.globbed = True  # type: ignore[union-attr]
+            if not into:
+                # `cp src/*.py new.py` copies into the file only if the pattern names one.
+                if len(found) == 1:
+                    out.append((absolute(dst, base), found[0]))
+                continue
+            # `cp src/*.py dst/`: each file the pattern names, by its own name in dst.
+            for match in found:
+                own = match.rsplit("/", 1)[-1]
+                out.append((absolute(dst.rstrip("/") + "/" + own, base), match))
+            continue
+        if parents and into and src is not None:
+            # `cp --parents a/b d` makes d/a/b (and `/a/b`, d/a/b).
+            out.append((absolute(dst.rstrip("/") + "/" + src.lstrip("/"), base),
+                        absolute(src, base)))  # fmt: skip
             continue
         leaf = src.rstrip("/").rsplit("/", 1)[-1] if src is not None else None
         if into:
@@ -243,6 +279,41 @@ def made(
         else:
             out.append((place, absolute(src, base)))
     return out
+
+
+def glob_files(word: Word, base: str | None) -> list[str] | None:
+    """The files an unquoted glob operand names on disk now (``None``: not known: a quoted or
+    braced pattern, a bound reached, or a directory among them, whose tree a copy or a move
+    would carry along)."""
+    value = word.value
+    if value is None or value != word.raw or "{" in value:
+        return None
+    pattern = absolute(value, base)
+    if pattern is None:
+        return None
+    import os
+
+    from clearance.intent.glob import expand_pattern_bounded
+
+    found, complete = expand_pattern_bounded(pattern)
+    if not complete or any(os.path.isdir(match) for match in found):
+        return None
+    return found
+
+
+def _file_now(word: Word, base: str | None, expand: Callable[[Word], str | None],
+              line: Line | None) -> bool:  # fmt: skip
+    """Whether the last of two operands is surely no directory: the line is this command
+    alone (nothing in it makes the directory first) and no directory is there now."""
+    if line is None or not line.alone:
+        return False
+    value = _value(word, expand)
+    place = absolute(value, base) if value is not None else None
+    if place is None or value is None or value.endswith("/"):
+        return False
+    import os
+
+    return not os.path.isdir(place)
 
 
 def _text(word: Word, rest: str) -> Word:

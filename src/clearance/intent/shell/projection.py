@@ -162,13 +162,19 @@ class Projection:
         command: str,
         provable: bool,
         known: tuple[Layer | None] | None = None,
+        deep: bool = True,
     ) -> None:
         if not self.project:
             return
         start = len(self.tokens)
         self._command_paths(words, base, command, provable, known)
         name = words[0].value if words else None
-        if name and name.rpartition("/")[2] in RECURSIVE_NAMES and reads_recursively(words):
+        if (
+            deep
+            and name
+            and name.rpartition("/")[2] in RECURSIVE_NAMES
+            and reads_recursively(words)
+        ):
             # `grep -r x ~`: what lies beneath each directory operand is read too.
             tokens = self.tokens
             if len(tokens) > start:

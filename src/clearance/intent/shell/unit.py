@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     ]
     WrapperKind = Literal["opaque", "indirection"]
     Exemption = Literal[
-        "core-reader", "execution-modifier", "shell-script", "assignment", "launcher"
+        "core-reader", "execution-modifier", "shell-script", "assignment", "launcher", "find-exec"
     ]
 
 __all__ = ["Unit", "unit"]

@@ -32,6 +32,7 @@ __all__ = [
     "PWD",
     "SUBSTITUTIONS",
     "Word",
+    "abutting",
     "collect_substitutions",
     "expansion_floor",
     "literal_word",
@@ -126,6 +127,34 @@ def literal_word(start: int, end: int, raw: str) -> Word:
 
 
 _new = object.__new__
+
+
+def abutting(first: Word, second: Word) -> Word | None:
+    """The one word bash reads where the grammar ended ``first`` and ``second`` begins with no
+    blank between (bash ends a word only at a blank or an operator, and the grammar's split
+    falls before a backslash). Quote removal is local to each piece, so the value is the two
+    values joined; the raw text is the whole word, from which brace expansion and globbing are
+    read again. ``None`` unless both pieces are known text (no expansion, home or working
+    directory, floor or alternatives): a computed piece leaves the word unknown."""
+    if not (_known(first) and _known(second)):
+        return None
+    word = Word(first.start, second.end, first.raw + second.raw, first.value + second.value)  # type: ignore[operator]
+    word.quoted = first.quoted or second.quoted
+    word.glob = first.glob or second.glob
+    word.sep = first.sep
+    return word
+
+
+def _known(word: Word) -> bool:
+    return (
+        word.value is not None
+        and word.segs is None
+        and word.floor is None
+        and word.alts is None
+        and not word.unknown
+        and not word.lead_dyn
+        and not word.dq_dyn
+    )
 
 
 def collect_substitutions(node: Node, subs: list[Node]) -> None:
