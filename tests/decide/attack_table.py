@@ -1013,6 +1013,51 @@ LOOPS_BENIGN: list[tuple[str, str, str]] = [
     ("for i in a b; do printf -v x %s $i; echo $x; done", "allow", "allow"),
 ]
 
+# A loop variable used unquoted: bash splits its value and globs it again. A pattern's values
+# are given to such a use only when every file it matches is one word that is itself and
+# nothing in the line may make a file first (docs/decisions/0044); the project holds
+# `split/x .env y.md`, `split/*` and `split/k.env`.
+LOOP_SPLITS: list[tuple[str, str, str]] = [
+    ("for f in split/*.md; do cat $f; done", "stop", "stop"),  # reads `.env`
+    ("ls split && for f in split/*.md; do head -n 30 $f; done", "stop", "stop"),
+    ("for f in src/*.py split/*.md; do cat $f; done", "stop", "stop"),
+    ("for f in split/?; do cat $f; done", "stop", "stop"),  # `split/*` globs again
+    ("for f in split/*; do wc -l $f; done", "stop", "stop"),
+    ("touch 'src/x .env y.py'; for f in src/*.py; do cat $f; done", "stop", "stop"),
+    ("for f in src/*.py; do cat $f; done & touch 'src/x .env y.py'", "stop", "stop"),
+    ("echo > 'src/x .env y.py'; for f in src/*.py; do cat $f; done", "stop", "stop"),
+    ("for i in 1 2; do for f in src/*.py; do cat $f; done; cp split/* src; done", "stop", "stop"),
+    ("for f in src/*.py; do cat $f; done; cat $f", "stop", "stop"),
+    ("for f in src/*.py; do f=.env; cat $f; done", "stop", "stop"),
+    ("for f in src/*.py; do read f; cat $f; done", "stop", "stop"),
+    ("for f in src/*.py; do for f in .env; do :; done; cat $f; done", "stop", "stop"),
+    ("for f in src/*.py; do : ${f:=.env}; cat $f; done", "stop", "stop"),
+    ("for f in src/*.py; do (( f = 1 )); cat $f; done", "stop", "stop"),
+    ("for f in $(ls src/*.py); do cat $f; done", "stop", "stop"),
+    ("for f in $X src/*.py; do cat $f; done", "stop", "stop"),
+    ("for f; do cat $f; done", "stop", "stop"),  # the positional parameters
+    ("for ((i = 0; i < 1; i++)); do cat $f; done", "stop", "stop"),
+    ("for f in 'src/*.py'; do cat $f; done", "stop", "stop"),
+    ("for f in src/[ab].py; do cat $f; done", "stop", "stop"),
+    ("for f in ~/.ssh/*; do cat $f; done", "deny", "deny"),
+    ("for f in sd/*; do cat $f; done", "deny", "deny"),
+    ("for f in sd/*; do head -n 30 $f; done", "deny", "deny"),
+    ("for f in .env; do cat $f; done", "stop", "deny"),
+    ("for f in src/*.py .env; do cat $f; done", "stop", "deny"),
+    ("for f in *.env; do cat $f; done", "stop", "deny"),
+    ("for f in src/*.py; do sort -o .env $f; done", "stop", "deny"),
+    ("for f in src/*.py; do cat $f; done; sed -i s/a/b/ .env", "stop", "deny"),
+]
+
+LOOP_SPLITS_BENIGN: list[tuple[str, str, str]] = [
+    ('ls src && for f in src/*.py; do echo "--- $f"; head -n 30 $f; done', "allow", "allow"),
+    ("for f in src/*.py; do cat $f; done", "allow", "allow"),
+    ("for f in *.md src/*.py; do wc -l $f; done", "allow", "allow"),
+    ("for f in src/*.py; do grep -n print $f; done 2>/dev/null", "allow", "allow"),
+    ("for f in src/*.py README.md; do head -5 $f; done | wc -l", "allow", "allow"),
+    ('for f in split/*.md; do cat "$f"; done', "allow", "allow"),
+]
+
 # The search path: a directory the agent fills put on PATH makes an allowed name run its file.
 SEARCH_PATH: list[tuple[str, str, str]] = [
     ("PATH=bin ls -la", "stop", "stop"),
@@ -1207,6 +1252,8 @@ CLASSES: dict[str, list[tuple[str, str, str]]] = {
     "search-path-benign": SEARCH_PATH_BENIGN,
     "loops": LOOPS,
     "loops-benign": LOOPS_BENIGN,
+    "loop-splits": LOOP_SPLITS,
+    "loop-splits-benign": LOOP_SPLITS_BENIGN,
     "recursive-reads": RECURSIVE_READS,
     "recursive-reads-benign": RECURSIVE_READS_BENIGN,
     "relative-globs": RELATIVE_GLOBS,

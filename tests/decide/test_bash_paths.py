@@ -120,6 +120,8 @@ def test_a_glob_copied_into_the_project_by_its_absolute_path_is_allowed(
         ('for f in *.md; do cp README.md "$f"; done', "deny"),
         # benign twins: the same files read
         ("cat *.md", "allow"),
+        ('for f in *.md; do cat "$f"; done', "allow"),
+        ("for f in *.md; do head -n 30 $f; done", "allow"),
     ],
 )
 def test_a_loop_variable_writes_what_its_pattern_matches(
