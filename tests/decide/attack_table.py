@@ -954,6 +954,14 @@ LOOPS: list[tuple[str, str, str]] = [
     ('for f in x; do cat "$f" "${f}"; done; cat "$f"', "stop", "stop"),
     ('for f in -x.env; do cat -- "$f"; done', "stop", "stop"),
     ("for f in $'a\\n.env'; do cat \"$f\"; done", "stop", "stop"),
+    # arithmetic that assigns the variable: a compound assignment's subscripts, `[ -v ]`
+    ('for f in x; do a=([f=1]=y); cat "src/$f"; done', "stop", "stop"),
+    ('for f in x; do a+=([f=1]=y); cat "src/$f"; done', "stop", "stop"),
+    ('for f in x; do [ -v "a[f=1]" ]; cat "src/$f"; done', "stop", "stop"),
+    # what another pass of an enclosing loop runs first: a trap, an attribute
+    ('for i in 1 2; do for f in x; do cat "src/$f"; done; trap "f=1" DEBUG; done', "stop", "stop"),
+    ('for i in 1 2; do for f in x; do cat "src/$f"; done; readonly f=1; done', "stop", "stop"),
+    ('for i in 1 2; do for f in x; do cat "src/$f"; done; declare -i f; done', "stop", "stop"),
     ("x=$(cat ~/.ssh/id_rsa)", "deny", "deny"),
     ("x=$(rm -rf ~)", "deny", "deny"),
     ("a[$(rm -rf ~)]=1", "deny", "deny"),
@@ -1011,6 +1019,9 @@ LOOPS_BENIGN: list[tuple[str, str, str]] = [
     ("for f in 1 2; do echo $((f + 1)); done", "allow", "allow"),
     ("for p in src/a.py; do cat $p; done", "allow", "allow"),
     ("for i in a b; do printf -v x %s $i; echo $x; done", "allow", "allow"),
+    # the same name looped again after the loop, or assigned before it: each pass assigns it
+    ('for f in *.md; do cat "$f"; done; for f in src/*.py; do cat "$f"; done', "allow", "allow"),
+    ('f=x; for f in src/a.py; do cat "$f"; done', "allow", "allow"),
 ]
 
 # A loop variable used unquoted: bash splits its value and globs it again. A pattern's values

@@ -40,9 +40,9 @@ _UNSAFE = frozenset(
     }
 )  # fmt: skip
 # Text after which the loop is not modelled: arithmetic, which assigns (`(( d = 5 ))`,
-# `$[d=5]`, `[[ 1 -eq d=5 ]]`), a function definition (its body may assign the variable),
-# word splitting.
-_UNSAFE_TEXT = ("((", "$[", "[[", "()", "function", "IFS")
+# `$[d=5]`, `[[ 1 -eq d=5 ]]`, the subscripts of `a=([d=5]=x)`), a function definition (its
+# body may assign the variable), word splitting.
+_UNSAFE_TEXT = ("((", "$[", "[[", "=(", "()", "function", "IFS")
 _GLOB = frozenset("*?[")
 _LEADS = frozenset("*?[")  # a first character that may expand to an option's `-`
 # What splits an unquoted value or makes it a pattern again (beside what is not printable).
@@ -53,28 +53,37 @@ _PLAIN_OUT = frozenset("'\"\\$`*?[]{}~()<>|;&# \t\n=!")
 _PLAIN_IN = frozenset('"\\$`\n')
 
 
-def _only_read(line: str, name: str, loop: Statement, seen: Sequence[Statement]) -> bool:
-    """Whether nothing in ``line`` (whose statements so far are ``seen``) may give ``name`` a
-    value other than the one ``loop`` assigns, or read it otherwise than as typed."""
+def _only_read(
+    line: str, name: str, loop: Statement, statements: Sequence[Statement], body: range
+) -> bool:
+    """Whether nothing in ``line`` (whose statements are ``statements``, the loop's body those
+    at ``body``) may give ``name`` a value other than the one ``loop`` assigns at the start of
+    each pass, or read it otherwise than as typed. A trap, a declaration or a subscript
+    anywhere in the line may (another pass of an enclosing loop runs it first); an assignment
+    or another loop of the name does in the body only (the pass assigns the name again)."""
     if any(text in line for text in _UNSAFE_TEXT) or not _plain_braces(line, name):
         return False
-    for stmt in seen:
+    for at, stmt in enumerate(statements):
         if stmt is loop:
             continue
         if stmt.kind == "plain" and stmt.assigns is None:
             return False  # a declaration, `unset`, a subscript assignment (arithmetic)
+        for word in (*stmt.words, *stmt.operands):
+            if word.value in _UNSAFE:
+                return False
+        words = stmt.words
+        if (stmt.kind == "test" or (words and words[0].value in ("test", "["))) and (
+            "-v" in stmt.text
+        ):
+            return False  # `[ -v 'a[d=5]' ]` evaluates a subscript
+        if at not in body:
+            continue
         if stmt.assigns and any(n == name for n, _ in stmt.assigns):
             return False  # `name=…`, also before a command (POSIX keeps it for `:`)
         if stmt.kind == "compound":
             head = stmt.text.split(None, 2)
             if len(head) > 1 and head[0] in ("for", "select") and head[1] == name:
                 return False
-        for word in (*stmt.words, *stmt.operands):
-            if word.value in _UNSAFE or (word.value == "-v" and stmt.kind == "test"):
-                return False  # `[ -v 'a[d=5]' ]` evaluates a subscript
-        words = stmt.words
-        if words and words[0].value == "test" and any(w.value == "-v" for w in words):
-            return False
     return True
 
 
@@ -116,10 +125,12 @@ def _split(raw: str, name: str) -> tuple[str, str, bool] | None:
     return None
 
 
-def bind(line: str, name: str, loop: Statement, seen: Sequence[Statement], first: int) -> None:
-    """Give the words of the loop's body (``seen[first:]``) that are ``$name`` with literal text
-    around it the values ``loop`` (``for name in …``) assigns; ``seen``: the statements of
-    ``line`` walked so far. When it does, each use of the variable is a path with the effect of
+def bind(
+    line: str, name: str, loop: Statement, statements: Sequence[Statement], first: int, end: int
+) -> None:
+    """Give the words of the loop's body (``statements[first:end]``) that are ``$name`` with
+    literal text around it the values ``loop`` (``for name in …``) assigns; ``statements``:
+    every statement of ``line``. When it does, each use of the variable is a path with the effect of
     the command using it (or unknown), and the list itself is only read (a glob reads its
     directory), no longer a path that may be written. An unquoted use of a glob list's values
     waits for :func:`settle`, which sees the whole line and the files the pattern matches."""
@@ -130,7 +141,7 @@ def bind(line: str, name: str, loop: Statement, seen: Sequence[Statement], first
         if not word.value:
             return  # an empty value: `${d:=x}`-style defaults would apply to it
         items.append((word.value, _kind(word)))
-    if not items or not _only_read(line, name, loop, seen):
+    if not items or not _only_read(line, name, loop, statements, range(first, end)):
         return
     # Unquoted, bash splits the value and expands it as a pattern again: a literal value reads
     # as itself when nothing in it splits or globs; a pattern's matches must be proven so, by
@@ -139,7 +150,7 @@ def bind(line: str, name: str, loop: Statement, seen: Sequence[Statement], first
     later = not plain and all(kind != "other" for _, kind in items)
     waiting: list[tuple[Word, str, str, bool]] = []
     every = True  # each use of the variable in the body took the values
-    for stmt in seen[first:]:
+    for stmt in statements[first:end]:
         if stmt.kind == "nested":
             every = False  # program text read later (a heredoc's substitution): not seen here
         head = stmt.words[0] if stmt.words else None
