@@ -1024,6 +1024,23 @@ LOOPS_BENIGN: list[tuple[str, str, str]] = [
     ('f=x; for f in src/a.py; do cat "$f"; done', "allow", "allow"),
 ]
 
+# Bracket expressions bash reads and Python's glob does not (`[^…]`, POSIX classes): what they
+# match is not known, so they ask where a rule could match; `[!…]` and ranges are expanded.
+BRACKET_PATTERNS: list[tuple[str, str, str]] = [
+    ("cat ~/.[^x]sh/id_rsa", "stop", "stop"),
+    ("cat ~/.[[:alpha:]]sh/id_rsa", "stop", "stop"),
+    ("cat ~/.s[[=s=]]h/id_rsa", "stop", "stop"),
+    ("cat ~/.s[[.s.]]h/id_rsa", "stop", "stop"),
+    ("cat .[^x]nv", "stop", "stop"),
+    ("cat ~/.[!x]sh/id_rsa", "deny", "deny"),
+    ("cat ~/.[r-t]sh/id_rsa", "deny", "deny"),
+]
+
+BRACKET_PATTERNS_BENIGN: list[tuple[str, str, str]] = [
+    ("cat src/[!x].py", "allow", "allow"),
+    ("cat src/[a-c].py", "allow", "allow"),
+]
+
 # A loop variable used unquoted: bash splits its value and globs it again. A pattern's values
 # are given to such a use only when every file it matches is one word that is itself and
 # nothing in the line may make a file first (docs/decisions/0044); the project holds
@@ -1265,6 +1282,8 @@ CLASSES: dict[str, list[tuple[str, str, str]]] = {
     "loops-benign": LOOPS_BENIGN,
     "loop-splits": LOOP_SPLITS,
     "loop-splits-benign": LOOP_SPLITS_BENIGN,
+    "bracket-patterns": BRACKET_PATTERNS,
+    "bracket-patterns-benign": BRACKET_PATTERNS_BENIGN,
     "recursive-reads": RECURSIVE_READS,
     "recursive-reads-benign": RECURSIVE_READS_BENIGN,
     "relative-globs": RELATIVE_GLOBS,
