@@ -70,6 +70,7 @@ CASES: list[tuple[list[str], str, bool]] = [
     (["a.md"], "for f in d/* src/*.py; do wc -l $f; done | sort -n", True),
     (["a.md"], "for f in d/*; do grep -n x $f /dev/null; done 2>/dev/null", True),
     (["a.md"], "for f in d/*; do sed -n 1p $f; done", True),
+    (["a.md"], "for f in d/*; do [ -f $f ] && head -5 $f; done", True),
     (["x .env y.md"], 'for f in d/*.md; do cat "$f"; done', True),
     ([], "for f in d/*.md; do cat $f; done", True),  # no match: the pattern itself
 ]

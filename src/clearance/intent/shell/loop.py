@@ -273,13 +273,13 @@ def _literal(word: Word, value: str, kind: Kind) -> Word:
 
 def _makes_nothing(stmt: Statement, values: dict[int, list[Word]]) -> bool:
     """Whether ``stmt`` can neither make, rename nor write a file, nor move the directory:
-    a compound statement or an assignment, or a command of the reader core but ``cd`` with
-    no assignment before it and no redirect that writes. Most core commands have no option
-    that writes; the others must prove their read with a waiting use read as each of its
-    values, as if typed (``sort -o``, ``sed w``, ``find -fprint``)."""
+    a compound statement, a test or an assignment, or a command of the reader core but ``cd``
+    with no assignment before it and no redirect that writes. Most core commands have no
+    option that writes; the others must prove their read with a waiting use read as each of
+    its values, as if typed (``sort -o``, ``sed w``, ``find -fprint``)."""
     if stmt.writes or any(r.writes for r in stmt.redirects):
         return False
-    if stmt.kind == "compound" or (stmt.kind == "plain" and stmt.assigns is not None):
+    if stmt.kind in ("compound", "test") or (stmt.kind == "plain" and stmt.assigns is not None):
         return True
     words = stmt.words
     if stmt.kind != "simple" or not words or stmt.assigns:
