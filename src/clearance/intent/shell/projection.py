@@ -274,12 +274,11 @@ class Projection:
                 # `${x:-~/.ssh/id_rsa}`: each literal value the expansion may take.
                 for parts in word.alts:
                     found = self._join(parts, base)
-                    if found is not None and not GLOB_MARKS.isdisjoint(found):
-                        # `for f in *.md; do rm "$f"; done`: what the pattern matches, as
-                        # `rm *.md` reaches it (a quoted `*` value is read as one too).
-                        self._glob(found, base, command, effect, source, word.raw)
-                    elif found is not None:
-                        self.value(word.raw, found, base, command, effect, source, by_role)
+                    if found is not None:
+                        # A pattern value is a path whatever its shape, as a glob word is:
+                        # `for f in *.md; do rm "$f"; done` reaches what `rm *.md` does.
+                        glob = by_role or not GLOB_MARKS.isdisjoint(found)
+                        self.value(word.raw, found, base, command, effect, source, glob)
             if word.unknown and unknown and not _option(word.raw):
                 # A value computed when it runs: an unknown path (the gate asks when a path
                 # rule could match it).
@@ -321,25 +320,18 @@ class Projection:
         return True
 
     def _glob(
-        self,
-        value: str,
-        base: str | None,
-        command: str,
-        effect: Effect,
-        source: Source,
-        raw: str | None = None,
+        self, value: str, base: str | None, command: str, effect: Effect, source: Source
     ) -> None:
         """An unquoted glob word (``*``, ``l*k``, ``src/*.py``): a path token whatever its
         shape, so the gate expands it against the filesystem as bash would (bounded; a bound
-        reached asks). A quoted glob character is literal in bash and comes here only as a
-        value a loop variable or a default may take (read as a pattern: more, never less). In
-        a directory not known, what a relative pattern matches is not known either."""
+        reached asks). A quoted glob character is literal in bash and never comes here. In a
+        directory not known, what a relative pattern matches is not known either."""
         if value[:1] == "-" or "\n" in value:
             return  # an option (`-*`) or prose
         if value[0] == "~" or value[0] == "/" or base is not None:
-            self.value(raw or value, value, base, command, effect, source, True)
+            self.value(value, value, base, command, effect, source, True)
         else:
-            self.tokens.append(PathToken(raw or value, None, effect, source, command))
+            self.tokens.append(PathToken(value, None, effect, source, command))
 
     def value(
         self,
