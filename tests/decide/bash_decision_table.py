@@ -459,7 +459,7 @@ DECISIONS: list[tuple[str, str, str | None]] = [
     ('find . -exec grep foo /etc/x {} \\;', 'ask', 'external_directory:*'),
     ("bash -c 'cat /etc/shadow'", 'ask', 'external_directory:*'),
     ('eval cat /etc/shadow', 'ask', '<opaque-bash-wrapper>'),
-    ('for f in /etc/*.conf src; do echo $f; done', 'ask', 'external_directory:*'),
+    ('for f in /etc/*.conf src; do file $f; done', 'ask', 'path:*.env'),
     ('case /etc/x in /etc/*) echo;; esac', 'ask', 'external_directory:*'),
     ('[ -f /etc/passwd ] && echo yes', 'ask', 'external_directory:*'),
     ('[[ -d /opt/x ]] || mkdir /opt/y', 'ask', 'external_directory:*'),

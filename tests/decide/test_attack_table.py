@@ -28,6 +28,10 @@ class _Home:
         (self.project / "src" / "a.py").write_text("print(1)\n")
         (self.project / "README.md").write_text("# readme\n")
         (self.project / ".env").write_text("SECRET=1\n")
+        # Names an unquoted loop variable would split or glob again (`.env`, everything).
+        (self.project / "split").mkdir()
+        for name in ("x .env y.md", "*", "k.env"):
+            (self.project / "split" / name).write_text("notes\n")
         (self.project / "link").symlink_to(self.home / ".ssh" / "id_rsa")  # planted earlier
         (self.project / "sd").symlink_to(self.home / ".ssh")  # a planted link to a directory
         (self.project / ".git" / "hooks").mkdir()

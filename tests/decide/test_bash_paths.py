@@ -107,3 +107,30 @@ def test_a_glob_copied_into_the_project_by_its_absolute_path_is_allowed(
     line = f"cp {project}/src/services/*.py {project}/lib/"
     decision = developer.check(ToolCall("bash", {"command": line}, project))
     assert decision.action == "allow", decision.reason
+
+
+@pytest.mark.parametrize(
+    ("command", "action"),
+    [
+        # a loop variable's uses take the effect of their command, as the pattern typed does
+        ("rm *.md", "deny"),
+        ('for f in *.md; do rm "$f"; done', "deny"),
+        ("for f in *.md; do rm $f; done", "deny"),
+        ('for f in ./*.md; do rm -f "$f"; done', "deny"),
+        ('for f in *.md; do cp README.md "$f"; done', "deny"),
+        # benign twins: the same files read
+        ("cat *.md", "allow"),
+        ('for f in *.md; do cat "$f"; done', "allow"),
+        ("for f in *.md; do head -n 30 $f; done", "allow"),
+    ],
+)
+def test_a_loop_variable_writes_what_its_pattern_matches(
+    tmp_path: Path, command: str, action: str
+) -> None:
+    project = tmp_path / "proj"
+    project.mkdir()
+    (project / "README.md").write_text("r")
+    policy = {"*": "allow", "path_write": {"*.md": "deny"}}
+    engine = Engine.load(cwd=str(project), policy=json.dumps({"permission": policy}),
+                         env={"HOME": str(tmp_path)})  # fmt: skip
+    assert engine.check(ToolCall("bash", {"command": command}, str(project))).action == action

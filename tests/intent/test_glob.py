@@ -62,3 +62,15 @@ def test_a_dot_pattern_also_reaches_the_parent_as_older_bash_matches_it(tmp_path
         assert f"{tmp_path}/proj/../.ssh/id_rsa" in matches
         assert complete
     assert expand_pattern_bounded(f"{tmp_path}/proj/.e*/x")[0] == []
+
+
+def test_a_bracket_expression_python_reads_otherwise_is_incomplete(tmp_path: Path) -> None:
+    # bash reads `[^x]` as a negation and knows POSIX classes; Python's glob does neither, so
+    # what it finds is not all that bash reaches.
+    (tmp_path / ".ssh").mkdir()
+    (tmp_path / ".ssh" / "id_rsa").write_text("k")
+    for pattern in (".[^x]sh", ".[[:alpha:]]sh", ".s[[=s=]]h", ".s[[.s.]]h", ".[a[:alpha:]]sh"):
+        assert not expand_pattern_bounded(f"{tmp_path}/{pattern}/id_rsa")[1], pattern
+    for pattern in (".[!x]sh", ".[r-t]sh", ".[.s]sh", ".[]s]sh", "[.]ssh", ".s[^"):
+        assert expand_pattern_bounded(f"{tmp_path}/{pattern}/id_rsa")[1], pattern
+    assert expand_pattern_bounded(f"{tmp_path}/.[!x]sh/id_rsa")[0] == [f"{tmp_path}/.ssh/id_rsa"]

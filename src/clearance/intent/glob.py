@@ -14,6 +14,9 @@ __all__ = ["GLOB_CHARS", "expand_braces", "expand_pattern", "expand_pattern_boun
 
 GLOB_CHARS = frozenset("*?[{")
 _MAX_ALTERNATIVES = 64
+# Inside a bracket expression, what bash reads and Python's glob does not: POSIX classes,
+# equivalence classes and collating symbols (`[[:alpha:]]`, `[[=s=]]`, `[[.s.]]`).
+_BASH_BRACKETS = ("[:", "[=", "[.")
 _MAX_MATCHES = 256
 _DEADLINE = 0.05
 
@@ -75,6 +78,29 @@ def _with_parents(alternatives: list[str]) -> list[str]:
     return out + pending
 
 
+def _bash_only(pattern: str) -> bool:
+    """Whether ``pattern`` holds a bracket expression that bash reads and Python's glob reads
+    otherwise, so expanding it finds less than bash: ``[^…]`` (a negation to bash, a set
+    holding ``^`` to Python) or a class, equivalence class or collating symbol inside one."""
+    at = pattern.find("[")
+    while at >= 0:
+        inside = at + 1
+        negated = pattern[inside : inside + 1] in ("^", "!")
+        if negated:
+            inside += 1
+        if pattern[inside : inside + 1] == "]":
+            inside += 1  # a leading `]` is a member
+        end = pattern.find("]", inside)
+        if end < 0:
+            return False  # no closing bracket: the rest is read as typed
+        if negated and pattern[at + 1] == "^":
+            return True
+        if any(mark in pattern[at + 1 : end] for mark in _BASH_BRACKETS):
+            return True
+        at = pattern.find("[", end + 1)
+    return False
+
+
 def expand_pattern(path: str, *, hidden: bool = False) -> list[str]:
     """The existing paths an absolute shell pattern names (empty when it names none), as far
     as the bounds allow (see :func:`expand_pattern_bounded` for whether that was all).
@@ -109,6 +135,8 @@ def expand_pattern_bounded(
             if alternative != path:
                 found.append(alternative)
             continue
+        if "[" in alternative and _bash_only(alternative):
+            complete = False  # `cat ~/.[^x]sh/id_rsa` reads the key; Python's glob finds none
         for match in glob.iglob(alternative, include_hidden=hidden, recursive=recursive):
             found.append(match)
             if len(found) >= _MAX_MATCHES or time.monotonic() > stop:

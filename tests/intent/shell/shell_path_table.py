@@ -87,7 +87,8 @@ PATH_CASES: list[tuple[str, list[tuple[str, str | None, str]]]] = [
     # a shell's literal script is read as typed commands: its paths are projected
     ("bash -c 'cat /etc/shadow'", [('/etc/shadow', '/etc/shadow', 'read')]),
     ('eval cat /etc/shadow', []),
-    ('for f in /etc/*.conf src; do echo $f; done', [('/etc/*.conf', '/etc/*.conf', 'unproven'), ('src', '/work/proj/src', 'unproven')]),
+    # a loop's unquoted use of a pattern's values, in a line whose commands may make files
+    ('for f in /etc/*.conf src; do file $f; done', [('/etc/*.conf', '/etc/*.conf', 'unproven'), ('src', '/work/proj/src', 'unproven'), ('$f', None, 'unproven')]),
     ('case /etc/x in /etc/*) echo;; esac', [('/etc/x', '/etc/x', 'unproven')]),
     ('[ -f /etc/passwd ] && echo yes', [('/etc/passwd', '/etc/passwd', 'read')]),
     ('[[ -d /opt/x ]] || mkdir /opt/y', [('/opt/x', '/opt/x', 'read'), ('/opt/y', '/opt/y', 'unproven')]),

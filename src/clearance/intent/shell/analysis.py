@@ -326,6 +326,13 @@ class _Session:
                     text, src, root = again, other, tree
         walk = Walk(src, self.home_ok, self.pwd_ok)
         walk.run(root, context, scope)
+        if not depth and not context and not payload:
+            statements = walk.statements
+            if any(stmt.waiting is not None for stmt in statements):
+                # The whole line is known: a loop's unquoted uses of a pattern's values.
+                from clearance.intent.shell.loop import settle  # only for the loops that need it
+
+                settle(statements, scope.base)
         asm = self._assembly(depth, payload)
         for stmt in walk.statements:
             asm.add(stmt)

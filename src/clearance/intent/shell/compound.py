@@ -5,7 +5,7 @@ A compound statement is recorded whole (its text, its redirects, the words of it
 or ``case`` subject) as a statement of its own, then its body is walked statement by statement
 through the :class:`~clearance.intent.shell.walk.Walk` (a subshell's body in a scope of its
 own). A ``for`` loop's variable takes the values of its literal list: ``reeval`` sees them as
-assignments, ``loop`` gives them to the variable's uses in the body.
+assignments, ``loop`` gives them to the variable's uses in the body once the walk is over.
 """
 
 from __future__ import annotations
@@ -95,10 +95,9 @@ def compound(
     if kind == "for_statement" and "$" in stmt.text:
         variable = node.child_by_field_name("variable")
         if variable is not None:
-            from clearance.intent.shell.loop import bind  # only for the loops that need it
-
+            # Its uses take the list's values once the whole line is walked (`loop.bind`).
             name = walk.src.slice(variable.start_byte, variable.end_byte)
-            bind(walk.src.text, name, stmt, walk.statements, first)
+            walk.loops.append((name, stmt, first, len(walk.statements)))
     walk.finish(pending, ctx, scope, unres, writes, depth)
 
 

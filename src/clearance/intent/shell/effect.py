@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 
     Claim = Literal["read", "retracted"]
 
-__all__ = ["CORE", "RECURSIVE", "reader_claim", "reads_recursively", "searches_cwd"]
+__all__ = ["CORE", "INJECTABLE", "RECURSIVE", "reader_claim", "reads_recursively", "searches_cwd"]
 
 CORE = frozenset(
     {":", "awk", "basename", "cat", "cd", "diff", "dirname", "echo", "egrep", "false", "fd"}
@@ -54,7 +54,7 @@ _LEADING_GLOB = frozenset("*?[")
 # agent made, named `-i` or `--pre=sh`) could hand them such an option, so for these a leading
 # glob withdraws the read claim; for strings, one starting with `@` (a file of arguments). The
 # other core commands have no option that writes or runs.
-_INJECTABLE = frozenset({"awk", "fd", "find", "rg", "sed", "sort", "strings"})
+INJECTABLE = frozenset({"awk", "fd", "find", "rg", "sed", "sort", "strings"})
 
 
 def reader_claim(words: Sequence[Word]) -> Claim | None:
@@ -71,7 +71,7 @@ def reader_claim(words: Sequence[Word]) -> Claim | None:
         if word.lead_dyn or word.dq_dyn:
             return "retracted"
         value = word.value
-        if value is not None and word.glob and value[:1] in _LEADING_GLOB and name in _INJECTABLE:
+        if value is not None and word.glob and value[:1] in _LEADING_GLOB and name in INJECTABLE:
             return "retracted"
         values.append(value)
     literal = [v for v in values if v is not None]

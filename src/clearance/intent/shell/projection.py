@@ -275,7 +275,10 @@ class Projection:
                 for parts in word.alts:
                     found = self._join(parts, base)
                     if found is not None:
-                        self.value(word.raw, found, base, command, effect, source, by_role)
+                        # A pattern value is a path whatever its shape, as a glob word is:
+                        # `for f in *.md; do rm "$f"; done` reaches what `rm *.md` does.
+                        glob = by_role or not GLOB_MARKS.isdisjoint(found)
+                        self.value(word.raw, found, base, command, effect, source, glob)
             if word.unknown and unknown and not _option(word.raw):
                 # A value computed when it runs: an unknown path (the gate asks when a path
                 # rule could match it).

@@ -12,6 +12,7 @@ if TYPE_CHECKING:
     from typing import Literal
 
     from clearance.intent.sentinel import Floor
+    from clearance.intent.shell.loop import Waiting
     from clearance.intent.shell.word import Word
 
     Kind = Literal["simple", "compound", "plain", "test", "error", "redirects", "nested"]
@@ -146,6 +147,7 @@ class Statement:
         "text",
         "time_subshell",
         "unresolved",
+        "waiting",
         "words",
         "writes",
     )
@@ -164,6 +166,7 @@ class Statement:
     floor: Floor | None
     assigns: list[tuple[str, str | None]] | None
     bound: bool
+    waiting: Waiting | None
 
     def __init__(
         self,
@@ -188,6 +191,7 @@ class Statement:
         self.floor = None  # what the analysis could not prove about it (its first floor)
         self.assigns = None  # leading `NAME=value` assignments: (name, literal value or None)
         self.bound = False  # a `for` whose variable's uses were given the list's values
+        self.waiting = None  # a `for` whose unquoted uses wait for the whole line (`loop`)
 
     def __repr__(self) -> str:
         return f"Statement({self.kind}, {self.text!r}, {self.context!r})"

@@ -57,7 +57,7 @@ DEPTH_LIMIT = 48
 class Walk:
     """Walks one tree; ``statements`` and ``salvage`` hold the result."""
 
-    __slots__ = ("commands", "reread", "salvage", "src", "statements")
+    __slots__ = ("commands", "loops", "reread", "salvage", "src", "statements")
 
     def __init__(self, src: Source, home_ok: bool, pwd_ok: bool) -> None:
         commands = self.commands = Commands(self, src, home_ok, pwd_ok)
@@ -65,8 +65,19 @@ class Walk:
         self.reread = commands.reread  # the line may hide a string bash evaluates again
         self.statements = commands.statements  # the same lists: the commands append to them
         self.salvage = commands.salvage
+        # `for` loops whose variable is used: (name, loop, its body's first and end statement)
+        self.loops: list[tuple[str, Statement, int, int]] = []
 
     def run(self, root: Node, context: str, scope: Scope, unresolved: bool = False) -> None:
+        self._run(root, context, scope, unresolved)
+        if self.loops:
+            # The whole line is walked: what it may do to a loop's variable is known.
+            from clearance.intent.shell.loop import bind  # only for the loops that need it
+
+            for name, loop, first, end in self.loops:
+                bind(self.src.text, name, loop, self.statements, first, end)
+
+    def _run(self, root: Node, context: str, scope: Scope, unresolved: bool) -> None:
         if KIND[root.kind_id] == "program" and root.child_count == 1:
             child = root.children[0]
             kind = KIND[child.kind_id]
