@@ -95,10 +95,18 @@ def _bash_only(pattern: str) -> bool:
             return False  # no closing bracket: the rest is read as typed
         if negated and pattern[at + 1] == "^":
             return True
-        if any(mark in pattern[at + 1 : end] for mark in _BASH_BRACKETS):
+        if any(_closed(pattern, at + 1, end, mark) for mark in _BASH_BRACKETS):
             return True
         at = pattern.find("[", end + 1)
     return False
+
+
+def _closed(pattern: str, start: int, end: int, mark: str) -> bool:
+    """Whether a class, equivalence class or collating symbol opens with ``mark`` between
+    ``start`` and ``end`` and is closed (``[:…:]``) later in ``pattern``: one left open is read
+    as plain members by bash as by Python (``app/[[...slug]]/page.tsx``)."""
+    at = pattern.find(mark, start, end)
+    return at >= 0 and pattern.find(mark[1] + "]", at + 2) >= 0
 
 
 def expand_pattern(path: str, *, hidden: bool = False) -> list[str]:
