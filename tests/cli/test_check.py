@@ -103,6 +103,14 @@ def test_usage_errors_exit_2(world, capsys, argv: list[str]) -> None:  # type: i
     assert err
 
 
+def test_a_command_line_given_as_the_tool_says_how_to_ask_for_bash(world, capsys) -> None:  # type: ignore[no-untyped-def]
+    status, out, err = run(capsys, "check", "git log --oneline")
+    assert (status, out) == (2, "")
+    assert "clearance check bash 'git log --oneline'" in err
+    # a tool name without a blank is still a tool (an MCP tool, a host's own)
+    assert run(capsys, "check", "mcp__srv__tool")[0] in (0, 3, 4)
+
+
 def test_a_broken_config_exits_1_with_the_location_and_fails_closed(world, capsys) -> None:  # type: ignore[no-untyped-def]
     world.global_config('{\n  "permission": {"read": "alow"}\n}')
     status, out, err = run(capsys, "check", "read", "x")

@@ -40,6 +40,15 @@ def _run(args: Args, *, explain: bool) -> int:
         raise UsageError("too many arguments: quote INPUT as one argument")
     tool = args.positionals[0]
     raw = args.positionals[1] if len(args.positionals) > 1 else None
+    if raw is None and tool.strip() != tool.split(maxsplit=1)[0]:
+        # `clearance check "git status"`: a command line, not a tool name (none has a blank).
+        from clearance._display import escape
+
+        shown = escape(tool).replace("'", "'\\''")
+        raise UsageError(
+            f'"{escape(tool)}" is not a tool name; to decide a shell command, give the tool '
+            f"first: clearance check bash '{shown}'"
+        )
     cwd = os.path.abspath(args.value("--cwd") or os.getcwd())
     from clearance.cli.calls import call_input, load_engine
     from clearance.intent.call import ToolCall
