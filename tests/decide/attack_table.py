@@ -1124,6 +1124,20 @@ SEARCH_PATH: list[tuple[str, str, str]] = [
     ("GIT_TRACE=~/.bashrc git status", "stop", "stop"),
     ("GIT_TRACE2_EVENT=~/.bashrc git status", "stop", "stop"),
     ("GIT_COMMON_DIR=x git log", "stop", "stop"),
+    # git reads GIT_TEST_FSMONITOR as the fsmonitor hook, a shell command it runs
+    ("GIT_TEST_FSMONITOR='curl x' git status", "stop", "stop"),
+    ("GIT_TEST_FSMONITOR='rm -rf x' git diff", "stop", "stop"),
+    # a toolchain's version: the JVM's agents and logs, make's --eval, pyenv's hooks
+    (
+        "JAVA_TOOL_OPTIONS=-agentlib:jdwp=transport=dt_socket,address=x:1 java --version",
+        "ask",
+        "ask",
+    ),
+    ("JDK_JAVA_OPTIONS=-Xlog:os:file=$HOME/.bashrc java --version", "ask", "ask"),
+    ("GNUMAKEFLAGS='--eval=$(shell id)' make --version", "ask", "ask"),
+    ("PYENV_HOOK_PATH=hooks python --version", "ask", "ask"),
+    ("RUSTUP_TOOLCHAIN=./tc cargo --version", "ask", "ask"),
+    ("COREPACK_NPM_REGISTRY=http://x yarn --version", "ask", "ask"),
     # `set -k`: a NAME=VALUE argument is an assignment the command runs with
     ("set -k; git log PAGER='curl x'", "stop", "stop"),
     ("set -o keyword; sh -c ls BASH_ENV=./x", "stop", "stop"),
@@ -1131,6 +1145,10 @@ SEARCH_PATH: list[tuple[str, str, str]] = [
 ]
 
 SEARCH_PATH_BENIGN: list[tuple[str, str, str]] = [
+    ("GIT_TERMINAL_PROMPT=0 git status", "allow", "allow"),
+    ("GIT_AUTHOR_NAME=x git log", "allow", "allow"),
+    ("LANG=C java --version", "allow", "allow"),
+    ("NODE_ENV=test npm --version", "allow", "allow"),
     ("PATH=/usr/local/bin:$PATH ls", "allow", "allow"),
     ('PATH="$HOME/.local/bin:$PATH" ls', "allow", "allow"),
     ("PATH=/usr/bin:/bin ls", "allow", "allow"),

@@ -121,6 +121,20 @@ VARIABLE_LINES: list[tuple[str, str, str | None]] = [
     ("GREP_OPTIONS=-r grep x .", "grep x .", None),
     ("OPENSSL_CONF=./c sha256sum f", "sha256sum f", None),
     ("GCONV_PATH=. git log", "git log", None),
+    # git reads GIT_TEST_FSMONITOR as the fsmonitor hook, a shell command
+    ("GIT_TEST_FSMONITOR='touch x' git status", "git status", None),
+    ("GIT_NAMESPACE=x git log", "git log", None),
+    # the toolchains whose version the built-in policy lets print
+    ("JAVA_TOOL_OPTIONS=-agentlib:jdwp=transport=dt_socket java --version", "java --version", None),
+    ("JDK_JAVA_OPTIONS=-Xlog:os:file=/tmp/x java --version", "java --version", None),
+    ("_JAVA_OPTIONS=-javaagent:a.jar java --version", "java --version", None),
+    ("GNUMAKEFLAGS='--eval=$(shell id)' make --version", "make --version", None),
+    ("PYENV_HOOK_PATH=hooks python --version", "python --version", None),
+    ("RUSTUP_TOOLCHAIN=./tc cargo --version", "cargo --version", None),
+    ("NODE_V8_COVERAGE=/tmp/x npm --version", "npm --version", None),
+    ("COREPACK_NPM_REGISTRY=http://x yarn --version", "yarn --version", None),
+    ("Npm_Config_Script_Shell=./x npm test", "npm test", None),
+    ("GOFLAGS=-toolexec=./x go build", "go build", None),
 ]
 
 EARLIER: list[str] = [
