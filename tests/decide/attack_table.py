@@ -1183,6 +1183,11 @@ NESTED_REPOSITORIES: list[tuple[str, str, str]] = [
     ("timeout 5 git -C fixtures/bare log", "stop", "ask"),
     ("zsh -lc 'cd fixtures/bare && git log'", "ask", "ask"),
     ("git -C .git/modules/../../stash log", "stop", "ask"),
+    # a directory the line computes: any repository, in the project or outside it
+    ('x=../other; cd "$x"; git log -p', "ask", "ask"),
+    ("d=/srv/repo; cd $d && git stash list", "ask", "ask"),
+    ("cd - && git log -p", "ask", "ask"),
+    ('cd "$OLDPWD"; git rev-parse HEAD', "ask", "ask"),
     # the line makes the layout first: nothing is on disk yet
     (
         "mkdir -p nb/objects nb/refs && echo 'ref: refs/heads/main' > nb/HEAD && git -C nb log",
@@ -1201,6 +1206,8 @@ NESTED_REPOSITORIES_BENIGN: list[tuple[str, str, str]] = [
     ("git status", "allow", "allow"),
     ("git -C src log", "ask", "allow"),
     ("cd src && git log -1", "allow", "allow"),
+    ("x=1; cd src; git stash list", "allow", "allow"),
+    ('cd "$x"; git -C /tmp --version', "ask", "allow"),
     ("git -C mod log", "ask", "allow"),
     ("cd mod && git status", "allow", "allow"),
     ("git --git-dir=.git log", "ask", "allow"),
