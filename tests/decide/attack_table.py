@@ -709,6 +709,11 @@ THIRD_PASS: list[tuple[str, str, str]] = [
     ("strings @../.ssh/id_rsa", "deny", "deny"),
     ("strings @link", "deny", "deny"),
     ("strings @.env", "stop", "deny"),
+    # date -f prints each line of its file that is not a date in the error
+    ("date -f .env", "stop", "deny"),
+    ("date --fi=sd/id_rsa", "deny", "deny"),
+    ('x=sd; cd "$x"; date -f id_rsa', "ask", "ask"),
+    ('x=sd; cd "$x"; date -uf id_rsa', "ask", "ask"),
     ("md5sum link", "deny", "deny"),
     ("hexdump -C .env", "stop", "deny"),
     # git runs the built-in closest to a mistyped subcommand: `pussh` is `push`
@@ -738,6 +743,9 @@ THIRD_PASS: list[tuple[str, str, str]] = [
 ]
 
 THIRD_PASS_BENIGN: list[tuple[str, str, str]] = [
+    ("date -u -d @0 +%F", "allow", "allow"),
+    ("date -f -", "allow", "allow"),
+    ('x=1; cd "$x"; date +%s', "allow", "allow"),
     ("sort --check README.md", "allow", "allow"),
     ("sort -k2 -t, README.md", "allow", "allow"),
     ("tar --checkpoint=10 -cf a.tar src", "ask", "allow"),
