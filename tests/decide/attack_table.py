@@ -705,6 +705,10 @@ THIRD_PASS: list[tuple[str, str, str]] = [
     ("jq -n 'include \"../x\"; f'", "ask", "ask"),
     ('jq -n "$prog"', "ask", "ask"),
     ("jq --rawfile k .env -n '$k'", "stop", "deny"),
+    # a program file may import a module too: `import "../.docker/config" as $c` in prog.jq
+    ("jq -n -f prog.jq", "ask", "ask"),
+    ("jq -nf prog.jq", "ask", "ask"),
+    ("jq --from-file=prog.jq -n", "ask", "ask"),
     # binutils read the words of an @file as more arguments: an error prints each of them
     ("strings @../.ssh/id_rsa", "deny", "deny"),
     ("strings @link", "deny", "deny"),
@@ -744,6 +748,8 @@ THIRD_PASS: list[tuple[str, str, str]] = [
 
 THIRD_PASS_BENIGN: list[tuple[str, str, str]] = [
     ("date -u -d @0 +%F", "allow", "allow"),
+    ("jq -r .name README.md", "allow", "allow"),
+    ("jq -n --arg f x '$f'", "allow", "allow"),
     ("date -f -", "allow", "allow"),
     ('x=1; cd "$x"; date +%s', "allow", "allow"),
     ("sort --check README.md", "allow", "allow"),

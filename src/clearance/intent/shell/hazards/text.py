@@ -309,7 +309,7 @@ def _jq(finding: Finding, words: Sequence[Word], values: Values) -> None:
     """jq(1) MODULES: ``import "p" as $x;`` reads ``p.json`` and ``include "p";`` ``p.jq``,
     from the working directory or a ``-L`` directory, ``..`` and absolute paths allowed
     (``import "../.docker/config" as $c; $c`` prints ``~/.docker/config.json``): a file no
-    operand names. A computed program may hold one too."""
+    operand names. A computed program may hold one too, and so may a program file (``-f``)."""
     i = 1
     count = len(values)
     while i < count:
@@ -326,18 +326,26 @@ def _jq(finding: Finding, words: Sequence[Word], values: Values) -> None:
             continue
         if value.partition("=")[0] in _JQ_ONE:
             i += "=" not in value
-            if value in ("-f", "--from-file"):
-                return  # the program is a file: a script written earlier (a residual)
+            if value.partition("=")[0] in ("-f", "--from-file"):
+                finding.read(_JQ_FILE, None)
+                return
             continue
         if value.startswith("-") and len(value) > 1:
             if value[1] != "-" and value[-1:] in "Lf":
                 i += 1
                 if value[-1] == "f":
+                    finding.read(_JQ_FILE, None)
                     return
             continue
         if _jq_imports(value):
             finding.read("a jq module import or include", None)
         return
+
+
+# A program read from a file may import a module as a literal one may (`jq -f prog.jq`, with
+# `import "../.docker/config" as $c` in it), and clearance does not read the file: as sed's
+# and awk's -f, it floors.
+_JQ_FILE = "-f (a jq program from a file, whose module imports read files)"
 
 
 def _jq_imports(program: str) -> bool:
