@@ -734,6 +734,10 @@ THIRD_PASS: list[tuple[str, str, str]] = [
     ("echo y | sed -n --line-length 5 '1e rm -rf x'", "stop", "deny"),
     ("echo y | sed -n --e='1e id'", "ask", "ask"),
     ("echo y | sed -n --ex '1e rm -rf x'", "stop", "deny"),
+    # GNU sed ends a label at a blank: the command after it runs
+    ("echo 'rm -rf x' | sed -n ':x e'", "ask", "ask"),
+    ("sed -n 'bx ; :x w .git/hooks/pre-commit' README.md", "stop", "stop"),
+    ("sed -n ':x r sd/id_rsa' README.md", "deny", "deny"),
     # an abbreviated pattern option: the word after it is a file, not the pattern
     ("grep --reg=. .env", "stop", "deny"),
     ("sed -n --e=p .env", "stop", "deny"),
@@ -749,6 +753,8 @@ THIRD_PASS: list[tuple[str, str, str]] = [
 THIRD_PASS_BENIGN: list[tuple[str, str, str]] = [
     ("date -u -d @0 +%F", "allow", "allow"),
     ("jq -r .name README.md", "allow", "allow"),
+    ("sed -n ':a;N;$!ba;p' README.md", "allow", "allow"),
+    ("sed -n ': loop\np' README.md", "allow", "allow"),
     ("jq -n --arg f x '$f'", "allow", "allow"),
     ("date -f -", "allow", "allow"),
     ('x=1; cd "$x"; date +%s', "allow", "allow"),
