@@ -705,6 +705,13 @@ THIRD_PASS: list[tuple[str, str, str]] = [
     ("jq -n 'include \"../x\"; f'", "ask", "ask"),
     ('jq -n "$prog"', "ask", "ask"),
     ("jq --rawfile k .env -n '$k'", "stop", "deny"),
+    # clearance's hook token is in the environment of the commands a host runs (settings' env)
+    ("echo $CLEARANCE_HOOK_TOKEN", "ask", "ask"),
+    ('printf %s "${CLEARANCE_HOOK_TOKEN:0:4}"', "ask", "ask"),
+    ("echo $CLEARANCE_HOOK_\\\nTOKEN", "ask", "ask"),
+    ("bash -c 'echo $CLEARANCE_HOOK_TOKEN'", "ask", "ask"),
+    ("jq -n env", "ask", "ask"),
+    ("jq -n '$ENV | keys'", "ask", "ask"),
     # a program file may import a module too: `import "../.docker/config" as $c` in prog.jq
     ("jq -n -f prog.jq", "ask", "ask"),
     ("jq -nf prog.jq", "ask", "ask"),
@@ -753,6 +760,8 @@ THIRD_PASS: list[tuple[str, str, str]] = [
 THIRD_PASS_BENIGN: list[tuple[str, str, str]] = [
     ("date -u -d @0 +%F", "allow", "allow"),
     ("jq -r .name README.md", "allow", "allow"),
+    ("jq -r .env.PORT README.md", "allow", "allow"),
+    ("echo ${!CLEARANCE*}", "allow", "allow"),
     ("sed -n ':a;N;$!ba;p' README.md", "allow", "allow"),
     ("sed -n ': loop\np' README.md", "allow", "allow"),
     ("jq -n --arg f x '$f'", "allow", "allow"),

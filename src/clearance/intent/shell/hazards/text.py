@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from clearance.intent.sentinel import PROTECTED
 from clearance.intent.shell import sed
 from clearance.intent.shell.delimited import UNPLACED
 from clearance.intent.shell.hazards.finding import Finding, option_values
 from clearance.intent.shell.layer import basename
+from clearance.policy.protected import HOOK_TOKEN_VARIABLE
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -339,6 +341,8 @@ def _jq(finding: Finding, words: Sequence[Word], values: Values) -> None:
             continue
         if _jq_imports(value):
             finding.read("a jq module import or include", None)
+        if (_jq_word(value, "env") or _jq_word(value, "$ENV")) and finding.floor is None:
+            finding.floor = (PROTECTED, _JQ_ENV)
         return
 
 
@@ -346,6 +350,23 @@ def _jq(finding: Finding, words: Sequence[Word], values: Values) -> None:
 # `import "../.docker/config" as $c` in it), and clearance does not read the file: as sed's
 # and awk's -f, it floors.
 _JQ_FILE = "-f (a jq program from a file, whose module imports read files)"
+
+
+# jq's `env` and `$ENV` print the environment, which may hold clearance's hook token.
+_JQ_ENV = f"reads the environment (jq's env, $ENV), which holds {HOOK_TOKEN_VARIABLE}"
+
+
+def _jq_word(program: str, word: str) -> bool:
+    """Whether ``program`` holds ``word`` as a name of its own (not ``.env`` nor ``envx``)."""
+    start = program.find(word)
+    while start >= 0:
+        end = start + len(word)
+        before = program[start - 1] if start else " "
+        after = program[end] if end < len(program) else " "
+        if before not in _JQ_NAME and after not in _JQ_NAME:
+            return True
+        start = program.find(word, end)
+    return False
 
 
 def _jq_imports(program: str) -> bool:
