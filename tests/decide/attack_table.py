@@ -715,7 +715,12 @@ THIRD_PASS: list[tuple[str, str, str]] = [
     # a program file may import a module too: `import "../.docker/config" as $c` in prog.jq
     ("jq -n -f prog.jq", "ask", "ask"),
     ("jq -nf prog.jq", "ask", "ask"),
-    ("jq --from-file=prog.jq -n", "ask", "ask"),
+    ("jq prog.jq -rf README.md", "ask", "ask"),  # -f is a flag: the first operand is the file
+    ("jq -f -r prog.jq", "ask", "ask"),
+    ("jq -nf env.jq", "ask", "ask"),
+    ('jq -f "$p" README.md', "ask", "ask"),
+    ("echo 'import \"x\" as $c; $c' > new.jq; jq -nf new.jq", "ask", "ask"),
+    ('x=src; cd "$x"; jq -f ../ok.jq', "ask", "ask"),
     # binutils read the words of an @file as more arguments: an error prints each of them
     ("strings @../.ssh/id_rsa", "deny", "deny"),
     ("strings @link", "deny", "deny"),
@@ -760,6 +765,8 @@ THIRD_PASS: list[tuple[str, str, str]] = [
 THIRD_PASS_BENIGN: list[tuple[str, str, str]] = [
     ("date -u -d @0 +%F", "allow", "allow"),
     ("jq -r .name README.md", "allow", "allow"),
+    ("jq -rf ok.jq README.md", "allow", "allow"),
+    ("jq ok.jq -f README.md", "allow", "allow"),
     ("jq -r .env.PORT README.md", "allow", "allow"),
     ("echo ${!CLEARANCE*}", "allow", "allow"),
     ("sed -n ':a;N;$!ba;p' README.md", "allow", "allow"),

@@ -333,17 +333,50 @@ def _value(word: Word, expand: Callable[[Word], str | None]) -> str | None:
     return value
 
 
+# jq(1) options that take one value, and two (a name and a value or file); `-f` is a flag.
+JQ_ONE = frozenset({"-L", "--library-path", "--indent"})
+JQ_TWO = frozenset({"--arg", "--argjson", "--slurpfile", "--rawfile"})
+
+
+def jq_program_file(words: Sequence[Word]) -> Word | None:
+    """The file jq reads its program from: with ``-f``/``--from-file`` (a flag, in any short
+    cluster), its first operand (``jq -f prog.jq data.json``, ``jq prog.jq -rf data.json``)."""
+    first: Word | None = None
+    from_file = False
+    i, count, options = 1, len(words), True
+    while i < count:
+        word = words[i]
+        value = word.value
+        i += 1
+        if options and value is not None and value[:1] == "-" and len(value) > 1:
+            if value == "--":
+                options = False
+            elif value in JQ_TWO:
+                i += 2
+            elif value in JQ_ONE or (value[:2] == "-L" and len(value) == 2):
+                i += 1
+            elif value == "--from-file" or (value[1] != "-" and value[1] != "L" and "f" in value):
+                from_file = True
+            continue
+        if first is None:
+            first = word
+    return first if from_file else None
+
+
 def script(words: Sequence[Word]) -> list[Word | str]:
     """The files a command runs as code: ``. f``/``source f``, a shell's script operand
-    (``bash f``), the command word itself when it is a path (``./f``), and the makefile
-    ``make`` reads (``-f f``, else ``Makefile``, ``makefile``, ``GNUmakefile``); a ``str``
-    is a name in the current directory."""
+    (``bash f``), the command word itself when it is a path (``./f``), the makefile
+    ``make`` reads (``-f f``, else ``Makefile``, ``makefile``, ``GNUmakefile``) and the
+    program file of ``jq -f``; a ``str`` is a name in the current directory."""
     head = words[0]
     name = head.value
     if name is None:
         return []
     if "/" in name:
         return [head]
+    if name == "jq":
+        program = jq_program_file(words)
+        return [program] if program is not None else []
     if name in _SOURCES:
         return [words[1]] if len(words) > 1 else []
     if name in _MAKES:
