@@ -908,6 +908,9 @@ SECOND_PASS_BENIGN: list[tuple[str, str, str]] = [
 
 # Recursive reads: a directory read recursively reaches every file beneath it.
 RECURSIVE_READS: list[tuple[str, str, str]] = [
+    # git diff --no-index of two directories prints every file of both
+    ("git diff --no-index src .", "stop", "deny"),
+    ("git diff --no-index --stat -- src .", "stop", "deny"),
     ("grep -r . ..", "deny", "deny"),
     ("grep -r pass ~", "deny", "deny"),
     ("grep -R pass $HOME/", "deny", "deny"),
@@ -937,6 +940,8 @@ RECURSIVE_READS: list[tuple[str, str, str]] = [
 ]
 
 RECURSIVE_READS_BENIGN: list[tuple[str, str, str]] = [
+    ("git diff --no-index src/a.py README.md", "allow", "allow"),
+    ("git diff HEAD -- src", "allow", "allow"),
     ("grep -r TODO src", "allow", "allow"),
     ("rg foo src", "allow", "allow"),
     ("grep pass README.md", "allow", "allow"),
