@@ -342,24 +342,22 @@ def jq_program_file(words: Sequence[Word]) -> Word | None:
     """The file jq reads its program from: with ``-f``/``--from-file`` (a flag, in any short
     cluster), its first operand (``jq -f prog.jq data.json``, ``jq prog.jq -rf data.json``)."""
     first: Word | None = None
-    from_file = False
-    i, count, options = 1, len(words), True
-    while i < count:
-        word = words[i]
+    from_file, options = False, True
+    rest = iter(words[1:])
+    for word in rest:
         value = word.value
-        i += 1
-        if options and value is not None and value[:1] == "-" and len(value) > 1:
-            if value == "--":
-                options = False
-            elif value in JQ_TWO:
-                i += 2
-            elif value in JQ_ONE or (value[:2] == "-L" and len(value) == 2):
-                i += 1
-            elif value == "--from-file" or (value[1] != "-" and value[1] != "L" and "f" in value):
-                from_file = True
-            continue
-        if first is None:
-            first = word
+        if not options or value is None or value[:1] != "-" or len(value) < 2:
+            if first is None:
+                first = word
+        elif value == "--":
+            options = False
+        elif value in JQ_TWO:
+            next(rest, None)
+            next(rest, None)
+        elif value in JQ_ONE or value == "-L":
+            next(rest, None)
+        elif value == "--from-file" or (value[1] not in "-L" and "f" in value):
+            from_file = True
     return first if from_file else None
 
 
