@@ -848,6 +848,8 @@ SECOND_PASS: list[tuple[str, str, str]] = [
         "ask",
     ),
     ("GIT_CONFIG_GLOBAL=x git log", "ask", "ask"),
+    # git prints the first line of blame.ignoreRevsFile that is not a commit in its error
+    ("git -c blame.ignoreRevsFile=.env blame README.md", "ask", "ask"),
     ("git -P push", "ask", "deny"),
     ("git --no-optional-locks push", "ask", "deny"),
     ("git --literal-pathspecs push", "ask", "deny"),

@@ -25,6 +25,7 @@ ENTRIES: list[tuple[str, str, str, str | None]] = [
     ("git -c credential.helper", "git push", "git -c credential.helper='!./h' push", "./h"),
     ("git -c sequence.editor", "git rebase -i HEAD~2", "git -c sequence.editor=./e rebase -i HEAD~2", "./e"),
     ("git -c unknown key", "git -c user.email=a@b log", "git -c foo.bar=1 log", None),
+    ("git -c blame.ignoreRevsFile", "git -c blame.date=short blame f", "git -c blame.ignoreRevsFile=.env blame f", None),
     ("git -c help.autocorrect", "git -c color.ui=never log", "git -c help.autocorrect=1 pussh", None),
     ("git --config-env", "git log", "git --config-env=core.pager=P log", None),
     ("git --exec-path", "git --exec-path", "git --exec-path=/tmp status", None),
