@@ -721,6 +721,7 @@ THIRD_PASS: list[tuple[str, str, str]] = [
     ('jq -f "$p" README.md', "ask", "ask"),
     ("echo 'import \"x\" as $c; $c' > new.jq; jq -nf new.jq", "ask", "ask"),
     ('x=src; cd "$x"; jq -f ../ok.jq', "ask", "ask"),
+    ("jq -nf /dev/stdin <<'EOF'\nimport \"../.docker/config\" as $c; $c\nEOF", "ask", "ask"),
     # binutils read the words of an @file as more arguments: an error prints each of them
     ("strings @../.ssh/id_rsa", "deny", "deny"),
     ("strings @link", "deny", "deny"),

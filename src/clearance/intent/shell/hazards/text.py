@@ -362,18 +362,36 @@ def jq_file_floor(files: Sequence[str], base: str | None) -> Floor | None:
         path = value if value[:1] == "/" else None if base is None else base + "/" + value
         if path is None:
             return (CODE_RUNNING, f"reads its jq program from {value!r}, in a directory not known")
-        try:
-            with open(path, "rb") as handle:
-                data = handle.read(_JQ_FILE_BYTES + 1)
-        except OSError:
-            continue
-        if len(data) > _JQ_FILE_BYTES:
-            return (CODE_RUNNING, f"reads its jq program from {value!r}, too large to read")
+        data = _regular_file_head(path, _JQ_FILE_BYTES + 1)
+        if data is None:
+            continue  # none there: jq fails
+        if not isinstance(data, bytes) or len(data) > _JQ_FILE_BYTES:
+            why = f"reads its jq program from {value!r}, which is not a file clearance can read"
+            return (CODE_RUNNING, why)
         probe = Finding()
         _jq_program(probe, data.decode("utf-8", "replace"))
         if probe.floor is not None:
             return probe.floor
     return None
+
+
+def _regular_file_head(path: str, size: int) -> bytes | bool | None:
+    """The first ``size`` bytes of the regular file ``path``; ``None`` when there is nothing to
+    open, ``False`` when it is no regular file (``/dev/stdin``, a FIFO: never waited on)."""
+    import os
+
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    except OSError:
+        return None
+    try:
+        if os.fstat(fd).st_mode & 0o170000 != 0o100000:
+            return False
+        return os.read(fd, size)
+    except OSError:
+        return False
+    finally:
+        os.close(fd)
 
 
 # jq's `env` and `$ENV` print the environment, which may hold clearance's hook token.
