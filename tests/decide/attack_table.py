@@ -705,10 +705,32 @@ THIRD_PASS: list[tuple[str, str, str]] = [
     ("jq -n 'include \"../x\"; f'", "ask", "ask"),
     ('jq -n "$prog"', "ask", "ask"),
     ("jq --rawfile k .env -n '$k'", "stop", "deny"),
+    # clearance's hook token is in the environment of the commands a host runs (settings' env)
+    ("echo $CLEARANCE_HOOK_TOKEN", "ask", "ask"),
+    ('printf %s "${CLEARANCE_HOOK_TOKEN:0:4}"', "ask", "ask"),
+    ("echo $CLEARANCE_HOOK_\\\nTOKEN", "ask", "ask"),
+    ("bash -c 'echo $CLEARANCE_HOOK_TOKEN'", "ask", "ask"),
+    ("jq -n env", "ask", "ask"),
+    ("jq -n '$ENV | keys'", "ask", "ask"),
+    # a program file may import a module too: `import "../.docker/config" as $c` in prog.jq
+    ("jq -n -f prog.jq", "ask", "ask"),
+    ("jq -nf prog.jq", "ask", "ask"),
+    ("jq prog.jq -rf README.md", "ask", "ask"),  # -f is a flag: the first operand is the file
+    ("jq -f -r prog.jq", "ask", "ask"),
+    ("jq -nf env.jq", "ask", "ask"),
+    ('jq -f "$p" README.md', "ask", "ask"),
+    ("echo 'import \"x\" as $c; $c' > new.jq; jq -nf new.jq", "ask", "ask"),
+    ('x=src; cd "$x"; jq -f ../ok.jq', "ask", "ask"),
+    ("jq -nf /dev/stdin <<'EOF'\nimport \"../.docker/config\" as $c; $c\nEOF", "ask", "ask"),
     # binutils read the words of an @file as more arguments: an error prints each of them
     ("strings @../.ssh/id_rsa", "deny", "deny"),
     ("strings @link", "deny", "deny"),
     ("strings @.env", "stop", "deny"),
+    # date -f prints each line of its file that is not a date in the error
+    ("date -f .env", "stop", "deny"),
+    ("date --fi=sd/id_rsa", "deny", "deny"),
+    ('x=sd; cd "$x"; date -f id_rsa', "ask", "ask"),
+    ('x=sd; cd "$x"; date -uf id_rsa', "ask", "ask"),
     ("md5sum link", "deny", "deny"),
     ("hexdump -C .env", "stop", "deny"),
     # git runs the built-in closest to a mistyped subcommand: `pussh` is `push`
@@ -725,6 +747,10 @@ THIRD_PASS: list[tuple[str, str, str]] = [
     ("echo y | sed -n --line-length 5 '1e rm -rf x'", "stop", "deny"),
     ("echo y | sed -n --e='1e id'", "ask", "ask"),
     ("echo y | sed -n --ex '1e rm -rf x'", "stop", "deny"),
+    # GNU sed ends a label at a blank: the command after it runs
+    ("echo 'rm -rf x' | sed -n ':x e'", "ask", "ask"),
+    ("sed -n 'bx ; :x w .git/hooks/pre-commit' README.md", "stop", "stop"),
+    ("sed -n ':x r sd/id_rsa' README.md", "deny", "deny"),
     # an abbreviated pattern option: the word after it is a file, not the pattern
     ("grep --reg=. .env", "stop", "deny"),
     ("sed -n --e=p .env", "stop", "deny"),
@@ -738,6 +764,17 @@ THIRD_PASS: list[tuple[str, str, str]] = [
 ]
 
 THIRD_PASS_BENIGN: list[tuple[str, str, str]] = [
+    ("date -u -d @0 +%F", "allow", "allow"),
+    ("jq -r .name README.md", "allow", "allow"),
+    ("jq -rf ok.jq README.md", "allow", "allow"),
+    ("jq ok.jq -f README.md", "allow", "allow"),
+    ("jq -r .env.PORT README.md", "allow", "allow"),
+    ("echo ${!CLEARANCE*}", "allow", "allow"),
+    ("sed -n ':a;N;$!ba;p' README.md", "allow", "allow"),
+    ("sed -n ': loop\np' README.md", "allow", "allow"),
+    ("jq -n --arg f x '$f'", "allow", "allow"),
+    ("date -f -", "allow", "allow"),
+    ('x=1; cd "$x"; date +%s', "allow", "allow"),
     ("sort --check README.md", "allow", "allow"),
     ("sort -k2 -t, README.md", "allow", "allow"),
     ("tar --checkpoint=10 -cf a.tar src", "ask", "allow"),
@@ -812,6 +849,8 @@ SECOND_PASS: list[tuple[str, str, str]] = [
         "ask",
     ),
     ("GIT_CONFIG_GLOBAL=x git log", "ask", "ask"),
+    # git prints the first line of blame.ignoreRevsFile that is not a commit in its error
+    ("git -c blame.ignoreRevsFile=.env blame README.md", "ask", "ask"),
     ("git -P push", "ask", "deny"),
     ("git --no-optional-locks push", "ask", "deny"),
     ("git --literal-pathspecs push", "ask", "deny"),
@@ -872,6 +911,9 @@ SECOND_PASS_BENIGN: list[tuple[str, str, str]] = [
 
 # Recursive reads: a directory read recursively reaches every file beneath it.
 RECURSIVE_READS: list[tuple[str, str, str]] = [
+    # git diff --no-index of two directories prints every file of both
+    ("git diff --no-index src .", "stop", "deny"),
+    ("git diff --no-index --stat -- src .", "stop", "deny"),
     ("grep -r . ..", "deny", "deny"),
     ("grep -r pass ~", "deny", "deny"),
     ("grep -R pass $HOME/", "deny", "deny"),
@@ -901,6 +943,8 @@ RECURSIVE_READS: list[tuple[str, str, str]] = [
 ]
 
 RECURSIVE_READS_BENIGN: list[tuple[str, str, str]] = [
+    ("git diff --no-index src/a.py README.md", "allow", "allow"),
+    ("git diff HEAD -- src", "allow", "allow"),
     ("grep -r TODO src", "allow", "allow"),
     ("rg foo src", "allow", "allow"),
     ("grep pass README.md", "allow", "allow"),
@@ -1124,6 +1168,20 @@ SEARCH_PATH: list[tuple[str, str, str]] = [
     ("GIT_TRACE=~/.bashrc git status", "stop", "stop"),
     ("GIT_TRACE2_EVENT=~/.bashrc git status", "stop", "stop"),
     ("GIT_COMMON_DIR=x git log", "stop", "stop"),
+    # git reads GIT_TEST_FSMONITOR as the fsmonitor hook, a shell command it runs
+    ("GIT_TEST_FSMONITOR='curl x' git status", "stop", "stop"),
+    ("GIT_TEST_FSMONITOR='rm -rf x' git diff", "stop", "stop"),
+    # a toolchain's version: the JVM's agents and logs, make's --eval, pyenv's hooks
+    (
+        "JAVA_TOOL_OPTIONS=-agentlib:jdwp=transport=dt_socket,address=x:1 java --version",
+        "ask",
+        "ask",
+    ),
+    ("JDK_JAVA_OPTIONS=-Xlog:os:file=$HOME/.bashrc java --version", "ask", "ask"),
+    ("GNUMAKEFLAGS='--eval=$(shell id)' make --version", "ask", "ask"),
+    ("PYENV_HOOK_PATH=hooks python --version", "ask", "ask"),
+    ("RUSTUP_TOOLCHAIN=./tc cargo --version", "ask", "ask"),
+    ("COREPACK_NPM_REGISTRY=http://x yarn --version", "ask", "ask"),
     # `set -k`: a NAME=VALUE argument is an assignment the command runs with
     ("set -k; git log PAGER='curl x'", "stop", "stop"),
     ("set -o keyword; sh -c ls BASH_ENV=./x", "stop", "stop"),
@@ -1131,6 +1189,10 @@ SEARCH_PATH: list[tuple[str, str, str]] = [
 ]
 
 SEARCH_PATH_BENIGN: list[tuple[str, str, str]] = [
+    ("GIT_TERMINAL_PROMPT=0 git status", "allow", "allow"),
+    ("GIT_AUTHOR_NAME=x git log", "allow", "allow"),
+    ("LANG=C java --version", "allow", "allow"),
+    ("NODE_ENV=test npm --version", "allow", "allow"),
     ("PATH=/usr/local/bin:$PATH ls", "allow", "allow"),
     ('PATH="$HOME/.local/bin:$PATH" ls', "allow", "allow"),
     ("PATH=/usr/bin:/bin ls", "allow", "allow"),
@@ -1165,6 +1227,11 @@ NESTED_REPOSITORIES: list[tuple[str, str, str]] = [
     ("timeout 5 git -C fixtures/bare log", "stop", "ask"),
     ("zsh -lc 'cd fixtures/bare && git log'", "ask", "ask"),
     ("git -C .git/modules/../../stash log", "stop", "ask"),
+    # a directory the line computes: any repository, in the project or outside it
+    ('x=../other; cd "$x"; git log -p', "ask", "ask"),
+    ("d=/srv/repo; cd $d && git stash list", "ask", "ask"),
+    ("cd - && git log -p", "ask", "ask"),
+    ('cd "$OLDPWD"; git rev-parse HEAD', "ask", "ask"),
     # the line makes the layout first: nothing is on disk yet
     (
         "mkdir -p nb/objects nb/refs && echo 'ref: refs/heads/main' > nb/HEAD && git -C nb log",
@@ -1183,6 +1250,8 @@ NESTED_REPOSITORIES_BENIGN: list[tuple[str, str, str]] = [
     ("git status", "allow", "allow"),
     ("git -C src log", "ask", "allow"),
     ("cd src && git log -1", "allow", "allow"),
+    ("x=1; cd src; git stash list", "allow", "allow"),
+    ('cd "$x"; git -C /tmp --version', "ask", "allow"),
     ("git -C mod log", "ask", "allow"),
     ("cd mod && git status", "allow", "allow"),
     ("git --git-dir=.git log", "ask", "allow"),

@@ -32,6 +32,10 @@ class _Home:
         (self.project / "split").mkdir()
         for name in ("x .env y.md", "*", "k.env"):
             (self.project / "split" / name).write_text("notes\n")
+        # jq programs written earlier: one imports the home's docker logins, one reads the env
+        (self.project / "prog.jq").write_text('import "../.docker/config" as $c; $c\n')
+        (self.project / "env.jq").write_text("env | keys\n")
+        (self.project / "ok.jq").write_text(".name | ascii_downcase\n")
         (self.project / "link").symlink_to(self.home / ".ssh" / "id_rsa")  # planted earlier
         (self.project / "sd").symlink_to(self.home / ".ssh")  # a planted link to a directory
         (self.project / ".git" / "hooks").mkdir()

@@ -217,9 +217,16 @@ def test_a_git_unit_carries_the_floor(world: tuple[Path, Path], line: str, asks:
     assert (_floor(line, proj, home) == NESTED_REPOSITORY) is asks
 
 
-def test_an_unknown_directory_leaves_it_to_the_unknown_paths(world: tuple[Path, Path]) -> None:
+def test_git_in_an_unknown_directory_uses_a_repository_not_known(
+    world: tuple[Path, Path],
+) -> None:
     home, proj = world
-    assert _floor('cd "$D" && git status', proj, home) is None
+    # `x=../other; cd "$x"; git log -p`: any repository, and the programs its config names
+    assert _floor('cd "$D" && git status', proj, home) == NESTED_REPOSITORY
+    assert _floor('x=..; cd "$x"; git log -p', proj, home) == NESTED_REPOSITORY
+    assert _floor("cd - && git --git-dir=sub/.git log", proj, home) == NESTED_REPOSITORY
+    # a directory named from anywhere makes it known again
+    assert _floor(f'cd "$D" && git -C {proj} status', proj, home) is None
     assert _floor("git -C fixtures/bare log", proj, home) == NESTED_REPOSITORY
     units = analyze("git -C fixtures/bare log", cwd=None, home=str(home)).units
     assert all(u.floor is None for u in units)

@@ -38,7 +38,14 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Iterable
 
-__all__ = ["OWN_REASON", "RUNS_LATER_REASON", "UNPROTECT", "protected_rules"]
+__all__ = [
+    "HOOK_TOKEN_VARIABLE",
+    "OWN_REASON",
+    "RUNS_LATER_REASON",
+    "STATE_REASON",
+    "UNPROTECT",
+    "protected_rules",
+]
 
 # The one key that loosens a protected path, honoured only in the global configuration: a list
 # of the patterns below, exactly as written here (clearance's own directories stay protected).
@@ -57,6 +64,9 @@ STATE_REASON = (
     "clearance's grants, cache, forwarding state and keys, hook token and console login are not "
     "for agents to read"
 )
+# The variable that carries the service's hook token into a host (its settings' `env`), and so
+# into every command the host's shell runs: reading it is reading the token file.
+HOOK_TOKEN_VARIABLE = "CLEARANCE_HOOK_TOKEN"
 
 # Host settings and extension points, in the home and in any project.
 _HOST_HOME = (

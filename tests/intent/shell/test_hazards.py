@@ -25,6 +25,7 @@ ENTRIES: list[tuple[str, str, str, str | None]] = [
     ("git -c credential.helper", "git push", "git -c credential.helper='!./h' push", "./h"),
     ("git -c sequence.editor", "git rebase -i HEAD~2", "git -c sequence.editor=./e rebase -i HEAD~2", "./e"),
     ("git -c unknown key", "git -c user.email=a@b log", "git -c foo.bar=1 log", None),
+    ("git -c blame.ignoreRevsFile", "git -c blame.date=short blame f", "git -c blame.ignoreRevsFile=.env blame f", None),
     ("git -c help.autocorrect", "git -c color.ui=never log", "git -c help.autocorrect=1 pussh", None),
     ("git --config-env", "git log", "git --config-env=core.pager=P log", None),
     ("git --exec-path", "git --exec-path", "git --exec-path=/tmp status", None),
@@ -121,6 +122,20 @@ VARIABLE_LINES: list[tuple[str, str, str | None]] = [
     ("GREP_OPTIONS=-r grep x .", "grep x .", None),
     ("OPENSSL_CONF=./c sha256sum f", "sha256sum f", None),
     ("GCONV_PATH=. git log", "git log", None),
+    # git reads GIT_TEST_FSMONITOR as the fsmonitor hook, a shell command
+    ("GIT_TEST_FSMONITOR='touch x' git status", "git status", None),
+    ("GIT_NAMESPACE=x git log", "git log", None),
+    # the toolchains whose version the built-in policy lets print
+    ("JAVA_TOOL_OPTIONS=-agentlib:jdwp=transport=dt_socket java --version", "java --version", None),
+    ("JDK_JAVA_OPTIONS=-Xlog:os:file=/tmp/x java --version", "java --version", None),
+    ("_JAVA_OPTIONS=-javaagent:a.jar java --version", "java --version", None),
+    ("GNUMAKEFLAGS='--eval=$(shell id)' make --version", "make --version", None),
+    ("PYENV_HOOK_PATH=hooks python --version", "python --version", None),
+    ("RUSTUP_TOOLCHAIN=./tc cargo --version", "cargo --version", None),
+    ("NODE_V8_COVERAGE=/tmp/x npm --version", "npm --version", None),
+    ("COREPACK_NPM_REGISTRY=http://x yarn --version", "yarn --version", None),
+    ("Npm_Config_Script_Shell=./x npm test", "npm test", None),
+    ("GOFLAGS=-toolexec=./x go build", "go build", None),
 ]
 
 EARLIER: list[str] = [

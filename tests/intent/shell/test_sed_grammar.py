@@ -38,6 +38,13 @@ def test_a_script_the_claim_reads_is_one_the_knowledge_base_finds_nothing_in(scr
         ("/x/{s/a/b/w out\nd}", [("s", "w", "out"), ("d", "", "")]),
         ("\\%x%e id", [("e", "", "id")]),
         ("y/ab/cd/;q 5", [("y", "", ""), ("q", "", "")]),
+        # GNU sed ends a label at a blank: `:x e` is a label, then `e` (it runs the line)
+        (":x e", [(":", "", ""), ("e", "", "")]),
+        ("bx ; :x\tw out", [("b", "", ""), (":", "", ""), ("w", "", "out")]),
+        ("t end r f", [("t", "", ""), ("r", "", "f")]),
+        (":a;N;$!ba;p", [(":", "", ""), ("N", "", ""), ("b", "", ""), ("p", "", "")]),
+        ("/x/{p;q}", [("p", "", ""), ("q", "", "")]),
+        ("p;# e x", [("p", "", ""), ("#", "", "")]),
     ],
 )
 def test_a_script_is_split_into_its_commands(

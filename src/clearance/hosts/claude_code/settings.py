@@ -23,6 +23,7 @@ import os
 from clearance._json import dumps
 from clearance.hosts import hook_files
 from clearance.hosts.hook_files import HookFileError
+from clearance.policy.protected import HOOK_TOKEN_VARIABLE
 from clearance.policy.state import home_dir
 
 TYPE_CHECKING = False
@@ -142,7 +143,7 @@ def read_settings(path: str) -> tuple[dict[str, Any], bytes | None]:
 # (``onFailure``, which Claude Code honours since the version below; without it a refused
 # connection, a 5xx or a timeout would let the call run).
 HTTP_PATH = "/hooks/claude-code"
-TOKEN_VAR = "CLEARANCE_HOOK_TOKEN"
+TOKEN_VAR = HOOK_TOKEN_VARIABLE
 ONFAILURE_SINCE = (2, 1, 332)
 
 

@@ -12,7 +12,7 @@ import os
 
 from clearance._frozen import Frozen
 from clearance.intent.path import lexists
-from clearance.intent.sentinel import REPLAYED, UNMODELLED
+from clearance.intent.sentinel import PROTECTED, REPLAYED, UNMODELLED
 from clearance.intent.shell.assembly import MAX_LAYERS, Assembly, normalise_cwd
 from clearance.intent.shell.continuation import joined, touches_expansion
 from clearance.intent.shell.line import Line
@@ -21,6 +21,7 @@ from clearance.intent.shell.source import Source
 from clearance.intent.shell.statement import Scope
 from clearance.intent.shell.token import merge
 from clearance.intent.shell.unit import Unit
+from clearance.policy.protected import HOOK_TOKEN_VARIABLE, STATE_REASON
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -60,6 +61,16 @@ _HISTORY = (
     "runs in a line that turns on history expansion (set -H), which replays and rewrites "
     "earlier commands where a later line holds ! or ^",
 )
+
+
+# Clearance's hook token is in the environment of every command a host whose settings' `env`
+# holds it runs: a line that names the variable (`echo $CLEARANCE_HOOK_TOKEN`, `[[ $… == a* ]]`, a
+# continuation inside the name) reads it. Textual and over-approximate, like `reassigns`.
+_TOKEN = (PROTECTED, f"names {HOOK_TOKEN_VARIABLE}: {STATE_REASON}")
+
+
+def _names_token(command: str) -> bool:
+    return HOOK_TOKEN_VARIABLE in command.replace("\\\n", "")  # a continuation joins words
 
 
 def _histexpand(command: str) -> bool:
@@ -214,6 +225,8 @@ def _analyze(command: str, cwd: str | None, home: str, exists: Callable[[str], b
         units = tuple(u if u.floor else u.replace(floor=_GLOB_OPTIONS) for u in units)
     if "set" in command and not _HISTORY_MARKS.isdisjoint(command) and _histexpand(command):
         units = tuple(u if u.floor else u.replace(floor=_HISTORY) for u in units)
+    if _names_token(command):
+        units = tuple(u if u.floor else u.replace(floor=_TOKEN) for u in units)
     unparseable = not units and not comments_only
     return Analysis(command, units, merge(asm.tokens), unparseable, home_reassigned)
 

@@ -312,6 +312,10 @@ class Assembly:
                 canonical = finding.folded
             if floor is None:
                 floor = finding.floor
+            if floor is None and finding.program_files:
+                from clearance.intent.shell.hazards.text import jq_file_floor
+
+                floor = jq_file_floor(finding.program_files, base)
             if floor is None and finding.discovers and self.repository is not None:
                 floor = self.repository(finding, base, self.tokens)  # ADR 0040
         variable: tuple[Floor | None, str | None] = (None, None)

@@ -241,7 +241,7 @@ RECURSIVE = frozenset(
 )
 # git subcommands that read every file of the tree they are given (the working tree by default):
 # `git grep KEY` searches the tracked files (with --untracked, the others too), `git archive`
-# writes them all out.
+# writes them all out; `git diff --no-index A B` (below) prints every file of two directories.
 _GIT_RECURSIVE = frozenset({"grep", "archive"})
 _GIT_VALUED = frozenset({"-C", "-c", "--git-dir", "--work-tree", "--namespace", "--config-env"})
 # Recursive readers that search the working directory when given no directory.
@@ -294,7 +294,8 @@ def reads_recursively(words: Sequence[Word]) -> bool:
     if name in ("7z", "7za"):
         return bool(values) and values[0] in ("a", "u")
     if name == "git":
-        return _git_subcommand(values) in _GIT_RECURSIVE
+        sub = _git_subcommand(values)
+        return sub in _GIT_RECURSIVE or (sub == "diff" and "--no-index" in values)
     letters, longs, valued = _BY_OPTION[name]
     i = 0
     while i < len(values):

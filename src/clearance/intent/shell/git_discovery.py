@@ -8,8 +8,10 @@ ordinary file writes (a bare layout ``x/HEAD``, ``x/objects/``, ``x/refs/``, ``x
 nested ``.git`` directory, or a ``.git`` file naming a directory elsewhere) is as good as
 code: the unit carries :data:`~clearance.intent.sentinel.NESTED_REPOSITORY`. What is on disk
 is read by :func:`clearance.intent.repository.foreign_repository`; what the line itself writes
-first, by :func:`_writes_layout`. A directory that is not known (after a computed ``cd``) is
-left as the unknown paths already leave it.
+first, by :func:`_writes_layout`. A directory that is not known (after a computed ``cd``)
+holds a repository that is not known either: the unit carries the sentinel too (``x=../other;
+cd "$x"; git log -p`` would print another repository's history, or run its configuration's
+programs).
 """
 
 from __future__ import annotations
@@ -46,19 +48,24 @@ def repository_floor(
     (canonical) whose ``-C`` and ``--git-dir`` the knowledge base read into ``finding``;
     ``home``: the user's home, which ``~/`` names unless ``tilde`` is false (the line may
     reassign it); ``written``: what the line's earlier statements may write."""
-    if base is None:
-        return None
+    tilde_home = home if tilde else None
     start: str | None = base
     for value in finding.chdirs:
-        if value and start is not None:  # git ignores an empty -C
-            start = _joined(start, value, home if tilde else None)
-    if start is None:
-        return None
+        if value and (start is not None or _anchored(value)):  # git ignores an empty -C
+            start = _joined(start or "/", value, tilde_home)
     git_dir = finding.git_dir
     if git_dir is not None:
-        git_dir = _joined(start, git_dir, home if tilde else None) if git_dir else None
-        if git_dir is None:
+        if not git_dir:
             return None
+        known = start is not None or _anchored(git_dir)
+        git_dir = _joined(start or "/", git_dir, tilde_home) if known else None
+        if git_dir is None:
+            return (NESTED_REPOSITORY, _UNKNOWN)
+    elif start is None:
+        # `x=../other; cd "$x"; git log -p`: whatever repository git finds there, outside the
+        # project or in it, with the programs its configuration names.
+        return (NESTED_REPOSITORY, _UNKNOWN)
+    start = start or git_dir or "/"
     if written and _writes_layout(start, git_dir, root, written):
         why = (
             "runs git where the line itself may first make a git repository, whose "
@@ -74,6 +81,17 @@ def repository_floor(
         "project's own: its configuration can make git run programs"
     )
     return (NESTED_REPOSITORY, why)
+
+
+_UNKNOWN = (
+    "runs git in a directory clearance cannot know (after a computed cd): the repository it "
+    "uses there, and the programs its configuration names, are not known"
+)
+
+
+def _anchored(value: str) -> bool:
+    """Whether a directory value names the same place from anywhere (``/x``, ``~/x``)."""
+    return value[:1] == "/" or value == "~" or value[:2] == "~/"
 
 
 def _joined(base: str, value: str, home: str | None) -> str | None:

@@ -14,7 +14,7 @@ KNOWLEDGE = frozenset(
     | {"bsdtar", "zip", "rsync", "split", "man", "vim", "vi", "nvim", "view", "vimdiff", "rvim"}
     | {"ex", "ssh", "scp", "sftp", "make", "gmake", "find", "env", "setarch", "linux32"}
     | {"linux64", "i386", "x86_64", "newgrp", "curl", "dd", "sort", "ed", "less", "more"}
-    | {"setpriv", "dbus-run-session", "faketime", "run-parts", "jq"}
+    | {"setpriv", "dbus-run-session", "faketime", "run-parts", "jq", "date"}
     | {"strings", "objdump", "nm", "readelf", "size", "c++filt", "addr2line"}
     | {"bash", "sh", "dash", "zsh", "ksh", "rbash", "mksh", "ksh93", "yash", "posh"}
 )

@@ -26,7 +26,8 @@ __all__ = ["commands", "reads_only", "skip_regex"]
 _PASSED = frozenset(" \t\n;!,0123456789$~+{}")
 # Commands that take the rest of the line: a file, a command, or text.
 _LINE = frozenset("ewWrRaic")
-# Commands whose argument, if any, runs to the next `;` or line end (a label, a count).
+# Commands whose argument, if any, is a label (`b t T :`, up to a blank, `;` or the line's end),
+# a count (`l L q Q`) or a comment (`#`, the rest of the line).
 _LABELLED = frozenset("bt:T#lLqQ")
 _BARE = frozenset("pPnNdDgGhHxz=Fv")
 # What makes a script do more than read its input and print: run a command, write, read a
@@ -95,8 +96,18 @@ def commands(script: str, brackets: bool = False) -> tuple[list[Command], bool]:
             out.append((ch, "", text))
         elif ch in _LABELLED:
             out.append((ch, "", ""))
-            while i < count and script[i] not in ";\n":
-                i += 1
+            i += 1
+            if ch == "#":  # a comment: the rest of the line
+                while i < count and script[i] != "\n":
+                    i += 1
+            else:
+                # GNU sed ends a label at a blank as at `;` (`:x e` is a label, then `e`),
+                # and a count at its last digit; what follows is read as commands.
+                while i < count and script[i] in " \t":
+                    i += 1
+                stop = ";\n \t" if ch in ":btT" else ";\n \t}#"
+                while i < count and script[i] not in stop and (ch in ":btT" or script[i].isdigit()):
+                    i += 1
         elif ch in _BARE:
             out.append((ch, "", ""))
             i += 1

@@ -81,6 +81,7 @@ SOURCES: dict[str, str] = {
     "curl": "curl(1) -o, -d @file, -T, -K, file://; gtfobins: curl",
     "dd": "dd(1) if=, of=; gtfobins: dd",
     "sort": "sort(1) --compress-program",
+    "date": "date(1) -f/--file (a line that is not a date is printed in the error)",
     "ed": "ed(1) !command; gtfobins: ed",
     "less": "less(1) +cmd, --cmd, !command; gtfobins: less",
     "more": "more(1) +cmd; gtfobins: more",

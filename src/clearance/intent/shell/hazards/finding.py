@@ -34,6 +34,7 @@ class Finding:
         "listed",
         "paths",
         "payloads",
+        "program_files",
         "reads",
         "tree_reads",
         "writes",
@@ -48,6 +49,8 @@ class Finding:
         self.paths: list[str] = []
         # files read whose names come from a list the line does not show (`sort --files0-from`)
         self.listed: list[str] = []
+        # files a program reads its own program from, read where it runs (`jq -f prog.jq`)
+        self.program_files: list[str] = []
         self.folded: str | None = None
         # git: it finds a repository from its directory after `-C` (``chdirs``, in order) or
         # is given one (``git_dir``), whose configuration names programs it runs (ADR 0040).
@@ -84,6 +87,7 @@ class Finding:
             or self.tree_reads
             or self.paths
             or self.listed
+            or self.program_files
             or self.folded
             or self.discovers
         )

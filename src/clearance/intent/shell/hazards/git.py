@@ -109,7 +109,15 @@ _GIT_SAFE_PREFIXES = (
     "maintenance.auto",
     "fetch.prune",
     "versionsort.",
-    "blame.",
+    # blame's display settings; not blame.ignoreRevsFile, a file whose first line that is not
+    # a commit is printed in git's error (`-c blame.ignoreRevsFile=.env blame x`)
+    "blame.blankboundary",
+    "blame.coloring",
+    "blame.date",
+    "blame.showemail",
+    "blame.showroot",
+    "blame.markunblamablelines",
+    "blame.markignoredlines",
     "grep.linenumber",
 )  # not help.autocorrect: `-c help.autocorrect=immediate pussh` runs `git push`
 # git(1) built-in commands (git help -a): an alias can never shadow one of these.

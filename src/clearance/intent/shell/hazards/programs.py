@@ -340,6 +340,15 @@ def _sort(finding: Finding, words: Sequence[Word], values: Values) -> None:
                 finding.reads.append(arg)
 
 
+def _date(finding: Finding, words: Sequence[Word], values: Values) -> None:
+    """date(1) -f/--file: each line of the file is a date to print, and a line that is not one
+    is printed in the error (``date -f ~/.aws/credentials`` shows the key)."""
+    longs = ("--date", "--file", "--reference", "--set")
+    for option, arg in option_values(values, "dfrs", longs):
+        if option in ("-f", "--file", "?") and arg != "-":
+            finding.read("-f (a file of dates, each line printed)", arg)
+
+
 def _response_file(finding: Finding, words: Sequence[Word], values: Values) -> None:
     """binutils(1), gcc(1) ``@file``: the file's words are read as more arguments, so the file
     is read (``strings @../.ssh/id_rsa`` prints each word of the key in an error) and the
@@ -404,6 +413,7 @@ PROGRAMS: dict[str, Checker] = {
     "curl": _curl,
     "dd": _dd,
     "sort": _sort,
+    "date": _date,
     "ed": _ed,
     "less": _less,
     "more": _less,

@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+from clearance.intent.sentinel import CODE_RUNNING, PROTECTED
 from clearance.intent.shell import sed
 from clearance.intent.shell.delimited import UNPLACED
 from clearance.intent.shell.hazards.finding import Finding, option_values
 from clearance.intent.shell.layer import basename
+from clearance.intent.shell.line import JQ_ONE, JQ_TWO, jq_program_file
+from clearance.policy.protected import HOOK_TOKEN_VARIABLE
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
+    from clearance.intent.sentinel import Floor
     from clearance.intent.shell.hazards.finding import Checker, Values
     from clearance.intent.shell.word import Word
 
@@ -299,17 +303,24 @@ def _awk(finding: Finding, words: Sequence[Word], values: Values) -> None:
         awk_program(finding, program)
 
 
-# jq(1) options that take one value, and two (a name and a value or file).
-_JQ_ONE = frozenset({"-L", "--library-path", "--indent", "-f", "--from-file"})
-_JQ_TWO = frozenset({"--arg", "--argjson", "--slurpfile", "--rawfile"})
 _JQ_NAME = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_$.")
+# A program file larger than this is not read: its unit asks.
+_JQ_FILE_BYTES = 1 << 18
 
 
 def _jq(finding: Finding, words: Sequence[Word], values: Values) -> None:
     """jq(1) MODULES: ``import "p" as $x;`` reads ``p.json`` and ``include "p";`` ``p.jq``,
     from the working directory or a ``-L`` directory, ``..`` and absolute paths allowed
     (``import "../.docker/config" as $c; $c`` prints ``~/.docker/config.json``): a file no
-    operand names. A computed program may hold one too."""
+    operand names. A computed program may hold one too, and so may a program file (``-f``),
+    which :func:`jq_file_floor` reads. ``env`` and ``$ENV`` print the environment."""
+    program = jq_program_file(words)
+    if program is not None:
+        if program.value is None:
+            finding.read("a computed jq program file (a module import reads a file)", None)
+        else:
+            finding.program_files.append(program.value)
+        return
     i = 1
     count = len(values)
     while i < count:
@@ -321,23 +332,84 @@ def _jq(finding: Finding, words: Sequence[Word], values: Values) -> None:
             return
         if value in ("--args", "--jsonargs", "--"):
             break
-        if value in _JQ_TWO:
+        if value in JQ_TWO:
             i += 2
             continue
-        if value.partition("=")[0] in _JQ_ONE:
+        if value.partition("=")[0] in JQ_ONE:
             i += "=" not in value
-            if value in ("-f", "--from-file"):
-                return  # the program is a file: a script written earlier (a residual)
             continue
         if value.startswith("-") and len(value) > 1:
-            if value[1] != "-" and value[-1:] in "Lf":
+            if value[1] != "-" and value[-1:] == "L":
                 i += 1
-                if value[-1] == "f":
-                    return
             continue
-        if _jq_imports(value):
-            finding.read("a jq module import or include", None)
+        _jq_program(finding, value)
         return
+
+
+def _jq_program(finding: Finding, program: str) -> None:
+    if _jq_imports(program):
+        finding.read("a jq module import or include", None)
+    if (_jq_word(program, "env") or _jq_word(program, "$ENV")) and finding.floor is None:
+        finding.floor = (PROTECTED, _JQ_ENV)
+
+
+def jq_file_floor(files: Sequence[str], base: str | None) -> Floor | None:
+    """The floor of ``jq -f FILE`` run in ``base``: the file's program is read as a literal one
+    is (an import, an include, ``env``); one that cannot be read whole, or in a directory not
+    known, floors. A file that does not exist yet is jq's error, unless the line writes it
+    (``line.script``: ``<runs-written-file>``)."""
+    for value in files:
+        path = value if value[:1] == "/" else None if base is None else base + "/" + value
+        if path is None:
+            return (CODE_RUNNING, f"reads its jq program from {value!r}, in a directory not known")
+        data = _regular_file_head(path, _JQ_FILE_BYTES + 1)
+        if data is None:
+            continue  # none there: jq fails
+        if not isinstance(data, bytes) or len(data) > _JQ_FILE_BYTES:
+            why = f"reads its jq program from {value!r}, which is not a file clearance can read"
+            return (CODE_RUNNING, why)
+        probe = Finding()
+        _jq_program(probe, data.decode("utf-8", "replace"))
+        if probe.floor is not None:
+            return probe.floor
+    return None
+
+
+def _regular_file_head(path: str, size: int) -> bytes | bool | None:
+    """The first ``size`` bytes of the regular file ``path``; ``None`` when there is nothing to
+    open, ``False`` when it is no regular file (``/dev/stdin``, a FIFO: never waited on)."""
+    import os
+
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    except OSError:
+        return None
+    try:
+        if os.fstat(fd).st_mode & 0o170000 != 0o100000:
+            return False
+        return os.read(fd, size)
+    except OSError:
+        return False
+    finally:
+        os.close(fd)
+
+
+# jq's `env` and `$ENV` print the environment, which may hold clearance's hook token.
+_JQ_ENV = f"reads the environment (jq's env, $ENV), which holds {HOOK_TOKEN_VARIABLE}"
+
+
+def _jq_word(program: str, word: str) -> bool:
+    """Whether ``program`` holds ``word`` as a name of its own (``env.X``; not ``.env`` nor
+    ``envx``)."""
+    start = program.find(word)
+    while start >= 0:
+        end = start + len(word)
+        before = program[start - 1] if start else " "
+        after = program[end] if end < len(program) else " "
+        if before not in _JQ_NAME and (after not in _JQ_NAME or after == "."):
+            return True
+        start = program.find(word, end)
+    return False
 
 
 def _jq_imports(program: str) -> bool:

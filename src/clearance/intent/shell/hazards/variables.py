@@ -94,9 +94,56 @@ VARIABLES: dict[str, str] = {
     "OPENSSL_CONF": "config(5ssl) (engines and providers: shared objects OpenSSL loads)",
     "OPENSSL_MODULES": "provider(7ssl) (the directory providers are loaded from)",
     "OPENSSL_ENGINES": "engine(3) (the directory engines are loaded from)",
+    # The toolchains the built-in policy lets report their version (`java --version` …).
+    "JAVA_TOOL_OPTIONS": "JVM TI (-javaagent, -agentlib:jdwp=…,address=HOST: a debugger)",
+    "JDK_JAVA_OPTIONS": "java(1) Using the JDK_JAVA_OPTIONS Launcher Environment Variable",
+    "_JAVA_OPTIONS": "HotSpot (read as JAVA_TOOL_OPTIONS is: -Xlog:…:file=F writes F)",
+    "GNUMAKEFLAGS": "make(1) Options/Recursion (--eval runs $(shell …), even for --version)",
+    "MAKEFILES": "make(1) The Variable MAKEFILES (makefiles read first)",
+    "NODE_PATH": "node(1) ENVIRONMENT (where modules are loaded from)",
+    "NODE_REPL_EXTERNAL_MODULE": "node(1) ENVIRONMENT (a module loaded as the REPL)",
+    "NODE_V8_COVERAGE": "node(1) ENVIRONMENT (a directory written on exit)",
+    "NODE_REDIRECT_WARNINGS": "node(1) ENVIRONMENT (a file written)",
+    "NODE_COMPILE_CACHE": "node(1) ENVIRONMENT (a directory written)",
+    "PYTHONUSERBASE": "python(1) ENVIRONMENT (its site-packages' .pth files run)",
+    "PYTHONWARNINGS": "python(1) -W (a category names a module to import)",
+    "PYTHONBREAKPOINT": "python(1) ENVIRONMENT (a callable imported by breakpoint())",
+    "PYTHONPYCACHEPREFIX": "python(1) ENVIRONMENT (a directory written)",
+    "PYTHONPLATLIBDIR": "python(1) ENVIRONMENT (where extension modules are loaded from)",
+    "GOFLAGS": "go(1) Environment variables (-toolexec=CMD)",
+    "GOTOOLCHAIN": "go(1) Go toolchains (a toolchain fetched and run)",
+    "GOPROXY": "go(1) Module proxy (where a toolchain is fetched from)",
+    "GOSUMDB": "go(1) Checksum database (off: a fetched toolchain is not verified)",
+    "GONOSUMDB": "go(1) Checksum database",
+    "GOPRIVATE": "go(1) Checksum database",
+    "GOINSECURE": "go(1) Environment variables",
+    "GOENV": "go(1) Environment variables (a file of settings)",
+    "GOROOT": "go(1) Environment variables (the toolchain run)",
+    "RUSTC_WRAPPER": "cargo(1) ENVIRONMENT (a program run in place of rustc)",
+    "CARGO_HOME": "cargo(1) ENVIRONMENT (config.toml, and the proxies rustup runs)",
 }
-# GIT_TRACE*: a file git appends to (`GIT_TRACE=~/.bashrc git status`).
-_VARIABLE_PREFIXES = ("LD_", "DYLD_", "GIT_CONFIG_KEY_", "GIT_CONFIG_VALUE_", "GIT_TRACE")
+# GIT_*: git(1) ENVIRONMENT and the variables its code reads (GIT_TRACE=~/.bashrc appends to
+# the file; GIT_TEST_FSMONITOR is the fsmonitor hook, a shell command, when core.fsmonitor is
+# unset), but for the few in INERT_VARIABLES. PYENV_*: pyenv's shims source the hooks of
+# PYENV_HOOK_PATH and run the version PYENV_VERSION names. RUSTUP_*: rustup runs the toolchain
+# RUSTUP_TOOLCHAIN names (a directory too) and fetches one from RUSTUP_DIST_SERVER. COREPACK_*,
+# npm_config_*: corepack's shims fetch the package manager they run from the registry these
+# name; npm reads its settings (script-shell, node-options) from them.
+_VARIABLE_PREFIXES = (
+    "LD_", "DYLD_", "GIT_", "PYENV_", "RUSTUP_", "CARGO_BUILD_", "COREPACK_",
+)  # fmt: skip
+_NPM_PREFIX = "npm_config_"  # npm matches it in any case
+# Variables under those prefixes that name only data a program prints or records.
+INERT_VARIABLES = frozenset(
+    {
+        "GIT_AUTHOR_NAME", "GIT_AUTHOR_EMAIL", "GIT_AUTHOR_DATE", "GIT_COMMITTER_NAME",
+        "GIT_COMMITTER_EMAIL", "GIT_COMMITTER_DATE", "GIT_TERMINAL_PROMPT", "GIT_OPTIONAL_LOCKS",
+        "GIT_FLUSH", "GIT_LITERAL_PATHSPECS", "GIT_GLOB_PATHSPECS", "GIT_NOGLOB_PATHSPECS",
+        "GIT_ICASE_PATHSPECS", "GIT_NO_REPLACE_OBJECTS", "GIT_MERGE_VERBOSITY",
+        "GIT_MERGE_AUTOEDIT", "GIT_REFLOG_ACTION", "GIT_PROGRESS_DELAY", "GIT_ADVICE",
+        "GIT_LFS_SKIP_SMUDGE", "GIT_DIFF_OPTS",
+    }
+)  # fmt: skip
 
 # Variables whose value is a command line (its literal value is parsed as a payload).
 COMMAND_VARIABLES = frozenset(
@@ -148,7 +195,11 @@ def search_path_hazard(value: str | None, home: str, inside: Callable[[str], boo
 
 
 def hazardous_variable(name: str) -> bool:
-    return name in VARIABLES or name.startswith(_VARIABLE_PREFIXES)
+    return (
+        name in VARIABLES
+        or (name.startswith(_VARIABLE_PREFIXES) and name not in INERT_VARIABLES)
+        or name[: len(_NPM_PREFIX)].lower() == _NPM_PREFIX
+    )
 
 
 # Variables the shell itself reads (bash(1) Shell Variables, zshparam(1) PARAMETERS USED BY THE
