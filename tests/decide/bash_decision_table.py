@@ -270,7 +270,7 @@ DECISIONS: list[tuple[str, str, str | None]] = [
     ('git log --oneline | head -n 20', 'allow', None),
     ('ls -la ~/.config', 'ask', 'external_directory:*'),
     ('git fetch && git rebase origin/main || git rebase --abort', 'allow', None),
-    ('cd repo; make; cd ..', 'allow', None),
+    ('cd repo; make; cd ..', 'ask', '<unknown-path>'),  # no `repo` here: the `cd` may fail
     ('echo a; echo b; echo c', 'allow', None),
     ('true && false || true && echo done', 'allow', None),
     ('ls | wc -l && echo counted', 'allow', None),
@@ -464,7 +464,7 @@ DECISIONS: list[tuple[str, str, str | None]] = [
     ('[ -f /etc/passwd ] && echo yes', 'ask', 'external_directory:*'),
     ('[[ -d /opt/x ]] || mkdir /opt/y', 'ask', 'external_directory:*'),
     ('cd /tmp && rm agent-builds/x', 'deny', 'bash:rm *'),
-    ('cd /tmp; cd build; cat log ./log', 'ask', 'external_directory:*'),
+    ('cd /tmp; cd build; cat log ./log', 'ask', None),  # which gate: is there a /tmp/build?
     ('cd "$D"; cat ./rel /abs', 'ask', '<unknown-path>'),
     ('cd -; cat ./rel', 'ask', '<unknown-path>'),
     ('cd; cat ./rel', 'ask', '<unknown-path>'),
@@ -472,6 +472,37 @@ DECISIONS: list[tuple[str, str, str | None]] = [
     ('{ cd /tmp; }; cat ./rel', 'ask', 'external_directory:*'),
     ('cd /tmp | cat ./rel', 'ask', 'external_directory:*'),
     ('echo $(cd /tmp; cat ./rel) ./x', 'ask', 'external_directory:*'),
+    # a `cd` that may not take effect (it may not run, or may fail) leaves either directory:
+    # the base is unknown after it, but certain for the rest of its `&&` chain; a loop whose
+    # body changes directory runs its body from an unknown base (ADR 0046)
+    ('false && cd a/b/c; cat ../../home/me/.ssh/id_rsa', 'ask', '<unknown-path>'),
+    ('if false; then cd a/b/c; fi; cat ../../home/me/.ssh/id_rsa', 'ask', '<unknown-path>'),
+    ('[ -d nope ] && cd a/b/c; cat ../../home/me/.ssh/id_rsa', 'ask', '<unknown-path>'),
+    ('cd a/b/c || true; cat ../../home/me/.ssh/id_rsa', 'ask', '<unknown-path>'),
+    ('case x in y) cd a/b/c;; esac; cat ../../home/me/.ssh/id_rsa', 'ask', '<unknown-path>'),
+    ('cd a/b/c 2>/dev/null; cat ../../home/me/.ssh/id_rsa', 'ask', '<unknown-path>'),
+    ('true || cd a/b/c; cat ../../home/me/.ssh/id_rsa', 'ask', '<unknown-path>'),
+    ('false && pushd a/b/c; cat ../../home/me/.ssh/id_rsa', 'ask', '<unknown-path>'),
+    ('if true; then if false; then cd a/b/c; fi; fi; cat ../../home/me/.ssh/id_rsa', 'ask', '<unknown-path>'),
+    ('f() { cd a/b/c; }; cat ../../home/me/.ssh/id_rsa', 'ask', '<unknown-path>'),
+    ('true | true | false && cd a/b/c; cat ../../home/me/.ssh/id_rsa', 'ask', '<unknown-path>'),
+    ('{ false && cd a/b/c; }; cat ../../home/me/.ssh/id_rsa', 'ask', '<unknown-path>'),
+    ('cd a/b/c && true; cat ../../home/me/.ssh/id_rsa', 'ask', '<unknown-path>'),
+    ('for i in 1 2; do cat ./id_rsa; cd ~/.ssh; done', 'ask', '<unknown-path>'),
+    ('while true; do cat ./id_rsa; cd ~/.ssh; done', 'ask', '<unknown-path>'),
+    ('until false; do cat ./id_rsa; cd ~/.ssh; done', 'ask', '<unknown-path>'),
+    # `builtin cd`, `command cd` and `time cd` move the base as `cd` does
+    ('builtin cd /tmp/build; cat ./log', 'ask', None),  # which gate: is there a /tmp/build?
+    ('command cd /tmp/build; cat ./log', 'ask', None),
+    ('time cd /tmp/build; cat ./log', 'ask', None),
+    # their benign twins keep a precise base
+    ('cd build && make', 'allow', None),
+    ('(cd sub && ls)', 'allow', None),
+    ('cd /tmp && rm x', 'deny', 'bash:rm *'),
+    ('cd a/b/c && cat ../../x.txt', 'allow', None),
+    ('false && cd a/b/c && cat ../../x.txt', 'allow', None),
+    ('for i in 1 2; do cat ./a.py; done', 'allow', None),
+    ('if true; then cd a/b/c && cat ../../x.txt; fi', 'allow', None),
     # HOME is a variable programs read (git's ~/.gitconfig): the commands after it ask first
     ('HOME=/etc; cat ~/shadow', 'ask', '<code-running-option>'),
     ('cat ~/x; HOME=/tmp', 'ask', '<unknown-path>'),

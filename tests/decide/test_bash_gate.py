@@ -371,11 +371,16 @@ def test_a_cd_after_a_pipeline_of_any_length_moves_the_base(
         cwd=str(project), policy=json.dumps({"permission": policy}), env={"HOME": str(home)}
     )
     target = "~/.ssh" if reader == "full parse" else str(home / ".ssh")
-    for joint in ("; ", " && "):
-        command = f"{pipeline} && cd {target}{joint}cat id_rsa"
-        decision = engine.check(ToolCall("bash", {"command": command}, str(project)))
-        assert decision.action == "deny", command
-        assert str(home / ".ssh" / "id_rsa") in [p.path for p in decision.paths], command
+    command = f"{pipeline} && cd {target} && cat id_rsa"
+    decision = engine.check(ToolCall("bash", {"command": command}, str(project)))
+    assert decision.action == "deny", command
+    assert str(home / ".ssh" / "id_rsa") in [p.path for p in decision.paths], command
+    # After `;` the `cd` may not have run (the pipeline may fail): `id_rsa` is under an
+    # unknown base, which a path rule may match.
+    command = f"{pipeline} && cd {target}; cat id_rsa"
+    decision = engine.check(ToolCall("bash", {"command": command}, str(project)))
+    assert decision.action != "allow", command
+    assert [p.path for p in decision.paths if p.raw == "id_rsa"] == [None], command
 
 
 def test_check_json_lists_units_with_context_wrapper_and_sentinel(world) -> None:  # type: ignore[no-untyped-def]

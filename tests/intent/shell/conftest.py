@@ -22,7 +22,13 @@ EXISTING = frozenset(
 )
 
 
+# The directories a `cd` enters (probed as `DIR/.`: a searchable directory).
+DIRECTORIES = frozenset({"/work/proj", "/work/proj/src", "/tmp", "/tmp/build"})
+
+
 def exists(path: str) -> bool:
+    if path.endswith("/."):
+        return path[:-2] in DIRECTORIES
     return path in EXISTING
 
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 from clearance.intent.path import normal_path
 from clearance.intent.sentinel import COMPUTED, EXPANSION_LIMIT
 from clearance.intent.shell import brace
-from clearance.intent.shell.cd import CHANGES_DIRECTORY, fold_cd
+from clearance.intent.shell.cd import base_of, cd_words, fold_cd
 from clearance.intent.shell.concurrent import Concurrent, elements, files_run, runs_written
 from clearance.intent.shell.effect import reader_claim
 from clearance.intent.shell.find_exec import commands as find_commands
@@ -146,7 +146,7 @@ class Assembly:
 
     def add(self, stmt: Statement) -> None:
         kind = stmt.kind
-        base = stmt.scope.current() if not stmt.salvaged else None
+        base = base_of(stmt)
         first = len(self.line.written)
         if kind == "simple":
             self._simple(stmt, base)
@@ -228,8 +228,8 @@ class Assembly:
         if self.paths.limited and self.units[top].floor is None:
             why = f"has a brace expansion of more than {brace.MAX_ALTERNATIVES} words"
             self.units[top] = self.units[top].replace(floor=(EXPANSION_LIMIT, why))
-        if words[0].value in CHANGES_DIRECTORY:
-            fold_cd(words, stmt.scope, base, self.cdpath, self.paths.resolve)
+        if (cd := cd_words(words)) is not None:  # `cd x`, `builtin cd x`, `command cd x`
+            fold_cd(cd, stmt, base, self.cdpath, self.paths.resolve, self.exists)
 
     def _unit(
         self,

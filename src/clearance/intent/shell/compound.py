@@ -10,6 +10,7 @@ assignments, ``loop`` gives them to the variable's uses in the body once the wal
 
 from __future__ import annotations
 
+from clearance.intent.shell.cd import branch
 from clearance.intent.shell.grammar import CLAUSES, EXPRESSION_FIELDS, KIND, STATEMENTS
 from clearance.intent.shell.statement import Scope, Statement
 from clearance.intent.shell.word import collect_substitutions, expansion_floor
@@ -22,6 +23,9 @@ if TYPE_CHECKING:
     from clearance.intent.shell.walk import Walk
 
 __all__ = ["compound"]
+
+_SURE = frozenset({"compound_statement", "subshell", "negated_command"})  # bodies that run once
+_LOOPS = frozenset({"for_statement", "c_style_for_statement", "while_statement"})
 
 
 def compound(
@@ -92,6 +96,8 @@ def compound(
     first = len(walk.statements)
     for child in body:
         _body(walk, child, inner_ctx, inner_scope, unres, stmt.writes, depth + 1)
+    if kind not in _SURE:  # a branch, a loop or a function body: a `cd` in it may not run
+        branch(walk.statements, first, stmt if kind in _LOOPS else None)
     if kind == "for_statement" and "$" in stmt.text:
         variable = node.child_by_field_name("variable")
         if variable is not None:

@@ -65,15 +65,26 @@ def literal_line(text: str, context: str, scope: Scope) -> list[Statement] | Non
         return None
     statements: list[Statement] = []
     pipe: object | None = None
+    chain: object | None = None  # the `&&` chain of the commands so far (`cd build && make`)
+    maybe = False  # the command may not run (after `&&` or `||`)
     for index, (start, end, op) in enumerate(spans):
-        after_pipe = index and spans[index - 1][2] == "|"
+        before = spans[index - 1][2] if index else ";"
+        after_pipe = before == "|"
         piped = op == "|" or after_pipe
         if piped and not after_pipe:
             pipe = object()  # a pipeline starts: its elements run at once
+        if before == ";":
+            chain, maybe = object(), False
+        elif before != "|":
+            maybe = True
+            if before == "||":
+                chain = None
         own = Scope(scope, None, pipe) if piped else scope
         stmt = _statement(text, shape, start, end, context, own)
         if stmt is None:
             return None
+        stmt.chain = None if piped else chain
+        stmt.maybe = maybe
         statements.append(stmt)
     return statements
 

@@ -100,15 +100,19 @@ class Scope:
     ``pipeline`` is the same object for every element of one pipeline (each element is a scope
     of its own), ``None`` for a shell that is no pipeline element: the elements run at once.
     ``detached``: a background job or a process substitution, which runs on beside what follows.
+    ``pending``: the ``&&`` chain a ``cd`` that may not have taken effect holds ``base`` for
+    (``cd build && make``); the first statement of this shell outside it makes ``base``
+    unknown (:func:`clearance.intent.shell.cd.base_of`).
     """
 
-    __slots__ = ("base", "detached", "parent", "pipeline", "ready")
+    __slots__ = ("base", "detached", "parent", "pending", "pipeline", "ready")
 
     parent: Scope | None
     base: str | None
     ready: bool
     pipeline: object | None
     detached: bool
+    pending: object | None
 
     def __init__(
         self, parent: Scope | None, base: str | None = None, pipeline: object | None = None
@@ -118,6 +122,7 @@ class Scope:
         self.ready = parent is None
         self.pipeline = pipeline
         self.detached = False
+        self.pending = None
 
     def current(self) -> str | None:
         """The effective directory of this shell now (``None``: unknown)."""
@@ -137,9 +142,11 @@ class Statement:
     __slots__ = (
         "assigns",
         "bound",
+        "chain",
         "context",
         "floor",
         "kind",
+        "maybe",
         "operands",
         "redirects",
         "salvaged",
@@ -147,6 +154,7 @@ class Statement:
         "text",
         "time_subshell",
         "unresolved",
+        "unsettles",
         "waiting",
         "words",
         "writes",
@@ -167,6 +175,9 @@ class Statement:
     assigns: list[tuple[str, str | None]] | None
     bound: bool
     waiting: Waiting | None
+    chain: object | None
+    maybe: bool
+    unsettles: bool
 
     def __init__(
         self,
@@ -192,6 +203,9 @@ class Statement:
         self.assigns = None  # leading `NAME=value` assignments: (name, literal value or None)
         self.bound = False  # a `for` whose variable's uses were given the list's values
         self.waiting = None  # a `for` whose unquoted uses wait for the whole line (`loop`)
+        self.chain = None  # the `&&` chain it is an operand of (`cd build && make`), if any
+        self.maybe = False  # it may not run: after `&&`/`||`, in a branch, loop or function
+        self.unsettles = False  # a loop whose body changes directory (docs/shell-analysis.md)
 
     def __repr__(self) -> str:
         return f"Statement({self.kind}, {self.text!r}, {self.context!r})"

@@ -17,6 +17,7 @@ error is marked unresolved. ``program``/``list``/``pipeline`` containers are not
 
 from __future__ import annotations
 
+from clearance.intent.shell.cd import operand
 from clearance.intent.shell.command import Commands
 from clearance.intent.shell.compound import compound
 from clearance.intent.shell.expansion import body_floor
@@ -57,7 +58,7 @@ DEPTH_LIMIT = 48
 class Walk:
     """Walks one tree; ``statements`` and ``salvage`` hold the result."""
 
-    __slots__ = ("commands", "loops", "reread", "salvage", "src", "statements")
+    __slots__ = ("chain", "commands", "loops", "reread", "salvage", "src", "statements")
 
     def __init__(self, src: Source, home_ok: bool, pwd_ok: bool) -> None:
         commands = self.commands = Commands(self, src, home_ok, pwd_ok)
@@ -67,6 +68,7 @@ class Walk:
         self.salvage = commands.salvage
         # `for` loops whose variable is used: (name, loop, its body's first and end statement)
         self.loops: list[tuple[str, Statement, int, int]] = []
+        self.chain: object | None = None  # the `&&` chain a list's leading pipeline opens
 
     def run(self, root: Node, context: str, scope: Scope, unresolved: bool = False) -> None:
         self._run(root, context, scope, unresolved)
@@ -109,8 +111,9 @@ class Walk:
         kind = KIND[node.kind_id]
         children = flatten(node) if kind == "list" else node.children
         count = len(children)
+        held, self.chain = self.chain, None  # only for the pipeline a list's chain opens with
         if kind == "pipeline" and count > 1 and KIND[children[-1].kind_id] == "list":
-            self._regrouped(children, ctx, scope, unres, writes, depth, tail)
+            self._regrouped(children, ctx, scope, unres, writes, depth, tail, held)
             return
         if count == 1 and tail is None:  # the usual program: one statement
             child = children[0]
@@ -125,13 +128,23 @@ class Walk:
             for i, child in enumerate(children):
                 if child.is_named and kinds[i] != "comment":
                     last = i
+        chain: object | None = object() if kind == "list" else None
+        maybe = False  # the operand may not run: it follows `&&` or `||` (`cd` reads it)
         for i, child in enumerate(children):
             if not child.is_named or kinds[i] == "comment":
+                if kind == "list" and not child.is_named:
+                    maybe = kinds[i] in ("&&", "||")
+                    if not maybe:
+                        chain = object()  # a new chain starts
+                    elif kinds[i] == "||":
+                        chain = None  # what follows runs where an operand failed
                 continue
             own = scope
             if split or (i + 1 < count and kinds[i + 1] == "&"):
                 own = Scope(scope, None, pipe)  # a pipeline element or a background job
                 own.detached = i + 1 < count and kinds[i + 1] == "&"
+            first = len(self.statements)
+            self.chain = chain if kinds[i] == "pipeline" else None
             if i == last and tail is not None:
                 self._attach(child, tail, ctx, own, unres, writes, depth)
             elif kinds[i] == "command" and depth <= DEPTH_LIMIT:
@@ -140,6 +153,9 @@ class Walk:
                 )
             else:
                 self.statement(child, ctx, own, unres, writes, depth)
+            self.chain = None
+            if kind == "list":
+                operand(self.statements, first, chain, maybe, kinds[i])
 
     def _regrouped(
         self,
@@ -150,31 +166,46 @@ class Walk:
         writes: bool,
         depth: int,
         tail: Pending | None,
+        held: object | None,
     ) -> None:
         """A pipeline whose last element the grammar made a list: ``a | b | c && d`` parses as
         ``a | ((b | c) && d)``, but bash reads ``(a | b | c) && d``. Walked as bash reads it:
         each pipeline element in a shell of its own, then the rest of the list in this shell
-        (so a ``cd`` there moves the base of what follows)."""
+        (so a ``cd`` there moves the base of what follows; ``held``: the ``&&`` chain of the
+        list the pipeline opens, which the rest joins)."""
         elements = [c for c in children if c.is_named and KIND[c.kind_id] != "comment"]
-        after: list[Node] = []
+        after: list[tuple[Node, str]] = []  # with the operator before each
         while elements and KIND[elements[-1].kind_id] == "list":
-            operands = [c for c in flatten(elements.pop()) if c.is_named]
+            operands: list[tuple[Node, str]] = []
+            op = ""
+            for c in flatten(elements.pop()):
+                if c.is_named:
+                    operands.append((c, op))
+                op = "" if c.is_named else KIND[c.kind_id]
             after[:0] = operands[1:]  # what follows the pipeline, before any outer rest
-            head = operands[0] if operands else None
+            head = operands[0][0] if operands else None
             if head is not None and KIND[head.kind_id] == "pipeline":
                 elements.extend(c for c in head.children if c.is_named)
             elif head is not None:
                 elements.append(head)
         pipe = object()  # the elements run at once
-        ordered = [(child, Scope(scope, None, pipe)) for child in elements]
-        ordered.extend((child, scope) for child in after)
-        for i, (child, own) in enumerate(ordered):
+        ordered = [(child, Scope(scope, None, pipe), "") for child in elements]
+        ordered.extend((child, scope, op) for child, op in after)
+        chain: object | None = held or object()
+        for i, (child, own, op) in enumerate(ordered):
             if KIND[child.kind_id] == "comment":
                 continue
+            if op and op not in ("&&", "||"):
+                chain = object()  # a new chain starts
+            elif op == "||":
+                chain = None
+            first = len(self.statements)
             if tail is not None and i + 1 == len(ordered):
                 self._attach(child, tail, ctx, own, unres, writes, depth)
             else:
                 self.statement(child, ctx, own, unres or child.has_error, writes, depth)
+            if own is scope:  # after `&&` or `||`, it may not run
+                operand(self.statements, first, chain, op in ("&&", "||"), KIND[child.kind_id])
 
     def statement(
         self, node: Node, ctx: str, scope: Scope, unres: bool, writes: bool, depth: int
