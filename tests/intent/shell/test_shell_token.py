@@ -7,7 +7,7 @@ import os
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from clearance.intent.shell.assembly import normalise_cwd
+from clearance.intent.shell.cd import normalise_cwd
 from clearance.intent.shell.options import is_assignment
 from clearance.intent.shell.token import absolute, own_cwd, passes_process, path_shaped
 

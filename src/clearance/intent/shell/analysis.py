@@ -13,7 +13,8 @@ import os
 from clearance._frozen import Frozen
 from clearance.intent.path import lexists
 from clearance.intent.sentinel import PROTECTED, REPLAYED, UNMODELLED
-from clearance.intent.shell.assembly import MAX_LAYERS, Assembly, normalise_cwd
+from clearance.intent.shell.assembly import MAX_LAYERS, Assembly
+from clearance.intent.shell.cd import normalise_cwd
 from clearance.intent.shell.continuation import joined, touches_expansion
 from clearance.intent.shell.line import Line
 from clearance.intent.shell.literal import literal_line

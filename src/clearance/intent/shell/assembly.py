@@ -11,7 +11,6 @@ assembly owns; a unit's text as bash reads it comes from :mod:`~clearance.intent
 
 from __future__ import annotations
 
-from clearance.intent.path import normal_path
 from clearance.intent.sentinel import COMPUTED, EXPANSION_LIMIT
 from clearance.intent.shell import brace
 from clearance.intent.shell.cd import base_of, cd_words, fold_cd
@@ -224,7 +223,7 @@ class Assembly:
         if typed is not None:  # not known to be the lower-case program: as typed too
             self.paths.command_tokens(typed, base, stmt.text, True)
         if self.made:
-            self._record_made(stmt.text)
+            self.tokens.extend(self.line.record(self.made, stmt.text))
         if self.paths.limited and self.units[top].floor is None:
             why = f"has a brace expansion of more than {brace.MAX_ALTERNATIVES} words"
             self.units[top] = self.units[top].replace(floor=(EXPANSION_LIMIT, why))
@@ -422,19 +421,6 @@ class Assembly:
             if self.units[index].floor is None:
                 self.units[index] = self.units[index].replace(floor=floor)
 
-    def _record_made(self, command: str) -> None:
-        """Record the names this statement's ``ln``/``cp``/``mv`` made, for later statements;
-        what a symbolic link reaches (relative to the link's own directory) is a path too."""
-        for place, reach in self.made:
-            self.line.alias(place, reach)
-            if place is not None:
-                self.line.written.append((place, place))
-                # The name made is written: `cp f .claude/` writes `.claude/f`.
-                self.tokens.append(PathToken(place, place, "unproven", "unproven", command))
-            if reach is not None:
-                self.tokens.append(PathToken(reach, reach, "unproven", "unproven", command))
-        self.made.clear()
-
     def _rerun(self, found: list[reeval.Finding], stmt: Statement) -> None:
         """The code a string evaluated again runs, as payload units (so a deny still fires)."""
         from clearance.intent.shell import reeval
@@ -450,9 +436,3 @@ class Assembly:
         for payload in self.variables.declares(stmt):
             if self.depth < MAX_LAYERS:
                 self.units.extend(self.payloads(payload, stmt, self.depth + 1))
-
-
-def normalise_cwd(cwd: str | None) -> str | None:
-    if cwd is None or not cwd.startswith("/"):
-        return None
-    return normal_path(cwd)

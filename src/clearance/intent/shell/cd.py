@@ -10,6 +10,8 @@ changes directory runs its body from an unknown base (ADR 0046)."""
 
 from __future__ import annotations
 
+from clearance.intent.path import normal_path
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
@@ -17,7 +19,15 @@ if TYPE_CHECKING:
     from clearance.intent.shell.statement import Statement
     from clearance.intent.shell.word import Word
 
-__all__ = ["CHANGES_DIRECTORY", "base_of", "branch", "cd_words", "fold_cd", "operand"]
+__all__ = [
+    "CHANGES_DIRECTORY",
+    "base_of",
+    "branch",
+    "cd_words",
+    "fold_cd",
+    "normalise_cwd",
+    "operand",
+]
 
 CHANGES_DIRECTORY = frozenset({"cd", "pushd", "popd"})
 _IN_THIS_SHELL = ("builtin", "command", "time")  # run the builtin after them in this shell
@@ -117,3 +127,11 @@ def fold_cd(
         scope.base = None  # it may not have taken effect: either directory
     else:
         scope.pending = stmt.chain  # certain for the rest of its `&&` chain only
+
+
+def normalise_cwd(cwd: str | None) -> str | None:
+    """The host's working directory as the analysis starts from it: absolute and normal, or
+    unknown (``None``)."""
+    if cwd is None or not cwd.startswith("/"):
+        return None
+    return normal_path(cwd)

@@ -21,7 +21,7 @@ too), so a link made inside ``bash -c '…'`` or a substitution still counts.
 from __future__ import annotations
 
 from clearance.intent.shell.runners import SHELLS
-from clearance.intent.shell.token import absolute, own_cwd, passes_process
+from clearance.intent.shell.token import PathToken, absolute, own_cwd, passes_process
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -61,6 +61,22 @@ class Line:
         self.overflow = False  # a name was made whose place is not known: all paths unknown
         # (absolute path or None, value as written) of what earlier statements may write.
         self.written: list[tuple[str | None, str]] = []
+
+    def record(self, made: list[tuple[str | None, str | None]], command: str) -> list[PathToken]:
+        """Record the names a statement's ``ln``/``cp``/``mv`` made, for later statements; the
+        path tokens they are: the name made is written (``cp f .claude/`` writes
+        ``.claude/f``), and what a symbolic link reaches (from the link's own directory) is a
+        path too."""
+        tokens = []
+        for place, reach in made:
+            self.alias(place, reach)
+            if place is not None:
+                self.written.append((place, place))
+                tokens.append(PathToken(place, place, "unproven", "unproven", command))
+            if reach is not None:
+                tokens.append(PathToken(reach, reach, "unproven", "unproven", command))
+        made.clear()
+        return tokens
 
     def alias(self, name: str | None, reach: str | None) -> None:
         if name is not None and (name, reach) in self.aliases:
