@@ -67,6 +67,15 @@ MADE_NAMES = [
     ("cp src/*.py secrets.env/", "cp src/*.py lib/"),
     ("true; cp src/*.py lib/", "cp src/*.py lib/"),
     ("touch src/settings.json && cp src/*.json .claude/", "cp src/*.json lib/"),
+    # A directory's tree copied into another lands beneath it: `src/settings.json` in .claude/.
+    ("cp -r src/. .claude/", "cp -r src/. lib/"),
+    ("cp -rT src .claude", "cp -rT src lib"),
+    ("cp -a src/. .claude", "cp -a src/. lib"),
+    ("cp --recursive hooks/.. .git", "cp --recursive src/. lib"),
+    ("mkdir -p t && cp -r t/. .claude/", "cp -r src/. lib/"),
+    # A backup is the replaced name with a suffix: `.claude/settings` becomes settings.json.
+    ("cp -b -S .json src/a.py .claude/settings", "cp -b -S .bak src/a.py lib/settings"),
+    ("mv --suffix=.json src/a.py .claude/settings", "mv --suffix=.bak src/a.py lib/settings"),
 ]
 
 
