@@ -76,6 +76,7 @@ MADE_NAMES = [
     # A backup is the replaced name with a suffix: `.claude/settings` becomes settings.json.
     ("cp -b -S .json src/a.py .claude/settings", "cp -b -S .bak src/a.py lib/settings"),
     ("mv --suffix=.json src/a.py .claude/settings", "mv --suffix=.bak src/a.py lib/settings"),
+    ("SIMPLE_BACKUP_SUFFIX=.json cp -b src/a.py .claude/settings", "cp -b src/a.py lib/settings"),
 ]
 
 
