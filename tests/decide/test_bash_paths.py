@@ -144,3 +144,31 @@ def test_a_loop_variable_writes_what_its_pattern_matches(
     engine = Engine.load(cwd=str(project), policy=json.dumps({"permission": policy}),
                          env={"HOME": str(tmp_path)})  # fmt: skip
     assert engine.check(ToolCall("bash", {"command": command}, str(project))).action == action
+
+
+# A pattern handed to a command an option can make run code may expand to that option: beside a
+# file named `-f.txt`, `sed -n p *.txt` reads its script from `.txt` (`1e CMD` runs CMD).
+OPTION_GLOBS = [
+    # (attack, benign twin)
+    ("sed -n p *.txt", "sed -n p src/*.txt"),
+    ("sed -i s/a/b/ *.txt", "sed -i s/a/b/ -- *.txt"),
+    ("sort *.txt", "sort src/*.txt"),
+    ("touch -- -f.md; sed -n p *.md", "sed -n p *.md"),
+]
+
+
+@pytest.mark.parametrize(("attack", "twin"), OPTION_GLOBS, ids=[a for a, _ in OPTION_GLOBS])
+def test_a_pattern_that_may_name_an_option_asks(tmp_path: Path, attack: str, twin: str) -> None:
+    home = tmp_path / "home"
+    home.mkdir()
+    project = tmp_path / "proj"
+    (project / "src").mkdir(parents=True)
+    for name in (".txt", "a.txt", "-f.txt", "src/b.txt", "a.md"):
+        (project / name).write_text("1e touch pwned\n")
+    policy = {"*": "allow", "bash": {"*": "ask", **{f"{p} *": "allow" for p in ("sed", "sort")}}}
+    engine = Engine.load(cwd=str(project), policy=json.dumps({"permission": policy}),
+                         env={"HOME": str(home)}, use_cache=False)  # fmt: skip
+    decision = engine.check(ToolCall("bash", {"command": attack}, str(project)))
+    assert decision.action == "ask" and "<code-running-option>" in decision.reason
+    decision = engine.check(ToolCall("bash", {"command": twin}, str(project)))
+    assert decision.action == "allow", decision.reason
