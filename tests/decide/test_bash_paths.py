@@ -154,6 +154,10 @@ OPTION_GLOBS = [
     ("sed -i s/a/b/ *.txt", "sed -i s/a/b/ -- *.txt"),
     ("sort *.txt", "sort src/*.txt"),
     ("touch -- -f.md; sed -n p *.md", "sed -n p *.md"),
+    ("cp *=.. a.txt", "cp src/*.txt a.txt"),
+    ("mv *=.. a.txt", "mv -- *=.. a.txt"),
+    ("git diff *", "git diff -- *"),
+    ('for f in *.txt; do sed -n p "$f"; done', 'for f in src/*.txt; do sed -n p "$f"; done'),
 ]
 
 
@@ -163,9 +167,10 @@ def test_a_pattern_that_may_name_an_option_asks(tmp_path: Path, attack: str, twi
     home.mkdir()
     project = tmp_path / "proj"
     (project / "src").mkdir(parents=True)
-    for name in (".txt", "a.txt", "-f.txt", "src/b.txt", "a.md"):
+    for name in (".txt", "a.txt", "-f.txt", "src/b.txt", "a.md", "--target-directory=.."):
         (project / name).write_text("1e touch pwned\n")
-    policy = {"*": "allow", "bash": {"*": "ask", **{f"{p} *": "allow" for p in ("sed", "sort")}}}
+    programs = ("sed", "sort", "cp", "mv", "git")
+    policy = {"*": "allow", "bash": {"*": "ask", **{f"{p} *": "allow" for p in programs}}}
     engine = Engine.load(cwd=str(project), policy=json.dumps({"permission": policy}),
                          env={"HOME": str(home)}, use_cache=False)  # fmt: skip
     decision = engine.check(ToolCall("bash", {"command": attack}, str(project)))
