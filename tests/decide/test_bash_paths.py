@@ -67,6 +67,16 @@ MADE_NAMES = [
     ("cp src/*.py secrets.env/", "cp src/*.py lib/"),
     ("true; cp src/*.py lib/", "cp src/*.py lib/"),
     ("touch src/settings.json && cp src/*.json .claude/", "cp src/*.json lib/"),
+    # A directory's tree copied into another lands beneath it: `src/settings.json` in .claude/.
+    ("cp -r src/. .claude/", "cp -r src/. lib/"),
+    ("cp -rT src .claude", "cp -rT src lib"),
+    ("cp -a src/. .claude", "cp -a src/. lib"),
+    ("cp --recursive hooks/.. .git", "cp --recursive src/. lib"),
+    ("mkdir -p t && cp -r t/. .claude/", "cp -r src/. lib/"),
+    # A backup is the replaced name with a suffix: `.claude/settings` becomes settings.json.
+    ("cp -b -S .json src/a.py .claude/settings", "cp -b -S .bak src/a.py lib/settings"),
+    ("mv --suffix=.json src/a.py .claude/settings", "mv --suffix=.bak src/a.py lib/settings"),
+    ("SIMPLE_BACKUP_SUFFIX=.json cp -b src/a.py .claude/settings", "cp -b src/a.py lib/settings"),
 ]
 
 
@@ -134,3 +144,36 @@ def test_a_loop_variable_writes_what_its_pattern_matches(
     engine = Engine.load(cwd=str(project), policy=json.dumps({"permission": policy}),
                          env={"HOME": str(tmp_path)})  # fmt: skip
     assert engine.check(ToolCall("bash", {"command": command}, str(project))).action == action
+
+
+# A pattern handed to a command an option can make run code may expand to that option: beside a
+# file named `-f.txt`, `sed -n p *.txt` reads its script from `.txt` (`1e CMD` runs CMD).
+OPTION_GLOBS = [
+    # (attack, benign twin)
+    ("sed -n p *.txt", "sed -n p src/*.txt"),
+    ("sed -i s/a/b/ *.txt", "sed -i s/a/b/ -- *.txt"),
+    ("sort *.txt", "sort src/*.txt"),
+    ("touch -- -f.md; sed -n p *.md", "sed -n p *.md"),
+    ("cp *=.. a.txt", "cp src/*.txt a.txt"),
+    ("mv *=.. a.txt", "mv -- *=.. a.txt"),
+    ("git diff *", "git diff -- *"),
+    ('for f in *.txt; do sed -n p "$f"; done', 'for f in src/*.txt; do sed -n p "$f"; done'),
+]
+
+
+@pytest.mark.parametrize(("attack", "twin"), OPTION_GLOBS, ids=[a for a, _ in OPTION_GLOBS])
+def test_a_pattern_that_may_name_an_option_asks(tmp_path: Path, attack: str, twin: str) -> None:
+    home = tmp_path / "home"
+    home.mkdir()
+    project = tmp_path / "proj"
+    (project / "src").mkdir(parents=True)
+    for name in (".txt", "a.txt", "-f.txt", "src/b.txt", "a.md", "--target-directory=.."):
+        (project / name).write_text("1e touch pwned\n")
+    programs = ("sed", "sort", "cp", "mv", "git")
+    policy = {"*": "allow", "bash": {"*": "ask", **{f"{p} *": "allow" for p in programs}}}
+    engine = Engine.load(cwd=str(project), policy=json.dumps({"permission": policy}),
+                         env={"HOME": str(home)}, use_cache=False)  # fmt: skip
+    decision = engine.check(ToolCall("bash", {"command": attack}, str(project)))
+    assert decision.action == "ask" and "<code-running-option>" in decision.reason
+    decision = engine.check(ToolCall("bash", {"command": twin}, str(project)))
+    assert decision.action == "allow", decision.reason

@@ -107,3 +107,20 @@ def test_git_where_a_planted_repository_is_found_asks(
         action, reason = _check(proj, env, "bash", {"command": line})
         assert action == "ask" and NESTED_REPOSITORY in reason, reason
         assert "fixtures/bare" in reason
+
+
+def test_git_bare_uses_the_directory_it_runs_in_as_its_repository(
+    project: tuple[Path, dict[str, str]],
+) -> None:
+    """``git --bare`` sets the repository to the working directory, so a ``HEAD``, ``objects``,
+    ``refs`` and ``config`` (a textconv driver) at the project's top run their program on
+    ``git --bare log -p``; a ``--git-dir`` given after ``--bare`` wins."""
+    proj, env = project
+    _layout(proj)
+    (proj / "config").write_text('[diff "x"]\n\ttextconv = ./x.sh\n')
+    for line in ("git --bare log -p", "git --no-pager --bare show", "git -C src/.. --bare log"):
+        action, reason = _check(proj, env, "bash", {"command": line})
+        assert action == "ask" and NESTED_REPOSITORY in reason, (line, reason)
+    for line in ("git --no-pager log -p", "git --bare --git-dir=.git log -p"):
+        action, reason = _check(proj, env, "bash", {"command": line})
+        assert action == "allow", (line, reason)

@@ -11,11 +11,11 @@ assembly owns; a unit's text as bash reads it comes from :mod:`~clearance.intent
 
 from __future__ import annotations
 
-from clearance.intent.sentinel import COMPUTED, EXPANSION_LIMIT
+from clearance.intent.sentinel import CODE_RUNNING, COMPUTED, EXPANSION_LIMIT
 from clearance.intent.shell import brace
 from clearance.intent.shell.cd import base_of, cd_words, fold_cd
 from clearance.intent.shell.concurrent import Concurrent, elements, files_run, runs_written
-from clearance.intent.shell.effect import reader_claim
+from clearance.intent.shell.effect import option_glob, reader_claim
 from clearance.intent.shell.find_exec import commands as find_commands
 from clearance.intent.shell.folding import fold
 from clearance.intent.shell.launchers import SCRIPT_LAUNCHERS
@@ -296,6 +296,8 @@ class Assembly:
             written = [*self.line.written, *own] if own else self.line.written
             if written:
                 floor = runs_written(files_run(words, base, self.paths.expand), self.line, written)
+        if floor is None and self.project and option_glob(words, base, self.line):
+            floor = (CODE_RUNNING, "hands a pattern that may name an option to " + str(name))
         if self.project and name is not None and basename(name) in LINKERS:
             self.made.extend(made(words, base, lambda w: self.paths.expand(w, base), self.line))
         extra: tuple[str, ...] = ()

@@ -16,11 +16,20 @@ if TYPE_CHECKING:
     from collections.abc import Sequence
     from typing import Literal
 
+    from clearance.intent.shell.line import Line
     from clearance.intent.shell.word import Word
 
     Claim = Literal["read", "retracted"]
 
-__all__ = ["CORE", "INJECTABLE", "RECURSIVE", "reader_claim", "reads_recursively", "searches_cwd"]
+__all__ = [
+    "CORE",
+    "INJECTABLE",
+    "RECURSIVE",
+    "option_glob",
+    "reader_claim",
+    "reads_recursively",
+    "searches_cwd",
+]
 
 CORE = frozenset(
     {":", "awk", "basename", "cat", "cd", "diff", "dirname", "echo", "egrep", "false", "fd"}
@@ -364,4 +373,43 @@ def _tar_creates(values: Sequence[str | None]) -> bool:
                 return True
             if i == 0 and not v.startswith("-"):
                 return False
+    return False
+
+
+# Commands outside the core whose options choose where they write: `cp *=.. f` beside a file
+# named `--target-directory=..` copies f out of the project, `git diff *` beside one named
+# `--output=.envrc` writes the diff there.
+_OPTION_WRITERS = frozenset({"cp", "mv", "ln", "gcp", "gmv", "gln", "install", "git"})
+
+
+def option_glob(words: Sequence[Word], base: str | None, line: Line) -> bool:
+    """Whether a pattern handed to a command an option can make write or run
+    (:data:`INJECTABLE`, :data:`_OPTION_WRITERS`) may expand to such an option: a name on
+    disk now beginning with ``-`` (``@`` for strings: a file of arguments), or one not known
+    (the directory, a bound, or a line of more commands, one of which may make the name
+    first). ``sed -n p *.txt`` beside a file named ``-f.txt`` reads its script from ``.txt``,
+    whose ``e`` runs a command. A loop variable's pattern values count as the pattern."""
+    name = words[0].value
+    if (name not in INJECTABLE and name not in _OPTION_WRITERS) or words[0].raw != name:
+        return False
+    lead = "@" if name == "strings" else "-"
+    for word in words[1:]:
+        value = word.value
+        if value == "--" and name != "find":
+            return False  # no option after it
+        # A typed pattern, or the values a loop variable takes (`for f in *.txt; … "$f"`).
+        patterns = [value] if value is not None and word.glob else []
+        if value is None and word.alts:
+            patterns = [str(alt[0]) for alt in word.alts if len(alt) == 1]
+        for pattern in patterns:
+            if pattern[:1] not in _LEADING_GLOB:
+                continue
+            if base is None or not line.alone:
+                return True
+            from clearance.intent.glob import expand_pattern_bounded
+
+            line.globbed = True
+            found, complete = expand_pattern_bounded(base.rstrip("/") + "/" + pattern)
+            if not complete or any(m.rpartition("/")[2][:1] in ("-", lead) for m in found):
+                return True
     return False

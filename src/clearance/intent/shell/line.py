@@ -20,6 +20,8 @@ too), so a link made inside ``bash -c '…'`` or a substitution still counts.
 
 from __future__ import annotations
 
+import os
+
 from clearance.intent.shell.runners import SHELLS
 from clearance.intent.shell.token import PathToken, absolute, own_cwd, passes_process
 
@@ -40,6 +42,7 @@ _SOURCES = frozenset({".", "source"})
 _MAKES = frozenset({"make", "gmake"})
 # Options of ln/cp/mv that take the next word as their value (short, and long without `=`).
 _VALUED_SHORT = frozenset("St")
+_MAX_TREE = 4096  # entries of a directory a recursive copy lays into another
 _VALUED_LONG = frozenset({"--suffix", "--target-directory", "--backup", "--context"})
 
 
@@ -179,7 +182,8 @@ def made(
     name = name.rsplit("/", 1)[-1]
     symbolic = relative = parents = False
     target_dir: Word | None = None
-    no_target_dir = False
+    no_target_dir = backup = tree = False
+    suffix: str | None = "~"
     operands: list[Word] = []
     options = True
     i = 1
@@ -200,6 +204,15 @@ def made(
                     relative = True
                 elif key == "--no-target-directory":
                     no_target_dir = True
+                elif len(key) > 3 and (
+                    "--recursive".startswith(key) or "--archive".startswith(key)
+                ):
+                    tree = True
+                elif key == "--backup":
+                    backup = True
+                elif key == "--suffix":
+                    backup = True
+                    suffix = rest if eq else (words[i].value if i < count else None)
                 elif len(key) > 3 and "--parents".startswith(key) and name in ("cp", "gcp"):
                     parents = True  # `--pa`…: getopt takes an unambiguous abbreviation
                 elif key == "--target-directory":
@@ -219,12 +232,19 @@ def made(
                     relative = True
                 elif letter == "T":
                     no_target_dir = True
+                elif letter in "rRa" and name in ("cp", "gcp"):
+                    tree = True
+                elif letter == "b":
+                    backup = True
                 elif letter in _VALUED_SHORT:
                     rest = letters[j + 1 :]
                     if letter == "t":
                         target_dir = (
                             _text(word, rest) if rest else (words[i] if i < count else None)
                         )
+                    else:  # `-S SUFFIX`: the backup of a name replaced is that name + SUFFIX
+                        backup = True
+                        suffix = rest if rest else (words[i].value if i < count else None)
                     if not rest:
                         i += 1
                     break
@@ -273,6 +293,14 @@ def made(
                         absolute(src, base)))  # fmt: skip
             continue
         leaf = src.rstrip("/").rsplit("/", 1)[-1] if src is not None else None
+        if (
+            tree
+            and not symbolic
+            and src is not None
+            and (leaf in ("", ".", "..") if into else no_target_dir)
+        ):
+            # `cp -r tpl/. .git/`, `cp -rT tpl .git`: the source's tree lands in the directory.
+            out.extend(_tree(absolute(src, base), absolute(dst, base), line))
         if into:
             if leaf is None:
                 out.append((absolute(dst, base), None))  # under it, a name not known
@@ -294,6 +322,30 @@ def made(
             out.append((place, absolute(place.rsplit("/", 1)[0] + "/" + src, None)))
         else:
             out.append((place, absolute(src, base)))
+    if backup:
+        # `cp -b -S .json f .claude/settings` renames the old file to `.claude/settings.json`.
+        out.extend((None if suffix is None or p is None else p + suffix, p) for p, _ in list(out))
+    return out
+
+
+def _tree(
+    src: str | None, dst: str | None, line: Line | None
+) -> list[tuple[str | None, str | None]]:
+    """The names a recursive copy of the directory ``src`` makes in ``dst``: each entry
+    beneath it now, for a line of this command alone (bounded); else every name in ``dst``
+    (a pattern, which the gate expands)."""
+    if src is None or dst is None:
+        return [(None, None)]
+    if line is None or not line.alone or os.path.islink(src) or not os.path.isdir(src):
+        return [] if os.path.lexists(src) and not os.path.isdir(src) else [(dst + "/*", None)]
+    line.globbed = True
+    out: list[tuple[str | None, str | None]] = []
+    for top, dirs, files in os.walk(src):
+        for entry in (*dirs, *files):
+            rel = os.path.relpath(os.path.join(top, entry), src)
+            out.append((dst + "/" + rel, None))  # the source is read recursively already
+            if len(out) > _MAX_TREE:
+                return [(dst + "/*", None)]
     return out
 
 

@@ -321,6 +321,8 @@ def _git(finding: Finding, words: Sequence[Word], values: Values) -> None:
                     elif name == "--git-dir":
                         finding.git_dir = arg
             continue
+        if value == "--bare" and finding.git_dir is None:
+            finding.git_dir = "."  # git uses the directory it runs in as its repository
         if value in _GIT_FLAGS:
             i += 1
             continue

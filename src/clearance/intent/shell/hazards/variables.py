@@ -29,6 +29,10 @@ __all__ = [
 # make(1) MAKEFLAGS; gtfobins: env, git, less, man).
 VARIABLES: dict[str, str] = {
     "LD_PRELOAD": "ld.so(8)",
+    # The name a backup takes (cp/mv/ln/install -b): `.claude/settings` backed up as
+    # `.claude/settings.json`, a file clearance protects.
+    "SIMPLE_BACKUP_SUFFIX": "cp(1), mv(1), ln(1), install(1) --backup",
+    "VERSION_CONTROL": "cp(1), mv(1), ln(1), install(1) --backup",
     "LD_LIBRARY_PATH": "ld.so(8)",
     "LD_AUDIT": "ld.so(8)",
     "BASH_ENV": "bash(1) INVOCATION",
