@@ -30,6 +30,9 @@ def root(tmp_path: Path) -> Path:
     (tmp_path / "proj" / "key").symlink_to(tmp_path / "home" / ".ssh" / "id_rsa")
     (tmp_path / "proj" / "envlink").symlink_to(tmp_path / "proj" / ".env")
     (tmp_path / "proj" / "out").symlink_to(tmp_path / "other")
+    # a link named as an allowed exception, to the secret, and to the example itself
+    (tmp_path / "proj" / "x.env.example").symlink_to(tmp_path / "proj" / ".env")
+    (tmp_path / "proj" / "y.env.example").symlink_to(tmp_path / "proj" / ".env.example")
     return tmp_path
 
 
@@ -74,6 +77,10 @@ CASES = [
     (P_ENV, "read", ".env.example", "proj", "allow", "tool"),
     (P_ENV, "read", "envlink", "proj", "deny", "path"),
     (P_ENV, "write", "envlink", "proj", "deny", "path"),
+    # an exception for the name as typed never speaks for what a link makes of it
+    (P_ENV, "read", "x.env.example", "proj", "deny", "path"),
+    (P_ENV, "grep", "x.env.example", "proj", "deny", "path"),
+    (P_ENV, "read", "y.env.example", "proj", "allow", "tool"),
     (P_ENV, "grep", ".env", "proj", "deny", "path"),
     (P_ENV, "ls", ".env", "proj", "deny", "path"),
     (P_ENV, "find", ".env", "proj", "deny", "path"),

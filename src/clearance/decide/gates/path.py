@@ -139,6 +139,8 @@ def path_gate(
             volumes=volumes,
             fold=True,
         )
+        if fact.path is not None and fact.canonical not in (None, fact.path):
+            found = _through_links(rules, fact.path, fact.direction, found, volumes)
         if found is None:
             continue
         surface, rule = found
@@ -154,6 +156,36 @@ def path_gate(
             )
         )
     return out
+
+
+def _through_links(
+    rules: RuleSet,
+    path: str,
+    direction: str,
+    found: tuple[str, Rule] | None,
+    volumes: Volumes | None,
+) -> tuple[str, Rule] | None:
+    """``found``, or the stricter answer for the place ``path`` leads through the links on it
+    that the agent could have planted, met alone: a rule for the name as typed never speaks
+    for what a link makes of it (``x.env.example -> .env`` is read as ``.env``, which
+    ``"*.env.example": "allow"`` does not allow). Links no user could have planted (macOS's
+    ``/tmp``) are kept as typed, so a rule for ``/tmp/x`` still speaks there."""
+    from clearance.intent.path import through_plantable_links
+
+    linked = through_plantable_links(path, follow_last=True)
+    if linked == path:
+        return found
+    other = _worst(
+        rules,
+        DIRECTION_SURFACES.get(direction, UNPROVEN_SURFACES),
+        (linked,),
+        explicit=True,
+        volumes=volumes,
+        fold=True,
+    )
+    if other is not None and (found is None or RANK[other[1].action] > RANK[found[1].action]):
+        return other
+    return found
 
 
 def external_gate(rules: RuleSet, facts: Sequence[PathFact], *, tool: str) -> list[GateResult]:
