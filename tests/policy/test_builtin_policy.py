@@ -34,6 +34,9 @@ ROWS = [
     ("git --no-pager diff --output=src/b.py", "ask"),
     ("git --no-pager status-x", "ask"),
     # sed and uniq by their meaning: any options; what writes or runs still asks
+    # templates of a secrets file are no secret; the file itself asks
+    ("cat .env.example .env.sample .env.template .env.dist", "allow"),
+    ("cat .env.local", "ask"),
     ("sed 's/a/b/' src/a.py && sed -E -n '1,5p' src/a.py", "allow"),
     ("sort src/a.py | uniq -ci", "allow"),
     ("sed -i 's/a/b/' src/a.py", "ask"),
