@@ -174,3 +174,40 @@ def test_an_archive_holding_a_link_is_not_listed(tree_project: tuple[Engine, Eng
     decision = engine.check(ToolCall("bash", {"command": line}, str(project)))
     assert decision.action == "ask"
     assert "<unlisted-written-names>" in decision.reason
+
+
+def test_a_link_removed_takes_only_the_names_beneath_its_own_path(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    home.mkdir()
+    project = tmp_path / "proj"
+    (project / ".git").mkdir(parents=True)
+    (project / "shared").mkdir()
+    (project / "shared" / "settings.json").write_text("{}")
+    (project / ".claude").symlink_to("shared")  # the host reads .claude/settings.json here
+    (project / "src" / "pkg" / ".claude").mkdir(parents=True)
+    (project / "src" / "pkg" / ".claude" / "settings.json").write_text("{}")
+    (project / "current").symlink_to("src")  # a link whose target holds one deeper down
+    engine = Engine.load(cwd=str(project), policy=json.dumps({"permission": POLICY}),
+                         env={"HOME": str(home)}, use_cache=False)  # fmt: skip
+    for line, action in (("rm -rf .claude", "deny"), ("mv .claude old", "deny"),
+                         ("rm -rf current", "allow"), ("rm -rf current/", "deny")):  # fmt: skip
+        decision = engine.check(ToolCall("bash", {"command": line}, str(project)))
+        assert decision.action == action, (line, decision.reason)
+
+
+def test_removing_a_tree_that_holds_a_file_that_runs_code_later_asks(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    home.mkdir()
+    project = tmp_path / "proj"
+    (project / ".git").mkdir(parents=True)
+    packages = project / ".venv" / "lib" / "python3.12" / "site-packages"
+    packages.mkdir(parents=True)
+    (packages / "x.pth").write_text("import os")
+    (project / ".next" / "cache").mkdir(parents=True)
+    engine = Engine.load(cwd=str(project), policy=json.dumps({"permission": POLICY}),
+                         env={"HOME": str(home)}, use_cache=False)  # fmt: skip
+    decision = engine.check(ToolCall("bash", {"command": "rm -rf .venv"}, str(project)))
+    assert decision.action == "ask"
+    assert "<runs-code-later>" in decision.reason
+    decision = engine.check(ToolCall("bash", {"command": "rm -rf .next"}, str(project)))
+    assert decision.action == "allow", decision.reason
