@@ -22,7 +22,7 @@ from clearance.intent.call import ToolCall
 
 POLICY = {
     "*": "allow",
-    "bash": {"*": "ask", "rm": "allow", "rm *": "allow", "mv *": "allow", "cp *": "allow",
+    "bash": {"*": "ask", "echo *": "allow", "rm": "allow", "rm *": "allow", "mv *": "allow", "cp *": "allow",
              "rsync *": "allow", "tar *": "allow", "ln *": "allow", "unzip *": "allow",
              "7z *": "allow", "cpio *": "allow"},
     "external_directory": "ask",
@@ -144,7 +144,7 @@ UNLISTED = [
     "tar -xf vendor.tar --strip-components=1",
     "tar -xf - < vendor.tar",
     "cp vendor.tar x.tar && tar -xf x.tar",
-    "echo x > evil/y && cp -r evil/. .claude/",
+    "echo x > src/y && cp -r src/. vendor/",
     "echo x > new.tar; tar -xf new.tar",
     "7z x a.7z",
     "cpio -idm < a.cpio",
