@@ -16,7 +16,7 @@ from clearance.intent.shell.token import absolute
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Callable, Sequence
+    from collections.abc import Callable, Iterable, Sequence
 
     from clearance.intent.shell.line import Line
 
@@ -41,10 +41,9 @@ _UNZIP_READS = frozenset("ltvZpc")  # list, test, print: nothing is written
 
 def tar(line: Line, values: Sequence[str | None], base: str | None, budget: int) -> Landing:
     """``tar -x``: the members of the archive, listed, land beneath ``-C`` (else here)."""
-    extract = False
-    archive: str | None = None
-    directory: str | None = None
-    unusual = False
+    extract = unusual = False
+    files: list[str | None] = []  # -f, --file: the archive
+    dirs: list[str | None] = []  # -C, --directory: where members land
     rest = list(values)
     if rest and rest[0] is not None and rest[0][:1] not in ("-", "") and "x" in rest[0]:
         # `tar xf a.tar`: the first word is a cluster of letters, each valued one taking the
@@ -63,14 +62,10 @@ def tar(line: Line, values: Sequence[str | None], base: str | None, budget: int)
             if key in ("--extract", "--get"):
                 extract = True
             elif key in ("--file", "--directory"):
-                got = given if eq else (rest[i] if i < len(rest) else None)
+                (files if key == "--file" else dirs).append(
+                    given if eq else (rest[i] if i < len(rest) else None)
+                )
                 i += 0 if eq else 1
-                if key == "--file":
-                    archive = got
-                elif directory is not None or got is None:
-                    unusual = True
-                else:
-                    directory = got
             elif key not in _TAR_LONG_PLAIN:
                 unusual = True
             continue
@@ -84,17 +79,15 @@ def tar(line: Line, values: Sequence[str | None], base: str | None, budget: int)
                 got = letters[j + 1 :] or (rest[i] if i < len(rest) else None)
                 if not letters[j + 1 :]:
                     i += 1
-                if letter == "f":
-                    archive = got
-                elif directory is not None or got is None:
-                    unusual = True
-                else:
-                    directory = got
+                (files if letter == "f" else dirs).append(got)
                 break
             elif letter not in _TAR_SHORT_PLAIN:
                 unusual = True
     if not extract:
         return None
+    archive = files[0] if len(files) == 1 else None
+    directory = dirs[0] if dirs else None
+    unusual = unusual or len(dirs) > 1 or None in dirs
     if unusual or archive is None or archive == "-":
         return "extracts an archive with options or input clearance does not follow"
     return _members(line, archive, directory, base, budget, _tar_members)
@@ -165,31 +158,28 @@ def _safe(name: str) -> str | None:
 def _tar_members(path: str, budget: int) -> list[str] | None:
     import tarfile
 
-    out: list[str] = []
     with tarfile.open(path, "r:*") as archive:
-        for member in archive:
-            if len(out) >= budget or member.issym() or member.islnk():
-                return None  # past the bound, or a link a later member may write through
-            name = _safe(member.name)
-            if name is None:
-                return None
-            if name:
-                out.append(name)
-    return out
+        return _landing(((m.name, m.issym() or m.islnk()) for m in archive), budget)
 
 
 def _zip_members(path: str, budget: int) -> list[str] | None:
     import stat
     import zipfile
 
-    out: list[str] = []
     with zipfile.ZipFile(path) as archive:
-        for info in archive.infolist():
-            if len(out) >= budget or stat.S_ISLNK(info.external_attr >> 16):
-                return None
-            name = _safe(info.filename)
-            if name is None:
-                return None
-            if name:
-                out.append(name)
+        entries = archive.infolist()
+        return _landing(((i.filename, stat.S_ISLNK(i.external_attr >> 16)) for i in entries),
+                        budget)  # fmt: skip
+
+
+def _landing(members: Iterable[tuple[str, bool]], budget: int) -> list[str] | None:
+    """The landing names of ``members`` (name, whether a link), or ``None`` past ``budget``,
+    at a link (a later member may write through it), or at a name absolute or climbing out."""
+    out: list[str] = []
+    for member, link in members:
+        name = _safe(member)
+        if len(out) >= budget or link or name is None:
+            return None
+        if name:
+            out.append(name)
     return out
