@@ -58,7 +58,9 @@ BENIGN = [
     ("rm -rf T/l", "allow", "ask"),  # removes the link, not what it points to
     ("rm -rf T/x/etc", "allow", "ask"),  # a real directory named etc
     ("rm -rf T/s/build", "allow", "ask"),  # a link the agent made to its own scratch
-    ("mv T/l T/m", "allow", "ask"),
+    # the link moved makes every name beneath the root reachable under T/m, more than clearance
+    # lists (ADR 0045)
+    ("mv T/l T/m", "ask", "ask"),
     ("ls T/l/etc", "allow", "ask"),
     ("cat T/f", "allow", "ask"),
     ("nice rm -rf T/s/build", "allow", "ask"),

@@ -11,6 +11,7 @@ import os
 from clearance.decide.deadline import SECONDS, Expired, within
 from clearance.decide.decision import Decision, GateResult, UnitFact
 from clearance.decide.fold import fold
+from clearance.decide.gates.beneath_write import tree_write_gate, writes_beneath
 from clearance.decide.gates.path import external_gate, path_gate
 from clearance.decide.gates.protected import protected_gate
 from clearance.decide.gates.tool import tool_gate
@@ -176,6 +177,9 @@ class Engine:
                 results += path_gate(rules, facts, tool="bash", volumes=volumes)
                 results += external_gate(rules, facts, tool="bash")
                 results += protected_gate(self.protected(), facts, tool="bash", volumes=volumes)
+                if writes_beneath(facts):  # a tree removed or replaced at once (ADR 0045)
+                    results += tree_write_gate(self.protected(), facts, tool="bash",
+                                               home=self.policy.home, volumes=volumes)  # fmt: skip
                 if any(f.recursive for f in facts) and all(r.action != "deny" for r in results):
                     # What lies beneath a directory read recursively (a deny already stands).
                     from clearance.decide.gates.beneath import beneath_gate

@@ -13,7 +13,7 @@ the policy, yolo or session grants (docs/configuration.md, "Protected paths").
 
 from __future__ import annotations
 
-from clearance.intent.sentinel import PROTECTED, RUNS_LATER, UNKNOWN_PATH
+from clearance.intent.sentinel import PROTECTED, RUNS_LATER, UNKNOWN_PATH, UNLISTED_NAMES
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 __all__ = ["UNGRANTABLE", "lift"]
 
 # Asks that neither yolo nor a session grant lifts (an unknown path may be a protected one).
-UNGRANTABLE = frozenset({PROTECTED, RUNS_LATER, UNKNOWN_PATH})
+UNGRANTABLE = frozenset({PROTECTED, RUNS_LATER, UNKNOWN_PATH, UNLISTED_NAMES})
 
 
 def lift(result: GateResult, grants: GrantStore | None, yolo: bool, home: str) -> GateResult:

@@ -28,6 +28,7 @@ __all__ = [
     "RUNS_WRITTEN",
     "SENTINELS",
     "UNKNOWN_PATH",
+    "UNLISTED_NAMES",
     "UNMODELLED",
     "UNPARSEABLE",
     "UNPARSED",
@@ -57,6 +58,9 @@ RUNS_WRITTEN = "<runs-written-file>"  # runs as code a file the line itself may 
 CASE_FOLDED = "<case-folded-command>"
 # git would use a repository inside the project that is not the project's own (ADR 0040)
 NESTED_REPOSITORY = "<nested-git-repository>"
+# a command writes names beneath a directory that the analysis cannot list (an archive it does
+# not read, a tree past its bound): any of them may be a protected path (ADR 0045)
+UNLISTED_NAMES = "<unlisted-written-names>"
 # The protected paths (``decide/gates/protected.py``).
 PROTECTED = "<protected-path>"  # clearance's own files, the hosts' settings, its state
 RUNS_LATER = "<runs-code-later>"  # a file that runs code later: asks every time
@@ -79,6 +83,7 @@ SENTINELS = frozenset(
         REPLAYED,
         RUNS_WRITTEN,
         NESTED_REPOSITORY,
+        UNLISTED_NAMES,
         CASE_FOLDED,
         PROTECTED,
         RUNS_LATER,

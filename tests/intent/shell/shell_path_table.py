@@ -37,10 +37,11 @@ PATH_CASES: list[tuple[str, list[tuple[str, str | None, str]]]] = [
     ('cmd 2>/dev/null', [('/dev/null', '/dev/null', 'write')]),
     ('echo > "$OUT"', [('$OUT', None, 'write')]),
     ('echo > $HOME/out.txt', [('$HOME/out.txt', '/home/me/out.txt', 'write')]),
-    ('rm -rf /tmp/tmp.*', [('/tmp/tmp.*', '/tmp/tmp.*', 'unproven')]),
+    # a tree removed is also a write beneath it (ADR 0045)
+    ('rm -rf /tmp/tmp.*', [('/tmp/tmp.*', '/tmp/tmp.*', 'write'), ('/tmp/tmp.*', '/tmp/tmp.*', 'unproven')]),
     ('cat /etc/[p]asswd', [('/etc/[p]asswd', '/etc/[p]asswd', 'read')]),
     ('rm .env', [('.env', '/work/proj/.env', 'unproven')]),
-    ('rm -rf build/', [('build/', '/work/proj/build', 'unproven')]),
+    ('rm -rf build/', [('build/', '/work/proj/build', 'write'), ('build/', '/work/proj/build', 'unproven')]),
     ('cp src/a.py /tmp/a.py', [('src/a.py', '/work/proj/src/a.py', 'unproven'), ('/tmp/a.py', '/tmp/a.py', 'unproven')]),
     ('grep -r foo/bar src', [('src', '/work/proj/src', 'read')]),
     ('grep -e pattern -f /tmp/patterns README.md', [('/tmp/patterns', '/tmp/patterns', 'read'), ('README.md', '/work/proj/README.md', 'read')]),

@@ -45,7 +45,7 @@ if TYPE_CHECKING:
     from clearance.intent.volume import Volumes
     from clearance.policy.rule import Rule, RuleSet
 
-__all__ = ["CAP", "beneath_gate"]
+__all__ = ["CAP", "beneath_gate", "strictest_beneath"]
 
 CAP = 10_000  # entries walked beneath the directories of one call
 _READ = ("path_read",)
@@ -89,6 +89,19 @@ def beneath_gate(
         for one, (rule, reached, why) in reached_by.items():
             out.append(_result(one.gate, fact, tool, rule, reached, why))
     return out
+
+
+def strictest_beneath(
+    rules: RuleSet, surface: str, fact: PathFact, volumes: Volumes | None, budget: list[int]
+) -> tuple[Rule, str, str | None] | None:
+    """The strictest protected rule of ``surface`` met beneath the directory of ``fact`` on
+    disk, hidden entries included: (rule, the entry reached, why the walk stopped short or
+    ``None``), else ``None``. ``budget``: the entries left to walk, shared by one call."""
+    index = index_of(rules, (surface,))
+    if not index.any:
+        return None
+    one = _Set(rules, (surface,), "protected", index)
+    return _Walk([one], fact, volumes, None, budget, True).reach().get(one)
 
 
 class _Set:

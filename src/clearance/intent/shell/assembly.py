@@ -19,12 +19,13 @@ from clearance.intent.shell.effect import option_glob, reader_claim
 from clearance.intent.shell.find_exec import commands as find_commands
 from clearance.intent.shell.folding import fold
 from clearance.intent.shell.launchers import SCRIPT_LAUNCHERS
-from clearance.intent.shell.line import LINKERS, Line, made
+from clearance.intent.shell.line import Line
 from clearance.intent.shell.names import KNOWLEDGE, LATER, REREAD
 from clearance.intent.shell.projection import GLOB_MARKS, Projection
 from clearance.intent.shell.spelling import spellings
 from clearance.intent.shell.statement import stdin_text
 from clearance.intent.shell.token import PathToken
+from clearance.intent.shell.trees import landings
 from clearance.intent.shell.unit import Unit, unit
 from clearance.intent.shell.unit_text import (
     XARGS_INPUT,
@@ -298,8 +299,9 @@ class Assembly:
                 floor = runs_written(files_run(words, base, self.paths.expand), self.line, written)
         if floor is None and self.project and option_glob(words, base, self.line):
             floor = (CODE_RUNNING, "hands a pattern that may name an option to " + str(name))
-        if self.project and name is not None and basename(name) in LINKERS:
-            self.made.extend(made(words, base, lambda w: self.paths.expand(w, base), self.line))
+        landed = None
+        if self.project and name is not None:  # trees removed, names landed (ADR 0045)
+            landed = landings(self.paths, self.made, words, base, text)
         extra: tuple[str, ...] = ()
         if self.project:
             extra = spellings(text, words, base, self.home, self.home_ok, self.exists, script_at)
@@ -319,6 +321,7 @@ class Assembly:
                 floor = jq_file_floor(finding.program_files, base)
             if floor is None and finding.discovers and self.repository is not None:
                 floor = self.repository(finding, base, self.tokens)  # ADR 0040
+        floor = floor or landed
         variable: tuple[Floor | None, str | None] = (None, None)
         if self.variables.names or stmt.assigns:
             variable = self.variables.floor(stmt, level)

@@ -49,7 +49,7 @@ _VALUED_LONG = frozenset({"--suffix", "--target-directory", "--backup", "--conte
 class Line:
     """The shared record of one command line's earlier statements."""
 
-    __slots__ = ("aliases", "alone", "globbed", "overflow", "top", "written")
+    __slots__ = ("aliases", "alone", "globbed", "landed", "overflow", "top", "written")
 
     def __init__(self) -> None:
         # The line is one command and nothing else runs in it, so a glob it copies, or the
@@ -64,6 +64,8 @@ class Line:
         self.overflow = False  # a name was made whose place is not known: all paths unknown
         # (absolute path or None, value as written) of what earlier statements may write.
         self.written: list[tuple[str | None, str]] = []
+        # Landing names projected so far (``trees.MAX_LANDED`` bounds them).
+        self.landed = 0
 
     def record(self, made: list[tuple[str | None, str | None]], command: str) -> list[PathToken]:
         """Record the names a statement's ``ln``/``cp``/``mv`` made, for later statements; the

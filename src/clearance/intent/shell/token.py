@@ -180,7 +180,7 @@ def merge(tokens: Iterable[PathToken]) -> tuple[PathToken, ...]:
     """Deduplicate by path (or raw when unknown), merging effects: disagreement → unproven. A
     path a later command's word reaches elsewhere than it names (through a link an earlier
     statement made: ``ln -s / m; rm -rf /tmp/m/``) stays a token of its own, for the word's
-    sake."""
+    sake; so does a tree written at once (``write`` and ``deep``: ``rm -rf d``)."""
     seen: dict[str, PathToken] = {}
     for token in tokens:
         path, raw = token.path, token.raw
@@ -192,6 +192,8 @@ def merge(tokens: Iterable[PathToken]) -> tuple[PathToken, ...]:
                 prior = seen.get(path)
                 if prior is not None and prior.command != token.command:
                     key = path + "\x00" + raw
+        if token.deep and token.effect == "write":
+            key += "\x00tree"  # a tree written at once stays a write of its own (ADR 0045)
         prior = seen.get(key)
         if prior is None:
             seen[key] = token

@@ -1,0 +1,277 @@
+"""Whole trees written at once: directories a command removes, and the names a recursive copy,
+move, link, sync or extraction makes beneath a directory (docs/shell-analysis.md, "Trees
+written at once"; ADR 0045).
+
+A path token names the directory a command is given, and a rule on a file beneath it never
+meets that token: ``rm -rf .claude`` removes ``.claude/settings.json``, ``cp -r evil/. .claude/``
+writes it. So, for the path gates:
+
+* **removed**: what ``rm -r``, ``rmdir``, ``mv``'s sources and ``rsync --delete``'s destination
+  (``--remove-source-files``: its sources) remove is a *write beneath* token: a ``write`` token
+  marked ``deep``, which the decide layer judges on the protected files found beneath it on
+  disk (``decide/gates/beneath_write.py``);
+* **landed**: what ``cp``/``mv``/``ln`` (through :func:`~clearance.intent.shell.line.made`) and
+  ``rsync`` make from a source directory lands beneath their destination: the source is walked
+  on disk (bounded) and each entry's landing name is a written token; what ``tar -x`` and
+  ``unzip`` extract is listed from the archive (bounded) the same way.
+
+Where the names are not known (an archive clearance does not list, a member that is a link or
+climbs out, a walk past its bound, a source something earlier in the line writes beneath), the
+unit carries the floor :data:`~clearance.intent.sentinel.UNLISTED_NAMES`.
+"""
+
+from __future__ import annotations
+
+import os
+
+from clearance.intent.sentinel import UNLISTED_NAMES
+from clearance.intent.shell.line import LINKERS, made
+from clearance.intent.shell.token import absolute
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from clearance.intent.sentinel import Floor
+    from clearance.intent.shell.line import Line
+    from clearance.intent.shell.projection import Projection
+    from clearance.intent.shell.word import Word
+
+__all__ = ["MAX_LANDED", "landings"]
+
+MAX_LANDED = 2_000  # landing names of one line (entries walked, members listed)
+_TARS = frozenset({"tar", "gtar", "bsdtar"})
+_UNLISTED = frozenset({"7z", "7za", "7zz", "7zr", "cpio", "pax", "ar", "unrar", "unar", "jar"})
+
+
+def landings(
+    paths: Projection,
+    pending: list[tuple[str | None, str | None]],
+    words: Sequence[Word],
+    base: str | None,
+    command: str,
+) -> Floor | None:
+    """Project the trees ``words`` remove or write beneath a directory as path tokens; add
+    the names ``ln``/``cp``/``mv`` make to ``pending`` (``Line.record`` records them after the
+    statement); the floor of names not known, else ``None``."""
+    name = (words[0].value or "").rsplit("/", 1)[-1]
+    expand = paths.expand
+    values = [expand(w, base) if not w.glob else w.value for w in words[1:]]
+    if name in LINKERS:
+        pairs = made(words, base, lambda w: expand(w, base), paths.line)
+        pending.extend(pairs)
+        floor = _land(paths, pairs, command)
+        if name in ("mv", "gmv"):  # a move takes its sources away, trees and all
+            for reach in {reach for _, reach in pairs if reach is not None}:
+                _removed(paths, reach, base, command)
+        return floor
+    if (name in ("rm", "grm") and _rm_recursive(values)) or name == "rmdir":
+        start = len(paths.tokens)  # each operand as the projection reads it (braces, globs)
+        paths.arguments(words[1:], base, command, "write", "unproven")
+        paths.tokens[start:] = [t.replace(deep=True) for t in paths.tokens[start:]]
+    elif name == "rsync":
+        return _rsync(paths, values, base, command)
+    elif name in _TARS or name == "unzip":
+        from clearance.intent.shell import archives  # only for the lines that extract
+
+        lister = archives.unzip if name == "unzip" else archives.tar
+        found = lister(paths.line, values, base, MAX_LANDED - paths.line.landed)
+        if isinstance(found, str):
+            return _unlisted(found)
+        if found is not None:
+            _emit(paths, found[0], found[1], command)
+    elif name in _UNLISTED and _extracts(name, values):
+        return (UNLISTED_NAMES, f"extracts files whose names clearance does not list ({name})")
+    return None
+
+
+def _rm_recursive(values: Sequence[str | None]) -> bool:
+    for value in values:
+        if value is None or value == "--":
+            return value is None  # a computed word may be `-r`
+        if value[:2] == "--":
+            if len(value) > 4 and "--recursive".startswith(value):
+                return True
+        elif value[:1] == "-" and ("r" in value or "R" in value):
+            return True
+    return False
+
+
+def _removed(paths: Projection, value: str | None, base: str | None, command: str) -> None:
+    """A tree removed: a write beneath ``value`` (a computed operand asks already)."""
+    if value is None or not value:
+        return
+    start = len(paths.tokens)
+    paths.value(value, value, base, command, "write", "unproven", True)
+    paths.tokens[start:] = [t.replace(deep=True) for t in paths.tokens[start:]]
+
+
+def _land(
+    paths: Projection, pairs: Sequence[tuple[str | None, str | None]], command: str
+) -> Floor | None:
+    """The names a source directory's entries take beneath the place each pair makes. A link
+    to a directory above its own place (``ln -s .. up``) makes a cycle of names that only
+    re-spell what lies above, at its own path: it is not walked (ADR 0045)."""
+    for place, reach in pairs:
+        if place is not None and reach is not None and (place + "/").startswith(reach + "/"):
+            continue
+        if place is not None and reach is not None and _own_repository(paths.line, reach, place):
+            continue
+        if place is None or reach is None or not os.path.isdir(reach):
+            if place is not None and reach is not None and _touched(paths.line, reach, pairs):
+                return _unlisted(f"copies {reach}, which the line itself may fill first")
+            continue
+        floor = _walk(paths, reach, place, command, pairs)
+        if floor is not None:
+            return floor
+    return None
+
+
+def _own_repository(line: Line, reach: str, place: str) -> bool:
+    """A copy of the line's own work tree's ``.git`` out of that work tree (``cp -r .git
+    /tmp/backup``): its configuration is the one git already uses here (ADR 0040)."""
+    tree, _, leaf = reach.rpartition("/")
+    top = line.top
+    if leaf != ".git" or top is None or not (top == tree or top.startswith(tree + "/")):
+        return False
+    return not (place == tree or place.startswith(tree + "/"))
+
+
+def _touched(line: Line, directory: str, own: Sequence[tuple[str | None, str | None]] = ()) -> bool:
+    """Whether an earlier statement may write at or beneath ``directory``, or a statement of
+    the line makes a name at, above or beneath it (a file put into a source before the copy
+    reads it); ``own``: the names this statement itself makes, which do not count."""
+    if line.overflow:
+        return True
+    inside = directory.rstrip("/") + "/"
+    if any(
+        known is None or known == directory or known.startswith(inside) for known, _ in line.written
+    ):
+        return True
+    return any(
+        (name == directory or inside.startswith(name + "/") or name.startswith(inside))
+        and (name, reach) not in own
+        for name, reach in line.aliases
+    )
+
+
+def _walk(
+    paths: Projection,
+    source: str,
+    place: str,
+    command: str,
+    own: Sequence[tuple[str | None, str | None]] = (),
+) -> Floor | None:
+    """Each entry beneath ``source`` as the written name ``place/rel``, bounded."""
+    line = paths.line
+    if _touched(line, source, own):
+        return _unlisted(f"copies {source}, which the line itself may fill first")
+    names: list[str] = []
+    stack = [source]
+    root = len(source.rstrip("/")) + 1
+    while stack:
+        try:
+            with os.scandir(stack.pop()) as entries:
+                for entry in entries:
+                    names.append(entry.path[root:])
+                    if len(names) + line.landed > MAX_LANDED:
+                        return _unlisted(f"copies more than {MAX_LANDED:,} entries")
+                    if entry.is_dir(follow_symlinks=False):
+                        stack.append(entry.path)
+        except OSError:
+            return _unlisted(f"copies {source}, which clearance cannot read")
+    _emit(paths, place, names, command, own)
+    return None
+
+
+def _emit(
+    paths: Projection,
+    place: str,
+    names: Sequence[str],
+    command: str,
+    own: Sequence[tuple[str | None, str | None]] = (),
+) -> None:
+    """The written tokens of ``names`` beneath ``place``, and of what they reach through the
+    names earlier statements made; not through the names this statement makes (``own``: a
+    copy lands beneath its destination, it writes nothing back into its source)."""
+    line = paths.line
+    line.landed += len(names)
+    top = place.rstrip("/")
+    kept = line.aliases
+    if own and kept:  # the line read again knows its own names from the start
+        line.aliases = [alias for alias in kept if alias not in own]
+    try:
+        for rel in names:
+            landed = f"{top}/{rel}"
+            paths.value(landed, landed, None, command, "write", "unproven", True)
+    finally:
+        line.aliases = kept
+
+
+def _unlisted(why: str) -> Floor:
+    return (UNLISTED_NAMES, f"{why}: the names it writes beneath a directory are not known")
+
+
+def _rsync(
+    paths: Projection, values: Sequence[str | None], base: str | None, command: str
+) -> Floor | None:
+    operands: list[str | None] = []
+    deletes = sources_go = False
+    options = True
+    for value in values:
+        if options and value is not None and value[:1] == "-" and len(value) > 1:
+            if value == "--":
+                options = False
+            if value == "--dry-run" or (value[:2] != "--" and "n" in value):
+                return None  # writes nothing
+            deletes = deletes or value.startswith("--delete") or value == "--del"
+            sources_go = sources_go or value == "--remove-source-files"
+            if value[:2] != "--" and not set(value[1:]).isdisjoint("efBTM"):
+                return _unlisted("passes rsync a short option with a value")
+            continue
+        operands.append(value)
+    if len(operands) < 2:
+        return None
+    *sources, destination = operands
+    if destination is None or any(s is None for s in sources):
+        return _unlisted("syncs a computed path")
+    if _remote(destination):
+        return None
+    place = absolute(destination, base)
+    if place is None:
+        return _unlisted("syncs into a directory not known")
+    if deletes:
+        _removed(paths, destination, base, command)
+    for source in sources:
+        assert source is not None
+        if _remote(source):
+            return _unlisted("syncs a remote tree into a local directory")
+        reach = absolute(source, base)
+        if reach is None:
+            return _unlisted("syncs a directory not known")
+        if sources_go:
+            _removed(paths, source, base, command)
+        leaf = "" if source.endswith("/") else reach.rsplit("/", 1)[-1]
+        where = f"{place}/{leaf}" if leaf else place
+        floor = None
+        if os.path.isdir(reach):
+            floor = _walk(paths, reach, where, command)
+        elif _touched(paths.line, reach):
+            floor = _unlisted(f"syncs {source}, which the line itself may make first")
+        else:  # a file: the destination, or its name in the destination directory
+            _emit(paths, place, [reach.rsplit("/", 1)[-1]], command)
+        if floor is not None:
+            return floor
+    return None
+
+
+def _remote(value: str) -> bool:
+    head = value.split("/", 1)[0]
+    return ":" in head
+
+
+def _extracts(name: str, values: Sequence[str | None]) -> bool:
+    first = next((v for v in values if v is None or v[:1] != "-"), "x")
+    if name in ("cpio", "pax"):
+        return True  # copy-in, or pax -r: members named by the archive
+    return first is None or first in ("x", "e") or name in ("unrar", "unar")
