@@ -16,7 +16,7 @@ other.
 from __future__ import annotations
 
 from clearance.intent.sentinel import RUNS_WRITTEN, excerpt
-from clearance.intent.shell.line import script
+from clearance.intent.shell.code_files import script
 from clearance.intent.shell.token import absolute
 
 TYPE_CHECKING = False

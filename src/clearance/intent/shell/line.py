@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import os
 
-from clearance.intent.shell.runners import SHELLS
 from clearance.intent.shell.token import PathToken, absolute, own_cwd, passes_process
 
 TYPE_CHECKING = False
@@ -31,15 +30,13 @@ if TYPE_CHECKING:
 
     from clearance.intent.shell.word import Word
 
-__all__ = ["LINKERS", "Line", "made", "script"]
+__all__ = ["LINKERS", "Line", "made"]
 
 # Commands that make a name reach an existing entry: links, copies, moves (GNU coreutils and
 # their `g`-prefixed BSD installs; busybox is a wrapper of its own).
 LINKERS = frozenset({"ln", "cp", "mv", "gln", "gcp", "gmv", "link"})
 MAX_ALIASES = 64  # past it, every later path is unknown
 _GLOB = frozenset("*?[")
-_SOURCES = frozenset({".", "source"})
-_MAKES = frozenset({"make", "gmake"})
 # Options of ln/cp/mv that take the next word as their value (short, and long without `=`).
 _VALUED_SHORT = frozenset("St")
 _MAX_TREE = 4096  # entries of a directory a recursive copy lays into another
@@ -401,64 +398,3 @@ def _value(word: Word, expand: Callable[[Word], str | None]) -> str | None:
     if value is None or value[:1] == "~":
         return None
     return value
-
-
-# jq(1) options that take one value, and two (a name and a value or file); `-f` is a flag.
-JQ_ONE = frozenset({"-L", "--library-path", "--indent"})
-JQ_TWO = frozenset({"--arg", "--argjson", "--slurpfile", "--rawfile"})
-
-
-def jq_program_file(words: Sequence[Word]) -> Word | None:
-    """The file jq reads its program from: with ``-f``/``--from-file`` (a flag, in any short
-    cluster), its first operand (``jq -f prog.jq data.json``, ``jq prog.jq -rf data.json``)."""
-    first: Word | None = None
-    from_file, options = False, True
-    rest = iter(words[1:])
-    for word in rest:
-        value = word.value
-        if not options or value is None or value[:1] != "-" or len(value) < 2:
-            if first is None:
-                first = word
-        elif value == "--":
-            options = False
-        elif value in JQ_TWO:
-            next(rest, None)
-            next(rest, None)
-        elif value in JQ_ONE or value == "-L":
-            next(rest, None)
-        elif value == "--from-file" or (value[1] not in "-L" and "f" in value):
-            from_file = True
-    return first if from_file else None
-
-
-def script(words: Sequence[Word]) -> list[Word | str]:
-    """The files a command runs as code: ``. f``/``source f``, a shell's script operand
-    (``bash f``), the command word itself when it is a path (``./f``), the makefile
-    ``make`` reads (``-f f``, else ``Makefile``, ``makefile``, ``GNUmakefile``) and the
-    program file of ``jq -f``; a ``str`` is a name in the current directory."""
-    head = words[0]
-    name = head.value
-    if name is None:
-        return []
-    if "/" in name:
-        return [head]
-    if name == "jq":
-        program = jq_program_file(words)
-        return [program] if program is not None else []
-    if name in _SOURCES:
-        return [words[1]] if len(words) > 1 else []
-    if name in _MAKES:
-        files: list[Word | str] = []
-        for i, word in enumerate(words[1:-1], 1):
-            if word.value in ("-f", "--file", "--makefile"):
-                files.append(words[i + 1])
-        return files or ["GNUmakefile", "makefile", "Makefile"]
-    if name.rsplit("/", 1)[-1] not in SHELLS:
-        return []
-    for word in words[1:]:
-        value = word.value
-        if value is None:
-            return [word]
-        if value in ("-c", "-s") or (value[:1] != "-" and value[:1] != "+"):
-            return [] if value[:1] == "-" else [word]
-    return []

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from clearance.intent.sentinel import CODE_RUNNING, PROTECTED
 from clearance.intent.shell import sed
+from clearance.intent.shell.code_files import JQ_ONE, JQ_TWO, jq_program_file
 from clearance.intent.shell.delimited import UNPLACED
 from clearance.intent.shell.hazards.finding import Finding, option_values
 from clearance.intent.shell.layer import basename
-from clearance.intent.shell.line import JQ_ONE, JQ_TWO, jq_program_file
 from clearance.policy.protected import HOOK_TOKEN_VARIABLE
 
 TYPE_CHECKING = False
@@ -357,7 +357,7 @@ def jq_file_floor(files: Sequence[str], base: str | None) -> Floor | None:
     """The floor of ``jq -f FILE`` run in ``base``: the file's program is read as a literal one
     is (an import, an include, ``env``); one that cannot be read whole, or in a directory not
     known, floors. A file that does not exist yet is jq's error, unless the line writes it
-    (``line.script``: ``<runs-written-file>``)."""
+    (``code_files.script``: ``<runs-written-file>``)."""
     for value in files:
         path = value if value[:1] == "/" else None if base is None else base + "/" + value
         if path is None:
