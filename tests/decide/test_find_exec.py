@@ -130,3 +130,23 @@ def test_each_entry_of_a_semicolon_exec_is_a_command_of_its_own(
     root, _, _ = project
     units = analyze("find src -name '*.pyc' -exec rm {} \\;", cwd=root, home="/h").units
     assert [u.text for u in units[2:]] == ["rm src/pkg/__pycache__/m.pyc"]
+
+
+# Under the built-in policy, a reading command on what find finds is read-only inspection: find
+# only walks its start points. What the command writes, or reads that a rule guards, still asks.
+BUILTIN = [
+    ("find . -name '*.py' -exec grep -l x {} +", "allow"),
+    ("find src -name '*.py' -exec wc -l {} +", "allow"),
+    ("find . -name '*.py' -exec sed -i s/a/b/ {} +", "ask"),  # writes each entry
+    ("find . -name '*.py' -exec rm {} +", "ask"),
+    ("find lib -exec cat {} +", "ask"),  # lib/app.env
+    ("find . -name '*.py' -exec grep -l x /etc/hosts {} +", "ask"),  # outside the project
+]
+
+
+@pytest.mark.parametrize(("line", "expected"), BUILTIN, ids=[b for b, _ in BUILTIN])
+def test_find_exec_under_the_built_in_policy(
+    project: tuple[str, Engine, Engine], line: str, expected: str
+) -> None:
+    root, _, builtin = project
+    assert _action(builtin, line, root) == expected

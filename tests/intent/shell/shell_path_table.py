@@ -84,7 +84,7 @@ PATH_CASES: list[tuple[str, list[tuple[str, str | None, str]]]] = [
     ('sudo -u root rm /etc/x', [('/etc/x', '/etc/x', 'unproven')]),
     ('flock /tmp/lock true', [('/tmp/lock', '/tmp/lock', 'unproven')]),
     ('xargs -a /tmp/list rm', [('(the operands xargs reads from its input)', None, 'unproven'), ('/tmp/list', '/tmp/list', 'unproven')]),
-    ('find . -exec grep foo /etc/x {} \\;', [('.', '/work/proj', 'unproven'), ('/etc/x', '/etc/x', 'read')]),
+    ('find . -exec grep foo /etc/x {} \\;', [('.', '/work/proj', 'read'), ('/etc/x', '/etc/x', 'read')]),
     # a shell's literal script is read as typed commands: its paths are projected
     ("bash -c 'cat /etc/shadow'", [('/etc/shadow', '/etc/shadow', 'read')]),
     ('eval cat /etc/shadow', []),

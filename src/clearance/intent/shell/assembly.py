@@ -217,10 +217,14 @@ class Assembly:
         self.paths.redirects(stmt, base)
         # The unit's peel already found the wrapper layer of these words (unless keywords
         # were dropped from their front): the projection reuses it.
-        # `find -exec` on the entries it finds reads none of them itself: its commands do.
+        # `find -exec` on the entries it finds only walks its start points (names are read);
+        # what its command does to each entry is judged on that command's own units.
         deep = self.units[top].exemption != "find-exec"
+        start = len(self.tokens)
         self.paths.command_tokens(words, base, stmt.text, True, (found,) if used is words else None,
                                   deep)  # fmt: skip
+        if not deep:
+            self.tokens[start:] = [t.replace(effect="read") for t in self.tokens[start:]]
         if typed is not None:  # not known to be the lower-case program: as typed too
             self.paths.command_tokens(typed, base, stmt.text, True)
         if self.made:
