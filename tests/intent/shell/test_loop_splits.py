@@ -104,7 +104,7 @@ def test_where_the_use_gets_the_values_bash_hands_over_each_match_whole(
         if not _given(f"for f in {pattern}; do cat $f; done", project):
             return
         run = subprocess.run(
-            [BASH, "-c", f"for f in {pattern}; do printf '%s\\0' $f; done"],
+            [str(BASH), "-c", f"for f in {pattern}; do printf '%s\\0' $f; done"],
             cwd=project,
             capture_output=True,
             check=True,
