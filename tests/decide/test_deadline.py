@@ -130,3 +130,35 @@ def test_a_deadline_swallowed_inside_the_call_still_expires_it_on_the_main_threa
 def test_a_deadline_swallowed_inside_the_call_still_expires_it_on_a_worker_thread() -> None:
     assert isinstance(_on_worker(lambda: within(0.1, _swallowing)), Expired)
     assert _on_worker(lambda: within(1.0, lambda: "next")) == "next"
+
+
+def test_loading_the_analyzer_is_not_counted_against_the_deadline(tmp_path: Path) -> None:
+    """The deadline bounds the analysis of a line, not a cold start: in a fresh process whose
+    analyzer takes longer than the deadline to load (as on a machine where dozens of hooks start
+    at once), an allowed line is still allowed."""
+    import subprocess
+    import sys
+
+    program = f"""
+import json, time
+from clearance.decide import engine as engine_module
+from clearance.decide.engine import Engine
+from clearance.intent.call import ToolCall
+from clearance.decide.gates import bash
+
+engine_module.SECONDS = 0.3
+slow = bash._load_analyze
+def load():
+    time.sleep(0.6)
+    return slow()
+bash._load_analyze = load
+env = {{"HOME": {str(tmp_path)!r}, "XDG_CONFIG_HOME": {str(tmp_path / "c")!r},
+       "CLEARANCE_HOME": {str(tmp_path / "s")!r}}}
+policy = json.dumps({{"permission": {{"*": "ask", "bash": {{"make *": "allow"}}}}}})
+engine = Engine.load(cwd={str(tmp_path)!r}, policy=policy, env=env)
+found = engine.check(ToolCall("bash", {{"command": "make test"}}, {str(tmp_path)!r}))
+print(found.action, found.reason)
+"""
+    out = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True,
+                         timeout=60, check=True)  # fmt: skip
+    assert out.stdout.startswith("allow "), out.stdout + out.stderr

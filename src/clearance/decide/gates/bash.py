@@ -55,7 +55,7 @@ if TYPE_CHECKING:
     from clearance.intent.shell import Analysis, PathToken, Unit
     from clearance.policy.rule import RuleSet
 
-__all__ = ["bash_gate"]
+__all__ = ["bash_gate", "load"]
 
 # A command word that starts with one of these is a known place, matched by its home spelling.
 _KNOWN_PREFIXES = ("$HOME/", "${HOME}/", "$PWD/", "${PWD}/")
@@ -388,3 +388,16 @@ def _load_analyze() -> Callable[..., Analysis]:
 
     _ANALYZE = analyze
     return analyze
+
+
+def load() -> None:
+    """Load the shell analyzer and build its parser, once per process.
+
+    The engine calls this before it arms the decision deadline (``decide/deadline.py``): the
+    deadline bounds the analysis of a line, which the line's author controls, not the loading
+    of code every line needs. Counted inside it, a cold start on a loaded machine (dozens of
+    hooks starting at once) ran out of time on ``make test``."""
+    _ANALYZE or _load_analyze()
+    from clearance.intent.shell.parser import parse
+
+    parse(b":")
