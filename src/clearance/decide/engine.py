@@ -66,7 +66,7 @@ _PROJECT_ROOT: list[Callable[[str, str], str] | None] = [None]
 def _load_bash_gate() -> _BashGate:
     from clearance.decide.gates.bash import bash_gate, load
 
-    load()  # the analyzer and its parser load outside the deadline, which bounds analysis only
+    load()  # the analyzer loads outside the deadline, which bounds the analysis only
     _BASH_GATE[0] = bash_gate
     return bash_gate
 

@@ -304,6 +304,10 @@ def test_a_child_killed_while_it_waits_is_abandoned_never_answered(
         time.sleep(0.05)
     entries = audit(client, "alice")
     assert [(e["event"], e["id"]) for e in entries] == [("abandoned", rid)]
+    # The signed notice follows the audit entry (it is signed outside Redis's atomic step).
+    deadline = time.monotonic() + 10
+    while not withdrawn(client, keys.reply(rid)) and time.monotonic() < deadline:
+        time.sleep(0.05)
     assert withdrawn(client, keys.reply(rid))
 
 

@@ -162,6 +162,10 @@ def test_a_child_killed_while_the_human_deliberates_is_withdrawn_and_marked_aban
         while not audit(client, "alice"):
             assert time.monotonic() < deadline, "the ask was never marked abandoned"
             time.sleep(0.1)
+        # The signed notice follows the audit entry (it is signed outside Redis's atomic step).
+        while not withdrawn(client, Keys("clearance", "alice").reply(rid)):
+            assert time.monotonic() < deadline, "the ask was never withdrawn"
+            time.sleep(0.05)
     finally:
         server.close()
     assert [(e["event"], e["id"]) for e in audit(client, "alice")] == [("abandoned", rid)]

@@ -391,13 +391,11 @@ def _load_analyze() -> Callable[..., Analysis]:
 
 
 def load() -> None:
-    """Load the shell analyzer and build its parser, once per process.
+    """Load the shell analyzer, once per process.
 
     The engine calls this before it arms the decision deadline (``decide/deadline.py``): the
     deadline bounds the analysis of a line, which the line's author controls, not the loading
     of code every line needs. Counted inside it, a cold start on a loaded machine (dozens of
-    hooks starting at once) ran out of time on ``make test``."""
+    hooks starting at once) ran out of time on ``make test``. (The parser itself, a millisecond
+    to build, is still built only for a line that needs it.)"""
     _ANALYZE or _load_analyze()
-    from clearance.intent.shell.parser import parse
-
-    parse(b":")
