@@ -53,6 +53,9 @@ _INERT = frozenset(
     | {"basename", "dirname"}
     | {"return", "export", "local", "declare", "typeset", "readonly", "set", "test", "["}
 )
+# Commands whose operands are text, never a file they open or look at: `echo .env` prints a name,
+# `dirname "$f"` cuts one. No operand of theirs is a path, known or not.
+_TEXT_ONLY = frozenset({"echo", "printf", "true", "false", ":", "basename", "dirname"})
 _HOME_PREFIXES = ("~/", "$HOME", "${HOME}")
 
 
@@ -217,6 +220,8 @@ class Projection:
     def _candidates(
         self, words: Sequence[Word], base: str | None, command: str, effect: Effect, source: Source
     ) -> None:
+        if words and words[0].value in _TEXT_ONLY:
+            return
         # Operands of a command that opens none of them are no unknown paths (`echo "$x"`).
         unknown = words[0].value not in _INERT if words else True
         # Nor are they files it may write for a later run: `echo f`, `chmod +x run.sh`.
