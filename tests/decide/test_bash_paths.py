@@ -158,6 +158,9 @@ OPTION_GLOBS = [
     ("mv *=.. a.txt", "mv -- *=.. a.txt"),
     ("git diff *", "git diff -- *"),
     ('for f in *.txt; do sed -n p "$f"; done', 'for f in src/*.txt; do sed -n p "$f"; done'),
+    # a plain cd before the command makes no file: the pattern is read on disk, from there
+    ("cd . && sed -n p *.txt", "cd src && sed -n p *.txt"),
+    ("cd src && touch -- -f.txt && sed -n p *.txt", "cd src && sed -n p ./*.txt"),
 ]
 
 
@@ -169,7 +172,7 @@ def test_a_pattern_that_may_name_an_option_asks(tmp_path: Path, attack: str, twi
     (project / "src").mkdir(parents=True)
     for name in (".txt", "a.txt", "-f.txt", "src/b.txt", "a.md", "--target-directory=.."):
         (project / name).write_text("1e touch pwned\n")
-    programs = ("sed", "sort", "cp", "mv", "git")
+    programs = ("sed", "sort", "cp", "mv", "git", "cd", "touch")
     policy = {"*": "allow", "bash": {"*": "ask", **{f"{p} *": "allow" for p in programs}}}
     engine = Engine.load(cwd=str(project), policy=json.dumps({"permission": policy}),
                          env={"HOME": str(home)}, use_cache=False)  # fmt: skip

@@ -233,8 +233,11 @@ def _analyze(command: str, cwd: str | None, home: str, exists: Callable[[str], b
 
 
 def _alone(units: Sequence[Unit]) -> bool:
-    """Whether the line is one command: every unit after the first is one its wrappers run."""
-    return all(u.context == "wrapped" for u in units[1:])
+    """Whether the line is one command: every unit after the first is one its wrappers run.
+    A plain ``cd`` before it counts for nothing (``cd docs && git mv *.jpg ui/``): changing
+    directory makes no file a glob could match."""
+    rest = [u for u in units if not (u.context == "" and u.argv[:1] == ("cd",))]
+    return all(u.context == "wrapped" for u in rest[1:])
 
 
 def _inherits_cdpath() -> bool:
