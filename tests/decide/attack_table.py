@@ -1159,6 +1159,8 @@ SEARCH_PATH: list[tuple[str, str, str]] = [
     ("HOME=.; PATH=$HOME/bin ls", "stop", "stop"),
     ("export HOME=$PWD; PATH=~/bin:$PATH git status", "stop", "stop"),
     ("PATH[0]=bin; ls", "stop", "stop"),
+    ("PATH=$HOME/x:$PATH PATH=.:$PATH; ls", "stop", "stop"),
+    ("PATH=./bin:$PATH && ls", "stop", "stop"),
     ("zsh -lc 'path[1]=bin; ls'", "stop", "stop"),
     # git reads its config from $HOME, and opens the files these name
     ("HOME=. git status", "stop", "stop"),
@@ -1196,6 +1198,9 @@ SEARCH_PATH_BENIGN: list[tuple[str, str, str]] = [
     ('PATH="$HOME/.local/bin:$PATH" ls', "allow", "allow"),
     ("PATH=/usr/bin:/bin ls", "allow", "allow"),
     ('export PATH="$HOME/.local/bin:$PATH" && ls', "ask", "allow"),
+    # an assignment statement of a search path the agent does not fill is no command of its own
+    ('PATH="$HOME/.local/bin:$PATH" && ls', "allow", "allow"),
+    ("PATH=/usr/local/bin:$PATH; git status", "allow", "allow"),
     ("export PATH; ls", "ask", "allow"),
     ("echo $PATH", "allow", "allow"),
     ("env -u HOME PATH=/usr/bin ls", "ask", "allow"),

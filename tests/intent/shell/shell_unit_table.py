@@ -33,7 +33,8 @@ UNIT_CASES: list[tuple[str, list[Any]]] = [
     ('A=1 B=2 aws s3 ls', ['aws s3 ls']),
     ('FOO=bar', [U('FOO=bar', exemption='assignment')]),
     ('A=1 B=2', [U('A=1 B=2', exemption='assignment')]),
-    ('PATH=/x', ['PATH=/x']),
+    ('PATH=/x', [U('PATH=/x', exemption='assignment')]),  # a search path the agent does not fill
+    ('PATH=x', ['PATH=x']),  # a relative one it may
     ('IFS=/ X=1', ['IFS=/ X=1']),
     ('a[1]=x', ['a[1]=x']),
     ('2>/dev/null git push --force', ['git push --force']),

@@ -20,7 +20,7 @@ from clearance.intent.shell.find_exec import commands as find_commands
 from clearance.intent.shell.folding import fold
 from clearance.intent.shell.launchers import SCRIPT_LAUNCHERS
 from clearance.intent.shell.line import Line
-from clearance.intent.shell.names import KNOWLEDGE, LATER, REREAD
+from clearance.intent.shell.names import KNOWLEDGE, LATER, REREAD, SEARCH_PATH_VARIABLES
 from clearance.intent.shell.projection import GLOB_MARKS, Projection
 from clearance.intent.shell.spelling import spellings
 from clearance.intent.shell.statement import stdin_text
@@ -164,9 +164,17 @@ class Assembly:
                 if stmt.assigns:
                     from clearance.intent.shell.hazards.variables import ordinary_variable
 
-                    if all(ordinary_variable(name) for name, _ in stmt.assigns):
+                    typed = dict(item.partition("=")[::2] for item in stmt.text.split())
+                    if all(
+                        ordinary_variable(name)
+                        or (name in SEARCH_PATH_VARIABLES
+                            and not self.variables.fills_search_path(typed.get(name), stmt))
+                        for name, _ in stmt.assigns
+                    ):  # fmt: skip
                         # `PID=$!`: sets only variables no program or shell reads for meaning;
                         # its substitutions are units of their own (docs/shell-analysis.md).
+                        # `PATH="$HOME/.local/bin:$PATH"` too: a search path of directories
+                        # the agent does not fill changes no command it names into another.
                         exemption = "assignment"
             self.units.append(
                 Unit(
