@@ -36,10 +36,12 @@ def test_an_agent_sdk_ask_forwarded_to_a_serving_session_names_its_host(
                 "hook_event_name": "PreToolUse", "tool_name": "Bash",
                 "tool_input": {"command": "make test"}, "tool_use_id": "toolu_1"}  # fmt: skip
         out = asyncio.run(hook(data, "toolu_1", {"signal": None}))
-        assert out["hookSpecificOutput"]["permissionDecision"] == "allow"
+        log = world.state / "logs" / "review.jsonl"
+        assert out["hookSpecificOutput"]["permissionDecision"] == "allow", (
+            out, log.read_text() if log.exists() else "no review log"
+        )  # fmt: skip
     finally:
         server.stop()
-    log = world.state / "logs" / "review.jsonl"
     records = [json.loads(x) for x in log.read_text().splitlines() if x.strip()]
     answered = [r for r in records if r["event"] == "forwarded_permission.auto_approved"]
     assert answered and answered[0]["host"] == "agent-sdk"
