@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 import time
@@ -148,13 +149,32 @@ def test_one_console_answers_agents_on_other_machines_and_keeps_session_grants_i
             os.uname().nodename,
             os.uname().nodename,
         ], prompted
+        # Recent decisions name the machine of each ask too.
+        here = f"{os.uname().nodename} (this machine)"
+        rows = decision_rows(client)
+        answered = [r for r in rows if r["event"] == "console.answered"]
+        assert [(r["machine"], r["what"]) for r in answered] == [
+            (here, "mkdir build"), (here, "npm publish"), ("ci-runner-7", "npm publish"),
+        ], answered  # fmt: skip
+        approved = [r for r in rows if r["event"] == "forwarded_permission.approved"]
+        assert [r["machine"] for r in approved] == [here, "ci-runner-7"], approved
     finally:
         running.stop()
 
 
-def pending_ids_now(client: Client) -> list[str]:
-    import re
+def decision_rows(client: Client) -> list[dict[str, str]]:
+    """The rows of the console's recent decisions, newest first, by column name."""
+    import html
 
+    _, _, page = client.request("GET", "/decisions")
+    head = re.findall(r"<th>([^<]*)</th>", page)
+    rows = re.findall(r"<tr>((?:<td>.*?</td>)+)</tr>", page)
+    cells = [[html.unescape(re.sub(r"<[^>]+>", "", c)) for c in re.findall(r"<td>(.*?)</td>", r)]
+             for r in rows]  # fmt: skip
+    return [dict(zip(head, c, strict=True)) for c in cells if len(c) == len(head)]
+
+
+def pending_ids_now(client: Client) -> list[str]:
     _, _, page = client.request("GET", "/")
     return re.findall(r'<article class=ask id="ask-([^"]+)"', page)
 
