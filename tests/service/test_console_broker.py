@@ -206,6 +206,18 @@ def test_with_its_broker_down_the_console_says_so_and_the_grant_stands(
         assert "Traceback" not in message and "Errno" not in message, message
         _, _, page = client.request("GET", "/grants")
         assert "npm publish*" in page  # the serving session's copy: the grant still stands
+        # "Yes, for the session" while the broker is down: the grant cannot reach the instances
+        # that would honour it, so nothing is recorded and the ask is denied, saying why.
+        local = ask_child(running, running.directory, "mkdir build")
+        (mine,) = pending_ids(client, 1)
+        answer(client, mine, "session")
+        denied = child_answer(local)
+        assert denied["permissionDecision"] == "deny", denied
+        reason = denied["permissionDecisionReason"]
+        assert "could not be recorded" in reason and "broker" in reason, reason
+        assert "internal fault" not in reason, reason
+        _, _, page = client.request("GET", "/grants")
+        assert "mkdir" not in page and "npm publish*" in page
     finally:
         running.stop()
 
