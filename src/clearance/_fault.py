@@ -38,8 +38,9 @@ def describe(exc: BaseException) -> str:
 
 
 def what(exc: BaseException) -> str:
-    """What a failure said, in words: ``/x/y: does not exist``, or its message."""
-    if isinstance(exc, OSError):
+    """What a failure said, in words: ``/x/y: does not exist``, or its message (an ``OSError``
+    without an error number is one clearance raised with a sentence)."""
+    if isinstance(exc, OSError) and exc.errno is not None:
         reason = os_reason(exc)
         return f"{exc.filename}: {reason}" if exc.filename else reason
     return str(exc) or "it gave no detail"

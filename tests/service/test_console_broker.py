@@ -11,6 +11,9 @@ from __future__ import annotations
 
 import json
 import os
+import re
+import shutil
+import signal
 import subprocess
 import sys
 import time
@@ -21,7 +24,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "authority" / "forwarding"))
 
-from redisharness import RedisServer, keygen, needs_redis
+from redisharness import BrokerServing, RedisServer, audit, keygen, needs_redis
 from servicekit import POLICY, SRC, Client, Running, ask_child, child_answer, pending_ids
 
 pytestmark = needs_redis
@@ -148,13 +151,32 @@ def test_one_console_answers_agents_on_other_machines_and_keeps_session_grants_i
             os.uname().nodename,
             os.uname().nodename,
         ], prompted
+        # Recent decisions name the machine of each ask too.
+        here = f"{os.uname().nodename} (this machine)"
+        rows = decision_rows(client)
+        answered = [r for r in rows if r["event"] == "console.answered"]
+        assert [(r["machine"], r["what"]) for r in answered] == [
+            (here, "mkdir build"), (here, "npm publish"), ("ci-runner-7", "npm publish"),
+        ], answered  # fmt: skip
+        approved = [r for r in rows if r["event"] == "forwarded_permission.approved"]
+        assert [r["machine"] for r in approved] == [here, "ci-runner-7"], approved
     finally:
         running.stop()
 
 
-def pending_ids_now(client: Client) -> list[str]:
-    import re
+def decision_rows(client: Client) -> list[dict[str, str]]:
+    """The rows of the console's recent decisions, newest first, by column name."""
+    import html
 
+    _, _, page = client.request("GET", "/decisions")
+    head = re.findall(r"<th>([^<]*)</th>", page)
+    rows = re.findall(r"<tr>((?:<td>.*?</td>)+)</tr>", page)
+    cells = [[html.unescape(re.sub(r"<[^>]+>", "", c)) for c in re.findall(r"<td>(.*?)</td>", r)]
+             for r in rows]  # fmt: skip
+    return [dict(zip(head, c, strict=True)) for c in cells if len(c) == len(head)]
+
+
+def pending_ids_now(client: Client) -> list[str]:
     _, _, page = client.request("GET", "/")
     return re.findall(r'<article class=ask id="ask-([^"]+)"', page)
 
@@ -184,5 +206,100 @@ def test_with_its_broker_down_the_console_says_so_and_the_grant_stands(
         assert "Traceback" not in message and "Errno" not in message, message
         _, _, page = client.request("GET", "/grants")
         assert "npm publish*" in page  # the serving session's copy: the grant still stands
+        # "Yes, for the session" while the broker is down: the grant cannot reach the instances
+        # that would honour it, so nothing is recorded and the ask is denied, saying why.
+        local = ask_child(running, running.directory, "mkdir build")
+        (mine,) = pending_ids(client, 1)
+        answer(client, mine, "session")
+        denied = child_answer(local)
+        assert denied["permissionDecision"] == "deny", denied
+        reason = denied["permissionDecisionReason"]
+        assert "could not be recorded" in reason and "broker" in reason, reason
+        assert "internal fault" not in reason, reason
+        _, _, page = client.request("GET", "/grants")
+        assert "mkdir" not in page and "npm publish*" in page
     finally:
+        running.stop()
+
+
+def last_answer(redis_server: RedisServer, session: str) -> dict[str, str]:
+    """The audit stream's latest answer: which instance (``consumer``) decided it, and how."""
+    answered = [e for e in audit(redis_server.client(), session) if e["event"] == "answered"]
+    return {"consumer": answered[-1]["consumer"], **json.loads(answered[-1]["record"])}
+
+
+def test_a_console_session_grant_is_honoured_by_another_instance_until_revoked_on_the_console(
+    world: Any, redis_server: RedisServer, tmp_path: Path
+) -> None:
+    """The console's instance and a second ``serve --broker`` on "another machine" (its own
+    state root, no human): the grant the console gives for the whole session decides the next
+    ask on the second instance, and revoking it on the console makes that instance ask again."""
+    world.global_config(POLICY)
+    project = world.project()
+    public = keygen(world.state, world.env)
+    running = Running(world.env, project, "--broker", redis_server.url)
+    other: BrokerServing | None = None
+    stopped = False
+
+    def pause(on: bool) -> None:  # the console's instance takes no ask while it is stopped
+        nonlocal stopped
+        os.kill(running.process.pid, signal.SIGSTOP if on else signal.SIGCONT)
+        stopped = on
+
+    try:
+        client = Client(running.port)
+        client.login(running.login_url)
+        grants_key = f"clearance:{running.session}:grants"
+        agent = remote_agent(running, redis_server.url, public, tmp_path / "runner",
+                             "ci-runner-7", "npm publish")  # fmt: skip
+        (first,) = pending_ids(client, 1)
+        answer(client, first, "session")
+        assert [v["action"] for v in verdicts(agent)] == ["allow"]
+        # The second instance: the same answer key, its own state (no copy of the grant).
+        (tmp_path / "two" / "broker").mkdir(parents=True, mode=0o700)
+        key = tmp_path / "two" / "broker" / "answer.key"
+        shutil.copy(world.state / "broker" / "answer.key", key)
+        key.chmod(0o600)
+        other = BrokerServing(world.env, tmp_path / "two", running.session, redis_server.url,
+                              project, json.loads(POLICY),
+                              extra_env={"CLEARANCE_BROKER_VISIBILITY_MS": "1000"})  # fmt: skip
+        other.wait_serving(redis_server.client())
+        mark = f"-{other.process.pid}-"
+        # The next ask of the session is decided by the second instance, from the hash.
+        pause(True)
+        got = verdicts(remote_agent(running, redis_server.url, public, tmp_path / "runner",
+                                    "ci-runner-7", "npm publish"))  # fmt: skip
+        assert [(v["action"], v["resolution"]) for v in got] == [("allow", "session_approved")]
+        assert mark in last_answer(redis_server, running.session)["consumer"]
+        pause(False)
+        # Revoked on the console: the second instance no longer honours it (it has no human,
+        # so the ask is denied as nobody's to approve).
+        status, _, text = client.request("POST", "/grants/revoke", {
+            "surface": "bash", "pattern": "npm publish*", "csrf": client.csrf or "",
+        }, {"Accept": "application/json"})  # fmt: skip
+        assert status == 200, text
+        assert redis_server.client().hkeys(grants_key) == []
+        pause(True)
+        got = verdicts(remote_agent(running, redis_server.url, public, tmp_path / "runner",
+                                    "ci-runner-7", "npm publish"))  # fmt: skip
+        assert [(v["action"], v["resolution"]) for v in got] == [
+            ("deny", "confirmation_unavailable")
+        ], got
+        assert mark in last_answer(redis_server, running.session)["consumer"]
+        pause(False)
+        # A grant given on another instance's console is in the hash only: this console lists
+        # it (read from the broker) and revokes it there.
+        redis_server.client().hset(grants_key, "bash\x00cargo publish*", str(time.time()))
+        wait_for(lambda: "cargo publish*" in client.request("GET", "/grants")[2])
+        status, _, text = client.request("POST", "/grants/revoke", {
+            "surface": "bash", "pattern": "cargo publish*", "csrf": client.csrf or "",
+        }, {"Accept": "application/json"})  # fmt: skip
+        assert status == 200, text
+        assert redis_server.client().hkeys(grants_key) == []
+        assert "cargo publish*" not in client.request("GET", "/grants")[2]
+    finally:
+        if stopped:
+            pause(False)
+        if other is not None:
+            other.close()
         running.stop()

@@ -71,6 +71,8 @@ def test_a_browser_approves_denies_and_revokes(browser, running: Running, world)
     text = browser.find_element(By.ID, "asks").text
     assert "mkdir -p build/out" in text and "npm publish --tag next" in text
     assert "child-session" in text  # provenance: the requester's session
+    here = f"{os.uname().nodename} (this machine)"
+    assert here in text  # and the machine it runs on
     browser.save_screenshot(str(ARTIFACTS / "console-desktop.png"))
     browser.set_window_size(390, 1400)
     browser.save_screenshot(str(ARTIFACTS / "console-phone.png"))
@@ -109,5 +111,6 @@ def test_a_browser_approves_denies_and_revokes(browser, running: Running, world)
     events = [r["event"] for r in review_log(world.state)]
     assert "console.grant_revoked" in events
     browser.get(running.base + "/decisions")
-    assert "console.answered" in browser.find_element(By.TAG_NAME, "table").text
+    table = browser.find_element(By.TAG_NAME, "table").text
+    assert "console.answered" in table and here in table
     browser.save_screenshot(str(ARTIFACTS / "console-decisions.png"))

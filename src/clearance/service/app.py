@@ -274,6 +274,7 @@ def build_app(service: Service) -> Starlette:
             "console": session.label, "address": session.address,
             "requesterSession": found.request.requester.session,
             "requesterAgent": found.request.requester.agent,
+            "machine": found.request.requester.machine,
             "tool": found.request.requester.tool, "value": found.view()["value"],
         }  # fmt: skip
         note = ""

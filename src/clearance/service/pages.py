@@ -6,6 +6,7 @@ No build step and no framework: each page is a string; every value that comes fr
 
 from __future__ import annotations
 
+import os
 import time
 from html import escape
 
@@ -163,21 +164,33 @@ def decisions_page(
             who = f"{r['console']} from {r.get('address', '?')}"
         value = r.get("command") or r.get("value") or r.get("path") or ""
         rows.append(
-            "<tr><td>{}</td><td>{}</td><td>{}</td><td><code>{}</code></td><td>{}</td>"
+            "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td><code>{}</code></td><td>{}</td>"
             "<td>{}</td></tr>".format(
-                _e(str(r.get("timestamp", ""))[:19]), _e(r.get("event")), _e(r.get("tool")),
-                _e(value),
+                _e(str(r.get("timestamp", ""))[:19]), _e(r.get("event")),
+                _e(record_machine(r)), _e(r.get("tool")), _e(value),
                 _e(r.get("decision") or r.get("result") or r.get("answer") or r.get("resolution")),
                 _e(who),
             )
         )  # fmt: skip
     table = (
-        "<div class=scroll><table><thead><tr><th>time</th><th>event</th><th>tool</th>"
-        "<th>what</th><th>decision</th><th>by</th></tr></thead><tbody>"
-        + ("".join(rows) or "<tr><td colspan=6>No matching decision.</td></tr>")
+        "<div class=scroll><table><thead><tr><th>time</th><th>event</th><th>machine</th>"
+        "<th>tool</th><th>what</th><th>decision</th><th>by</th></tr></thead><tbody>"
+        + ("".join(rows) or "<tr><td colspan=7>No matching decision.</td></tr>")
         + "</tbody></table></div>"
     )
     return _layout("Recent decisions", "<h2>Recent decisions</h2>" + form + table, session)
+
+
+def record_machine(record: dict[str, Any]) -> str:
+    """Which machine a review-log record's ask came from: a forwarded ask's record names the
+    requester's machine (``machine``, ``None`` when it gave none); any other record was written
+    by a hook of the machine whose log it is, this one."""
+    from clearance.service.broker import machine_label
+
+    if "machine" in record:
+        machine = record["machine"]
+        return machine_label(machine if isinstance(machine, str) else None)
+    return machine_label(os.uname().nodename)
 
 
 def grants_page(grants: list[tuple[str, str]], serving: str, session: ConsoleSession) -> str:

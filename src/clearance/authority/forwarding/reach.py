@@ -55,7 +55,14 @@ def reach_verdict(answer: Answer, ask: Ask, request: Request, server: Server) ->
                        decided_by="user", resolution="user_approved_for_session",
                        grants=request.grants)  # fmt: skip
     if answer.choice == "session_both":
-        server.session_grants().add(request.grants)
+        try:
+            server.session_grants().add(request.grants)
+        except OSError as exc:  # fail closed: a scope that cannot be recorded approves nothing
+            from clearance._fault import what
+
+            reason = (f"Denied: the approval for the whole serving session could not be "
+                      f"recorded ({what(exc)}); ask again.")  # fmt: skip
+            return Verdict("deny", reason, decided_by="gate_error", resolution="gate_error")
         server.write(events.SESSION_RECORDED, {
             **server.fields(request),
             "grants": [{"surface": g.surface, "pattern": g.pattern} for g in request.grants],

@@ -33,18 +33,28 @@ class SharedGrants(GrantStore):
         super().__init__([*found, *inbound.shared])
 
     def add(self, grants: Any) -> None:
+        """Grant ``grants`` for every instance: into the broker's hash and out of its revoked
+        one, then into the local grants (raises ``OSError`` when the broker cannot be written:
+        nothing is recorded, here or there)."""
+        import redis
+
         grants = list(grants)
-        super().add(grants)
-        if self.local is not None:
-            self.local.add(grants)
-        if grants:
-            inbound = self.inbound
+        if not grants:
+            return
+        inbound = self.inbound
+        try:
             pipe = inbound.client.pipeline(transaction=True)
             pipe.hset(inbound.keys.grants, mapping={_field(g): str(time.time()) for g in grants})
             pipe.hdel(inbound.keys.revoked, *(_field(g) for g in grants))
             pipe.execute()
-            inbound.shared = tuple(dict.fromkeys([*inbound.shared, *grants]))
-            inbound.revoked = inbound.revoked - set(grants)
+        except redis.RedisError as exc:
+            raise OSError(f"the grant could not be recorded on the broker {inbound.where}: "
+                          f"{exc}") from None  # fmt: skip
+        inbound.shared = tuple(dict.fromkeys([*inbound.shared, *grants]))
+        inbound.revoked = inbound.revoked - set(grants)
+        super().add(grants)
+        if self.local is not None:
+            self.local.add(grants)
 
     def remove(self, grants: Any) -> None:
         """Revoke ``grants`` for every instance: out of the broker's hash and marked revoked, so
