@@ -8,13 +8,16 @@ endpoint on 127.0.0.1 (``wire_server.py``), with every subprocess under a timeou
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import subprocess
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from terminal import Terminal
 from user_harness import CACHE, TemporaryUser, free_port
 from user_harness import CLEARANCE as CLEARANCE  # re-exported for the tests
 from wire_server import Script, WireServer
@@ -152,23 +155,48 @@ class HostProject(TemporaryUser):
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(json.dumps(data))
 
+    def gemini_env(self, server: WireServer) -> dict[str, str]:
+        return {**self.env, "GEMINI_API_KEY": "x", "GOOGLE_GEMINI_BASE_URL": server.url,
+                "GEMINI_CLI_TRUST_WORKSPACE": "true"}  # fmt: skip
+
     def run_gemini(self, prompt: str, scripts: list[Script]) -> Run:
         with WireServer(scripts) as server:
-            env = {**self.env, "GEMINI_API_KEY": "x", "GOOGLE_GEMINI_BASE_URL": server.url,
-                   "GEMINI_CLI_TRUST_WORKSPACE": "true"}  # fmt: skip
             argv = [str(BINARIES["gemini"]), "-p", prompt, "-m", "gemini-2.5-flash"]
-            return self._run(argv, server, env)
+            return self._run(argv, server, self.gemini_env(server))
 
     # --- GitHub Copilot CLI -----------------------------------------------------------------
 
+    def copilot_env(self, server: WireServer) -> dict[str, str]:
+        return {**self.env, "COPILOT_PROVIDER_BASE_URL": server.url + "/v1",
+                "COPILOT_OFFLINE": "true", "COPILOT_MODEL": "gpt-4.1",
+                "COPILOT_PROVIDER_API_KEY": "x"}  # fmt: skip
+
     def run_copilot(self, prompt: str, scripts: list[Script]) -> Run:
         with WireServer(scripts) as server:
-            env = {**self.env, "COPILOT_PROVIDER_BASE_URL": server.url + "/v1",
-                   "COPILOT_OFFLINE": "true", "COPILOT_MODEL": "gpt-4.1",
-                   "COPILOT_PROVIDER_API_KEY": "x"}  # fmt: skip
             argv = [str(BINARIES["copilot"]), "-p", prompt, "--allow-all-tools",
                     "--disable-client-telemetry"]  # fmt: skip
-            return self._run(argv, server, env)
+            return self._run(argv, server, self.copilot_env(server))
+
+    # --- interactive runs (a tmux pane) -----------------------------------------------------
+
+    @contextlib.contextmanager
+    def terminal(self, host: str, prompt: str, scripts: list[Script]) -> Iterator[Terminal]:
+        """``host`` interactive, started with ``prompt`` (``-i``), in a tmux pane."""
+        with WireServer(scripts) as server:
+            if host == "gemini":
+                env = self.gemini_env(server)
+                argv = [str(BINARIES["gemini"]), "-i", prompt, "-m", "gemini-2.5-flash"]
+            else:
+                # --allow-all-tools: Copilot CLI's own rules ask nothing, so a dialog is the hook's.
+                env = self.copilot_env(server)
+                argv = [str(BINARIES["copilot"]), "-i", prompt, "--allow-all-tools",
+                        "--disable-client-telemetry"]  # fmt: skip
+            env.pop("CI", None)  # a CI run draws no interactive screen
+            terminal = Terminal(self.home.parent / "tmux.sock", argv, env, self.project)
+            try:
+                yield terminal
+            finally:
+                terminal.close()
 
     # --- OpenCode ---------------------------------------------------------------------------
 

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 from hosts_harness import BINARIES, HostProject
+from terminal import TMUX
 from wire_server import Script, call, say
 
 pytestmark = pytest.mark.skipif(
@@ -72,3 +73,18 @@ def test_a_headless_ask_is_forwarded_to_a_serving_session(copilot: HostProject) 
     assert (copilot.project / "build").is_dir(), run.describe()
     events = [r["event"] for r in copilot.review_log()]
     assert "forwarded_permission.request_created" in events
+
+
+@pytest.mark.skipif(TMUX is None, reason="tmux is not installed")
+def test_an_ask_in_an_interactive_run_is_copilot_s_own_dialog(copilot: HostProject) -> None:
+    # With --allow-all-tools Copilot CLI's own rules ask nothing: the dialog is the hook's ask.
+    scripts = shell("E2E-MAIN", "mkdir build")
+    with copilot.terminal("copilot", "E2E-MAIN make a directory", scripts) as screen:
+        trust = {"remember this folder": "Enter"}  # Copilot CLI's folder trust prompt first
+        shown = screen.wait_for("Do you want to allow this tool call", trust)
+        assert "[clearance] Needs approval" in shown, shown
+        assert not (copilot.project / "build").exists()
+        screen.press("Enter")  # 1. Yes
+        screen.wait_until(lambda: (copilot.project / "build").is_dir(), "the directory")
+    asked = [r for r in copilot.review_log() if r["event"] == "permission_request.delegated"]
+    assert asked and asked[-1]["resolution"] == "host_dialog", copilot.review_log()

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 from hosts_harness import BINARIES, HostProject
+from terminal import TMUX
 from wire_server import Script, call, say
 
 pytestmark = pytest.mark.skipif(
@@ -92,3 +93,17 @@ def test_a_headless_ask_is_forwarded_to_a_serving_session(gemini: HostProject) -
     assert (gemini.project / "build").is_dir(), run.describe()
     events = [r["event"] for r in gemini.review_log()]
     assert "forwarded_permission.request_created" in events
+
+
+@pytest.mark.skipif(TMUX is None, reason="tmux is not installed")
+def test_an_ask_in_an_interactive_run_is_gemini_s_own_dialog(gemini: HostProject) -> None:
+    # Gemini CLI's own engine passes mkdir (the rule below), so the dialog is the hook's ask.
+    let_mkdir_reach_the_hook(gemini)
+    scripts = shell("E2E-MAIN", "mkdir build")
+    with gemini.terminal("gemini", "E2E-MAIN make a directory", scripts) as screen:
+        screen.wait_for("Allow execution of")
+        assert not (gemini.project / "build").exists()
+        screen.press("Enter")  # 1. Allow once
+        screen.wait_until(lambda: (gemini.project / "build").is_dir(), "the directory")
+    shown = [r for r in gemini.review_log() if r["event"] == "permission_request.delegated"]
+    assert shown and shown[-1]["resolution"] == "host_dialog", gemini.review_log()
