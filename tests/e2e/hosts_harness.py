@@ -26,6 +26,8 @@ TIMEOUT = 150
 
 BINARIES = {
     "codex": CACHE / "codex" / "node_modules" / ".bin" / "codex",
+    # An earlier Codex, pinned too: the trust hash clearance records must hold in both.
+    "codex-0.165": CACHE / "codex-0.165" / "node_modules" / ".bin" / "codex",
     "gemini": CACHE / "gemini" / "node_modules" / ".bin" / "gemini",
     "copilot": CACHE / "copilot" / "node_modules" / ".bin" / "copilot",
     "opencode": CACHE / "opencode" / "node_modules" / ".bin" / "opencode",
@@ -135,11 +137,13 @@ class HostProject(TemporaryUser):
 
     # --- Codex ------------------------------------------------------------------------------
 
-    def run_codex(self, prompt: str, scripts: list[Script], *flags: str) -> Run:
+    def run_codex(
+        self, prompt: str, scripts: list[Script], *flags: str, codex: str = "codex"
+    ) -> Run:
         with WireServer(scripts) as server:
             provider = (f'{{name="e2e", base_url="{server.url}/v1", wire_api="responses", '
                         'env_key="E2E_KEY"}')  # fmt: skip
-            argv = [str(BINARIES["codex"]), "exec", "--skip-git-repo-check", "--ephemeral",
+            argv = [str(BINARIES[codex]), "exec", "--skip-git-repo-check", "--ephemeral",
                     "-s", "danger-full-access", "-c", 'model="e2e-model"',
                     "-c", 'model_provider="e2e"', "-c", f"model_providers.e2e={provider}",
                     *flags, prompt]  # fmt: skip

@@ -97,3 +97,23 @@ def test_a_project_install_is_trusted_and_blocks(tmp_path: Path) -> None:
     run = project.run_codex("E2E-MAIN delete it", shell("E2E-MAIN", "rm -rf victim.txt"), "--trust")
     assert (project.project / "victim.txt").read_text() == "still here\n", run.describe()
     assert "deleting files is not allowed here" in run.sent(), run.describe()
+
+
+@pytest.mark.skipif(
+    not os.access(BINARIES["codex-0.165"], os.X_OK),
+    reason=f"Codex 0.165.0 is not installed at {BINARIES['codex-0.165']}; run .ci/install-hosts",
+)
+@pytest.mark.parametrize("scope", ["--user", "--project"])
+def test_the_recorded_trust_holds_in_an_earlier_codex(tmp_path: Path, scope: str) -> None:
+    # Codex skips a hook whose recorded hash is not its own, silently: the reason reaching the
+    # model shows the hook ran. (This Codex has no `exec --trust`; the project is trusted in
+    # its configuration.)
+    project = HostProject(tmp_path)
+    project.policy()
+    project.files()
+    assert "trusted in" in project.clearance("install", "codex", scope).stdout
+    trusted = f'projects={{"{project.project}"={{trust_level="trusted"}}}}'
+    script = shell("E2E-MAIN", "rm -rf victim.txt")
+    run = project.run_codex("E2E-MAIN delete it", script, "-c", trusted, codex="codex-0.165")
+    assert (project.project / "victim.txt").read_text() == "still here\n", run.describe()
+    assert "deleting files is not allowed here" in run.sent(), run.describe()
