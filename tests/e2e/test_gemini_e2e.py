@@ -107,3 +107,13 @@ def test_an_ask_in_an_interactive_run_is_gemini_s_own_dialog(gemini: HostProject
         screen.wait_until(lambda: (gemini.project / "build").is_dir(), "the directory")
     shown = [r for r in gemini.review_log() if r["event"] == "permission_request.delegated"]
     assert shown and shown[-1]["resolution"] == "host_dialog", gemini.review_log()
+
+
+def test_after_uninstall_gemini_no_longer_runs_what_the_synced_rules_let_through(
+    gemini: HostProject,
+) -> None:
+    # `cat *` is allowed by clearance, so `sync` let `cat` past Gemini CLI's own checks; with
+    # the hook gone, those rules would run `cat deploy.env` undecided.
+    gemini.clearance("uninstall", "gemini")
+    run = gemini.run_gemini("E2E-MAIN show it", shell("E2E-MAIN", "cat deploy.env"))
+    assert "SECRET-VALUE-91c2" not in run.sent(), run.describe()

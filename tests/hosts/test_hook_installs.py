@@ -57,11 +57,73 @@ def test_sync_gemini_writes_prefix_rules_only_for_literal_allows(world: Any) -> 
     world.global_config("""{"permission": {"*": "ask", "bash": {
         "*": "ask", "git status": "allow", "cat *": "allow", "rm *": "deny",
         "echo $(*": "allow", "ls*": "allow"}}}""")
+    gemini.install(gemini.hooks_path("user", str(world.home), world.env), scope="user",
+                   directory=str(world.home))  # fmt: skip
     change = gemini.sync(scope="user", directory=str(world.home), env=world.env)
     text = Path(change.path).read_text()
     assert 'commandPrefix = ["git status", "cat"]' in text
     assert "rm" not in text.split("commandPrefix")[1]
     assert not gemini.sync(scope="user", directory=str(world.home), env=world.env).changed
+
+
+GEMINI_ALLOWS = '{"permission": {"*": "ask", "bash": {"*": "ask", "cat *": "allow"}}}'
+
+
+def test_sync_gemini_writes_its_rules_only_with_the_user_s_hook(world: Any) -> None:
+    # A Gemini allow rule lets a command past Gemini CLI's own checks, in every project (it reads
+    # no project's policies); only the hook decides it. Without the user's hook (none, or only a
+    # project's) the rules would let commands run undecided elsewhere.
+    from clearance.hosts.gemini import install as gemini
+    from clearance.hosts.hook_files import HookFileError
+
+    world.global_config(GEMINI_ALLOWS)
+    project = world.home / "proj"
+    project.mkdir()
+    for scope in ("user", "project"):
+        with pytest.raises(HookFileError, match="clearance install gemini"):
+            gemini.sync(scope=scope, directory=str(project), env=world.env)
+    gemini.install(gemini.hooks_path("project", str(project), world.env), scope="project",
+                   directory=str(project))  # fmt: skip
+    for scope in ("user", "project"):
+        with pytest.raises(HookFileError, match="clearance install gemini"):
+            gemini.sync(scope=scope, directory=str(project), env=world.env)
+    assert not Path(gemini.policy_path(world.env)).exists()
+    hooks = gemini.hooks_path("user", str(project), world.env)
+    gemini.install(hooks, scope="user", directory=str(project))
+    change = gemini.sync(scope="user", directory=str(project), env=world.env)
+    assert change.path == gemini.policy_path(world.env)
+    assert 'commandPrefix = ["cat"]' in Path(change.path).read_text()
+    # A project's uninstall leaves the user's hook, and so its rules.
+    gemini.uninstall(gemini.hooks_path("project", str(project), world.env), env=world.env)
+    assert Path(change.path).exists()
+
+
+def test_uninstall_gemini_takes_the_synced_rules_away_with_the_hook(world: Any) -> None:
+    from clearance.hosts.gemini import install as gemini
+
+    world.global_config(GEMINI_ALLOWS)
+    hooks = gemini.hooks_path("user", str(world.home), world.env)
+    gemini.install(hooks, scope="user", directory=str(world.home))
+    rules = Path(gemini.sync(scope="user", directory=str(world.home), env=world.env).path)
+    assert rules == Path(gemini.policy_path(world.env))
+    mine = rules.parent / "mine.toml"
+    mine.write_text('[[rule]]\ntoolName = "glob"\ndecision = "allow"\npriority = 10\n')
+    change = gemini.uninstall(hooks, env=world.env)
+    assert change.changed and not rules.exists()
+    assert mine.exists()  # the user's own rules stay
+    assert gemini.installed_command(hooks) is None
+
+
+def test_uninstall_gemini_leaves_a_rules_file_clearance_did_not_write(world: Any) -> None:
+    from clearance.hosts.gemini import install as gemini
+
+    hooks = gemini.hooks_path("user", str(world.home), world.env)
+    gemini.install(hooks, scope="user", directory=str(world.home))
+    rules = Path(gemini.policy_path(world.env))
+    rules.parent.mkdir(parents=True, exist_ok=True)
+    rules.write_text("# my own file, by chance named clearance.toml\n")
+    gemini.uninstall(hooks, env=world.env)
+    assert rules.exists()
 
 
 @pytest.mark.parametrize(("host", "name"), [("opencode", "clearance.js"), ("pi", "clearance.ts")])

@@ -8,12 +8,17 @@ it. ``sync`` writes ``~/.gemini/policies/clearance.toml`` with one ``commandPref
 bash allow rule of clearance's whose pattern is a literal command (``git status``,
 ``cat *`` → ``cat``). Those rules only let the call reach the ``BeforeTool`` hook, which runs
 for every call and still decides: a Gemini allow never lets through what clearance denies.
+Gemini CLI reads such rules for every project (it reads no project's own policies), so they go
+only with the user's hook: ``sync`` refuses without it, and ``uninstall`` takes them away with it.
 """
 
 from __future__ import annotations
 
+import os
+
 from clearance.hosts.hook_files import (
     Change,
+    HookFileError,
     fail_closed_command,
     folder_path,
     group_is_ours,
@@ -65,7 +70,22 @@ def install(path: str, *, scope: str, directory: str, command: str | None = None
 
 
 def uninstall(path: str, env: Mapping[str, str] | None = None) -> Change:
-    return uninstall_entries(path, EVENTS, ours)
+    """Remove the hook, and with the user's hook the rules ``sync`` wrote for it: without the
+    hook, those rules would let Gemini CLI run the commands undecided."""
+    change = uninstall_entries(path, EVENTS, ours)
+    if os.path.abspath(path) != hooks_path("user", "", env):
+        return change
+    rules = policy_path(env)
+    try:
+        with open(rules, encoding="utf-8") as f:
+            ours_there = f.read().startswith(_HEADER)
+    except FileNotFoundError:
+        return change
+    if ours_there:
+        os.unlink(rules)
+        change.changed = True
+        change.notes.append(f"removed the Gemini rules `sync` wrote: {rules}")
+    return change
 
 
 def installed_command(path: str) -> str | None:
@@ -104,6 +124,14 @@ def _toml_string(value: str) -> str:
 def sync(*, scope: str, directory: str, env: Mapping[str, str] | None = None) -> Change:
     from clearance.decide.engine import Engine
 
+    hooks = hooks_path("user", directory, env)
+    if installed_command(hooks) is None:
+        raise HookFileError(
+            f"{hooks}: clearance's hook is not installed there. The rules `sync` writes "
+            "(~/.gemini/policies) let commands through Gemini CLI's own checks in every project "
+            "so that the hook decides them; where the hook does not run they would run "
+            "undecided. Run `clearance install gemini` (for the user) first"
+        )
     path = policy_path(env)
     change = Change(path)
     engine = Engine.load(cwd=directory, env=env)
