@@ -5,6 +5,8 @@ stay, a second install changes nothing, uninstall removes only clearance's entri
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -156,3 +158,27 @@ def test_a_plugin_file_that_is_not_clearances_is_left_alone(world: Any) -> None:
         opencode.install(str(path), scope="project", directory=str(world.home))
     assert not opencode.uninstall(str(path)).changed
     assert path.exists()
+
+
+@pytest.mark.parametrize("host", [*HOSTS, "opencode", "pi"])
+def test_the_doctor_round_trips_and_finds_a_hook_that_cannot_answer(world: Any, host: str) -> None:
+    world.global_config('{"permission": {"*": "ask", "bash": {"true": "allow"}}}')
+    src = Path(__file__).resolve().parents[2] / "src"
+    env = {**world.env, "COPILOT_HOME": str(world.home / ".copilot"), "PYTHONPATH": str(src)}
+
+    def clearance(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-m", "clearance", *args], capture_output=True,
+                              text=True, env=env, timeout=120, cwd=str(world.home))  # fmt: skip
+
+    assert clearance("install", host).returncode == 0
+    doctor = clearance("doctor", host)
+    assert doctor.returncode == 0, doctor.stdout + doctor.stderr
+    assert "ok    fails closed" in doctor.stdout and "ok    round trip" in doctor.stdout
+    # The clearance the installed hook runs is gone: the doctor's round trip finds no answer.
+    path = Path(_module(host).hooks_path("user", str(world.home), env))
+    program = str(Path(sys.executable).parent / "clearance")
+    assert program in path.read_text()
+    path.write_text(path.read_text().replace(program, "/nonexistent/clearance"))
+    doctor = clearance("doctor", host)
+    assert doctor.returncode == 1, doctor.stdout
+    assert "FAIL  round trip" in doctor.stdout or "FAIL  fails closed" in doctor.stdout
