@@ -137,16 +137,19 @@ class HostProject(TemporaryUser):
 
     # --- Codex ------------------------------------------------------------------------------
 
+    def codex_flags(self, server: WireServer) -> list[str]:
+        """The scripted endpoint as Codex's model provider."""
+        provider = (f'{{name="e2e", base_url="{server.url}/v1", wire_api="responses", '
+                    'env_key="E2E_KEY"}')  # fmt: skip
+        return ["-c", 'model="e2e-model"', "-c", 'model_provider="e2e"',
+                "-c", f"model_providers.e2e={provider}"]  # fmt: skip
+
     def run_codex(
         self, prompt: str, scripts: list[Script], *flags: str, codex: str = "codex"
     ) -> Run:
         with WireServer(scripts) as server:
-            provider = (f'{{name="e2e", base_url="{server.url}/v1", wire_api="responses", '
-                        'env_key="E2E_KEY"}')  # fmt: skip
             argv = [str(BINARIES[codex]), "exec", "--skip-git-repo-check", "--ephemeral",
-                    "-s", "danger-full-access", "-c", 'model="e2e-model"',
-                    "-c", 'model_provider="e2e"', "-c", f"model_providers.e2e={provider}",
-                    *flags, prompt]  # fmt: skip
+                    "-s", "danger-full-access", *self.codex_flags(server), *flags, prompt]  # fmt: skip
             return self._run(argv, server, {**self.env, "E2E_KEY": "x"})
 
     # --- Gemini CLI -------------------------------------------------------------------------
@@ -187,7 +190,12 @@ class HostProject(TemporaryUser):
     def terminal(self, host: str, prompt: str, scripts: list[Script]) -> Iterator[Terminal]:
         """``host`` interactive, started with ``prompt`` (``-i``), in a tmux pane."""
         with WireServer(scripts) as server:
-            if host == "gemini":
+            if host == "codex":
+                # Codex asks before a command leaves its read-only sandbox (PermissionRequest).
+                env = {**self.env, "E2E_KEY": "x"}
+                argv = [str(BINARIES["codex"]), "-a", "on-request", "-s", "read-only",
+                        *self.codex_flags(server), prompt]  # fmt: skip
+            elif host == "gemini":
                 env = self.gemini_env(server)
                 argv = [str(BINARIES["gemini"]), "-i", prompt, "-m", "gemini-2.5-flash"]
             else:

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 from hosts_harness import BINARIES, HostProject
+from terminal import TMUX
 from wire_server import Script, call, say
 
 pytestmark = pytest.mark.skipif(
@@ -117,3 +118,20 @@ def test_the_recorded_trust_holds_in_an_earlier_codex(tmp_path: Path, scope: str
     run = project.run_codex("E2E-MAIN delete it", script, "-c", trusted, codex="codex-0.165")
     assert (project.project / "victim.txt").read_text() == "still here\n", run.describe()
     assert "deleting files is not allowed here" in run.sent(), run.describe()
+
+
+@pytest.mark.skipif(TMUX is None, reason="tmux is not installed")
+def test_interactive_codex_s_approval_of_an_allowed_command_is_answered_by_clearance(
+    codex: HostProject,
+) -> None:
+    # The model asks to run outside the read-only sandbox: Codex would show its approval dialog
+    # ("Would you like to run the following command?"); its PermissionRequest hook gets
+    # clearance's allow first, so the command runs without it.
+    args = {"cmd": "touch made.txt", "sandbox_permissions": "require_escalated",
+            "justification": "write a file"}  # fmt: skip
+    scripts = [Script("E2E-MAIN", [call("exec_command", args), say("Done.")])]
+    with codex.terminal("codex", "E2E-MAIN make it", scripts) as screen:
+        screen.wait_until(lambda: (codex.project / "made.txt").exists(), "made.txt")
+        assert "Would you like to run" not in screen.screen()
+    allowed = [r for r in codex.review_log() if r["event"] == "permission_request.allowed"]
+    assert allowed and allowed[-1]["value"] == "touch made.txt", codex.review_log()
