@@ -64,8 +64,13 @@ def install(path: str, *, scope: str, directory: str, command: str | None = None
             "Gemini CLI runs a project's hooks only in a trusted folder, and warns once "
             "about new project hooks"
         )
-    change.notes.append("run `clearance sync gemini` so Gemini CLI lets allowed commands reach "
-                        "the hook in headless runs")  # fmt: skip
+    if scope == "user":
+        change.notes.append("run `clearance sync gemini` so Gemini CLI lets allowed commands "
+                            "reach the hook in headless runs")  # fmt: skip
+    else:
+        change.notes.append("Gemini CLI's own rules still ask about (or, headless, refuse) what "
+                            "they do not allow; `clearance sync gemini` writes rules for every "
+                            "project, so it needs the user's install")  # fmt: skip
     return change
 
 
