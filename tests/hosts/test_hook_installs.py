@@ -182,3 +182,32 @@ def test_the_doctor_round_trips_and_finds_a_hook_that_cannot_answer(world: Any, 
     doctor = clearance("doctor", host)
     assert doctor.returncode == 1, doctor.stdout
     assert "FAIL  round trip" in doctor.stdout or "FAIL  fails closed" in doctor.stdout
+
+
+@pytest.mark.parametrize(("host", "block"), [("opencode", "throw new Error"),
+                                             ("pi", "return { block: true")])  # fmt: skip
+def test_the_doctor_finds_a_plugin_edited_not_to_block(world: Any, host: str, block: str) -> None:
+    # The round trip runs `clearance hook` as a process, which still answers; the plugin itself
+    # no longer blocks on a deny. Only the comparison with the file install writes shows it.
+    world.global_config('{"permission": {"*": "ask", "bash": {"true": "allow"}}}')
+    src = Path(__file__).resolve().parents[2] / "src"
+    env = {**world.env, "PYTHONPATH": str(src)}
+
+    def doctor() -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-m", "clearance", "doctor", host],
+                              capture_output=True, text=True, env=env, timeout=120,
+                              cwd=str(world.home))  # fmt: skip
+
+    module = _module(host)
+    path = Path(module.hooks_path("user", str(world.home), env))
+    module.install(str(path), scope="user", directory=str(world.home))
+    healthy = doctor()
+    assert healthy.returncode == 0 and "ok    plugin" in healthy.stdout, healthy.stdout
+    text = path.read_text()
+    assert block in text
+    path.write_text(text.replace(block, "return undefined; " + block, 1))
+    edited = doctor()
+    assert edited.returncode == 1, edited.stdout
+    assert "FAIL  plugin" in edited.stdout and f"clearance install {host}" in edited.stdout
+    module.install(str(path), scope="user", directory=str(world.home))
+    assert doctor().returncode == 0

@@ -17,7 +17,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
-__all__ = ["MARKER", "install", "installed_command", "render", "uninstall"]
+__all__ = ["MARKER", "install", "installed_command", "is_current", "render", "uninstall"]
 
 CLIENT = "__CLEARANCE_CLIENT__"
 PLACEHOLDER = "__CLEARANCE_ARGV__"
@@ -77,13 +77,16 @@ def uninstall(path: str) -> Change:
     return change
 
 
-def installed_command(path: str, host: str) -> str | None:
-    """The command the installed plugin runs, as a shell command (for the doctor)."""
+def _read(path: str) -> str | None:
     try:
         with open(path, encoding="utf-8") as f:
-            text = f.read()
+            return f.read()
     except FileNotFoundError:
         return None
+
+
+def _words(text: str) -> list[str] | None:
+    """How the plugin file ``text`` runs clearance (its ``const CLEARANCE`` line)."""
     from clearance._json import loads
 
     for line in text.splitlines():
@@ -94,5 +97,24 @@ def installed_command(path: str, host: str) -> str | None:
             except ValueError:
                 return None
             if isinstance(words, list) and all(isinstance(w, str) for w in words):
-                return " ".join(shlex.quote(w) for w in [*words, "hook", host])
+                return words
+            return None
     return None
+
+
+def installed_command(path: str, host: str) -> str | None:
+    """The command the installed plugin runs, as a shell command (for the doctor)."""
+    text = _read(path)
+    words = None if text is None else _words(text)
+    if words is None:
+        return None
+    return " ".join(shlex.quote(w) for w in [*words, "hook", host])
+
+
+def is_current(path: str, host: str, name: str, env: Mapping[str, str] | None = None) -> bool:
+    """Whether the installed plugin is exactly the file this clearance writes (with the way to
+    run clearance the file names): the doctor's round trip runs ``clearance hook`` as a process,
+    so a plugin edited not to block, or left by another version, shows only here."""
+    text = _read(path)
+    words = None if text is None else _words(text)
+    return words is not None and text == render(host, name, words, env)

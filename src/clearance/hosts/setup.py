@@ -230,6 +230,18 @@ def _doctor_hook(host: str, scope: str, directory: str) -> list[bool]:
                          f"clearance install {host} --{scope}"))  # fmt: skip
     if command is None:
         return results
+    is_current = getattr(module, "is_current", None)  # the plugin hosts
+    if is_current is not None:
+        same = is_current(path)
+        summary = (
+            "the file this clearance writes"
+            if same
+            else (
+                "the file differs from the one this clearance writes (edited, or left by another "
+                "version)"
+            )
+        )
+        results.append(_line(same, "plugin", summary, f"clearance install {host} --{scope}"))
     broken = round_trip(command, "{not json")
     results.append(_line(broken.returncode == 2 and "[clearance]" in broken.stderr + broken.stdout,
                          "fails closed", "a payload it cannot read is blocked (exit 2)"

@@ -12,7 +12,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
-__all__ = ["hooks_path", "install", "installed_command", "uninstall"]
+__all__ = ["hooks_path", "install", "installed_command", "is_current", "uninstall"]
 
 
 def hooks_path(scope: str, directory: str, env: Mapping[str, str] | None = None) -> str:
@@ -36,3 +36,7 @@ def uninstall(path: str, env: Mapping[str, str] | None = None) -> Change:
 
 def installed_command(path: str) -> str | None:
     return plugin_files.installed_command(path, "opencode")
+
+
+def is_current(path: str, env: Mapping[str, str] | None = None) -> bool:
+    return plugin_files.is_current(path, "opencode", "clearance.js", env)
