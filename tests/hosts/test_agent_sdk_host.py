@@ -30,6 +30,11 @@ def test_an_agent_sdk_ask_forwarded_to_a_serving_session_names_its_host(
     project = world.project()
     server = Serving(world, "P", project, {"permission": {"*": "ask", "bash": {"make *": "allow"}}})
     monkeypatch.setenv("CLEARANCE_PARENT_SESSION", "P")
+    # An SDK program runs for hours: the wait is counted from the call, not from the import of
+    # clearance (which made every forwarded ask time out at once after ten minutes).
+    from clearance.hosts.claude_code import hook as hook_module
+
+    monkeypatch.setattr(hook_module, "_STARTED", hook_module._STARTED - 3600)
     try:
         hook = agent_sdk.pre_tool_use_hook()
         data = {"session_id": "sdk-1", "transcript_path": "/dev/null", "cwd": str(project),

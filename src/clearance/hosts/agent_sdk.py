@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import inspect
 import os
+import time
 
 from claude_agent_sdk import HookMatcher, PermissionResultAllow, PermissionResultDeny
 
@@ -181,6 +182,7 @@ def pre_tool_use_hook(
     async def hook(
         input_data: HookInput, tool_use_id: str | None, context: HookContext
     ) -> HookJSONOutput:
+        started = time.monotonic()  # a forwarded ask may wait from now, not from the import
         data: dict[str, Any] = dict(input_data) if isinstance(input_data, dict) else {}
         _remember_agent(data.get("agent_id"), data.get("agent_type"))
         try:
@@ -191,7 +193,7 @@ def pre_tool_use_hook(
             )  # fmt: skip
             answered = pre_tool_use_answer(payload, {**(env or os.environ),
                                                      "CLEARANCE_HEADLESS": "0"},
-                                           host="agent-sdk")  # fmt: skip
+                                           started=started, host="agent-sdk")  # fmt: skip
         except Exception as exc:  # fail closed: ADR 0002
             from clearance._fault import describe
 
