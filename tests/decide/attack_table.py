@@ -38,6 +38,9 @@ WORD_PARTS: list[tuple[str, str, str]] = [
     ("echo ${x@P}", "ask", "ask"),
     ('echo "${x@P}"', "ask", "ask"),
     ("echo ${!x}", "ask", "ask"),
+    # echo's words are text, but a pattern lists a directory: the names it finds are printed
+    ("echo ~/.ssh/*", "stop", "stop"),
+    ("printf '%s\\n' ~/.ssh/*", "stop", "stop"),
     ('echo "${!x}"', "ask", "ask"),
     ("echo ${!x@P}", "ask", "ask"),
     ("echo ${x@Z}", "ask", "ask"),
@@ -1161,6 +1164,10 @@ SEARCH_PATH: list[tuple[str, str, str]] = [
     ("PATH[0]=bin; ls", "stop", "stop"),
     ("PATH=$HOME/x:$PATH PATH=.:$PATH; ls", "stop", "stop"),
     ("PATH=./bin:$PATH && ls", "stop", "stop"),
+    # characters bash keeps in a word, where Python's str.split() would split
+    ("PATH=/usr/bin\x1f:.:$PATH && ls", "stop", "stop"),
+    ("PATH=/usr/bin\u00a0:.:$PATH; git status", "stop", "stop"),
+    ("export PATH=/usr/bin\u2003:.:$PATH; ls", "stop", "stop"),
     ("zsh -lc 'path[1]=bin; ls'", "stop", "stop"),
     # git reads its config from $HOME, and opens the files these name
     ("HOME=. git status", "stop", "stop"),

@@ -161,6 +161,9 @@ OPTION_GLOBS = [
     # a plain cd before the command makes no file: the pattern is read on disk, from there
     ("cd . && sed -n p *.txt", "cd src && sed -n p *.txt"),
     ("cd src && touch -- -f.txt && sed -n p *.txt", "cd src && sed -n p ./*.txt"),
+    # a cd whose redirect makes the very name the pattern then matches
+    ("cd src 2>'-f.txt' && sed -n p *.txt", "cd src 2>/dev/null && sed -n p *.txt"),
+    ("cd . 2>x.json; cp *.json src/", "cd src; cp ./*.json ../"),
 ]
 
 
@@ -180,3 +183,26 @@ def test_a_pattern_that_may_name_an_option_asks(tmp_path: Path, attack: str, twi
     assert decision.action == "ask" and "<code-running-option>" in decision.reason
     decision = engine.check(ToolCall("bash", {"command": twin}, str(project)))
     assert decision.action == "allow", decision.reason
+
+
+def test_a_search_path_inside_the_project_is_seen_through_a_link_and_from_a_nested_repository(
+    tmp_path: Path,
+) -> None:
+    """`PATH=<project>/bin` spelled through a link to the project, or set after a `cd` into a
+    nested repository, still names a directory the agent fills."""
+    home = tmp_path / "home"
+    home.mkdir()
+    project = tmp_path / "proj"
+    (project / "bin").mkdir(parents=True)
+    (project / ".git").mkdir()
+    (project / "vendor" / "lib" / ".git").mkdir(parents=True)
+    (tmp_path / "link").symlink_to(project)
+    engine = Engine.load(cwd=str(project), env={"HOME": str(home)}, use_cache=False)
+    for line in (f"PATH={tmp_path}/link/bin:$PATH && ls",
+                 f"cd vendor/lib && PATH={project}/bin:$PATH && ls",
+                 f"cd vendor/lib && PATH={project}/bin:$PATH ls"):  # fmt: skip
+        decision = engine.check(ToolCall("bash", {"command": line}, str(project)))
+        assert decision.action == "ask", (line, decision.reason)
+    twin = engine.check(ToolCall("bash", {"command": "PATH=/usr/local/bin:$PATH && ls"},
+                                 str(project)))  # fmt: skip
+    assert twin.action == "allow", twin.reason

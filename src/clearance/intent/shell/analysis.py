@@ -200,7 +200,7 @@ def _analyze(command: str, cwd: str | None, home: str, exists: Callable[[str], b
     top = session.line.top = normalise_cwd(cwd)
     session.line.alone = True
     asm, comments_only, _ = session.run(command, "", Scope(None, top), 0, False)
-    if session.line.globbed and not _alone(asm.units):
+    if session.line.globbed and not _alone(asm.units, asm.tokens):
         session = _Session(home, not home_reassigned, pwd_ok, session.exists)
         session.cwd = cwd
         session.cdpath = "CDPATH" in command or _inherits_cdpath()
@@ -232,11 +232,15 @@ def _analyze(command: str, cwd: str | None, home: str, exists: Callable[[str], b
     return Analysis(command, units, merge(asm.tokens), unparseable, home_reassigned)
 
 
-def _alone(units: Sequence[Unit]) -> bool:
+def _alone(units: Sequence[Unit], tokens: Sequence[PathToken]) -> bool:
     """Whether the line is one command: every unit after the first is one its wrappers run.
     A plain ``cd`` before it counts for nothing (``cd docs && git mv *.jpg ui/``): changing
-    directory makes no file a glob could match."""
-    rest = [u for u in units if not (u.context == "" and u.argv[:1] == ("cd",))]
+    directory makes no file a glob could match. Not one with a redirect that may write
+    (``cd . 2>'-f.txt'`` makes the very name)."""
+    writes = {t.command for t in tokens if t.effect != "read" and t.path != "/dev/null"}
+    rest = [
+        u for u in units if not (u.context == "" and u.argv[:1] == ("cd",) and u.text not in writes)
+    ]
     return all(u.context == "wrapped" for u in rest[1:])
 
 

@@ -38,7 +38,7 @@ from clearance.intent.shell.unit_text import (
     keywordless,
     names_only,
 )
-from clearance.intent.shell.variables import Variables
+from clearance.intent.shell.variables import Variables, typed_items
 from clearance.intent.shell.wrapper import OPAQUE_LINE, basename, join, layer, peel
 
 TYPE_CHECKING = False
@@ -135,6 +135,7 @@ class Assembly:
         self.variables = Variables(home, exists)
         # Links, copies and written files of earlier statements (shared with nested parses).
         self.line = line if line is not None else Line()
+        self.variables.top = self.line.top
         # The path tokens, projected by the Projection it owns (the same list).
         paths = self.paths = Projection(home, home_ok, exists, self.line, project)
         self.tokens = paths.tokens
@@ -164,11 +165,13 @@ class Assembly:
                 if stmt.assigns:
                     from clearance.intent.shell.hazards.variables import ordinary_variable
 
-                    typed = dict(item.partition("=")[::2] for item in stmt.text.split())
+                    typed = [item.partition("=") for item in typed_items(stmt.text)]
                     if all(
                         ordinary_variable(name)
                         or (name in SEARCH_PATH_VARIABLES
-                            and not self.variables.fills_search_path(typed.get(name), stmt))
+                            and not any(self.variables.fills_search_path(value, stmt)
+                                        for typed_name, eq, value in typed
+                                        if typed_name == name or not eq))
                         for name, _ in stmt.assigns
                     ):  # fmt: skip
                         # `PID=$!`: sets only variables no program or shell reads for meaning;

@@ -54,7 +54,8 @@ _INERT = frozenset(
     | {"return", "export", "local", "declare", "typeset", "readonly", "set", "test", "["}
 )
 # Commands whose operands are text, never a file they open or look at: `echo .env` prints a name,
-# `dirname "$f"` cuts one. No operand of theirs is a path, known or not.
+# `dirname "$f"` cuts one. No operand of theirs is a path, known or not, but for a pattern, which
+# the shell expands by listing directories.
 _TEXT_ONLY = frozenset({"echo", "printf", "true", "false", ":", "basename", "dirname"})
 _HOME_PREFIXES = ("~/", "$HOME", "${HOME}")
 
@@ -221,7 +222,11 @@ class Projection:
         self, words: Sequence[Word], base: str | None, command: str, effect: Effect, source: Source
     ) -> None:
         if words and words[0].value in _TEXT_ONLY:
-            return
+            # Its words are text; but a pattern among them is expanded by reading directories,
+            # and prints the names it finds (`echo ~/.ssh/*`): a pattern stays a path.
+            words = [words[0], *(w for w in words[1:] if w.glob)]
+            if len(words) == 1:
+                return
         # Operands of a command that opens none of them are no unknown paths (`echo "$x"`).
         unknown = words[0].value not in _INERT if words else True
         # Nor are they files it may write for a later run: `echo f`, `chmod +x run.sh`.

@@ -5,6 +5,8 @@ set them for the rest of the line (docs/shell-analysis.md)."""
 
 from __future__ import annotations
 
+import os
+
 from clearance.intent.path import is_within, normal_path
 from clearance.intent.sentinel import CODE_RUNNING
 from clearance.intent.shell.names import SEARCH_PATH_VARIABLES
@@ -32,16 +34,24 @@ def work_tree_top(base: str | None, exists: Callable[[str], bool]) -> str | None
     return None
 
 
+def typed_items(text: str) -> list[str]:
+    """The words of an assignment statement as bash splits them: at a blank (space, tab) or a
+    newline only. ``str.split()`` would also split at characters bash keeps in a word (U+001F,
+    a no-break space), hiding the rest of a value (``PATH=/usr/bin\x1f:.:$PATH``)."""
+    return [item for item in text.replace("\t", " ").replace("\n", " ").split(" ") if item]
+
+
 class Variables:
     """What one line's statements set so far; ``names`` the variables set for later commands."""
 
-    __slots__ = ("exists", "home", "home_set", "names")
+    __slots__ = ("exists", "home", "home_set", "names", "top")
 
     def __init__(self, home: str, exists: Callable[[str], bool]) -> None:
         self.home = home
         self.exists = exists  # never raises
         self.names: list[str] = []
         self.home_set = False  # the line assigns HOME: `~` and `$HOME` name what it chose
+        self.top: str | None = None  # the line's own working directory (its project's too)
 
     def floor(self, stmt: Statement, level: int) -> tuple[Floor | None, str | None]:
         """The floor of a unit run with a code-running variable set in the line, and the
@@ -69,14 +79,25 @@ class Variables:
         from clearance.intent.shell.hazards.variables import search_path_hazard
 
         base = stmt.scope.current() if not stmt.salvaged else None
-        roots = () if base is None else (base, work_tree_top(base, self.exists) or base)
+        roots: tuple[str, ...] = ()
+        if base is not None:
+            # The statement's directory and work tree, and the line's own (a `cd` into a nested
+            # repository does not make the project's `bin/` outside).
+            top = self.top or base
+            roots = (base, work_tree_top(base, self.exists) or base,
+                     top, work_tree_top(top, self.exists) or top)  # fmt: skip
         home = self.home
         if self.home_set or any(name == "HOME" for name, _ in stmt.assigns or ()):
             home = ""  # `HOME=$PWD PATH=~/bin ls`: the home is not the user's
 
         def inside(entry: str) -> bool:
             entry = normal_path(entry)
-            return not roots or any(is_within(entry, root) for root in roots)
+            if not roots:
+                return True
+            # Spelled through a link (`/tmp/l/bin`, `l` a link to the project) too.
+            real = os.path.realpath(entry)
+            return any(is_within(entry, root) or is_within(real, os.path.realpath(root))
+                       for root in roots)  # fmt: skip
 
         return search_path_hazard(value, home, inside)
 
@@ -87,7 +108,7 @@ class Variables:
         from clearance.intent.shell.hazards import hazardous_variable, variable_payload
 
         payloads: list[str] = []
-        for item in stmt.text.split():
+        for item in typed_items(stmt.text):
             name, eq, value = item.partition("=")
             name = name.split("[", 1)[0].rstrip("+")  # `PATH[0]=bin`, zsh's `path[1]=bin`
             if name == "HOME":
