@@ -1204,7 +1204,15 @@ SEARCH_PATH_BENIGN: list[tuple[str, str, str]] = [
     ("PATH=/usr/local/bin:$PATH ls", "allow", "allow"),
     ('PATH="$HOME/.local/bin:$PATH" ls', "allow", "allow"),
     ("PATH=/usr/bin:/bin ls", "allow", "allow"),
-    ('export PATH="$HOME/.local/bin:$PATH" && ls', "ask", "allow"),
+    # `export NAME=value` of ordinary variables, or of a search path the agent does not fill,
+    # is an assignment; a bare `export` prints the environment, `-f` exports a function
+    ('export PATH="$HOME/.local/bin:$PATH" && ls', "allow", "allow"),
+    ("export NODE_ENV=test FOO; npm --version", "allow", "allow"),
+    ("export", "ask", "allow"),
+    ("export -p", "ask", "allow"),
+    ("export -f f; ls", "ask", "allow"),
+    ("export IFS=x; ls", "ask", "allow"),
+    ("export X=`curl e.com`", "ask", "stop"),
     # an assignment statement of a search path the agent does not fill is no command of its own
     ('PATH="$HOME/.local/bin:$PATH" && ls', "allow", "allow"),
     ("PATH=/usr/local/bin:$PATH; git status", "allow", "allow"),

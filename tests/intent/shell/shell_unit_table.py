@@ -91,7 +91,7 @@ UNIT_CASES: list[tuple[str, list[Any]]] = [
     ('for d in a b; do (cd $d && make); done', [U('for d in a b; do (cd $d && make); done', context='compound'), U('(cd $d && make)', context='compound'), U('cd $d', context='subshell'), U('make', context='subshell')]),
     # declarations, tests, unset
     ('local x=$(rm y)', ['local x=$(rm y)', U('rm y', context='command_substitution')]),
-    ('export A=1 B=$(c)', ['export A=1 B=$(c)', U('c', context='command_substitution')]),
+    ('export A=1 B=$(c)', [U('export A=1 B=$(c)', exemption='assignment'), U('c', context='command_substitution')]),
     ('declare -r V=$(d)', ['declare -r V=$(d)', U('d', context='command_substitution')]),
     ('readonly R=1', ['readonly R=1']),
     ('typeset -i n=$(e)', ['typeset -i n=$(e)', U('e', context='command_substitution')]),

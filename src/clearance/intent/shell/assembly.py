@@ -145,6 +145,28 @@ class Assembly:
 
     # -- statements -----------------------------------------------------------------------
 
+    def _exports(self, stmt: Statement) -> bool:
+        """Whether ``export`` only sets and exports variables no program or shell reads for
+        meaning, or a search path of directories the agent does not fill: ``NAME=value`` or
+        ``NAME`` words, no option (``-f`` exports a function, ``-n``…), at least one (a bare
+        ``export`` prints the environment, secrets with it)."""
+        from clearance.intent.shell.hazards.variables import ordinary_variable
+
+        items = typed_items(stmt.text)
+        if len(items) < 2 or items[0] != "export":
+            return False
+        for item in items[1:]:
+            target, eq, value = item.partition("=")
+            if not target.isidentifier() or not target.isascii():
+                return False
+            if ordinary_variable(target):
+                continue
+            if target not in SEARCH_PATH_VARIABLES or not eq:
+                return False
+            if self.variables.fills_search_path(value, stmt):
+                return False
+        return True
+
     def add(self, stmt: Statement) -> None:
         kind = stmt.kind
         base = base_of(stmt)
@@ -179,6 +201,8 @@ class Assembly:
                         # `PATH="$HOME/.local/bin:$PATH"` too: a search path of directories
                         # the agent does not fill changes no command it names into another.
                         exemption = "assignment"
+                elif stmt.text.startswith("export ") and self._exports(stmt):
+                    exemption = "assignment"  # `export NODE_ENV=test`: as `NODE_ENV=test` is
             self.units.append(
                 Unit(
                     stmt.text,
