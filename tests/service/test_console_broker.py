@@ -303,3 +303,95 @@ def test_a_console_session_grant_is_honoured_by_another_instance_until_revoked_o
         if other is not None:
             other.close()
         running.stop()
+
+
+def test_the_console_shows_the_decisions_of_the_sessions_other_instances_from_the_audit_stream(
+    world: Any, redis_server: RedisServer, tmp_path: Path
+) -> None:
+    """An ask decided by a second ``serve --broker`` instance (no human there) is in the
+    broker's audit stream only; this console's recent decisions show it, with the machine the
+    ask came from and the instance that decided it, once, beside this instance's own."""
+    world.global_config(POLICY)
+    project = world.project()
+    public = keygen(world.state, world.env)
+    running = Running(world.env, project, "--broker", redis_server.url)
+    other: BrokerServing | None = None
+    stopped = False
+
+    def pause(on: bool) -> None:  # the console's instance takes no ask while it is stopped
+        nonlocal stopped
+        os.kill(running.process.pid, signal.SIGSTOP if on else signal.SIGCONT)
+        stopped = on
+
+    try:
+        client = Client(running.port)
+        client.login(running.login_url)
+        # This instance decides one (the human on its console), logged in its review log.
+        agent = remote_agent(running, redis_server.url, public, tmp_path / "runner",
+                             "ci-runner-7", "npm publish")  # fmt: skip
+        (first,) = pending_ids(client, 1)
+        answer(client, first, "deny")
+        assert [v["action"] for v in verdicts(agent)] == ["deny"]
+        (tmp_path / "two" / "broker").mkdir(parents=True, mode=0o700)
+        key = tmp_path / "two" / "broker" / "answer.key"
+        shutil.copy(world.state / "broker" / "answer.key", key)
+        key.chmod(0o600)
+        other = BrokerServing(world.env, tmp_path / "two", running.session, redis_server.url,
+                              project, json.loads(POLICY),
+                              extra_env={"CLEARANCE_BROKER_VISIBILITY_MS": "1000"})  # fmt: skip
+        other.wait_serving(redis_server.client())
+        mark = f"-{other.process.pid}-"
+        pause(True)
+        got = verdicts(remote_agent(running, redis_server.url, public, tmp_path / "builder",
+                                    "build-box-3", "cargo publish"))  # fmt: skip
+        assert [(v["action"], v["resolution"]) for v in got] == [
+            ("deny", "confirmation_unavailable")
+        ], got
+        decided = last_answer(redis_server, running.session)
+        assert mark in decided["consumer"] and decided["machine"] == "build-box-3", decided
+        pause(False)
+        rows = decision_rows(client)
+        theirs = [r for r in rows if r["machine"] == "build-box-3"]
+        assert [(r["what"], r["decision"]) for r in theirs] == [("cargo publish", "deny")], theirs
+        assert theirs[0]["event"] in ("broker.answered", "broker.refused"), theirs
+        assert f"instance {decided['consumer']}" in theirs[0]["by"], theirs
+        assert rows.index(theirs[0]) == 0, rows  # the newest decision, merged by time
+        # This instance's own broker decision is shown from its review log, not a second time
+        # from the audit stream.
+        assert not [r for r in rows if r["event"].startswith("broker.")
+                    and r["machine"] == "ci-runner-7"], rows  # fmt: skip
+        assert [r for r in rows if r["machine"] == "ci-runner-7"], rows
+        assert "broker-note" not in client.request("GET", "/decisions")[2]
+        # Filtered like the review log: another tool hides it.
+        _, _, page = client.request("GET", "/decisions?tool=read")
+        assert "build-box-3" not in page
+    finally:
+        if stopped:
+            pause(False)
+        if other is not None:
+            other.close()
+        running.stop()
+
+
+def test_with_its_broker_down_the_decisions_page_shows_the_local_log_and_says_so(
+    world: Any, redis_server: RedisServer, tmp_path: Path
+) -> None:
+    world.global_config(POLICY)
+    project = world.project()
+    keygen(world.state, world.env)
+    running = Running(world.env, project, "--broker", redis_server.url)
+    try:
+        client = Client(running.port)
+        client.login(running.login_url)
+        local = ask_child(running, running.directory, "mkdir build")
+        (mine,) = pending_ids(client, 1)
+        answer(client, mine, "once")
+        assert child_answer(local)["permissionDecision"] == "allow"
+        redis_server.stop()
+        status, _, page = client.request("GET", "/decisions")
+        assert status == 200, page
+        assert "Traceback" not in page and "Errno" not in page, page
+        assert "id=broker-note" in page and "broker could not be read" in page, page
+        assert "mkdir build" in page  # this machine's review log, still shown
+    finally:
+        running.stop()

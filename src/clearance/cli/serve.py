@@ -207,6 +207,9 @@ def run_serve(args: Args) -> int:
                     observe=panel, remote=broker, always=always, inbound=inbound)  # fmt: skip
     if listen is not None:  # the console lists and revokes the grants the serving session honours
         web.service.broker.use_grants(server.session_grants)
+        recent_audit = getattr(server.inbound, "recent_audit", None)
+        if broker_url is not None and recent_audit is not None:  # the other instances' decisions
+            web.service.broker.use_audit(recent_audit)
     saved = _save_terminal(tty_path)
     stop = threading.Event()
     why = ["stopped"]

@@ -322,13 +322,13 @@ def build_app(service: Service) -> Starlette:
         names = ("tool", "decision", "session", "since")
         filters = {n: request.query_params.get(n, "").strip() for n in names}
         try:
-            records = await run_in_threadpool(
-                lambda: broker.recent(tool=filters["tool"], decision=filters["decision"],
-                                      session=filters["session"], since=filters["since"])
+            records, note = await run_in_threadpool(
+                lambda: broker.decisions(tool=filters["tool"], decision=filters["decision"],
+                                         session=filters["session"], since=filters["since"])
             )  # fmt: skip
         except ValueError as exc:
             return HTMLResponse(pages.message_page("Bad filter", str(exc), session), 400)
-        return HTMLResponse(pages.decisions_page(records, filters, session))
+        return HTMLResponse(pages.decisions_page(records, filters, session, note))
 
     @console()
     async def grants(request: Request, session: ConsoleSession) -> Response:

@@ -8,6 +8,8 @@
   why)`` takes back the ask of a requester that gave up (the HTTP hook's client disconnected),
   and the serving session abandons it;
 * **recent decisions** — ``recent(...)``, from the review log, filtered like ``clearance log``;
+  ``decisions(...)`` adds, with a broker (``use_audit``), the latest entries of the broker's
+  audit stream decided by the session's other serving instances;
 * **session grants** — ``grants()`` and ``revoke(...)``, the serving session's own grants.
 
 It implements :class:`~clearance.authority.forwarding.remote.RemoteHuman`, so the serving
@@ -37,6 +39,7 @@ __all__ = ["Broker", "Pending", "machine_label"]
 
 _TAIL = 1 << 20  # the review log's last MiB is what "recent" reads
 _REMEMBER = 1024  # withdrawn asks remembered (not yet shown, or shown and gone)
+AUDIT_READ = 200  # the broker's audit entries "recent decisions" reads (XREVRANGE COUNT)
 
 
 class Pending:
@@ -103,6 +106,7 @@ class Broker:
     ) -> None:
         self.session = session
         self.session_grants: Callable[[], GrantStore] | None = None  # see use_grants()
+        self.audit: Callable[[int], list[dict[str, Any]]] | None = None  # see use_audit()
         self.state = state
         self.log_path = log_path
         self.write = write
@@ -239,6 +243,46 @@ class Broker:
                     break
         return out
 
+    def use_audit(self, recent: Callable[[int], list[dict[str, Any]]]) -> None:
+        """Show, beside the review log, the broker's audit stream: ``recent(count)`` is its
+        latest entries, newest first (``RedisInbound.recent_audit``; raises ``OSError`` when
+        the broker cannot be read)."""
+        self.audit = recent
+
+    def decisions(
+        self,
+        *,
+        limit: int = 50,
+        tool: str | None = None,
+        decision: str | None = None,
+        session: str | None = None,
+        since: str | None = None,
+    ) -> tuple[list[dict[str, Any]], str | None]:
+        """The recent decisions, newest first: the review log's, and with a broker the audit
+        stream's entries decided by the session's other instances (this instance's own are in
+        its log already), merged by time; and a note when the broker could not be read (the
+        review log's are shown alone)."""
+        from clearance.audit.reader import LogFilter, _record_stamp
+
+        records = self.recent(limit=limit, tool=tool, decision=decision, session=session,
+                              since=since)  # fmt: skip
+        if self.audit is None:
+            return records, None
+        keep = LogFilter(tool=tool or None, decision=decision or None, session=session or None,
+                         since=since or None)  # fmt: skip
+        try:
+            entries = self.audit(AUDIT_READ)
+        except OSError as exc:
+            from clearance._fault import os_reason
+
+            return records, (f"The decisions of the session's other serving instances are "
+                             f"unavailable: its broker could not be read ({os_reason(exc)}). "
+                             "Only this machine's review log is shown.")  # fmt: skip
+        found = [_from_audit(e) for e in entries if not e.get("mine")]
+        merged = records + [r for r in found if keep.matches(r)]
+        merged.sort(key=lambda r: _record_stamp(r.get("timestamp")) or "", reverse=True)
+        return merged[:limit], None
+
     # -- session grants ------------------------------------------------------------------------
 
     def use_grants(self, session_grants: Callable[[], GrantStore]) -> None:
@@ -273,6 +317,34 @@ class Broker:
                                                  "answeredBy": by})  # fmt: skip
         self._changed()
         return True
+
+
+def _from_audit(entry: dict[str, Any]) -> dict[str, Any]:
+    """A broker audit entry as a review-log record (``broker.answered``, ``broker.refused``,
+    ``broker.abandoned``): the requester's machine, the instance that decided it."""
+    from clearance.audit.log import iso_timestamp
+
+    record = entry.get("record") or {}
+    event = entry.get("event") or "unknown"
+    at = record.get("at")
+    machine = record.get("machine") or record.get("host")
+    approved = record.get("approved")
+    out: dict[str, Any] = {
+        "timestamp": iso_timestamp(at if isinstance(at, int | float) else entry.get("at")),
+        "event": f"broker.{event}",
+        "machine": machine if isinstance(machine, str) and machine else None,
+        "tool": record.get("tool"), "value": record.get("value"),
+        "session": record.get("requesterSession"), "requestId": entry.get("id"),
+        "decidedBy": record.get("decidedBy") or entry.get("why") or None,
+        "instance": entry.get("consumer") or "?",
+    }  # fmt: skip
+    if event == "answered" and isinstance(approved, bool):
+        out["decision"] = "allow" if approved else "deny"
+    elif event in ("refused", "answered"):
+        out["decision"] = "deny"
+    else:
+        out["resolution"] = event
+    return out
 
 
 class _Ticket(Ticket):

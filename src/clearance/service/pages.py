@@ -146,7 +146,10 @@ def home_page(fragment: str, count: int, session: ConsoleSession, info: str) -> 
 
 
 def decisions_page(
-    records: list[dict[str, Any]], filters: dict[str, str], session: ConsoleSession
+    records: list[dict[str, Any]],
+    filters: dict[str, str],
+    session: ConsoleSession,
+    note: str | None = None,
 ) -> str:
     def box(name: str, label: str) -> str:
         return (f'<label>{_e(label)} <input name={name} value="{_e(filters.get(name, ""))}" '
@@ -162,6 +165,8 @@ def decisions_page(
         who = r.get("answeredBy") or r.get("decidedBy") or r.get("decided_by") or ""
         if r.get("console"):
             who = f"{r['console']} from {r.get('address', '?')}"
+        if r.get("instance"):  # a broker audit entry: the serving instance that decided it
+            who = f"{who} (instance {r['instance']})" if who else f"instance {r['instance']}"
         value = r.get("command") or r.get("value") or r.get("path") or ""
         rows.append(
             "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td><code>{}</code></td><td>{}</td>"
@@ -178,7 +183,9 @@ def decisions_page(
         + ("".join(rows) or "<tr><td colspan=7>No matching decision.</td></tr>")
         + "</tbody></table></div>"
     )
-    return _layout("Recent decisions", "<h2>Recent decisions</h2>" + form + table, session)
+    warning = f"<p class=note id=broker-note>{_e(note)}</p>" if note else ""
+    body = "<h2>Recent decisions</h2>" + warning + form + table
+    return _layout("Recent decisions", body, session)
 
 
 def record_machine(record: dict[str, Any]) -> str:

@@ -87,3 +87,10 @@ class Merged:
             if grants is not None:
                 return grants()
         return None
+
+    def recent_audit(self, count: int) -> Any:
+        for inbound in self.inbounds:
+            recent = getattr(inbound, "recent_audit", None)
+            if recent is not None:
+                return recent(count)
+        return []

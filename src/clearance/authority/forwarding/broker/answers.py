@@ -64,8 +64,9 @@ class Answers:
         text, signature = self._signed(body)
         keep = max(request.expires - time.time(), 0.0) + KEEP
         record = codec.dumps({
-            "session": inbound.session, "host": reply.host,
+            "session": inbound.session, "host": reply.host, "machine": reply.host,
             "requesterSession": request.requester.session,
+            "surface": request.requester.surface, "value": (request.requester.value or "")[:1000],
             "requesterAgent": request.requester.agent, "cwd": request.requester.cwd,
             "tool": request.requester.tool, "state": body.get("state"),
             "approved": body.get("approved"), "decidedBy": body.get("decidedBy"),

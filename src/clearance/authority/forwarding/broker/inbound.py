@@ -350,6 +350,40 @@ class RedisInbound:
 
     # -- grants for the whole session --------------------------------------------------------
 
+    def recent_audit(self, count: int) -> list[dict[str, Any]]:
+        """The latest ``count`` entries of the session's audit stream (``XREVRANGE``), newest
+        first: each ``{"at", "event", "id", "consumer", "why", "mine", "record"}`` (``mine``: this
+        instance decided it; ``record`` the decoded JSON, ``{}`` for an abandonment or one that
+        does not parse). Raises ``OSError`` when the
+        broker cannot be read."""
+        import json
+
+        import redis
+
+        client = self.client
+        if client is None:
+            raise OSError(f"broker unreachable: {self.where}: not connected")
+        try:
+            entries = client.xrevrange(self.keys.audit, "+", "-", count=count)
+        except redis.RedisError as exc:
+            raise OSError(f"broker unreachable: {self.where}: {exc}") from None
+        out = []
+        for eid, fields in entries:
+            try:
+                record = json.loads(codec.text(fields.get(b"record")) or "{}")
+            except ValueError:
+                record = {}
+            millis = codec.text(eid).partition("-")[0]
+            out.append({
+                "at": int(millis) / 1000 if millis.isdigit() else 0.0,
+                "event": codec.text(fields.get(b"event")), "id": codec.text(fields.get(b"id")),
+                "consumer": codec.text(fields.get(b"consumer")),
+                "why": codec.text(fields.get(b"why")),
+                "mine": codec.text(fields.get(b"consumer")) == self.consumer,
+                "record": record if isinstance(record, dict) else {},
+            })  # fmt: skip
+        return out
+
     def session_grants(self) -> GrantStore:
         from clearance.authority.forwarding.broker.grants import SharedGrants
 
