@@ -222,6 +222,82 @@ def test_with_its_broker_down_the_console_says_so_and_the_grant_stands(
         running.stop()
 
 
+def console_on_broker(world: Any, redis_server: RedisServer) -> tuple[Running, Client, str, Path]:
+    """``serve --listen … --broker URL`` for a project of ``world``, a client logged in to its
+    console, the public half of its answer key, and the project."""
+    world.global_config(POLICY)
+    project: Path = world.project()
+    public = keygen(world.state, world.env)
+    running = Running(world.env, project, "--broker", redis_server.url)
+    try:
+        client = Client(running.port)
+        client.login(running.login_url)
+    except BaseException:
+        running.stop()
+        raise
+    return running, client, public, project
+
+
+def console_answers(
+    running: Running, client: Client, url: str, public: str, tmp_path: Path, action: str
+) -> list[str]:
+    """An agent on "ci-runner-7" asks for ``npm publish`` through the broker, the console's
+    human answers ``action``: the agent's verdicts."""
+    agent = remote_agent(running, url, public, tmp_path / "runner",
+                         "ci-runner-7", "npm publish")  # fmt: skip
+    (first,) = pending_ids(client, 1)
+    answer(client, first, action)
+    return [v["action"] for v in verdicts(agent)]
+
+
+class Pause:
+    """Stops the console's instance (SIGSTOP), so it takes no ask of the broker, and resumes it."""
+
+    def __init__(self, running: Running) -> None:
+        self.running = running
+        self.stopped = False
+
+    def __call__(self, on: bool) -> None:
+        os.kill(self.running.process.pid, signal.SIGSTOP if on else signal.SIGCONT)
+        self.stopped = on
+
+
+def elsewhere(running: Running, pause: Pause, url: str, public: str, home: Path, machine: str,
+              command: str) -> list[tuple[str, str]]:  # fmt: skip
+    """An agent on ``machine`` asks while the console's instance is stopped, so the session's
+    other instance decides: its verdicts, as (action, resolution)."""
+    pause(True)
+    try:
+        got = verdicts(remote_agent(running, url, public, home, machine, command))
+    finally:
+        pause(False)
+    return [(v["action"], v["resolution"]) for v in got]
+
+
+def stop_both(running: Running, pause: Pause, other: BrokerServing | None) -> None:
+    if pause.stopped:
+        pause(False)
+    if other is not None:
+        other.close()
+    running.stop()
+
+
+def second_instance(
+    world: Any, running: Running, redis_server: RedisServer, tmp_path: Path, project: Path
+) -> BrokerServing:
+    """A second ``serve --broker`` of the console's session, as on another machine: the same
+    answer key, its own state root, no human."""
+    (tmp_path / "two" / "broker").mkdir(parents=True, mode=0o700)
+    key = tmp_path / "two" / "broker" / "answer.key"
+    shutil.copy(world.state / "broker" / "answer.key", key)
+    key.chmod(0o600)
+    other = BrokerServing(world.env, tmp_path / "two", running.session, redis_server.url,
+                          project, json.loads(POLICY),
+                          extra_env={"CLEARANCE_BROKER_VISIBILITY_MS": "1000"})  # fmt: skip
+    other.wait_serving(redis_server.client())
+    return other
+
+
 def last_answer(redis_server: RedisServer, session: str) -> dict[str, str]:
     """The audit stream's latest answer: which instance (``consumer``) decided it, and how."""
     answered = [e for e in audit(redis_server.client(), session) if e["event"] == "answered"]
@@ -234,44 +310,22 @@ def test_a_console_session_grant_is_honoured_by_another_instance_until_revoked_o
     """The console's instance and a second ``serve --broker`` on "another machine" (its own
     state root, no human): the grant the console gives for the whole session decides the next
     ask on the second instance, and revoking it on the console makes that instance ask again."""
-    world.global_config(POLICY)
-    project = world.project()
-    public = keygen(world.state, world.env)
-    running = Running(world.env, project, "--broker", redis_server.url)
+    running, client, public, project = console_on_broker(world, redis_server)
     other: BrokerServing | None = None
-    stopped = False
-
-    def pause(on: bool) -> None:  # the console's instance takes no ask while it is stopped
-        nonlocal stopped
-        os.kill(running.process.pid, signal.SIGSTOP if on else signal.SIGCONT)
-        stopped = on
-
+    pause = Pause(running)
     try:
-        client = Client(running.port)
-        client.login(running.login_url)
         grants_key = f"clearance:{running.session}:grants"
-        agent = remote_agent(running, redis_server.url, public, tmp_path / "runner",
-                             "ci-runner-7", "npm publish")  # fmt: skip
-        (first,) = pending_ids(client, 1)
-        answer(client, first, "session")
-        assert [v["action"] for v in verdicts(agent)] == ["allow"]
+        assert console_answers(running, client, redis_server.url, public, tmp_path, "session") == [
+            "allow"
+        ]
         # The second instance: the same answer key, its own state (no copy of the grant).
-        (tmp_path / "two" / "broker").mkdir(parents=True, mode=0o700)
-        key = tmp_path / "two" / "broker" / "answer.key"
-        shutil.copy(world.state / "broker" / "answer.key", key)
-        key.chmod(0o600)
-        other = BrokerServing(world.env, tmp_path / "two", running.session, redis_server.url,
-                              project, json.loads(POLICY),
-                              extra_env={"CLEARANCE_BROKER_VISIBILITY_MS": "1000"})  # fmt: skip
-        other.wait_serving(redis_server.client())
+        other = second_instance(world, running, redis_server, tmp_path, project)
         mark = f"-{other.process.pid}-"
         # The next ask of the session is decided by the second instance, from the hash.
-        pause(True)
-        got = verdicts(remote_agent(running, redis_server.url, public, tmp_path / "runner",
-                                    "ci-runner-7", "npm publish"))  # fmt: skip
-        assert [(v["action"], v["resolution"]) for v in got] == [("allow", "session_approved")]
+        got = elsewhere(running, pause, redis_server.url, public, tmp_path / "runner",
+                        "ci-runner-7", "npm publish")  # fmt: skip
+        assert got == [("allow", "session_approved")], got
         assert mark in last_answer(redis_server, running.session)["consumer"]
-        pause(False)
         # Revoked on the console: the second instance no longer honours it (it has no human,
         # so the ask is denied as nobody's to approve).
         status, _, text = client.request("POST", "/grants/revoke", {
@@ -279,14 +333,10 @@ def test_a_console_session_grant_is_honoured_by_another_instance_until_revoked_o
         }, {"Accept": "application/json"})  # fmt: skip
         assert status == 200, text
         assert redis_server.client().hkeys(grants_key) == []
-        pause(True)
-        got = verdicts(remote_agent(running, redis_server.url, public, tmp_path / "runner",
-                                    "ci-runner-7", "npm publish"))  # fmt: skip
-        assert [(v["action"], v["resolution"]) for v in got] == [
-            ("deny", "confirmation_unavailable")
-        ], got
+        got = elsewhere(running, pause, redis_server.url, public, tmp_path / "runner",
+                        "ci-runner-7", "npm publish")  # fmt: skip
+        assert got == [("deny", "confirmation_unavailable")], got
         assert mark in last_answer(redis_server, running.session)["consumer"]
-        pause(False)
         # A grant given on another instance's console is in the hash only: this console lists
         # it (read from the broker) and revokes it there.
         redis_server.client().hset(grants_key, "bash\x00cargo publish*", str(time.time()))
@@ -298,11 +348,7 @@ def test_a_console_session_grant_is_honoured_by_another_instance_until_revoked_o
         assert redis_server.client().hkeys(grants_key) == []
         assert "cargo publish*" not in client.request("GET", "/grants")[2]
     finally:
-        if stopped:
-            pause(False)
-        if other is not None:
-            other.close()
-        running.stop()
+        stop_both(running, pause, other)
 
 
 def test_the_console_shows_the_decisions_of_the_sessions_other_instances_from_the_audit_stream(
@@ -311,45 +357,21 @@ def test_the_console_shows_the_decisions_of_the_sessions_other_instances_from_th
     """An ask decided by a second ``serve --broker`` instance (no human there) is in the
     broker's audit stream only; this console's recent decisions show it, with the machine the
     ask came from and the instance that decided it, once, beside this instance's own."""
-    world.global_config(POLICY)
-    project = world.project()
-    public = keygen(world.state, world.env)
-    running = Running(world.env, project, "--broker", redis_server.url)
+    running, client, public, project = console_on_broker(world, redis_server)
     other: BrokerServing | None = None
-    stopped = False
-
-    def pause(on: bool) -> None:  # the console's instance takes no ask while it is stopped
-        nonlocal stopped
-        os.kill(running.process.pid, signal.SIGSTOP if on else signal.SIGCONT)
-        stopped = on
-
+    pause = Pause(running)
     try:
-        client = Client(running.port)
-        client.login(running.login_url)
         # This instance decides one (the human on its console), logged in its review log.
-        agent = remote_agent(running, redis_server.url, public, tmp_path / "runner",
-                             "ci-runner-7", "npm publish")  # fmt: skip
-        (first,) = pending_ids(client, 1)
-        answer(client, first, "deny")
-        assert [v["action"] for v in verdicts(agent)] == ["deny"]
-        (tmp_path / "two" / "broker").mkdir(parents=True, mode=0o700)
-        key = tmp_path / "two" / "broker" / "answer.key"
-        shutil.copy(world.state / "broker" / "answer.key", key)
-        key.chmod(0o600)
-        other = BrokerServing(world.env, tmp_path / "two", running.session, redis_server.url,
-                              project, json.loads(POLICY),
-                              extra_env={"CLEARANCE_BROKER_VISIBILITY_MS": "1000"})  # fmt: skip
-        other.wait_serving(redis_server.client())
+        assert console_answers(running, client, redis_server.url, public, tmp_path, "deny") == [
+            "deny"
+        ]
+        other = second_instance(world, running, redis_server, tmp_path, project)
         mark = f"-{other.process.pid}-"
-        pause(True)
-        got = verdicts(remote_agent(running, redis_server.url, public, tmp_path / "builder",
-                                    "build-box-3", "cargo publish"))  # fmt: skip
-        assert [(v["action"], v["resolution"]) for v in got] == [
-            ("deny", "confirmation_unavailable")
-        ], got
+        got = elsewhere(running, pause, redis_server.url, public, tmp_path / "builder",
+                        "build-box-3", "cargo publish")  # fmt: skip
+        assert got == [("deny", "confirmation_unavailable")], got
         decided = last_answer(redis_server, running.session)
         assert mark in decided["consumer"] and decided["machine"] == "build-box-3", decided
-        pause(False)
         rows = decision_rows(client)
         theirs = [r for r in rows if r["machine"] == "build-box-3"]
         assert [(r["what"], r["decision"]) for r in theirs] == [("cargo publish", "deny")], theirs
@@ -366,23 +388,14 @@ def test_the_console_shows_the_decisions_of_the_sessions_other_instances_from_th
         _, _, page = client.request("GET", "/decisions?tool=read")
         assert "build-box-3" not in page
     finally:
-        if stopped:
-            pause(False)
-        if other is not None:
-            other.close()
-        running.stop()
+        stop_both(running, pause, other)
 
 
 def test_with_its_broker_down_the_decisions_page_shows_the_local_log_and_says_so(
     world: Any, redis_server: RedisServer, tmp_path: Path
 ) -> None:
-    world.global_config(POLICY)
-    project = world.project()
-    keygen(world.state, world.env)
-    running = Running(world.env, project, "--broker", redis_server.url)
+    running, client, _public, _project = console_on_broker(world, redis_server)
     try:
-        client = Client(running.port)
-        client.login(running.login_url)
         local = ask_child(running, running.directory, "mkdir build")
         (mine,) = pending_ids(client, 1)
         answer(client, mine, "once")

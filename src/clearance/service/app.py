@@ -322,10 +322,7 @@ def build_app(service: Service) -> Starlette:
         names = ("tool", "decision", "session", "since")
         filters = {n: request.query_params.get(n, "").strip() for n in names}
         try:
-            records, note = await run_in_threadpool(
-                lambda: broker.decisions(tool=filters["tool"], decision=filters["decision"],
-                                         session=filters["session"], since=filters["since"])
-            )  # fmt: skip
+            records, note = await run_in_threadpool(lambda: broker.decisions(filters))
         except ValueError as exc:
             return HTMLResponse(pages.message_page("Bad filter", str(exc), session), 400)
         return HTMLResponse(pages.decisions_page(records, filters, session, note))

@@ -250,26 +250,19 @@ class Broker:
         self.audit = recent
 
     def decisions(
-        self,
-        *,
-        limit: int = 50,
-        tool: str | None = None,
-        decision: str | None = None,
-        session: str | None = None,
-        since: str | None = None,
+        self, filters: dict[str, str], *, limit: int = 50
     ) -> tuple[list[dict[str, Any]], str | None]:
         """The recent decisions, newest first: the review log's, and with a broker the audit
         stream's entries decided by the session's other instances (this instance's own are in
         its log already), merged by time; and a note when the broker could not be read (the
-        review log's are shown alone)."""
+        review log's are shown alone). ``filters``: ``tool``, ``decision``, ``session`` and
+        ``since``, as ``recent`` takes them."""
         from clearance.audit.reader import LogFilter, _record_stamp
 
-        records = self.recent(limit=limit, tool=tool, decision=decision, session=session,
-                              since=since)  # fmt: skip
+        records = self.recent(limit=limit, **filters)
         if self.audit is None:
             return records, None
-        keep = LogFilter(tool=tool or None, decision=decision or None, session=session or None,
-                         since=since or None)  # fmt: skip
+        keep = LogFilter(**{name: value or None for name, value in filters.items()})
         try:
             entries = self.audit(AUDIT_READ)
         except OSError as exc:
