@@ -38,6 +38,8 @@ DECISIONS: list[tuple[str, str, str | None]] = [
     ('A=1 B=2', 'allow', None),
     ('PATH=/x', 'allow', None),
     ('PATH=x', 'allow', None),
+    ('PATH+=:bin', 'allow', None),
+    ('PATH[0]=bin', 'allow', None),
     ('IFS=/ X=1', 'allow', None),
     ('a[1]=x', 'allow', None),
     ('2>/dev/null git push --force', 'ask', 'bash:git push *'),

@@ -35,6 +35,8 @@ UNIT_CASES: list[tuple[str, list[Any]]] = [
     ('A=1 B=2', [U('A=1 B=2', exemption='assignment')]),
     ('PATH=/x', [U('PATH=/x', exemption='assignment')]),  # a search path the agent does not fill
     ('PATH=x', ['PATH=x']),  # a relative one it may
+    ('PATH+=:bin', ['PATH+=:bin']),  # an append and a subscript assign PATH too
+    ('PATH[0]=bin', ['PATH[0]=bin']),
     ('IFS=/ X=1', ['IFS=/ X=1']),
     ('a[1]=x', ['a[1]=x']),
     ('2>/dev/null git push --force', ['git push --force']),

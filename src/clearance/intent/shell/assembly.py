@@ -38,7 +38,7 @@ from clearance.intent.shell.unit_text import (
     keywordless,
     names_only,
 )
-from clearance.intent.shell.variables import Variables, typed_items
+from clearance.intent.shell.variables import Variables, typed_assignments, typed_items
 from clearance.intent.shell.wrapper import OPAQUE_LINE, basename, join, layer, peel
 
 TYPE_CHECKING = False
@@ -152,8 +152,8 @@ class Assembly:
         ``export`` prints the environment, secrets with it)."""
         from clearance.intent.shell.hazards.variables import ordinary_variable
 
-        items = typed_items(stmt.text)
-        if len(items) < 2 or items[0] != "export":
+        items = typed_items(stmt.text)  # `export` first: the caller saw the text begin so
+        if len(items) < 2:
             return False
         for item in items[1:]:
             target, eq, value = item.partition("=")
@@ -187,7 +187,7 @@ class Assembly:
                 if stmt.assigns:
                     from clearance.intent.shell.hazards.variables import ordinary_variable
 
-                    typed = [item.partition("=") for item in typed_items(stmt.text)]
+                    typed = typed_assignments(stmt.text)
                     if all(
                         ordinary_variable(name)
                         or (name in SEARCH_PATH_VARIABLES

@@ -41,6 +41,16 @@ def typed_items(text: str) -> list[str]:
     return [item for item in text.replace("\t", " ").replace("\n", " ").split(" ") if item]
 
 
+def typed_assignments(text: str) -> list[tuple[str, str, str]]:
+    """``(name, "=" or "", value)`` of each of :func:`typed_items`, the name without a subscript
+    or a ``+`` (``PATH[0]=bin``, ``PATH+=:bin``, zsh's ``path[1]=bin`` assign ``PATH``/``path``)."""
+    out = []
+    for item in typed_items(text):
+        name, eq, value = item.partition("=")
+        out.append((name.split("[", 1)[0].rstrip("+"), eq, value))
+    return out
+
+
 class Variables:
     """What one line's statements set so far; ``names`` the variables set for later commands."""
 
@@ -84,8 +94,9 @@ class Variables:
             # The statement's directory and work tree, and the line's own (a `cd` into a nested
             # repository does not make the project's `bin/` outside).
             top = self.top or base
-            roots = (base, work_tree_top(base, self.exists) or base,
-                     top, work_tree_top(top, self.exists) or top)  # fmt: skip
+            roots = tuple(dict.fromkeys((base, work_tree_top(base, self.exists) or base,
+                                         top, work_tree_top(top, self.exists) or top)))  # fmt: skip
+        real_roots = [os.path.realpath(root) for root in roots]
         home = self.home
         if self.home_set or any(name == "HOME" for name, _ in stmt.assigns or ()):
             home = ""  # `HOME=$PWD PATH=~/bin ls`: the home is not the user's
@@ -96,8 +107,9 @@ class Variables:
                 return True
             # Spelled through a link (`/tmp/l/bin`, `l` a link to the project) too.
             real = os.path.realpath(entry)
-            return any(is_within(entry, root) or is_within(real, os.path.realpath(root))
-                       for root in roots)  # fmt: skip
+            return any(is_within(entry, root) for root in roots) or any(
+                is_within(real, root) for root in real_roots
+            )
 
         return search_path_hazard(value, home, inside)
 
@@ -108,9 +120,7 @@ class Variables:
         from clearance.intent.shell.hazards import hazardous_variable, variable_payload
 
         payloads: list[str] = []
-        for item in typed_items(stmt.text):
-            name, eq, value = item.partition("=")
-            name = name.split("[", 1)[0].rstrip("+")  # `PATH[0]=bin`, zsh's `path[1]=bin`
+        for name, eq, value in typed_assignments(stmt.text):
             if name == "HOME":
                 self.home_set = True
             if name in SEARCH_PATH_VARIABLES and eq and self.fills_search_path(value, stmt):
