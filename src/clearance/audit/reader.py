@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 
     Time = str | datetime | None
 
-__all__ = ["LogFilter", "follow", "format_line", "parse_time", "read_log"]
+__all__ = ["LogFilter", "follow", "format_line", "parse_time", "read_log", "record_stamp"]
 
 _UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400, "w": 604800}
 _set = object.__setattr__
@@ -95,7 +95,7 @@ class LogFilter(Frozen):
             return False
         if self.since is None and self.until is None:
             return True
-        stamp = _record_stamp(record.get("timestamp"))
+        stamp = record_stamp(record.get("timestamp"))
         if stamp is None:
             return False
         return (self.since is None or stamp >= self.since) and (
@@ -272,7 +272,8 @@ def _stamp(moment: Time) -> str | None:
     return utc.strftime("%Y-%m-%dT%H:%M:%S.") + f"{utc.microsecond // 1000:03d}Z"
 
 
-def _record_stamp(value: object) -> str | None:
+def record_stamp(value: object) -> str | None:
+    """A record's ``timestamp`` as a sortable UTC stamp, or ``None`` when it is not one."""
     if not isinstance(value, str):
         return None
     if len(value) == 24 and value.endswith("Z") and value[10] == "T":

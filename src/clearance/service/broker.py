@@ -257,7 +257,7 @@ class Broker:
         its log already), merged by time; and a note when the broker could not be read (the
         review log's are shown alone). ``filters``: ``tool``, ``decision``, ``session`` and
         ``since``, as ``recent`` takes them."""
-        from clearance.audit.reader import LogFilter, _record_stamp
+        from clearance.audit.reader import LogFilter, record_stamp
 
         records = self.recent(limit=limit, **filters)
         if self.audit is None:
@@ -273,7 +273,7 @@ class Broker:
                              "Only this machine's review log is shown.")  # fmt: skip
         found = [_from_audit(e) for e in entries if not e.get("mine")]
         merged = records + [r for r in found if keep.matches(r)]
-        merged.sort(key=lambda r: _record_stamp(r.get("timestamp")) or "", reverse=True)
+        merged.sort(key=lambda r: record_stamp(r.get("timestamp")) or "", reverse=True)
         return merged[:limit], None
 
     # -- session grants ------------------------------------------------------------------------

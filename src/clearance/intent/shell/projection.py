@@ -46,17 +46,16 @@ _METADATA = frozenset(
     {"chmod", "chown", "chgrp", "touch", "chattr", "setfacl", "stat", "file", "ls", "wc"}
     | {"du", "realpath", "readlink", "mkdir", "test", "["}
 )
-# Commands that open none of their operands: a computed operand is no unknown path. (`cd`
-# to a computed directory makes the base unknown instead: later relative paths are unknown.)
-_INERT = frozenset(
-    {"echo", "printf", "true", "false", ":", "cd", "pushd", "kill", "unset", "shift", "exit"}
-    | {"basename", "dirname"}
-    | {"return", "export", "local", "declare", "typeset", "readonly", "set", "test", "["}
-)
 # Commands whose operands are text, never a file they open or look at: `echo .env` prints a name,
 # `dirname "$f"` cuts one. No operand of theirs is a path, known or not, but for a pattern, which
 # the shell expands by listing directories.
 _TEXT_ONLY = frozenset({"echo", "printf", "true", "false", ":", "basename", "dirname"})
+# Commands that open none of their operands: a computed operand is no unknown path. (`cd`
+# to a computed directory makes the base unknown instead: later relative paths are unknown.)
+_INERT = _TEXT_ONLY | frozenset(
+    {"cd", "pushd", "kill", "unset", "shift", "exit"}
+    | {"return", "export", "local", "declare", "typeset", "readonly", "set", "test", "["}
+)
 _HOME_PREFIXES = ("~/", "$HOME", "${HOME}")
 
 
