@@ -35,6 +35,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from clearance.service.wiring import LOGIN_IN_FILE
+
 CLEARANCE = Path(sys.executable).parent / "clearance"
 POLICY = {"permission": {"*": "ask", "read": "allow",
                          "bash": {"*": "ask", "git status*": "allow", "rm *": "deny"}}}  # fmt: skip
@@ -76,6 +78,9 @@ def main() -> None:
         for line in serve.stdout:
             if "/login?t=" in line:
                 login = line.strip()
+                break
+            if line.startswith(LOGIN_IN_FILE):  # no terminal: serve names the file instead
+                login = Path(line[len(LOGIN_IN_FILE) :].strip()).read_text().strip()
                 break
         threading.Thread(target=serve.stdout.read, daemon=True).start()
         token = (root / "state" / "service" / "hook-token").read_text().strip()

@@ -5,12 +5,16 @@
 * ``POST /hooks/opencode``, ``POST /hooks/pi`` — the plugin hosts' payload, the same token; the
   answer is what ``clearance hook <host>`` prints (``{decision, reason}``), a deny on a failure.
 
-Each call is decided on a thread of the service's own pool (:class:`HookThreads`), never on the
-event loop: an ask holds its thread until someone answers, and a pathological line holds one
-for the bash deadline, while the loop keeps serving the console and the other calls. The
-hand-off is a plain executor's (one queue put, one wake-up of the loop): with anyio's worker
-threads and a watcher task per call, the path around the engine cost more than the engine
-itself (``docs/decisions/0031-one-process-cheap-hand-off.md``).
+A Claude Code call is first decided on the event loop within :data:`SETTLE_BUDGET`: an allow, a
+deny or a silence that the policy settles in that time is answered there, review-log line and
+all. A call that needs a human (an ask) or runs over is decided again on a thread of the
+service's own pool (:class:`HookThreads`): an ask holds its thread until someone answers, and a
+pathological line holds one for the bash deadline, while the loop keeps serving the console and
+the other calls; the loop itself is held at most the budget. The hand-off to a thread costs
+more than most decisions under concurrent calls (the threads' contention for the interpreter),
+hence the budget (``docs/decisions/0049-settle-on-the-event-loop.md``); the hand-off itself is
+a plain executor's (``docs/decisions/0031-one-process-cheap-hand-off.md``). The plugin hosts'
+hooks are decided on the pool.
 
 A Claude Code that gives up on a call closes its connection; the ask then leaves the console at
 once and is abandoned (ADR 0021). Only a call still running after :data:`WATCH_AFTER` seconds
@@ -37,9 +41,10 @@ if TYPE_CHECKING:
 
     T = TypeVar("T")
 
-__all__ = ["HOOK_THREADS", "WATCH_AFTER", "HookThreads", "claude_code_hook", "plugin_hook"]
+__all__ = ["HOOK_THREADS", "SETTLE_BUDGET", "WATCH_AFTER", "HookThreads", "claude_code_hook", "plugin_hook"]
 
 HOOK_THREADS = 512
+SETTLE_BUDGET = 0.05
 WATCH_AFTER = 0.2
 _GAVE_UP = "Claude Code closed the HTTP hook's connection (it gave up on the call)"
 _WRONG_TOKEN = "clearance: missing or wrong hook token"
@@ -123,6 +128,11 @@ async def claude_code_hook(service: Service, request: Request) -> Response:
     call = functools.partial(answer, raw, service.env, load=service.engines.get,
                              started=started, host="claude-code-http",
                              request_id=ask_id)  # fmt: skip
+    # What the policy settles on its own is answered here, on the loop, within SETTLE_BUDGET:
+    # a hand-off to a thread costs more than most decisions (ADR 0049).
+    settled = call(budget=SETTLE_BUDGET)
+    if settled is not None:
+        return Response(settled or "{}\n", media_type="application/json")
     work = service.hook_threads.run(call)
 
     def gave_up() -> None:

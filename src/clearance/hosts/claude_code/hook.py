@@ -47,6 +47,7 @@ if TYPE_CHECKING:
     from clearance.decide.decision import Decision
     from clearance.decide.engine import Engine
     from clearance.hosts.claude_code.payload import Payload
+    from clearance.intent.call import ToolCall
     from clearance.policy.policy import Policy
 
     Loader = Callable[[Payload, Mapping[str, str]], Engine]
@@ -246,17 +247,43 @@ def pre_tool_use_answer(
     the host named in a forwarded ask (``hosts.names.HOSTS``), ``request_id`` the ask's id
     (default: a new one).
     """
-    from clearance.hosts.gatekeeper import Gatekeeper, reporting
-    from clearance.policy.state import state_root
+    checked = _checked(payload, env, load)
+    return _pre_tool_use_resolved(payload, env, checked, started, host, request_id)
 
+
+def _checked(
+    payload: Payload, env: Mapping[str, str], load: Loader | None
+) -> tuple[ToolCall, Engine, Decision]:
+    """The call, its engine and the engine's decision: no review-log line, no ask yet."""
     call = to_call(payload)
     engine = (load or _load)(payload, env)
-    decision = engine.check(call)
-    if (
+    return call, engine, engine.check(call)
+
+
+def _host_silent(payload: Payload, decision: Decision) -> bool:
+    """Whether the hook leaves this ask to Claude Code's own rules (a host-internal tool that
+    only the universal ``"*"`` rule would ask about)."""
+    return (
         decision.action == "ask"
         and payload.tool_name in HOST_INTERNAL_TOOLS
         and _only_fallback(decision)
-    ):
+    )
+
+
+def _pre_tool_use_resolved(
+    payload: Payload,
+    env: Mapping[str, str],
+    checked: tuple[ToolCall, Engine, Decision],
+    started: float | None,
+    host: str,
+    request_id: str | None,
+) -> tuple[str, str] | None:
+    """:func:`pre_tool_use_answer` once the engine has decided."""
+    from clearance.hosts.gatekeeper import Gatekeeper, reporting
+    from clearance.policy.state import state_root
+
+    call, engine, decision = checked
+    if _host_silent(payload, decision):
         return None
     note = _config_note(engine.policy)
     mode = ask_mode(engine.policy)
@@ -280,15 +307,33 @@ def _pre_tool_use(
     started: float | None,
     host: str,
     request_id: str | None,
-) -> str:
-    answered = pre_tool_use_answer(payload, env, load, started, host=host, request_id=request_id)
+    budget: float | None,
+) -> str | None:
+    if budget is None:
+        answered = pre_tool_use_answer(payload, env, load, started, host=host,
+                                       request_id=request_id)  # fmt: skip
+    else:
+        from clearance.decide.deadline import attempt
+
+        checked = attempt(budget, _checked, payload, env, load)
+        if checked is None or (checked[2].action == "ask" and not _host_silent(payload, checked[2])):
+            return None  # not settled: the caller answers again where waiting is fine
+        answered = _pre_tool_use_resolved(payload, env, checked, started, host, request_id)
     return "" if answered is None else pre_tool_use(*answered)
 
 
-def _permission_request(payload: Payload, env: Mapping[str, str], load: Loader | None) -> str:
-    call = to_call(payload)
-    engine = (load or _load)(payload, env)
-    decision = engine.check(call)
+def _permission_request(
+    payload: Payload, env: Mapping[str, str], load: Loader | None, budget: float | None
+) -> str | None:
+    if budget is None:
+        call, engine, decision = _checked(payload, env, load)
+    else:
+        from clearance.decide.deadline import attempt
+
+        checked = attempt(budget, _checked, payload, env, load)
+        if checked is None:
+            return None
+        call, engine, decision = checked
     if decision.action == "allow":
         return permission_request("allow")
     if decision.action == "deny":
@@ -312,10 +357,18 @@ def answer(
     started: float | None = None,
     host: str = "claude-code",
     request_id: str | None = None,
-) -> str:
+    budget: float | None = None,
+) -> str | None:
     """The hook's whole stdout for one payload ("" for silence). Never raises. ``load``,
     ``started``, ``host`` and ``request_id``: as for :func:`pre_tool_use_answer` (the HTTP hook
-    of ``clearance serve``)."""
+    of ``clearance serve``).
+
+    With ``budget`` (seconds), only a call the policy settles on its own within that time is
+    answered: an allow, a deny, a silence, a payload that fails. A call that needs a human (an
+    ask) or runs over returns ``None`` having written nothing to the review log, and the caller
+    answers it again without a budget, where waiting is fine (``clearance serve`` settles on its
+    event loop, and waits on a worker thread: ADR 0049). Without ``budget`` it never returns
+    ``None``."""
     env = os.environ if env is None else env
     event: str | None = None
     try:
@@ -326,9 +379,9 @@ def answer(
             return error_answer(event, f"Denied: {exc}; {_FAILS_CLOSED}")
         event = payload.event
         if event == "PreToolUse":
-            return _pre_tool_use(payload, env, load, started, host, request_id)
+            return _pre_tool_use(payload, env, load, started, host, request_id, budget)
         if event == "PermissionRequest":
-            return _permission_request(payload, env, load)
+            return _permission_request(payload, env, load, budget)
         return error_answer(
             None,
             f"Denied: clearance does not handle the {event} hook event; install it with "
@@ -353,7 +406,7 @@ def main() -> int:
     except Exception as exc:
         out = error_answer("PreToolUse", f"Denied: the hook could not read its payload ({exc})")
     else:
-        out = answer(raw)
+        out = answer(raw) or ""
     try:
         if out:
             sys.stdout.write(out)
