@@ -303,3 +303,61 @@ def test_a_malformed_tool_input_is_denied_with_a_reason(
     specific = out["hookSpecificOutput"]
     assert specific["permissionDecision"] == "deny"
     assert f"tool_input of {tool}" in specific["permissionDecisionReason"]
+
+
+def _review_events(world: Any) -> list[str]:
+    path = world.state / "logs" / "review.jsonl"
+    if not path.exists():
+        return []
+    return [json.loads(line)["event"] for line in path.read_text().splitlines() if line]
+
+
+@pytest.mark.parametrize(
+    ("call", "expected"),
+    [
+        (("Bash", {"command": "cat README"}, "PreToolUse"), "allow"),
+        (("Bash", {"command": "rm -rf build"}, "PreToolUse"), "deny"),
+        (("TaskList", {}, "PreToolUse"), ""),  # the host's own, only "*" asks: silence
+        (("Bash", {"command": "cat README"}, "PermissionRequest"), "allow"),
+        (("Bash", {"command": "make"}, "PermissionRequest"), ""),  # Claude Code's dialog shows
+    ],
+)
+def test_a_settled_answer_is_the_hooks_answer(
+    world: Any, tmp_path: Path, call: tuple[str, dict[str, Any], str], expected: str
+) -> None:
+    """What the policy settles without a human, ``settled_answer`` answers as the hook does, with
+    the same review-log lines (ADR 0049)."""
+    world.global_config(POLICY)
+    tool, tool_input, event = call
+    raw = json.dumps(pre(tool, tool_input, tmp_path, hook_event_name=event)).encode()
+    settled = hook_module.settled_answer(raw, world.env, budget=30.0)
+    assert settled is not None
+    logged = _review_events(world)
+    assert settled == hook_module.answer(raw, world.env)
+    assert _review_events(world) == logged + logged  # the same lines again, no more
+    if expected:
+        output = json.loads(settled)["hookSpecificOutput"]
+        found = output.get("permissionDecision") or output["decision"]["behavior"]
+        assert found == expected
+    else:
+        assert settled == ""
+
+
+@pytest.mark.parametrize(
+    ("command", "budget"),
+    [
+        ("make", 30.0),  # an ask
+        ("; ".join(f"cat f{i} > /tmp/x{i}" for i in range(20_000)), 0.01),  # seconds to analyse
+    ],
+    ids=["ask", "over-budget"],
+)
+def test_an_ask_or_a_call_over_budget_is_not_settled_and_leaves_no_trace(
+    world: Any, tmp_path: Path, command: str, budget: float
+) -> None:
+    """An ask needs a human, and a call over its budget is decided again: either way
+    ``settled_answer`` returns ``None`` and writes nothing, so the call is logged once, by
+    whoever answers it."""
+    world.global_config(POLICY)
+    raw = json.dumps(pre("Bash", {"command": command}, tmp_path)).encode()
+    assert hook_module.settled_answer(raw, world.env, budget=budget) is None
+    assert _review_events(world) == []

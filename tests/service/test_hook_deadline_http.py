@@ -80,7 +80,7 @@ def test_a_line_past_the_loops_budget_is_decided_once_on_a_thread_while_the_loop
 
         def slow() -> None:
             conn = Client(service.port)
-            status, _, text = conn.request(
+            _, _, text = conn.request(
                 "POST", "/hooks/claude-code", hook_payload(project, line), headers
             )
             finished.append(json.loads(text)["hookSpecificOutput"]["permissionDecision"])

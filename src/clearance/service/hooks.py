@@ -41,7 +41,14 @@ if TYPE_CHECKING:
 
     T = TypeVar("T")
 
-__all__ = ["HOOK_THREADS", "SETTLE_BUDGET", "WATCH_AFTER", "HookThreads", "claude_code_hook", "plugin_hook"]
+__all__ = [
+    "HOOK_THREADS",
+    "SETTLE_BUDGET",
+    "WATCH_AFTER",
+    "HookThreads",
+    "claude_code_hook",
+    "plugin_hook",
+]
 
 HOOK_THREADS = 512
 SETTLE_BUDGET = 0.05
@@ -115,7 +122,7 @@ async def _watched(request: Request, work: asyncio.Future[T], gave_up: Callable[
 
 async def claude_code_hook(service: Service, request: Request) -> Response:
     from clearance.audit.request_id import new_request_id
-    from clearance.hosts.claude_code.hook import answer
+    from clearance.hosts.claude_code.hook import answer, settled_answer
 
     if not service.auth.hook_allowed(request.headers.get("authorization")):
         # Any non-2xx blocks the call under "onFailure": "block".
@@ -125,14 +132,15 @@ async def claude_code_hook(service: Service, request: Request) -> Response:
     if isinstance(raw, Response):
         return raw
     ask_id = new_request_id()
-    call = functools.partial(answer, raw, service.env, load=service.engines.get,
-                             started=started, host="claude-code-http",
-                             request_id=ask_id)  # fmt: skip
+    load = service.engines.get
     # What the policy settles on its own is answered here, on the loop, within SETTLE_BUDGET:
     # a hand-off to a thread costs more than most decisions (ADR 0049).
-    settled = call(budget=SETTLE_BUDGET)
+    settled = settled_answer(raw, service.env, budget=SETTLE_BUDGET, load=load, started=started,
+                             host="claude-code-http", request_id=ask_id)  # fmt: skip
     if settled is not None:
         return Response(settled or "{}\n", media_type="application/json")
+    call = functools.partial(answer, raw, service.env, load=load, started=started,
+                             host="claude-code-http", request_id=ask_id)  # fmt: skip
     work = service.hook_threads.run(call)
 
     def gave_up() -> None:

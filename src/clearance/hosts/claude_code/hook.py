@@ -60,6 +60,7 @@ __all__ = [
     "headless_reason",
     "main",
     "pre_tool_use_answer",
+    "settled_answer",
 ]
 
 ASK_MODES = ("auto", "native", "forward", "deny")
@@ -316,7 +317,9 @@ def _pre_tool_use(
         from clearance.decide.deadline import attempt
 
         checked = attempt(budget, _checked, payload, env, load)
-        if checked is None or (checked[2].action == "ask" and not _host_silent(payload, checked[2])):
+        if checked is None:
+            return None  # over budget: decided again without one
+        if checked[2].action == "ask" and not _host_silent(payload, checked[2]):
             return None  # not settled: the caller answers again where waiting is fine
         answered = _pre_tool_use_resolved(payload, env, checked, started, host, request_id)
     return "" if answered is None else pre_tool_use(*answered)
@@ -326,14 +329,14 @@ def _permission_request(
     payload: Payload, env: Mapping[str, str], load: Loader | None, budget: float | None
 ) -> str | None:
     if budget is None:
-        call, engine, decision = _checked(payload, env, load)
+        _, engine, decision = _checked(payload, env, load)
     else:
         from clearance.decide.deadline import attempt
 
         checked = attempt(budget, _checked, payload, env, load)
         if checked is None:
             return None
-        call, engine, decision = checked
+        _, engine, decision = checked
     if decision.action == "allow":
         return permission_request("allow")
     if decision.action == "deny":
@@ -357,18 +360,40 @@ def answer(
     started: float | None = None,
     host: str = "claude-code",
     request_id: str | None = None,
-    budget: float | None = None,
-) -> str | None:
+) -> str:
     """The hook's whole stdout for one payload ("" for silence). Never raises. ``load``,
     ``started``, ``host`` and ``request_id``: as for :func:`pre_tool_use_answer` (the HTTP hook
-    of ``clearance serve``).
+    of ``clearance serve``)."""
+    return _answer(raw, env, load, started, host, request_id, None) or ""
 
-    With ``budget`` (seconds), only a call the policy settles on its own within that time is
-    answered: an allow, a deny, a silence, a payload that fails. A call that needs a human (an
-    ask) or runs over returns ``None`` having written nothing to the review log, and the caller
-    answers it again without a budget, where waiting is fine (``clearance serve`` settles on its
-    event loop, and waits on a worker thread: ADR 0049). Without ``budget`` it never returns
-    ``None``."""
+
+def settled_answer(
+    raw: bytes,
+    env: Mapping[str, str] | None = None,
+    *,
+    budget: float,
+    load: Loader | None = None,
+    started: float | None = None,
+    host: str = "claude-code",
+    request_id: str | None = None,
+) -> str | None:
+    """:func:`answer`, for a call the policy settles on its own within ``budget`` seconds: an
+    allow, a deny, a silence, a payload that fails. A call that needs a human (an ask) or runs
+    over returns ``None`` having written nothing to the review log, and the caller answers it
+    with :func:`answer` where waiting is fine (``clearance serve`` settles on its event loop, and
+    waits on a worker thread: ``docs/decisions/0049-settle-on-the-event-loop.md``)."""
+    return _answer(raw, env, load, started, host, request_id, budget)
+
+
+def _answer(
+    raw: bytes,
+    env: Mapping[str, str] | None,
+    load: Loader | None,
+    started: float | None,
+    host: str,
+    request_id: str | None,
+    budget: float | None,
+) -> str | None:
     env = os.environ if env is None else env
     event: str | None = None
     try:
@@ -406,7 +431,7 @@ def main() -> int:
     except Exception as exc:
         out = error_answer("PreToolUse", f"Denied: the hook could not read its payload ({exc})")
     else:
-        out = answer(raw) or ""
+        out = answer(raw)
     try:
         if out:
             sys.stdout.write(out)
