@@ -58,3 +58,32 @@ def test_setting_a_code_running_key_asks_through_yolo(tmp_path: Path) -> None:
     assert found.action == "ask" and "<runs-code-later>" in found.reason
     found = engine.check(ToolCall("bash", {"command": BENIGN[0]}, str(tmp_path)))
     assert found.action == "allow", found.reason
+
+
+# Keys that only the `-c` hazard's table named before the two tables became one
+# (`intent/shell/hazards/git.git_key_runs_code`): `git config` of them now asks too.
+ONE_TABLE = [
+    "core.gitProxy", "sendemail.sendmailCmd", "uploadpack.packObjectsHook", "url.x.insteadOf",
+    "hook.pre-commit.command", "remote.origin.uploadpack", "filter.x.process", "init.templateDir",
+    "protocol.ext.allow", "man.viewer", "mergetool.x.cmd", "gpg.ssh.program",
+]  # fmt: skip
+# Inert keys: in the core section, but known to change only how git shows or stores text.
+INERT = ["core.quotePath", "core.autocrlf", "core.abbrev", "user.name", "color.ui"]
+
+
+@pytest.mark.parametrize("key", ONE_TABLE)
+def test_the_protected_floor_and_the_c_hazard_read_one_table(key: str, tmp_path: Path) -> None:
+    assert git_config_key(f"git config {key} x") == key
+    from clearance.intent.shell import analyze
+
+    unit = analyze(f"git -c {key}=x status", cwd=str(tmp_path), home=str(tmp_path)).units[0]
+    assert unit.floor is not None
+    assert unit.floor[1] == f"passes -c {key.lower()}, which makes git run a command"
+
+
+@pytest.mark.parametrize("key", INERT)
+def test_an_inert_key_is_not_a_code_running_one_in_either(key: str) -> None:
+    from clearance.intent.shell.hazards.git import git_key_runs_code
+
+    assert git_config_key(f"git config {key} x") is None
+    assert not git_key_runs_code(key.lower())

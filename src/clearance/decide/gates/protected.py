@@ -10,6 +10,7 @@ from __future__ import annotations
 from clearance.decide.decision import GateResult
 from clearance.decide.gates.path import VERBS, folded, lowered
 from clearance.intent.sentinel import PROTECTED, RUNS_LATER
+from clearance.policy.programs import GIT_GLOBAL_VALUED
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -103,17 +104,6 @@ _SURFACES = {
 
 
 # git configuration keys whose value git runs, or that pull in other configuration.
-_CODE_KEY_PREFIXES = (
-    "core.", "alias.", "filter.", "include.", "includeif.", "credential.", "pager.",
-    "uploadpack.", "receive.", "instaweb.", "sendemail.", "gpg.", "browser.", "man.",
-    "difftool.", "mergetool.", "sequence.", "ssh.",
-)  # fmt: skip
-_CODE_KEY_SUFFIXES = (
-    ".command", ".driver", ".textconv", ".cmd", ".program", ".helper", ".uploadpack",
-    ".receivepack", ".path", ".sshcommand", ".proxy", ".editor", ".pager",
-)  # fmt: skip
-_CODE_KEYS = frozenset({"diff.external", "web.browser", "credential.helper"})
-_GIT_VALUED = frozenset({"-C", "-c", "--git-dir", "--work-tree", "--namespace", "--config-env"})
 _CONFIG_READS = frozenset(
     {"--get", "--get-all", "--get-regexp", "--get-urlmatch", "-l", "--list", "--show-origin",
      "--show-scope", "--get-color", "--get-colorbool", "get", "list"}
@@ -129,7 +119,7 @@ def git_config_key(canonical: str) -> str | None:
         return None
     i = 1
     while i < len(words) and words[i].startswith("-"):
-        i += 2 if words[i] in _GIT_VALUED else 1  # git's global options
+        i += 2 if words[i] in GIT_GLOBAL_VALUED else 1  # git's global options
     if i >= len(words) or words[i] != "config":
         return None
     i += 1
@@ -156,10 +146,9 @@ def git_config_key(canonical: str) -> str | None:
         break
     if key is None or not (writes or i + 1 < len(words)):
         return None  # `git config core.pager`: a read of the key
-    low = key.lower()
-    if low in _CODE_KEYS or low.startswith(_CODE_KEY_PREFIXES) or low.endswith(_CODE_KEY_SUFFIXES):
-        return key
-    return None
+    from clearance.intent.shell.hazards.git import git_key_runs_code
+
+    return key if git_key_runs_code(key.lower()) else None
 
 
 def git_config_result(canonical: str, text: str) -> GateResult | None:

@@ -16,7 +16,7 @@ if TYPE_CHECKING:
     from clearance.intent.shell.hazards.finding import Checker, Values
     from clearance.intent.shell.word import Word
 
-__all__ = ["GIT_BUILTINS", "PROGRAMS"]
+__all__ = ["GIT_BUILTINS", "PROGRAMS", "git_key_runs_code"]
 
 # git(1) OPTIONS: global options and whether they take a value (the option table's).
 _GIT_VALUED = GIT_GLOBAL_VALUED
@@ -66,8 +66,17 @@ _GIT_CODE_SUFFIXES = (
     ".clean",
     ".smudge",
     ".process",
+    ".sshcommand",
+    ".editor",
+    ".pager",
 )
-_GIT_CODE_PREFIXES = ("alias.", "filter.", "pager.", "includeif.", "url.", "hook.", "remote.")
+# Whole sections that hold commands, programs, hooks, included files or transports (the
+# core section among them: core.* keys not listed as inert below count as code-running).
+_GIT_CODE_PREFIXES = (
+    "alias.", "filter.", "pager.", "include.", "includeif.", "url.", "hook.", "remote.",
+    "core.", "credential.", "uploadpack.", "receive.", "instaweb.", "sendemail.", "gpg.",
+    "browser.", "man.", "difftool.", "mergetool.", "sequence.", "ssh.",
+)  # fmt: skip
 # Keys known to change only how git formats, names or configures (git-config(1)).
 _GIT_SAFE_PREFIXES = (
     "user.",
@@ -120,6 +129,22 @@ _GIT_SAFE_PREFIXES = (
     "blame.markignoredlines",
     "grep.linenumber",
 )  # not help.autocorrect: `-c help.autocorrect=immediate pussh` runs `git push`
+
+
+def git_key_runs_code(key: str) -> bool:
+    """Whether git runs the value of configuration ``key`` (lower-cased) as a command, or
+    loads code, hooks or more configuration from it (git-config(1)), unless the key is known to
+    be inert. The one table of such keys: the ``-c`` hazard here and the protected gate's
+    ``git config`` floor both read it."""
+    if key.startswith(_GIT_SAFE_PREFIXES):
+        return False
+    return (
+        key in _GIT_CODE_KEYS
+        or key.endswith(_GIT_CODE_SUFFIXES)
+        or key.startswith(_GIT_CODE_PREFIXES)
+    )
+
+
 # git(1) built-in commands (git help -a): an alias can never shadow one of these.
 GIT_BUILTINS = frozenset(
     [
@@ -253,12 +278,7 @@ def _git_key(finding: Finding, option: str, setting: str | None, literal_value: 
         return
     key, _, value = setting.partition("=")
     key = key.lower()
-    code = (
-        key in _GIT_CODE_KEYS
-        or key.endswith(_GIT_CODE_SUFFIXES)
-        or key.startswith(_GIT_CODE_PREFIXES)
-    )
-    if code:
+    if git_key_runs_code(key):
         payload = None
         if literal_value and value:
             payload = value[1:] if value.startswith("!") else value
