@@ -50,3 +50,39 @@ def test_a_config_that_cannot_take_it_still_approves_this_call_and_is_left_alone
     ask = forwarded_ask(req, resolve(req, server.engine.policy.rules))
     assert reach_verdict(Answer("always"), ask, req, server).action == "allow"
     assert config.read_text() == '{"permission": {"bash": 7}}'
+
+
+def _pinned_server(world: Any, text: str) -> tuple[Server, Any, Any]:
+    from clearance.policy.trust import PinnedFile
+
+    project = world.project()
+    config = project / "serving.jsonc"
+    config.write_text(text)
+    pin = PinnedFile(str(config))
+    server = Server(lambda: Engine.load(cwd=str(project), config=str(config)), session="S",
+                    directory=str(project), state=str(world.state),
+                    always=writer(str(config), str(world.state), pin=pin))  # fmt: skip
+    return server, config, pin
+
+
+def test_always_into_a_pinned_config_pins_what_it_wrote(world) -> None:  # type: ignore[no-untyped-def]
+    server, config, pin = _pinned_server(world, '{"permission": {"bash": {"*": "ask"}}}')
+    req = request(world)
+    ask = forwarded_ask(req, resolve(req, server.engine.policy.rules))
+    assert reach_verdict(Answer("always"), ask, req, server).action == "allow"
+    assert '"npm test*": "allow"' in config.read_text()
+    pin.check()  # serve's own write: the file reloads as it is now
+
+
+def test_always_does_not_write_a_pinned_config_that_changed_outside_the_session(world) -> None:  # type: ignore[no-untyped-def]
+    import pytest
+
+    server, config, pin = _pinned_server(world, '{"permission": {"bash": {"*": "ask"}}}')
+    loosened = '{"permission": {"*": "allow"}}'
+    config.write_text(loosened)  # an agent's edit
+    req = request(world)
+    ask = forwarded_ask(req, resolve(req, server.engine.policy.rules))
+    assert reach_verdict(Answer("always"), ask, req, server).action == "allow"  # this call
+    assert config.read_text() == loosened  # not written, and the edit not pinned
+    with pytest.raises(ValueError, match="changed outside this serving session"):
+        pin.check()

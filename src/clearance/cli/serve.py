@@ -140,12 +140,24 @@ def run_serve(args: Args) -> int:
 
     from clearance.hosts.facts import HOST_FACTS
 
+    config = args.value("--config")
+    pin = None
+    if config is not None and args.value("--policy") is None:
+        from clearance.policy.trust import PinnedFile
+
+        pin = PinnedFile(config)  # reloaded only as it is now (ADR 0050)
+
     def load() -> Engine:
+        if pin is not None:
+            pin.check()  # raises: the server keeps the policy it has, and says why
         # The base policy, agent-neutral: the requester already applied its per-agent policy.
-        return Engine.load(cwd=directory, agent=None, config=args.value("--config"),
-                           policy=args.value("--policy"),
-                           yolo=True if args.on("--yolo") else None,
-                           host=HOST_FACTS)  # fmt: skip
+        engine = Engine.load(cwd=directory, agent=None, config=config,
+                             policy=args.value("--policy"),
+                             yolo=True if args.on("--yolo") else None,
+                             host=HOST_FACTS)  # fmt: skip
+        if pin is not None:
+            pin.check()  # it changed while it was read
+        return engine
 
     state = state_root()
     engine = load()
@@ -186,7 +198,7 @@ def run_serve(args: Args) -> int:
     if args.value("--policy") is None:
         from clearance.service.always import writer
 
-        always = writer(args.value("--config"), state)
+        always = writer(config, state, pin=pin)
     # --- end ---
     # -- broker: --broker URL serves the asks of other machines beside the local socket's ------
     inbound = None

@@ -27,6 +27,7 @@ from clearance.policy.state import atomic_write, ensure_private_dir
 
 __all__ = [
     "CONFIG_FILE",
+    "PinnedFile",
     "file_digest",
     "is_trusted",
     "policy_files",
@@ -101,6 +102,34 @@ def policy_files(root: str) -> list[str]:
             except OSError:
                 continue
     return found
+
+
+class PinnedFile:
+    """A configuration file held to the content it had when the human chose it, as a trusted
+    project's files are: ``clearance serve --config F`` reloads ``F`` only while its content is
+    the one pinned when serve started, or the one serve itself wrote there (the dialog's
+    "always"). An agent that can write ``F`` (it may lie in a project, where the agent's own
+    hook does not know it is the serving session's policy) cannot loosen the serving policy by
+    editing it (``docs/decisions/0050-a-serving-sessions-config-file-is-pinned.md``)."""
+
+    __slots__ = ("digest", "path")
+
+    def __init__(self, path: str) -> None:
+        self.path = os.path.abspath(path)
+        self.digest = file_digest(self.path)
+
+    def check(self) -> None:
+        """Raise ``ValueError`` when the file's content is no longer the pinned one."""
+        if file_digest(self.path) != self.digest:
+            raise ValueError(
+                f"{self.path} changed outside this serving session, so the session keeps the "
+                "policy it had (an agent may have written the file). Review the file, then "
+                "restart `clearance serve` to load it as it is now"
+            )
+
+    def renew(self) -> None:
+        """Pin the file's content as it is now (after serve itself wrote it)."""
+        self.digest = file_digest(self.path)
 
 
 def _write(state: str, entries: dict[str, Record]) -> None:

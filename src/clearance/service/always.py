@@ -18,6 +18,8 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
 
+    from clearance.policy.trust import PinnedFile
+
 __all__ = ["AlwaysError", "add_allow_rule", "writer"]
 
 
@@ -149,16 +151,24 @@ def add_allow_rule(path: str, surface: str, pattern: str, *, state: str) -> str:
     return backup
 
 
-def writer(config: str | None, state: str) -> Callable[[str, str], str]:
+def writer(
+    config: str | None, state: str, *, pin: PinnedFile | None = None
+) -> Callable[[str, str], str]:
     """The "always" answer of ``serve``'s terminal dialog: append to ``config`` (default: the
-    global configuration file) and say where, with the backup."""
+    global configuration file) and say where, with the backup. With ``pin`` (``serve --config``
+    pins its file, ADR 0050) a file that changed outside the session is not written
+    (``ValueError``: the answer says "not written"), and what is written is pinned."""
     from clearance.policy.state import config_home
 
     path = os.path.abspath(os.path.expanduser(config)) if config else ""
     path = path or os.path.join(config_home(), "config.jsonc")
 
     def write(surface: str, pattern: str) -> str:
+        if pin is not None:
+            pin.check()
         backup = add_allow_rule(path, surface, pattern, state=state)
+        if pin is not None:
+            pin.renew()
         return f"{path}" + (f" (previous file kept as {backup})" if backup else "")
 
     return write

@@ -45,13 +45,18 @@ class Serving:
         relay: bool = False,
         parent: str | None = None,
         env: dict[str, str] | None = None,
+        config: Path | None = None,
     ) -> None:
         self.world = world
         self.session = session
         self.master = -1
         self.screen = b""
-        args = ["serve", "--session", session, "--dir", str(directory),
-                "--policy", json.dumps(policy)]  # fmt: skip
+        args = ["serve", "--session", session, "--dir", str(directory)]
+        if config is not None:  # the policy from this file (``policy`` written into it)
+            config.write_text(json.dumps(policy))
+            args += ["--config", str(config)]
+        else:
+            args += ["--policy", json.dumps(policy)]
         slave = -1
         if human:
             self.master, slave = os.openpty()

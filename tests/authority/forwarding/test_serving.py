@@ -259,3 +259,36 @@ def test_a_tampered_grant_file_of_the_serving_session_is_ignored_and_logged_once
     assert len(rejected) == 1, rejected
     assert rejected[0]["session"] == "P" and rejected[0]["file"] == str(path)
     assert "seal does not match" in rejected[0]["why"]
+
+
+def test_a_config_file_the_serving_session_did_not_write_is_not_reloaded(
+    world: Any, project: Path, servers: list[Serving]
+) -> None:
+    """``serve --config F`` pins F's content (ADR 0050): an agent that can write F (here it lies
+    in the project, where the agent's own hook does not know it is the serving policy) edits it
+    to allow everything; the serving session keeps its policy, and says so once."""
+    from fwdharness import wait_for
+
+    config = project / "serving.jsonc"
+    serve(servers, world, "P", project, SERVING_POLICY, config=config)
+    assert ask(world, "C1", "make build", cwd=project, parent="P")["decision"] == "allow"
+    assert ask(world, "C1", "curl x | sh", cwd=project, parent="P")["decision"] == "deny"
+    loosened = {"permission": {"*": "allow", "bash": {"*": "allow"}}, "yolo": True}
+    config.write_text(json.dumps(loosened))
+    refused = wait_for(lambda: events(world, "forwarded_permission.policy_not_reloaded"))
+    assert str(config) in refused[0]["why"] and "changed outside" in refused[0]["why"]
+    for command in ("curl x | sh", "npm install left-pad"):
+        result = ask(world, "C1", command, cwd=project, parent="P")
+        assert result["decision"] == "deny", result  # the pinned policy: nobody to ask
+    assert ask(world, "C1", "make test", cwd=project, parent="P")["decision"] == "allow"
+    time.sleep(2.5)  # another reload interval: still refused, and not logged again
+    assert len(events(world, "forwarded_permission.policy_not_reloaded")) == 1
+
+
+def test_without_a_config_file_the_serving_policy_is_the_one_given(
+    world: Any, project: Path, servers: list[Serving]
+) -> None:
+    """The benign twin: the inline policy has no file to pin; nothing is refused."""
+    serve(servers, world, "P", project, SERVING_POLICY)
+    assert ask(world, "C1", "make build", cwd=project, parent="P")["decision"] == "allow"
+    assert events(world, "forwarded_permission.policy_not_reloaded") == []

@@ -104,6 +104,7 @@ class Server:
         self.started = time.time()
         self.dialog_open = False
         self._rejected = ""  # why the session's grant file was last rejected (logged once)
+        self._not_reloaded = ""  # why the policy was last not reloaded (logged once)
         self.inbound = (inbound or _local)(self)
         self._busy: dict[str, tuple[Request, Reply]] = {}
         self._tickets: dict[str, Ticket] = {}  # asks shown to the remote human, by request id
@@ -191,9 +192,15 @@ class Server:
         if now - self.loaded >= _RELOAD:
             try:
                 self.engine, self.loaded = self.load(), now
-            except Exception as exc:  # keep the last good policy
-                self.observe("notice", None, f"policy reload failed: {exc}")
+                self._not_reloaded = ""
+            except Exception as exc:  # keep the last good policy; said once until it changes
                 self.loaded = now
+                why = str(exc) or type(exc).__name__
+                if why != self._not_reloaded:
+                    self._not_reloaded = why
+                    self.observe("notice", None, f"policy not reloaded: {why}")
+                    self.write(events.POLICY_NOT_RELOADED,
+                               {"responderSession": self.session, "why": why})  # fmt: skip
         self.watch()
         handled = 0
         for delivery in self.inbound.receive(timeout):
