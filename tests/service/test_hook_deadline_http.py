@@ -18,13 +18,19 @@ from servicekit import Client, Running, hook_payload
 POLICY = '{"permission": {"*": "allow"}, "hosts": {"claudeCode": {"ask": "native"}}}'
 
 
-def test_a_pathological_line_on_the_http_hook_asks_at_the_deadline(world) -> None:  # type: ignore[no-untyped-def]
+def _serving(world) -> tuple[Running, Path, dict[str, str]]:  # type: ignore[no-untyped-def]
+    """A real ``serve --listen`` under :data:`POLICY`, its project, and the hook's headers."""
     world.global_config(POLICY)
     project = world.project()
     service = Running(world.env, project)
+    token = (world.state / "service" / "hook-token").read_text().strip()
+    return service, project, {"Authorization": f"Bearer {token}",
+                              "Content-Type": "application/json"}  # fmt: skip
+
+
+def test_a_pathological_line_on_the_http_hook_asks_at_the_deadline(world) -> None:  # type: ignore[no-untyped-def]
+    service, project, headers = _serving(world)
     try:
-        token = (world.state / "service" / "hook-token").read_text().strip()
-        headers = {"Authorization": f"Bearer {token}", "Content-Type": "application/json"}
         client = Client(service.port)
         # The benign twin first: a short line is allowed as usual.
         status, _, text = client.request(
@@ -55,12 +61,8 @@ def test_a_line_past_the_loops_budget_is_decided_once_on_a_thread_while_the_loop
 
     from servicekit import review_log
 
-    world.global_config(POLICY)
-    project = world.project()
-    service = Running(world.env, project)
+    service, project, headers = _serving(world)
     try:
-        token = (world.state / "service" / "hook-token").read_text().strip()
-        headers = {"Authorization": f"Bearer {token}", "Content-Type": "application/json"}
         line = "; ".join(f"echo {i} > /tmp/x{i}" for i in range(100_000))
         finished: list[str] = []
         tasks = Path(f"/proc/{service.process.pid}/task")
