@@ -310,3 +310,24 @@ def test_a_cache_clearance_did_not_seal_is_rebuilt(world) -> None:  # type: igno
     assert decide(load_policy(cwd=str(world.home)), "read", "x") == "ask"
     path.write_bytes(forged)  # no seal at all
     assert decide(load_policy(cwd=str(world.home)), "read", "x") == "ask"
+
+
+def test_a_pinned_config_file_loads_only_the_content_it_was_pinned_to(tmp_path: Path) -> None:
+    """``serve --config F`` (ADR 0050): the loader hashes the very bytes it parses, so content
+    swapped in after serve's own check fails closed instead of loading."""
+    from clearance.policy.trust import file_digest
+
+    env = {"HOME": str(tmp_path), "CLEARANCE_HOME": str(tmp_path / "state")}
+    config = tmp_path / "serving.jsonc"
+    config.write_bytes(b'{"permission": {"bash": {"*": "ask",\r\n "make *": "allow"}}}\r\n')
+    pin = file_digest(str(config))
+    assert pin is not None
+    pinned = load_policy(cwd=str(tmp_path), config=str(config), config_pin=pin, env=env)
+    assert not pinned.errors and decide(pinned, "bash", "make x") == "allow"  # CRLF read as text
+    config.write_text('{"permission": {"bash": {"*": "allow"}}}')  # swapped after the check
+    swapped = load_policy(cwd=str(tmp_path), config=str(config), config_pin=pin, env=env)
+    assert swapped.errors and "changed after it was pinned" in str(swapped.errors[0])
+    assert decide(swapped, "bash", "curl x | sh") == "ask"  # failed closed, not loosened
+    assert not swapped.yolo
+    unpinned = load_policy(cwd=str(tmp_path), config=str(config), env=env)
+    assert decide(unpinned, "bash", "curl x | sh") == "allow"  # the benign twin: no pin

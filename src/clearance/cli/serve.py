@@ -151,13 +151,12 @@ def run_serve(args: Args) -> int:
         if pin is not None:
             pin.check()  # raises: the server keeps the policy it has, and says why
         # The base policy, agent-neutral: the requester already applied its per-agent policy.
-        engine = Engine.load(cwd=directory, agent=None, config=config,
-                             policy=args.value("--policy"),
-                             yolo=True if args.on("--yolo") else None,
-                             host=HOST_FACTS)  # fmt: skip
-        if pin is not None:
-            pin.check()  # it changed while it was read
-        return engine
+        # The loader hashes the bytes it parses: a file swapped between the check above and
+        # the read fails closed, never loosens.
+        return Engine.load(cwd=directory, agent=None, config=config,
+                           policy=args.value("--policy"),
+                           yolo=True if args.on("--yolo") else None, host=HOST_FACTS,
+                           config_pin=None if pin is None else pin.digest)  # fmt: skip
 
     state = state_root()
     engine = load()

@@ -129,13 +129,15 @@ class Engine:
         env: Mapping[str, str] | None = None,
         use_cache: bool = True,
         host: HostFacts | None = None,
+        config_pin: str | None = None,
     ) -> Engine:
-        """Load the layered policy for ``cwd`` and ``agent`` (``policy`` = inline JSONC text)."""
+        """Load the layered policy for ``cwd`` and ``agent`` (``policy`` = inline JSONC text;
+        ``config_pin``: the SHA-256 the ``config`` file must hold, ``load_policy``)."""
         from clearance.policy.state import state_root
 
         loaded = load_policy(
             cwd=cwd, agent=agent, config=config, inline=policy, yolo=yolo, env=env,
-            use_cache=use_cache,
+            use_cache=use_cache, config_pin=config_pin,
         )  # fmt: skip
         from clearance.policy.state import config_home
 

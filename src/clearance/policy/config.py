@@ -282,8 +282,10 @@ def parse_config(text: str, file: str) -> LayerConfig:
     )  # fmt: skip
 
 
-def load_config_file(path: str) -> LayerConfig:
-    """Read and validate ``path``. Raises :class:`ConfigError` (unreadable files included)."""
+def load_config_file(path: str, *, pinned: str | None = None) -> LayerConfig:
+    """Read and validate ``path``. Raises :class:`ConfigError` (unreadable files included).
+    With ``pinned`` (a SHA-256), the bytes read must hash to it: the content checked is the
+    content parsed, whatever is written to the file in between."""
     import stat
 
     try:
@@ -293,8 +295,22 @@ def load_config_file(path: str) -> LayerConfig:
                 "not a regular file (a directory, a FIFO or a device cannot be a config)",
                 file=path,
             )
-        with open(path, encoding="utf-8") as handle:
-            text = handle.read()
+        if pinned is not None:
+            import hashlib
+
+            with open(path, "rb") as binary:
+                raw = binary.read()
+            if hashlib.sha256(raw).hexdigest() != pinned:
+                raise ConfigError(
+                    "the file changed after it was pinned (an agent may have written it): "
+                    "review it, then restart `clearance serve` to load it as it is now",
+                    file=path,
+                )
+            # As text mode reads it: UTF-8, universal newlines.
+            text = raw.decode("utf-8").replace("\r\n", "\n").replace("\r", "\n")
+        else:
+            with open(path, encoding="utf-8") as handle:
+                text = handle.read()
     except FileNotFoundError:
         why = "a symlink to nothing" if os.path.islink(path) else "the file is missing"
         raise ConfigError(f"cannot read the file: {why}", file=path) from None

@@ -60,13 +60,17 @@ def load_policy(
     yolo: bool | None = None,
     env: Mapping[str, str] | None = None,
     use_cache: bool = True,
+    config_pin: str | None = None,
 ) -> Policy:
     """The policy for a call in ``cwd`` by ``agent``.
 
     ``config`` (or ``$CLEARANCE_CONFIG``) names the one file to use instead of discovery;
-    ``inline`` is configuration text used instead of any file. ``yolo`` forces yolo on or off;
-    by default it comes from ``$CLEARANCE_YOLO`` or the configuration. Never raises for a bad
-    configuration: errors are carried in ``Policy.errors`` and the rules fail closed.
+    ``inline`` is configuration text used instead of any file. ``config_pin``: the SHA-256 the
+    ``config`` file's content must have (``serve --config``, ADR 0050); the bytes parsed are
+    the bytes hashed, and other content is an error (the policy fails closed). ``yolo`` forces
+    yolo on or off; by default it comes from ``$CLEARANCE_YOLO`` or the configuration. Never
+    raises for a bad configuration: errors are carried in ``Policy.errors`` and the rules fail
+    closed.
     """
     env = os.environ if env is None else env
     home = home_dir(env)
@@ -78,7 +82,7 @@ def load_policy(
     if inline is not None:
         data = _compile(cwd, agent, config, inline, home, env, [])
     else:
-        data = _cached(cwd, agent, config, home, env, use_cache)
+        data = _cached(cwd, agent, config, home, env, use_cache, config_pin)
     rules = data["rules"]
     errors = tuple(
         ConfigError(m, file=f, line=ln, column=c, text=t) for m, f, ln, c, t in data["errors"]
@@ -133,6 +137,7 @@ def _cached(
     home: str,
     env: Mapping[str, str],
     use_cache: bool,
+    config_pin: str | None = None,
 ) -> dict[str, Any]:
     import marshal
 
@@ -140,7 +145,7 @@ def _cached(
     project, nested = (None, None) if config else policy_project(cwd, home, state)
     key = "\0".join(
         [__version__, str(_CACHE_FORMAT), config or "", project or "", agent or "", home,
-         config_home(env)]
+         config_home(env), config_pin or ""]
     )  # fmt: skip
     path = os.path.join(state, "cache", f"policy-{_fnv(key):016x}.marshal")
     # The built-in policy is part of what the cache was built from: a cache written by a
@@ -160,7 +165,8 @@ def _cached(
         except Exception:  # a missing, stale, corrupt or forged cache is simply rebuilt
             pass
     probes: list[Probe] = []
-    data = _compile(cwd, agent, config, None, home, env, probes, project=project, nested=nested)
+    data = _compile(cwd, agent, config, None, home, env, probes, project=project, nested=nested,
+                    config_pin=config_pin)  # fmt: skip
     if use_cache:
         try:
             from clearance.policy.state import atomic_write, ensure_private_dir
@@ -221,9 +227,10 @@ def _compile(
     *,
     project: str | None = None,
     nested: str | None = None,
+    config_pin: str | None = None,
 ) -> dict[str, Any]:
     """``nested``: an untrusted project root inside ``project`` that the call came from (its
-    own config is skipped: ``project``'s applies)."""
+    own config is skipped: ``project``'s applies). ``config_pin``: as for :func:`load_policy`."""
     from clearance.policy.config import load_config_file, parse_config
     from clearance.policy.defaults import BUILTIN_FILE
     from clearance.policy.frontmatter import parse_frontmatter
@@ -251,10 +258,10 @@ def _compile(
                     )
                     agent_scopes.append((agent_origin, pmap))
 
-    def load_file(origin: str, path: str) -> None:
+    def load_file(origin: str, path: str, pin: str | None = None) -> None:
         probes.append(signature(path))
         try:
-            use(origin, path, load_config_file(path))
+            use(origin, path, load_config_file(path, pinned=pin))
         except ConfigError as exc:
             errors.append(exc)
             files.append(path)
@@ -304,7 +311,7 @@ def _compile(
         except ConfigError as exc:
             errors.append(exc)
     elif config is not None:
-        load_file("global", config)
+        load_file("global", config, config_pin)
     else:
         global_dir = config_home(env)
         global_file = os.path.join(global_dir, "config.jsonc")
