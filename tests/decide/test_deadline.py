@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from clearance.decide import deadline
-from clearance.decide.deadline import Expired, attempt, within
+from clearance.decide.deadline import Expired, within
 from clearance.decide.decision import Decision
 from clearance.decide.engine import Engine
 from clearance.intent.call import ToolCall
@@ -162,79 +162,3 @@ print(found.action, found.reason)
     out = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True,
                          timeout=60, check=True)  # fmt: skip
     assert out.stdout.startswith("allow "), out.stdout + out.stderr
-
-
-# -- attempt: a budget for work that can be done again elsewhere (ADR 0049) --------------------
-
-
-def _spin() -> None:
-    while True:
-        pass
-
-
-def test_attempt_returns_what_a_quick_call_returns_and_nothing_arrives_later() -> None:
-    def quick_then_wait() -> str | None:
-        value = attempt(0.05, lambda: "done")
-        time.sleep(0.3)  # well past the budget: nothing may arrive now
-        return value
-
-    assert _on_worker(quick_then_wait) == "done"
-
-
-def test_attempt_gives_up_on_a_call_past_its_budget_and_the_thread_goes_on() -> None:
-    def run() -> tuple[object, str]:
-        return attempt(0.1, _spin), "the thread goes on"
-
-    assert _on_worker(run) == (None, "the thread goes on")
-
-
-def test_attempt_gives_up_even_when_the_call_swallows_the_interruption() -> None:
-    def swallowing() -> str:
-        try:
-            _spin()
-        except BaseException:
-            pass
-        return "finished anyway"
-
-    assert _on_worker(lambda: attempt(0.1, swallowing)) is None
-
-
-def test_an_error_inside_an_attempt_is_its_own() -> None:
-    def fail() -> None:
-        raise KeyError("x")
-
-    def run() -> object:
-        try:
-            return attempt(1.0, fail)
-        except KeyError as exc:
-            return exc
-
-    assert isinstance(_on_worker(run), KeyError)
-
-
-def test_a_deadline_inside_an_attempt_keeps_its_own_meaning() -> None:
-    def shorter_deadline() -> str:
-        try:
-            within(0.05, _spin)
-        except Expired:
-            return "the inner deadline expired"
-        return "unreachable"
-
-    # The inner deadline is the shorter: it expires inside, as always, and the attempt returns.
-    assert _on_worker(lambda: attempt(5.0, shorter_deadline)) == "the inner deadline expired"
-    # The budget is the shorter: the attempt gives up; the inner deadline never turns into an
-    # answer of the call's.
-    assert _on_worker(lambda: attempt(0.05, lambda: within(5.0, _spin))) is None
-
-
-def test_a_bash_decision_past_its_budget_is_given_up_not_answered(tmp_path: Path) -> None:
-    env = {"HOME": str(tmp_path), "XDG_CONFIG_HOME": str(tmp_path / "c"),
-           "CLEARANCE_HOME": str(tmp_path / "s")}  # fmt: skip
-    engine = Engine.load(cwd=str(tmp_path), policy=json.dumps({"permission": {"*": "allow"}}),
-                         env=env)  # fmt: skip
-    short = ToolCall("bash", {"command": "ls"}, str(tmp_path))
-    quick = _on_worker(lambda: attempt(5.0, engine.check, short))
-    assert isinstance(quick, Decision) and quick.action == "allow"
-    line = "; ".join(f"echo {i} > /tmp/x{i}" for i in range(20_000))
-    long = ToolCall("bash", {"command": line}, str(tmp_path))
-    assert _on_worker(lambda: attempt(0.01, engine.check, long)) is None

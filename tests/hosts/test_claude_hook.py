@@ -312,6 +312,11 @@ def _review_events(world: Any) -> list[str]:
     return [json.loads(line)["event"] for line in path.read_text().splitlines() if line]
 
 
+def _at_hand(payload: Any, env: Any) -> Any:
+    """An engine at hand, as ``clearance serve``'s cache holds one."""
+    return hook_module._load(payload, env)
+
+
 @pytest.mark.parametrize(
     ("call", "expected"),
     [
@@ -319,18 +324,18 @@ def _review_events(world: Any) -> list[str]:
         (("Bash", {"command": "rm -rf build"}, "PreToolUse"), "deny"),
         (("TaskList", {}, "PreToolUse"), ""),  # the host's own, only "*" asks: silence
         (("Bash", {"command": "cat README"}, "PermissionRequest"), "allow"),
-        (("Bash", {"command": "make"}, "PermissionRequest"), ""),  # Claude Code's dialog shows
+        (("Bash", {"command": "rm -rf build"}, "PermissionRequest"), "deny"),
     ],
 )
 def test_a_settled_answer_is_the_hooks_answer(
     world: Any, tmp_path: Path, call: tuple[str, dict[str, Any], str], expected: str
 ) -> None:
-    """What the policy settles without a human, ``settled_answer`` answers as the hook does, with
-    the same review-log lines (ADR 0049)."""
+    """What the policy settles at once, ``settled_answer`` answers as the hook does, with the
+    same review-log lines (ADR 0049)."""
     world.global_config(POLICY)
     tool, tool_input, event = call
     raw = json.dumps(pre(tool, tool_input, tmp_path, hook_event_name=event)).encode()
-    settled = hook_module.settled_answer(raw, world.env, budget=30.0)
+    settled = hook_module.settled_answer(raw, world.env, at_hand=_at_hand, budget=30.0)
     assert settled is not None
     logged = _review_events(world)
     assert settled == hook_module.answer(raw, world.env)
@@ -344,20 +349,31 @@ def test_a_settled_answer_is_the_hooks_answer(
 
 
 @pytest.mark.parametrize(
-    ("command", "budget"),
+    ("command", "event", "budget", "notify", "at_hand"),
     [
-        ("make", 30.0),  # an ask
-        ("; ".join(f"cat f{i} > /tmp/x{i}" for i in range(20_000)), 0.01),  # seconds to analyse
+        ("make", "PreToolUse", 30.0, False, True),  # an ask: a human answers it
+        ("make", "PermissionRequest", 30.0, False, True),  # Claude Code's dialog, decided again
+        # seconds to analyse: past a short bash deadline, the line asks there
+        ("; ".join(f"cat f{i} > /tmp/x{i}" for i in range(20_000)), "PreToolUse", 0.01, False,
+         True),
+        ("cat README", "PreToolUse", 30.0, True, True),  # a notify consumer would run
+        ("cat README", "PreToolUse", 30.0, False, False),  # the engine would have to load
     ],
-    ids=["ask", "over-budget"],
-)
-def test_an_ask_or_a_call_over_budget_is_not_settled_and_leaves_no_trace(
-    world: Any, tmp_path: Path, command: str, budget: float
-) -> None:
-    """An ask needs a human, and a call over its budget is decided again: either way
-    ``settled_answer`` returns ``None`` and writes nothing, so the call is logged once, by
-    whoever answers it."""
-    world.global_config(POLICY)
-    raw = json.dumps(pre("Bash", {"command": command}, tmp_path)).encode()
-    assert hook_module.settled_answer(raw, world.env, budget=budget) is None
+    ids=["ask", "permission-request-ask", "past-the-budget", "notify", "no-engine-at-hand"],
+)  # fmt: skip
+def test_what_is_not_settled_at_once_returns_none_and_leaves_no_trace(
+    world: Any, tmp_path: Path, command: str, event: str, budget: float, notify: bool,
+    at_hand: bool,
+) -> None:  # fmt: skip
+    """Either way ``settled_answer`` returns ``None`` and writes nothing, so the call is logged
+    once, by whoever answers it."""
+    policy = json.loads(POLICY)
+    if notify:
+        policy["notify"] = {"events": ["decision"], "command": ["true"]}
+    world.global_config(json.dumps(policy))
+    raw = json.dumps(pre("Bash", {"command": command}, tmp_path, hook_event_name=event)).encode()
+    found = hook_module.settled_answer(
+        raw, world.env, at_hand=_at_hand if at_hand else (lambda p, e: None), budget=budget
+    )
+    assert found is None
     assert _review_events(world) == []

@@ -54,9 +54,9 @@ def test_a_pathological_line_on_the_http_hook_asks_at_the_deadline(world) -> Non
 def test_a_line_past_the_loops_budget_is_decided_once_on_a_thread_while_the_loop_serves(  # type: ignore[no-untyped-def]
     world,
 ) -> None:
-    """The HTTP hook settles a call on its event loop within a budget (ADR 0049); a line that
-    runs over is decided again on a worker thread. The loop serves others meanwhile, and the
-    review log has each call once: the attempt on the loop writes nothing."""
+    """The HTTP hook settles a call on its event loop under a short bash deadline (ADR 0049); a
+    line past it is decided again, from the start, on a worker thread. The loop answers others
+    meanwhile, and the review log has each call once: the loop's try writes nothing."""
     import threading
 
     from servicekit import review_log
@@ -65,31 +65,16 @@ def test_a_line_past_the_loops_budget_is_decided_once_on_a_thread_while_the_loop
     try:
         line = "; ".join(f"echo {i} > /tmp/x{i}" for i in range(100_000))
         finished: list[str] = []
-        tasks = Path(f"/proc/{service.process.pid}/task")
-
-        def threads() -> int:
-            return len(list(tasks.iterdir())) if tasks.exists() else 0
-
-        started = threads()
-        for _ in range(3):
-            status, _, text = Client(service.port).request(
-                "POST", "/hooks/claude-code", hook_payload(project, "ls"), headers
-            )
-            assert json.loads(text)["hookSpecificOutput"]["permissionDecision"] == "allow"
-        before = threads()
-        if tasks.exists():  # Linux: the allows took no hook thread, only the deadline's watchdog
-            assert before == started + 1
 
         def slow() -> None:
-            conn = Client(service.port)
-            _, _, text = conn.request(
+            _, _, text = Client(service.port).request(
                 "POST", "/hooks/claude-code", hook_payload(project, line), headers
             )
             finished.append(json.loads(text)["hookSpecificOutput"]["permissionDecision"])
 
         worker = threading.Thread(target=slow, daemon=True)
         worker.start()
-        # While the line is analysed (two seconds, to the deadline), the loop answers others.
+        # While the line is analysed (two seconds, to the deadline), others are answered.
         quick: list[str] = []
         while worker.is_alive() and len(quick) < 3:
             status, _, text = Client(service.port).request(
@@ -100,12 +85,10 @@ def test_a_line_past_the_loops_budget_is_decided_once_on_a_thread_while_the_loop
         assert quick == ["allow"] * 3 and not finished
         worker.join(timeout=60)
         assert finished == ["ask"]
-        if tasks.exists():  # Linux: the allows took no hook thread; the long line took one
-            assert threads() == before + 1
         events = [(e.get("requestId"), e.get("event")) for e in review_log(world.state)
                   if e.get("tool") == "bash"]  # fmt: skip
         assert len(events) == len(set(events))  # no call is in the log twice
         decided = [e for e in review_log(world.state) if e.get("decision") in ("allow", "ask")]
-        assert [e["decision"] for e in decided].count("allow") == 6
+        assert [e["decision"] for e in decided].count("allow") == 3
     finally:
         service.stop()

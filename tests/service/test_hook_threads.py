@@ -50,3 +50,59 @@ def test_allows_and_denies_are_answered_while_many_asks_wait(running: Running, w
     for thread in threads:
         thread.join(timeout=120)
     assert answers == dict.fromkeys(range(WAITING), "allow")
+
+
+def test_an_allow_with_its_engine_at_hand_takes_no_hook_thread(world) -> None:  # type: ignore[no-untyped-def]
+    """ADR 0049: what the policy settles at once is answered on the event loop. The one hook
+    thread is held by an ask waiting on the console; allows still come, and no second hook
+    thread was started for them (counted in ``/proc/PID/task``). Without the loop's answer each
+    allow needs a hook thread, and the pool starts one beside the busy one."""
+    from pathlib import Path
+
+    from servicekit import POLICY
+
+    world.global_config(POLICY)
+    project = world.project()
+    # The engine stays fresh for the whole test: no re-check sends an allow to the pool.
+    env = {**world.env, "CLEARANCE_ENGINE_RECHECK_MS": "600000"}
+    service = Running(env, project)
+    try:
+        token = (world.state / "service" / "hook-token").read_text().strip()
+        headers = {"Authorization": f"Bearer {token}", "Content-Type": "application/json"}
+        client = Client(service.port)
+        client.login(service.login_url)
+        tasks = Path(f"/proc/{service.process.pid}/task")
+
+        def allow() -> None:
+            status, _, text = client.request(
+                "POST", "/hooks/claude-code", hook_payload(project, "git status"), headers
+            )
+            assert status == 200
+            assert json.loads(text)["hookSpecificOutput"]["permissionDecision"] == "allow"
+
+        allow()  # loads the engine, on a hook thread: the pool's first
+        answers: list[str] = []
+
+        def ask() -> None:
+            conn = http.client.HTTPConnection("127.0.0.1", service.port, timeout=120)
+            conn.request("POST", "/hooks/claude-code", hook_payload(project, "mkdir d"), headers)
+            answers.append(json.loads(conn.getresponse().read())["hookSpecificOutput"]
+                           ["permissionDecision"])  # fmt: skip
+
+        waiting = threading.Thread(target=ask, daemon=True)
+        waiting.start()
+        (ident,) = pending_ids(client, 1, timeout=60)  # the one hook thread now waits with it
+        before = len(list(tasks.iterdir())) if tasks.exists() else 0
+        for _ in range(3):
+            allow()
+        if tasks.exists():  # Linux
+            assert len(list(tasks.iterdir())) == before
+        status, _, _ = client.request(
+            "POST", f"/asks/{ident}", {"action": "once", "csrf": client.csrf or ""},
+            {"Accept": "application/json"},
+        )  # fmt: skip
+        assert status == 200
+        waiting.join(timeout=60)
+        assert answers == ["allow"]
+    finally:
+        service.stop()

@@ -19,6 +19,7 @@ from clearance.cli._args import UsageError
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    import threading
     from types import FrameType
     from typing import Any
 
@@ -28,6 +29,7 @@ if TYPE_CHECKING:
 __all__ = ["run_serve"]
 
 _RECENT = 10
+_LISTENER_STOPPED = "the HTTP listener stopped"
 
 
 class _Panel:
@@ -259,6 +261,8 @@ def run_serve(args: Args) -> int:
         panel.header += "\n" + web.last_banner.rstrip("\n")
     # --- end ---
     panel.draw()
+    if listener is not None:
+        threading.Thread(target=_watch_listener, args=(listener, stop, why), daemon=True).start()
     try:
         server.run(stop)
     finally:
@@ -269,7 +273,7 @@ def run_serve(args: Args) -> int:
             _restore_terminal(tty_path, saved)
         sys.stdout.write(f"clearance serve: session {escape(session)} stopped ({why[0]})\n")
         sys.stdout.flush()
-    return 0
+    return 1 if why[0] == _LISTENER_STOPPED else 0  # a failure: the service manager restarts
 
 
 def _broker_keygen(state: str) -> int:
@@ -323,3 +327,13 @@ def _restore_terminal(tty_path: str | None, saved: Any) -> None:
         pass
     finally:
         os.close(fd)
+
+
+def _watch_listener(listener: Any, stop: threading.Event, why: list[str]) -> None:
+    """Stop ``serve`` when its HTTP listener's thread has ended without being asked to: a
+    service that goes on without it would serve nothing while looking alive (Claude Code's
+    http hook, installed with ``"onFailure": "block"``, blocks every call meanwhile)."""
+    while not stop.wait(1.0):
+        if not listener.thread.is_alive():
+            why[0] = _LISTENER_STOPPED
+            stop.set()

@@ -34,7 +34,7 @@ if TYPE_CHECKING:
 
     T = TypeVar("T")
 
-__all__ = ["SECONDS", "Expired", "Overrun", "attempt", "within"]
+__all__ = ["SECONDS", "Expired", "within"]
 
 SECONDS = 2.0
 
@@ -42,11 +42,6 @@ SECONDS = 2.0
 class Expired(BaseException):
     """The deadline passed. A ``BaseException``, like ``KeyboardInterrupt``: the analysis
     turns any ``Exception`` into its fail-closed answer, and this one must reach the gate."""
-
-
-class Overrun(BaseException):
-    """An :func:`attempt` ran out of its budget. A ``BaseException``, like :class:`Expired`, so
-    nothing on the way (which turns an ``Exception`` into a fail-closed answer) stops it."""
 
 
 _fired = [False]  # whether the main thread's timer went off during the current call
@@ -93,26 +88,3 @@ def _watched(seconds: float, fn: Callable[..., T], args: Any, kwargs: Any) -> T:
         if WATCHDOG.disarm(token):
             raise Expired
     return result
-
-
-def attempt(seconds: float, fn: Callable[..., T], *args: Any) -> T | None:
-    """``fn(*args)``, or ``None`` when it takes longer than ``seconds``: interrupted there by the
-    watchdog, on any thread, as :func:`within` interrupts a late call. For work that is worth
-    trying where waiting is costly and can be done again where it is not: the HTTP hook of
-    ``clearance serve`` decides on its event loop within a budget, and a call that runs over is
-    decided again on a worker thread (``docs/decisions/0049-settle-on-the-event-loop.md``).
-    ``fn`` must not have effects that matter twice: it may be cut short anywhere, then run again.
-    A :func:`within` inside ``fn`` keeps its own deadline."""
-    from clearance.decide._watchdog import WATCHDOG
-
-    token = WATCHDOG.arm(seconds, Overrun)
-    try:
-        try:
-            result: T = fn(*args)
-        finally:
-            # The token is gone once the watchdog fired, so an Overrun that arrives before this
-            # line runs leaves nothing armed; one that has not arrived yet is withdrawn here.
-            fired = WATCHDOG.disarm(token)
-    except Overrun:
-        return None
-    return None if fired else result

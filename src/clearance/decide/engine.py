@@ -143,9 +143,13 @@ class Engine:
 
         return cls(loaded, state=state_root(env), config_dir=config_home(env), host=host)
 
-    def check(self, call: ToolCall) -> Decision:
+    def check(self, call: ToolCall, *, seconds: float | None = None) -> Decision:
+        """The decision on ``call``. ``seconds``: a shorter bash deadline than :data:`SECONDS`
+        for this call (past it the line asks with ``<analysis-deadline>``, as at the usual one):
+        the HTTP hook of ``clearance serve`` decides on its event loop under a short one, and
+        asks again on a worker thread under the usual one (ADR 0049)."""
         try:
-            return self._check(call)
+            return self._check(call, SECONDS if seconds is None else min(seconds, SECONDS))
         except Exception as exc:  # fail closed: ADR 0002
             from clearance._fault import describe
 
@@ -157,7 +161,7 @@ class Engine:
             result = GateResult(GATE_ERROR, "*", "", "deny", None, message, sentinel=GATE_ERROR)
             return Decision("deny", message, None, (result,), call)
 
-    def _check(self, call: ToolCall) -> Decision:
+    def _check(self, call: ToolCall, seconds: float) -> Decision:
         rules = self.policy.rules
         kind = call.kind
         cwd = call.cwd
@@ -170,7 +174,7 @@ class Engine:
             bash_gate = _BASH_GATE[0] or _load_bash_gate()
             # The canonical working directory is resolved only when the line touches a path.
             try:
-                results, units, facts = within(SECONDS, bash_gate, rules, call,
+                results, units, facts = within(seconds, bash_gate, rules, call,
                                                home=self.policy.home,
                                                extra=self._inside)  # fmt: skip
             except Expired:

@@ -1,10 +1,10 @@
 """The per-user secret that seals clearance's own state files against forgery.
 
 State files that clearance later trusts as read (session grants) carry a keyed BLAKE2b tag made
-with this secret. It lives in ``$state/secret`` (32 random bytes, 0600, created once with
-``O_EXCL``, inside the protected state directory: an agent's write there is denied and its read
-asks, ``docs/configuration.md``). A file whose tag does not match was not written by clearance
-and is ignored.
+with this secret. It lives in ``$state/secret`` (32 random bytes, 0600, created once: written
+whole beside it and linked into place, inside the protected state directory: an agent's write
+there is denied and its read asks, ``docs/configuration.md``). A file whose tag does not match
+was not written by clearance and is ignored.
 
 ``_blake2`` is imported directly: ``hashlib`` would load OpenSSL first, several milliseconds on
 the hook's path.
@@ -55,15 +55,28 @@ def _create(state: str, path: str) -> bytes | None:
 
     ensure_private_dir(state)
     secret = os.urandom(_SIZE)
+    # Written whole beside it, then linked into place: a process stopped half-way (killed, a
+    # full disk) leaves no empty secret behind, which would turn the caches and grants off
+    # until someone removed it.
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
+    tmp = f"{path}.{os.getpid()}.{os.urandom(4).hex()}.tmp"
     try:
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0),
-                     0o600)  # fmt: skip
+        fd = os.open(tmp, flags, 0o600)
+        try:
+            if os.write(fd, secret) != _SIZE:
+                return None
+        finally:
+            os.close(fd)
+        os.link(tmp, path)
     except FileExistsError:
         return user_secret(state)  # another process made it first
-    try:
-        os.write(fd, secret)
+    except OSError:
+        return None  # no secret: no cache, no grants (fail closed)
     finally:
-        os.close(fd)
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
     return secret
 
 

@@ -20,10 +20,20 @@ if TYPE_CHECKING:
     from clearance.decide.engine import Engine
     from clearance.hosts.claude_code.payload import Payload
 
-__all__ = ["RECHECK", "EngineCache"]
+__all__ = ["RECHECK", "EngineCache", "recheck_from"]
 
 RECHECK = 1.0
 _MAX = 256
+
+
+def recheck_from(env: Mapping[str, str]) -> float:
+    """The re-check interval: ``CLEARANCE_ENGINE_RECHECK_MS`` when it is a positive number of
+    milliseconds, else :data:`RECHECK`."""
+    try:
+        value = float(env.get("CLEARANCE_ENGINE_RECHECK_MS", "")) / 1000
+    except ValueError:
+        return RECHECK
+    return value if value > 0 else RECHECK
 
 
 class EngineCache:
@@ -44,6 +54,17 @@ class EngineCache:
 
     def get(self, payload: Payload, env: Mapping[str, str]) -> Engine:
         return self.engine(payload.cwd, payload.agent_type, env)
+
+    def fresh(self, payload: Payload, env: Mapping[str, str]) -> Engine | None:
+        """The engine for the payload when one is held and needs no re-check yet, else
+        ``None``: never loads (the HTTP hook decides on its event loop only with an engine at
+        hand; loading, with its files and caches, is left to a worker thread, ADR 0049)."""
+        key = (payload.cwd, payload.agent_type or None)
+        with self._lock:
+            held = self._engines.get(key)
+        if held is None or self._clock() - held[0] >= self._recheck:
+            return None
+        return held[1]
 
     def engine(self, cwd: str, agent: str | None, env: Mapping[str, str]) -> Engine:
         key = (cwd, agent or None)

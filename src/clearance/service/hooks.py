@@ -5,16 +5,19 @@
 * ``POST /hooks/opencode``, ``POST /hooks/pi`` — the plugin hosts' payload, the same token; the
   answer is what ``clearance hook <host>`` prints (``{decision, reason}``), a deny on a failure.
 
-A Claude Code call is first decided on the event loop within :data:`SETTLE_BUDGET`: an allow, a
-deny or a silence that the policy settles in that time is answered there, review-log line and
-all. A call that needs a human (an ask) or runs over is decided again on a thread of the
-service's own pool (:class:`HookThreads`): an ask holds its thread until someone answers, and a
-pathological line holds one for the bash deadline, while the loop keeps serving the console and
-the other calls; the loop itself is held at most the budget. The hand-off to a thread costs
-more than most decisions under concurrent calls (the threads' contention for the interpreter),
-hence the budget (``docs/decisions/0049-settle-on-the-event-loop.md``); the hand-off itself is
-a plain executor's (``docs/decisions/0031-one-process-cheap-hand-off.md``). The plugin hosts'
-hooks are decided on the pool.
+A Claude Code call the policy settles at once is answered on the event loop: a payload of at
+most :data:`SETTLE_MAX_BYTES`, an engine already held and fresh (:meth:`EngineCache.fresh`: no
+loading on the loop), no notify consumer configured, and a bash analysis within
+:data:`SETTLE_BUDGET` (the bash deadline, shortened: past it the line asks) ending in an allow,
+a deny or a silence; its review-log line is written there too. Everything else — an ask, a line
+past the budget, a large payload, an engine to (re)load — is decided from the start on a thread
+of the service's own pool (:class:`HookThreads`): an ask holds its thread until someone
+answers, and a pathological line holds one for the bash deadline, while the loop keeps serving
+the console and the other calls. Handing every call to a thread cost more than most decisions
+under concurrent calls (the threads' contention for the interpreter:
+``docs/decisions/0049-settle-on-the-event-loop.md``); the hand-off itself is a plain
+executor's (``docs/decisions/0031-one-process-cheap-hand-off.md``). The plugin hosts' hooks are
+decided on the pool.
 
 A Claude Code that gives up on a call closes its connection; the ask then leaves the console at
 once and is abandoned (ADR 0021). Only a call still running after :data:`WATCH_AFTER` seconds
@@ -44,6 +47,7 @@ if TYPE_CHECKING:
 __all__ = [
     "HOOK_THREADS",
     "SETTLE_BUDGET",
+    "SETTLE_MAX_BYTES",
     "WATCH_AFTER",
     "HookThreads",
     "claude_code_hook",
@@ -52,6 +56,7 @@ __all__ = [
 
 HOOK_THREADS = 512
 SETTLE_BUDGET = 0.05
+SETTLE_MAX_BYTES = 16 * 1024
 WATCH_AFTER = 0.2
 _GAVE_UP = "Claude Code closed the HTTP hook's connection (it gave up on the call)"
 _WRONG_TOKEN = "clearance: missing or wrong hook token"
@@ -132,15 +137,17 @@ async def claude_code_hook(service: Service, request: Request) -> Response:
     if isinstance(raw, Response):
         return raw
     ask_id = new_request_id()
-    load = service.engines.get
-    # What the policy settles on its own is answered here, on the loop, within SETTLE_BUDGET:
-    # a hand-off to a thread costs more than most decisions (ADR 0049).
-    settled = settled_answer(raw, service.env, budget=SETTLE_BUDGET, load=load, started=started,
-                             host="claude-code-http", request_id=ask_id)  # fmt: skip
-    if settled is not None:
-        return Response(settled or "{}\n", media_type="application/json")
-    call = functools.partial(answer, raw, service.env, load=load, started=started,
-                             host="claude-code-http", request_id=ask_id)  # fmt: skip
+    # What the policy settles at once is answered here, on the loop: a hand-off to a thread
+    # costs more than most decisions (ADR 0049).
+    if len(raw) <= SETTLE_MAX_BYTES:
+        settled = settled_answer(raw, service.env, at_hand=service.engines.fresh,
+                                 budget=SETTLE_BUDGET, started=started, host="claude-code-http",
+                                 request_id=ask_id)  # fmt: skip
+        if settled is not None:
+            return Response(settled or "{}\n", media_type="application/json")
+    call = functools.partial(answer, raw, service.env, load=service.engines.get,
+                             started=started, host="claude-code-http",
+                             request_id=ask_id)  # fmt: skip
     work = service.hook_threads.run(call)
 
     def gave_up() -> None:

@@ -60,6 +60,36 @@ def check_exposure(host: str, *, tls: bool, behind_proxy: bool) -> None:
     )
 
 
+# What a decision may import on first use, beyond the modules of these packages (imported inside
+# functions of theirs). Imported when serve starts, see _load_deciders.
+_DECIDING = ("clearance.intent", "clearance.decide", "clearance.policy", "clearance.audit",
+             "clearance.hosts.claude_code")  # fmt: skip
+_LAZY_STDLIB = ("bisect", "binascii", "difflib", "fnmatch", "hashlib", "marshal", "re", "shlex",
+                "shutil")  # fmt: skip
+
+
+def _load_deciders() -> None:
+    """Import every module a decision may import, and build the bash parser, before the event
+    loop decides (ADR 0049). A first import on the loop would hold it; and the bash deadline's
+    exception, arriving in the middle of an import, could leave that module's import lock held
+    for good."""
+    import importlib
+    import pkgutil
+
+    for name in _LAZY_STDLIB:
+        importlib.import_module(name)
+    for package in _DECIDING:
+        module = importlib.import_module(package)
+        for found in pkgutil.walk_packages(module.__path__, package + "."):
+            try:
+                importlib.import_module(found.name)
+            except ImportError:  # a module for an optional dependency: never on this path
+                continue
+    from clearance.intent.shell.parser import parse
+
+    parse(b"true")
+
+
 def _settle_heap() -> None:
     """Move everything loaded so far (the web stack, the policy, the parser: tens of thousands
     of objects) out of the cyclic collector's reach. A full collection walks every tracked object
@@ -207,6 +237,7 @@ def start(
         except BaseException as exc:  # SystemExit from a failed bind, too
             failed.append(exc)
 
+    _load_deciders()  # before the first call can be decided on the loop
     thread = threading.Thread(target=run, name="clearance-http", daemon=True)
     thread.start()
     deadline = time.monotonic() + 10

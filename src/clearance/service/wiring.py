@@ -102,7 +102,7 @@ def prepare(
     from clearance.service.app import Service
     from clearance.service.auth import Auth
     from clearance.service.broker import Broker
-    from clearance.service.engines import EngineCache
+    from clearance.service.engines import EngineCache, recheck_from
     from clearance.service.run import check_exposure, parse_listen
 
     host, port = parse_listen(args.value("--listen"))
@@ -120,7 +120,8 @@ def prepare(
     write = log.write if log is not None else None
     broker = Broker(session=session, state=state,
                     log_path=log.path if log is not None else None, write=write)  # fmt: skip
-    service = Service(broker=broker, engines=EngineCache(), auth=Auth(token), env=os.environ,
+    engines = EngineCache(recheck=recheck_from(os.environ))
+    service = Service(broker=broker, engines=engines, auth=Auth(token), env=os.environ,
                       state=state, tls=cert is not None or args.on("--behind-proxy"),
                       write=write, info=f"Serving session {session}.")  # fmt: skip
     tls = (cert, key) if cert is not None and key is not None else None

@@ -51,6 +51,7 @@ if TYPE_CHECKING:
     from clearance.policy.policy import Policy
 
     Loader = Callable[[Payload, Mapping[str, str]], Engine]
+    AtHand = Callable[[Payload, Mapping[str, str]], Engine | None]
 
 __all__ = [
     "ASK_MODES",
@@ -261,6 +262,22 @@ def _checked(
     return call, engine, engine.check(call)
 
 
+def _settled(
+    payload: Payload, env: Mapping[str, str], at_hand: AtHand, budget: float
+) -> tuple[ToolCall, Engine, Decision] | None:
+    """:func:`_checked` for :func:`settled_answer`: ``None`` when the engine is not at hand,
+    when a notify consumer would run (a command or a webhook, up to its timeout), or when the
+    decision asks (a bash analysis past ``budget`` asks too)."""
+    engine = at_hand(payload, env)
+    if engine is None or engine.policy.setting("notify"):
+        return None
+    call = to_call(payload)
+    decision = engine.check(call, seconds=budget)
+    if decision.action == "ask" and not _host_silent(payload, decision):
+        return None
+    return call, engine, decision
+
+
 def _host_silent(payload: Payload, decision: Decision) -> bool:
     """Whether the hook leaves this ask to Claude Code's own rules (a host-internal tool that
     only the universal ``"*"`` rule would ask about)."""
@@ -308,33 +325,30 @@ def _pre_tool_use(
     started: float | None,
     host: str,
     request_id: str | None,
-    budget: float | None,
+    settle: tuple[AtHand, float] | None,
 ) -> str | None:
-    if budget is None:
+    if settle is None:
         answered = pre_tool_use_answer(payload, env, load, started, host=host,
                                        request_id=request_id)  # fmt: skip
     else:
-        from clearance.decide.deadline import attempt
-
-        checked = attempt(budget, _checked, payload, env, load)
+        checked = _settled(payload, env, *settle)
         if checked is None:
-            return None  # over budget: decided again without one
-        if checked[2].action == "ask" and not _host_silent(payload, checked[2]):
             return None  # not settled: the caller answers again where waiting is fine
         answered = _pre_tool_use_resolved(payload, env, checked, started, host, request_id)
     return "" if answered is None else pre_tool_use(*answered)
 
 
 def _permission_request(
-    payload: Payload, env: Mapping[str, str], load: Loader | None, budget: float | None
+    payload: Payload,
+    env: Mapping[str, str],
+    load: Loader | None,
+    settle: tuple[AtHand, float] | None,
 ) -> str | None:
-    if budget is None:
+    if settle is None:
         _, engine, decision = _checked(payload, env, load)
     else:
-        from clearance.decide.deadline import attempt
-
-        checked = attempt(budget, _checked, payload, env, load)
-        if checked is None:
+        checked = _settled(payload, env, *settle)
+        if checked is None or checked[2].action == "ask":
             return None
         _, engine, decision = checked
     if decision.action == "allow":
@@ -371,18 +385,21 @@ def settled_answer(
     raw: bytes,
     env: Mapping[str, str] | None = None,
     *,
+    at_hand: AtHand,
     budget: float,
-    load: Loader | None = None,
     started: float | None = None,
     host: str = "claude-code",
     request_id: str | None = None,
 ) -> str | None:
-    """:func:`answer`, for a call the policy settles on its own within ``budget`` seconds: an
-    allow, a deny, a silence, a payload that fails. A call that needs a human (an ask) or runs
-    over returns ``None`` having written nothing to the review log, and the caller answers it
-    with :func:`answer` where waiting is fine (``clearance serve`` settles on its event loop, and
-    waits on a worker thread: ``docs/decisions/0049-settle-on-the-event-loop.md``)."""
-    return _answer(raw, env, load, started, host, request_id, budget)
+    """:func:`answer`, for a call the policy settles at once, or ``None``. Settled: the engine
+    is at hand (``at_hand`` returns it without loading; ``None`` when it would have to load),
+    no notify consumer is configured, the bash analysis finishes within ``budget`` seconds, and
+    the answer is an allow, a deny, a silence or a payload that fails. Anything else (an ask, a
+    line past the budget) returns ``None`` having written nothing to the review log, and the
+    caller answers it with :func:`answer` where waiting is fine: ``clearance serve`` settles
+    on its event loop and waits on a worker thread
+    (``docs/decisions/0049-settle-on-the-event-loop.md``)."""
+    return _answer(raw, env, None, started, host, request_id, (at_hand, budget))
 
 
 def _answer(
@@ -392,7 +409,7 @@ def _answer(
     started: float | None,
     host: str,
     request_id: str | None,
-    budget: float | None,
+    settle: tuple[AtHand, float] | None,
 ) -> str | None:
     env = os.environ if env is None else env
     event: str | None = None
@@ -404,9 +421,9 @@ def _answer(
             return error_answer(event, f"Denied: {exc}; {_FAILS_CLOSED}")
         event = payload.event
         if event == "PreToolUse":
-            return _pre_tool_use(payload, env, load, started, host, request_id, budget)
+            return _pre_tool_use(payload, env, load, started, host, request_id, settle)
         if event == "PermissionRequest":
-            return _permission_request(payload, env, load, budget)
+            return _permission_request(payload, env, load, settle)
         return error_answer(
             None,
             f"Denied: clearance does not handle the {event} hook event; install it with "
