@@ -63,7 +63,7 @@ def check_exposure(host: str, *, tls: bool, behind_proxy: bool) -> None:
 # What a decision may import on first use, beyond the modules of these packages (imported inside
 # functions of theirs). Imported when serve starts, see _load_deciders.
 _DECIDING = ("clearance.intent", "clearance.decide", "clearance.policy", "clearance.audit",
-             "clearance.hosts.claude_code")  # fmt: skip
+             "clearance.hosts.claude_code", "clearance.authority")  # fmt: skip
 _LAZY_STDLIB = ("bisect", "binascii", "difflib", "fnmatch", "hashlib", "marshal", "re", "shlex",
                 "shutil")  # fmt: skip
 
@@ -76,8 +76,13 @@ def _load_deciders() -> None:
     import importlib
     import pkgutil
 
+    import clearance
+
     for name in _LAZY_STDLIB:
         importlib.import_module(name)
+    for found in pkgutil.iter_modules(clearance.__path__, "clearance."):
+        if not found.ispkg and found.name != "clearance.__main__":  # _json, _display, _fault…
+            importlib.import_module(found.name)
     for package in _DECIDING:
         module = importlib.import_module(package)
         for found in pkgutil.walk_packages(module.__path__, package + "."):
