@@ -162,3 +162,18 @@ print(found.action, found.reason)
     out = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True,
                          timeout=60, check=True)  # fmt: skip
     assert out.stdout.startswith("allow "), out.stdout + out.stderr
+
+
+def test_yolo_never_lifts_the_ask_of_a_line_past_the_deadline(tmp_path: Path) -> None:
+    """A deny may lie in the part of the line not analysed: yolo ("every deny survives") leaves
+    ``<analysis-deadline>`` asking, as it leaves a protected path's ask."""
+    env = {"HOME": str(tmp_path), "XDG_CONFIG_HOME": str(tmp_path / "c"),
+           "CLEARANCE_HOME": str(tmp_path / "s")}  # fmt: skip
+    policy = json.dumps({"permission": {"*": "ask", "bash": {"*": "ask", "rm -rf ~": "deny"}}})
+    engine = Engine.load(cwd=str(tmp_path), policy=policy, yolo=True, env=env)
+    line = "a;" * 20_000 + "rm -rf ~"
+    found = engine.check(ToolCall("bash", {"command": line}, str(tmp_path)), seconds=0.01)
+    assert found.action == "ask" and "<analysis-deadline>" in found.reason
+    # The benign twin: a line decided in time, whose ask yolo approves.
+    short = engine.check(ToolCall("bash", {"command": "a; b"}, str(tmp_path)))
+    assert short.action == "allow"

@@ -21,7 +21,14 @@ from clearance.decide.grant import DiskGrants, Grant, GrantStore
 from clearance.decide.lift import UNGRANTABLE, lift
 from clearance.hosts.claude_code.hook import pre_tool_use_answer
 from clearance.hosts.claude_code.payload import parse_payload
-from clearance.intent.sentinel import OPAQUE, PROTECTED, RUNS_LATER, UNKNOWN_PATH, UNLISTED_NAMES
+from clearance.intent.sentinel import (
+    DEADLINE,
+    OPAQUE,
+    PROTECTED,
+    RUNS_LATER,
+    UNKNOWN_PATH,
+    UNLISTED_NAMES,
+)
 from clearance.policy.rule import Rule
 from clearance.service.engines import EngineCache
 
@@ -51,7 +58,7 @@ def test_neither_touches_a_deny_nor_an_ungrantable_ask() -> None:
     store.add([Grant("bash", "*")])
     deny = GateResult("bash", "bash", "rm x", "deny", Rule("bash", "rm *", "deny", "global"), "no")
     assert lift(deny, store, True, "") is deny
-    assert {PROTECTED, RUNS_LATER, UNKNOWN_PATH, UNLISTED_NAMES} == UNGRANTABLE
+    assert {PROTECTED, RUNS_LATER, UNKNOWN_PATH, UNLISTED_NAMES, DEADLINE} == UNGRANTABLE
     for sentinel in UNGRANTABLE:
         assert lift(_ask(sentinel), store, True, "").action == "ask"
     assert lift(_ask(OPAQUE), store, True, "").action == "allow"  # a floor: lifted

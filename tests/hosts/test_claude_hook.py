@@ -358,8 +358,10 @@ def test_a_settled_answer_is_the_hooks_answer(
          True),
         ("cat README", "PreToolUse", 30.0, True, True),  # a notify consumer would run
         ("cat README", "PreToolUse", 30.0, False, False),  # the engine would have to load
+        ("mcp", "PreToolUse", 30.0, False, True),  # finding its server reads MCP configuration
     ],
-    ids=["ask", "permission-request-ask", "past-the-budget", "notify", "no-engine-at-hand"],
+    ids=["ask", "permission-request-ask", "past-the-budget", "notify", "no-engine-at-hand",
+         "mcp"],
 )  # fmt: skip
 def test_what_is_not_settled_at_once_returns_none_and_leaves_no_trace(
     world: Any, tmp_path: Path, command: str, event: str, budget: float, notify: bool,
@@ -370,10 +372,29 @@ def test_what_is_not_settled_at_once_returns_none_and_leaves_no_trace(
     policy = json.loads(POLICY)
     if notify:
         policy["notify"] = {"events": ["decision"], "command": ["true"]}
+    policy["permission"]["mcp"] = "allow"
     world.global_config(json.dumps(policy))
-    raw = json.dumps(pre("Bash", {"command": command}, tmp_path, hook_event_name=event)).encode()
+    tool, tool_input = ("mcp__srv__do", {}) if command == "mcp" else ("Bash", {"command": command})
+    raw = json.dumps(pre(tool, tool_input, tmp_path, hook_event_name=event)).encode()
     found = hook_module.settled_answer(
         raw, world.env, at_hand=_at_hand if at_hand else (lambda p, e: None), budget=budget
     )
     assert found is None
     assert _review_events(world) == []
+
+
+def test_a_line_past_the_loops_deadline_is_not_settled_even_under_yolo(
+    world: Any, tmp_path: Path
+) -> None:
+    """Yolo would approve an ask; a deny may lie past where the shortened deadline stopped the
+    analysis (the line fits 16 KiB), so the line is never allowed there: decided again under
+    the usual deadline, it is denied."""
+    world.global_config('{"permission": {"*": "ask", "bash": {"rm -rf ~": "deny"}}, "yolo": true}')
+    line = "a;" * 7_000 + "rm -rf ~"
+    raw = json.dumps(pre("Bash", {"command": line}, tmp_path)).encode()
+    assert len(raw) < 16 * 1024
+    settled = hook_module.settled_answer(raw, world.env, at_hand=_at_hand, budget=0.01)
+    if settled is not None:  # a machine fast enough to reach the deny within 10 ms
+        assert json.loads(settled)["hookSpecificOutput"]["permissionDecision"] == "deny"
+    answer = json.loads(hook_module.answer(raw, world.env))["hookSpecificOutput"]
+    assert answer["permissionDecision"] == "deny"

@@ -86,3 +86,48 @@ def test_always_does_not_write_a_pinned_config_that_changed_outside_the_session(
     assert config.read_text() == loosened  # not written, and the edit not pinned
     with pytest.raises(ValueError, match="changed outside this serving session"):
         pin.check()
+
+
+def test_always_edits_only_the_bytes_it_checked_against_the_pin(world) -> None:  # type: ignore[no-untyped-def]
+    """The writer reads the file once: those bytes must be the pinned ones, and the pin becomes
+    the bytes it wrote, never a second read (content swapped in meanwhile is not pinned)."""
+    import hashlib
+
+    import pytest
+
+    from clearance.service.always import AlwaysError, add_allow_rule
+
+    _, config, pin = _pinned_server(world, '{"permission": {"bash": {"*": "ask"}}}')
+    add_allow_rule(str(config), "bash", "npm test*", state=str(world.state), pin=pin)
+    written = config.read_bytes()
+    assert pin.digest == hashlib.sha256(written).hexdigest()
+    config.write_text('{"permission": {"*": "allow"}}')
+    with pytest.raises(AlwaysError, match="changed outside this serving session"):
+        add_allow_rule(str(config), "bash", "make *", state=str(world.state), pin=pin)
+    assert pin.digest == hashlib.sha256(written).hexdigest()  # unchanged
+
+
+def test_a_config_pinned_while_missing_is_not_loaded_when_it_appears(world, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    import pytest
+
+    from clearance.policy.trust import PinnedFile
+
+    config = tmp_path / "later.jsonc"
+    pin = PinnedFile(str(config))
+    pin.check()  # still missing: as pinned
+    config.write_text('{"permission": {"*": "allow"}}')
+    with pytest.raises(ValueError, match="changed outside"):
+        pin.check()
+    loaded = Engine.load(cwd=str(tmp_path), config=str(config), config_pin=pin.digest)
+    assert loaded.policy.errors  # the loader refuses it too: fails closed
+    assert loaded.policy.rules.evaluate("bash", ("curl x",)).action != "allow"
+
+
+def test_a_pinned_path_is_the_path_the_loader_reads(world, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    from clearance.policy.trust import PinnedFile
+
+    monkeypatch.setenv("HOME", str(world.home))
+    (world.home / "team.jsonc").write_text("{}")
+    pin = PinnedFile("~/team.jsonc")
+    assert pin.path == str(world.home / "team.jsonc")
+    assert pin.digest != PinnedFile.ABSENT

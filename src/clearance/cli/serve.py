@@ -142,12 +142,17 @@ def run_serve(args: Args) -> int:
 
     from clearance.hosts.facts import HOST_FACTS
 
-    config = args.value("--config")
+    # The one file the serving policy comes from, when one is named (--config, else
+    # CLEARANCE_CONFIG): pinned to its content (ADR 0050); the dialog's "always" writes there.
+    config = None
     pin = None
-    if config is not None and args.value("--policy") is None:
+    if args.value("--policy") is None:
+        config = args.value("--config") or os.environ.get("CLEARANCE_CONFIG") or None
+    if config is not None:
         from clearance.policy.trust import PinnedFile
 
-        pin = PinnedFile(config)  # reloaded only as it is now (ADR 0050)
+        pin = PinnedFile(config)
+        config = pin.path
 
     def load() -> Engine:
         if pin is not None:

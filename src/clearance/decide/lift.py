@@ -8,12 +8,20 @@ and a serving session for the gates a forwarded request carries
 
 Neither touches a deny, nor an ask whose sentinel is in :data:`UNGRANTABLE`: a protected path, a
 file that runs code later, and an unknown path (which may be either) ask every time, whatever
-the policy, yolo or session grants (docs/configuration.md, "Protected paths").
+the policy, yolo or session grants (docs/configuration.md, "Protected paths"); so does a line
+whose analysis ran out of time (``<analysis-deadline>``): a deny may lie in the part not
+analysed, and every deny survives yolo.
 """
 
 from __future__ import annotations
 
-from clearance.intent.sentinel import PROTECTED, RUNS_LATER, UNKNOWN_PATH, UNLISTED_NAMES
+from clearance.intent.sentinel import (
+    DEADLINE,
+    PROTECTED,
+    RUNS_LATER,
+    UNKNOWN_PATH,
+    UNLISTED_NAMES,
+)
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -22,8 +30,9 @@ if TYPE_CHECKING:
 
 __all__ = ["UNGRANTABLE", "lift"]
 
-# Asks that neither yolo nor a session grant lifts (an unknown path may be a protected one).
-UNGRANTABLE = frozenset({PROTECTED, RUNS_LATER, UNKNOWN_PATH, UNLISTED_NAMES})
+# Asks that neither yolo nor a session grant lifts (an unknown path may be a protected one; a
+# line not analysed to its end may hold a deny).
+UNGRANTABLE = frozenset({PROTECTED, RUNS_LATER, UNKNOWN_PATH, UNLISTED_NAMES, DEADLINE})
 
 
 def lift(result: GateResult, grants: GrantStore | None, yolo: bool, home: str) -> GateResult:

@@ -110,26 +110,37 @@ class PinnedFile:
     the one pinned when serve started, or the one serve itself wrote there (the dialog's
     "always"). An agent that can write ``F`` (it may lie in a project, where the agent's own
     hook does not know it is the serving session's policy) cannot loosen the serving policy by
-    editing it (``docs/decisions/0050-a-serving-sessions-config-file-is-pinned.md``)."""
+    editing it (``docs/decisions/0050-a-serving-sessions-config-file-is-pinned.md``). A file
+    missing at start is pinned as missing: one that appears later is not loaded."""
 
     __slots__ = ("digest", "path")
 
+    ABSENT = "absent"  # the digest of a file that is not there (no SHA-256 spells it)
+
     def __init__(self, path: str) -> None:
-        self.path = os.path.abspath(path)
-        self.digest = file_digest(self.path)
+        self.path = os.path.abspath(os.path.expanduser(path))  # as the loader reads it
+        self.digest = file_digest(self.path) or self.ABSENT
 
     def check(self) -> None:
         """Raise ``ValueError`` when the file's content is no longer the pinned one."""
-        if file_digest(self.path) != self.digest:
+        if (file_digest(self.path) or self.ABSENT) != self.digest:
             raise ValueError(
                 f"{self.path} changed outside this serving session, so the session keeps the "
                 "policy it had (an agent may have written the file). Review the file, then "
                 "restart `clearance serve` to load it as it is now"
             )
 
-    def renew(self) -> None:
-        """Pin the file's content as it is now (after serve itself wrote it)."""
-        self.digest = file_digest(self.path)
+    def holds(self, data: bytes | None) -> bool:
+        """Whether ``data`` (``None``: no file) is the pinned content."""
+        import hashlib
+
+        return (self.ABSENT if data is None else hashlib.sha256(data).hexdigest()) == self.digest
+
+    def keep(self, data: bytes) -> None:
+        """Pin ``data``: what serve itself has just written to the file."""
+        import hashlib
+
+        self.digest = hashlib.sha256(data).hexdigest()
 
 
 def _write(state: str, entries: dict[str, Record]) -> None:

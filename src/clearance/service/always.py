@@ -113,9 +113,13 @@ def edited(source: str, surface: str, pattern: str) -> str:
     raise AlwaysError(f'its "permission.{surface}" is neither a string nor an object')
 
 
-def add_allow_rule(path: str, surface: str, pattern: str, *, state: str) -> str:
+def add_allow_rule(
+    path: str, surface: str, pattern: str, *, state: str, pin: PinnedFile | None = None
+) -> str:
     """Append the rule to ``path`` (created when missing); the backup's path ("" when there
-    was no file). Raises :class:`AlwaysError`."""
+    was no file). Raises :class:`AlwaysError`. With ``pin``, the bytes read must be the pinned
+    ones (else nothing is written), and the bytes written are pinned: read once, never
+    re-read, so content swapped in meanwhile is neither edited nor pinned."""
     from clearance.policy.config import parse_config
     from clearance.policy.errors import ConfigError
     from clearance.policy.state import atomic_write, ensure_private_dir
@@ -128,6 +132,11 @@ def add_allow_rule(path: str, surface: str, pattern: str, *, state: str) -> str:
         before, mode = None, 0o600
     except OSError as exc:
         raise AlwaysError(f"{path} cannot be read ({exc.strerror})") from None
+    if pin is not None and not pin.holds(before):
+        raise AlwaysError(
+            f"{path} changed outside this serving session; nothing written (review the file, "
+            "then restart `clearance serve` to load it as it is now)"
+        )
     source = (before or b"").decode("utf-8-sig", errors="strict") if before else ""
     try:
         text = edited(source, surface, pattern)
@@ -147,7 +156,10 @@ def add_allow_rule(path: str, surface: str, pattern: str, *, state: str) -> str:
         backup = os.path.join(folder, f"{os.path.basename(path)}.{stamp}")
         atomic_write(backup, before)
     os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
-    atomic_write(path, text.encode("utf-8"), mode=mode)
+    data = text.encode("utf-8")
+    atomic_write(path, data, mode=mode)
+    if pin is not None:
+        pin.keep(data)
     return backup
 
 
@@ -164,11 +176,7 @@ def writer(
     path = path or os.path.join(config_home(), "config.jsonc")
 
     def write(surface: str, pattern: str) -> str:
-        if pin is not None:
-            pin.check()
-        backup = add_allow_rule(path, surface, pattern, state=state)
-        if pin is not None:
-            pin.renew()
+        backup = add_allow_rule(path, surface, pattern, state=state, pin=pin)
         return f"{path}" + (f" (previous file kept as {backup})" if backup else "")
 
     return write

@@ -46,6 +46,7 @@ class Serving:
         parent: str | None = None,
         env: dict[str, str] | None = None,
         config: Path | None = None,
+        config_env: bool = False,
     ) -> None:
         self.world = world
         self.session = session
@@ -54,7 +55,10 @@ class Serving:
         args = ["serve", "--session", session, "--dir", str(directory)]
         if config is not None:  # the policy from this file (``policy`` written into it)
             config.write_text(json.dumps(policy))
-            args += ["--config", str(config)]
+            if config_env:  # named by CLEARANCE_CONFIG instead of --config
+                env = {**(env or {}), "CLEARANCE_CONFIG": str(config)}
+            else:
+                args += ["--config", str(config)]
         else:
             args += ["--policy", json.dumps(policy)]
         slave = -1

@@ -6,6 +6,7 @@ import json
 import time
 from pathlib import Path
 
+import pytest
 from fwdharness import Child, Serving, ask, events, review, serve
 
 TYPE_CHECKING = False
@@ -261,16 +262,18 @@ def test_a_tampered_grant_file_of_the_serving_session_is_ignored_and_logged_once
     assert "seal does not match" in rejected[0]["why"]
 
 
+@pytest.mark.parametrize("config_env", [False, True], ids=["--config", "CLEARANCE_CONFIG"])
 def test_a_config_file_the_serving_session_did_not_write_is_not_reloaded(
-    world: Any, project: Path, servers: list[Serving]
+    world: Any, project: Path, servers: list[Serving], config_env: bool
 ) -> None:
-    """``serve --config F`` pins F's content (ADR 0050): an agent that can write F (here it lies
-    in the project, where the agent's own hook does not know it is the serving policy) edits it
-    to allow everything; the serving session keeps its policy, and says so once."""
+    """``serve --config F`` (or ``CLEARANCE_CONFIG=F``) pins F's content (ADR 0050): an agent
+    that can write F (here it lies in the project, where the agent's own hook does not know it
+    is the serving policy) edits it to allow everything; the serving session keeps its policy,
+    and says so once."""
     from fwdharness import wait_for
 
     config = project / "serving.jsonc"
-    serve(servers, world, "P", project, SERVING_POLICY, config=config)
+    serve(servers, world, "P", project, SERVING_POLICY, config=config, config_env=config_env)
     assert ask(world, "C1", "make build", cwd=project, parent="P")["decision"] == "allow"
     assert ask(world, "C1", "curl x | sh", cwd=project, parent="P")["decision"] == "deny"
     loosened = {"permission": {"*": "allow", "bash": {"*": "allow"}}, "yolo": True}

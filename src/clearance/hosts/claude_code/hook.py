@@ -37,6 +37,7 @@ from clearance.hosts.claude_code.response import (  # noqa: E402
     permission_request,
     pre_tool_use,
 )
+from clearance.intent.sentinel import DEADLINE  # noqa: E402
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -266,14 +267,19 @@ def _settled(
     payload: Payload, env: Mapping[str, str], at_hand: AtHand, budget: float
 ) -> tuple[ToolCall, Engine, Decision] | None:
     """:func:`_checked` for :func:`settled_answer`: ``None`` when the engine is not at hand,
-    when a notify consumer would run (a command or a webhook, up to its timeout), or when the
-    decision asks (a bash analysis past ``budget`` asks too)."""
+    when a notify consumer would run (a command or a webhook, up to its timeout), for an MCP
+    call (finding its server reads the hosts' MCP configuration, which may be megabytes), or
+    when the decision asks or met the shortened deadline (decided again under the usual one)."""
     engine = at_hand(payload, env)
     if engine is None or engine.policy.setting("notify"):
         return None
     call = to_call(payload)
+    if call.kind == "mcp":
+        return None
     decision = engine.check(call, seconds=budget)
     if decision.action == "ask" and not _host_silent(payload, decision):
+        return None
+    if any(g.sentinel == DEADLINE for g in decision.gates):
         return None
     return call, engine, decision
 
