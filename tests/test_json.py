@@ -46,3 +46,43 @@ def test_pretty_output_parses_back_to_the_same_value(value: object) -> None:
 def test_pretty_output_is_indented_like_the_standard_library() -> None:
     value = {"a": [1, {"b": None}], "c": {}, "d": []}
     assert dumps(value, indent=2) == json.dumps(value, indent=2)
+
+
+# -- loads: the C reader where `json` is loaded, read the JSONC reader's way ---------------------
+
+NUMBERS = st.sampled_from(["0", "-0", "1.0", "1e2", "1E+2", "-1.5e-3", "1e400", "-1e400",
+                           "123456789012345678901234567890", "0.1", "1.5e-400"])  # fmt: skip
+
+
+@given(JSON, st.sampled_from(["", " ", "\n", "\t", "\r\n  "]))
+def test_loads_reads_what_the_jsonc_reader_reads(value: object, space: str) -> None:
+    from clearance.policy.jsonc import parse
+
+    text = json.dumps(value, ensure_ascii=False, indent=1 if space else None)
+    text = space + text.replace("\n", "\n" + space) + space
+    assert loads(text) == parse(text).value
+
+
+@given(NUMBERS)
+def test_loads_reads_numbers_as_the_jsonc_reader_does(number: str) -> None:
+    from clearance.policy.jsonc import parse
+
+    text = f'{{"n": {number}, "a": [{number}]}}'
+    found, expected = loads(text), parse(text).value
+    assert found == expected and type(found["n"]) is type(expected["n"])
+
+
+def test_loads_refuses_what_the_jsonc_reader_refuses_and_reads_jsonc() -> None:
+    import pytest
+
+    assert "json" in __import__("sys").modules  # the C reader's path
+    for bad in ('{"a": 1, "a": 2}', '{"a": NaN}', '{"a": -Infinity}', "[" * 201 + "]" * 201,
+                '{"a": "\\x"}'):  # fmt: skip
+        with pytest.raises(ValueError):
+            loads(bad)
+    assert loads("[" * 200 + "]" * 200) is not None  # the deepest the JSONC reader reads
+    assert loads('{"a": [1, 2,], // c\n "b": 1}') == {"a": [1, 2], "b": 1}
+    assert loads('\ufeff{"a": 1}') == {"a": 1}
+    assert loads('{"a": 01}') == {"a": 1}  # the JSONC reader's leniency, kept
+    with pytest.raises(ValueError, match="duplicate key 'a'"):  # the JSONC reader's message
+        loads('{"a": 1, "a": 2}')

@@ -46,10 +46,41 @@ def dumps(value: object, *, indent: int | None = None) -> str:
 
 
 def loads(text: str) -> Any:
-    """Parse JSON (comments and trailing commas tolerated). Raises ``ValueError``."""
+    """Parse JSON (comments and trailing commas tolerated). Raises ``ValueError``.
+
+    Where the standard ``json`` module is already loaded (a long-lived process: ``serve``,
+    ``check --batch``), its C reader reads what it can read the JSONC reader's way: duplicate
+    keys and ``NaN``/``Infinity`` refused, and only a text with no more brackets in all than the
+    JSONC reader allows levels of nesting (``jsonc.MAX_DEPTH``). Anything else — a
+    comment, a trailing comma, an error to explain — goes to the JSONC reader."""
+    import sys
+
+    fast = sys.modules.get("json")
+    if fast is not None and text.count("[") + text.count("{") <= _max_depth():
+        try:
+            return fast.loads(text, object_pairs_hook=_unique, parse_constant=_refuse)
+        except (ValueError, RecursionError):
+            pass  # the JSONC reader reads it, or says what is wrong
     from clearance.policy.jsonc import parse
 
     return parse(text).value
+
+
+def _max_depth() -> int:
+    from clearance.policy.jsonc import MAX_DEPTH
+
+    return MAX_DEPTH
+
+
+def _unique(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    found = dict(pairs)
+    if len(found) != len(pairs):
+        raise ValueError("duplicate key")
+    return found
+
+
+def _refuse(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
 
 
 def encode_string(text: str) -> str:

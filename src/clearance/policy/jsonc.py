@@ -14,7 +14,9 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-__all__ = ["Document", "JsoncError", "parse"]
+__all__ = ["MAX_DEPTH", "Document", "JsoncError", "parse"]
+
+MAX_DEPTH = 200  # objects and arrays nested deeper are refused
 
 Path = tuple[object, ...]
 
@@ -173,8 +175,8 @@ class _Parser:
 
     def enter(self, pos: int) -> None:
         self.depth += 1
-        if self.depth > 200:
-            raise JsoncError("nesting deeper than 200 levels", pos)
+        if self.depth > MAX_DEPTH:
+            raise JsoncError(f"nesting deeper than {MAX_DEPTH} levels", pos)
 
     def object(self, pos: int, path: Path) -> tuple[dict[str, Any], int]:
         self.enter(pos)
