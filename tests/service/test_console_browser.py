@@ -103,10 +103,13 @@ def test_a_browser_approves_denies_and_revokes(browser, running: Running, world)
     assert "mkdir" in grants, grants
     browser.save_screenshot(str(ARTIFACTS / "console-grants.png"))
     browser.find_element(By.CSS_SELECTOR, "#grants button").click()
-    from selenium.common.exceptions import StaleElementReferenceException
+    from selenium.common.exceptions import StaleElementReferenceException, WebDriverException
 
-    WebDriverWait(browser, 30, ignored_exceptions=[StaleElementReferenceException]).until(
-        lambda d: "No grant." in d.find_element(By.ID, "grants").text  # the page reloads
+    # The page reloads: the element read may be the old page's, detached meanwhile (stale, or
+    # Chromium's "Node with given id does not belong to the document"); read again.
+    stale = [StaleElementReferenceException, WebDriverException]
+    WebDriverWait(browser, 30, ignored_exceptions=stale).until(
+        lambda d: "No grant." in d.find_element(By.ID, "grants").text
     )
     events = [r["event"] for r in review_log(world.state)]
     assert "console.grant_revoked" in events
