@@ -296,11 +296,11 @@ def load_config_file(path: str, *, pinned: str | None = None) -> LayerConfig:
                 file=path,
             )
         if pinned is not None:
-            import hashlib
+            from clearance.policy.trust import content_digest
 
             with open(path, "rb") as binary:
                 raw = binary.read()
-            if hashlib.sha256(raw).hexdigest() != pinned:
+            if content_digest(raw) != pinned:
                 raise ConfigError(
                     "the file changed after it was pinned (an agent may have written it): "
                     "review it, then restart `clearance serve` to load it as it is now",

@@ -28,6 +28,7 @@ from clearance.policy.state import atomic_write, ensure_private_dir
 __all__ = [
     "CONFIG_FILE",
     "PinnedFile",
+    "content_digest",
     "file_digest",
     "is_trusted",
     "policy_files",
@@ -71,13 +72,18 @@ def is_trusted(root: str, trusted: dict[str, Record]) -> bool:
     return os.path.realpath(root) in trusted
 
 
-def file_digest(path: str) -> str | None:
-    """The SHA-256 of ``path``'s content (``None``: unreadable)."""
+def content_digest(data: bytes) -> str:
+    """The SHA-256 of ``data``, as trust records and pins keep it (hex)."""
     import hashlib
 
+    return hashlib.sha256(data).hexdigest()
+
+
+def file_digest(path: str) -> str | None:
+    """The SHA-256 of ``path``'s content (``None``: unreadable)."""
     try:
         with open(path, "rb") as handle:
-            return hashlib.sha256(handle.read()).hexdigest()
+            return content_digest(handle.read())
     except OSError:
         return None
 
@@ -132,15 +138,11 @@ class PinnedFile:
 
     def holds(self, data: bytes | None) -> bool:
         """Whether ``data`` (``None``: no file) is the pinned content."""
-        import hashlib
-
-        return (self.ABSENT if data is None else hashlib.sha256(data).hexdigest()) == self.digest
+        return (self.ABSENT if data is None else content_digest(data)) == self.digest
 
     def keep(self, data: bytes) -> None:
         """Pin ``data``: what serve itself has just written to the file."""
-        import hashlib
-
-        self.digest = hashlib.sha256(data).hexdigest()
+        self.digest = content_digest(data)
 
 
 def _write(state: str, entries: dict[str, Record]) -> None:
