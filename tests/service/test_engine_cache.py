@@ -6,7 +6,7 @@ from __future__ import annotations
 import threading
 from typing import Any
 
-from clearance.service.engines import RECHECK, EngineCache, recheck_from
+from clearance.service.engines import RECHECK, RECHECK_VARIABLE, EngineCache
 
 
 class _Payload:
@@ -33,9 +33,11 @@ def test_an_engine_is_at_hand_only_while_it_needs_no_recheck() -> None:
 
 
 def test_the_recheck_interval_comes_from_the_environment_when_it_makes_sense() -> None:
-    assert recheck_from({"CLEARANCE_ENGINE_RECHECK_MS": "2500"}) == 2.5
+    from clearance.authority.forwarding.broker.keys import env_seconds
+
+    assert env_seconds({RECHECK_VARIABLE: "2500"}, RECHECK_VARIABLE, RECHECK) == 2.5
     for bad in ("", "0", "-5", "soon"):
-        assert recheck_from({"CLEARANCE_ENGINE_RECHECK_MS": bad}) == RECHECK
+        assert env_seconds({RECHECK_VARIABLE: bad}, RECHECK_VARIABLE, RECHECK) == RECHECK
 
 
 def test_serve_stops_when_its_http_listener_has_stopped() -> None:

@@ -20,20 +20,11 @@ if TYPE_CHECKING:
     from clearance.decide.engine import Engine
     from clearance.hosts.claude_code.payload import Payload
 
-__all__ = ["RECHECK", "EngineCache", "recheck_from"]
+__all__ = ["RECHECK", "RECHECK_VARIABLE", "EngineCache"]
 
 RECHECK = 1.0
+RECHECK_VARIABLE = "CLEARANCE_ENGINE_RECHECK_MS"  # another interval, in milliseconds
 _MAX = 256
-
-
-def recheck_from(env: Mapping[str, str]) -> float:
-    """The re-check interval: ``CLEARANCE_ENGINE_RECHECK_MS`` when it is a positive number of
-    milliseconds, else :data:`RECHECK`."""
-    try:
-        value = float(env.get("CLEARANCE_ENGINE_RECHECK_MS", "")) / 1000
-    except ValueError:
-        return RECHECK
-    return value if value > 0 else RECHECK
 
 
 class EngineCache:

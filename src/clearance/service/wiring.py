@@ -98,11 +98,12 @@ def prepare(
         import uvicorn  # noqa: F401
     except ImportError:
         raise ValueError("--listen needs the web stack: pip install 'clearance[serve]'") from None
+    from clearance.authority.forwarding.broker.keys import env_seconds
     from clearance.hosts.claude_code.http_token import hook_token
     from clearance.service.app import Service
     from clearance.service.auth import Auth
     from clearance.service.broker import Broker
-    from clearance.service.engines import EngineCache, recheck_from
+    from clearance.service.engines import RECHECK, RECHECK_VARIABLE, EngineCache
     from clearance.service.run import check_exposure, parse_listen
 
     host, port = parse_listen(args.value("--listen"))
@@ -120,7 +121,7 @@ def prepare(
     write = log.write if log is not None else None
     broker = Broker(session=session, state=state,
                     log_path=log.path if log is not None else None, write=write)  # fmt: skip
-    engines = EngineCache(recheck=recheck_from(os.environ))
+    engines = EngineCache(recheck=env_seconds(os.environ, RECHECK_VARIABLE, RECHECK))
     service = Service(broker=broker, engines=engines, auth=Auth(token), env=os.environ,
                       state=state, tls=cert is not None or args.on("--behind-proxy"),
                       write=write, info=f"Serving session {session}.")  # fmt: skip
