@@ -51,6 +51,19 @@ PATH_CASES: list[tuple[str, list[tuple[str, str | None, str]]]] = [
     ("sed -i 's/a/b/' data.txt", [('data.txt', '/work/proj/data.txt', 'unproven')]),
     ("sed 's/x/y/w /tmp/out' data.txt", [('/tmp/out', '/tmp/out', 'write'), ('data.txt', '/work/proj/data.txt', 'unproven')]),
     ("awk '{print $1}' /etc/passwd", [('/etc/passwd', '/etc/passwd', 'read')]),
+    # a text filter's separators, keys, sets and formats are no paths; its files still are
+    ('cut -d/ -f1 data.txt', [('data.txt', '/work/proj/data.txt', 'read')]),
+    ('cut -d / -f 1 /etc/passwd', [('/etc/passwd', '/etc/passwd', 'read')]),
+    ('sort -t / -S 1M data.txt', [('data.txt', '/work/proj/data.txt', 'read')]),
+    ('sort -t/ -k2 -o /tmp/out data.txt', [('/tmp/out', '/tmp/out', 'unproven'), ('data.txt', '/work/proj/data.txt', 'unproven')]),
+    ('tr / _ < data.txt', [('data.txt', '/work/proj/data.txt', 'read')]),
+    ('tr a b /etc/passwd', [('/etc/passwd', '/etc/passwd', 'unproven')]),  # a third operand
+    ('seq -s/ 3', []),
+    ('date +%Y/%m/%d', []),
+    ('date -r /etc/passwd +%s', [('/etc/passwd', '/etc/passwd', 'unproven')]),
+    ('column -s/ -t data.txt', [('data.txt', '/work/proj/data.txt', 'read')]),
+    ('paste -d/ data.txt /etc/passwd', [('data.txt', '/work/proj/data.txt', 'unproven'), ('/etc/passwd', '/etc/passwd', 'unproven')]),
+    ('join -t/ -1 2 data.txt /etc/passwd', [('data.txt', '/work/proj/data.txt', 'unproven'), ('/etc/passwd', '/etc/passwd', 'unproven')]),
     # jq's filter is no path; --rawfile NAME FILE reads its second word
     ('jq .name /etc/x.json', [('/etc/x.json', '/etc/x.json', 'read')]),
     ('grep --reg=x /etc/y', [('/etc/y', '/etc/y', 'read')]),  # --regexp abbreviated
@@ -74,8 +87,11 @@ PATH_CASES: list[tuple[str, list[tuple[str, str | None, str]]]] = [
     ('fd -x rm src', [('src', '/work/proj/src', 'unproven')]),
     ('sort -o ./out.txt ./data.txt', [('./out.txt', '/work/proj/out.txt', 'unproven'), ('./data.txt', '/work/proj/data.txt', 'unproven')]),
     # a value glued to a short option of a program whose options are not known: both readings
-    ('sort -uo/tmp/x data.txt', [('o/tmp/x', '/work/proj/o/tmp/x', 'unproven'),
+    ('shuf -zo/tmp/x data.txt', [('o/tmp/x', '/work/proj/o/tmp/x', 'unproven'),
                                  ('/tmp/x', '/tmp/x', 'unproven'),
+                                 ('data.txt', '/work/proj/data.txt', 'unproven')]),
+    # sort's are known: `-u` takes none, `-o` the rest of the word
+    ('sort -uo/tmp/x data.txt', [('/tmp/x', '/tmp/x', 'unproven'),
                                  ('data.txt', '/work/proj/data.txt', 'unproven')]),
     ('cat $opt /etc/x', [('$opt', None, 'unproven'), ('/etc/x', '/etc/x', 'unproven')]),
     ('cat -- -weird', []),

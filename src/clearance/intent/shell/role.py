@@ -100,6 +100,26 @@ _JQ = _Spec(
     positional_patterns=1,
     long_pairs="arg argjson slurpfile rawfile",
 )
+# Text filters whose option values are separators, fields, keys or sizes, never paths
+# (`cut -d/ -f1`, `sort -t/ -k2`, `paste -d/`): their files are named only where listed.
+# A letter is listed as taking a value only where every common implementation (GNU, BSD)
+# agrees: one listed wrongly would hide the word after it.
+_CUT = _Spec("bcdf", "bytes characters delimiter fields output-delimiter")
+_SORT = _Spec(
+    "kotST",
+    "key output field-separator buffer-size temporary-directory parallel batch-size "
+    "compress-program files0-from random-source sort",
+    files="o T output temporary-directory compress-program files0-from random-source",
+)
+_PASTE = _Spec("d", "delimiters")
+_JOIN = _Spec("aejotv12", "")
+_COLUMN = _Spec("cos", "output-width output-separator separator")
+# Operands that are sets, numbers or a format, never files: `tr / _`, `seq -s/ 3`,
+# `date +%Y/%m/%d` (a date's later operands stay candidates).
+_TR = _Spec("", "", positional_patterns=2)
+_SEQ = _Spec("fst", "format separator", positional_patterns=3)
+_DATE = _Spec("dfrsv", "date file reference set", files="f r file reference",
+              positional_patterns=1, long_optional="iso-8601")  # fmt: skip
 _PYTHON = _Spec("cmWXQ", "", pattern_flags="c m", stop_after_script=True)
 _NODE = _Spec("eprC", "eval print require conditions", pattern_flags="e p eval print")
 _PERL = _Spec("eEIlmMx", "", pattern_flags="e E")
@@ -123,6 +143,14 @@ _SPECS: dict[str, _Spec] = {
     "nodejs": _NODE,
     "perl": _PERL,
     "ruby": _RUBY,
+    "cut": _CUT,
+    "sort": _SORT,
+    "paste": _PASTE,
+    "join": _JOIN,
+    "column": _COLUMN,
+    "tr": _TR,
+    "seq": _SEQ,
+    "date": _DATE,
 }
 
 
