@@ -272,7 +272,8 @@ DECISIONS: list[tuple[str, str, str | None]] = [
     ("ssh host 'rm -rf /tmp/x'", 'allow', None),
     ('git log --oneline | head -n 20', 'allow', None),
     ('ls -la ~/.config', 'ask', 'external_directory:*'),
-    ('git fetch && git rebase origin/main || git rebase --abort', 'allow', None),
+    # what was fetched is what the rebase writes: its names cannot be listed ahead (ADR 0051)
+    ('git fetch && git rebase origin/main || git rebase --abort', 'ask', '<unlisted-written-names>'),
     ('cd repo; make; cd ..', 'ask', '<unknown-path>'),  # no `repo` here: the `cd` may fail
     ('echo a; echo b; echo c', 'allow', None),
     ('true && false || true && echo done', 'allow', None),

@@ -65,7 +65,7 @@ def check_exposure(host: str, *, tls: bool, behind_proxy: bool) -> None:
 _DECIDING = ("clearance.intent", "clearance.decide", "clearance.policy", "clearance.audit",
              "clearance.hosts.claude_code", "clearance.authority")  # fmt: skip
 _LAZY_STDLIB = ("bisect", "binascii", "difflib", "fnmatch", "hashlib", "marshal", "re", "shlex",
-                "shutil")  # fmt: skip
+                "shutil", "subprocess")  # fmt: skip
 
 
 def _load_deciders() -> None:

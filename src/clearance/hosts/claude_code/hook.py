@@ -276,7 +276,10 @@ def _settled(
     call = to_call(payload)
     if call.kind == "mcp":
         return None
-    decision = engine.check(call, seconds=budget)
+    from clearance.intent.shell.git_landings import not_here
+
+    with not_here():  # git's listing waits on git: that is for a worker thread (ADR 0051)
+        decision = engine.check(call, seconds=budget)
     if decision.action == "ask" and not _host_silent(payload, decision):
         return None
     if any(g.sentinel == DEADLINE for g in decision.gates):

@@ -11,6 +11,8 @@ assembly owns; a unit's text as bash reads it comes from :mod:`~clearance.intent
 
 from __future__ import annotations
 
+import os
+
 from clearance.intent.sentinel import CODE_RUNNING, COMPUTED, EXPANSION_LIMIT
 from clearance.intent.shell import brace
 from clearance.intent.shell.cd import base_of, cd_words, fold_cd
@@ -18,6 +20,7 @@ from clearance.intent.shell.concurrent import Concurrent, elements, files_run, r
 from clearance.intent.shell.effect import option_glob, reader_claim
 from clearance.intent.shell.find_exec import commands as find_commands
 from clearance.intent.shell.folding import fold
+from clearance.intent.shell.git_landings import READ_ONLY as _GIT_READ_ONLY
 from clearance.intent.shell.launchers import SCRIPT_LAUNCHERS
 from clearance.intent.shell.line import Line
 from clearance.intent.shell.names import KNOWLEDGE, LATER, REREAD, SEARCH_PATH_VARIABLES
@@ -38,7 +41,12 @@ from clearance.intent.shell.unit_text import (
     keywordless,
     names_only,
 )
-from clearance.intent.shell.variables import Variables, typed_assignments, typed_items
+from clearance.intent.shell.variables import (
+    Variables,
+    typed_assignments,
+    typed_items,
+    work_tree_top,
+)
 from clearance.intent.shell.wrapper import OPAQUE_LINE, basename, join, layer, peel
 
 TYPE_CHECKING = False
@@ -142,6 +150,56 @@ class Assembly:
         self.made: list[tuple[str | None, str | None]] = []  # this statement's, recorded after
         # What statements running at once with others ran and wrote, met at the end.
         self.concurrent: Concurrent | None = None
+
+    def _git_landings(
+        self, finding: Finding, stmt: Statement, base: str | None, command: str
+    ) -> Floor | None:
+        """The names a git command writes into the work tree from what git holds, listed by
+        git and projected as written tokens, else the floor of names not known (ADR 0051)."""
+        from clearance.intent.shell import git_landings
+
+        assert finding.work_tree is not None
+        args, relocated = finding.work_tree
+        planned = git_landings.plan(args)
+        if planned is None:
+            return None
+        where = base
+        for step in finding.chdirs:  # `git -C dir`: relative to the directory before it
+            if where is None or step[:1] == "~":
+                where = None
+                break
+            where = os.path.normpath(os.path.join(where, step))
+        top = work_tree_top(where, self.exists) if where is not None else None
+        own = work_tree_top(base, self.exists) if base is not None else None
+        moved = any(v.partition("=")[0] in ("--git-dir", "--work-tree") for v in relocated)
+        if moved and where is not None:
+            top = where  # git finds the top itself (--work-tree, or here for --git-dir)
+        why = None
+        if any(v.endswith("=") for v in relocated):
+            why = "runs git on a repository or work tree it is not given"
+        elif elements(stmt.scope):
+            why = "runs git at once with other commands, which may change what it writes"
+        elif stmt.assigns or self.variables.names:
+            why = "runs git with variables the line sets"
+        elif self.line.git_changed or self.line.overflow:
+            why = "runs git after an earlier git command of the line that may change what it writes"
+        elif where is None:
+            why = "runs git where clearance cannot know the directory"
+        elif top is None:
+            if "GIT_DIR" not in os.environ and "GIT_WORK_TREE" not in os.environ:
+                return None  # no work tree here: git writes none
+            why = "runs git on the repository GIT_DIR or GIT_WORK_TREE names"
+        elif any(p is None or (p + "/").startswith(top.rstrip("/") + "/.git/")
+                 for p, _ in self.line.written):  # fmt: skip
+            why = "runs git after an earlier statement of the line writes where git reads from"
+        elif args[0] == "apply" and self.line.written:
+            why = "runs git apply after an earlier statement of the line may write the patch"
+        if why is not None or where is None or top is None:
+            return git_landings.floor(why or "runs git")
+        avoid = (base or "", own or "", self.line.top or "")  # never a git the agent put there
+        if isinstance(planned, tuple):  # not listed, if there is a repository to write from
+            return git_landings.confirm(planned, where, top, relocated, avoid)
+        return git_landings.land(self.paths, planned, where, top, command, relocated, avoid)
 
     # -- statements -----------------------------------------------------------------------
 
@@ -360,6 +418,12 @@ class Assembly:
                 floor = jq_file_floor(finding.program_files, base)
             if floor is None and finding.discovers and self.repository is not None:
                 floor = self.repository(finding, base, self.tokens)  # ADR 0040
+            if finding.work_tree is not None and self.project:
+                if floor is None:
+                    floor = self._git_landings(finding, stmt, base, text)
+                self.line.git_changed = True
+            elif finding.discovers and finding.git_sub not in _GIT_READ_ONLY:
+                self.line.git_changed = True
         floor = floor or landed
         variable: tuple[Floor | None, str | None] = (None, None)
         if self.variables.names or stmt.assigns:

@@ -46,7 +46,16 @@ _VALUED_LONG = frozenset({"--suffix", "--target-directory", "--backup", "--conte
 class Line:
     """The shared record of one command line's earlier statements."""
 
-    __slots__ = ("aliases", "alone", "globbed", "landed", "overflow", "top", "written")
+    __slots__ = (
+        "aliases",
+        "alone",
+        "git_changed",
+        "globbed",
+        "landed",
+        "overflow",
+        "top",
+        "written",
+    )
 
     def __init__(self) -> None:
         # The line is one command and nothing else runs in it, so a glob it copies, or the
@@ -63,6 +72,9 @@ class Line:
         self.written: list[tuple[str | None, str]] = []
         # Landing names projected so far (``trees.MAX_LANDED`` bounds them).
         self.landed = 0
+        # An earlier git command may have changed what git holds (refs, index, objects), so
+        # what a later one writes into the work tree is not what git lists now (ADR 0051).
+        self.git_changed = False
 
     def record(self, made: list[tuple[str | None, str | None]], command: str) -> list[PathToken]:
         """Record the names a statement's ``ln``/``cp``/``mv`` made, for later statements; the

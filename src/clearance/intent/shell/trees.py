@@ -37,7 +37,7 @@ if TYPE_CHECKING:
     from clearance.intent.shell.projection import Projection
     from clearance.intent.shell.word import Word
 
-__all__ = ["MAX_LANDED", "landings"]
+__all__ = ["MAX_LANDED", "emit", "landings"]
 
 MAX_LANDED = 2_000  # landing names of one line (entries walked, members listed)
 _TARS = frozenset({"tar", "gtar", "bsdtar"})
@@ -79,7 +79,7 @@ def landings(
         if isinstance(found, str):
             return _unlisted(found)
         if found is not None:
-            _emit(paths, found[0], found[1], command)
+            emit(paths, found[0], found[1], command)
     elif name in _UNLISTED and _extracts(name, values):
         return (UNLISTED_NAMES, f"extracts files whose names clearance does not list ({name})")
     return None
@@ -180,11 +180,11 @@ def _walk(
                         stack.append(entry.path)
         except OSError:
             return _unlisted(f"copies {source}, which clearance cannot read")
-    _emit(paths, place, names, command, own)
+    emit(paths, place, names, command, own)
     return None
 
 
-def _emit(
+def emit(
     paths: Projection,
     place: str,
     names: Sequence[str],
@@ -259,7 +259,7 @@ def _rsync(
         elif _touched(paths.line, reach):
             floor = _unlisted(f"syncs {source}, which the line itself may make first")
         else:  # a file: the destination, or its name in the destination directory
-            _emit(paths, place, [reach.rsplit("/", 1)[-1]], command)
+            emit(paths, place, [reach.rsplit("/", 1)[-1]], command)
         if floor is not None:
             return floor
     return None

@@ -31,12 +31,14 @@ class Finding:
         "floor",
         "folded",
         "git_dir",
+        "git_sub",
         "listed",
         "paths",
         "payloads",
         "program_files",
         "reads",
         "tree_reads",
+        "work_tree",
         "writes",
     )
 
@@ -57,6 +59,11 @@ class Finding:
         self.discovers = False
         self.chdirs: list[str] = []
         self.git_dir: str | None = None
+        # git: a subcommand that writes the work tree from what git holds (``git checkout
+        # main``), its words from the subcommand on, and the global options that point git
+        # at another repository or work tree (``--git-dir=D``, ``--work-tree=W``; ADR 0051).
+        self.work_tree: tuple[tuple[str | None, ...], tuple[str, ...]] | None = None
+        self.git_sub: str | None = None  # git's subcommand, when it is a literal word
 
     def runs(self, why: str, payload: str | None = None) -> None:
         """The option runs a command: floor the unit; a literal command is a payload too."""
@@ -90,6 +97,7 @@ class Finding:
             or self.program_files
             or self.folded
             or self.discovers
+            or self.work_tree
         )
 
 

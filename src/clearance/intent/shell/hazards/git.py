@@ -6,6 +6,7 @@ or writes for it, and folds the global options away (``git -C r push`` → ``git
 
 from __future__ import annotations
 
+from clearance.intent.shell.git_landings import WRITERS as WORK_TREE_WRITERS
 from clearance.intent.shell.hazards.finding import Finding, literal_line, option_values
 from clearance.policy.programs import GIT_GLOBAL_FLAGS, GIT_GLOBAL_VALUED
 
@@ -357,6 +358,9 @@ def _git(finding: Finding, words: Sequence[Word], values: Values) -> None:
         return
     sub = values[i]
     args = values[i:]
+    finding.git_sub = sub
+    if sub in WORK_TREE_WRITERS:
+        finding.work_tree = (tuple(args), _relocated(values[1:i]))
     if sub == "difftool":
         for option, arg in option_values(args, "x", ("--extcmd",)):
             if option != "?":
@@ -419,6 +423,29 @@ def _git(finding: Finding, words: Sequence[Word], values: Values) -> None:
         for option, arg in option_values(args, "o", ()):
             if option == "-o":
                 finding.write(f"{sub} -o", arg)
+
+
+def _relocated(options: Values) -> tuple[str, ...]:
+    """The global options a listing of what git writes runs with, as the command gives them
+    (``--git-dir``, ``--work-tree``, ``--icase-pathspecs``, ``-c k=v``…); not ``-C`` (the
+    listing runs in that directory) nor a pager. A computed one floors the unit already."""
+    out: list[str] = []
+    skip = False
+    for k, value in enumerate(options):
+        if skip:
+            skip = False
+            continue
+        if value is None:
+            continue
+        name = value.partition("=")[0]
+        if value in ("-C", "-p", "--paginate", "-P", "--no-pager") or name == "--exec-path":
+            skip = value == "-C"
+            continue
+        out.append(value)
+        if value in _GIT_VALUED and k + 1 < len(options):  # `--git-dir D`, `-c k=v`
+            out.append(options[k + 1] or "")
+            skip = True
+    return tuple(out)
 
 
 _GIT_RUNNING_LONGS = ("--open-files-in-pager", "--upload-pack", "--receive-pack", "--template")

@@ -1,0 +1,882 @@
+"""The names git writes into the work tree from its own store (docs/shell-analysis.md, "Trees
+written at once"; ADR 0051).
+
+``git checkout main``, ``git checkout -- .``, ``git reset --hard``, ``git stash pop``: git writes
+files whose content comes from its object store, its index or a patch, which the agent can fill
+with anything (``git update-index --cacheinfo``, ``git commit-tree``), so a protected file
+(``.claude/settings.json``) could be written by a command that names none. As ADR 0045 lists an
+archive, the names are listed here, by asking git itself (read-only plumbing, run with a time
+bound and nothing configured that runs a program), and each lands as a written path token
+beneath the top of the work tree, which the protected paths and the policy's write rules meet.
+
+:func:`plan` reads the subcommand (no I/O): the listings to run, ``None`` when it writes no file
+of the work tree, or the floor :data:`~clearance.intent.sentinel.UNLISTED_NAMES` when the names
+cannot be listed ahead (``git pull`` fetches them, ``git rebase`` replays commits one by one, an
+option clearance does not model). :func:`land` runs the listings and emits the names.
+"""
+
+from __future__ import annotations
+
+import _thread
+import os
+
+from clearance.intent.sentinel import UNLISTED_NAMES
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import re
+    from collections.abc import Callable, Sequence
+
+    from clearance.intent.sentinel import Floor
+    from clearance.intent.shell.projection import Projection
+
+    Values = Sequence[str | None]
+    Git = tuple[str, ...]  # the program, then the command's own --git-dir / --work-tree
+
+__all__ = ["READ_ONLY", "WRITERS", "confirm", "floor", "land", "not_here", "plan"]
+
+# A listing: how to read git's output, and git's arguments (after `git`).
+#   "names": NUL-separated names relative to the top of the work tree;
+#   "numstat": `git apply --numstat -z` (names relative to the top and to the directory);
+#   "parents": the parents of a commit, one per line (a stash's untracked part is its third).
+Listing = tuple[str, tuple[str, ...]]
+
+# Subcommands that write files of the work tree (or remove them) from what git holds.
+WRITERS = frozenset(
+    {"checkout", "switch", "restore", "reset", "stash", "merge", "cherry-pick", "revert"}
+    | {"clean", "apply", "rm", "pull", "rebase", "am", "read-tree", "checkout-index", "clone"}
+    | {"worktree", "submodule", "sparse-checkout", "bisect", "mergetool"}
+)
+# Subcommands that change neither the refs, the index nor the objects a later git command of
+# the same line writes the work tree from (an earlier one of any other kind floors the listing).
+READ_ONLY = frozenset(
+    {"status", "diff", "log", "show", "ls-files", "ls-tree", "rev-parse", "describe", "blame"}
+    | {"grep", "shortlog", "cat-file", "rev-list", "show-ref", "reflog", "help", "version"}
+    | {"whatchanged", "name-rev", "merge-base", "for-each-ref", "count-objects", "var"}
+)
+# (each a verb phrase: the ask reads `bash command "git pull" fetches what it then writes…`)
+_UNLISTED = {
+    "pull": "fetches what it then writes",
+    "am": "applies a mailbox of patches in turn",
+    "clone": "writes a whole repository's files",
+    "checkout-index": "writes files from the index",
+    "worktree": "writes another work tree",
+    "submodule": "writes the submodules' files",
+    "sparse-checkout": "writes the files it brings back into the work tree",
+    "bisect": "checks out the commits it visits",
+    "mergetool": "runs the merge tool on conflicted files",
+}
+_QUIET_SUBS = {
+    # subcommands of these that write nothing
+    # (`worktree remove` and `submodule deinit` remove a tree as `rm -r` would: a residual,
+    # docs/shell-analysis.md)
+    "worktree": frozenset({"list", "lock", "unlock", "prune", "repair", "remove"}),
+    "submodule": frozenset(
+        {
+            "status",
+            "summary",
+            "foreach",
+            "init",
+            "deinit",
+            "sync",
+            "absorbgitdirs",
+            "set-branch",
+            "set-url",
+        }
+    ),
+    "sparse-checkout": frozenset({"list", "check-rules"}),
+    "bisect": frozenset({"log", "visualize", "view", "terms", "help"}),
+}
+_COMMON_FLAGS = frozenset({"-q", "--quiet", "--progress", "--no-progress"})
+_HEAD = "HEAD"
+MAX_OUTPUT = 4 << 20  # bytes of one listing; more: not listed
+_TIMEOUT = 1.0  # seconds for one git run (the analysis has its own deadline)
+# Threads that must not wait on git: the service's event loop (ADR 0049), where the bash
+# deadline's exception would arrive only once git answered. There a writing git command is
+# not listed; its ask sends the call to a worker thread, which lists it.
+_REFUSED: set[int] = set()
+
+
+class not_here:
+    """No git runs on this thread for the duration (the line asks instead)."""
+
+    __slots__ = ("ident",)
+
+    def __enter__(self) -> None:
+        self.ident = _thread.get_ident()
+        _REFUSED.add(self.ident)
+
+    def __exit__(self, *exc: object) -> None:
+        _REFUSED.discard(self.ident)
+
+
+class _Unlisted(Exception):
+    pass
+
+
+class _NoRepository(Exception):
+    """git finds no repository where the command runs: the command fails, writing nothing."""
+
+
+def plan(args: Values) -> list[Listing] | Floor | None:
+    """The listings for ``git SUB ARGS…`` (``args[0]`` is the subcommand)."""
+    sub = args[0] or ""
+    if any(a in ("--help", "-h") for a in args[1:]):
+        return None  # prints the manual
+    try:
+        if sub in _UNLISTED:
+            rest = [a for a in args[1:] if a is None or not a.startswith("-")]
+            quiet = _QUIET_SUBS.get(sub)
+            if quiet is not None and rest and rest[0] in quiet:
+                return None
+            if not rest and sub in _QUIET_SUBS:
+                return None  # `git bisect`, `git submodule`: usage or status
+            return floor(_UNLISTED[sub])
+        reader = _READERS.get(sub)
+        if reader is None:
+            if sub == "read-tree":
+                updates = any(
+                    a is None or a == "-u" or (a[:1] == "-" and a[1:2] != "-" and "u" in a)
+                    for a in args[1:]
+                )
+                return floor("reads a tree into the work tree (-u)") if updates else None
+            return None
+        return reader(args)
+    except _Unlisted as why:
+        return floor(str(why))
+
+
+def floor(why: str) -> Floor:
+    return (UNLISTED_NAMES, f"{why}: the names git writes into the work tree are not known")
+
+
+def _has(args: Values, *options: str) -> bool:
+    return any(a in options for a in args[1:])
+
+
+def _split(
+    args: Values,
+    flags: frozenset[str],
+    valued: frozenset[str],
+    sub: str,
+    optional: frozenset[str] = frozenset(),
+) -> tuple[dict[str, str | None], list[str], list[str] | None]:
+    """``(options, operands before --, operands after -- or None)``; ``optional``: long
+    options whose value, if any, follows ``=`` (``--track[=direct]``). An option clearance does
+    not model, or a computed word, is not listed."""
+    flags = flags | _COMMON_FLAGS
+    short_valued = {o[1] for o in valued if o[:2] != "--"}
+    options: dict[str, str | None] = {}
+    before: list[str] = []
+    after: list[str] | None = None
+    i = 1
+    while i < len(args):
+        value = args[i]
+        i += 1
+        if value is None:
+            raise _Unlisted("is given a computed word")
+        if after is not None:
+            after.append(value)
+            continue
+        if value == "--":
+            after = []
+            continue
+        if value[:1] != "-" or value == "-":
+            before.append(value)
+            continue
+        name, eq, rest = value.partition("=")
+        if name in optional:
+            options[name] = rest if eq else None
+        elif name in valued and name[:2] == "--":
+            if not eq:
+                if i >= len(args) or args[i] is None:
+                    raise _Unlisted(f"is given a computed value for {name}")
+                rest = args[i] or ""
+                i += 1
+            options[name] = rest
+        elif value[:2] != "--" and value[1:2] in short_valued:
+            letter = value[:2]
+            attached = value[2:]
+            if not attached:
+                if i >= len(args) or args[i] is None:
+                    raise _Unlisted(f"is given a computed value for {letter}")
+                attached = args[i] or ""
+                i += 1
+            options[letter] = attached
+        elif value in flags:
+            options[value] = None
+        elif value[:2] != "--" and len(value) > 2 and all("-" + c in flags for c in value[1:]):
+            for c in value[1:]:  # `-fq`: a cluster of flags
+                options["-" + c] = None
+        else:
+            raise _Unlisted(f"is given an option clearance does not model ({value})")
+    return options, before, after
+
+
+def _revision(value: str, sub: str) -> str:
+    """A revision passed to git as an argument of its own (never an option); ``-`` is the
+    branch checked out before (``@{-1}``)."""
+    if value == "-" and sub in ("checkout", "switch", "merge", "cherry-pick", "revert"):
+        return "@{-1}"
+    if not value or value[:1] == "-" or not _PASSABLE.isdisjoint(value):
+        raise _Unlisted(f"names a revision clearance cannot pass on ({value!r})")
+    return _mark(value)
+
+
+# Characters no revision clearance passes on holds (the markers below, NUL).
+_PASSABLE = frozenset("\x00\x01\x02")
+# What makes a revision more than a name (`HEAD~1`, `main^{tree}`, `:/fix`, `@{-1}`, globs).
+_NOT_A_NAME = frozenset("~^:@{}*?[\\ ")
+
+
+def _mark(value: str) -> str:
+    """A plain name (``evil``, ``HEAD``) as a marked token: git may read it as any of several
+    refs (a tag, a branch, ``$GIT_DIR/evil``, a remote's branch a checkout creates), and the
+    subcommands do not agree on which wins, so every one is listed (:func:`_candidates`)."""
+    if _NOT_A_NAME.isdisjoint(value) and ".." not in value:
+        return f"\x01{value}\x02"
+    return value
+
+
+def _diff_tree(a: str, b: str) -> Listing:
+    return ("names", ("diff-tree", "-r", "--name-only", "-z", "--no-renames", "--end-of-options",
+                      a, b, "--"))  # fmt: skip
+
+
+def _work_tree(source: str | None, pathspecs: Sequence[str] = ()) -> Listing:
+    """The names where the work tree differs from ``source`` (``None``: the index)."""
+    return ("worktree", (source or "", *pathspecs))
+
+
+def _work_tree_kind(run: _Runner, argv: Sequence[str]) -> list[Listing]:
+    """What ``git diff`` says differs, and the index entries it passes over (assume-unchanged,
+    skip-worktree), which a checkout from the index or a commit still writes."""
+    source, *pathspecs = argv
+    head = ("diff", "--name-only", "-z", "--no-renames", "--no-ext-diff", "--no-textconv")
+    tail = ("--end-of-options", source) if source else ()
+    return [("names", (*head, *tail, "--", *pathspecs)),
+            ("flagged", ("ls-files", "-v", "-z", "--full-name", "--", *pathspecs))]  # fmt: skip
+
+
+def _checkout(args: Values) -> list[Listing] | None:
+    flags = frozenset({"-f", "--force", "--ours", "--theirs", "-m", "--merge", "--detach",
+                       "--no-track", "--guess", "--no-guess", "--overlay", "--no-overlay",
+                       "--ignore-skip-worktree-bits", "--ignore-other-worktrees", "-l", "-p",
+                       "--patch", "--no-recurse-submodules", "-t"})  # fmt: skip
+    options, before, after = _split(args, flags, frozenset({"-b", "-B", "--orphan", "--conflict"}),
+                                    "checkout", frozenset({"--track"}))  # fmt: skip
+    forced = "-f" in options or "--force" in options
+    if "-b" in options or "-B" in options or "--orphan" in options:
+        if after or len(before) > 1:
+            raise _Unlisted("is given paths beside -b")
+        if not before:
+            return [_work_tree(_HEAD)] if forced else None  # a new branch where HEAD is
+        return _switching(_revision(before[0], "checkout"), forced)
+    if after:  # `git checkout [TREE] -- PATHS`: the paths, from TREE or the index
+        if len(before) > 1:
+            raise _Unlisted("is given more than one tree before --")
+        source = _revision(before[0], "checkout") if before else None
+        return [_work_tree(source, after)]
+    if not before:
+        return [_work_tree(_HEAD)] if forced else None
+    if after is not None:  # `git checkout X --`: X is a commit
+        if len(before) > 1:
+            raise _Unlisted("is given more than one tree before --")
+        return _switching(_revision(before[0], "checkout"), forced)
+    # `git checkout X [PATHS…]`: X is a commit (a branch to switch to, or the tree the paths
+    # come from) when git resolves it as one, else every word is a path from the index.
+    first = _revision(before[0], "checkout")
+    return [("checkout", ("1" if forced else "0", first, *before[1:]))]
+
+
+def _switching(target: str, forced: bool) -> list[Listing]:
+    """A switch of HEAD to ``target``: what differs between the two commits, and when local
+    changes are thrown away (``-f``), whatever differs from ``target`` in the work tree."""
+    out = [_diff_tree(_HEAD, target)]
+    if forced:
+        out.append(_work_tree(target))
+    return out
+
+
+def _switch(args: Values) -> list[Listing] | None:
+    flags = frozenset({"-d", "--detach", "-f", "--force", "--discard-changes", "-m", "--merge",
+                       "--no-track", "--guess", "--no-guess", "--ignore-other-worktrees",
+                       "--no-recurse-submodules", "-t"})  # fmt: skip
+    valued = frozenset({"-c", "-C", "--create", "--force-create", "--orphan", "--conflict"})
+    options, before, after = _split(args, flags, valued, "switch",
+                                    frozenset({"--track"}))  # fmt: skip
+    forced = any(o in options for o in ("-f", "--force", "--discard-changes"))
+    if "--orphan" in options:  # an empty branch: every tracked file is removed
+        if before or after:
+            raise _Unlisted("is given a start point beside --orphan")
+        return [("names", ("ls-files", "-z", "--full-name"))]
+    if after:
+        raise _Unlisted("is given words after --")
+    created = any(o in options for o in ("-c", "-C", "--create", "--force-create"))
+    if len(before) > 1:
+        raise _Unlisted("is given more than one start point")
+    if not before:
+        if created:
+            return [_work_tree(_HEAD)] if forced else None  # a new branch where HEAD is
+        raise _Unlisted("names no branch")
+    if created:
+        return _switching(_revision(before[0], "switch"), forced)
+    return [("switch", ("1" if forced else "0", _revision(before[0], "switch")))]
+
+
+def _restore(args: Values) -> list[Listing] | None:
+    flags = frozenset({"-S", "--staged", "-W", "--worktree", "-p", "--patch", "--ours",
+                       "--theirs", "-m", "--merge", "--ignore-unmerged", "--overlay",
+                       "--no-overlay", "--no-recurse-submodules",
+                       "--ignore-skip-worktree-bits"})  # fmt: skip
+    options, before, after = _split(args, flags, frozenset({"-s", "--source", "--conflict"}),
+                                    "restore")  # fmt: skip
+    staged = "-S" in options or "--staged" in options
+    worktree = "-W" in options or "--worktree" in options
+    if staged and not worktree:
+        return None  # the index only
+    source = options.get("-s") or options.get("--source")
+    if source is not None:
+        source = _revision(source, "restore")
+    elif staged:
+        source = _HEAD
+    paths = [*before, *(after or [])]
+    return [_work_tree(source, paths)] if paths else None
+
+
+def _reset(args: Values) -> list[Listing] | None:
+    flags = frozenset({"--hard", "--merge", "--keep", "--soft", "--mixed", "-N", "-p", "--patch",
+                       "--no-recurse-submodules", "--no-refresh", "--refresh"})  # fmt: skip
+    options, before, after = _split(args, flags, frozenset(), "reset")
+    if not any(m in options for m in ("--hard", "--merge", "--keep")):
+        return None  # the index and HEAD only
+    if after or len(before) > 1:
+        raise _Unlisted("is given paths with a mode that writes the work tree")
+    target = _revision(before[0], "reset") if before else _HEAD
+    return [_work_tree(target), _diff_tree(_HEAD, target)]
+
+
+def _stash(args: Values) -> list[Listing] | None:
+    action = args[1] if len(args) > 1 else None
+    if action is None or action[:1] == "-":
+        action, rest = "push", [args[0], *args[1:]]
+    else:
+        rest = [args[0], *args[2:]]
+    if action in ("list", "show", "drop", "clear", "create", "store"):
+        return None
+    if action in ("push", "save"):
+        flags = frozenset({"-k", "--keep-index", "--no-keep-index", "-p", "--patch", "-S",
+                           "--staged"})  # fmt: skip
+        options, before, after = _split(rest, flags, frozenset({"-m", "--message"}), "stash")
+        if "-S" in options or "--staged" in options:
+            return None  # stashes the index: the work tree keeps its files
+        paths = [*(before if action == "push" else []), *(after or [])]
+        return [_work_tree(_HEAD, paths), _work_tree(None, paths)]
+    if action in ("pop", "apply"):
+        _, before, after = _split(rest, frozenset({"--index"}), frozenset(), "stash")
+        if after or len(before) > 1:
+            raise _Unlisted("is given more than one stash")
+        named = before[0] if before else "0"
+        stash = f"stash@{{{named}}}" if named.isdigit() else _revision(named, "stash")
+        return [("stash", (stash,))]  # a 3-way merge of the stash onto HEAD, once it exists
+    raise _Unlisted(f"runs git stash {action}, which clearance does not model")
+
+
+def _merge(args: Values) -> list[Listing] | None:
+    flags = frozenset({"--no-ff", "--ff", "--ff-only", "--squash", "--no-squash", "--commit",
+                       "--no-commit", "-e", "--edit", "--no-edit", "--stat", "-n", "--no-stat",
+                       "--summary", "--no-summary", "--verify", "--no-verify", "-v", "--verbose",
+                       "--autostash", "--no-autostash", "--allow-unrelated-histories",
+                       "--signoff", "--no-signoff", "--rerere-autoupdate",
+                       "--no-rerere-autoupdate", "--overwrite-ignore", "--no-overwrite-ignore",
+                       "--verify-signatures", "--no-verify-signatures", "--log", "--no-log",
+                       "--no-gpg-sign"})  # fmt: skip
+    valued = frozenset({"-m", "-F", "--file", "-s", "--strategy", "-X", "--strategy-option",
+                        "--cleanup", "--into-name"})  # fmt: skip
+    options, before, after = _split(args, flags, valued, "merge")
+    _strategy(options)
+    if after:
+        raise _Unlisted("is given words after --")
+    if not before:
+        raise _Unlisted("merges what was fetched (no commit named)")
+    if len(before) > 1:
+        raise _Unlisted("merges more than one commit at once (an octopus merge)")
+    out: list[Listing] = [("merge", (_revision(before[0], "merge"),))]
+    if "--autostash" in options:
+        out.append(_work_tree(_HEAD))
+    return out
+
+
+def _pick(args: Values) -> list[Listing] | None:
+    sub = args[0] or ""
+    flags = frozenset({"-e", "--edit", "--no-edit", "-x", "-r", "-n", "--no-commit", "-s",
+                       "--signoff", "--ff", "--allow-empty", "--allow-empty-message",
+                       "--keep-redundant-commits", "--rerere-autoupdate",
+                       "--no-rerere-autoupdate", "--no-gpg-sign", "--reference"})  # fmt: skip
+    # (`-s` is --signoff here, not a strategy)
+    valued = frozenset({"-X", "--strategy-option", "--strategy", "--cleanup", "--empty"})
+    options, before, after = _split(args, flags, valued, sub)
+    _strategy(options)
+    if after:
+        raise _Unlisted("is given words after --")
+    if not before:
+        raise _Unlisted("names no commit")
+    if len(before) > 1:
+        raise _Unlisted("picks more than one commit (each one onto the last)")
+    commit = before[0]
+    if ".." in commit or commit[:1] == "^" or commit.endswith(("^!", "^@")) or "^-" in commit:
+        raise _Unlisted("is given a range of commits")
+    picked = _revision(commit, sub)
+    # cherry-pick C: merge C's change (C^ → C) onto HEAD; revert C: the change C → C^
+    if sub == "revert":
+        return [("merge3", (picked, _HEAD, picked + "^"))]
+    return [("merge3", (picked + "^", _HEAD, picked))]
+
+
+def _strategy(options: dict[str, str | None]) -> None:
+    """A merge strategy or its options (`-X subtree=…`) move changes to paths the listing
+    does not follow."""
+    for name in ("-s", "--strategy", "-X", "--strategy-option"):
+        if name in options:
+            raise _Unlisted(f"is given a merge strategy or its option ({name})")
+
+
+def _clean(args: Values) -> list[Listing] | None:
+    flags = frozenset({"-f", "--force", "-d", "-x", "-X", "-n", "--dry-run"})
+    options, before, after = _split(args, flags, frozenset({"-e", "--exclude"}), "clean")
+    if "-n" in options or "--dry-run" in options:
+        return None
+    paths = [*before, *(after or [])]
+    which: tuple[str, ...] = ("--others",)
+    if "-X" in options:
+        which = ("--others", "--ignored", "--exclude-standard")
+    elif "-x" not in options:
+        which = ("--others", "--exclude-standard")
+    return [("names", ("ls-files", "-z", "--full-name", *which, "--", *paths))]
+
+
+def _rm(args: Values) -> list[Listing] | None:
+    flags = frozenset({"-f", "--force", "-n", "--dry-run", "-r", "--cached", "--ignore-unmatch",
+                       "--sparse"})  # fmt: skip
+    options, before, after = _split(args, flags, frozenset(), "rm")
+    if any(o in options for o in ("-n", "--dry-run", "--cached")):
+        return None
+    paths = [*before, *(after or [])]
+    if not paths:
+        return None
+    return [("names", ("ls-files", "-z", "--full-name", "--", *paths))]
+
+
+def _apply(args: Values) -> list[Listing] | None:
+    flags = frozenset({"-R", "--reverse", "--check", "--stat", "--numstat", "--summary",
+                       "--apply", "--index", "--3way", "-3", "--cached", "--reject", "-v",
+                       "--verbose", "--allow-empty", "--recount", "--no-add",
+                       "--ignore-space-change", "--ignore-whitespace", "--inaccurate-eof",
+                       "--allow-binary-replacement", "--binary", "--unidiff-zero"})  # fmt: skip
+    valued = frozenset({"-p", "-C", "--whitespace", "--build-fake-ancestor"})
+    options, before, after = _split(args, flags, valued, "apply")
+    files = [*before, *(after or [])]
+    if "--cached" in options:
+        return None  # the index only
+    reports = any(o in options for o in ("--check", "--stat", "--numstat", "--summary"))
+    if reports and "--apply" not in options:
+        return None
+    if not files or "-" in files:
+        raise _Unlisted("reads its patch from standard input")
+    extra: list[str] = []
+    if "-p" in options:
+        extra.append("-p" + (options["-p"] or ""))
+    if "-R" in options or "--reverse" in options:
+        extra.append("-R")
+    return [("numstat", ("apply", "--numstat", "-z", *extra, "--", *files))]
+
+
+def _rebase(args: Values) -> list[Listing] | None:
+    """``git rebase [--onto NEW] [UPSTREAM [BRANCH]]``: it checks out BRANCH, then NEW (or
+    UPSTREAM), then writes what each replayed commit changes."""
+    flags = frozenset({"-i", "--interactive", "--autostash", "--no-autostash", "--keep-empty",
+                       "--no-keep-empty", "-f", "--force-rebase", "--no-ff",
+                       "--fork-point", "--no-fork-point", "--ignore-whitespace",
+                       "--ignore-date", "--committer-date-is-author-date", "--reset-author-date",
+                       "--signoff", "-m", "--merge", "-n", "--no-stat", "--stat", "-v",
+                       "--verbose", "--no-verify", "--verify", "--autosquash", "--no-autosquash",
+                       "--update-refs", "--no-update-refs", "--reapply-cherry-picks",
+                       "--no-reapply-cherry-picks", "--no-gpg-sign",
+                       "--no-rerere-autoupdate", "--rerere-autoupdate"})  # fmt: skip
+    valued = frozenset({"--onto", "-s", "--strategy", "-X", "--strategy-option", "-C",
+                        "--whitespace", "--empty"})  # fmt: skip
+    options, before, after = _split(args, flags, valued, "rebase",
+                                    frozenset({"--rebase-merges"}))  # fmt: skip
+    _strategy(options)
+    if after is not None or len(before) > 2:
+        raise _Unlisted("is given more words than an upstream and a branch")
+    upstream = _revision(before[0], "rebase") if before else "@{upstream}"
+    branch = _revision(before[1], "rebase") if len(before) > 1 else _HEAD
+    onto = options.get("--onto")
+    start = _revision(onto, "rebase") if onto else upstream
+    out: list[Listing] = [("rebase", (upstream, branch, start))]
+    if "--autostash" in options:
+        out.append(_work_tree(_HEAD))
+    return out
+
+
+_READERS = {
+    "rebase": _rebase,
+    "checkout": _checkout,
+    "switch": _switch,
+    "restore": _restore,
+    "reset": _reset,
+    "stash": _stash,
+    "merge": _merge,
+    "cherry-pick": _pick,
+    "revert": _pick,
+    "clean": _clean,
+    "rm": _rm,
+    "apply": _apply,
+}
+
+
+def land(
+    paths: Projection,
+    listings: Sequence[Listing],
+    base: str,
+    top: str,
+    command: str,
+    options: Sequence[str] = (),
+    avoid: Sequence[str] = (),
+) -> Floor | None:
+    """Run ``listings`` in ``base`` (within the work tree at ``top``, as clearance finds it)
+    and emit each name as a written token beneath the top git finds; the floor when git could
+    not list them. ``options``: the command's own global options (``--git-dir``,
+    ``--icase-pathspecs``, ``-c k=v``…), given to git as the command gives them; ``avoid``:
+    directories (the project's) whose ``git`` is never run."""
+    from clearance.intent.shell.trees import MAX_LANDED, emit
+
+    if _thread.get_ident() in _REFUSED:
+        return floor("is not listed on the service's event loop")
+    found_git = _trusted_git((top, base, *avoid))
+    if found_git is None:
+        return floor("needs git to list them, and no git was found outside the project")
+    run = _Runner((found_git, *options), base)
+    names: list[str] = []
+    relative: list[str] = []  # a patch's names, also read from the directory
+    try:
+        # The top git itself finds from there (a linked work tree, core.worktree); outside a
+        # repository the command fails and writes nothing.
+        top = run(("rev-parse", "--show-toplevel")).decode("utf-8", "surrogateescape")
+        top = top.rstrip("\n")
+        queue = list(listings)
+        while queue:
+            kind, argv = queue.pop(0)
+            if any("\x01" in a for a in argv):  # a plain name: every ref it may be
+                queue[:0] = [(kind, tuple(a)) for a in run.expanded(argv)]
+                continue
+            if kind in _COMPOUND:
+                queue[:0] = _COMPOUND[kind](run, argv)
+                continue
+            found = run(argv)
+            if kind == "numstat":
+                for name in _numstat(found):
+                    names.append(name)
+                    relative.append(name)
+            elif kind == "flagged":
+                names += _flagged(found)
+            else:
+                names += _names(found)
+            if len(names) + paths.line.landed > MAX_LANDED:
+                return floor(f"writes more than {MAX_LANDED:,} names")
+    except _Unlisted as why:
+        return floor(str(why))
+    except _NoRepository:
+        return None
+    if names:
+        emit(paths, top, sorted(set(names)), command)
+    if relative and base.rstrip("/") != top.rstrip("/"):
+        emit(paths, base, sorted(set(relative)), command)
+    return None
+
+
+def confirm(
+    found: Floor, base: str, top: str, options: Sequence[str] = (), avoid: Sequence[str] = ()
+) -> Floor | None:
+    """``found`` (a floor :func:`plan` gave), unless git finds no repository from ``base``:
+    then the command fails and writes nothing."""
+    program = _trusted_git((top, base, *avoid))
+    if program is None or _thread.get_ident() in _REFUSED:
+        return found
+    try:
+        _run((program, *options), base, ("rev-parse", "--show-toplevel"))
+    except _NoRepository:
+        return None
+    except _Unlisted:
+        return found
+    return found
+
+
+class _Runner:
+    """git, run read-only in one directory, with what it resolved remembered."""
+
+    __slots__ = ("base", "git", "refs")
+
+    def __init__(self, git: Git, base: str) -> None:
+        self.git = git
+        self.base = base
+        self.refs: dict[str, list[str]] = {}
+
+    def __call__(self, argv: Sequence[str]) -> bytes:
+        return _run(self.git, self.base, argv)
+
+    def resolves(self, revision: str) -> str | None:
+        """The object ``revision`` names (``None``: none)."""
+        import subprocess
+
+        try:
+            done = subprocess.run(
+                _command(self.git, self.base, ("rev-parse", "--verify", "-q", revision)),
+                stdin=subprocess.DEVNULL, capture_output=True, timeout=_TIMEOUT, env=_env(),
+                check=False,
+            )  # fmt: skip
+        except (OSError, subprocess.SubprocessError):
+            raise _Unlisted("names something git could not be asked about") from None
+        if done.returncode not in (0, 1):
+            _no_repository(done.stderr)
+            raise _Unlisted(f"names something git could not resolve ({_first_line(done.stderr)})")
+        return done.stdout.decode().strip() if done.returncode == 0 else None
+
+    def candidates(self, name: str) -> list[str]:
+        """Every object the plain name may stand for: what git resolves it to, and each ref of
+        that name (``refs/NAME``, a tag, a branch, a remote's, a remote's branch of that name
+        a checkout would create), peeled to what they point at; none: ``name`` itself (git
+        will fail on it)."""
+        known = self.refs.get(name)
+        if known is not None:
+            return known
+        found: list[str] = []
+        own = self.resolves(name)
+        if own is not None:
+            found.append(own)
+        listing = self(("for-each-ref", "--format=%(objectname) %(*objectname)",
+                        f"refs/{name}", f"refs/tags/{name}", f"refs/heads/{name}",
+                        f"refs/remotes/{name}", f"refs/remotes/{name}/HEAD",
+                        f"refs/remotes/*/{name}"))  # fmt: skip
+        for line in listing.decode("utf-8", "surrogateescape").splitlines():
+            oid, _, peeled = line.partition(" ")
+            found.append(peeled.strip() or oid)
+        out = list(dict.fromkeys(found)) or [name]
+        self.refs[name] = out
+        return out
+
+    def expanded(self, argv: Sequence[str]) -> list[list[str]]:
+        """``argv`` once for each combination of what its marked names stand for."""
+        import itertools
+        import re
+
+        marked = re.compile("\x01([^\x02]*)\x02")
+        names = list(dict.fromkeys(marked.findall("\x00".join(argv))))
+        choices = [self.candidates(n) for n in names]
+        out = []
+        for combination in itertools.product(*choices):
+            chosen = dict(zip(names, combination, strict=True))
+            out.append([marked.sub(_chosen(chosen), a) for a in argv])
+            if len(out) > 64:
+                raise _Unlisted("names refs git may read in too many ways")
+        return out
+
+    def deletes(self, a: str, b: str) -> bool:
+        """Whether ``b`` lacks a file ``a`` has (what a rename needs)."""
+        removed = self(("diff-tree", "-r", "--name-only", "-z", "--no-renames",
+                        "--diff-filter=D", "--end-of-options", a, b, "--"))  # fmt: skip
+        return bool(removed.strip(b"\x00"))
+
+
+def _chosen(chosen: dict[str, str]) -> Callable[[re.Match[str]], str]:
+    return lambda match: chosen[match[1]]
+
+
+def _checkout_kind(run: _Runner, argv: Sequence[str]) -> list[Listing]:
+    """``git checkout X [PATHS…]`` once git says what X is: a tree the paths come from, a
+    commit to switch to (or a branch of a remote a checkout creates, among the candidates),
+    else a path restored from the index."""
+    forced, first, *paths = argv
+    if paths:
+        if run.resolves(first + "^{tree}") is not None:
+            return [_work_tree(first, paths)]
+        return [_work_tree(None, [first, *paths])]
+    if run.resolves(first + "^{commit}") is not None:
+        return _switching(first, forced == "1")
+    return [_work_tree(None, [first])]
+
+
+def _switch_kind(run: _Runner, argv: Sequence[str]) -> list[Listing]:
+    forced, first = argv
+    if run.resolves(first + "^{commit}") is None:
+        raise _Unlisted(f"names {first!r}, which git does not resolve here")
+    return _switching(first, forced == "1")
+
+
+def _stash_kind(run: _Runner, argv: Sequence[str]) -> list[Listing]:
+    """A stash applied: a 3-way merge of its work tree onto HEAD, and its untracked files; a
+    stash that is not there applies nothing."""
+    (stash,) = argv
+    if run.resolves(stash + "^{commit}") is None:
+        return []
+    out: list[Listing] = [("merge3", (stash + "^1", _HEAD, stash))]
+    parents = run(("rev-parse", stash + "^@")).split()
+    if len(parents) > 2:  # the stash's untracked files
+        out.append(("names", ("ls-tree", "-r", "-z", "--name-only", "--full-name",
+                              "--end-of-options", stash + "^3")))  # fmt: skip
+    return out
+
+
+def _merge_kind(run: _Runner, argv: Sequence[str]) -> list[Listing]:
+    (theirs,) = argv
+    bases = run(("merge-base", "--all", _HEAD, theirs)).split()
+    if len(bases) != 1:
+        raise _Unlisted("merges histories with no single merge base")
+    return [("merge3", (bases[0].decode(), _HEAD, theirs))]
+
+
+def _merge3_kind(run: _Runner, argv: Sequence[str]) -> list[Listing]:
+    """A 3-way merge of ``theirs`` onto ``ours`` from ``base`` writes what ``theirs`` changes
+    — unless both sides changed and one of them removed a file: then git's rename detection
+    (of files and of directories) may carry a change onto a path neither side names."""
+    base, ours, theirs = argv
+    ours_changed = run.resolves(base + "^{tree}") != run.resolves(ours + "^{tree}")
+    if ours_changed and (run.deletes(base, ours) or run.deletes(base, theirs)):
+        raise _Unlisted("merges two sides one of which removes a file (a rename git detects "
+                        "may move a change onto another path)")  # fmt: skip
+    return [_diff_tree(base, theirs)]
+
+
+def _rebase_kind(run: _Runner, argv: Sequence[str]) -> list[Listing]:
+    """It checks out BRANCH, then START, then replays the commits UPSTREAM..BRANCH: each a
+    3-way merge, so the same rename rule holds over the range as a whole."""
+    upstream, branch, start = argv
+    bases = run(("merge-base", "--all", upstream, branch)).split()
+    if len(bases) != 1:
+        raise _Unlisted("rebases histories with no single merge base")
+    fork = bases[0].decode()
+    replayed = ("names", ("log", "--no-merges", "--name-only", "-z", "--format=", "--no-renames",
+                          "--end-of-options", f"{upstream}..{branch}", "--"))  # fmt: skip
+    moved = run.resolves(fork + "^{tree}") != run.resolves(start + "^{tree}")
+    if moved and run(replayed[1]).strip(b"\x00"):
+        removes = run(("log", "--no-merges", "--name-only", "-z", "--format=", "--no-renames",
+                       "--diff-filter=D", "--end-of-options", f"{upstream}..{branch}",
+                       "--"))  # fmt: skip
+        if removes.strip(b"\x00") or run.deletes(fork, start):
+            raise _Unlisted("replays commits onto a base one of which removes a file (a "
+                            "rename git detects may move a change onto another path)")  # fmt: skip
+    return [_diff_tree(_HEAD, branch), _diff_tree(branch, start), replayed]
+
+
+_COMPOUND = {
+    "worktree": _work_tree_kind,
+    "checkout": _checkout_kind,
+    "switch": _switch_kind,
+    "stash": _stash_kind,
+    "merge": _merge_kind,
+    "merge3": _merge3_kind,
+    "rebase": _rebase_kind,
+}
+
+
+def _flagged(output: bytes) -> list[str]:
+    """The entries of ``git ls-files -v`` that ``git diff`` passes over and a checkout from
+    the index still writes: assume-unchanged (a lowercase tag) and skip-worktree (``S``)."""
+    out = []
+    for entry in output.split(b"\x00"):
+        if len(entry) > 2 and (entry[:1].islower() or entry[:1] == b"S"):
+            out.append(entry[2:].decode("utf-8", "surrogateescape"))
+    return out
+
+
+def _names(output: bytes) -> list[str]:
+    return [n.decode("utf-8", "surrogateescape") for n in output.split(b"\x00") if n]
+
+
+def _numstat(output: bytes) -> list[str]:
+    """The names of ``git apply --numstat -z``: ``A\\tD\\tNAME\\0``, or for a rename or copy
+    ``A\\tD\\t\\0OLD\\0NEW\\0``."""
+    out: list[str] = []
+    fields = output.split(b"\x00")
+    i = 0
+    while i < len(fields):
+        field = fields[i]
+        i += 1
+        if not field:
+            continue
+        parts = field.split(b"\t", 2)
+        if len(parts) != 3:
+            raise _Unlisted("applies a patch whose names clearance cannot read")
+        if parts[2]:
+            out.append(parts[2].decode("utf-8", "surrogateescape"))
+        else:
+            out += [f.decode("utf-8", "surrogateescape") for f in fields[i : i + 2] if f]
+            i += 2
+    return out
+
+
+def _run(git: Git, base: str, argv: Sequence[str]) -> bytes:
+    """git's output; a failure, a time-out or more than :data:`MAX_OUTPUT` bytes is not
+    listed."""
+    import subprocess
+
+    try:
+        done = subprocess.run(_command(git, base, argv), stdin=subprocess.DEVNULL,
+                              capture_output=True, timeout=_TIMEOUT, env=_env(),
+                              check=False)  # fmt: skip
+    except (OSError, subprocess.SubprocessError):
+        raise _Unlisted("could not be listed: git did not run") from None
+    if done.returncode != 0:
+        _no_repository(done.stderr)
+        raise _Unlisted(f"could not be listed by git ({_first_line(done.stderr)})")
+    if len(done.stdout) > MAX_OUTPUT:
+        raise _Unlisted("writes more names than clearance lists")
+    return done.stdout
+
+
+def _command(git: Git, base: str, argv: Sequence[str]) -> list[str]:
+    """git run read-only in ``base`` (with the command's ``--git-dir``/``--work-tree``, which
+    git reads relative to it): no fsmonitor hook, no pager, names as they are."""
+    program, *relocated = git
+    return [program, "-C", base, *relocated, "-c", "core.fsmonitor=false", "-c",
+            "core.quotePath=false", "--no-pager", *argv]  # fmt: skip
+
+
+def _env() -> dict[str, str]:
+    """The environment git runs in: the host's (so it finds the repository the command will),
+    with no optional locks, no lazy fetch from a promisor remote, no prompt and no external
+    diff program."""
+    env = dict(os.environ)
+    env.update(GIT_OPTIONAL_LOCKS="0", GIT_NO_LAZY_FETCH="1", GIT_TERMINAL_PROMPT="0",
+               GIT_PAGER="cat", PAGER="cat", LC_ALL="C")  # fmt: skip
+    env.pop("GIT_EXTERNAL_DIFF", None)
+    return env
+
+
+def _no_repository(stderr: bytes) -> None:
+    """No repository there (or no such directory for ``-C``): the command fails as well."""
+    if stderr.startswith((b"fatal: not a git repository", b"fatal: cannot change to")):
+        raise _NoRepository
+
+
+def _first_line(stderr: bytes) -> str:
+    text = stderr.decode("utf-8", "replace").strip().splitlines()
+    return text[0][:160] if text else "no reason given"
+
+
+def _trusted_git(avoid: Sequence[str]) -> str | None:
+    """The ``git`` on ``PATH`` in an absolute directory outside each of ``avoid`` (the work
+    tree, the working directory, the project: never a program the agent could have put
+    there)."""
+    inside = [a.rstrip("/") + "/" for a in avoid if a]
+    for entry in os.environ.get("PATH", os.defpath).split(os.pathsep):
+        if not entry.startswith("/"):
+            continue
+        real = os.path.realpath(entry) + "/"
+        if any(real.startswith(place) for place in inside):
+            continue
+        candidate = os.path.join(real, "git")
+        if os.path.isfile(candidate) and os.access(candidate, os.X_OK):
+            return candidate
+    return None
