@@ -20,10 +20,15 @@ from clearance.intent.shell.concurrent import Concurrent, elements, files_run, r
 from clearance.intent.shell.effect import option_glob, reader_claim
 from clearance.intent.shell.find_exec import commands as find_commands
 from clearance.intent.shell.folding import fold
-from clearance.intent.shell.git_landings import READ_ONLY as _GIT_READ_ONLY
 from clearance.intent.shell.launchers import SCRIPT_LAUNCHERS
 from clearance.intent.shell.line import Line
-from clearance.intent.shell.names import KNOWLEDGE, LATER, REREAD, SEARCH_PATH_VARIABLES
+from clearance.intent.shell.names import (
+    GIT_READ_ONLY,
+    KNOWLEDGE,
+    LATER,
+    REREAD,
+    SEARCH_PATH_VARIABLES,
+)
 from clearance.intent.shell.projection import GLOB_MARKS, Projection
 from clearance.intent.shell.spelling import spellings
 from clearance.intent.shell.statement import stdin_text
@@ -422,7 +427,7 @@ class Assembly:
                 if floor is None:
                     floor = self._git_landings(finding, stmt, base, text)
                 self.line.git_changed = True
-            elif finding.discovers and finding.git_sub not in _GIT_READ_ONLY:
+            elif finding.discovers and finding.git_sub not in GIT_READ_ONLY:
                 self.line.git_changed = True
         floor = floor or landed
         variable: tuple[Floor | None, str | None] = (None, None)

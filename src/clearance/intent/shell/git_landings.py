@@ -33,7 +33,7 @@ if TYPE_CHECKING:
     Values = Sequence[str | None]
     Git = tuple[str, ...]  # the program, then the command's own --git-dir / --work-tree
 
-__all__ = ["READ_ONLY", "WRITERS", "confirm", "floor", "land", "not_here", "plan"]
+__all__ = ["confirm", "floor", "land", "not_here", "plan"]
 
 # A listing: how to read git's output, and git's arguments (after `git`).
 #   "names": NUL-separated names relative to the top of the work tree;
@@ -41,19 +41,6 @@ __all__ = ["READ_ONLY", "WRITERS", "confirm", "floor", "land", "not_here", "plan
 #   "parents": the parents of a commit, one per line (a stash's untracked part is its third).
 Listing = tuple[str, tuple[str, ...]]
 
-# Subcommands that write files of the work tree (or remove them) from what git holds.
-WRITERS = frozenset(
-    {"checkout", "switch", "restore", "reset", "stash", "merge", "cherry-pick", "revert"}
-    | {"clean", "apply", "rm", "pull", "rebase", "am", "read-tree", "checkout-index", "clone"}
-    | {"worktree", "submodule", "sparse-checkout", "bisect", "mergetool"}
-)
-# Subcommands that change neither the refs, the index nor the objects a later git command of
-# the same line writes the work tree from (an earlier one of any other kind floors the listing).
-READ_ONLY = frozenset(
-    {"status", "diff", "log", "show", "ls-files", "ls-tree", "rev-parse", "describe", "blame"}
-    | {"grep", "shortlog", "cat-file", "rev-list", "show-ref", "reflog", "help", "version"}
-    | {"whatchanged", "name-rev", "merge-base", "for-each-ref", "count-objects", "var"}
-)
 # (each a verb phrase: the ask reads `bash command "git pull" fetches what it then writes…`)
 _UNLISTED = {
     "pull": "fetches what it then writes",

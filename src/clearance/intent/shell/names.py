@@ -6,7 +6,15 @@ are exactly the keys those modules know.
 
 from __future__ import annotations
 
-__all__ = ["KNOWLEDGE", "LATER", "REREAD", "SEARCH_PATH_VARIABLES", "rereads"]
+__all__ = [
+    "GIT_READ_ONLY",
+    "GIT_WORK_TREE_WRITERS",
+    "KNOWLEDGE",
+    "LATER",
+    "REREAD",
+    "SEARCH_PATH_VARIABLES",
+    "rereads",
+]
 
 # hazards.PROGRAMS: programs with options or commands that run code, read or write files.
 KNOWLEDGE = frozenset(
@@ -27,6 +35,19 @@ REREAD = frozenset(
 # reeval.LATER: builtins that run code the line does not show (`fc`, `enable -f`), and the
 # `history -s` that stores it.
 LATER = frozenset({"fc", "enable", "history"})
+# git_landings: git subcommands that write files of the work tree (or remove them) from what
+# git holds, listed or floored there (ADR 0051); and those that change neither the refs, the
+# index nor the objects a later git command of the same line writes the work tree from.
+GIT_WORK_TREE_WRITERS = frozenset(
+    {"checkout", "switch", "restore", "reset", "stash", "merge", "cherry-pick", "revert"}
+    | {"clean", "apply", "rm", "pull", "rebase", "am", "read-tree", "checkout-index", "clone"}
+    | {"worktree", "submodule", "sparse-checkout", "bisect", "mergetool"}
+)
+GIT_READ_ONLY = frozenset(
+    {"status", "diff", "log", "show", "ls-files", "ls-tree", "rev-parse", "describe", "blame"}
+    | {"grep", "shortlog", "cat-file", "rev-list", "show-ref", "reflog", "help", "version"}
+    | {"whatchanged", "name-rev", "merge-base", "for-each-ref", "count-objects", "var"}
+)
 
 # Variables that choose the file a command name runs (bash(1) COMMAND EXECUTION; zsh's `path`
 # array mirrors PATH): a directory the agent fills put on them makes an allowed name (`ls`) run

@@ -6,8 +6,8 @@ or writes for it, and folds the global options away (``git -C r push`` → ``git
 
 from __future__ import annotations
 
-from clearance.intent.shell.git_landings import WRITERS as WORK_TREE_WRITERS
 from clearance.intent.shell.hazards.finding import Finding, literal_line, option_values
+from clearance.intent.shell.names import GIT_WORK_TREE_WRITERS
 from clearance.policy.programs import GIT_GLOBAL_FLAGS, GIT_GLOBAL_VALUED
 
 TYPE_CHECKING = False
@@ -359,7 +359,7 @@ def _git(finding: Finding, words: Sequence[Word], values: Values) -> None:
     sub = values[i]
     args = values[i:]
     finding.git_sub = sub
-    if sub in WORK_TREE_WRITERS:
+    if sub in GIT_WORK_TREE_WRITERS:
         finding.work_tree = (tuple(args), _relocated(values[1:i]))
     if sub == "difftool":
         for option, arg in option_values(args, "x", ("--extcmd",)):
