@@ -398,3 +398,23 @@ def test_a_line_past_the_loops_deadline_is_not_settled_even_under_yolo(
         assert json.loads(settled)["hookSpecificOutput"]["permissionDecision"] == "deny"
     answer = json.loads(hook_module.answer(raw, world.env))["hookSpecificOutput"]
     assert answer["permissionDecision"] == "deny"
+
+
+def test_a_git_command_that_writes_the_work_tree_is_listed_off_the_loop(
+    world: Any, tmp_path: Path
+) -> None:
+    """Listing what git writes runs git, which the event loop does not wait on (ADR 0051):
+    ``settled_answer`` leaves the line to a worker thread, where it is listed and allowed."""
+    world.global_config('{"permission": {"*": "ask", "bash": {"*": "ask", "git *": "allow"}}}')
+    project = tmp_path / "repo"
+    project.mkdir()
+    for args in (("init", "-q", "-b", "main"), ("config", "user.email", "a@example.com"),
+                 ("config", "user.name", "a"), ("commit", "-q", "--allow-empty", "-m", "x"),
+                 ("branch", "feature")):  # fmt: skip
+        subprocess.run(["git", *args], cwd=project, check=True, capture_output=True)
+    raw = json.dumps(pre("Bash", {"command": "git checkout feature"}, project)).encode()
+    assert hook_module.settled_answer(raw, world.env, at_hand=_at_hand, budget=30.0) is None
+    answer = json.loads(hook_module.answer(raw, world.env))["hookSpecificOutput"]
+    assert answer["permissionDecision"] == "allow"
+    status = json.dumps(pre("Bash", {"command": "git status"}, project)).encode()
+    assert hook_module.settled_answer(status, world.env, at_hand=_at_hand, budget=30.0)
