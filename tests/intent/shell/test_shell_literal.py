@@ -118,6 +118,7 @@ def test_an_accepted_line_is_the_statement_the_parser_reads(text: str) -> None:
 
 @given(lines)
 @example(" git - 0")  # a bare `-` before a last word that is a digit: no redirect follows
+@example(" git - &&  git")  # a bare `-` before `&&`: a list, not a redirect
 @settings(max_examples=300, deadline=None)
 def test_analysis_is_the_same_with_and_without_the_plain_reader(text: str) -> None:
     fast = analyze(text, cwd="/w", home="/h")

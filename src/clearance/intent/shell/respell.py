@@ -112,7 +112,11 @@ def _respell_line(line: str, pending: list[tuple[str, bool]]) -> tuple[str, str 
             while k < size and line[k] in _BREAK:
                 k += 1
             after = line[k : k + 2]
-            if after[:1] in ("<", ">", "&") or (after[:1].isdigit() and after[1:2] in ("<", ">")):
+            if (
+                after[:1] in ("<", ">")
+                or after == "&>"
+                or (after[:1].isdigit() and after[1:2] in ("<", ">"))
+            ):
                 parts.append(line[last:i])
                 parts.append("'-'")
                 last = i = i + 1
