@@ -20,7 +20,7 @@ import pytest
 
 from clearance.decide.engine import Engine
 from clearance.intent.call import ToolCall
-from clearance.intent.sentinel import UNLISTED_NAMES
+from clearance.intent.sentinel import CODE_RUNNING, UNLISTED_NAMES
 
 POLICY = {"permission": {"*": "ask", "bash": {"*": "ask", "git *": "allow"}}}
 SETTINGS = (".claude/settings.json", ".claude/settings.local.json")
@@ -59,6 +59,10 @@ ATTACKS = [
         "deny",
         "git --icase-pathspecs checkout evil -- SRC",
     ),
+    ("git mv -f settings.json .claude", "deny", "git mv src/a.py src/b.py"),
+    ("git mv .claude gone", "deny", "git mv src lib"),
+    # with no repository, git apply patches as patch does
+    ("git --git-dir=nowhere apply evil.patch", "deny", "git --git-dir=nowhere apply ok.patch"),
 ]
 # Lines whose names cannot be listed ahead: they ask, and no session grant or yolo lifts it.
 UNLISTED = [
@@ -95,6 +99,18 @@ QUIET = [
 ]
 
 
+# git options and subcommands that run a program they are given: a code-running floor
+RUNS = [
+    "git push --exec='touch x; git-receive-pack' . main:zz",
+    "git push --exe=x . main",
+    "git archive --remote=. --exec='touch x' HEAD",
+    "git send-pack --exec=x . main",
+    "git fetch-pack --exec=x . main",
+    "git merge-index ./x.sh -a",
+    "git hook run pre-commit",
+]
+
+
 def _git(cwd: Path, *args: str) -> str:
     done = subprocess.run(["git", *args], cwd=cwd, capture_output=True, text=True, check=True)
     return done.stdout
@@ -111,6 +127,7 @@ def repository(tmp_path_factory: pytest.TempPathFactory) -> Path:
     _git(project, "config", "user.name", "a")
     (project / ".claude" / "settings.json").write_text('{"mine": true}\n')
     (project / "src" / "a.py").write_text("a = 1\n")
+    (project / "settings.json").write_text('{"moved": true}\n')
     (project / ".gitignore").write_text(".claude/settings.local.json\n*.patch\n*.mbox\n")
     _git(project, "add", "-A")
     _git(project, "commit", "-qm", "base")
@@ -283,3 +300,26 @@ def test_an_index_entry_git_diff_passes_over_is_listed(repository: Path, tmp_pat
         if flag == "--assume-unchanged":
             assert _decide(engine, project, "git checkout -- .")[0] == "deny"
             assert _changes_settings(project, tmp_path, "git checkout -- .")
+
+
+@pytest.mark.parametrize("line", RUNS)
+def test_a_program_git_is_given_to_run_is_floored(
+    repository: Path, engine: Engine, line: str
+) -> None:
+    found, sentinel, reason = _decide(engine, repository, line)
+    assert (found, sentinel) == ("ask", CODE_RUNNING), reason
+
+
+def test_a_stash_applied_onto_an_index_that_differs_from_head_is_not_listed(
+    repository: Path, tmp_path: Path
+) -> None:
+    """git merges a stash onto the index: a file taken out of the index only is a rename's
+    source there, which HEAD does not show."""
+    project = tmp_path / "index"
+    shutil.copytree(repository, project, symlinks=True)
+    env = {"HOME": str(tmp_path), "CLEARANCE_HOME": str(tmp_path / "state")}
+    engine = Engine.load(cwd=str(project), policy=json.dumps(POLICY), env=env)
+    assert _decide(engine, project, "git stash apply stash@{1}")[0] == "allow"
+    _git(project, "rm", "-q", "--cached", "src/a.py")
+    found = _decide(engine, project, "git stash apply stash@{1}")
+    assert found[:2] == ("ask", UNLISTED_NAMES), found[2]

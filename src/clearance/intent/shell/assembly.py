@@ -190,6 +190,8 @@ class Assembly:
             why = "runs git after an earlier git command of the line that may change what it writes"
         elif where is None:
             why = "runs git where clearance cannot know the directory"
+        elif top is None and args[0] == "apply":
+            top = where  # no repository: `git apply` patches as `patch` does, from here
         elif top is None:
             if "GIT_DIR" not in os.environ and "GIT_WORK_TREE" not in os.environ:
                 return None  # no work tree here: git writes none
@@ -203,7 +205,7 @@ class Assembly:
             return git_landings.floor(why or "runs git")
         avoid = (base or "", own or "", self.line.top or "")  # never a git the agent put there
         if isinstance(planned, tuple):  # not listed, if there is a repository to write from
-            return git_landings.confirm(planned, where, top, relocated, avoid)
+            return git_landings.confirm(planned, where, top, relocated, avoid, args[0])
         return git_landings.land(self.paths, planned, where, top, command, relocated, avoid)
 
     # -- statements -----------------------------------------------------------------------

@@ -507,7 +507,21 @@ def _rebase(args: Values) -> list[Listing] | None:
     return out
 
 
+def _mv(args: Values) -> list[Listing] | None:
+    """``git mv [-f] SRC… DST``: the tracked files beneath each source go, and land beneath
+    the destination (inside it when it is a directory or there are several sources)."""
+    flags = frozenset({"-f", "--force", "-k", "-n", "--dry-run", "-v", "--verbose", "--sparse"})
+    options, before, after = _split(args, flags, frozenset(), "mv")
+    if "-n" in options or "--dry-run" in options:
+        return None
+    operands = [*before, *(after or [])]
+    if len(operands) < 2:
+        return None
+    return [("mv", tuple(operands))]
+
+
 _READERS = {
+    "mv": _mv,
     "rebase": _rebase,
     "checkout": _checkout,
     "switch": _switch,
@@ -547,16 +561,25 @@ def land(
     run = _Runner((found_git, *options), base)
     names: list[str] = []
     relative: list[str] = []  # a patch's names, also read from the directory
+    absolute: list[str] = []  # names `git mv` makes
     try:
         # The top git itself finds from there (a linked work tree, core.worktree); outside a
         # repository the command fails and writes nothing.
-        top = run(("rev-parse", "--show-toplevel")).decode("utf-8", "surrogateescape")
-        top = top.rstrip("\n")
+        try:
+            top = run(("rev-parse", "--show-toplevel")).decode("utf-8", "surrogateescape")
+            top = top.rstrip("\n")
+        except _NoRepository:
+            if any(kind != "numstat" for kind, _ in listings):
+                raise
+            top = base  # `git apply` with no repository patches as `patch` does, from here
         queue = list(listings)
         while queue:
             kind, argv = queue.pop(0)
             if any("\x01" in a for a in argv):  # a plain name: every ref it may be
                 queue[:0] = [(kind, tuple(a)) for a in run.expanded(argv)]
+                continue
+            if kind == "mv":
+                absolute += _moved(run, argv, base, top)
                 continue
             if kind in _COMPOUND:
                 queue[:0] = _COMPOUND[kind](run, argv)
@@ -580,16 +603,45 @@ def land(
         emit(paths, top, sorted(set(names)), command)
     if relative and base.rstrip("/") != top.rstrip("/"):
         emit(paths, base, sorted(set(relative)), command)
+    if absolute:
+        emit(paths, "", sorted({a.lstrip("/") for a in absolute}), command)
     return None
 
 
+def _moved(run: _Runner, argv: Sequence[str], base: str, top: str) -> list[str]:
+    """The absolute names ``git mv SOURCES… DEST`` takes away and makes."""
+    *sources, dest = argv
+    target = os.path.normpath(os.path.join(base, dest))
+    into = len(sources) > 1 or os.path.isdir(target)
+    out: list[str] = []
+    for source in sources:
+        where = os.path.normpath(os.path.join(base, source))
+        prefix = os.path.relpath(where, top)
+        landing = os.path.join(target, os.path.basename(where)) if into else target
+        out.append(where)
+        out.append(landing)
+        for name in _names(run(("ls-files", "-z", "--full-name", "--", source))):
+            out.append(os.path.join(top, name))
+            rest = name[len(prefix) :].lstrip("/") if name.startswith(prefix) else ""
+            out.append(os.path.join(landing, rest) if rest else landing)
+    if len(out) > 2 * 2_000:
+        raise _Unlisted("moves more names than clearance lists")
+    return out
+
+
 def confirm(
-    found: Floor, base: str, top: str, options: Sequence[str] = (), avoid: Sequence[str] = ()
+    found: Floor,
+    base: str,
+    top: str,
+    options: Sequence[str] = (),
+    avoid: Sequence[str] = (),
+    sub: str | None = None,
 ) -> Floor | None:
     """``found`` (a floor :func:`plan` gave), unless git finds no repository from ``base``:
-    then the command fails and writes nothing."""
+    then the command fails and writes nothing (not ``git apply``, which then patches as
+    ``patch`` does)."""
     program = _trusted_git((top, base, *avoid))
-    if program is None or _thread.get_ident() in _REFUSED:
+    if program is None or _thread.get_ident() in _REFUSED or sub == "apply":
         return found
     try:
         _run((program, *options), base, ("rev-parse", "--show-toplevel"))
@@ -707,6 +759,9 @@ def _stash_kind(run: _Runner, argv: Sequence[str]) -> list[Listing]:
     (stash,) = argv
     if run.resolves(stash + "^{commit}") is None:
         return []
+    if run(("diff-index", "--cached", "--name-only", "-z", _HEAD, "--")).strip(b"\x00"):
+        # git merges the stash onto the index, not HEAD: what it renames there is not listed
+        raise _Unlisted("applies a stash onto an index that differs from HEAD")
     out: list[Listing] = [("merge3", (stash + "^1", _HEAD, stash))]
     parents = run(("rev-parse", stash + "^@")).split()
     if len(parents) > 2:  # the stash's untracked files

@@ -40,7 +40,8 @@ LATER = frozenset({"fc", "enable", "history"})
 # index nor the objects a later git command of the same line writes the work tree from.
 GIT_WORK_TREE_WRITERS = frozenset(
     {"checkout", "switch", "restore", "reset", "stash", "merge", "cherry-pick", "revert"}
-    | {"clean", "apply", "rm", "pull", "rebase", "am", "read-tree", "checkout-index", "clone"}
+    | {"clean", "apply", "rm", "mv", "pull", "rebase", "am", "read-tree", "checkout-index"}
+    | {"clone"}
     | {"worktree", "submodule", "sparse-checkout", "bisect", "mergetool"}
 )
 GIT_READ_ONLY = frozenset(

@@ -375,6 +375,10 @@ def _git(finding: Finding, words: Sequence[Word], values: Values) -> None:
         finding.runs("runs a command through git submodule foreach")
     if sub in ("filter-branch", "filter-repo", "instaweb", "send-email", "gui", "citool"):
         finding.runs(f"runs git {sub}, which runs commands or programs it is given")
+    if sub == "merge-index":  # `git merge-index PROGRAM -a`: runs PROGRAM on each entry
+        finding.runs("runs git merge-index, which runs the program it is given")
+    if sub == "hook" and "run" in args[1:]:
+        finding.runs("runs git hook run, which runs a hook")
     if sub == "config":
         for arg in args[1:]:
             if arg is None or (not arg.startswith("-") and "." in arg):
@@ -396,9 +400,11 @@ def _git(finding: Finding, words: Sequence[Word], values: Values) -> None:
             if sub == "grep":
                 pager = arg.partition("=")[2] if long else arg[arg.index("O") + 1 :]
                 finding.runs("passes grep -O, which runs a pager", pager or None)
-        elif long in ("--upload-pack", "--receive-pack"):
-            finding.runs(f"passes {long}, which runs a command")
-        elif arg in ("-u", "--exec") and sub in ("ls-remote", "fetch-pack", "clone", "archive"):
+        elif long in ("--upload-pack", "--receive-pack", "--exec"):
+            # `--exec=CMD` is --upload-pack or --receive-pack for the transports (push,
+            # send-pack, fetch-pack, archive --remote, ls-remote), and rebase's command
+            finding.runs(f"passes {long}, which names the command git runs locally or remotely")
+        elif arg[:2] == "-u" and sub in ("ls-remote", "fetch-pack", "clone", "archive"):
             finding.runs(f"passes {arg}, which names the command git runs remotely or locally")
         elif long == "--template":
             finding.runs("passes --template, which installs hooks git then runs")
@@ -448,7 +454,13 @@ def _relocated(options: Values) -> tuple[str, ...]:
     return tuple(out)
 
 
-_GIT_RUNNING_LONGS = ("--open-files-in-pager", "--upload-pack", "--receive-pack", "--template")
+_GIT_RUNNING_LONGS = (
+    "--open-files-in-pager",
+    "--upload-pack",
+    "--receive-pack",
+    "--template",
+    "--exec",
+)
 
 
 def _abbreviates(name: str, longs: Sequence[str]) -> str | None:
