@@ -60,6 +60,10 @@ ATTACKS = [
         "git --icase-pathspecs checkout evil -- SRC",
     ),
     ("git mv -f settings.json .claude", "deny", "git mv src/a.py src/b.py"),
+    # a file removed on one side and a change on the other: git's rename detection carries
+    # the change onto .claude/settings.json (`renamer` changes foo.json, which held the
+    # settings' content where it was made); the merge is done in the store to see it
+    ("git cherry-pick renamer", "deny", "git cherry-pick feature"),
     ("git mv .claude gone", "deny", "git mv src lib"),
     # with no repository, git apply patches as patch does
     ("git --git-dir=nowhere apply evil.patch", "deny", "git --git-dir=nowhere apply ok.patch"),
@@ -75,10 +79,6 @@ UNLISTED = [
     "git rebase --continue",
     "git checkout $BRANCH",
     "git read-tree -mu HEAD evil",
-    # a file removed on one side and a change on the other: git's rename detection may carry
-    # the change onto .claude/settings.json (`renamer` changes foo.json, which held the
-    # settings' content where it was made)
-    "git cherry-pick renamer",
     "git cherry-pick -X subtree=.claude feature",
     # what runs at once may move the branch between the listing and the checkout
     "git checkout feature | cat",
@@ -323,3 +323,32 @@ def test_a_stash_applied_onto_an_index_that_differs_from_head_is_not_listed(
     _git(project, "rm", "-q", "--cached", "src/a.py")
     found = _decide(engine, project, "git stash apply stash@{1}")
     assert found[:2] == ("ask", UNLISTED_NAMES), found[2]
+
+
+def test_merges_in_a_history_with_removed_files_are_listed(tmp_path: Path) -> None:
+    """Both sides removed a file since they parted: git's own merge, done in the store, says
+    what a merge, a cherry-pick and a rebase write, so ordinary ones follow the policy."""
+    project = tmp_path / "history"
+    (project / "src").mkdir(parents=True)
+    (project / ".claude").mkdir()
+    _git(project, "init", "-q", "-b", "main")
+    _git(project, "config", "user.email", "a@example.com")
+    _git(project, "config", "user.name", "a")
+    (project / ".claude" / "settings.json").write_text('{"mine": true}\n')
+    for name in ("f1", "f2", "f3"):
+        (project / "src" / f"{name}.py").write_text(f"{name} = 1\n")
+    _git(project, "add", "-A")
+    _git(project, "commit", "-qm", "base")
+    _git(project, "checkout", "-qb", "feature")
+    _git(project, "rm", "-q", "src/f2.py")
+    (project / "src" / "f1.py").write_text("f1 = 2\n")
+    _git(project, "commit", "-qam", "feature")
+    _git(project, "checkout", "-q", "main")
+    _git(project, "rm", "-q", "src/f3.py")
+    _git(project, "commit", "-qm", "main")
+    env = {"HOME": str(tmp_path), "CLEARANCE_HOME": str(tmp_path / "state")}
+    engine = Engine.load(cwd=str(project), policy=json.dumps(POLICY), env=env)
+    for line in ("git merge feature", "git merge --no-ff feature", "git cherry-pick feature"):
+        assert _decide(engine, project, line)[0] == "allow", line
+    _git(project, "checkout", "-q", "feature")
+    assert _decide(engine, project, "git rebase main")[0] == "allow"

@@ -581,6 +581,9 @@ def land(
             if kind == "mv":
                 absolute += _moved(run, argv, base, top)
                 continue
+            if kind == "given":  # names already known (a merge's conflicted files)
+                names += argv
+                continue
             if kind in _COMPOUND:
                 queue[:0] = _COMPOUND[kind](run, argv)
                 continue
@@ -662,8 +665,30 @@ class _Runner:
         self.base = base
         self.refs: dict[str, list[str]] = {}
 
-    def __call__(self, argv: Sequence[str]) -> bytes:
-        return _run(self.git, self.base, argv)
+    def __call__(self, argv: Sequence[str], *, conflicts: bool = False) -> bytes:
+        return _run(self.git, self.base, argv, conflicts=conflicts)
+
+    def drivers(self) -> bool:
+        """Whether the configuration names a merge driver (a program a merge runs)."""
+        import subprocess
+
+        try:
+            done = subprocess.run(
+                _command(self.git, self.base, ("config", "--get-regexp", r"^merge\..*\.driver$")),
+                stdin=subprocess.DEVNULL, capture_output=True, timeout=_TIMEOUT, env=_env(),
+                check=False,
+            )  # fmt: skip
+        except (OSError, subprocess.SubprocessError):
+            raise _Unlisted("could not be listed: git did not run") from None
+        if done.returncode not in (0, 1):
+            raise _Unlisted(f"could not be listed by git ({_first_line(done.stderr)})")
+        return done.returncode == 0
+
+    def commit(self, tree: str, parent: str) -> str:
+        """A commit of ``tree`` on ``parent``, made in the store only (no ref, unsigned)."""
+        made = _run(self.git, self.base, ("commit-tree", "--no-gpg-sign", "-m", "clearance",
+                                          "-p", parent, tree), extra=_IDENTITY)  # fmt: skip
+        return made.decode().strip()
 
     def resolves(self, revision: str) -> str | None:
         """The object ``revision`` names (``None``: none)."""
@@ -781,13 +806,56 @@ def _merge_kind(run: _Runner, argv: Sequence[str]) -> list[Listing]:
 def _merge3_kind(run: _Runner, argv: Sequence[str]) -> list[Listing]:
     """A 3-way merge of ``theirs`` onto ``ours`` from ``base`` writes what ``theirs`` changes
     — unless both sides changed and one of them removed a file: then git's rename detection
-    (of files and of directories) may carry a change onto a path neither side names."""
+    (of files and of directories) may carry a change onto a path neither side names, and the
+    merge itself is done, in git's object store only (:func:`_merged`)."""
     base, ours, theirs = argv
-    ours_changed = run.resolves(base + "^{tree}") != run.resolves(ours + "^{tree}")
-    if ours_changed and (run.deletes(base, ours) or run.deletes(base, theirs)):
-        raise _Unlisted("merges two sides one of which removes a file (a rename git detects "
-                        "may move a change onto another path)")  # fmt: skip
+    ours_tree = run.resolves(ours + "^{tree}")
+    if ours_tree is None:
+        raise _Unlisted("merges onto a commit git does not resolve")
+    if run.resolves(base + "^{tree}") != ours_tree and (
+        run.deletes(base, ours) or run.deletes(base, theirs)
+    ):
+        return _merged(run, base, ours_tree, theirs)
     return [_diff_tree(base, theirs)]
+
+
+# The fixed identity and date of the commits a merge is done on: the same inputs make the same
+# objects, so deciding a line again adds nothing to the store.
+_IDENTITY = {
+    "GIT_AUTHOR_NAME": "clearance", "GIT_AUTHOR_EMAIL": "clearance@localhost",
+    "GIT_COMMITTER_NAME": "clearance", "GIT_COMMITTER_EMAIL": "clearance@localhost",
+    "GIT_AUTHOR_DATE": "@0 +0000", "GIT_COMMITTER_DATE": "@0 +0000",
+}  # fmt: skip
+
+
+def _merged(run: _Runner, base: str, ours_tree: str, theirs: str) -> list[Listing]:
+    """What git's own merge (``merge-tree --write-tree``, the merge ``git merge``,
+    ``cherry-pick``, ``revert`` and ``stash apply`` do) writes: the names where its result
+    differs from ``ours``, and the conflicted ones. It writes objects into the store (two
+    commits of no branch, the result's trees and blobs), never a ref, the index or the work
+    tree. Not where a merge driver is configured (a program git would run) or git is older
+    than 2.38."""
+    result, conflicted = _merge_result(run, base, ours_tree, theirs)
+    return [_diff_tree(ours_tree, result), ("given", tuple(conflicted))]
+
+
+def _merge_result(run: _Runner, base: str, ours_tree: str, theirs: str) -> tuple[str, list[str]]:
+    """The tree git's merge of ``theirs`` onto ``ours_tree`` from ``base`` makes, and the
+    files it leaves conflicted (see :func:`_merged`)."""
+    if run.drivers():
+        raise _Unlisted("merges where a merge driver is configured (a program git runs)")
+    theirs_tree = run.resolves(theirs + "^{tree}")
+    if theirs_tree is None:
+        raise _Unlisted("merges a commit git does not resolve")
+    ours_commit = run.commit(ours_tree, base)
+    theirs_commit = run.commit(theirs_tree, base)
+    found = run(("merge-tree", "--write-tree", "--name-only", "--no-messages",
+                 ours_commit, theirs_commit), conflicts=True)  # fmt: skip
+    lines = found.decode("utf-8", "surrogateescape").split("\n")
+    result = lines[0].strip()
+    if len(result) not in (40, 64):
+        raise _Unlisted("merges in a way git could not work out ahead")
+    return result, [line for line in lines[1:] if line]
 
 
 def _rebase_kind(run: _Runner, argv: Sequence[str]) -> list[Listing]:
@@ -801,14 +869,38 @@ def _rebase_kind(run: _Runner, argv: Sequence[str]) -> list[Listing]:
     replayed = ("names", ("log", "--no-merges", "--name-only", "-z", "--format=", "--no-renames",
                           "--end-of-options", f"{upstream}..{branch}", "--"))  # fmt: skip
     moved = run.resolves(fork + "^{tree}") != run.resolves(start + "^{tree}")
+    checkouts = [_diff_tree(_HEAD, branch), _diff_tree(branch, start)]
     if moved and run(replayed[1]).strip(b"\x00"):
         removes = run(("log", "--no-merges", "--name-only", "-z", "--format=", "--no-renames",
                        "--diff-filter=D", "--end-of-options", f"{upstream}..{branch}",
                        "--"))  # fmt: skip
         if removes.strip(b"\x00") or run.deletes(fork, start):
-            raise _Unlisted("replays commits onto a base one of which removes a file (a "
-                            "rename git detects may move a change onto another path)")  # fmt: skip
-    return [_diff_tree(_HEAD, branch), _diff_tree(branch, start), replayed]
+            return checkouts + _replayed(run, upstream, branch, start)
+    return [*checkouts, replayed]
+
+
+_MAX_REPLAYED = 20  # commits a rebase's listing replays itself
+
+
+def _replayed(run: _Runner, upstream: str, branch: str, start: str) -> list[Listing]:
+    """Each commit of ``upstream..branch`` picked in turn onto ``start`` by git's merge (in
+    the store only): what each step writes; a conflict stops the rebase there."""
+    commits = run(("rev-list", "--reverse", "--no-merges", "--end-of-options",
+                   f"{upstream}..{branch}", "--")).decode().split()  # fmt: skip
+    if len(commits) > _MAX_REPLAYED:
+        raise _Unlisted(f"replays more than {_MAX_REPLAYED} commits onto a moved base")
+    ours = run.resolves(start + "^{tree}")
+    if ours is None:
+        raise _Unlisted("rebases onto a commit git does not resolve")
+    out: list[Listing] = []
+    for commit in commits:
+        result, conflicted = _merge_result(run, commit + "^", ours, commit)
+        out.append(_diff_tree(ours, result))
+        if conflicted:
+            out.append(("given", tuple(conflicted)))
+            break
+        ours = result
+    return out
 
 
 _COMPOUND = {
@@ -858,18 +950,28 @@ def _numstat(output: bytes) -> list[str]:
     return out
 
 
-def _run(git: Git, base: str, argv: Sequence[str]) -> bytes:
+def _run(
+    git: Git,
+    base: str,
+    argv: Sequence[str],
+    *,
+    conflicts: bool = False,
+    extra: dict[str, str] | None = None,
+) -> bytes:
     """git's output; a failure, a time-out or more than :data:`MAX_OUTPUT` bytes is not
-    listed."""
+    listed (``conflicts``: exit status 1 is a merge's conflicts, not a failure)."""
     import subprocess
 
+    env = _env()
+    if extra:
+        env.update(extra)
     try:
         done = subprocess.run(_command(git, base, argv), stdin=subprocess.DEVNULL,
-                              capture_output=True, timeout=_TIMEOUT, env=_env(),
+                              capture_output=True, timeout=_TIMEOUT, env=env,
                               check=False)  # fmt: skip
     except (OSError, subprocess.SubprocessError):
         raise _Unlisted("could not be listed: git did not run") from None
-    if done.returncode != 0:
+    if done.returncode != 0 and not (conflicts and done.returncode == 1):
         _no_repository(done.stderr)
         raise _Unlisted(f"could not be listed by git ({_first_line(done.stderr)})")
     if len(done.stdout) > MAX_OUTPUT:
