@@ -80,6 +80,8 @@ UNLISTED = [
     "git checkout $BRANCH",
     "git read-tree -mu HEAD evil",
     "git cherry-pick -X subtree=.claude feature",
+    "git clean -fX -e settings.local.json",
+    "git clean -f -e '!settings.local.json'",
     # what runs at once may move the branch between the listing and the checkout
     "git checkout feature | cat",
     "git checkout feature & git branch -f feature evil",
@@ -310,19 +312,21 @@ def test_a_program_git_is_given_to_run_is_floored(
     assert (found, sentinel) == ("ask", CODE_RUNNING), reason
 
 
-def test_a_stash_applied_onto_an_index_that_differs_from_head_is_not_listed(
+def test_a_merge_onto_an_index_that_differs_from_head_is_not_listed(
     repository: Path, tmp_path: Path
 ) -> None:
-    """git merges a stash onto the index: a file taken out of the index only is a rename's
-    source there, which HEAD does not show."""
+    """git merges a stash, and `cherry-pick -n`, onto the index: a file taken out of the index
+    only is a rename's source there, which HEAD does not show."""
     project = tmp_path / "index"
     shutil.copytree(repository, project, symlinks=True)
     env = {"HOME": str(tmp_path), "CLEARANCE_HOME": str(tmp_path / "state")}
     engine = Engine.load(cwd=str(project), policy=json.dumps(POLICY), env=env)
-    assert _decide(engine, project, "git stash apply stash@{1}")[0] == "allow"
+    for line in ("git stash apply stash@{1}", "git cherry-pick -n feature"):
+        assert _decide(engine, project, line)[0] == "allow", line
     _git(project, "rm", "-q", "--cached", "src/a.py")
-    found = _decide(engine, project, "git stash apply stash@{1}")
-    assert found[:2] == ("ask", UNLISTED_NAMES), found[2]
+    for line in ("git stash apply stash@{1}", "git cherry-pick -n feature", "git revert -n HEAD"):
+        found = _decide(engine, project, line)
+        assert found[:2] == ("ask", UNLISTED_NAMES), (line, found[2])
 
 
 def test_merges_in_a_history_with_removed_files_are_listed(tmp_path: Path) -> None:

@@ -433,6 +433,8 @@ def _clean(args: Values) -> list[Listing] | None:
     options, before, after = _split(args, flags, frozenset({"-e", "--exclude"}), "clean")
     if "-n" in options or "--dry-run" in options:
         return None
+    if "-e" in options or "--exclude" in options:  # `-X -e x`, `-e '!x'`: more is removed
+        raise _Unlisted("is given patterns that change what it removes (-e)")
     paths = [*before, *(after or [])]
     which: tuple[str, ...] = ("--others",)
     if "-X" in options:
@@ -784,9 +786,6 @@ def _stash_kind(run: _Runner, argv: Sequence[str]) -> list[Listing]:
     (stash,) = argv
     if run.resolves(stash + "^{commit}") is None:
         return []
-    if run(("diff-index", "--cached", "--name-only", "-z", _HEAD, "--")).strip(b"\x00"):
-        # git merges the stash onto the index, not HEAD: what it renames there is not listed
-        raise _Unlisted("applies a stash onto an index that differs from HEAD")
     out: list[Listing] = [("merge3", (stash + "^1", _HEAD, stash))]
     parents = run(("rev-parse", stash + "^@")).split()
     if len(parents) > 2:  # the stash's untracked files
@@ -809,6 +808,10 @@ def _merge3_kind(run: _Runner, argv: Sequence[str]) -> list[Listing]:
     (of files and of directories) may carry a change onto a path neither side names, and the
     merge itself is done, in git's object store only (:func:`_merged`)."""
     base, ours, theirs = argv
+    if run(("diff-index", "--cached", "--name-only", "-z", _HEAD, "--")).strip(b"\x00"):
+        # git merges a stash, and `cherry-pick -n`, onto the index, not HEAD: what it renames
+        # there is not listed
+        raise _Unlisted("merges onto an index that differs from HEAD")
     ours_tree = run.resolves(ours + "^{tree}")
     if ours_tree is None:
         raise _Unlisted("merges onto a commit git does not resolve")
