@@ -81,6 +81,8 @@ UNLISTED = [
     "git read-tree -mu HEAD evil",
     "git cherry-pick -X subtree=.claude feature",
     "git clean -fX -e settings.local.json",
+    "git merge-recursive HEAD -- HEAD evil",
+    "git merge-resolve HEAD -- HEAD evil",
     "git clean -f -e '!settings.local.json'",
     # what runs at once may move the branch between the listing and the checkout
     "git checkout feature | cat",
@@ -356,3 +358,66 @@ def test_merges_in_a_history_with_removed_files_are_listed(tmp_path: Path) -> No
         assert _decide(engine, project, line)[0] == "allow", line
     _git(project, "checkout", "-q", "feature")
     assert _decide(engine, project, "git rebase main")[0] == "allow"
+
+
+def test_a_staged_change_stashed_is_taken_out_of_the_work_tree_too(
+    repository: Path, tmp_path: Path
+) -> None:
+    """``git stash --staged`` reverse-applies the staged change to the work tree: with the
+    agent's settings committed and the human's staged over them, it writes the agent's."""
+    project = tmp_path / "staged"
+    shutil.copytree(repository, project, symlinks=True)
+    evil = _git(project, "rev-parse", "evil:.claude/settings.json").strip()
+    good = _git(project, "rev-parse", "main:.claude/settings.json").strip()
+    _git(project, "update-index", "--cacheinfo", f"100644,{evil},.claude/settings.json")
+    _git(project, "commit", "-qm", "wip")
+    _git(project, "update-index", "--cacheinfo", f"100644,{good},.claude/settings.json")
+    env = {"HOME": str(tmp_path), "CLEARANCE_HOME": str(tmp_path / "state")}
+    engine = Engine.load(cwd=str(project), policy=json.dumps(POLICY), env=env)
+    assert _changes_settings(project, tmp_path, "git stash --staged")
+    assert _decide(engine, project, "git stash --staged")[0] == "deny"
+
+
+def test_a_directory_replaced_by_a_file_a_link_or_removed_as_a_repository(
+    tmp_path: Path,
+) -> None:
+    """An ignored ``.claude/`` (only ``settings.local.json``): a commit holding a file
+    ``.claude`` replaces the whole directory, one holding a link ``.claude`` leads its names
+    elsewhere, and ``git clean`` names a nested repository as one directory it removes."""
+    project = tmp_path / "ignored"
+    (project / ".claude").mkdir(parents=True)
+    _git(project, "init", "-q", "-b", "main")
+    _git(project, "config", "user.email", "a@example.com")
+    _git(project, "config", "user.name", "a")
+    (project / ".gitignore").write_text(".claude/\n")
+    _git(project, "add", "-A")
+    _git(project, "commit", "-qm", "base")
+    (project / ".claude" / "settings.local.json").write_text('{"mine": true}\n')
+    blob = subprocess.run(["git", "hash-object", "-w", "--stdin"], cwd=project, input="x\n",
+                          capture_output=True, text=True, check=True).stdout.strip()  # fmt: skip
+    ignore = _git(project, "rev-parse", "HEAD:.gitignore").strip()
+    for name, mode in (("file", "100644"), ("link", "120000")):
+        tree = _mktree(project, f"100644 blob {ignore}\t.gitignore\n{mode} blob {blob}\t.claude\n")
+        commit = _git(project, "commit-tree", tree, "-p", "HEAD", "-m", name).strip()
+        _git(project, "branch", name, commit)
+    env = {"HOME": str(tmp_path), "CLEARANCE_HOME": str(tmp_path / "state")}
+    engine = Engine.load(cwd=str(project), policy=json.dumps(POLICY), env=env)
+    assert _decide(engine, project, "git checkout file")[0] == "deny"
+    assert _decide(engine, project, "git checkout link")[:2] == ("ask", UNLISTED_NAMES)
+    assert _decide(engine, project, "git clean -ffdx")[0] == "deny"
+    _git(project / ".claude", "init", "-q")
+    assert _decide(engine, project, "git clean -ffdx")[0] == "deny"
+
+
+def test_where_sparse_checkout_patterns_decide_nothing_is_listed(
+    repository: Path, tmp_path: Path
+) -> None:
+    project = tmp_path / "sparse"
+    shutil.copytree(repository, project, symlinks=True)
+    env = {"HOME": str(tmp_path), "CLEARANCE_HOME": str(tmp_path / "state")}
+    engine = Engine.load(cwd=str(project), policy=json.dumps(POLICY), env=env)
+    assert _decide(engine, project, "git checkout feature")[0] == "allow"
+    (project / ".git" / "info").mkdir(exist_ok=True)
+    (project / ".git" / "info" / "sparse-checkout").write_text("/*\n!/.claude/\n")
+    found = _decide(engine, project, "git checkout feature")
+    assert found[:2] == ("ask", UNLISTED_NAMES), found[2]

@@ -52,6 +52,11 @@ _UNLISTED = {
     "sparse-checkout": "writes the files it brings back into the work tree",
     "bisect": "checks out the commits it visits",
     "mergetool": "runs the merge tool on conflicted files",
+    "merge-recursive": "merges trees into the work tree by a strategy",
+    "merge-resolve": "merges trees into the work tree by a strategy",
+    "merge-octopus": "merges trees into the work tree by a strategy",
+    "merge-subtree": "merges trees into the work tree by a strategy",
+    "merge-ours": "merges trees into the work tree by a strategy",
 }
 _QUIET_SUBS = {
     # subcommands of these that write nothing
@@ -226,8 +231,8 @@ def _mark(value: str) -> str:
 
 
 def _diff_tree(a: str, b: str) -> Listing:
-    return ("names", ("diff-tree", "-r", "--name-only", "-z", "--no-renames", "--end-of-options",
-                      a, b, "--"))  # fmt: skip
+    return ("raw", ("diff-tree", "-r", "--raw", "-z", "--no-renames", "--end-of-options",
+                    a, b, "--"))  # fmt: skip
 
 
 def _work_tree(source: str | None, pathspecs: Sequence[str] = ()) -> Listing:
@@ -239,9 +244,9 @@ def _work_tree_kind(run: _Runner, argv: Sequence[str]) -> list[Listing]:
     """What ``git diff`` says differs, and the index entries it passes over (assume-unchanged,
     skip-worktree), which a checkout from the index or a commit still writes."""
     source, *pathspecs = argv
-    head = ("diff", "--name-only", "-z", "--no-renames", "--no-ext-diff", "--no-textconv")
+    head = ("diff", "--raw", "-z", "--no-renames", "--no-ext-diff", "--no-textconv")
     tail = ("--end-of-options", source) if source else ()
-    return [("names", (*head, *tail, "--", *pathspecs)),
+    return [("raw", (*head, *tail, "--", *pathspecs)),
             ("flagged", ("ls-files", "-v", "-z", "--full-name", "--", *pathspecs))]  # fmt: skip
 
 
@@ -355,9 +360,11 @@ def _stash(args: Values) -> list[Listing] | None:
         flags = frozenset({"-k", "--keep-index", "--no-keep-index", "-p", "--patch", "-S",
                            "--staged"})  # fmt: skip
         options, before, after = _split(rest, flags, frozenset({"-m", "--message"}), "stash")
-        if "-S" in options or "--staged" in options:
-            return None  # stashes the index: the work tree keeps its files
         paths = [*(before if action == "push" else []), *(after or [])]
+        if "-S" in options or "--staged" in options:
+            # stashes the index, and takes the staged change back out of the work tree too
+            return [("raw", ("diff-index", "--cached", "--raw", "-z", "--no-renames", _HEAD,
+                             "--", *paths))]  # fmt: skip
         return [_work_tree(_HEAD, paths), _work_tree(None, paths)]
     if action in ("pop", "apply"):
         _, before, after = _split(rest, frozenset({"--index"}), frozenset(), "stash")
@@ -568,8 +575,10 @@ def land(
         # The top git itself finds from there (a linked work tree, core.worktree); outside a
         # repository the command fails and writes nothing.
         try:
-            top = run(("rev-parse", "--show-toplevel")).decode("utf-8", "surrogateescape")
-            top = top.rstrip("\n")
+            told = run(("rev-parse", "--show-toplevel", "--git-path", "info/sparse-checkout"))
+            top, _, sparse = told.decode("utf-8", "surrogateescape").partition("\n")
+            if os.path.exists(os.path.join(base, sparse.rstrip("\n"))):
+                raise _Unlisted("runs where sparse-checkout patterns decide what is written")
         except _NoRepository:
             if any(kind != "numstat" for kind, _ in listings):
                 raise
@@ -596,6 +605,10 @@ def land(
                     relative.append(name)
             elif kind == "flagged":
                 names += _flagged(found)
+            elif kind == "raw":
+                names += _raw(found)
+            elif kind == "tree":
+                names += _tree(found)
             else:
                 names += _names(found)
             if len(names) + paths.line.landed > MAX_LANDED:
@@ -604,12 +617,21 @@ def land(
         return floor(str(why))
     except _NoRepository:
         return None
+    start = len(paths.tokens)
     if names:
         emit(paths, top, sorted(set(names)), command)
     if relative and base.rstrip("/") != top.rstrip("/"):
         emit(paths, base, sorted(set(relative)), command)
     if absolute:
         emit(paths, "", sorted({a.lstrip("/") for a in absolute}), command)
+    # A name that is a directory now (an ignored `.claude/`, a nested repository `git clean`
+    # names as one) is replaced or removed whole: judged on what lies beneath it (ADR 0045).
+    paths.tokens[start:] = [
+        t.replace(deep=True)
+        if t.path and os.path.isdir(t.path) and not os.path.islink(t.path)
+        else t
+        for t in paths.tokens[start:]
+    ]
     return None
 
 
@@ -789,7 +811,7 @@ def _stash_kind(run: _Runner, argv: Sequence[str]) -> list[Listing]:
     out: list[Listing] = [("merge3", (stash + "^1", _HEAD, stash))]
     parents = run(("rev-parse", stash + "^@")).split()
     if len(parents) > 2:  # the stash's untracked files
-        out.append(("names", ("ls-tree", "-r", "-z", "--name-only", "--full-name",
+        out.append(("tree", ("ls-tree", "-r", "-z", "--full-name",
                               "--end-of-options", stash + "^3")))  # fmt: skip
     return out
 
@@ -869,7 +891,7 @@ def _rebase_kind(run: _Runner, argv: Sequence[str]) -> list[Listing]:
     if len(bases) != 1:
         raise _Unlisted("rebases histories with no single merge base")
     fork = bases[0].decode()
-    replayed = ("names", ("log", "--no-merges", "--name-only", "-z", "--format=", "--no-renames",
+    replayed = ("raw", ("log", "--no-merges", "--raw", "-z", "--format=", "--no-renames",
                           "--end-of-options", f"{upstream}..{branch}", "--"))  # fmt: skip
     moved = run.resolves(fork + "^{tree}") != run.resolves(start + "^{tree}")
     checkouts = [_diff_tree(_HEAD, branch), _diff_tree(branch, start)]
@@ -924,6 +946,39 @@ def _flagged(output: bytes) -> list[str]:
     for entry in output.split(b"\x00"):
         if len(entry) > 2 and (entry[:1].islower() or entry[:1] == b"S"):
             out.append(entry[2:].decode("utf-8", "surrogateescape"))
+    return out
+
+
+def _raw(output: bytes) -> list[str]:
+    """The names of ``--raw -z`` records (``:old new oid oid status\\0name\\0``). A symbolic
+    link written or replaced is not listed: through it, names beneath it lead elsewhere."""
+    out: list[str] = []
+    fields = output.split(b"\x00")
+    i = 0
+    while i < len(fields):
+        field = fields[i].lstrip(b"\n")
+        i += 1
+        if not field.startswith(b":"):
+            continue
+        modes = field[1:].split(b" ")[:2]
+        if b"120000" in modes:
+            raise _Unlisted("writes a symbolic link into the work tree")
+        if i < len(fields):
+            out.append(fields[i].decode("utf-8", "surrogateescape"))
+            i += 1
+    return out
+
+
+def _tree(output: bytes) -> list[str]:
+    """The names of ``ls-tree -r -z`` entries (``mode type oid\\tname``)."""
+    out = []
+    for entry in output.split(b"\x00"):
+        head, _, name = entry.partition(b"\t")
+        if not name:
+            continue
+        if head.startswith(b"120000"):
+            raise _Unlisted("writes a symbolic link into the work tree")
+        out.append(name.decode("utf-8", "surrogateescape"))
     return out
 
 

@@ -42,7 +42,8 @@ GIT_WORK_TREE_WRITERS = frozenset(
     {"checkout", "switch", "restore", "reset", "stash", "merge", "cherry-pick", "revert"}
     | {"clean", "apply", "rm", "mv", "pull", "rebase", "am", "read-tree", "checkout-index"}
     | {"clone"}
-    | {"worktree", "submodule", "sparse-checkout", "bisect", "mergetool"}
+    | {"worktree", "submodule", "sparse-checkout", "bisect", "mergetool", "merge-recursive"}
+    | {"merge-resolve", "merge-octopus", "merge-subtree", "merge-ours"}
 )
 GIT_READ_ONLY = frozenset(
     {"status", "diff", "log", "show", "ls-files", "ls-tree", "rev-parse", "describe", "blame"}
