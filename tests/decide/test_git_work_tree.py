@@ -82,6 +82,11 @@ UNLISTED = [
     "git cherry-pick -X subtree=.claude feature",
     "git clean -fX -e settings.local.json",
     "git merge-recursive HEAD -- HEAD evil",
+    # commands git does not build in: internal helpers, aliases, git-* programs
+    "git checkout--worker",
+    "git bisect--helper start evil main",
+    "git add--interactive --patch=checkout evil -- .",
+    "git lfs pull",
     "git merge-resolve HEAD -- HEAD evil",
     "git clean -f -e '!settings.local.json'",
     # what runs at once may move the branch between the listing and the checkout
@@ -421,3 +426,19 @@ def test_where_sparse_checkout_patterns_decide_nothing_is_listed(
     (project / ".git" / "info" / "sparse-checkout").write_text("/*\n!/.claude/\n")
     found = _decide(engine, project, "git checkout feature")
     assert found[:2] == ("ask", UNLISTED_NAMES), found[2]
+
+
+@pytest.mark.parametrize(
+    ("line", "action"),
+    [
+        ("git format-patch -o .claude/agents -1", "deny"),  # a subagent made in a new directory
+        ("git format-patch --output-directory=.claude/commands -1", "deny"),
+        ("git format-patch -o patches -1", "allow"),
+        ("git --version", "allow"),
+    ],
+)
+def test_the_files_format_patch_makes_lie_in_its_directory(
+    repository: Path, engine: Engine, line: str, action: str
+) -> None:
+    found, _, reason = _decide(engine, repository, line)
+    assert found == action, reason

@@ -21,6 +21,7 @@ import _thread
 import os
 
 from clearance.intent.sentinel import UNLISTED_NAMES
+from clearance.intent.shell.names import GIT_WORK_TREE_WRITERS
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -113,6 +114,9 @@ class _NoRepository(Exception):
 def plan(args: Values) -> list[Listing] | Floor | None:
     """The listings for ``git SUB ARGS…`` (``args[0]`` is the subcommand)."""
     sub = args[0] or ""
+    if sub not in GIT_WORK_TREE_WRITERS:
+        return floor("runs a git command clearance does not know (an alias, an internal "
+                     "helper, a git-* program), which may write anything")  # fmt: skip
     if any(a in ("--help", "-h") for a in args[1:]):
         return None  # prints the manual
     try:

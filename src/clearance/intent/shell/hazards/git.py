@@ -359,7 +359,9 @@ def _git(finding: Finding, words: Sequence[Word], values: Values) -> None:
     sub = values[i]
     args = values[i:]
     finding.git_sub = sub
-    if sub in GIT_WORK_TREE_WRITERS:
+    if sub in GIT_WORK_TREE_WRITERS or ((sub or "-")[:1] != "-" and sub not in GIT_BUILTINS):
+        # A writer, or a command git does not build in (an alias, an internal helper such as
+        # `checkout--worker`, a `git-*` program): what it writes is not known (ADR 0051).
         finding.work_tree = (tuple(args), _relocated(values[1:i]))
     if sub == "difftool":
         for option, arg in option_values(args, "x", ("--extcmd",)):
@@ -425,10 +427,14 @@ def _git(finding: Finding, words: Sequence[Word], values: Values) -> None:
                         finding.read(f"{sub} of a file in a commit", None)
                     else:
                         finding.tree_reads.append(path)
-    if sub in ("format-patch", "archive"):
+    if sub == "archive":
         for option, arg in option_values(args, "o", ()):
             if option == "-o":
                 finding.write(f"{sub} -o", arg)
+    if sub == "format-patch":  # `-o DIR`: a file for each commit in DIR, made if missing
+        for option, arg in option_values(args, "o", ("--output-directory",)):
+            if option in ("-o", "--output-directory"):
+                finding.write(f"{sub} {option}", arg and arg.rstrip("/") + "/*")
 
 
 def _relocated(options: Values) -> tuple[str, ...]:
