@@ -125,15 +125,19 @@ def _git(cwd: Path, *args: str) -> str:
     return done.stdout
 
 
+def _new_repository(project: Path) -> None:
+    _git(project, "init", "-q", "-b", "main")
+    _git(project, "config", "user.email", "a@example.com")
+    _git(project, "config", "user.name", "a")
+
+
 @pytest.fixture(scope="module")
 def repository(tmp_path_factory: pytest.TempPathFactory) -> Path:
     root = tmp_path_factory.mktemp("git-work-tree")
     project = root / "proj"
     (project / ".claude").mkdir(parents=True)
     (project / "src").mkdir()
-    _git(project, "init", "-q", "-b", "main")
-    _git(project, "config", "user.email", "a@example.com")
-    _git(project, "config", "user.name", "a")
+    _new_repository(project)
     (project / ".claude" / "settings.json").write_text('{"mine": true}\n')
     (project / "src" / "a.py").write_text("a = 1\n")
     (project / "settings.json").write_text('{"moved": true}\n')
@@ -342,9 +346,7 @@ def test_merges_in_a_history_with_removed_files_are_listed(tmp_path: Path) -> No
     project = tmp_path / "history"
     (project / "src").mkdir(parents=True)
     (project / ".claude").mkdir()
-    _git(project, "init", "-q", "-b", "main")
-    _git(project, "config", "user.email", "a@example.com")
-    _git(project, "config", "user.name", "a")
+    _new_repository(project)
     (project / ".claude" / "settings.json").write_text('{"mine": true}\n')
     for name in ("f1", "f2", "f3"):
         (project / "src" / f"{name}.py").write_text(f"{name} = 1\n")
@@ -391,9 +393,7 @@ def test_a_directory_replaced_by_a_file_a_link_or_removed_as_a_repository(
     elsewhere, and ``git clean`` names a nested repository as one directory it removes."""
     project = tmp_path / "ignored"
     (project / ".claude").mkdir(parents=True)
-    _git(project, "init", "-q", "-b", "main")
-    _git(project, "config", "user.email", "a@example.com")
-    _git(project, "config", "user.name", "a")
+    _new_repository(project)
     (project / ".gitignore").write_text(".claude/\n")
     _git(project, "add", "-A")
     _git(project, "commit", "-qm", "base")

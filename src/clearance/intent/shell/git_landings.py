@@ -655,7 +655,9 @@ def _moved(run: _Runner, argv: Sequence[str], base: str, top: str) -> list[str]:
             out.append(os.path.join(top, name))
             rest = name[len(prefix) :].lstrip("/") if name.startswith(prefix) else ""
             out.append(os.path.join(landing, rest) if rest else landing)
-    if len(out) > 2 * 2_000:
+    from clearance.intent.shell.trees import MAX_LANDED
+
+    if len(out) > 2 * MAX_LANDED:
         raise _Unlisted("moves more names than clearance lists")
     return out
 
