@@ -87,6 +87,12 @@ UNLISTED = [
     "git bisect--helper start evil main",
     "git add--interactive --patch=checkout evil -- .",
     "git lfs pull",
+    # a revision by a commit-message search or a tree path (a suffix added to it would search
+    # or look up something else)
+    "git checkout :/evil",
+    "git checkout :/evil .",
+    "git checkout evil: .",
+    "git cherry-pick :/evil",
     "git merge-resolve HEAD -- HEAD evil",
     "git clean -f -e '!settings.local.json'",
     # what runs at once may move the branch between the listing and the checkout

@@ -216,6 +216,8 @@ def _revision(value: str, sub: str) -> str:
         return "@{-1}"
     if not value or value[:1] == "-" or not _PASSABLE.isdisjoint(value):
         raise _Unlisted(f"names a revision clearance cannot pass on ({value!r})")
+    if ":" in value:  # `:/message`, `REV:path`, `:N:path`: a suffix added would change them
+        raise _Unlisted(f"names a revision by a search or a path ({value!r})")
     return _mark(value)
 
 
@@ -792,27 +794,34 @@ def _checkout_kind(run: _Runner, argv: Sequence[str]) -> list[Listing]:
     commit to switch to (or a branch of a remote a checkout creates, among the candidates),
     else a path restored from the index."""
     forced, first, *paths = argv
+    named = run.resolves(first)  # the word alone, then peeled (never `WORD^{…}` as text)
     if paths:
-        if run.resolves(first + "^{tree}") is not None:
-            return [_work_tree(first, paths)]
+        tree = run.resolves(named + "^{tree}") if named else None
+        if tree is not None:
+            return [_work_tree(tree, paths)]
         return [_work_tree(None, [first, *paths])]
-    if run.resolves(first + "^{commit}") is not None:
-        return _switching(first, forced == "1")
+    commit = run.resolves(named + "^{commit}") if named else None
+    if commit is not None:
+        return _switching(commit, forced == "1")
     return [_work_tree(None, [first])]
 
 
 def _switch_kind(run: _Runner, argv: Sequence[str]) -> list[Listing]:
     forced, first = argv
-    if run.resolves(first + "^{commit}") is None:
+    named = run.resolves(first)
+    commit = run.resolves(named + "^{commit}") if named else None
+    if commit is None:
         raise _Unlisted(f"names {first!r}, which git does not resolve here")
-    return _switching(first, forced == "1")
+    return _switching(commit, forced == "1")
 
 
 def _stash_kind(run: _Runner, argv: Sequence[str]) -> list[Listing]:
     """A stash applied: a 3-way merge of its work tree onto HEAD, and its untracked files; a
     stash that is not there applies nothing."""
-    (stash,) = argv
-    if run.resolves(stash + "^{commit}") is None:
+    (named,) = argv
+    found = run.resolves(named)
+    stash = run.resolves(found + "^{commit}") if found else None
+    if stash is None:
         return []
     out: list[Listing] = [("merge3", (stash + "^1", _HEAD, stash))]
     parents = run(("rev-parse", stash + "^@")).split()
