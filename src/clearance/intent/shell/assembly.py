@@ -175,7 +175,7 @@ class Assembly:
                 break
             where = os.path.normpath(os.path.join(where, step))
         top = work_tree_top(where, self.exists) if where is not None else None
-        own = work_tree_top(base, self.exists) if base is not None else None
+        own = top if where == base else work_tree_top(base, self.exists) if base else None
         moved = any(v.partition("=")[0] in ("--git-dir", "--work-tree") for v in relocated)
         if moved and where is not None:
             top = where  # git finds the top itself (--work-tree, or here for --git-dir)

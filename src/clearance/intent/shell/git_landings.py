@@ -38,8 +38,10 @@ __all__ = ["confirm", "floor", "land", "not_here", "plan"]
 
 # A listing: how to read git's output, and git's arguments (after `git`).
 #   "names": NUL-separated names relative to the top of the work tree;
+#   "raw": `--raw -z` records (diff, diff-tree, log); "tree": `ls-tree -r -z` entries;
+#   "flagged": `ls-files -v -z` entries git diff passes over; "given": names already known;
 #   "numstat": `git apply --numstat -z` (names relative to the top and to the directory);
-#   "parents": the parents of a commit, one per line (a stash's untracked part is its third).
+#   "mv": `git mv`'s operands; and the kinds of _COMPOUND, which ask git before they list.
 Listing = tuple[str, tuple[str, ...]]
 
 # (each a verb phrase: the ask reads `bash command "git pull" fetches what it then writes…`)
@@ -144,10 +146,6 @@ def plan(args: Values) -> list[Listing] | Floor | None:
 
 def floor(why: str) -> Floor:
     return (UNLISTED_NAMES, f"{why}: the names git writes into the work tree are not known")
-
-
-def _has(args: Values, *options: str) -> bool:
-    return any(a in options for a in args[1:])
 
 
 def _split(
@@ -395,13 +393,9 @@ def _merge(args: Values) -> list[Listing] | None:
                         "--cleanup", "--into-name"})  # fmt: skip
     options, before, after = _split(args, flags, valued, "merge")
     _strategy(options)
-    if after:
-        raise _Unlisted("is given words after --")
-    if not before:
-        raise _Unlisted("merges what was fetched (no commit named)")
-    if len(before) > 1:
-        raise _Unlisted("merges more than one commit at once (an octopus merge)")
-    out: list[Listing] = [("merge", (_revision(before[0], "merge"),))]
+    named = _one(before, after, "merges what was fetched (no commit named)",
+                 "merges more than one commit at once (an octopus merge)")  # fmt: skip
+    out: list[Listing] = [("merge", (_revision(named, "merge"),))]
     if "--autostash" in options:
         out.append(_work_tree(_HEAD))
     return out
@@ -417,13 +411,8 @@ def _pick(args: Values) -> list[Listing] | None:
     valued = frozenset({"-X", "--strategy-option", "--strategy", "--cleanup", "--empty"})
     options, before, after = _split(args, flags, valued, sub)
     _strategy(options)
-    if after:
-        raise _Unlisted("is given words after --")
-    if not before:
-        raise _Unlisted("names no commit")
-    if len(before) > 1:
-        raise _Unlisted("picks more than one commit (each one onto the last)")
-    commit = before[0]
+    commit = _one(before, after, "names no commit",
+                  "picks more than one commit (each one onto the last)")  # fmt: skip
     if ".." in commit or commit[:1] == "^" or commit.endswith(("^!", "^@")) or "^-" in commit:
         raise _Unlisted("is given a range of commits")
     picked = _revision(commit, sub)
@@ -431,6 +420,17 @@ def _pick(args: Values) -> list[Listing] | None:
     if sub == "revert":
         return [("merge3", (picked, _HEAD, picked + "^"))]
     return [("merge3", (picked + "^", _HEAD, picked))]
+
+
+def _one(before: list[str], after: list[str] | None, none: str, several: str) -> str:
+    """The one commit a merge or a pick names (the reasons it is not listed otherwise)."""
+    if after:
+        raise _Unlisted("is given words after --")
+    if not before:
+        raise _Unlisted(none)
+    if len(before) > 1:
+        raise _Unlisted(several)
+    return before[0]
 
 
 def _strategy(options: dict[str, str | None]) -> None:
@@ -702,19 +702,8 @@ class _Runner:
 
     def drivers(self) -> bool:
         """Whether the configuration names a merge driver (a program a merge runs)."""
-        import subprocess
-
-        try:
-            done = subprocess.run(
-                _command(self.git, self.base, ("config", "--get-regexp", r"^merge\..*\.driver$")),
-                stdin=subprocess.DEVNULL, capture_output=True, timeout=_TIMEOUT, env=_env(),
-                check=False,
-            )  # fmt: skip
-        except (OSError, subprocess.SubprocessError):
-            raise _Unlisted("could not be listed: git did not run") from None
-        if done.returncode not in (0, 1):
-            raise _Unlisted(f"could not be listed by git ({_first_line(done.stderr)})")
-        return done.returncode == 0
+        argv = ("config", "--get-regexp", r"^merge\..*\.driver$")
+        return _found(self.git, self.base, argv) is not None
 
     def commit(self, tree: str, parent: str) -> str:
         """A commit of ``tree`` on ``parent``, made in the store only (no ref, unsigned)."""
@@ -724,20 +713,8 @@ class _Runner:
 
     def resolves(self, revision: str) -> str | None:
         """The object ``revision`` names (``None``: none)."""
-        import subprocess
-
-        try:
-            done = subprocess.run(
-                _command(self.git, self.base, ("rev-parse", "--verify", "-q", revision)),
-                stdin=subprocess.DEVNULL, capture_output=True, timeout=_TIMEOUT, env=_env(),
-                check=False,
-            )  # fmt: skip
-        except (OSError, subprocess.SubprocessError):
-            raise _Unlisted("names something git could not be asked about") from None
-        if done.returncode not in (0, 1):
-            _no_repository(done.stderr)
-            raise _Unlisted(f"names something git could not resolve ({_first_line(done.stderr)})")
-        return done.stdout.decode().strip() if done.returncode == 0 else None
+        found = _found(self.git, self.base, ("rev-parse", "--verify", "-q", revision))
+        return None if found is None else found.decode().strip()
 
     def candidates(self, name: str) -> list[str]:
         """Every object the plain name may stand for: what git resolves it to, and each ref of
@@ -1033,6 +1010,26 @@ def _run(
 ) -> bytes:
     """git's output; a failure, a time-out or more than :data:`MAX_OUTPUT` bytes is not
     listed (``conflicts``: exit status 1 is a merge's conflicts, not a failure)."""
+    status, output, errors = _exited(git, base, argv, extra)
+    if status != 0 and not (conflicts and status == 1):
+        raise _Unlisted(f"could not be listed by git ({_first_line(errors)})")
+    return output
+
+
+def _found(git: Git, base: str, argv: Sequence[str]) -> bytes | None:
+    """git's output, ``None`` for its exit status 1 (nothing found: `rev-parse --verify -q`,
+    `config --get-regexp`); any other failure is not listed."""
+    status, output, errors = _exited(git, base, argv)
+    if status not in (0, 1):
+        raise _Unlisted(f"could not be listed by git ({_first_line(errors)})")
+    return output if status == 0 else None
+
+
+def _exited(
+    git: Git, base: str, argv: Sequence[str], extra: dict[str, str] | None = None
+) -> tuple[int, bytes, bytes]:
+    """git's exit status, output and error output; no repository there raises
+    :class:`_NoRepository`, a time-out or more than :data:`MAX_OUTPUT` bytes is not listed."""
     import subprocess
 
     env = _env()
@@ -1044,12 +1041,11 @@ def _run(
                               check=False)  # fmt: skip
     except (OSError, subprocess.SubprocessError):
         raise _Unlisted("could not be listed: git did not run") from None
-    if done.returncode != 0 and not (conflicts and done.returncode == 1):
+    if done.returncode != 0:
         _no_repository(done.stderr)
-        raise _Unlisted(f"could not be listed by git ({_first_line(done.stderr)})")
     if len(done.stdout) > MAX_OUTPUT:
         raise _Unlisted("writes more names than clearance lists")
-    return done.stdout
+    return done.returncode, done.stdout, done.stderr
 
 
 def _command(git: Git, base: str, argv: Sequence[str]) -> list[str]:
