@@ -131,6 +131,12 @@ def _git(cwd: Path, *args: str) -> str:
     return done.stdout
 
 
+def _engine(cwd: Path, scratch: Path) -> Engine:
+    """An engine for ``cwd`` under POLICY, its home and state in ``scratch``."""
+    env = {"HOME": str(scratch), "CLEARANCE_HOME": str(scratch / "state")}
+    return Engine.load(cwd=str(cwd), policy=json.dumps(POLICY), env=env)
+
+
 def _new_repository(project: Path) -> None:
     _git(project, "init", "-q", "-b", "main")
     _git(project, "config", "user.email", "a@example.com")
@@ -252,8 +258,7 @@ def test_what_writes_no_file_of_the_work_tree_follows_the_policy(
 
 
 def test_outside_a_repository_git_writes_nothing(tmp_path: Path) -> None:
-    env = {"HOME": str(tmp_path), "CLEARANCE_HOME": str(tmp_path / "state")}
-    engine = Engine.load(cwd=str(tmp_path), policy=json.dumps(POLICY), env=env)
+    engine = _engine(tmp_path, tmp_path)
     found = engine.check(ToolCall("bash", {"command": "git checkout evil"}, str(tmp_path)))
     assert found.action == "allow", found.reason
 
@@ -277,8 +282,7 @@ def test_the_listing_never_runs_a_program_the_agent_could_plant(
     assert real is not None
     try:
         monkeypatch.setenv("PATH", f"{planted}{os.pathsep}{os.environ['PATH']}")
-        env = {"HOME": str(tmp_path), "CLEARANCE_HOME": str(tmp_path / "state")}
-        engine = Engine.load(cwd=str(repository), policy=json.dumps(POLICY), env=env)
+        engine = _engine(repository, tmp_path)
         lines = ("git checkout evil", "git checkout evil -- .", "git stash pop",
                  "git -C src --git-dir=../.git --work-tree=.. checkout evil")  # fmt: skip
         for line in lines:
@@ -312,8 +316,7 @@ def test_an_index_entry_git_diff_passes_over_is_listed(repository: Path, tmp_pat
         _git(project, "update-index", "--cacheinfo", f"100644,{evil},.claude/settings.json")
         _git(project, "update-index", flag, ".claude/settings.json")
         assert _git(project, "diff", "--name-only") == ""
-        env = {"HOME": str(tmp_path), "CLEARANCE_HOME": str(tmp_path / "state")}
-        engine = Engine.load(cwd=str(project), policy=json.dumps(POLICY), env=env)
+        engine = _engine(project, tmp_path)
         line = "git checkout --ignore-skip-worktree-bits -- ."
         assert _decide(engine, project, line)[0] == "deny"
         if flag == "--assume-unchanged":
@@ -336,8 +339,7 @@ def test_a_merge_onto_an_index_that_differs_from_head_is_not_listed(
     only is a rename's source there, which HEAD does not show."""
     project = tmp_path / "index"
     shutil.copytree(repository, project, symlinks=True)
-    env = {"HOME": str(tmp_path), "CLEARANCE_HOME": str(tmp_path / "state")}
-    engine = Engine.load(cwd=str(project), policy=json.dumps(POLICY), env=env)
+    engine = _engine(project, tmp_path)
     for line in ("git stash apply stash@{1}", "git cherry-pick -n feature"):
         assert _decide(engine, project, line)[0] == "allow", line
     _git(project, "rm", "-q", "--cached", "src/a.py")
@@ -365,8 +367,7 @@ def test_merges_in_a_history_with_removed_files_are_listed(tmp_path: Path) -> No
     _git(project, "checkout", "-q", "main")
     _git(project, "rm", "-q", "src/f3.py")
     _git(project, "commit", "-qm", "main")
-    env = {"HOME": str(tmp_path), "CLEARANCE_HOME": str(tmp_path / "state")}
-    engine = Engine.load(cwd=str(project), policy=json.dumps(POLICY), env=env)
+    engine = _engine(project, tmp_path)
     for line in ("git merge feature", "git merge --no-ff feature", "git cherry-pick feature"):
         assert _decide(engine, project, line)[0] == "allow", line
     _git(project, "checkout", "-q", "feature")
@@ -385,8 +386,7 @@ def test_a_staged_change_stashed_is_taken_out_of_the_work_tree_too(
     _git(project, "update-index", "--cacheinfo", f"100644,{evil},.claude/settings.json")
     _git(project, "commit", "-qm", "wip")
     _git(project, "update-index", "--cacheinfo", f"100644,{good},.claude/settings.json")
-    env = {"HOME": str(tmp_path), "CLEARANCE_HOME": str(tmp_path / "state")}
-    engine = Engine.load(cwd=str(project), policy=json.dumps(POLICY), env=env)
+    engine = _engine(project, tmp_path)
     assert _changes_settings(project, tmp_path, "git stash --staged")
     assert _decide(engine, project, "git stash --staged")[0] == "deny"
 
@@ -411,8 +411,7 @@ def test_a_directory_replaced_by_a_file_a_link_or_removed_as_a_repository(
         tree = _mktree(project, f"100644 blob {ignore}\t.gitignore\n{mode} blob {blob}\t.claude\n")
         commit = _git(project, "commit-tree", tree, "-p", "HEAD", "-m", name).strip()
         _git(project, "branch", name, commit)
-    env = {"HOME": str(tmp_path), "CLEARANCE_HOME": str(tmp_path / "state")}
-    engine = Engine.load(cwd=str(project), policy=json.dumps(POLICY), env=env)
+    engine = _engine(project, tmp_path)
     assert _decide(engine, project, "git checkout file")[0] == "deny"
     assert _decide(engine, project, "git checkout link")[:2] == ("ask", UNLISTED_NAMES)
     assert _decide(engine, project, "git clean -ffdx")[0] == "deny"
@@ -425,8 +424,7 @@ def test_where_sparse_checkout_patterns_decide_nothing_is_listed(
 ) -> None:
     project = tmp_path / "sparse"
     shutil.copytree(repository, project, symlinks=True)
-    env = {"HOME": str(tmp_path), "CLEARANCE_HOME": str(tmp_path / "state")}
-    engine = Engine.load(cwd=str(project), policy=json.dumps(POLICY), env=env)
+    engine = _engine(project, tmp_path)
     assert _decide(engine, project, "git checkout feature")[0] == "allow"
     (project / ".git" / "info").mkdir(exist_ok=True)
     (project / ".git" / "info" / "sparse-checkout").write_text("/*\n!/.claude/\n")
