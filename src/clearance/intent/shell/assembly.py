@@ -31,7 +31,7 @@ from clearance.intent.shell.names import (
 )
 from clearance.intent.shell.projection import GLOB_MARKS, Projection
 from clearance.intent.shell.spelling import spellings
-from clearance.intent.shell.statement import stdin_text
+from clearance.intent.shell.statement import stdin_source, stdin_text
 from clearance.intent.shell.token import PathToken
 from clearance.intent.shell.trees import landings
 from clearance.intent.shell.unit import Unit, unit
@@ -405,7 +405,8 @@ class Assembly:
             floor = (CODE_RUNNING, "hands a pattern that may name an option to " + str(name))
         landed = None
         if self.project and name is not None:  # trees removed, names landed (ADR 0045)
-            landed = landings(self.paths, self.made, words, base, text)
+            landed = landings(self.paths, self.made, words, base, text,
+                              stdin_source(stmt.redirects) if stmt.redirects else None)  # fmt: skip
         extra: tuple[str, ...] = ()
         if self.project:
             extra = spellings(text, words, base, self.home, self.home_ok, self.exists, script_at)

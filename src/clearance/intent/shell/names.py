@@ -7,6 +7,8 @@ are exactly the keys those modules know.
 from __future__ import annotations
 
 __all__ = [
+    "DERIVED",
+    "DERIVED_BY_WORD",
     "GIT_READ_ONLY",
     "GIT_WORK_TREE_WRITERS",
     "KNOWLEDGE",
@@ -49,6 +51,40 @@ GIT_READ_ONLY = frozenset(
     {"status", "diff", "log", "show", "ls-files", "ls-tree", "rev-parse", "describe", "blame"}
     | {"grep", "shortlog", "cat-file", "rev-list", "show-ref", "reflog", "help", "version"}
     | {"whatchanged", "name-rev", "merge-base", "for-each-ref", "count-objects", "var"}
+)
+
+# derived.NAMES: programs that write files under names they derive themselves (a decompressor,
+# a download, a patch, a copy from another machine; ADR 0052). Those of DERIVED_BY_WORD are
+# looked at only when one of their words (or a computed word) is there: the subcommand that
+# copies or checks out, the library module that extracts (`python3 -m zipfile -e a.zip .`).
+_COPY = frozenset({"cp"})
+DERIVED_BY_WORD: dict[str, frozenset[str]] = {
+    "docker": _COPY,
+    "podman": _COPY,
+    "kubectl": _COPY,
+    "oc": _COPY,
+    "aws": frozenset({"cp", "sync", "mv"}),
+    "gsutil": frozenset({"cp", "rsync", "mv"}),
+    "gcloud": frozenset({"cp", "rsync", "mv"}),
+    "rclone": frozenset({"copy", "sync", "move", "copyto", "moveto", "copyurl", "bisync"}),
+    "azcopy": frozenset({"copy", "cp", "sync"}),
+    "svn": frozenset({"checkout", "co", "export", "update", "up", "switch", "sw", "merge"}),
+    "hg": frozenset({"clone", "pull", "update", "up", "checkout", "co", "merge", "unbundle"}),
+    "bzr": frozenset({"branch", "checkout", "co", "pull", "update", "merge", "export"}),
+    "fossil": frozenset({"open", "update", "checkout", "co", "clone", "merge"}),
+    "s3cmd": frozenset({"get", "sync"}),
+}
+for _python in ("python", "python3", "python2", "pypy", "pypy3"):
+    DERIVED_BY_WORD[_python] = frozenset({"zipfile", "tarfile", "-mzipfile", "-mtarfile"})
+DERIVED = (
+    frozenset({"gzip", "gunzip", "pigz", "unpigz", "bzip2", "bunzip2", "pbzip2", "lbzip2"})
+    | {"xz", "unxz", "lzma", "unlzma", "pixz", "pxz", "zstd", "unzstd", "zstdmt", "lz4"}
+    | {"unlz4", "lzip", "plzip", "lunzip", "lzop", "brotli", "unbrotli", "compress"}
+    | {"uncompress", "curl", "wget", "wget2", "aria2c", "axel", "http", "https", "xh", "xhs"}
+    | {"patch", "scp", "sftp", "lftp", "ftp", "tftp", "smbclient", "unison", "jar", "ar", "gar"}
+    | {"cabextract", "uudecode", "unsquashfs", "dpkg-deb", "dpkg", "lha", "lhasa", "arj"}
+    | {"unarj", "unace", "aunpack", "atool", "dtrx", "unp", "xar", "bsdcpio"}
+    | DERIVED_BY_WORD.keys()
 )
 
 # Variables that choose the file a command name runs (bash(1) COMMAND EXECUTION; zsh's `path`

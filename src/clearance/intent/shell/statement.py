@@ -17,7 +17,7 @@ if TYPE_CHECKING:
 
     Kind = Literal["simple", "compound", "plain", "test", "error", "redirects", "nested"]
 
-__all__ = ["WRITE_OPERATORS", "Redirect", "Scope", "Statement", "stdin_text"]
+__all__ = ["WRITE_OPERATORS", "Redirect", "Scope", "Statement", "stdin_source", "stdin_text"]
 
 # Operators whose target the shell opens for writing (docs/shell-analysis.md, "The facts").
 WRITE_OPERATORS = frozenset({">", ">>", ">|", "&>", "&>>"})
@@ -88,6 +88,23 @@ def stdin_text(redirects: list[Redirect]) -> str | None:
         if redirect.op in ("<<", "<<-"):
             return redirect.body
         if redirect.op in ("<", "<&"):
+            return None
+    return None
+
+
+def stdin_source(redirects: list[Redirect]) -> tuple[str, str] | None:
+    """What a statement reads on standard input: ``("file", WORD)`` for ``< WORD``,
+    ``("text", TEXT)`` for a heredoc or a literal here-string, ``None`` otherwise (a pipe,
+    a descriptor, a computed word, or what the line inherits)."""
+    for redirect in reversed(redirects):
+        op = redirect.op
+        if op == "<":
+            value = redirect.target.value if redirect.target is not None else None
+            return ("file", value) if value and not redirect.broken else None
+        if op in ("<<", "<<-", "<<<"):
+            text = stdin_text([redirect])
+            return ("text", text) if text is not None and not redirect.broken else None
+        if op == "<&" or op == "?":
             return None
     return None
 

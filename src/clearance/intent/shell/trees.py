@@ -26,6 +26,7 @@ import os
 
 from clearance.intent.sentinel import UNLISTED_NAMES
 from clearance.intent.shell.line import LINKERS, made
+from clearance.intent.shell.names import DERIVED, DERIVED_BY_WORD
 from clearance.intent.shell.token import absolute
 
 TYPE_CHECKING = False
@@ -33,6 +34,7 @@ if TYPE_CHECKING:
     from collections.abc import Sequence
 
     from clearance.intent.sentinel import Floor
+    from clearance.intent.shell.derived import Stdin
     from clearance.intent.shell.line import Line
     from clearance.intent.shell.projection import Projection
     from clearance.intent.shell.word import Word
@@ -41,7 +43,7 @@ __all__ = ["MAX_LANDED", "emit", "landings"]
 
 MAX_LANDED = 2_000  # landing names of one line (entries walked, members listed)
 _TARS = frozenset({"tar", "gtar", "bsdtar"})
-_UNLISTED = frozenset({"7z", "7za", "7zz", "7zr", "cpio", "pax", "ar", "unrar", "unar", "jar"})
+_UNLISTED = frozenset({"7z", "7za", "7zz", "7zr", "cpio", "pax", "unrar", "unar"})
 
 
 def landings(
@@ -50,10 +52,12 @@ def landings(
     words: Sequence[Word],
     base: str | None,
     command: str,
+    stdin: Stdin = None,
 ) -> Floor | None:
-    """Project the trees ``words`` remove or write beneath a directory as path tokens; add
-    the names ``ln``/``cp``/``mv`` make to ``pending`` (``Line.record`` records them after the
-    statement); the floor of names not known, else ``None``."""
+    """Project the trees ``words`` remove or write beneath a directory, and the names a
+    program derives itself (ADR 0052), as path tokens; add the names ``ln``/``cp``/``mv`` make
+    to ``pending`` (``Line.record`` records them after the statement); the floor of names not
+    known, else ``None``. ``stdin``: what standard input is (a patch may be read from it)."""
     name = (words[0].value or "").rsplit("/", 1)[-1]
     expand = paths.expand
     values = [expand(w, base) if not w.glob else w.value for w in words[1:]]
@@ -82,6 +86,40 @@ def landings(
             emit(paths, found[0], found[1], command)
     elif name in _UNLISTED and _extracts(name, values):
         return (UNLISTED_NAMES, f"extracts files whose names clearance does not list ({name})")
+    elif name in DERIVED and (
+        name not in DERIVED_BY_WORD
+        or None in values
+        or not DERIVED_BY_WORD[name].isdisjoint(values)
+    ):
+        return _derived(paths, name, values, base, command, stdin)
+    return None
+
+
+def _derived(
+    paths: Projection,
+    name: str,
+    values: Sequence[str | None],
+    base: str | None,
+    command: str,
+    stdin: Stdin,
+) -> Floor | None:
+    """The names a decompressor, a download, a patch or a copy from another machine writes
+    (:mod:`~clearance.intent.shell.derived`, loaded only for the lines that run one)."""
+    from clearance.intent.shell import derived
+
+    found = derived.derive(name, values, base, paths.line, stdin)
+    if isinstance(found, str):
+        return (UNLISTED_NAMES, f"{found}: the names it writes are not known")
+    if isinstance(found, derived.Removed):
+        for tree in found:
+            _removed(paths, tree, None, command)
+        return None
+    if found:
+        if len(found) + paths.line.landed > MAX_LANDED:
+            return _unlisted(f"writes more than {MAX_LANDED:,} names")
+        paths.line.landed += len(found)
+        for written in found:
+            paths.value(written, written, None, command, "write", "unproven", True)
     return None
 
 

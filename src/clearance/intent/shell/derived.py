@@ -1,0 +1,766 @@
+"""Names a program derives itself: what a decompressor, a download, a patch or a copy from
+another machine writes, where the line names no file (docs/shell-analysis.md, "Names a program
+derives"; ADR 0052).
+
+``gunzip .claude/settings.json.gz`` writes ``.claude/settings.json``; ``curl -O URL`` and
+``wget URL`` write the last segment of the URL's path; ``patch -p1 < fix.diff`` writes the
+files the patch names; ``scp host:settings.json .claude/`` writes ``.claude/settings.json``.
+No word of those lines is the protected path, so :func:`derive` gives the names each writes,
+for :mod:`~clearance.intent.shell.trees` to project as written tokens. Where the name is the
+server's, the other machine's or a file's that clearance does not read (``curl -J``,
+``wget -r``, ``scp -r``, ``svn checkout``, ``gunzip -N``), it says why, and the unit carries the
+floor :data:`~clearance.intent.sentinel.UNLISTED_NAMES`.
+
+Names are over-approximated where the program's own rule has variants (the suffixes a
+decompressor strips, a URL's query kept or not, every number of leading directories a patch may
+strip): a name too many is a token the protected rules meet harmlessly; a name missed is a hole.
+For the same reason an option is listed as taking a value only where every version agrees: one
+listed wrongly would hide the operand after it.
+"""
+
+from __future__ import annotations
+
+import os
+
+from clearance.intent.shell.names import DERIVED_BY_WORD
+from clearance.intent.shell.token import absolute
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable, Sequence
+
+    from clearance.intent.shell.line import Line
+
+    Values = Sequence[str | None]
+    # The absolute names written; or why they are not known (a sentence); or None: none.
+    Derived = list[str] | str | None
+    Deriver = Callable[[str, Values, str | None, Line], Derived]
+    # What standard input is: ("file", the word of `< FILE`), ("text", a heredoc's or
+    # here-string's text), or None (a pipe, or what the line inherits).
+    Stdin = tuple[str, str] | None
+
+__all__ = ["MAX_PATCH_BYTES", "NAMES", "Removed", "derive"]
+
+MAX_PATCH_BYTES = 16 << 20  # a larger patch file is not read
+_GLOB = frozenset("*?[")
+
+
+def derive(
+    name: str, values: Values, base: str | None, line: Line, stdin: Stdin = None
+) -> Derived | Removed:
+    """The names ``name`` (a basename of :data:`NAMES`) writes given ``values`` (its words
+    after the name) in ``base``; :class:`Removed`: the trees whose every file it replaces."""
+    if name == "patch":
+        return _patch(values, base, line, stdin)
+    return _DERIVERS[name](name, values, base, line)
+
+
+# -- options -------------------------------------------------------------------------------
+
+
+class _Parsed:
+    """A command's words split into options (``(name, value)``) and operands. ``shorts``:
+    the letters that take a value (attached, or the next word); ``longs``: the long options
+    that take one (``--x=v``, ``--x v``). Any other option is a flag; an unknown long option
+    that does take a value leaves it among the operands, which over-approximates."""
+
+    __slots__ = ("computed", "flags", "operands", "options")
+
+    def __init__(self, values: Values, shorts: str, longs: frozenset[str]) -> None:
+        self.options: list[tuple[str, str | None]] = []
+        self.flags: set[str] = set()
+        self.operands: list[str | None] = []
+        self.computed = False
+        i, count, ended = 0, len(values), False
+        while i < count:
+            value = values[i]
+            i += 1
+            if value is None:
+                self.computed = True
+                self.operands.append(None)
+                continue
+            if ended or value[:1] != "-" or value == "-":
+                self.operands.append(value)
+                continue
+            if value == "--":
+                ended = True
+                continue
+            if value[:2] == "--":
+                key, eq, given = value.partition("=")
+                if key in longs:
+                    if eq:
+                        self.options.append((key, given))
+                    else:
+                        self.options.append((key, values[i] if i < count else None))
+                        i += 1
+                else:
+                    self.flags.add(key)
+                continue
+            for j in range(1, len(value)):
+                letter = value[j]
+                if letter in shorts:
+                    rest = value[j + 1 :]
+                    if rest:
+                        self.options.append(("-" + letter, rest))
+                    else:
+                        self.options.append(("-" + letter, values[i] if i < count else None))
+                        i += 1
+                    break
+                self.flags.add("-" + letter)
+
+    def has(self, *names: str) -> bool:
+        return any(n in self.flags for n in names) or any(k in names for k, _ in self.options)
+
+    def values_of(self, *names: str) -> list[str | None]:
+        return [v for k, v in self.options if k in names]
+
+
+def _words(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
+def _place(value: str | None, base: str | None) -> str | None:
+    return None if value is None else absolute(value, base)
+
+
+def _into(directory: str, leaf: str) -> str:
+    return directory.rstrip("/") + "/" + leaf if directory != "/" else "/" + leaf
+
+
+def _is_directory(value: str, where: str) -> bool:
+    return value.endswith("/") or value in (".", "..") or os.path.isdir(where)
+
+
+# -- decompressors: the operand less its suffix -----------------------------------------------
+
+# name: (letters taking a value, long options taking one, decompresses without -d)
+_SQUEEZERS: dict[str, tuple[str, frozenset[str], bool]] = {}
+for _names, _shorts, _longs in (
+    (("gzip", "gunzip", "pigz", "unpigz"), "Sbp", "--suffix --blocksize --processes"),
+    (("bzip2", "bunzip2", "pbzip2", "lbzip2"), "", ""),
+    (
+        ("xz", "unxz", "lzma", "unlzma", "pixz", "pxz"),
+        "STFCM",
+        "--suffix --threads --format "
+        "--check --memlimit --memlimit-compress --memlimit-decompress --memory --block-size "
+        "--block-list --filters --files --files0",
+    ),
+    (
+        ("zstd", "unzstd", "zstdmt"),
+        "oD",
+        "--output-dir-flat --output-dir-mirror --filelist --patch-from --trace --format --memory",
+    ),
+    (("lz4", "unlz4"), "", ""),
+    (("lzip", "plzip", "lunzip"), "oBms", "--output --data-size --match-length --member-size"),
+    (("lzop",), "oS", "--output --suffix"),
+    (("brotli", "unbrotli"), "oSqwD", "--output --suffix --quality --lgwin --dictionary"),
+    (("compress", "uncompress"), "b", ""),
+):
+    for _name in _names:
+        _SQUEEZERS[_name] = (_shorts, _words(_longs), _name.startswith("un"))
+_SQUEEZERS["gunzip"] = (*_SQUEEZERS["gunzip"][:2], True)
+_SQUEEZERS["bunzip2"] = (*_SQUEEZERS["bunzip2"][:2], True)
+_SQUEEZERS["lunzip"] = (*_SQUEEZERS["lunzip"][:2], True)
+_DECOMPRESS = ("-d", "--decompress", "--uncompress")
+# Nothing is written: to standard output, a test, a listing (lz4's `-l` is its legacy format).
+_NO_FILE = ("-c", "--stdout", "--to-stdout", "-t", "--test", "--list")
+_SUFFIX_MARKS = ".-_"
+
+
+def _decompressed(name: str, values: Values, base: str | None, line: Line) -> Derived | Removed:
+    """``gunzip X.gz`` writes ``X``; so do ``gzip -d``, ``xz -d``, ``zstd -d``, ``lz4 X.lz4``
+    (which decompresses by its suffix), and the rest. Every name the program could make of the
+    operand is given: the operand less each suffix a mark (``.``, ``-``, ``_``) starts, less
+    ``-S``'s suffix, ``.tar`` for ``.tgz``-style suffixes, ``X.out`` (bzip2's, for a suffix it
+    does not know)."""
+    shorts, longs, always = _SQUEEZERS[name]
+    parsed = _Parsed(values, shorts, longs)
+    lz4 = name in ("lz4", "unlz4")
+    decompress = always or parsed.has(*_DECOMPRESS)
+    if lz4 and not parsed.has("-z", "--compress"):
+        decompress = decompress or any(v and v.endswith(".lz4") for v in parsed.operands)
+    recursive = parsed.has("-r", "--recursive")
+    if parsed.has(*_NO_FILE) or (not lz4 and parsed.has("-l")):
+        return None
+    outputs = parsed.values_of("-o", "--output")
+    if not decompress:
+        if recursive:  # each file beneath the operand is replaced by its compressed copy
+            return Removed(p for p in (_place(v, base) for v in parsed.operands) if p)
+        return [o for o in (_place(v, base) for v in outputs) if o is not None] or None
+    if recursive:
+        return "decompresses every file beneath a directory"
+    if parsed.has("-N", "--name"):
+        return "restores the name stored in the compressed file (-N)"
+    if parsed.has("--filelist", "--files", "--files0"):
+        return "decompresses the files a list names"
+    if parsed.has("--output-dir-mirror") or (
+        name == "lzop" and any(v and v[:1] == "-" and "p" in v for v in values)
+    ):
+        return "decompresses into a directory it is given, or a mirror of the operands'"
+    if any(o is None for o in outputs):
+        return "writes to a computed name"
+    suffixes = [s for s in parsed.values_of("-S", "--suffix") if s]
+    if len(suffixes) != len(parsed.values_of("-S", "--suffix")):
+        return "strips a computed suffix"
+    flat = parsed.values_of("--output-dir-flat")
+    if any(f is None for f in flat):
+        return "decompresses into a computed directory"
+    out = [o for o in (_place(v, base) for v in outputs) if o is not None]
+    operands = parsed.operands
+    if lz4 and len(operands) == 2 and operands[1] is not None:
+        second = _place(operands[1], base)  # `lz4 -d in out`: the second operand is the output
+        if second is not None:
+            out.append(second)
+        operands = operands[:1]
+    found = _matches(operands, base, line)
+    if isinstance(found, str):
+        return found
+    for path in found:
+        directory, _, leaf = path.rpartition("/")
+        places = [_place(f, base) for f in flat] or [directory or "/"]
+        for place in places:
+            if place is None:
+                continue
+            out.extend(_into(place, stem) for stem in _stems(leaf, suffixes, name))
+    return out or None
+
+
+def _stems(leaf: str, suffixes: Sequence[str], name: str) -> list[str]:
+    stems = [leaf[: -len(s)] for s in suffixes if leaf.endswith(s) and len(leaf) > len(s)]
+    stems += [leaf[:i] for i in range(1, len(leaf)) if leaf[i] in _SUFFIX_MARKS]
+    dot = leaf.rfind(".")
+    if dot > 0 and leaf[dot + 1 : dot + 2] == "t":  # .tgz, .tbz2, .txz, .tzst: a .tar
+        stems.append(leaf[:dot] + ".tar")
+    if name in ("bzip2", "bunzip2", "pbzip2", "lbzip2"):
+        stems.append(leaf + ".out")
+    return stems
+
+
+def _matches(operands: Sequence[str | None], base: str | None, line: Line) -> list[str] | str:
+    """The files the operands name: a pattern's matches, as bash expands it when the line
+    runs (a pattern the line itself may fill first is not known)."""
+    import glob
+
+    from clearance.intent.shell.trees import MAX_LANDED
+
+    out: list[str] = []
+    for value in operands:
+        if value is None or value == "-":
+            continue  # a computed operand asks already; `-` is standard input
+        path = absolute(value, base)
+        if path is None:
+            continue  # in a directory not known: the operand asks already
+        if _GLOB.isdisjoint(value):
+            out.append(path)
+            continue
+        directory = path.rpartition("/")[0] or "/"
+        if line.overflow or any(
+            known is None or known.startswith(directory + "/") or known == directory
+            for known, _ in line.written
+        ):
+            return "decompresses files a pattern matches, which the line itself may make first"
+        matched = glob.glob(glob.escape(os.path.dirname(path)) + "/" + os.path.basename(path))
+        if len(matched) + len(out) > MAX_LANDED:
+            return f"decompresses more than {MAX_LANDED:,} files"
+        out.extend(matched or [path])
+    return out
+
+
+class Removed(list[str]):
+    """Trees whose every file is replaced (``gzip -r dir``): written beneath, as ``rm -r``'s."""
+
+
+# -- downloads: the last segment of the URL --------------------------------------------------
+
+# curl(1): options known to take a value (a flag listed here would hide the URL after it).
+_CURL_SHORTS = "XdFHoTuAebcxwKmDErYyzCUPQt"
+_CURL_LONGS = _words(
+    "--request --data --data-binary --data-raw --data-urlencode --data-ascii --json --form "
+    "--form-string --header --output --upload-file --user --user-agent --referer --cookie "
+    "--cookie-jar --proxy --write-out --config --max-time --connect-timeout --retry "
+    "--dump-header --cert --cacert --key --range --speed-limit --speed-time --time-cond "
+    "--continue-at --proxy-user --resolve --url --variable --trace --trace-ascii --stderr "
+    "--libcurl --netrc-file --limit-rate --max-filesize --oauth2-bearer --output-dir "
+    "--connect-to --max-redirs --proto --proto-redir --retry-delay --retry-max-time "
+    "--interface --dns-servers --etag-save --etag-compare --hsts --alt-svc --quote "
+    "--ftp-port --telnet-option --cert-type --key-type --pass --ciphers --capath"
+)
+_CURL_NAMED = ("-O", "--remote-name", "--remote-name-all")
+
+
+def _curl(name: str, values: Values, base: str | None, line: Line) -> Derived:
+    """``curl -O URL`` writes the last segment of the URL's path (``--output-dir``: there);
+    ``-o NAME`` with ``--output-dir`` writes beneath that directory. ``-J`` takes the name the
+    server sends; a URL with ``{}`` or ``[]`` is a pattern curl expands (unless ``-g``)."""
+    parsed = _Parsed(values, _CURL_SHORTS, _CURL_LONGS)
+    dirs = parsed.values_of("--output-dir")
+    if any(d is None for d in dirs):
+        return "downloads into a computed directory"
+    place = _place(dirs[-1], base) if dirs else base
+    out: list[str] = []
+    if dirs and place is not None:  # `-o NAME` is relative to --output-dir
+        out += [_into(place, o) for o in parsed.values_of("-o", "--output") if o and o[0] != "/"]
+    if not parsed.has(*_CURL_NAMED):
+        return out or None
+    if parsed.has("-J", "--remote-header-name"):
+        return "saves under the name the server sends (-J)"
+    urls = [*parsed.operands, *parsed.values_of("--url")]
+    if any(u is None for u in urls):
+        return "downloads a computed URL under its own name"
+    globbing = not parsed.has("-g", "--globoff")
+    if place is None:
+        return None  # in a directory not known: where it lands is a path relative to nothing
+    for url in urls:
+        assert url is not None
+        if globbing and ("{" in url or "[" in url):
+            return "downloads a URL pattern curl expands, under names it makes"
+        out += [_into(place, leaf) for leaf in _url_names(url)]
+    return out or None
+
+
+_WGET_SHORTS = "OoaPiBetTwQlARDIXUn"
+_WGET_LONGS = _words(
+    "--output-document --output-file --append-output --directory-prefix --input-file --base "
+    "--execute --tries --timeout --wait --quota --level --accept --reject --domains "
+    "--include-directories --exclude-directories --user-agent --config --default-page "
+    "--save-cookies --load-cookies --warc-file --rejected-log --hsts-file --header --user "
+    "--password --post-data --post-file --body-data --body-file --method --referer "
+    "--bind-address --limit-rate --cut-dirs --restrict-file-names"
+)
+_WGET_UNLISTED = (
+    "-r", "--recursive", "-m", "--mirror", "-p", "--page-requisites", "-x",
+    "--force-directories", "--content-disposition", "--trust-server-names", "-i",
+    "--input-file", "-e", "--execute", "--config", "-B", "--base", "--warc-file",
+    "--default-page", "--protocol-directories",
+)  # fmt: skip
+
+
+def _wget(name: str, values: Values, base: str | None, line: Line) -> Derived:
+    """``wget URL`` writes the last segment of the URL's path (``index.html`` for none) in
+    ``-P``'s directory (else here); ``-O``, ``-o``, ``-a`` and the cookie, log and HSTS files
+    name their own. Recursion, ``-x``, the server's or redirect's name, a URL list or wgetrc
+    commands make the names not known."""
+    parsed = _Parsed(values, _WGET_SHORTS, _WGET_LONGS)
+    if parsed.has(*_WGET_UNLISTED):
+        return "saves under names the server or its options choose (wget -r, -x, -i, -e)"
+    out: list[str] = []
+    for value in parsed.values_of("-o", "--output-file", "-a", "--append-output",
+                                   "--save-cookies", "--rejected-log", "--hsts-file"):  # fmt: skip
+        if value is None:
+            return "writes a file whose name is computed"
+        place = _place(value, base)
+        if place is not None:
+            out.append(place)
+    documents = parsed.values_of("-O", "--output-document")
+    if documents:
+        if documents[-1] is None:
+            return "writes a file whose name is computed"
+        if documents[-1] != "-":
+            place = _place(documents[-1], base)
+            if place is not None:
+                out.append(place)
+        return out or None
+    if parsed.has("--spider"):
+        return out or None
+    prefixes = parsed.values_of("-P", "--directory-prefix")
+    if prefixes and prefixes[-1] is None:
+        return "downloads into a computed directory"
+    place = _place(prefixes[-1], base) if prefixes else base
+    if any(u is None for u in parsed.operands):
+        return "downloads a computed URL under its own name"
+    if place is None:
+        return out or None
+    adjust = parsed.has("-E", "--adjust-extension", "--html-extension")
+    for url in parsed.operands:
+        assert url is not None
+        for leaf in _url_names(url) or ["index.html"]:
+            out.append(_into(place, leaf))
+            if adjust:
+                out += [_into(place, leaf + ".html"), _into(place, leaf + ".css")]
+    return out or None
+
+
+def _url_names(url: str) -> list[str]:
+    """The names a download may give ``url``'s file: its path's last segment, with and without
+    the query and fragment, percent-decoded or not (``[]``: the path ends in ``/``)."""
+    from urllib.parse import unquote
+
+    rest = url.split("://", 1)[1] if "://" in url else url
+    path = rest.partition("/")[2] if "/" in rest else ""
+    names: list[str] = []
+    for variant in (path, path.split("#", 1)[0], path.split("?", 1)[0].split("#", 1)[0]):
+        leaf = variant.rsplit("/", 1)[-1]
+        for spelled in (leaf, unquote(leaf)):
+            for part in (spelled, spelled.rsplit("/", 1)[-1]):
+                if part and part not in (".", "..") and part not in names:
+                    names.append(part)
+    return names
+
+
+def _downloads(name: str, values: Values, base: str | None, line: Line) -> Derived:
+    """aria2c, axel, wget2, httpie and xh ``--download``: names the server may choose."""
+    if name in ("http", "https", "xh", "xhs"):
+        parsed = _Parsed(values, "oaA", frozenset({"--output", "--auth", "--auth-type"}))
+        outputs = parsed.values_of("-o", "--output")
+        if outputs:
+            place = _place(outputs[-1], base)
+            return "writes a file whose name is computed" if outputs[-1] is None else (
+                [place] if place else None)  # fmt: skip
+        if not parsed.has("-d", "--download"):
+            return None
+    return f"downloads under names the server may choose ({name})"
+
+
+# -- patch: the names the patch file holds ---------------------------------------------------
+
+# patch(1): the letters and long options that take a value (`-s` is --silent, a flag).
+_PATCH_SHORTS = "BDFYVgipdozrx"
+_PATCH_LONGS = _words(
+    "--prefix --basename-prefix --suffix --version-control --input --strip --directory "
+    "--output --reject-file --fuzz --ifdef --get --quoting-style --reject-format --read-only "
+    "--debug"
+)
+
+
+def _patch(values: Values, base: str | None, line: Line, stdin: Stdin) -> Derived:
+    """``patch`` writes the files its patch names: each name in a header (``---``, ``+++``,
+    ``***``, ``Index:``, ``diff --git``, ``rename to``, ``copy to``) with every number of
+    leading directories stripped (``-p`` or not, patch may strip that many), beneath ``-d``
+    (else here); ``-o``, ``-r`` and an explicit file operand are written too. The patch is read
+    from ``-i`` or the second operand, else from the file or heredoc standard input is
+    redirected from; a backup prefix or suffix, a link in the patch, a patch from a pipe and a
+    patch the line itself may write make the names not known."""
+    parsed = _Parsed(values, _PATCH_SHORTS, _PATCH_LONGS)
+    if parsed.has("-B", "--prefix", "-Y", "--basename-prefix", "-z", "--suffix", "-V",
+                  "--version-control"):  # fmt: skip
+        return "makes backups under a prefix or suffix it is given"
+    if parsed.has("-e", "--ed", "-D", "--ifdef"):
+        return "applies an ed script or an #ifdef merge"
+    where = base
+    for directory in parsed.values_of("-d", "--directory"):
+        if directory is None:
+            return "patches in a computed directory"
+        where = absolute(directory, where) if where is not None else None
+    if where is None:
+        return None if base is None else "patches in a directory not known"
+    out: list[str] = []
+    for value in parsed.values_of("-o", "--output", "-r", "--reject-file"):
+        if value is None:
+            return "writes a file whose name is computed"
+        place = absolute(value, where) if value != "-" else None
+        if place is not None:
+            out.append(place)
+    operands = parsed.operands
+    if any(o is None for o in operands):
+        return "patches a computed file"
+    if operands:  # `patch FILE [PATCH]`: FILE is the one written
+        place = absolute(operands[0] or "", where)
+        return [*out, place] if place is not None else out or None
+    inputs = parsed.values_of("-i", "--input")
+    if inputs:
+        if inputs[-1] is None:
+            return "reads a patch whose name is computed"
+        return _patch_file(inputs[-1], base, where, line, out)
+    if stdin is not None and stdin[0] == "file":
+        return _patch_file(stdin[1], base, where, line, out)
+    if stdin is not None:
+        return _patch_names(stdin[1], where, out)
+    return "reads its patch from standard input, which clearance does not read"
+
+
+def _patch_file(source: str, base: str | None, where: str, line: Line, out: list[str]) -> Derived:
+    from clearance.intent.shell.trees import _touched
+
+    path = absolute(source, base)
+    if path is None:
+        return "reads a patch in a directory not known"
+    if _touched(line, path):
+        return "reads a patch the line itself may write first"
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read(MAX_PATCH_BYTES + 1)
+    except OSError:
+        return out or None  # patch fails on a patch it cannot read: nothing is patched
+    if len(data) > MAX_PATCH_BYTES:
+        return f"reads a patch larger than {MAX_PATCH_BYTES >> 20} MiB"
+    return _patch_names(data.decode("utf-8", "surrogateescape"), where, out)
+
+
+def _patch_names(text: str, where: str, out: list[str]) -> Derived:
+    from clearance.intent.shell.trees import MAX_LANDED
+
+    names: list[str] = []
+    for raw in text.splitlines():
+        if raw.startswith(("new file mode 120000", "new mode 120000", "deleted file mode 120000")):
+            return "creates or removes a symbolic link"
+        for header in _headers(raw):
+            if header[:1] == '"' or "$" in header or "`" in header:
+                return "names a file in quotes or with an expansion"
+            names.append(header)
+    if not names:
+        return "holds no file names (patch would ask for one, or guess it)"
+    for header in names:
+        parts = [p for p in header.split("/") if p]
+        for strip in range(len(parts)):
+            place = absolute("/".join(parts[strip:]), where)
+            if place is not None:
+                out.append(place)
+        if header[:1] == "/":
+            out.append(header)
+        if len(out) > MAX_LANDED:
+            return f"patches more than {MAX_LANDED:,} names"
+    return out
+
+
+_HEADERS = ("+++ ", "--- ", "*** ", "Index: ", "rename to ", "copy to ", "rename from ",
+            "copy from ")  # fmt: skip
+
+
+def _headers(raw: str) -> list[str]:
+    """The file names a patch line may give: a header's name without its timestamp, and cut
+    at its first blank (patch reads either); both of ``diff --git a/X b/Y``."""
+    if raw.startswith("diff --git "):
+        rest = raw[len("diff --git ") :]
+        first, sep, second = rest.partition(" b/")
+        return [n for n in (first, "b/" + second if sep else "") if n]
+    for mark in _HEADERS:
+        if raw.startswith(mark):
+            name = raw[len(mark) :].split("\t", 1)[0].rstrip("\r").strip()
+            if mark in ("--- ", "*** ") and name.endswith(("----", "****")):
+                return []  # a context diff's hunk line
+            if not name or name == "/dev/null":
+                return []
+            cut = name.split(None, 1)[0]
+            return [name] if cut == name else [name, cut]
+    return []
+
+
+# -- copies from another machine -------------------------------------------------------------
+
+# scp(1), sftp(1): the letters that take a value (scp's `-s` is a flag, sftp's takes one).
+_SCP_SHORTS = {"scp": "cDFiJloPSX", "sftp": "BbcDFiJloPRSs"}
+
+
+def _remote(value: str) -> bool:
+    """``host:path``, ``user@host:path``, ``container:path``: a place on another machine."""
+    head = value.split("/", 1)[0]
+    return ":" in head and not value.startswith(("/", "./", "../"))
+
+
+def _scp(name: str, values: Values, base: str | None, line: Line) -> Derived:
+    """``scp host:F D`` and ``sftp host:F [D]`` write ``D``, or ``D``/F's last segment when
+    ``D`` is a directory; a tree (``-r``), a pattern the remote shell expands, or sftp's own
+    commands (a batch, standard input) write names not known."""
+    parsed = _Parsed(values, _SCP_SHORTS[name], frozenset())
+    operands = parsed.operands
+    if any(o is None for o in operands):
+        return "copies between computed places"
+    if name == "sftp":
+        if parsed.has("-b") or not operands or not _remote(operands[0] or ""):
+            return "runs sftp commands (a batch, or standard input) that may fetch any file"
+        sources, destination = operands[:1], (operands[1] if len(operands) > 1 else ".")
+    else:
+        if len(operands) < 2:
+            return None
+        sources, destination = operands[:-1], operands[-1]
+    assert destination is not None
+    if _remote(destination) or not any(s and _remote(s) for s in sources):
+        return None  # an upload, or a local copy: its operands are its paths
+    place = absolute(destination, base)
+    if place is None:
+        return None  # in a directory not known: the destination asks already
+    if parsed.has("-r"):
+        return "copies a tree from another machine"
+    out: list[str] = []
+    directory = _is_directory(destination, place)
+    for source in sources:
+        assert source is not None
+        remote = source.split(":", 1)[1] if _remote(source) else source
+        leaf = remote.rstrip("/").rsplit("/", 1)[-1]
+        if not _GLOB.isdisjoint(remote) or not _SHELL_MARKS.isdisjoint(remote):
+            return "copies the files a pattern on the other machine matches"
+        if not directory:
+            out.append(place)
+        elif leaf and leaf not in (".", "..", "~"):
+            out.append(_into(place, leaf))
+        else:
+            return "copies a directory from another machine"
+    return out or None
+
+
+_SHELL_MARKS = frozenset("{$`~\\")
+
+
+def _copies_in(remote: Callable[[str], bool], what: str, single: tuple[str, ...] = ()) -> Deriver:
+    """A copy whose source is on another machine or in a bucket and whose destination is
+    local (``docker cp c:/app .``, ``kubectl cp pod:/x .``, ``aws s3 sync s3://b .``): a file or
+    a tree, its names are not known. The subcommands that copy are ``DERIVED_BY_WORD``'s (any
+    word of the line: a global option's value may stand before them); a remote operand followed
+    by a local one
+    is such a copy (an option's value read as an operand errs towards asking). ``single``: the
+    subcommands that copy one object unless told to recurse (``aws s3 cp s3://b/k ./x``),
+    which write the destination, or the object's last segment beneath it."""
+
+    def derive(name: str, values: Values, base: str | None, line: Line) -> Derived:
+        subs = DERIVED_BY_WORD[name]
+        at = next((i for i, v in enumerate(values) if v is None or v in subs), None)
+        if at is None:
+            return None
+        if "--dry-run" in values or "--dryrun" in values:
+            return None
+        source: str | None = None
+        for value in values[at + 1 :]:
+            if value is None:
+                return f"copies {what} between computed places"
+            if value[:1] == "-" and value != "-":
+                continue
+            if remote(value):
+                source = value
+            elif source is not None and value != "-":
+                if values[at] in single:
+                    return _one_object(source, value, base, values, what)
+                return f"copies {what} from another machine into this one"
+        return None
+
+    return derive
+
+
+def _one_object(source: str, destination: str, base: str | None, values: Values,
+                what: str) -> Derived:  # fmt: skip
+    if any(v in ("-r", "-R", "--recursive") for v in values):
+        return f"copies {what} from another machine into this one"
+    key = source.split("://", 1)[-1]
+    leaf = key.rstrip("/").rsplit("/", 1)[-1]
+    if not _GLOB.isdisjoint(key) or source.endswith("/") or "/" not in key or not leaf:
+        return f"copies {what} from another machine into this one"
+    place = absolute(destination, base)
+    if place is None:
+        return None
+    return [_into(place, leaf) if _is_directory(destination, place) else place]
+
+
+def _bucket(value: str) -> bool:
+    return value.startswith(("s3://", "gs://", "az://", "r2://"))
+
+
+def _url(value: str) -> bool:
+    return "://" in value
+
+
+def _checkout(name: str, values: Values, base: str | None, line: Line) -> Derived:
+    """A version control checkout or a sync tool's copy: the files are the repository's."""
+    for value in values:
+        if value is None or value in DERIVED_BY_WORD[name]:
+            return f"writes files a repository or remote holds ({name} {value or '…'})"
+    return None
+
+
+def _session(name: str, values: Values, base: str | None, line: Line) -> Derived:
+    """lftp, ftp, tftp, smbclient, unison: their own commands (``-c``, a batch, standard
+    input) may fetch any file under any name."""
+    return f"runs {name}, whose own commands may fetch files under any name"
+
+
+# -- extractors whose archives clearance does not list ---------------------------------------
+
+
+def _extractor(
+    keys: str = "", commands: tuple[str, ...] = (), always: bool = False, reads: str = "",
+    longs: tuple[str, ...] = ("--extract",),
+) -> Deriver:  # fmt: skip
+    """An archive extraction clearance does not list: ``always``; a long option of ``longs``;
+    or a first word holding one of ``keys`` (``jar xf``, ``ar -x``) or being one of
+    ``commands`` (``7z x``, ``arj e``). ``reads``: letters that only list or test."""
+
+    def derive(name: str, values: Values, base: str | None, line: Line) -> Derived:
+        why = f"extracts files whose names clearance does not list ({name})"
+        if any(v is None or v in longs for v in values):
+            return why
+        flags = [v[1:] for v in values if v and v[:1] == "-" and v[:2] != "--"]
+        if reads and any(not set(f).isdisjoint(reads) for f in flags):
+            return None
+        first = next((v for v in values if v and v[:2] != "--"), "")
+        word = first.lstrip("-")
+        if always or (keys and not set(word).isdisjoint(keys) and len(word) <= 8):
+            return why
+        return why if word in commands else None
+
+    return derive
+
+
+def _python_module(name: str, values: Values, base: str | None, line: Line) -> Derived:
+    """``python -m zipfile -e A D``, ``python -m tarfile -e A``: the library extracts."""
+    i = 0
+    while i < len(values):
+        value = values[i]
+        i += 1
+        if value is None:
+            return None
+        if value in ("-W", "-X", "-Q"):
+            i += 1
+            continue
+        if value[:2] == "-m":
+            module = value[2:] or (values[i] if i < len(values) else None)
+            rest = values[i if value[2:] else i + 1 :]
+            if module in ("zipfile", "tarfile") and any(v is None or v in ("-e", "--extract")
+                                                         for v in rest):  # fmt: skip
+                return f"extracts files whose names clearance does not list (-m {module})"
+            return None
+        if value[:1] != "-" or value in ("-c", "-"):
+            return None
+    return None
+
+
+_DERIVERS: dict[str, Deriver] = {name: _decompressed for name in _SQUEEZERS}
+_DERIVERS.update(
+    {
+        "curl": _curl,
+        "wget": _wget,
+        "wget2": _downloads,
+        "aria2c": _downloads,
+        "axel": _downloads,
+        "http": _downloads,
+        "https": _downloads,
+        "xh": _downloads,
+        "xhs": _downloads,
+        "scp": _scp,
+        "sftp": _scp,
+        "docker": _copies_in(_remote, "a container's files"),
+        "podman": _copies_in(_remote, "a container's files"),
+        "kubectl": _copies_in(_remote, "a pod's files"),
+        "oc": _copies_in(_remote, "a pod's files"),
+        "aws": _copies_in(_bucket, "objects of a bucket", ("cp", "mv")),
+        "gsutil": _copies_in(_bucket, "objects of a bucket", ("cp", "mv")),
+        "gcloud": _copies_in(_bucket, "objects of a bucket", ("cp", "mv")),
+        "rclone": _copies_in(_remote, "a remote's files"),
+        "azcopy": _copies_in(_url, "a storage account's files"),
+        "lftp": _session,
+        "jar": _extractor(keys="x"),
+        "ar": _extractor(keys="x"),
+        "gar": _extractor(keys="x"),
+        "cabextract": _extractor(always=True, reads="lt"),
+        "uudecode": _extractor(always=True),
+        "unsquashfs": _extractor(always=True, reads="l"),
+        "dpkg-deb": _extractor(
+            keys="xXRe", longs=("--extract", "--vextract", "--raw-extract", "--control")
+        ),
+        "dpkg": _extractor(keys="xX", longs=("--extract", "--vextract")),
+        "lha": _extractor(keys="xe"),
+        "lhasa": _extractor(keys="xe"),
+        "arj": _extractor(commands=("x", "e")),
+        "unarj": _extractor(always=True),
+        "unace": _extractor(commands=("x", "e")),
+        "aunpack": _extractor(always=True),
+        "atool": _extractor(keys="xX"),
+        "dtrx": _extractor(always=True),
+        "unp": _extractor(always=True),
+        "xar": _extractor(keys="x"),
+        "bsdcpio": _extractor(keys="ip"),
+    }
+)
+_DERIVERS.update({name: _checkout for name in ("svn", "hg", "bzr", "fossil", "s3cmd")})
+for _name in ("ftp", "tftp", "smbclient", "unison"):
+    _DERIVERS[_name] = _session
+for _python in ("python", "python3", "python2", "pypy", "pypy3"):
+    _DERIVERS[_python] = _python_module
+NAMES = frozenset(_DERIVERS) | {"patch"}
