@@ -5,7 +5,14 @@ import json
 from hypothesis import given
 from hypothesis import strategies as st
 
-from clearance._json import _escape_python, dumps, encode, encode_string, loads
+from clearance._json import (
+    _escape_python,
+    dumps,
+    encode,
+    encode_json_types,
+    encode_string,
+    loads,
+)
 
 JSON = st.recursive(
     st.none()
@@ -23,6 +30,12 @@ JSON = st.recursive(
 @given(JSON)
 def test_encoding_matches_compact_ascii_json_dumps(value: object) -> None:
     assert encode(value) == json.dumps(value, separators=(",", ":"))
+
+
+@given(JSON | st.floats())
+def test_the_c_encoder_writes_what_encode_writes(value: object) -> None:
+    # `json` is loaded here, so encode_json_types takes the C encoder where it can
+    assert encode_json_types({"v": value, "t": (1, "é")}) == encode({"v": value, "t": (1, "é")})
 
 
 @given(st.text())

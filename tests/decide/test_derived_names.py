@@ -97,6 +97,20 @@ ATTACKS = [
         "deny",
         "wget -q -T 5 -t 1 --directory-prefix=data {url}/settings.local.json#x",
     ),
+    # found by review: abbreviated long options, -i read after -d, an indented section,
+    # curl's option groups
+    ("gzip --decom -f .claude/settings.json.gz", "deny", "gzip --decom -k data/log.txt.gz"),
+    ("gunzip --suf .gz -f .claude/settings.json.gz", "deny", "gunzip --suf .gz data/log.txt.gz"),
+    ("patch -p1 -d .claude -i p.patch", "deny", "patch -p1 -d data -i p.patch"),
+    ("patch -p1 --dir=.claude < new.patch", "deny", "patch -p1 --dir=data < new.patch"),
+    ("patch -p1 < two.patch", "deny", "patch -p1 < ok.patch"),
+    (
+        "curl -s --max-time 5 --output-dir .claude -O {url}/settings.local.json --next "
+        "--output-dir data -O {url}/pkg.txt",
+        "deny",
+        "curl -s --max-time 5 --output-dir data -O {url}/settings.local.json --next "
+        "--output-dir data -O {url}/pkg.txt",
+    ),
     # names not known: the unit asks with the floor, which no grant or yolo lifts
     ("cat evil.patch | patch -p1", "ask", "patch -p1 < ok.patch"),
     ("patch -p1 -b -z .json -i rename.patch", "ask", "patch -p1 -i ok.patch"),
@@ -141,6 +155,26 @@ UNLISTED = [
     "patch -p1 -B .claude/ -b -i ok.patch",
     "patch -p1",
     "zstd -d --output-dir-mirror out -r data",
+    # found by review: abbreviations, options before the key, other spellings of the programs
+    "gunzip --rec -f .claude",
+    "gunzip --na -f .claude/renamed.gz",
+    "wget --exe=dir_prefix=.claude https://example.com/settings.local.json",
+    "wget --force-dir -nH https://example.com/.claude/settings.local.json",
+    "wget --recur -nH https://example.com/",
+    "python3 -m zipfile --ext evil.zip .",
+    "python3 -m tarfile --extr evil.tar",
+    "python3 -Im zipfile -e evil.zip .",
+    "python3.11 -m zipfile -e evil.zip .",
+    "python3 -m gzip -d .claude/settings.local.json.gz",
+    "curl -s 'https://example.com/{settings}.json' -o '.claude/#1.local.json'",
+    "dpkg-deb -v -x pkg.deb .",
+    "cd .claude && jar --file ../evil.jar -x",
+    "ar --output .claude x evil.a",
+    "x86_64-linux-gnu-ar x --output .claude evil.a",
+    "gcc-ar x --output .claude evil.a",
+    "llvm-ar-14 x evil.a",
+    "ptar -x -f evil.tar",
+    "gpgtar --decrypt x.gpg",
 ]
 # Lines that write no derived name, or only names outside what is protected.
 QUIET = [
@@ -167,6 +201,11 @@ QUIET = [
     "python3 -m pytest -q",
     "patch -p1 < ok.patch",
     "patch src/a.py < ok.patch",
+    "pzstd -d data/log.txt.zst",
+    "jar cf out.jar src",
+    "ar rcs data/lib.a data/x.o",
+    "python3 -Im json.tool data/x.json",
+    "gzip -k --stdout data/log.txt",
 ]
 
 
@@ -262,6 +301,13 @@ def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
         "--- a/.claude/settings\n+++ b/.claude/settings\n@@ -1 +1 @@\n-a\n+b\n"
     )
     (project / ".claude" / "settings").write_text("a\n")
+    adds = "--- a/settings.local.json\n+++ b/settings.local.json\n@@ -0,0 +1 @@\n+{}\n"
+    (project / "new.patch").write_text(adds)  # adds settings.local.json where -d points
+    (project / ".claude" / "p.patch").write_text(adds)
+    (project / "data" / "p.patch").write_text(adds.replace("settings.local", "other"))
+    ok = (project / "ok.patch").read_text()
+    indented = "".join("  " + row for row in (project / "evil.patch").read_text().splitlines(True))
+    (project / "two.patch").write_text(ok + indented)  # a second section, indented
     (project / "link.patch").write_text(
         "diff --git a/l b/l\nnew file mode 120000\n--- /dev/null\n+++ b/l\n@@ -0,0 +1 @@\n"
         "+.claude/settings.json\n\\ No newline at end of file\n"

@@ -48,12 +48,12 @@ class Event(Frozen):
 
     def to_json(self, *, max_width: int = 1000) -> str:
         """``{"kind", "timestamp", "payload"}`` as JSON, payload capped and redacted."""
-        from clearance._json import encode
+        from clearance._json import encode_json_types
         from clearance.audit.log import iso_timestamp
         from clearance.audit.redaction import redact_fields
 
         payload = redact_fields(self.payload, max_width=max_width)
-        return encode(
+        return encode_json_types(
             {"kind": self.kind, "timestamp": iso_timestamp(self.timestamp), "payload": payload}
         )
 

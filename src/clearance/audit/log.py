@@ -23,7 +23,7 @@ import os
 import time
 
 from clearance._frozen import Frozen
-from clearance._json import encode, encode_string
+from clearance._json import encode_json_types, encode_string
 from clearance.audit.redaction import redact_fields
 
 TYPE_CHECKING = False
@@ -83,7 +83,7 @@ class ReviewLog(Frozen):
         )
         if not body:
             return (head + "}\n").encode("ascii")
-        return (head + "," + encode(body)[1:] + "\n").encode("ascii")
+        return (head + "," + encode_json_types(body)[1:] + "\n").encode("ascii")
 
     def write(self, event: str, fields: Mapping[str, object] | None = None) -> str | None:
         """Append one event; return ``None``, or a warning saying why nothing was written."""

@@ -230,13 +230,13 @@ class ForwardingAuthorizer:
     def forward(self, request: Request) -> Verdict:
         """Send ``request`` to its target and wait for the answer (or a reason why none will
         come)."""
-        from clearance._json import dumps
+        from clearance._json import encode_json_types
         from clearance.authority.forwarding.private import MAX_MESSAGE
         from clearance.authority.forwarding.transport import Refused, TimedOut, Unreachable
 
         target = request.target
         fields = _fields(request)
-        size = len(dumps(request.as_json()).encode("utf-8"))
+        size = len(encode_json_types(request.as_json()))  # ASCII: characters are bytes
         if size > MAX_MESSAGE:  # the serving session would not read it: say so now, not later
             why = f"{size} bytes, more than the {MAX_MESSAGE} a serving session reads"
             self.report(events.FILE_REJECTED, {**fields, "why": why})

@@ -61,8 +61,10 @@ def derive(
 class _Parsed:
     """A command's words split into options (``(name, value)``) and operands. ``shorts``:
     the letters that take a value (attached, or the next word); ``longs``: the long options
-    that take one (``--x=v``, ``--x v``). Any other option is a flag; an unknown long option
-    that does take a value leaves it among the operands, which over-approximates."""
+    that take one (``--x=v``, ``--x v``), also when abbreviated to a prefix of one of them
+    (getopt takes any unique prefix; a program that does not refuses the word). Any other
+    option is a flag; an unknown long option that does take a value leaves it among the
+    operands, which over-approximates."""
 
     __slots__ = ("computed", "flags", "operands", "options")
 
@@ -87,6 +89,9 @@ class _Parsed:
                 continue
             if value[:2] == "--":
                 key, eq, given = value.partition("=")
+                if key not in longs and len(key) > 3:
+                    prefixed = [long for long in longs if long.startswith(key)]
+                    key = prefixed[0] if len(prefixed) == 1 else key
                 if key in longs:
                     if eq:
                         self.options.append((key, given))
@@ -109,10 +114,27 @@ class _Parsed:
                 self.flags.add("-" + letter)
 
     def has(self, *names: str) -> bool:
+        """Whether one of ``names`` is given, a long one also as a prefix of it (``--decomp``):
+        for the options that make a program write, where a name too many errs safe."""
+        if any(k in names for k, _ in self.options):
+            return True
+        return any(
+            n in self.flags or (n[:2] == "--" and any(_abbreviates(f, n) for f in self.flags))
+            for n in names
+        )
+
+    def exactly(self, *names: str) -> bool:
+        """Whether one of ``names`` is given as spelled: for the options that make a program
+        write nothing, where an abbreviation (which may be another option's) does not count."""
         return any(n in self.flags for n in names) or any(k in names for k, _ in self.options)
 
     def values_of(self, *names: str) -> list[str | None]:
         return [v for k, v in self.options if k in names]
+
+
+def _abbreviates(flag: str, name: str) -> bool:
+    """Whether ``flag`` is ``name`` or a prefix of it getopt may take for it."""
+    return flag == name or (flag[:2] == "--" and len(flag) > 3 and name.startswith(flag))
 
 
 def _words(text: str) -> frozenset[str]:
@@ -161,6 +183,7 @@ for _names, _shorts, _longs in (
 _SQUEEZERS["gunzip"] = (*_SQUEEZERS["gunzip"][:2], True)
 _SQUEEZERS["bunzip2"] = (*_SQUEEZERS["bunzip2"][:2], True)
 _SQUEEZERS["lunzip"] = (*_SQUEEZERS["lunzip"][:2], True)
+_SQUEEZERS["pzstd"] = ("op", _words("--output --processes"), False)  # zstd's parallel twin
 _DECOMPRESS = ("-d", "--decompress", "--uncompress")
 # Nothing is written: to standard output, a test, a listing (lz4's `-l` is its legacy format).
 _NO_FILE = ("-c", "--stdout", "--to-stdout", "-t", "--test", "--list")
@@ -177,10 +200,10 @@ def _decompressed(name: str, values: Values, base: str | None, line: Line) -> De
     parsed = _Parsed(values, shorts, longs)
     lz4 = name in ("lz4", "unlz4")
     decompress = always or parsed.has(*_DECOMPRESS)
-    if lz4 and not parsed.has("-z", "--compress"):
+    if lz4 and not parsed.exactly("-z", "--compress"):
         decompress = decompress or any(v and v.endswith(".lz4") for v in parsed.operands)
     recursive = parsed.has("-r", "--recursive")
-    if parsed.has(*_NO_FILE) or (not lz4 and parsed.has("-l")):
+    if parsed.exactly(*_NO_FILE) or (not lz4 and parsed.exactly("-l")):
         return None
     outputs = parsed.values_of("-o", "--output")
     if not decompress:
@@ -291,29 +314,53 @@ _CURL_NAMED = ("-O", "--remote-name", "--remote-name-all")
 def _curl(name: str, values: Values, base: str | None, line: Line) -> Derived:
     """``curl -O URL`` writes the last segment of the URL's path (``--output-dir``: there);
     ``-o NAME`` with ``--output-dir`` writes beneath that directory. ``-J`` takes the name the
-    server sends; a URL with ``{}`` or ``[]`` is a pattern curl expands (unless ``-g``)."""
+    server sends; a URL with ``{}`` or ``[]`` is a pattern curl expands (unless ``-g``), into
+    the names ``-O`` or an ``-o`` with ``#N`` make. ``--next`` (``-:``) starts another group of
+    options and URLs, each read alone."""
+    out: list[str] = []
+    group: list[str | None] = []
+    for value in [*values, "--next"]:
+        if value is not None and (
+            value == "-:" or (len(value) > 3 and "--next".startswith(value))
+            or (value[:1] == "-" and value[:2] != "--" and ":" in value)
+        ):  # fmt: skip
+            found = _curl_group(group, base)
+            if isinstance(found, str):
+                return found
+            out += found or []
+            group = []
+        else:
+            group.append(value)
+    return out or None
+
+
+def _curl_group(values: Values, base: str | None) -> Derived:
     parsed = _Parsed(values, _CURL_SHORTS, _CURL_LONGS)
     dirs = parsed.values_of("--output-dir")
     if any(d is None for d in dirs):
         return "downloads into a computed directory"
     place = _place(dirs[-1], base) if dirs else base
+    outputs = parsed.values_of("-o", "--output")
+    urls = [*parsed.operands, *parsed.values_of("--url")]
+    named = parsed.has(*_CURL_NAMED)
+    globbed = not parsed.exactly("-g", "--globoff") and any(
+        u is not None and ("{" in u or "[" in u) for u in urls
+    )
+    if globbed and (named or any(o is None or "#" in o for o in outputs)):
+        return "downloads a URL pattern curl expands, under names it makes"
     out: list[str] = []
     if dirs and place is not None:  # `-o NAME` is relative to --output-dir
-        out += [_into(place, o) for o in parsed.values_of("-o", "--output") if o and o[0] != "/"]
-    if not parsed.has(*_CURL_NAMED):
+        out += [_into(place, o) for o in outputs if o and o[0] != "/"]
+    if not named:
         return out or None
     if parsed.has("-J", "--remote-header-name"):
         return "saves under the name the server sends (-J)"
-    urls = [*parsed.operands, *parsed.values_of("--url")]
     if any(u is None for u in urls):
         return "downloads a computed URL under its own name"
-    globbing = not parsed.has("-g", "--globoff")
     if place is None:
-        return None  # in a directory not known: where it lands is a path relative to nothing
+        return out or None  # in a directory not known: a path relative to nothing
     for url in urls:
         assert url is not None
-        if globbing and ("{" in url or "[" in url):
-            return "downloads a URL pattern curl expands, under names it makes"
         out += [_into(place, leaf) for leaf in _url_names(url)]
     return out or None
 
@@ -360,7 +407,7 @@ def _wget(name: str, values: Values, base: str | None, line: Line) -> Derived:
             if place is not None:
                 out.append(place)
         return out or None
-    if parsed.has("--spider"):
+    if parsed.exactly("--spider"):
         return out or None
     prefixes = parsed.values_of("-P", "--directory-prefix")
     if prefixes and prefixes[-1] is None:
@@ -457,18 +504,18 @@ def _patch(values: Values, base: str | None, line: Line, stdin: Stdin) -> Derive
         place = absolute(operands[0] or "", where)
         return [*out, place] if place is not None else out or None
     inputs = parsed.values_of("-i", "--input")
-    if inputs:
+    if inputs:  # read after -d's change of directory
         if inputs[-1] is None:
             return "reads a patch whose name is computed"
-        return _patch_file(inputs[-1], base, where, line, out)
-    if stdin is not None and stdin[0] == "file":
-        return _patch_file(stdin[1], base, where, line, out)
+        return _patch_file(inputs[-1], where, where, line, out)
+    if stdin is not None and stdin[0] == "file":  # the shell opens it, before -d
+        return _patch_file(stdin[1], base or where, where, line, out)
     if stdin is not None:
         return _patch_names(stdin[1], where, out)
     return "reads its patch from standard input, which clearance does not read"
 
 
-def _patch_file(source: str, base: str | None, where: str, line: Line, out: list[str]) -> Derived:
+def _patch_file(source: str, base: str, where: str, line: Line, out: list[str]) -> Derived:
     from clearance.intent.shell.trees import _touched
 
     path = absolute(source, base)
@@ -491,6 +538,7 @@ def _patch_names(text: str, where: str, out: list[str]) -> Derived:
 
     names: list[str] = []
     for raw in text.splitlines():
+        raw = raw.lstrip()  # patch reads an indented patch too
         if raw.startswith(("new file mode 120000", "new mode 120000", "deleted file mode 120000")):
             return "creates or removes a symbolic link"
         for header in _headers(raw):
@@ -607,7 +655,7 @@ def _copies_in(remote: Callable[[str], bool], what: str, single: tuple[str, ...]
         if at is None:
             return None
         if "--dry-run" in values or "--dryrun" in values:
-            return None
+            return None  # as spelled: an abbreviation may be another option
         source: str | None = None
         for value in values[at + 1 :]:
             if value is None:
@@ -665,49 +713,80 @@ def _session(name: str, values: Values, base: str | None, line: Line) -> Derived
 
 
 def _extractor(
-    keys: str = "", commands: tuple[str, ...] = (), always: bool = False, reads: str = "",
+    keys: str = "",
+    commands: tuple[str, ...] = (),
+    always: bool = False,
+    reads: str = "",
     longs: tuple[str, ...] = ("--extract",),
-) -> Deriver:  # fmt: skip
-    """An archive extraction clearance does not list: ``always``; a long option of ``longs``;
-    or a first word holding one of ``keys`` (``jar xf``, ``ar -x``) or being one of
-    ``commands`` (``7z x``, ``arj e``). ``reads``: letters that only list or test."""
+    bare: bool = False,
+) -> Deriver:
+    """An archive extraction clearance does not list: ``always``; a long option of ``longs``
+    (or a prefix of one); a short option holding one of ``keys`` (``dpkg-deb -v -x``), or with
+    ``bare`` any word of letters only holding one (``jar xf``, ``ar x``, wherever it stands: an
+    option's value may come first); a word of ``commands`` (``7z x``, ``arj e``). ``reads``:
+    letters that only list or test (``cabextract -l``)."""
 
     def derive(name: str, values: Values, base: str | None, line: Line) -> Derived:
         why = f"extracts files whose names clearance does not list ({name})"
-        if any(v is None or v in longs for v in values):
+        if None in values:
             return why
-        flags = [v[1:] for v in values if v and v[:1] == "-" and v[:2] != "--"]
+        words = [v for v in values if v]
+        if any(w[:2] == "--" and any(_abbreviates(w.partition("=")[0], o) for o in longs)
+               for w in words):  # fmt: skip
+            return why
+        flags = [w[1:] for w in words if w[:1] == "-" and w[:2] != "--"]
         if reads and any(not set(f).isdisjoint(reads) for f in flags):
             return None
-        first = next((v for v in values if v and v[:2] != "--"), "")
-        word = first.lstrip("-")
-        if always or (keys and not set(word).isdisjoint(keys) and len(word) <= 8):
+        if always:
             return why
-        return why if word in commands else None
+        if keys and any(not set(f).isdisjoint(keys) for f in flags if f.isalpha()):
+            return why
+        if (
+            bare
+            and keys
+            and any(w.isalpha() and len(w) <= 8 and not set(w).isdisjoint(keys) for w in words)
+        ):
+            return why
+        return why if any(w in commands for w in words) else None
 
     return derive
 
 
 def _python_module(name: str, values: Values, base: str | None, line: Line) -> Derived:
-    """``python -m zipfile -e A D``, ``python -m tarfile -e A``: the library extracts."""
+    """``python -m zipfile -e A D``, ``python -m tarfile -e A``, ``python -m gzip -d F``: the
+    library extracts or decompresses (its options read as argparse reads them: any prefix)."""
     i = 0
     while i < len(values):
         value = values[i]
         i += 1
-        if value is None:
-            return None
-        if value in ("-W", "-X", "-Q"):
-            i += 1
+        if value is None or value[:1] != "-" or value in ("-", "--"):
+            return None  # a script, standard input: not a module
+        if value[:2] == "--":
             continue
-        if value[:2] == "-m":
-            module = value[2:] or (values[i] if i < len(values) else None)
-            rest = values[i if value[2:] else i + 1 :]
-            if module in ("zipfile", "tarfile") and any(v is None or v in ("-e", "--extract")
-                                                         for v in rest):  # fmt: skip
-                return f"extracts files whose names clearance does not list (-m {module})"
-            return None
-        if value[:1] != "-" or value in ("-c", "-"):
-            return None
+        for j in range(1, len(value)):
+            letter = value[j]
+            if letter in "WXQ":  # a value: the rest of the word, or the next word
+                i += 0 if value[j + 1 :] else 1
+                break
+            if letter == "c":
+                return None
+            if letter == "m":
+                module = value[j + 1 :] or (values[i] if i < len(values) else None)
+                return _module_writes(module, values[i if value[j + 1 :] else i + 1 :])
+    return None
+
+
+_MODULE_WRITERS = {"zipfile": "--extract", "tarfile": "--extract", "gzip": "--decompress"}
+
+
+def _module_writes(module: str | None, rest: Values) -> Derived:
+    option = _MODULE_WRITERS.get(module or "")
+    if option is None:
+        return None
+    short = option[1:3]
+    for value in rest:
+        if value is None or value == short or _abbreviates(value.partition("=")[0], option):
+            return f"writes files whose names clearance does not list (-m {module})"
     return None
 
 
@@ -735,9 +814,10 @@ _DERIVERS.update(
         "rclone": _copies_in(_remote, "a remote's files"),
         "azcopy": _copies_in(_url, "a storage account's files"),
         "lftp": _session,
-        "jar": _extractor(keys="x"),
-        "ar": _extractor(keys="x"),
-        "gar": _extractor(keys="x"),
+        "jar": _extractor(keys="x", bare=True),
+        "ar": _extractor(keys="x", bare=True),
+        "ptar": _extractor(keys="x", bare=True),
+        "gpgtar": _extractor(keys="d", longs=("--decrypt", "--extract")),
         "cabextract": _extractor(always=True, reads="lt"),
         "uudecode": _extractor(always=True),
         "unsquashfs": _extractor(always=True, reads="l"),
@@ -745,8 +825,8 @@ _DERIVERS.update(
             keys="xXRe", longs=("--extract", "--vextract", "--raw-extract", "--control")
         ),
         "dpkg": _extractor(keys="xX", longs=("--extract", "--vextract")),
-        "lha": _extractor(keys="xe"),
-        "lhasa": _extractor(keys="xe"),
+        "lha": _extractor(keys="xe", bare=True),
+        "lhasa": _extractor(keys="xe", bare=True),
         "arj": _extractor(commands=("x", "e")),
         "unarj": _extractor(always=True),
         "unace": _extractor(commands=("x", "e")),

@@ -15,6 +15,7 @@ __all__ = [
     "LATER",
     "REREAD",
     "SEARCH_PATH_VARIABLES",
+    "derived_name",
     "rereads",
 ]
 
@@ -75,17 +76,33 @@ DERIVED_BY_WORD: dict[str, frozenset[str]] = {
     "s3cmd": frozenset({"get", "sync"}),
 }
 for _python in ("python", "python3", "python2", "pypy", "pypy3"):
-    DERIVED_BY_WORD[_python] = frozenset({"zipfile", "tarfile", "-mzipfile", "-mtarfile"})
+    DERIVED_BY_WORD[_python] = frozenset({"zipfile", "tarfile", "gzip"})
 DERIVED = (
     frozenset({"gzip", "gunzip", "pigz", "unpigz", "bzip2", "bunzip2", "pbzip2", "lbzip2"})
     | {"xz", "unxz", "lzma", "unlzma", "pixz", "pxz", "zstd", "unzstd", "zstdmt", "lz4"}
     | {"unlz4", "lzip", "plzip", "lunzip", "lzop", "brotli", "unbrotli", "compress"}
     | {"uncompress", "curl", "wget", "wget2", "aria2c", "axel", "http", "https", "xh", "xhs"}
-    | {"patch", "scp", "sftp", "lftp", "ftp", "tftp", "smbclient", "unison", "jar", "ar", "gar"}
+    | {"patch", "scp", "sftp", "lftp", "ftp", "tftp", "smbclient", "unison", "jar", "ar"}
     | {"cabextract", "uudecode", "unsquashfs", "dpkg-deb", "dpkg", "lha", "lhasa", "arj"}
-    | {"unarj", "unace", "aunpack", "atool", "dtrx", "unp", "xar", "bsdcpio"}
+    | {"unarj", "unace", "aunpack", "atool", "dtrx", "unp", "xar", "bsdcpio", "ptar", "gpgtar"}
+    | {"pzstd"}
     | DERIVED_BY_WORD.keys()
 )
+
+
+def derived_name(name: str) -> str | None:
+    """The name of :data:`DERIVED` that ``name`` (a basename) runs as: itself, ``ar`` for a
+    toolchain's archiver (``gcc-ar``, ``llvm-ar-14``, ``x86_64-linux-gnu-ar``, ``gar``), a Python
+    interpreter by its version (``python3.12``); else ``None``."""
+    if name in DERIVED:
+        return name
+    if name.endswith("-ar") or name.startswith("llvm-ar") or name == "gar":
+        return "ar"
+    stem = name.rstrip("0123456789.")
+    if stem != name and stem in DERIVED_BY_WORD and stem.startswith(("python", "pypy")):
+        return stem
+    return None
+
 
 # Variables that choose the file a command name runs (bash(1) COMMAND EXECUTION; zsh's `path`
 # array mirrors PATH): a directory the agent fills put on them makes an allowed name (`ls`) run

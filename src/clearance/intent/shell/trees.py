@@ -26,7 +26,7 @@ import os
 
 from clearance.intent.sentinel import UNLISTED_NAMES
 from clearance.intent.shell.line import LINKERS, made
-from clearance.intent.shell.names import DERIVED, DERIVED_BY_WORD
+from clearance.intent.shell.names import DERIVED_BY_WORD, derived_name
 from clearance.intent.shell.token import absolute
 
 TYPE_CHECKING = False
@@ -86,13 +86,28 @@ def landings(
             emit(paths, found[0], found[1], command)
     elif name in _UNLISTED and _extracts(name, values):
         return (UNLISTED_NAMES, f"extracts files whose names clearance does not list ({name})")
-    elif name in DERIVED and (
-        name not in DERIVED_BY_WORD
-        or None in values
-        or not DERIVED_BY_WORD[name].isdisjoint(values)
-    ):
-        return _derived(paths, name, values, base, command, stdin)
+    else:
+        program = derived_name(name)
+        if program is not None and (
+            program not in DERIVED_BY_WORD
+            or None in values
+            or _names_a(DERIVED_BY_WORD[program], values)
+        ):
+            return _derived(paths, program, values, base, command, stdin)
     return None
+
+
+def _names_a(words: frozenset[str], values: Sequence[str | None]) -> bool:
+    """Whether a word of ``values`` is one of ``words``, or ends a short option cluster with
+    one (``python3 -Im zipfile`` names it in a word of its own, ``-Imzipfile`` in the cluster)."""
+    for value in values:
+        if value is None:
+            continue
+        if value in words:
+            return True
+        if value[:1] == "-" and value[:2] != "--" and value.partition("m")[2] in words:
+            return True
+    return False
 
 
 def _derived(
