@@ -67,6 +67,6 @@ def escape_pieces(text: str) -> Iterator[str]:
 
 def escape(text: str) -> str:
     """``text`` with every character that could act on a terminal shown as a visible escape."""
-    if text.isascii() and text.isprintable() and "\\" not in text:
+    if "\\" not in text and text.isprintable():  # printable excludes what would be escaped
         return text
     return "".join(escape_pieces(text))
