@@ -111,6 +111,23 @@ ATTACKS = [
         "curl -s --max-time 5 --output-dir data -O {url}/settings.local.json --next "
         "--output-dir data -O {url}/pkg.txt",
     ),
+    # second review: install, cp's optional --context and abbreviated --target-directory,
+    # a loop's quoted variable, split's suffixes
+    ("install -t .claude incoming/settings.json", "deny", "install -t data incoming/settings.json"),
+    ("cd .claude && install ../incoming/settings.json .", "deny", "install incoming/settings.json data"),
+    ("cp --context incoming/settings.json .claude/", "deny", "cp --context incoming/settings.json data/"),
+    ("cp --target=.claude incoming/settings.json", "deny", "cp --target=data incoming/settings.json"),
+    ("mv --t .claude incoming/settings.json", "deny", "mv --t data incoming/settings.json"),
+    (
+        'for f in .claude/settings.json.gz; do gunzip -f "$f"; done',
+        "deny",
+        'for f in data/log.txt.gz; do gunzip -f "$f"; done',
+    ),
+    (
+        "cd .claude && split -l1 -a1 --additional-suffix=.json ../lines.txt setting",
+        "deny",
+        "cd data && split -l1 -a1 --additional-suffix=.json ../lines.txt setting",
+    ),
     # names not known: the unit asks with the floor, which no grant or yolo lifts
     ("cat evil.patch | patch -p1", "ask", "patch -p1 < ok.patch"),
     ("patch -p1 -b -z .json -i rename.patch", "ask", "patch -p1 -i ok.patch"),
@@ -175,6 +192,13 @@ UNLISTED = [
     "llvm-ar-14 x evil.a",
     "ptar -x -f evil.tar",
     "gpgtar --decrypt x.gpg",
+    "cd .claude && ar xvvvvvvvvvv ../evil.a",
+    "cd .claude && jar xvvvvvvvvf ../evil.jar",
+    "cd .claude && ptargrep . ../evil.tar",
+    "cd .claude && gpg-zip -d ../x.gpg",
+    "cd .claude && lwp-download https://example.com/settings.local.json",
+    "cd .claude && csplit -f settings -b '.json%.0d' ../lines.txt 2",
+    "split -a 3 lines.txt .claude/x",
 ]
 # Lines that write no derived name, or only names outside what is protected.
 QUIET = [
@@ -206,6 +230,14 @@ QUIET = [
     "ar rcs data/lib.a data/x.o",
     "python3 -Im json.tool data/x.json",
     "gzip -k --stdout data/log.txt",
+    "dpkg-deb -Zxz -b pkg out.deb",
+    "split -l 1000 lines.txt data/chunk_",
+    "csplit -f data/part lines.txt 2",
+    "install -m 755 x.sh data/bin/",
+    "install -d data/out",
+    "cp --suffix .bak notes.txt data/b.txt",
+    "lwp-download https://example.com/a data/a.txt",
+    'for f in data/*.gz; do gunzip -f "$f"; done',
 ]
 
 
@@ -232,7 +264,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 
 _PROGRAMS = ("gzip", "gunzip", "xz", "unxz", "bzip2", "bunzip2", "zstd", "unzstd", "lz4", "patch",
-             "curl", "wget", "ar", "jar")  # fmt: skip
+             "curl", "wget", "ar", "jar", "install", "split")  # fmt: skip
 
 
 def _missing(*lines: str) -> list[str]:
@@ -312,6 +344,9 @@ def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
         "diff --git a/l b/l\nnew file mode 120000\n--- /dev/null\n+++ b/l\n@@ -0,0 +1 @@\n"
         "+.claude/settings.json\n\\ No newline at end of file\n"
     )
+    (project / "incoming").mkdir()
+    (project / "incoming" / "settings.json").write_text(EVIL)
+    (project / "lines.txt").write_text("".join(f"{n}\n" for n in range(30)))
     shutil.rmtree(project / "tmp")
     return project
 

@@ -172,7 +172,7 @@ for _names, _shorts, _longs in (
         "oD",
         "--output-dir-flat --output-dir-mirror --filelist --patch-from --trace --format --memory",
     ),
-    (("lz4", "unlz4"), "", ""),
+    (("lz4", "unlz4", "lz4c"), "", ""),
     (("lzip", "plzip", "lunzip"), "oBms", "--output --data-size --match-length --member-size"),
     (("lzop",), "oS", "--output --suffix"),
     (("brotli", "unbrotli"), "oSqwD", "--output --suffix --quality --lgwin --dictionary"),
@@ -198,7 +198,7 @@ def _decompressed(name: str, values: Values, base: str | None, line: Line) -> De
     does not know)."""
     shorts, longs, always = _SQUEEZERS[name]
     parsed = _Parsed(values, shorts, longs)
-    lz4 = name in ("lz4", "unlz4")
+    lz4 = name in ("lz4", "unlz4", "lz4c")
     decompress = always or parsed.has(*_DECOMPRESS)
     if lz4 and not parsed.exactly("-z", "--compress"):
         decompress = decompress or any(v and v.endswith(".lz4") for v in parsed.operands)
@@ -719,12 +719,14 @@ def _extractor(
     reads: str = "",
     longs: tuple[str, ...] = ("--extract",),
     bare: bool = False,
+    valued: str = "",
 ) -> Deriver:
     """An archive extraction clearance does not list: ``always``; a long option of ``longs``
     (or a prefix of one); a short option holding one of ``keys`` (``dpkg-deb -v -x``), or with
     ``bare`` any word of letters only holding one (``jar xf``, ``ar x``, wherever it stands: an
     option's value may come first); a word of ``commands`` (``7z x``, ``arj e``). ``reads``:
-    letters that only list or test (``cabextract -l``)."""
+    letters that only list or test (``cabextract -l``); ``valued``: letters whose value is the
+    rest of their cluster (``dpkg-deb -Zxz``: ``xz`` is a compressor, no key)."""
 
     def derive(name: str, values: Values, base: str | None, line: Line) -> Derived:
         why = f"extracts files whose names clearance does not list ({name})"
@@ -734,22 +736,111 @@ def _extractor(
         if any(w[:2] == "--" and any(_abbreviates(w.partition("=")[0], o) for o in longs)
                for w in words):  # fmt: skip
             return why
-        flags = [w[1:] for w in words if w[:1] == "-" and w[:2] != "--"]
+        flags = [_cut(w[1:], valued) for w in words if w[:1] == "-" and w[:2] != "--"]
         if reads and any(not set(f).isdisjoint(reads) for f in flags):
             return None
         if always:
             return why
         if keys and any(not set(f).isdisjoint(keys) for f in flags if f.isalpha()):
             return why
-        if (
-            bare
-            and keys
-            and any(w.isalpha() and len(w) <= 8 and not set(w).isdisjoint(keys) for w in words)
-        ):
+        if bare and keys and any(w.isalpha() and not set(w).isdisjoint(keys) for w in words):
             return why
         return why if any(w in commands for w in words) else None
 
     return derive
+
+
+def _cut(cluster: str, valued: str) -> str:
+    """The letters of a short option cluster up to the first that takes the rest as value."""
+    for index, letter in enumerate(cluster):
+        if letter in valued:
+            return cluster[: index + 1]
+    return cluster
+
+
+def _install(name: str, values: Values, base: str | None, line: Line) -> Derived:
+    """``install SRC DEST``, ``install SRC... DIR``, ``install -t DIR SRC...``: each source
+    lands by its own name in the directory (``-d`` makes directories only). A backup (``-b``,
+    ``-S``) takes a name made of another and a suffix: not known."""
+    longs = _words("--group --mode --owner --suffix --target-directory --strip-program")
+    parsed = _Parsed(values, "gmoSt", longs)
+    if parsed.exactly("-d", "--directory"):
+        return None
+    if parsed.has("-b", "--backup", "-S", "--suffix"):
+        return "makes backups under names made with a suffix"
+    operands = parsed.operands
+    targets = parsed.values_of("-t", "--target-directory")
+    if any(o is None for o in operands) or any(t is None for t in targets):
+        return "installs to or from a computed name"
+    if targets:
+        directory: str | None = targets[-1]
+        sources = operands
+    elif len(operands) >= 2:
+        directory, sources = operands[-1], operands[:-1]
+    else:
+        return None
+    assert directory is not None
+    place = absolute(directory, base)
+    if place is None:
+        return None
+    if (
+        not targets
+        and len(sources) == 1
+        and (parsed.has("-T", "--no-target-directory") or not _is_directory(directory, place))
+    ):
+        return [place]
+    return [_into(place, (s or "").rstrip("/").rsplit("/", 1)[-1]) for s in sources] or None
+
+
+def _lwp_download(name: str, values: Values, base: str | None, line: Line) -> Derived:
+    """``lwp-download URL [LOCAL]``: the name is the server's or the URL's unless ``LOCAL``
+    names a file."""
+    operands = [v for v in values if v is None or v[:1] != "-"]
+    if len(operands) >= 2 and operands[1] is not None:
+        place = absolute(operands[1], base)
+        if place is not None and not _is_directory(operands[1], place):
+            return [place]
+    return "saves under the name the server or the URL gives"
+
+
+_SUFFIX_LETTERS = "abcdefghijklmnopqrstuvwxyz0123456789"
+
+
+def _split(name: str, values: Values, base: str | None, line: Line) -> Derived:
+    """``split [FILE [PREFIX]]`` writes ``PREFIX`` + a suffix (``aa``, ``ab``… or digits) +
+    ``--additional-suffix``; ``csplit -f PREFIX`` writes ``PREFIX`` + a number. Every name of
+    the suffix length given (two, by default) is written; a longer one, a ``csplit -b`` format
+    or a computed word is not known. (split widens a default suffix past ``yz`` to ``zaaa``…:
+    names beginning with ``z``, not listed.)"""
+    if name in ("csplit", "gcsplit"):
+        parsed = _Parsed(values, "bfn", _words("--suffix-format --prefix --digits"))
+        if parsed.has("-b", "--suffix-format") or parsed.computed:
+            return "names its pieces with a format it is given"
+        prefix = (parsed.values_of("-f", "--prefix") or ["xx"])[-1]
+        digits = (parsed.values_of("-n", "--digits") or ["2"])[-1] or ""
+        if prefix is None or not digits.isdigit() or int(digits) > 3:
+            return "names its pieces with a prefix or a number of digits not known"
+        stems = [f"{n:0{int(digits)}d}" for n in range(10 ** int(digits))]
+        extra = ""
+    else:
+        longs = "--suffix-length --bytes --line-bytes --lines --number --additional-suffix"
+        parsed = _Parsed(values, "abCln", _words(longs + " --separator --filter"))
+        length = (parsed.values_of("-a", "--suffix-length") or ["2"])[-1] or ""
+        extras = parsed.values_of("--additional-suffix")
+        operands = parsed.operands
+        prefix = operands[1] if len(operands) > 1 else "x"
+        if parsed.computed or prefix is None or any(e is None for e in extras):
+            return "splits into pieces whose names are computed"
+        if not length.isdigit() or int(length) > 2:
+            return "names its pieces with suffixes longer than two characters"
+        from itertools import product
+
+        stems = ["".join(p) for p in product(_SUFFIX_LETTERS, repeat=int(length))]
+        extra = extras[-1] or "" if extras else ""
+    place = absolute(prefix, base)
+    if place is None:
+        return None
+    return [place + stem + extra for stem in stems]
 
 
 def _python_module(name: str, values: Values, base: str | None, line: Line) -> Derived:
@@ -817,12 +908,23 @@ _DERIVERS.update(
         "jar": _extractor(keys="x", bare=True),
         "ar": _extractor(keys="x", bare=True),
         "ptar": _extractor(keys="x", bare=True),
+        "ptargrep": _extractor(always=True, reads="l"),
         "gpgtar": _extractor(keys="d", longs=("--decrypt", "--extract")),
+        "gpg-zip": _extractor(keys="d", longs=("--decrypt",)),
+        "install": _install,
+        "ginstall": _install,
+        "lwp-download": _lwp_download,
+        "split": _split,
+        "gsplit": _split,
+        "csplit": _split,
+        "gcsplit": _split,
         "cabextract": _extractor(always=True, reads="lt"),
         "uudecode": _extractor(always=True),
         "unsquashfs": _extractor(always=True, reads="l"),
         "dpkg-deb": _extractor(
-            keys="xXRe", longs=("--extract", "--vextract", "--raw-extract", "--control")
+            keys="xXRe",
+            longs=("--extract", "--vextract", "--raw-extract", "--control"),
+            valued="Zz",
         ),
         "dpkg": _extractor(keys="xX", longs=("--extract", "--vextract")),
         "lha": _extractor(keys="xe", bare=True),

@@ -40,7 +40,6 @@ _GLOB = frozenset("*?[")
 # Options of ln/cp/mv that take the next word as their value (short, and long without `=`).
 _VALUED_SHORT = frozenset("St")
 _MAX_TREE = 4096  # entries of a directory a recursive copy lays into another
-_VALUED_LONG = frozenset({"--suffix", "--target-directory", "--backup", "--context"})
 
 
 class Line:
@@ -208,32 +207,33 @@ def made(
                 options = False
                 continue
             if value[:2] == "--":
+                # getopt takes any unambiguous prefix of a long option (`--t DIR`, `--suf=X`);
+                # a prefix two options share makes the program refuse the line
                 key, eq, rest = value.partition("=")
-                if key in ("--symbolic", "--symbolic-link"):
+                if _is(key, "--symbolic") or _is(key, "--symbolic-link"):
                     symbolic = True
-                elif key == "--relative":
+                elif _is(key, "--relative"):
                     relative = True
-                elif key == "--no-target-directory":
+                elif _is(key, "--no-target-directory"):
                     no_target_dir = True
                 elif len(key) > 3 and (
                     "--recursive".startswith(key) or "--archive".startswith(key)
                 ):
                     tree = True
-                elif key == "--backup":
+                elif _is(key, "--backup"):
                     backup = True
-                elif key == "--suffix":
+                elif _is(key, "--suffix"):
                     backup = True
                     suffix = rest if eq else (words[i].value if i < count else None)
+                    i += 0 if eq else 1
                 elif len(key) > 3 and "--parents".startswith(key) and name in ("cp", "gcp"):
                     parents = True  # `--pa`…: getopt takes an unambiguous abbreviation
-                elif key == "--target-directory":
+                elif _is(key, "--target-directory"):
                     if eq:
                         target_dir = _text(word, rest)
                     elif i < count:
                         target_dir = words[i]
                         i += 1
-                elif key in _VALUED_LONG and not eq and key != "--backup":
-                    i += 1
                 continue
             letters = value[1:]
             for j, letter in enumerate(letters):
@@ -393,6 +393,11 @@ def _file_now(word: Word, base: str | None, expand: Callable[[Word], str | None]
     import os
 
     return not os.path.isdir(place)
+
+
+def _is(key: str, option: str) -> bool:
+    """Whether ``key`` spells the long ``option``: itself or a prefix getopt may take for it."""
+    return key == option or (len(key) >= 3 and option.startswith(key))
 
 
 def _text(word: Word, rest: str) -> Word:

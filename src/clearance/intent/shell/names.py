@@ -85,7 +85,8 @@ DERIVED = (
     | {"patch", "scp", "sftp", "lftp", "ftp", "tftp", "smbclient", "unison", "jar", "ar"}
     | {"cabextract", "uudecode", "unsquashfs", "dpkg-deb", "dpkg", "lha", "lhasa", "arj"}
     | {"unarj", "unace", "aunpack", "atool", "dtrx", "unp", "xar", "bsdcpio", "ptar", "gpgtar"}
-    | {"pzstd"}
+    | {"pzstd", "lz4c", "ptargrep", "gpg-zip", "install", "ginstall", "lwp-download", "split"}
+    | {"gsplit", "csplit", "gcsplit"}
     | DERIVED_BY_WORD.keys()
 )
 

@@ -93,8 +93,25 @@ def landings(
             or None in values
             or _names_a(DERIVED_BY_WORD[program], values)
         ):
-            return _derived(paths, program, values, base, command, stdin)
+            given = _alternatives(paths, words, values, base)
+            return _derived(paths, program, given, base, command, stdin)
     return None
+
+
+def _alternatives(
+    paths: Projection, words: Sequence[Word], values: list[str | None], base: str | None
+) -> list[str | None]:
+    """``values``, with a word a loop or a default gives values (``for f in a.gz b.gz; do
+    gunzip "$f"``) in place as each of them: what the program derives from any is written."""
+    if None not in values:
+        return values
+    out: list[str | None] = []
+    for word, value in zip(words[1:], values, strict=True):
+        if value is None and word.alts:
+            out.extend(paths._join(parts, base) for parts in word.alts)
+        else:
+            out.append(value)
+    return out
 
 
 def _names_a(words: frozenset[str], values: Sequence[str | None]) -> bool:
