@@ -23,7 +23,12 @@ import pytest
 
 from clearance.decide.engine import Engine
 from clearance.intent.call import ToolCall
-from clearance.intent.sentinel import UNLISTED_NAMES
+from clearance.intent.sentinel import (
+    CODE_RUNNING,
+    PROTECTED,
+    RUNS_LATER,
+    UNLISTED_NAMES,
+)
 from clearance.intent.shell import derived
 from clearance.intent.shell.names import DERIVED
 
@@ -200,6 +205,36 @@ UNLISTED = [
     "cd .claude && csplit -f settings -b '.json%.0d' ../lines.txt 2",
     "split -a 3 lines.txt .claude/x",
 ]
+# Found by the third review, in the older models: (line, action, sentinel).
+DECIDED = [
+    # a repository kept elsewhere: the hooks of any directory holding a HEAD ask
+    ("git init -q --separate-git-dir=gd && printf x > gd/hooks/pre-commit", "ask", RUNS_LATER),
+    ("git init -q --bare b.git && cp notes.txt b.git/hooks/post-receive", "ask", RUNS_LATER),
+    # a tree hard-linked: a later write through the new names writes the protected files
+    ("cp -al .claude y", "deny", PROTECTED),
+    ("cp -R --link .claude/. y", "deny", PROTECTED),
+    ("rsync -a --link-dest=$PWD/.claude .claude/ y/", "ask", UNLISTED_NAMES),
+    # an editor or sqlite3 running commands that write files
+    ("ex -sc 'w! .claude/settings.json|q' notes.txt", "ask", CODE_RUNNING),
+    ("vim -es notes.txt < script.vim", "ask", CODE_RUNNING),
+    ("vim notes.txt < keys", "ask", CODE_RUNNING),
+    ("sqlite3 :memory: '.once .claude/settings.json' 'select 1'", "ask", CODE_RUNNING),
+    ("sqlite3 x.db \"select writefile('.claude/settings.json', 'x')\"", "ask", CODE_RUNNING),
+    ("sqlite3 -cmd '.shell touch x' x.db 'select 1'", "ask", CODE_RUNNING),
+    ("sqlite3 x.db < script.sql", "ask", CODE_RUNNING),
+    # package managers writing into a directory they are given
+    ("pip install --no-index --target .claude ./x.whl", "ask", UNLISTED_NAMES),
+    ("python3 -m pip install --target=.claude ./x.whl", "ask", UNLISTED_NAMES),
+    ("uv pip install --target .claude x", "ask", UNLISTED_NAMES),
+    ("gem install -i .claude x", "ask", UNLISTED_NAMES),
+    ("pip download -d .claude/hooks x", "deny", PROTECTED),
+    ("npm pack --pack-destination .claude/hooks", "deny", PROTECTED),
+    ("cd .claude/agents && npm pack", "deny", PROTECTED),
+    ("npm install --prefix .claude/agents left-pad", "deny", PROTECTED),
+    ("GOBIN=$PWD/.git/hooks go install ./cmd/x", "ask", CODE_RUNNING),
+    ("mktemp -p .claude/agents XXXX", "deny", PROTECTED),
+    ("mktemp --tmpdir=.claude/hooks", "deny", PROTECTED),
+]
 # Lines that write no derived name, or only names outside what is protected.
 QUIET = [
     "gunzip -c .claude/settings.local.json.gz",
@@ -238,6 +273,17 @@ QUIET = [
     "cp --suffix .bak notes.txt data/b.txt",
     "lwp-download https://example.com/a data/a.txt",
     'for f in data/*.gz; do gunzip -f "$f"; done',
+    "vim --version",
+    "sqlite3 x.db '.tables'",
+    "sqlite3 x.db 'select * from t'",
+    "pip install -r requirements.txt",
+    "python3 -m pip install -e .",
+    "npm install",
+    "npm pack",
+    "mktemp",
+    "mktemp -d",
+    "cp -al data y",
+    "git init --bare b.git",
 ]
 
 
@@ -439,6 +485,14 @@ def test_the_variables_that_rename_what_is_written_ask(
 ) -> None:
     found, _, reason = _decide(engine, project, line)
     assert found == "ask", reason
+
+
+@pytest.mark.parametrize(("line", "action", "sentinel"), DECIDED, ids=[d[0] for d in DECIDED])
+def test_the_older_models_stop_what_the_third_review_found(
+    project: Path, engine: Engine, line: str, action: str, sentinel: str
+) -> None:
+    found, deciding, reason = _decide(engine, project, line)
+    assert (found, deciding) == (action, sentinel), reason
 
 
 def test_the_names_looked_at_are_the_ones_derived_knows() -> None:

@@ -78,7 +78,10 @@ PATH_CASES: list[tuple[str, list[tuple[str, str | None, str]]]] = [
     ('tar --directory=/etc -czf out.tgz .', [('/etc/out.tgz', '/etc/out.tgz', 'unproven'), ('/etc/.', '/etc', 'unproven'), ('.', '/work/proj', 'unproven')]),
     ('git push origin feature/x', [('feature/x', '/work/proj/feature/x', 'unproven')]),
     ('git commit -m "update /etc/hosts handling"', []),
-    ('npm install @scope/pkg', []),
+    # an install writes its manifest, its lock file and node_modules where it runs (ADR 0052)
+    ('npm install @scope/pkg', [(f'/work/proj/{n}', f'/work/proj/{n}', 'write') for n in
+                                ('package.json', 'package-lock.json',
+                                 'node_modules/.package-lock.json')]),
     ('curl https://example.com/a/b', []),
     ('export PATH=/opt/bin:$PATH', []),
     ('FOO=/etc/x cmd', []),

@@ -52,14 +52,44 @@ def protected_gate(
             break
         if matched or direction == "read" or fact.path is None:
             continue
-        leaf = fact.path.rpartition("/")[2]
-        if leaf in _LAYOUT:
+        parent, _, leaf = fact.path.rpartition("/")
+        if leaf in _LAYOUT or parent.endswith("/hooks"):
             if written is None:
                 written = {f.canonical or f.path for f in facts if f.direction != "read" and f.path}
-            found = _layout(fact, leaf, written, tool)
+            if leaf in _LAYOUT:
+                found = _layout(fact, leaf, written, tool)
+            else:
+                found = _git_dir_hook(fact, parent, written, tool)
             if found is not None:
                 out.append(found)
     return out
+
+
+def _git_dir_hook(fact: PathFact, hooks: str, written: set[str], tool: str) -> GateResult | None:
+    """The ask for a write in the ``hooks`` directory of a git directory found anywhere (one
+    ``git init --separate-git-dir=gd`` or ``--bare`` made): git runs its hooks as it runs
+    those of ``.git/hooks``."""
+    from clearance.intent.path import lexists
+    from clearance.policy.protected import RUNS_LATER_REASON
+    from clearance.policy.rule import Rule
+
+    top = hooks.rpartition("/")[0]
+    canonical = (fact.canonical or fact.path or "").rpartition("/")[0].rpartition("/")[0]
+    if not any(
+        lexists(f"{where}/HEAD") or f"{where}/HEAD" in written
+        for where in {top, canonical}
+        if where
+    ):
+        return None
+    surface = "protected_write"
+    rule = Rule(surface, "*/hooks/*", "ask", "protected", RUNS_LATER_REASON)
+    shown = fact.path or fact.raw
+    message = (
+        f'Needs approval: {VERBS[fact.direction]} "{shown}" by {tool} is protected: it is a '
+        f"hook of the git directory {top}; {RUNS_LATER_REASON} ({RUNS_LATER})"
+    )
+    return GateResult("protected", surface, shown, "ask", rule, message, RUNS_LATER,
+                      values=fact.aliases)  # fmt: skip
 
 
 # A file that, beside the other file named here, makes its directory a git repository git

@@ -843,6 +843,79 @@ def _split(name: str, values: Values, base: str | None, line: Line) -> Derived:
     return [place + stem + extra for stem in stems]
 
 
+def _mktemp(name: str, values: Values, base: str | None, line: Line) -> Derived:
+    """``mktemp [-p DIR] [TEMPLATE]`` makes a file (``-d``: a directory) whose name is the
+    template's, its ``X``s random: the template as written stands for it (a protected pattern
+    with ``*`` meets it, ``.claude/agents/tmp.XXXX``). In ``$TMPDIR`` or ``/tmp`` by default."""
+    parsed = _Parsed(values, "p", _words("--tmpdir --suffix"))
+    if parsed.computed:
+        return "makes a file whose name is computed"
+    template = parsed.operands[0] if parsed.operands else "tmp.XXXXXXXXXX"
+    suffix = (parsed.values_of("--suffix") or [""])[-1] or ""
+    directory = (parsed.values_of("-p", "--tmpdir") or [None])[-1]
+    if template is None:
+        return "makes a file whose name is computed"
+    if directory is None and not parsed.has("-t", "--tmpdir", "-p") and "/" in template:
+        where = base  # a template with a directory is relative to here
+    elif directory is None:
+        return None  # in $TMPDIR or /tmp: outside the project
+    else:
+        where = absolute(directory, base)
+    place = absolute(template.rpartition("/")[2] if directory else template, where)
+    return [place + suffix] if place is not None else None
+
+
+# Package managers: the directory an install, a download or a pack writes into, where the
+# names are the packages' own (`pip install --target`, `gem install -i`) or the tool's own
+# (`npm pack` a `NAME-VERSION.tgz`, `npm install` a `package.json` and a `node_modules`).
+_PIP_TARGETS = ("-t", "--target", "--root", "--prefix", "--src", "--home")
+_PIP_LONGS = _words(
+    "--target --root --prefix --src --home --dest --wheel-dir --requirement --constraint "
+    "--index-url --extra-index-url --find-links"
+)
+
+
+def _pip(name: str, values: Values, base: str | None, line: Line) -> Derived:
+    parsed = _Parsed(values, "tdw", _PIP_LONGS)
+    if any(k in _PIP_TARGETS for k, _ in parsed.options) or parsed.has(*_PIP_TARGETS):
+        return "installs files under names the packages choose into a directory it is given"
+    out: list[str] = []
+    for directory in parsed.values_of("-d", "--dest", "-w", "--wheel-dir"):
+        place = _place(directory, base)
+        if directory is None or place is None:
+            return "downloads packages into a computed directory"
+        out.append(_into(place, "package.whl"))  # a package's file name, in that directory
+    return out or None
+
+
+def _gem(name: str, values: Values, base: str | None, line: Line) -> Derived:
+    parsed = _Parsed(values, "inv", _words("--install-dir --bindir --version"))
+    if parsed.has("-i", "--install-dir", "-n", "--bindir", "--user-install"):
+        return "installs files under names the gems choose into a directory it is given"
+    return None
+
+
+def _node_packages(name: str, values: Values, base: str | None, line: Line) -> Derived:
+    """npm/pnpm/yarn/bun: a pack writes ``NAME-VERSION.tgz`` (``--pack-destination``), an
+    install a ``package.json``, a lock file and ``node_modules`` (``--prefix``, ``--dir``)."""
+    parsed = _Parsed(values, "C", _words("--prefix --pack-destination --dir --cwd --registry "
+                                         "--tag --workspace --filter"))  # fmt: skip
+    if parsed.has("-g", "--global", "--location") or parsed.computed:
+        return None if not parsed.computed else "writes into a computed directory"
+    where = base
+    for directory in parsed.values_of("--prefix", "--dir", "--cwd", "-C"):
+        where = absolute(directory or "", where) if where is not None and directory else None
+    if where is None:
+        return None
+    words = [v for v in parsed.operands if v]
+    if "pack" in words[:1]:
+        packs = parsed.values_of("--pack-destination")
+        place = absolute(packs[-1] or "", where) if packs else where
+        return [_into(place, "package.tgz")] if place is not None else None
+    names = ("package.json", "package-lock.json", "node_modules/.package-lock.json")
+    return [_into(where, leaf) for leaf in names]
+
+
 def _python_module(name: str, values: Values, base: str | None, line: Line) -> Derived:
     """``python -m zipfile -e A D``, ``python -m tarfile -e A``, ``python -m gzip -d F``: the
     library extracts or decompresses (its options read as argparse reads them: any prefix)."""
@@ -863,14 +936,17 @@ def _python_module(name: str, values: Values, base: str | None, line: Line) -> D
                 return None
             if letter == "m":
                 module = value[j + 1 :] or (values[i] if i < len(values) else None)
-                return _module_writes(module, values[i if value[j + 1 :] else i + 1 :])
+                rest = values[i if value[j + 1 :] else i + 1 :]
+                return _module_writes(module, rest, base, line)
     return None
 
 
 _MODULE_WRITERS = {"zipfile": "--extract", "tarfile": "--extract", "gzip": "--decompress"}
 
 
-def _module_writes(module: str | None, rest: Values) -> Derived:
+def _module_writes(module: str | None, rest: Values, base: str | None, line: Line) -> Derived:
+    if module == "pip":
+        return _pip("pip", rest, base, line)
     option = _MODULE_WRITERS.get(module or "")
     if option is None:
         return None
@@ -914,6 +990,15 @@ _DERIVERS.update(
         "install": _install,
         "ginstall": _install,
         "lwp-download": _lwp_download,
+        "mktemp": _mktemp,
+        "pip": _pip,
+        "pip3": _pip,
+        "uv": _pip,
+        "gem": _gem,
+        "npm": _node_packages,
+        "pnpm": _node_packages,
+        "yarn": _node_packages,
+        "bun": _node_packages,
         "split": _split,
         "gsplit": _split,
         "csplit": _split,

@@ -25,7 +25,7 @@ KNOWLEDGE = frozenset(
     | {"bsdtar", "zip", "rsync", "split", "man", "vim", "vi", "nvim", "view", "vimdiff", "rvim"}
     | {"ex", "ssh", "scp", "sftp", "make", "gmake", "find", "env", "setarch", "linux32"}
     | {"linux64", "i386", "x86_64", "newgrp", "curl", "dd", "sort", "ed", "less", "more"}
-    | {"setpriv", "dbus-run-session", "faketime", "run-parts", "jq", "date"}
+    | {"setpriv", "dbus-run-session", "faketime", "run-parts", "jq", "date", "sqlite3"}
     | {"strings", "objdump", "nm", "readelf", "size", "c++filt", "addr2line"}
     | {"bash", "sh", "dash", "zsh", "ksh", "rbash", "mksh", "ksh93", "yash", "posh"}
 )
@@ -75,8 +75,11 @@ DERIVED_BY_WORD: dict[str, frozenset[str]] = {
     "fossil": frozenset({"open", "update", "checkout", "co", "clone", "merge"}),
     "s3cmd": frozenset({"get", "sync"}),
 }
+_INSTALLS = frozenset({"install", "i", "add", "ci", "pack", "download", "wheel", "sync"})
+for _manager in ("pip", "pip3", "uv", "gem", "npm", "pnpm", "yarn", "bun"):
+    DERIVED_BY_WORD[_manager] = _INSTALLS
 for _python in ("python", "python3", "python2", "pypy", "pypy3"):
-    DERIVED_BY_WORD[_python] = frozenset({"zipfile", "tarfile", "gzip"})
+    DERIVED_BY_WORD[_python] = frozenset({"zipfile", "tarfile", "gzip", "pip"})
 DERIVED = (
     frozenset({"gzip", "gunzip", "pigz", "unpigz", "bzip2", "bunzip2", "pbzip2", "lbzip2"})
     | {"xz", "unxz", "lzma", "unlzma", "pixz", "pxz", "zstd", "unzstd", "zstdmt", "lz4"}
@@ -87,6 +90,7 @@ DERIVED = (
     | {"unarj", "unace", "aunpack", "atool", "dtrx", "unp", "xar", "bsdcpio", "ptar", "gpgtar"}
     | {"pzstd", "lz4c", "ptargrep", "gpg-zip", "install", "ginstall", "lwp-download", "split"}
     | {"gsplit", "csplit", "gcsplit"}
+    | {"mktemp"}
     | DERIVED_BY_WORD.keys()
 )
 

@@ -65,6 +65,8 @@ def landings(
         pairs = made(words, base, lambda w: expand(w, base), paths.line)
         pending.extend(pairs)
         floor = _land(paths, pairs, command)
+        if floor is None and name in ("cp", "gcp") and _hard_links(values):
+            floor = _linked(paths, pairs, command)
         if name in ("mv", "gmv"):  # a move takes its sources away, trees and all
             for reach in {reach for _, reach in pairs if reach is not None}:
                 _removed(paths, reach, base, command)
@@ -74,6 +76,8 @@ def landings(
         paths.arguments(words[1:], base, command, "write", "unproven")
         paths.tokens[start:] = [t.replace(deep=True) for t in paths.tokens[start:]]
     elif name == "rsync":
+        if any(v is None or v.startswith("--link-d") for v in values):
+            return _unlisted("hard-links the files of another tree (--link-dest)")
         return _rsync(paths, values, base, command)
     elif name in _TARS or name == "unzip":
         from clearance.intent.shell import archives  # only for the lines that extract
@@ -152,6 +156,34 @@ def _derived(
         paths.line.landed += len(found)
         for written in found:
             paths.value(written, written, None, command, "write", "unproven", True)
+    return None
+
+
+def _hard_links(values: Sequence[str | None]) -> bool:
+    """``cp -l``/``--link`` (``-al``, ``-rl``): the copies are hard links, more names of the
+    source's files (``-S``/``-t`` take the rest of their cluster as value)."""
+    for value in values:
+        if value is None or value == "--":
+            return value is None
+        if value[:2] == "--":
+            if len(value) > 3 and "--link".startswith(value):
+                return True
+        elif value[:1] == "-" and "l" in value[1:].split("S", 1)[0].split("t", 1)[0]:
+            return True
+    return False
+
+
+def _linked(
+    paths: Projection, pairs: Sequence[tuple[str | None, str | None]], command: str
+) -> Floor | None:
+    """A tree hard-linked into another place: a later write through a new name writes the
+    source's file, so each name beneath the source is written too (`cp -al .claude y`)."""
+    for place, reach in pairs:
+        if place is None or reach is None or not os.path.isdir(reach):
+            continue
+        floor = _walk(paths, reach, reach, command, pairs)
+        if floor is not None:
+            return floor
     return None
 
 

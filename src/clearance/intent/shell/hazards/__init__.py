@@ -83,6 +83,7 @@ SOURCES: dict[str, str] = {
     "sort": "sort(1) --compress-program",
     "date": "date(1) -f/--file (a line that is not a date is printed in the error)",
     "ed": "ed(1) !command; gtfobins: ed",
+    "sqlite3": "sqlite3(1) dot-commands (.once, .shell), writefile(), ATTACH; gtfobins: sqlite3",
     "less": "less(1) +cmd, --cmd, !command; gtfobins: less",
     "more": "more(1) +cmd; gtfobins: more",
     "setpriv": "setpriv(1); gtfobins: setpriv",

@@ -431,6 +431,18 @@ def _git(finding: Finding, words: Sequence[Word], values: Values) -> None:
         for option, arg in option_values(args, "o", ()):
             if option == "-o":
                 finding.write(f"{sub} -o", arg)
+    if sub in ("init", "clone"):
+        # A repository kept in another directory (`--separate-git-dir=gd`, `--bare`): its
+        # HEAD is written, so a hook put into its `hooks` by the same line asks (the gate
+        # asks for a write in the hooks of any directory that holds a HEAD).
+        for option, arg in option_values(args, "", ("--separate-git-dir",)):
+            if option == "--separate-git-dir":
+                finding.write(f"{sub} {option}", arg and arg.rstrip("/") + "/HEAD")
+        if "--bare" in args or "--mirror" in args:
+            operands = [a for a in args[1:] if a is None or a[:1] != "-"]
+            place = operands[-1] if operands and (sub == "init" or len(operands) > 1) else None
+            finding.write(f"{sub} --bare", (place or ".").rstrip("/") + "/HEAD"
+                          if (place is not None or sub == "init") else None)  # fmt: skip
     if sub == "format-patch":  # `-o DIR`: a file for each commit in DIR, made if missing
         for option, arg in option_values(args, "o", ("--output-directory",)):
             if option in ("-o", "--output-directory"):

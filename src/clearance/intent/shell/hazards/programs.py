@@ -150,13 +150,15 @@ def _man(finding: Finding, words: Sequence[Word], values: Values) -> None:
 
 
 def _vim(finding: Finding, words: Sequence[Word], values: Values) -> None:
-    """vim(1) -c, +cmd, --cmd, -S, -u; gtfobins: vim."""
-    for value in values[1:]:
-        if value is None:
-            continue
-        if value in ("-c", "--cmd", "-S", "-u", "-U", "-s", "-w", "-W") or value.startswith("+"):
-            finding.runs(f"passes {value[:5]}, which runs editor commands (:!cmd runs a program)")
-            return
+    """vim(1) -c, +cmd, --cmd, -S, -u, -s, -e/-E (ex mode); gtfobins: vim. An agent has no
+    terminal: vim and ex read their commands (ex's, or normal mode's keys) from standard input,
+    which the unit does not show, beside those the options give; any of them may write a file
+    or run a program (``:w``, ``:!cmd``). Only a version or help question runs nothing."""
+    rest = [v for v in values[1:]]
+    if rest and all(v in ("--version", "--help", "-h") for v in rest):
+        return
+    finding.runs(f"runs {basename(values[0] or 'vim')}, whose editor commands (from its options or "
+                 "standard input) may write a file or run a program")  # fmt: skip
 
 
 def _ssh(finding: Finding, words: Sequence[Word], values: Values) -> None:
@@ -362,6 +364,58 @@ def _response_file(finding: Finding, words: Sequence[Word], values: Values) -> N
             finding.listed.append("(the files a @file names)")
 
 
+# sqlite3(1) dot-commands, SQL functions and statements that write or read a file by name,
+# open another database file, load code or run a program (the CLI builds in `writefile()`,
+# `readfile()`, `edit()`, and `.ar` archives).
+_SQLITE_FILES = (
+    ".once", ".output", ".shell", ".system", ".save", ".backup", ".clone", ".load", ".read",
+    ".open", ".log", ".trace", ".excel", ".import", ".cd", ".ar", ".archive", ".restore",
+    "writefile", "readfile", "edit(", "attach", "vacuum", "load_extension", "fts5", "zipfile",
+)  # fmt: skip
+
+
+def _sqlite3(finding: Finding, words: Sequence[Word], values: Values) -> None:
+    """sqlite3(1): its commands are the arguments after the database (and ``-cmd``'s), else
+    standard input, which the unit does not show. A dot-command or SQL that writes, reads or
+    opens a file by name, loads code or runs a program (``.once F``, ``.shell``,
+    ``writefile()``, ``ATTACH``, ``VACUUM INTO``), an init script, archive mode (``-A``) or
+    commands from standard input: the unit asks."""
+    operands: list[str | None] = []
+    commands: list[str | None] = []
+    i = 1
+    while i < len(values):
+        value = values[i]
+        i += 1
+        if value is not None and value[:1] == "-" and value not in ("-", "--"):
+            option = value.lstrip("-").partition("=")[0]
+            if option in ("cmd",):
+                commands.append(value.partition("=")[2] if "=" in value else
+                                (values[i] if i < len(values) else None))  # fmt: skip
+                i += 0 if "=" in value else 1
+            elif option in ("init", "A", "archive", "deserialize", "zip", "safe"):
+                if option != "safe":
+                    finding.runs(f"passes -{option} to sqlite3, which reads or writes files")
+                    return
+            elif option in ("separator", "newline", "nullvalue", "vfs", "maxsize", "mmap",
+                            "lookaside", "pagecache", "heap", "escape"):  # fmt: skip
+                i += 1
+            continue
+        operands.append(value)
+    commands += operands[1:]
+    if not commands:
+        finding.runs("runs sqlite3 on commands from standard input, which clearance does not read")
+        return
+    for command in commands:
+        if command is None:
+            finding.runs("passes sqlite3 a computed command")
+            return
+        folded = command.lower()
+        if any(marker in folded for marker in _SQLITE_FILES):
+            finding.runs("passes sqlite3 a command that writes, reads or opens a file, loads code "
+                         "or runs a program")  # fmt: skip
+            return
+
+
 def _ed(finding: Finding, words: Sequence[Word], values: Values) -> None:
     """ed(1) ``!command`` (its script is standard input, which the unit does not show);
     gtfobins: ed. ``red`` is restricted and runs nothing."""
@@ -415,6 +469,7 @@ PROGRAMS: dict[str, Checker] = {
     "sort": _sort,
     "date": _date,
     "ed": _ed,
+    "sqlite3": _sqlite3,
     "less": _less,
     "more": _less,
     "setpriv": _runs_rest("runs a command under setpriv"),

@@ -124,6 +124,7 @@ VARIABLES: dict[str, str] = {
     "PYTHONPYCACHEPREFIX": "python(1) ENVIRONMENT (a directory written)",
     "PYTHONPLATLIBDIR": "python(1) ENVIRONMENT (where extension modules are loaded from)",
     "GOFLAGS": "go(1) Environment variables (-toolexec=CMD)",
+    "GOBIN": "go(1) Environment variables (where go install writes its programs)",
     "GOTOOLCHAIN": "go(1) Go toolchains (a toolchain fetched and run)",
     "GOPROXY": "go(1) Module proxy (where a toolchain is fetched from)",
     "GOSUMDB": "go(1) Checksum database (off: a fetched toolchain is not verified)",
