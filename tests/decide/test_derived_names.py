@@ -234,6 +234,21 @@ DECIDED = [
     ("GOBIN=$PWD/.git/hooks go install ./cmd/x", "ask", CODE_RUNNING),
     ("mktemp -p .claude/agents XXXX", "deny", PROTECTED),
     ("mktemp --tmpdir=.claude/hooks", "deny", PROTECTED),
+    # fourth review: the spellings around those
+    ("PIP_TARGET=.claude pip install --no-index x.whl", "ask", CODE_RUNNING),
+    ("pip3.11 install --no-index -t .claude x.whl", "ask", UNLISTED_NAMES),
+    ("pip3.11 download -d .claude/agents x", "deny", PROTECTED),
+    ("sqlite3 :memory: '.sh echo x > .claude/settings.json'", "ask", CODE_RUNNING),
+    ("sqlite3 :memory: '.o .claude/agents/x.md' 'select 1'", "ask", CODE_RUNNING),
+    ("vim.basic -es -c 'qa!'", "ask", CODE_RUNNING),
+    ("git init -q --bar gd && printf x > gd/hooks/reference-transaction", "ask", RUNS_LATER),
+    (
+        "mkdir w && git -C w init -q --separate-git-dir=gd x && printf x > w/gd/hooks/pre-commit",
+        "ask",
+        RUNS_LATER,
+    ),
+    ("git --git-dir=gd init -q && printf x > gd/hooks/pre-commit", "ask", RUNS_LATER),
+    ("mkdir -p gd/hooks && printf x > gd/hooks/r && git -C gd init -q --bare", "ask", RUNS_LATER),
 ]
 # Lines that write no derived name, or only names outside what is protected.
 QUIET = [
@@ -284,6 +299,8 @@ QUIET = [
     "mktemp -d",
     "cp -al data y",
     "git init --bare b.git",
+    "sqlite3 x.db '.schema t'",
+    "sqlite3 x.db '.mode csv'",
 ]
 
 

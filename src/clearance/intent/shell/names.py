@@ -15,15 +15,23 @@ __all__ = [
     "LATER",
     "REREAD",
     "SEARCH_PATH_VARIABLES",
+    "VIM_NAMES",
     "derived_name",
     "rereads",
 ]
 
+# vim under the names its builds and front ends are installed as (Debian's alternatives).
+VIM_NAMES = frozenset(
+    {"vim", "vi", "nvim", "view", "vimdiff", "rvim", "ex", "vim.basic", "vim.tiny", "vim.nox"}
+    | {"vim.gtk", "vim.gtk3", "vim.athena", "gvim", "gview", "evim", "eview", "rview", "rgvim"}
+    | {"rgview", "nvi", "elvis", "vile"}
+)
 # hazards.PROGRAMS: programs with options or commands that run code, read or write files.
 KNOWLEDGE = frozenset(
     {"git", "rg", "sed", "gsed", "awk", "gawk", "mawk", "nawk", "busybox-awk", "tar", "gtar"}
-    | {"bsdtar", "zip", "rsync", "split", "man", "vim", "vi", "nvim", "view", "vimdiff", "rvim"}
-    | {"ex", "ssh", "scp", "sftp", "make", "gmake", "find", "env", "setarch", "linux32"}
+    | {"bsdtar", "zip", "rsync", "split", "man"}
+    | VIM_NAMES
+    | {"ssh", "scp", "sftp", "make", "gmake", "find", "env", "setarch", "linux32"}
     | {"linux64", "i386", "x86_64", "newgrp", "curl", "dd", "sort", "ed", "less", "more"}
     | {"setpriv", "dbus-run-session", "faketime", "run-parts", "jq", "date", "sqlite3"}
     | {"strings", "objdump", "nm", "readelf", "size", "c++filt", "addr2line"}
@@ -103,6 +111,8 @@ def derived_name(name: str) -> str | None:
         return name
     if name.endswith("-ar") or name.startswith("llvm-ar") or name == "gar":
         return "ar"
+    if name.startswith("pip") and name[3:].lstrip("-").replace(".", "").isdigit():
+        return "pip"  # pip3.11, pip-3
     stem = name.rstrip("0123456789.")
     if stem != name and stem in DERIVED_BY_WORD and stem.startswith(("python", "pypy")):
         return stem

@@ -432,21 +432,41 @@ def _git(finding: Finding, words: Sequence[Word], values: Values) -> None:
             if option == "-o":
                 finding.write(f"{sub} -o", arg)
     if sub in ("init", "clone"):
-        # A repository kept in another directory (`--separate-git-dir=gd`, `--bare`): its
-        # HEAD is written, so a hook put into its `hooks` by the same line asks (the gate
-        # asks for a write in the hooks of any directory that holds a HEAD).
-        for option, arg in option_values(args, "", ("--separate-git-dir",)):
-            if option == "--separate-git-dir":
-                finding.write(f"{sub} {option}", arg and arg.rstrip("/") + "/HEAD")
-        if "--bare" in args or "--mirror" in args:
-            operands = [a for a in args[1:] if a is None or a[:1] != "-"]
-            place = operands[-1] if operands and (sub == "init" or len(operands) > 1) else None
-            finding.write(f"{sub} --bare", (place or ".").rstrip("/") + "/HEAD"
-                          if (place is not None or sub == "init") else None)  # fmt: skip
+        _repository_heads(finding, sub, args)
     if sub == "format-patch":  # `-o DIR`: a file for each commit in DIR, made if missing
         for option, arg in option_values(args, "o", ("--output-directory",)):
             if option in ("-o", "--output-directory"):
                 finding.write(f"{sub} {option}", arg and arg.rstrip("/") + "/*")
+
+
+def _repository_heads(finding: Finding, sub: str, args: Values) -> None:
+    """A repository ``git init``/``clone`` keeps in another directory (``--separate-git-dir=gd``,
+    ``--bare``, ``--git-dir=gd``): its ``HEAD`` is written, so a hook the same line puts into
+    its ``hooks`` asks (the gate asks for a write in the hooks of any directory holding a
+    HEAD). The directory is taken after ``-C`` (parse-options takes any unique prefix)."""
+    here = "/".join(d.rstrip("/") for d in finding.chdirs) if finding.chdirs else "."
+
+    def head(directory: str | None) -> str | None:
+        if directory is None:
+            return None
+        where = directory if directory.startswith(("/", "~")) else f"{here}/{directory}"
+        return where.rstrip("/") + "/HEAD"
+
+    if finding.git_dir not in (None, "."):
+        finding.write(f"{sub} --git-dir", head(finding.git_dir))
+    for option, arg in option_values(args, "", ("--separate-git-dir",)):
+        if option == "--separate-git-dir":
+            finding.write(f"{sub} {option}", head(arg))
+    bare = any(
+        a is not None and len(a) > 3 and ("--bare".startswith(a) or "--mirror".startswith(a))
+        for a in args[1:]
+    )
+    if bare or finding.git_dir == ".":
+        operands = [a for a in args[1:] if a is None or a[:1] != "-"]
+        if sub == "init":
+            finding.write(f"{sub} --bare", head(operands[-1] if operands else "."))
+        elif len(operands) > 1:
+            finding.write(f"{sub} --bare", head(operands[-1]))
 
 
 def _relocated(options: Values) -> tuple[str, ...]:

@@ -13,7 +13,7 @@ from clearance.intent.shell.hazards.variables import (
     variable_payload,
 )
 from clearance.intent.shell.layer import basename
-from clearance.intent.shell.names import SEARCH_PATH_VARIABLES
+from clearance.intent.shell.names import SEARCH_PATH_VARIABLES, VIM_NAMES
 from clearance.intent.shell.runners import FIND_WRITES
 from clearance.intent.shell.token import own_cwd
 
@@ -364,14 +364,15 @@ def _response_file(finding: Finding, words: Sequence[Word], values: Values) -> N
             finding.listed.append("(the files a @file names)")
 
 
-# sqlite3(1) dot-commands, SQL functions and statements that write or read a file by name,
-# open another database file, load code or run a program (the CLI builds in `writefile()`,
-# `readfile()`, `edit()`, and `.ar` archives).
-_SQLITE_FILES = (
+# sqlite3(1) dot-commands that write, read or open a file by name, load code or run a
+# program (the CLI takes a dot-command by a prefix of its name: `.sh` is `.shell`), and the SQL
+# that does (the CLI builds in `writefile()`, `readfile()`, `edit()`, `.ar` archives).
+_SQLITE_DOTS = (
     ".once", ".output", ".shell", ".system", ".save", ".backup", ".clone", ".load", ".read",
     ".open", ".log", ".trace", ".excel", ".import", ".cd", ".ar", ".archive", ".restore",
-    "writefile", "readfile", "edit(", "attach", "vacuum", "load_extension", "fts5", "zipfile",
+    ".recover", ".dbinfo", ".sha3sum", ".www",
 )  # fmt: skip
+_SQLITE_SQL = ("writefile", "readfile", "edit(", "attach", "vacuum", "load_extension", "zipfile")
 
 
 def _sqlite3(finding: Finding, words: Sequence[Word], values: Values) -> None:
@@ -410,7 +411,12 @@ def _sqlite3(finding: Finding, words: Sequence[Word], values: Values) -> None:
             finding.runs("passes sqlite3 a computed command")
             return
         folded = command.lower()
-        if any(marker in folded for marker in _SQLITE_FILES):
+        dots = [row.split(None, 1)[0] for row in folded.splitlines() if row.strip()[:1] == "."]
+        if any(
+            word != "."
+            and any(d.startswith(word.strip()) or word.strip().startswith(d) for d in _SQLITE_DOTS)
+            for word in dots
+        ) or any(marker in folded for marker in _SQLITE_SQL):
             finding.runs("passes sqlite3 a command that writes, reads or opens a file, loads code "
                          "or runs a program")  # fmt: skip
             return
@@ -444,13 +450,7 @@ PROGRAMS: dict[str, Checker] = {
     "rsync": _rsync,
     "split": _split,
     "man": _man,
-    "vim": _vim,
-    "vi": _vim,
-    "nvim": _vim,
-    "view": _vim,
-    "vimdiff": _vim,
-    "rvim": _vim,
-    "ex": _vim,
+    **dict.fromkeys(VIM_NAMES, _vim),
     "ssh": _ssh,
     "scp": _ssh,
     "sftp": _ssh,
