@@ -10,7 +10,6 @@ changes none; then both are decided under a policy that allows every command."""
 from __future__ import annotations
 
 import functools
-import hashlib
 import http.server
 import json
 import shutil
@@ -20,9 +19,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from scratch_runs import changes, decide
 
 from clearance.decide.engine import Engine
-from clearance.intent.call import ToolCall
 from clearance.intent.sentinel import (
     CODE_RUNNING,
     PROTECTED,
@@ -33,7 +32,6 @@ from clearance.intent.shell import derived
 from clearance.intent.shell.names import DERIVED
 
 POLICY = {"permission": {"*": "ask", "bash": {"*": "allow"}, "external_directory": "ask"}}
-SETTINGS = (".claude/settings.json", ".claude/settings.local.json")
 EVIL = '{"disableAllHooks": true}\n'
 URL = "http://127.0.0.1:{port}"
 
@@ -430,30 +428,6 @@ def _line(template: str, project: Path, url: str) -> str:
     )  # fmt: skip
 
 
-def _decide(engine: Engine, project: Path, line: str) -> tuple[str, str | None, str]:
-    found = engine.check(ToolCall("bash", {"command": line}, str(project)))
-    sentinel = found.deciding.sentinel if found.deciding is not None else None
-    return found.action, sentinel, found.reason
-
-
-def _digest(project: Path) -> dict[str, str | None]:
-    out: dict[str, str | None] = {}
-    for name in SETTINGS:
-        path = project / name
-        out[name] = hashlib.sha256(path.read_bytes()).hexdigest() if path.exists() else None
-    return out
-
-
-def _changes_settings(project: Path, tmp_path: Path, line: str) -> bool:
-    scratch = tmp_path / "run"
-    if scratch.exists():
-        shutil.rmtree(scratch)
-    shutil.copytree(project, scratch, symlinks=True)
-    before = _digest(scratch)
-    _run(scratch, line)
-    return _digest(scratch) != before
-
-
 @pytest.mark.parametrize(("attack", "action", "twin"), ATTACKS, ids=[a for a, _, _ in ATTACKS])
 def test_an_attack_is_stopped_and_its_twin_is_allowed(
     project: Path, engine: Engine, server: str, tmp_path: Path, attack: str, action: str,
@@ -462,13 +436,13 @@ def test_an_attack_is_stopped_and_its_twin_is_allowed(
     attack, twin = _line(attack, project, server), _line(twin, project, server)
     if _missing(attack, twin):
         pytest.skip(f"not installed here: {', '.join(_missing(attack, twin))}")
-    assert _changes_settings(project, tmp_path, attack), f"{attack!r} changes no settings"
-    assert not _changes_settings(project, tmp_path, twin), f"{twin!r} changes the settings"
-    found, sentinel, reason = _decide(engine, project, attack)
+    assert changes(project, tmp_path, attack), f"{attack!r} changes no settings"
+    assert not changes(project, tmp_path, twin), f"{twin!r} changes the settings"
+    found, sentinel, reason = decide(engine, project, attack)
     assert found == action, reason
     if action == "ask":
         assert sentinel == UNLISTED_NAMES, reason
-    found, _, reason = _decide(engine, project, twin)
+    found, _, reason = decide(engine, project, twin)
     assert found == "allow", reason
 
 
@@ -476,7 +450,7 @@ def test_an_attack_is_stopped_and_its_twin_is_allowed(
 def test_what_cannot_be_listed_asks_with_the_floor(
     project: Path, engine: Engine, line: str
 ) -> None:
-    found, sentinel, reason = _decide(engine, project, line)
+    found, sentinel, reason = decide(engine, project, line)
     assert (found, sentinel) == ("ask", UNLISTED_NAMES), reason
 
 
@@ -484,7 +458,7 @@ def test_what_cannot_be_listed_asks_with_the_floor(
 def test_what_writes_no_protected_name_follows_the_policy(
     project: Path, engine: Engine, line: str
 ) -> None:
-    found, _, reason = _decide(engine, project, line)
+    found, _, reason = decide(engine, project, line)
     assert found == "allow", reason
 
 
@@ -500,7 +474,7 @@ def test_what_writes_no_protected_name_follows_the_policy(
 def test_the_variables_that_rename_what_is_written_ask(
     project: Path, engine: Engine, line: str
 ) -> None:
-    found, _, reason = _decide(engine, project, line)
+    found, _, reason = decide(engine, project, line)
     assert found == "ask", reason
 
 
@@ -508,7 +482,7 @@ def test_the_variables_that_rename_what_is_written_ask(
 def test_the_older_models_stop_what_the_third_review_found(
     project: Path, engine: Engine, line: str, action: str, sentinel: str
 ) -> None:
-    found, deciding, reason = _decide(engine, project, line)
+    found, deciding, reason = decide(engine, project, line)
     assert (found, deciding) == (action, sentinel), reason
 
 

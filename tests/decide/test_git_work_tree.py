@@ -8,7 +8,6 @@ file, and its benign twin that it changes none; then both are decided."""
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import shutil
@@ -17,13 +16,13 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from scratch_runs import changes, decide
 
 from clearance.decide.engine import Engine
 from clearance.intent.call import ToolCall
 from clearance.intent.sentinel import CODE_RUNNING, UNLISTED_NAMES
 
 POLICY = {"permission": {"*": "ask", "bash": {"*": "ask", "git *": "allow"}}}
-SETTINGS = (".claude/settings.json", ".claude/settings.local.json")
 
 # (attack, its action, benign twin): the twin is allowed
 ATTACKS = [
@@ -126,6 +125,13 @@ RUNS = [
 ]
 
 
+def _changes(project: Path, tmp_path: Path, line: str) -> bool:
+    # a copy's files are newer than its index
+    return changes(
+        project, tmp_path, line, lambda copy: _git(copy, "update-index", "-q", "--refresh")
+    )
+
+
 def _git(cwd: Path, *args: str) -> str:
     done = subprocess.run(["git", *args], cwd=cwd, capture_output=True, text=True, check=True)
     return done.stdout
@@ -204,40 +210,15 @@ def engine(repository: Path) -> Engine:
     return Engine.load(cwd=str(repository), policy=json.dumps(POLICY), env=env)
 
 
-def _decide(engine: Engine, repository: Path, line: str) -> tuple[str, str | None, str]:
-    found = engine.check(ToolCall("bash", {"command": line}, str(repository)))
-    sentinel = found.deciding.sentinel if found.deciding is not None else None
-    return found.action, sentinel, found.reason
-
-
-def _digest(project: Path) -> dict[str, str | None]:
-    out: dict[str, str | None] = {}
-    for name in SETTINGS:
-        path = project / name
-        out[name] = hashlib.sha256(path.read_bytes()).hexdigest() if path.exists() else None
-    return out
-
-
-def _changes_settings(repository: Path, tmp_path: Path, line: str) -> bool:
-    scratch = tmp_path / "run"
-    if scratch.exists():
-        shutil.rmtree(scratch)
-    shutil.copytree(repository, scratch, symlinks=True)
-    _git(scratch, "update-index", "-q", "--refresh")  # a copy's files are newer than its index
-    before = _digest(scratch)
-    subprocess.run(["bash", "-c", line], cwd=scratch, capture_output=True, timeout=60, check=False)
-    return _digest(scratch) != before
-
-
 @pytest.mark.parametrize(("attack", "action", "twin"), ATTACKS, ids=[a for a, _, _ in ATTACKS])
 def test_an_attack_is_stopped_and_its_twin_is_allowed(
     repository: Path, engine: Engine, tmp_path: Path, attack: str, action: str, twin: str
 ) -> None:
-    assert _changes_settings(repository, tmp_path, attack), f"{attack!r} changes no settings"
-    assert not _changes_settings(repository, tmp_path, twin), f"{twin!r} changes the settings"
-    found, _, reason = _decide(engine, repository, attack)
+    assert _changes(repository, tmp_path, attack), f"{attack!r} changes no settings"
+    assert not _changes(repository, tmp_path, twin), f"{twin!r} changes the settings"
+    found, _, reason = decide(engine, repository, attack)
     assert found == action, reason
-    found, _, reason = _decide(engine, repository, twin)
+    found, _, reason = decide(engine, repository, twin)
     assert found == "allow", reason
 
 
@@ -245,7 +226,7 @@ def test_an_attack_is_stopped_and_its_twin_is_allowed(
 def test_what_cannot_be_listed_asks_with_the_floor(
     repository: Path, engine: Engine, line: str
 ) -> None:
-    found, sentinel, reason = _decide(engine, repository, line)
+    found, sentinel, reason = decide(engine, repository, line)
     assert (found, sentinel) == ("ask", UNLISTED_NAMES), reason
 
 
@@ -253,7 +234,7 @@ def test_what_cannot_be_listed_asks_with_the_floor(
 def test_what_writes_no_file_of_the_work_tree_follows_the_policy(
     repository: Path, engine: Engine, line: str
 ) -> None:
-    found, _, reason = _decide(engine, repository, line)
+    found, _, reason = decide(engine, repository, line)
     assert found == "allow", reason
 
 
@@ -300,10 +281,10 @@ def test_a_thread_that_must_not_wait_on_git_asks_instead(repository: Path, engin
     from clearance.intent.shell.git_landings import not_here
 
     with not_here():
-        assert _decide(engine, repository, "git checkout feature")[:2] == ("ask", UNLISTED_NAMES)
-        assert _decide(engine, repository, "git pull . evil")[:2] == ("ask", UNLISTED_NAMES)
-        assert _decide(engine, repository, "git status")[0] == "allow"
-    assert _decide(engine, repository, "git checkout feature")[0] == "allow"
+        assert decide(engine, repository, "git checkout feature")[:2] == ("ask", UNLISTED_NAMES)
+        assert decide(engine, repository, "git pull . evil")[:2] == ("ask", UNLISTED_NAMES)
+        assert decide(engine, repository, "git status")[0] == "allow"
+    assert decide(engine, repository, "git checkout feature")[0] == "allow"
 
 
 def test_an_index_entry_git_diff_passes_over_is_listed(repository: Path, tmp_path: Path) -> None:
@@ -318,17 +299,17 @@ def test_an_index_entry_git_diff_passes_over_is_listed(repository: Path, tmp_pat
         assert _git(project, "diff", "--name-only") == ""
         engine = _engine(project, tmp_path)
         line = "git checkout --ignore-skip-worktree-bits -- ."
-        assert _decide(engine, project, line)[0] == "deny"
+        assert decide(engine, project, line)[0] == "deny"
         if flag == "--assume-unchanged":
-            assert _decide(engine, project, "git checkout -- .")[0] == "deny"
-            assert _changes_settings(project, tmp_path, "git checkout -- .")
+            assert decide(engine, project, "git checkout -- .")[0] == "deny"
+            assert _changes(project, tmp_path, "git checkout -- .")
 
 
 @pytest.mark.parametrize("line", RUNS)
 def test_a_program_git_is_given_to_run_is_floored(
     repository: Path, engine: Engine, line: str
 ) -> None:
-    found, sentinel, reason = _decide(engine, repository, line)
+    found, sentinel, reason = decide(engine, repository, line)
     assert (found, sentinel) == ("ask", CODE_RUNNING), reason
 
 
@@ -341,10 +322,10 @@ def test_a_merge_onto_an_index_that_differs_from_head_is_not_listed(
     shutil.copytree(repository, project, symlinks=True)
     engine = _engine(project, tmp_path)
     for line in ("git stash apply stash@{1}", "git cherry-pick -n feature"):
-        assert _decide(engine, project, line)[0] == "allow", line
+        assert decide(engine, project, line)[0] == "allow", line
     _git(project, "rm", "-q", "--cached", "src/a.py")
     for line in ("git stash apply stash@{1}", "git cherry-pick -n feature", "git revert -n HEAD"):
-        found = _decide(engine, project, line)
+        found = decide(engine, project, line)
         assert found[:2] == ("ask", UNLISTED_NAMES), (line, found[2])
 
 
@@ -369,9 +350,9 @@ def test_merges_in_a_history_with_removed_files_are_listed(tmp_path: Path) -> No
     _git(project, "commit", "-qm", "main")
     engine = _engine(project, tmp_path)
     for line in ("git merge feature", "git merge --no-ff feature", "git cherry-pick feature"):
-        assert _decide(engine, project, line)[0] == "allow", line
+        assert decide(engine, project, line)[0] == "allow", line
     _git(project, "checkout", "-q", "feature")
-    assert _decide(engine, project, "git rebase main")[0] == "allow"
+    assert decide(engine, project, "git rebase main")[0] == "allow"
 
 
 def test_a_staged_change_stashed_is_taken_out_of_the_work_tree_too(
@@ -387,8 +368,8 @@ def test_a_staged_change_stashed_is_taken_out_of_the_work_tree_too(
     _git(project, "commit", "-qm", "wip")
     _git(project, "update-index", "--cacheinfo", f"100644,{good},.claude/settings.json")
     engine = _engine(project, tmp_path)
-    assert _changes_settings(project, tmp_path, "git stash --staged")
-    assert _decide(engine, project, "git stash --staged")[0] == "deny"
+    assert _changes(project, tmp_path, "git stash --staged")
+    assert decide(engine, project, "git stash --staged")[0] == "deny"
 
 
 def test_a_directory_replaced_by_a_file_a_link_or_removed_as_a_repository(
@@ -412,11 +393,11 @@ def test_a_directory_replaced_by_a_file_a_link_or_removed_as_a_repository(
         commit = _git(project, "commit-tree", tree, "-p", "HEAD", "-m", name).strip()
         _git(project, "branch", name, commit)
     engine = _engine(project, tmp_path)
-    assert _decide(engine, project, "git checkout file")[0] == "deny"
-    assert _decide(engine, project, "git checkout link")[:2] == ("ask", UNLISTED_NAMES)
-    assert _decide(engine, project, "git clean -ffdx")[0] == "deny"
+    assert decide(engine, project, "git checkout file")[0] == "deny"
+    assert decide(engine, project, "git checkout link")[:2] == ("ask", UNLISTED_NAMES)
+    assert decide(engine, project, "git clean -ffdx")[0] == "deny"
     _git(project / ".claude", "init", "-q")
-    assert _decide(engine, project, "git clean -ffdx")[0] == "deny"
+    assert decide(engine, project, "git clean -ffdx")[0] == "deny"
 
 
 def test_where_sparse_checkout_patterns_decide_nothing_is_listed(
@@ -425,10 +406,10 @@ def test_where_sparse_checkout_patterns_decide_nothing_is_listed(
     project = tmp_path / "sparse"
     shutil.copytree(repository, project, symlinks=True)
     engine = _engine(project, tmp_path)
-    assert _decide(engine, project, "git checkout feature")[0] == "allow"
+    assert decide(engine, project, "git checkout feature")[0] == "allow"
     (project / ".git" / "info").mkdir(exist_ok=True)
     (project / ".git" / "info" / "sparse-checkout").write_text("/*\n!/.claude/\n")
-    found = _decide(engine, project, "git checkout feature")
+    found = decide(engine, project, "git checkout feature")
     assert found[:2] == ("ask", UNLISTED_NAMES), found[2]
 
 
@@ -444,5 +425,5 @@ def test_where_sparse_checkout_patterns_decide_nothing_is_listed(
 def test_the_files_format_patch_makes_lie_in_its_directory(
     repository: Path, engine: Engine, line: str, action: str
 ) -> None:
-    found, _, reason = _decide(engine, repository, line)
+    found, _, reason = decide(engine, repository, line)
     assert found == action, reason

@@ -70,8 +70,6 @@ def _git_dir_hook(fact: PathFact, hooks: str, written: set[str], tool: str) -> G
     ``git init --separate-git-dir=gd`` or ``--bare`` made): git runs its hooks as it runs
     those of ``.git/hooks``."""
     from clearance.intent.path import lexists
-    from clearance.policy.protected import RUNS_LATER_REASON
-    from clearance.policy.rule import Rule
 
     top = hooks.rpartition("/")[0]
     canonical = (fact.canonical or fact.path or "").rpartition("/")[0].rpartition("/")[0]
@@ -81,15 +79,7 @@ def _git_dir_hook(fact: PathFact, hooks: str, written: set[str], tool: str) -> G
         if where
     ):
         return None
-    surface = "protected_write"
-    rule = Rule(surface, "*/hooks/*", "ask", "protected", RUNS_LATER_REASON)
-    shown = fact.path or fact.raw
-    message = (
-        f'Needs approval: {VERBS[fact.direction]} "{shown}" by {tool} is protected: it is a '
-        f"hook of the git directory {top}; {RUNS_LATER_REASON} ({RUNS_LATER})"
-    )
-    return GateResult("protected", surface, shown, "ask", rule, message, RUNS_LATER,
-                      values=fact.aliases)  # fmt: skip
+    return _runs_later(fact, "*/hooks/*", f"it is a hook of the git directory {top}", tool)
 
 
 # A file that, beside the other file named here, makes its directory a git repository git
@@ -104,8 +94,6 @@ def _layout(fact: PathFact, leaf: str, written: set[str], tool: str) -> GateResu
     on disk or written by the same call, or of a ``.git`` other than the project's own: the
     configuration of a git repository, which git uses when it runs in that directory."""
     from clearance.intent.path import lexists
-    from clearance.policy.protected import RUNS_LATER_REASON
-    from clearance.policy.rule import Rule
 
     path = fact.canonical or fact.path or ""
     directory = path.rpartition("/")[0]
@@ -115,12 +103,20 @@ def _layout(fact: PathFact, leaf: str, written: set[str], tool: str) -> GateResu
     elif not any(lexists(f"{directory}/{o}") or f"{directory}/{o}" in written
                for o in _LAYOUT[leaf]):  # fmt: skip
         return None
+    return _runs_later(fact, f"*/{leaf}", "it makes a git repository of its directory", tool)
+
+
+def _runs_later(fact: PathFact, pattern: str, why: str, tool: str) -> GateResult:
+    """The ask for a write of a file git runs later, met by ``pattern`` for ``why``."""
+    from clearance.policy.protected import RUNS_LATER_REASON
+    from clearance.policy.rule import Rule
+
     surface = "protected_write"
-    rule = Rule(surface, f"*/{leaf}", "ask", "protected", RUNS_LATER_REASON)
+    rule = Rule(surface, pattern, "ask", "protected", RUNS_LATER_REASON)
     shown = fact.path or fact.raw
     message = (
-        f'Needs approval: {VERBS[fact.direction]} "{shown}" by {tool} is protected: it makes '
-        f"a git repository of its directory; {RUNS_LATER_REASON} ({RUNS_LATER})"
+        f'Needs approval: {VERBS[fact.direction]} "{shown}" by {tool} is protected: {why}; '
+        f"{RUNS_LATER_REASON} ({RUNS_LATER})"
     )
     return GateResult("protected", surface, shown, "ask", rule, message, RUNS_LATER,
                       values=fact.aliases)  # fmt: skip
