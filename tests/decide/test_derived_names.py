@@ -247,6 +247,7 @@ DECIDED = [
     ),
     ("git --git-dir=gd init -q && printf x > gd/hooks/pre-commit", "ask", RUNS_LATER),
     ("mkdir -p gd/hooks && printf x > gd/hooks/r && git -C gd init -q --bare", "ask", RUNS_LATER),
+    ("git init -q .claude/hooks", "deny", PROTECTED),
 ]
 # Lines that write no derived name, or only names outside what is protected.
 QUIET = [
@@ -297,6 +298,8 @@ QUIET = [
     "mktemp -d",
     "cp -al data y",
     "git init --bare b.git",
+    "git init -q newproj",
+    "git init -q",
     "sqlite3 x.db '.schema t'",
     "sqlite3 x.db '.mode csv'",
 ]

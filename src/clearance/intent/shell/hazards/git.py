@@ -461,12 +461,16 @@ def _repository_heads(finding: Finding, sub: str, args: Values) -> None:
         a is not None and len(a) > 3 and ("--bare".startswith(a) or "--mirror".startswith(a))
         for a in args[1:]
     )
+    operands = [a for a in args[1:] if a is None or a[:1] != "-"]
     if bare or finding.git_dir == ".":
-        operands = [a for a in args[1:] if a is None or a[:1] != "-"]
         if sub == "init":
             finding.write(f"{sub} --bare", head(operands[-1] if operands else "."))
         elif len(operands) > 1:
             finding.write(f"{sub} --bare", head(operands[-1]))
+    elif sub == "init" and operands and operands[-1] not in (None, ".", "./"):
+        # `git init DIR` writes DIR/.git (a protected directory's pattern meets it; a computed
+        # DIR is an unknown path of its own)
+        finding.writes.append((operands[-1] or "").rstrip("/") + "/.git/HEAD")
 
 
 def _relocated(options: Values) -> tuple[str, ...]:
