@@ -56,6 +56,7 @@ ATTACKS = [
     ),
     ("lz4 -dmfq .claude/settings.json.lz4", "deny", "lz4 -dmq data/log.txt.lz4"),
     ("lz4 -dl -mfq .claude/settings.json.lz4", "deny", "lz4 -dmq data/log.txt.lz4"),
+    ("lz4 -dmfq data/log.txt.lz4 .claude/settings.json.lz4", "deny", "lz4 -dmq data/log.txt.lz4"),
     ("patch -p1 < evil.patch", "deny", "patch -p1 < ok.patch"),
     ("patch -p1 -i evil.patch", "deny", "patch -p1 -i ok.patch"),
     ("patch -p1 --input=evil.patch", "deny", "patch -p1 --input=ok.patch"),

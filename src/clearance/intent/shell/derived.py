@@ -231,10 +231,10 @@ def _decompressed(name: str, values: Values, base: str | None, line: Line) -> De
     out = [o for o in (_place(v, base) for v in outputs) if o is not None]
     operands = parsed.operands
     if lz4 and len(operands) == 2 and operands[1] is not None:
-        second = _place(operands[1], base)  # `lz4 -d in out`: the second operand is the output
+        # `lz4 -d in out`: the second operand is the output; with -m it is one more input
+        second = _place(operands[1], base)
         if second is not None:
             out.append(second)
-        operands = operands[:1]
     found = _matches(operands, base, line)
     if isinstance(found, str):
         return found
