@@ -104,6 +104,7 @@ ATTACKS = [
     # found by review: abbreviated long options, -i read after -d, an indented section,
     # curl's option groups
     ("gzip --decom -f .claude/settings.json.gz", "deny", "gzip --decom -k data/log.txt.gz"),
+    ("gzip --d -f .claude/settings.json.gz", "deny", "gzip --d -k data/log.txt.gz"),
     ("gunzip --suf .gz -f .claude/settings.json.gz", "deny", "gunzip --suf .gz data/log.txt.gz"),
     ("patch -p1 -d .claude -i p.patch", "deny", "patch -p1 -d data -i p.patch"),
     ("patch -p1 --dir=.claude < new.patch", "deny", "patch -p1 --dir=data < new.patch"),

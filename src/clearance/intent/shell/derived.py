@@ -23,6 +23,7 @@ from __future__ import annotations
 import os
 
 from clearance.intent.shell.names import DERIVED_BY_WORD
+from clearance.intent.shell.options import spells
 from clearance.intent.shell.token import absolute
 
 TYPE_CHECKING = False
@@ -89,8 +90,8 @@ class _Parsed:
                 continue
             if value[:2] == "--":
                 key, eq, given = value.partition("=")
-                if key not in longs and len(key) > 3:
-                    prefixed = [long for long in longs if long.startswith(key)]
+                if key not in longs:
+                    prefixed = [long for long in longs if spells(key, long)]
                     key = prefixed[0] if len(prefixed) == 1 else key
                 if key in longs:
                     if eq:
@@ -119,7 +120,7 @@ class _Parsed:
         if any(k in names for k, _ in self.options):
             return True
         return any(
-            n in self.flags or (n[:2] == "--" and any(_abbreviates(f, n) for f in self.flags))
+            n in self.flags or (n[:2] == "--" and any(spells(f, n) for f in self.flags))
             for n in names
         )
 
@@ -130,11 +131,6 @@ class _Parsed:
 
     def values_of(self, *names: str) -> list[str | None]:
         return [v for k, v in self.options if k in names]
-
-
-def _abbreviates(flag: str, name: str) -> bool:
-    """Whether ``flag`` is ``name`` or a prefix of it getopt may take for it."""
-    return flag == name or (flag[:2] == "--" and len(flag) > 3 and name.startswith(flag))
 
 
 def _words(text: str) -> frozenset[str]:
@@ -733,7 +729,7 @@ def _extractor(
         if None in values:
             return why
         words = [v for v in values if v]
-        if any(w[:2] == "--" and any(_abbreviates(w.partition("=")[0], o) for o in longs)
+        if any(w[:2] == "--" and any(spells(w.partition("=")[0], o) for o in longs)
                for w in words):  # fmt: skip
             return why
         flags = [_cut(w[1:], valued) for w in words if w[:1] == "-" and w[:2] != "--"]
@@ -952,7 +948,7 @@ def _module_writes(module: str | None, rest: Values, base: str | None, line: Lin
         return None
     short = option[1:3]
     for value in rest:
-        if value is None or value == short or _abbreviates(value.partition("=")[0], option):
+        if value is None or value == short or spells(value.partition("=")[0], option):
             return f"writes files whose names clearance does not list (-m {module})"
     return None
 

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import os
 
+from clearance.intent.shell.options import spells
 from clearance.intent.shell.token import PathToken, absolute, own_cwd, passes_process
 
 TYPE_CHECKING = False
@@ -210,25 +211,25 @@ def made(
                 # getopt takes any unambiguous prefix of a long option (`--t DIR`, `--suf=X`);
                 # a prefix two options share makes the program refuse the line
                 key, eq, rest = value.partition("=")
-                if _is(key, "--symbolic") or _is(key, "--symbolic-link"):
+                if spells(key, "--symbolic") or spells(key, "--symbolic-link"):
                     symbolic = True
-                elif _is(key, "--relative"):
+                elif spells(key, "--relative"):
                     relative = True
-                elif _is(key, "--no-target-directory"):
+                elif spells(key, "--no-target-directory"):
                     no_target_dir = True
                 elif len(key) > 3 and (
                     "--recursive".startswith(key) or "--archive".startswith(key)
                 ):
                     tree = True
-                elif _is(key, "--backup"):
+                elif spells(key, "--backup"):
                     backup = True
-                elif _is(key, "--suffix"):
+                elif spells(key, "--suffix"):
                     backup = True
                     suffix = rest if eq else (words[i].value if i < count else None)
                     i += 0 if eq else 1
                 elif len(key) > 3 and "--parents".startswith(key) and name in ("cp", "gcp"):
                     parents = True  # `--pa`…: getopt takes an unambiguous abbreviation
-                elif _is(key, "--target-directory"):
+                elif spells(key, "--target-directory"):
                     if eq:
                         target_dir = _text(word, rest)
                     elif i < count:
@@ -393,11 +394,6 @@ def _file_now(word: Word, base: str | None, expand: Callable[[Word], str | None]
     import os
 
     return not os.path.isdir(place)
-
-
-def _is(key: str, option: str) -> bool:
-    """Whether ``key`` spells the long ``option``: itself or a prefix getopt may take for it."""
-    return key == option or (len(key) >= 3 and option.startswith(key))
 
 
 def _text(word: Word, rest: str) -> Word:

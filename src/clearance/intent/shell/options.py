@@ -19,7 +19,23 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-__all__ = ["GETOPT", "LEADING_OPERAND", "VALUE_FLAGS", "Grammar", "is_assignment", "table_inner"]
+__all__ = [
+    "GETOPT",
+    "LEADING_OPERAND",
+    "VALUE_FLAGS",
+    "Grammar",
+    "is_assignment",
+    "spells",
+    "table_inner",
+]
+
+
+def spells(word: str, option: str) -> bool:
+    """Whether ``word`` (``--name``, its ``=value`` cut off) names the long ``option``: as
+    spelled, or as a prefix of it, which getopt and argparse take (``--t`` for
+    ``--target-directory``, ``--d`` for ``--decompress``). A prefix two options share makes the
+    program refuse the line, so counting it for either costs nothing."""
+    return word == option or (len(word) >= 3 and word[:2] == "--" and option.startswith(word))
 
 
 def is_assignment(value: str) -> bool:
