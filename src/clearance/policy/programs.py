@@ -317,7 +317,11 @@ _CURL = (
     "--libcurl= --netrc-file= --limit-rate= --max-filesize= --oauth2-bearer= "
     "-s,--silent -S,--show-error -L,--location -f,--fail -k,--insecure -v,--verbose -I,--head "
     "-i,--include -G,--get -g,--globoff -N,--no-buffer -n,--netrc -q -#,--progress-bar "
-    "--compressed -Z,--parallel --fail-with-body -J,--remote-header-name"
+    "--compressed -Z,--parallel --fail-with-body -J,--remote-header-name --remote-name-all "
+    "--output-dir= --connect-to= --max-redirs= --proto= --proto-redir= --retry-delay= "
+    "--retry-max-time= --interface= --dns-servers= --etag-save= --etag-compare= --hsts= "
+    "--alt-svc= -Q=,--quote= -P=,--ftp-port= -t=,--telnet-option= --cert-type= --key-type= "
+    "--pass= --ciphers= --capath="
 )
 _SSH = (
     "-4 -6 -A -a -C -f -G -g -K -k -M -N -n -q -s -T -t -V -v -X -x -Y -y -B= -b= -c= -D= -E= "

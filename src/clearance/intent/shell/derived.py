@@ -20,6 +20,7 @@ listed wrongly would hide the operand after it.
 
 from __future__ import annotations
 
+import functools
 import os
 
 from clearance.intent.shell.names import DERIVED_BY_WORD
@@ -291,19 +292,19 @@ class Removed(list[str]):
 
 # -- downloads: the last segment of the URL --------------------------------------------------
 
-# curl(1): options known to take a value (a flag listed here would hide the URL after it).
-_CURL_SHORTS = "XdFHoTuAebcxwKmDErYyzCUPQt"
-_CURL_LONGS = _words(
-    "--request --data --data-binary --data-raw --data-urlencode --data-ascii --json --form "
-    "--form-string --header --output --upload-file --user --user-agent --referer --cookie "
-    "--cookie-jar --proxy --write-out --config --max-time --connect-timeout --retry "
-    "--dump-header --cert --cacert --key --range --speed-limit --speed-time --time-cond "
-    "--continue-at --proxy-user --resolve --url --variable --trace --trace-ascii --stderr "
-    "--libcurl --netrc-file --limit-rate --max-filesize --oauth2-bearer --output-dir "
-    "--connect-to --max-redirs --proto --proto-redir --retry-delay --retry-max-time "
-    "--interface --dns-servers --etag-save --etag-compare --hsts --alt-svc --quote "
-    "--ftp-port --telnet-option --cert-type --key-type --pass --ciphers --capath"
-)
+
+@functools.cache
+def _curl_options() -> tuple[str, frozenset[str]]:
+    """The letters and long options that take a value, as curl's grammar for command rules
+    (``policy.programs``, the one table of curl's options) lists them."""
+    from clearance.policy.program_grammar import VALUE
+    from clearance.policy.programs import PROGRAMS
+
+    root = PROGRAMS["curl"].root
+    shorts = "".join(s for s, (_, takes) in root.short.items() if takes == VALUE)
+    return shorts, frozenset(s for s, (_, takes) in root.long.items() if takes == VALUE)
+
+
 _CURL_NAMED = ("-O", "--remote-name", "--remote-name-all")
 
 
@@ -331,7 +332,7 @@ def _curl(name: str, values: Values, base: str | None, line: Line) -> Derived:
 
 
 def _curl_group(values: Values, base: str | None) -> Derived:
-    parsed = _Parsed(values, _CURL_SHORTS, _CURL_LONGS)
+    parsed = _Parsed(values, *_curl_options())
     dirs = parsed.values_of("--output-dir")
     if any(d is None for d in dirs):
         return "downloads into a computed directory"
