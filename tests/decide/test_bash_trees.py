@@ -37,6 +37,8 @@ TREES = [
     ("rm -rf .claude", "deny", "rm -rf build node_modules .next"),
     ("rm -r -- .claude/", "deny", "rm -r -- build/"),
     ("rm --recursive .clearance", "deny", "rm --recursive build"),
+    ("rm --r .claude", "deny", "rm --r build"),  # getopt takes any unique prefix
+    ("rm --re -f .claude", "deny", "rm --re -f build"),
     ("rm -rf .git/hooks", "ask", "rm -rf build"),
     ("rm -rf .git", "ask", "rm -rf node_modules"),
     ("mv .claude old", "deny", "mv build build.old"),

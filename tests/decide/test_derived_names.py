@@ -213,6 +213,7 @@ DECIDED = [
     # a tree hard-linked: a later write through the new names writes the protected files
     ("cp -al .claude y", "deny", PROTECTED),
     ("cp -R --link .claude/. y", "deny", PROTECTED),
+    ("cp --l -r .claude y", "deny", PROTECTED),
     ("rsync -a --link-dest=$PWD/.claude .claude/ y/", "ask", UNLISTED_NAMES),
     # an editor or sqlite3 running commands that write files
     ("ex -sc 'w! .claude/settings.json|q' notes.txt", "ask", CODE_RUNNING),
@@ -242,6 +243,7 @@ DECIDED = [
     ("sqlite3 :memory: '.o .claude/agents/x.md' 'select 1'", "ask", CODE_RUNNING),
     ("vim.basic -es -c 'qa!'", "ask", CODE_RUNNING),
     ("git init -q --bar gd && printf x > gd/hooks/reference-transaction", "ask", RUNS_LATER),
+    ("git init -q --b gd && printf x > gd/hooks/reference-transaction", "ask", RUNS_LATER),
     (
         "mkdir w && git -C w init -q --separate-git-dir=gd x && printf x > w/gd/hooks/pre-commit",
         "ask",

@@ -176,10 +176,8 @@ for _names, _shorts, _longs in (
     (("compress", "uncompress"), "b", ""),
 ):
     for _name in _names:
-        _SQUEEZERS[_name] = (_shorts, _words(_longs), _name.startswith("un"))
-_SQUEEZERS["gunzip"] = (*_SQUEEZERS["gunzip"][:2], True)
-_SQUEEZERS["bunzip2"] = (*_SQUEEZERS["bunzip2"][:2], True)
-_SQUEEZERS["lunzip"] = (*_SQUEEZERS["lunzip"][:2], True)
+        _always = _name.startswith("un") or _name in ("gunzip", "bunzip2", "lunzip")
+        _SQUEEZERS[_name] = (_shorts, _words(_longs), _always)
 _SQUEEZERS["pzstd"] = ("op", _words("--output --processes"), False)  # zstd's parallel twin
 _DECOMPRESS = ("-d", "--decompress", "--uncompress")
 # Nothing is written: to standard output, a test, a listing (lz4's `-l` is its legacy format).
@@ -318,7 +316,7 @@ def _curl(name: str, values: Values, base: str | None, line: Line) -> Derived:
     group: list[str | None] = []
     for value in [*values, "--next"]:
         if value is not None and (
-            value == "-:" or (len(value) > 3 and "--next".startswith(value))
+            value == "-:" or spells(value, "--next")
             or (value[:1] == "-" and value[:2] != "--" and ":" in value)
         ):  # fmt: skip
             found = _curl_group(group, base)

@@ -217,9 +217,7 @@ def made(
                     relative = True
                 elif spells(key, "--no-target-directory"):
                     no_target_dir = True
-                elif len(key) > 3 and (
-                    "--recursive".startswith(key) or "--archive".startswith(key)
-                ):
+                elif spells(key, "--recursive") or spells(key, "--archive"):
                     tree = True
                 elif spells(key, "--backup"):
                     backup = True
@@ -227,8 +225,8 @@ def made(
                     backup = True
                     suffix = rest if eq else (words[i].value if i < count else None)
                     i += 0 if eq else 1
-                elif len(key) > 3 and "--parents".startswith(key) and name in ("cp", "gcp"):
-                    parents = True  # `--pa`…: getopt takes an unambiguous abbreviation
+                elif spells(key, "--parents") and name in ("cp", "gcp"):
+                    parents = True
                 elif spells(key, "--target-directory"):
                     if eq:
                         target_dir = _text(word, rest)

@@ -27,6 +27,7 @@ import os
 from clearance.intent.sentinel import UNLISTED_NAMES
 from clearance.intent.shell.line import LINKERS, made
 from clearance.intent.shell.names import DERIVED_BY_WORD, derived_name
+from clearance.intent.shell.options import spells
 from clearance.intent.shell.token import absolute
 
 TYPE_CHECKING = False
@@ -166,7 +167,7 @@ def _hard_links(values: Sequence[str | None]) -> bool:
         if value is None or value == "--":
             return value is None
         if value[:2] == "--":
-            if len(value) > 3 and "--link".startswith(value):
+            if spells(value.partition("=")[0], "--link"):
                 return True
         elif value[:1] == "-" and "l" in value[1:].split("S", 1)[0].split("t", 1)[0]:
             return True
@@ -192,7 +193,7 @@ def _rm_recursive(values: Sequence[str | None]) -> bool:
         if value is None or value == "--":
             return value is None  # a computed word may be `-r`
         if value[:2] == "--":
-            if len(value) > 4 and "--recursive".startswith(value):
+            if spells(value, "--recursive"):  # `rm --r`: getopt's abbreviation
                 return True
         elif value[:1] == "-" and ("r" in value or "R" in value):
             return True

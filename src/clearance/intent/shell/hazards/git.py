@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from clearance.intent.shell.hazards.finding import Finding, literal_line, option_values
 from clearance.intent.shell.names import GIT_WORK_TREE_WRITERS
+from clearance.intent.shell.options import spells
 from clearance.policy.programs import GIT_GLOBAL_FLAGS, GIT_GLOBAL_VALUED
 
 TYPE_CHECKING = False
@@ -457,10 +458,7 @@ def _repository_heads(finding: Finding, sub: str, args: Values) -> None:
     for option, arg in option_values(args, "", ("--separate-git-dir",)):
         if option == "--separate-git-dir":
             finding.write(f"{sub} {option}", head(arg))
-    bare = any(
-        a is not None and len(a) > 3 and ("--bare".startswith(a) or "--mirror".startswith(a))
-        for a in args[1:]
-    )
+    bare = any(a is not None and (spells(a, "--bare") or spells(a, "--mirror")) for a in args[1:])
     operands = [a for a in args[1:] if a is None or a[:1] != "-"]
     if bare or finding.git_dir == ".":
         if sub == "init":
