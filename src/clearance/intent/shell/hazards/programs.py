@@ -154,7 +154,7 @@ def _vim(finding: Finding, words: Sequence[Word], values: Values) -> None:
     terminal: vim and ex read their commands (ex's, or normal mode's keys) from standard input,
     which the unit does not show, beside those the options give; any of them may write a file
     or run a program (``:w``, ``:!cmd``). Only a version or help question runs nothing."""
-    rest = [v for v in values[1:]]
+    rest = values[1:]
     if rest and all(v in ("--version", "--help", "-h") for v in rest):
         return
     finding.runs(f"runs {basename(values[0] or 'vim')}, whose editor commands (from its options or "
