@@ -258,6 +258,7 @@ def main() -> None:
             print(f"throughput, {children} children:")
             redis_client_flush(url)
             before, redis_cpu = commands(url), cpu_seconds(redis_process.pid)
+            calls_before = command_calls(url)
             elapsed, done = throughput(envs, tmp, url, public, total, children)
             used = commands(url) - before
             redis_cpu = cpu_seconds(redis_process.pid) - redis_cpu
@@ -267,6 +268,11 @@ def main() -> None:
             # Load-independent: the broker's commands (and calls) per ask, everything included
             # (the warm-up, the serving instances' heartbeats).
             print(f"  broker commands per ask: {used / (done + 5 * children):.2f}", flush=True)
+            calls = command_calls(url)
+            per = sorted(((n - calls_before.get(name, 0), name) for name, n in calls.items()),
+                         reverse=True)  # fmt: skip
+            print("    by command (scripts' own calls included): " + ", ".join(
+                f"{name} {n / (done + 5 * children):.2f}" for n, name in per if n))  # fmt: skip
             print(f"  CPU per ask: children {CPU['children'] / done * 1000:.2f} ms, servers "
                   f"{CPU['servers'] / done * 1000:.2f} ms, redis {redis_cpu / done * 1000:.2f} ms",
                   flush=True)  # fmt: skip
@@ -287,6 +293,14 @@ def commands(url: str) -> int:
     import redis
 
     return int(redis.Redis.from_url(url).info("stats")["total_commands_processed"])
+
+
+def command_calls(url: str) -> dict[str, int]:
+    """Calls per command so far (``INFO commandstats``; a script's own calls counted too)."""
+    import redis
+
+    stats = redis.Redis.from_url(url).info("commandstats")
+    return {name.removeprefix("cmdstat_"): int(row["calls"]) for name, row in stats.items()}
 
 
 def redis_client_flush(url: str) -> None:
