@@ -31,16 +31,24 @@ def digest(project: Path, names: Sequence[str] = SETTINGS) -> dict[str, str | No
 
 
 def changes(
-    project: Path, tmp_path: Path, line: str, prepare: Callable[[Path], object] | None = None
+    project: Path,
+    tmp_path: Path,
+    line: str,
+    prepare: Callable[[Path], object] | None = None,
+    *,
+    watch: Callable[[Path], object] = digest,
+    env: Callable[[Path], dict[str, str]] | None = None,
 ) -> bool:
     """Whether ``line``, run by bash in a fresh copy of ``project`` (``prepare`` run on the
-    copy first), changes one of the protected ``SETTINGS``."""
+    copy first), changes what ``watch`` sees of the copy (the protected ``SETTINGS``); ``env``
+    gives the environment to run it in, from the copy's path."""
     scratch = tmp_path / "run"
     if scratch.exists():
         shutil.rmtree(scratch)
     shutil.copytree(project, scratch, symlinks=True)
     if prepare is not None:
         prepare(scratch)
-    before = digest(scratch)
-    subprocess.run(["bash", "-c", line], cwd=scratch, capture_output=True, timeout=60, check=False)
-    return digest(scratch) != before
+    before = watch(scratch)
+    subprocess.run(["bash", "-c", line], cwd=scratch, capture_output=True, timeout=60,
+                   check=False, env=env(scratch) if env is not None else None)  # fmt: skip
+    return watch(scratch) != before

@@ -20,7 +20,8 @@ from clearance.intent.path import through_plantable_links
 GUARD = Path(__file__).resolve().parents[2] / "examples" / "policies" / "guard.jsonc"
 
 # (line, guard's answer, the built-in policy's answer); T is a scratch directory under /tmp in
-# which l -> /, s -> T/scratch (a plain directory), x/etc a real directory, and f -> /etc/hosts.
+# which l -> /, e -> /etc, u -> /usr, s -> T/scratch (a plain directory), x/etc a real
+# directory, and f -> /etc/hosts.
 ATTACKS = [
     ("rm -rf T/l/etc", "deny", "deny"),
     ("rm -r -f T/l/usr", "deny", "deny"),
@@ -66,8 +67,10 @@ BENIGN = [
     ("nice rm -rf T/s/build", "allow", "ask"),
     ("rm -rf T/{s,x}/build", "allow", "ask"),
     ("dd if=/dev/zero of=T/s/img", "allow", "ask"),
-    ("ls T/e && rm -rf T/e", "allow", "ask"),
-    ("ln -s /etc T/m && rm -rf T/m", "allow", "ask"),
+    # removes the link, not the directory (/usr: /etc may hold a pip.conf, whose name the
+    # removal of a link to it takes away, which asks as for every file that runs code later)
+    ("ls T/u && rm -rf T/u", "allow", "ask"),
+    ("ln -s /etc/ssl T/m && rm -rf T/m", "allow", "ask"),
     ("rm -rf T/h", "allow", "ask"),
 ]
 
@@ -79,6 +82,7 @@ def world() -> Iterator[tuple[dict[str, Engine], str, str]]:
     try:
         (scratch / "l").symlink_to("/")
         (scratch / "e").symlink_to("/etc")
+        (scratch / "u").symlink_to("/usr")
         (scratch / "scratch" / "build").mkdir(parents=True)
         (scratch / "s").symlink_to(scratch / "scratch")
         (scratch / "x" / "etc").mkdir(parents=True)

@@ -172,6 +172,14 @@ _RUNS_LATER = (
     "*/.npmrc",
     "*/.yarnrc",
     "*/.yarnrc.yml",
+    "~/.config/pnpm/rc",  # pnpm's own settings file (script-shell, node-options)
+    "~/Library/Preferences/pnpm/rc",
+    # pip's settings (target, prefix: where installs write; index-url: what they fetch) and
+    # go's (GOFLAGS=-toolexec, CC: what a later build runs), as `pip config set` and
+    # `go env -w` write them.
+    "*/pip.conf",
+    "~/.config/go/env",
+    "~/Library/Application Support/go/env",
     # Python runs every .pth file's import lines, and sitecustomize, at each start.
     "*/site-packages/*.pth",
     "*/site-packages/sitecustomize.py",

@@ -870,8 +870,13 @@ _PIP_LONGS = _words(
 )
 
 
-def _pip(name: str, values: Values, base: str | None, line: Line) -> Derived:
+def _pip(name: str, values: Values, base: str | None, line: Line) -> Derived | Removed:
     parsed = _Parsed(values, "tdw", _PIP_LONGS)
+    words = [v for v in parsed.operands if v]
+    if words[:1] == ["config"]:
+        return _pip_config(parsed, words)
+    if name == "uv" and words[:1] == ["venv"]:
+        return _venv(values[values.index("venv") + 1 :], "p", _UV_VENV_LONGS, ".venv", base)
     if any(k in _PIP_TARGETS for k, _ in parsed.options) or parsed.has(*_PIP_TARGETS):
         return "installs files under names the packages choose into a directory it is given"
     out: list[str] = []
@@ -892,26 +897,192 @@ def _gem(name: str, values: Values, base: str | None, line: Line) -> Derived:
 
 def _node_packages(name: str, values: Values, base: str | None, line: Line) -> Derived:
     """npm/pnpm/yarn/bun: a pack writes ``NAME-VERSION.tgz`` (``--pack-destination``), an
-    install a ``package.json``, a lock file and ``node_modules`` (``--prefix``, ``--dir``)."""
-    parsed = _Parsed(values, "C", _words("--prefix --pack-destination --dir --cwd --registry "
-                                         "--tag --workspace --filter"))  # fmt: skip
-    if parsed.has("-g", "--global", "--location") or parsed.computed:
-        return None if not parsed.computed else "writes into a computed directory"
+    install a ``package.json``, a lock file and ``node_modules`` (``--prefix``, ``--dir``), a
+    workspace's ``package.json`` (``-w DIR``); a global install with a prefix writes beneath it;
+    ``config set`` writes the settings file (``.npmrc``, ``.yarnrc``), which runs code later."""
+    parsed = _Parsed(
+        values,
+        "CwL",
+        _words(
+            "--prefix --pack-destination --dir --cwd --registry "
+            "--tag --workspace --filter --userconfig --location"
+        ),
+    )
+    location = parsed.values_of("--location", "-L")
+    words = [v for v in parsed.operands if v]
+    if parsed.computed:
+        return "writes into a computed directory"
+    if words[:1] == ["set"] or (words[:1] in (["config"], ["c"]) and _writes_settings(words)):
+        return _node_config(name, parsed, location, base)
+    if parsed.has("-g", "--global") or "global" in location:
+        # Global: into npm's prefix, which the line may name (else outside the project).
+        places = [_place(d, base) for d in parsed.values_of("--prefix", "--dir", "--cwd", "-C")]
+        if None in places:
+            return "writes into a computed directory"
+        return [_into(p, "*") for p in places if p is not None] or None
     where = base
     for directory in parsed.values_of("--prefix", "--dir", "--cwd", "-C"):
         where = absolute(directory or "", where) if where is not None and directory else None
     if where is None:
         return None
-    words = [v for v in parsed.operands if v]
+    spaces = [absolute(w, where) for w in parsed.values_of("-w", "--workspace") if w]
     if "pack" in words[:1]:
         packs = parsed.values_of("--pack-destination")
         place = absolute(packs[-1] or "", where) if packs else where
         return [_into(place, "package.tgz")] if place is not None else None
+    if words[:1] == ["init"]:  # `npm init -w DIR`: the workspace's package.json, and the root's
+        return [_into(w, "package.json") for w in (where, *spaces) if w is not None]
     names = ("package.json", "package-lock.json", "node_modules/.package-lock.json")
-    return [_into(where, leaf) for leaf in names]
+    out = [_into(where, leaf) for leaf in names]
+    return out + [_into(w, "package.json") for w in spaces if w is not None]
 
 
-def _python_module(name: str, values: Values, base: str | None, line: Line) -> Derived:
+# The settings files a package manager's `config set` writes (the user's, the project's):
+# each names what runs (npm's script-shell and node-options, yarn's yarnPath, pip's target).
+_CONFIG_WRITES = frozenset({"set", "delete", "rm", "del", "unset", "edit", "fix"})
+_SETTINGS = {
+    "npm": ("~/.npmrc", ".npmrc"),
+    "pnpm": ("~/.npmrc", "~/.config/pnpm/rc", "~/Library/Preferences/pnpm/rc", ".npmrc"),
+    "yarn": ("~/.yarnrc", "~/.yarnrc.yml", ".yarnrc", ".yarnrc.yml"),
+    "bun": ("~/.npmrc", ".npmrc"),
+}
+
+
+def _writes_settings(words: list[str]) -> bool:
+    """Whether ``config WORD`` writes the settings file (``set``, ``delete``, ``edit``…)."""
+    return len(words) > 1 and words[1] in _CONFIG_WRITES
+
+
+def _node_config(name: str, parsed: _Parsed, location: list[str | None], base: str | None
+                 ) -> Derived:  # fmt: skip
+    if parsed.has("-g", "--global") or "global" in location or None in location:
+        return "writes the global settings file, whose place clearance does not know"
+    out: list[str] = []
+    for leaf in _SETTINGS[name]:
+        if leaf.startswith("~"):
+            out.append(leaf)
+        elif base is not None:  # the project's: where it runs, or a directory above it
+            out += [_into(d, leaf) for d in _ancestors(base)]
+    out += [f for f in parsed.values_of("--userconfig") if f]
+    return out
+
+
+def _ancestors(directory: str) -> list[str]:
+    out = [directory]
+    while directory not in ("/", ""):
+        directory = os.path.dirname(directory)
+        out.append(directory)
+    return out
+
+
+def _pip_config(parsed: _Parsed, words: list[str]) -> Derived:
+    """``pip config set|unset|edit``: the user's pip.conf (``--global``: the system's;
+    ``--site``: the environment's)."""
+    if not _writes_settings(words):
+        return None
+    if parsed.has("--site"):
+        return "writes the pip.conf of the environment it runs in"
+    files = ["~/.config/pip/pip.conf", "~/.pip/pip.conf"]
+    if parsed.has("--global"):
+        files += ["/etc/xdg/pip/pip.conf", "/etc/pip.conf"]
+    return files
+
+
+# -- virtual environments and install roots: written beneath the directory they are given ----
+
+_VENV_LONGS = _words(
+    "--prompt --python --app-data --discovery --creator --seeder --activators --pip "
+    "--setuptools --wheel --extra-search-dir"
+)
+_UV_VENV_LONGS = _words(
+    "--python --prompt --index-url --extra-index-url --find-links --index --default-index "
+    "--index-strategy --keyring-provider --link-mode --exclude-newer --cache-dir --directory "
+    "--project --config-file --color --python-preference"
+)
+
+
+def _venv(
+    values: Values, shorts: str, longs: frozenset[str], default: str | None, base: str | None
+) -> Derived | Removed:
+    """A virtual environment (``python -m venv D``, ``virtualenv D``, ``uv venv [D]``): its
+    files beneath each ``D`` (``--clear``: what was there is replaced, trees and all)."""
+    parsed = _Parsed(values, shorts, longs)
+    if parsed.computed:
+        return "makes a virtual environment in a computed directory"
+    operands = [v for v in parsed.operands if v] or ([default] if default else [])
+    places = [_place(d, base) for d in operands]
+    if None in places or base is None:
+        return None if not places else "makes a virtual environment in a computed directory"
+    found = [p for p in places if p is not None]
+    if parsed.has("--clear"):
+        return Removed(found)
+    return [_into(p, "*") for p in found]
+
+
+def _virtualenv(name: str, values: Values, base: str | None, line: Line) -> Derived | Removed:
+    return _venv(values, "p", _VENV_LONGS, None, base)
+
+
+_CARGO_LONGS = _words(
+    "--root --target-dir --artifact-dir --out-dir --manifest-path --package --bin --example "
+    "--test --bench --features --jobs --target --profile --message-format --config --color "
+    "--version --git --branch --tag --rev --path --registry --index --lockfile-path --name "
+    "--vcs --edition"
+)
+
+
+def _cargo(name: str, values: Values, base: str | None, line: Line) -> Derived:
+    """``cargo install --root D`` (``D/bin``, ``D/.crates.toml``), a build's ``--target-dir``,
+    ``cargo new|init D``: written beneath the directory."""
+    parsed = _Parsed(values, "pjFZ", _CARGO_LONGS)
+    if parsed.computed:
+        return "writes into a computed directory"
+    words = [v for v in parsed.operands if v]
+    given = parsed.values_of("--root", "--target-dir", "--artifact-dir", "--out-dir")
+    if words[:1] in (["new"], ["init"]):
+        given += words[1:2] if words[1:] else (["."] if words == ["init"] else [])
+    places = [_place(d, base) for d in given]
+    if None in places:
+        return "writes into a computed directory"
+    return [_into(p, "*") for p in places if p is not None] or None
+
+
+def _deno(name: str, values: Values, base: str | None, line: Line) -> Derived:
+    """``deno install --root D``: the program's launcher in ``D/bin``."""
+    parsed = _Parsed(values, "cA", _words("--root --name --config --import-map --lock"))
+    places = [_place(d, base) for d in parsed.values_of("--root")]
+    if parsed.computed or None in places:
+        return "writes into a computed directory"
+    return [_into(p, "*") for p in places if p is not None] or None
+
+
+def _composer(name: str, values: Values, base: str | None, line: Line) -> Derived:
+    """composer's working directory (``-d D``): ``vendor``, ``composer.lock`` and the packages'
+    files beneath it; ``create-project PACKAGE D`` writes the package's own names."""
+    parsed = _Parsed(values, "d", _words("--working-dir --repository --repository-url "
+                                          "--stability --add-repository"))  # fmt: skip
+    words = [v for v in parsed.operands if v]
+    if parsed.computed:
+        return "writes into a computed directory"
+    if words[:1] == ["create-project"]:
+        return "makes a project of the files a package names"
+    places = [_place(d, base) for d in parsed.values_of("-d", "--working-dir")]
+    if None in places:
+        return "writes into a computed directory"
+    return [_into(p, "*") for p in places if p is not None] or None
+
+
+def _go(name: str, values: Values, base: str | None, line: Line) -> Derived:
+    """``go env -w|-u``: go's settings file (GOFLAGS=-toolexec, CC: what later builds run)."""
+    words = [v for v in values if v is not None and v[:1] != "-"]
+    if words[:1] != ["env"]:
+        return None
+    if None in values or any(v is not None and v[:2] in ("-w", "-u") for v in values):
+        return ["~/.config/go/env", "~/Library/Application Support/go/env"]
+    return None
+
+
+def _python_module(name: str, values: Values, base: str | None, line: Line) -> Derived | Removed:
     """``python -m zipfile -e A D``, ``python -m tarfile -e A``, ``python -m gzip -d F``: the
     library extracts or decompresses (its options read as argparse reads them: any prefix)."""
     i = 0
@@ -939,9 +1110,13 @@ def _python_module(name: str, values: Values, base: str | None, line: Line) -> D
 _MODULE_WRITERS = {"zipfile": "--extract", "tarfile": "--extract", "gzip": "--decompress"}
 
 
-def _module_writes(module: str | None, rest: Values, base: str | None, line: Line) -> Derived:
+def _module_writes(
+    module: str | None, rest: Values, base: str | None, line: Line
+) -> Derived | Removed:
     if module == "pip":
         return _pip("pip", rest, base, line)
+    if module in ("venv", "virtualenv"):
+        return _venv(rest, "p" if module == "virtualenv" else "", _VENV_LONGS, None, base)
     option = _MODULE_WRITERS.get(module or "")
     if option is None:
         return None
@@ -983,6 +1158,11 @@ _DERIVERS.update(
         "gpgtar": _extractor(keys="d", longs=("--decrypt", "--extract")),
         "gpg-zip": _extractor(keys="d", longs=("--decrypt",)),
         "install": _install,
+        "virtualenv": _virtualenv,
+        "cargo": _cargo,
+        "deno": _deno,
+        "composer": _composer,
+        "go": _go,
         "ginstall": _install,
         "lwp-download": _lwp_download,
         "mktemp": _mktemp,

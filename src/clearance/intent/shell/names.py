@@ -83,11 +83,21 @@ DERIVED_BY_WORD: dict[str, frozenset[str]] = {
     "fossil": frozenset({"open", "update", "checkout", "co", "clone", "merge"}),
     "s3cmd": frozenset({"get", "sync"}),
 }
-_INSTALLS = frozenset({"install", "i", "add", "ci", "pack", "download", "wheel", "sync"})
+_INSTALLS = frozenset({"install", "i", "add", "ci", "pack", "download", "wheel", "sync"}) | {
+    "config", "c", "set", "init", "venv"
+}  # fmt: skip
 for _manager in ("pip", "pip3", "uv", "gem", "npm", "pnpm", "yarn", "bun"):
     DERIVED_BY_WORD[_manager] = _INSTALLS
 for _python in ("python", "python3", "python2", "pypy", "pypy3"):
-    DERIVED_BY_WORD[_python] = frozenset({"zipfile", "tarfile", "gzip", "pip"})
+    DERIVED_BY_WORD[_python] = frozenset({"zipfile", "tarfile", "gzip", "pip", "venv"}) | {
+        "virtualenv"
+    }
+# A directory a tool is told to put what it builds or installs in (ADR 0053); go's settings.
+DERIVED_BY_WORD["cargo"] = frozenset({"install", "new", "init", "--root", "--target-dir"}) | {
+    "--artifact-dir", "--out-dir"
+}  # fmt: skip
+DERIVED_BY_WORD["deno"] = frozenset({"install"})
+DERIVED_BY_WORD["go"] = frozenset({"env"})
 DERIVED = (
     frozenset({"gzip", "gunzip", "pigz", "unpigz", "bzip2", "bunzip2", "pbzip2", "lbzip2"})
     | {"xz", "unxz", "lzma", "unlzma", "pixz", "pxz", "zstd", "unzstd", "zstdmt", "lz4"}
@@ -98,7 +108,7 @@ DERIVED = (
     | {"unarj", "unace", "aunpack", "atool", "dtrx", "unp", "xar", "bsdcpio", "ptar", "gpgtar"}
     | {"pzstd", "lz4c", "ptargrep", "gpg-zip", "install", "ginstall", "lwp-download", "split"}
     | {"gsplit", "csplit", "gcsplit"}
-    | {"mktemp"}
+    | {"mktemp", "virtualenv", "composer"}
     | DERIVED_BY_WORD.keys()
 )
 

@@ -125,7 +125,7 @@ def _names_a(words: frozenset[str], values: Sequence[str | None]) -> bool:
     for value in values:
         if value is None:
             continue
-        if value in words:
+        if value in words or (value[:2] == "--" and value.partition("=")[0] in words):
             return True
         if value[:1] == "-" and value[:2] != "--" and value.partition("m")[2] in words:
             return True

@@ -1,0 +1,204 @@
+"""Where a tool is told to put what it makes, and the settings it writes, meet the protected paths
+(ADR 0053): a virtual environment, a global install with a prefix, a build's target directory, a
+workspace, and ``config set``.
+
+``python3 -m venv .claude/agents`` fills the agents directory; ``npm i -g --prefix .claude/agents
+./pkg.tgz`` puts a package there; ``npm config set script-shell ./x.sh`` writes ``~/.npmrc``,
+which decides what every later ``npm run`` runs. No word of those lines is a protected file.
+Each attack that can run here is run in real bash, in a scratch copy of a project with its own
+home, to show that it changes a protected place and its benign twin does not; then both are
+decided under a policy that allows every command."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from scratch_runs import changes, decide
+
+from clearance.decide.engine import Engine
+from clearance.intent.sentinel import CODE_RUNNING, PROTECTED, RUNS_LATER, UNLISTED_NAMES
+
+POLICY = {"permission": {"*": "ask", "bash": {"*": "allow"}, "external_directory": "allow"}}
+_QUIET_NPM = "--offline --ignore-scripts --no-audit --no-fund"
+
+# (attack, its action, benign twin): each run for real; the twin is allowed.
+RUNS = [
+    ("python3 -m venv --without-pip .claude/agents", "deny",
+     "python3 -m venv --without-pip data/venv"),
+    ("python3 -m venv --without-pip --clear .claude", "deny",
+     "python3 -m venv --without-pip --clear data/venv"),
+    ("python3 -m venv --without-pip --cle .claude", "deny",
+     "python3 -m venv --without-pip --cle data/venv"),
+    (f"npm i -g --prefix .claude/agents {_QUIET_NPM} ./pkg-1.0.0.tgz", "deny",
+     f"npm i -g --prefix data/g {_QUIET_NPM} ./pkg-1.0.0.tgz"),
+    (f"npm install --global --prefix=.claude/commands {_QUIET_NPM} ./pkg-1.0.0.tgz", "deny",
+     f"npm install --global --prefix=data/g {_QUIET_NPM} ./pkg-1.0.0.tgz"),
+    ("npm config set script-shell ./evil.sh", "deny", "npm config get script-shell"),
+    ("npm set node-options=--require=./evil.js", "deny", "npm config list"),
+    ("python3 -m pip config set global.target .claude/agents", "ask",
+     "python3 -m pip config list"),
+    ("cargo new -q --vcs none .claude/agents/x", "deny", "cargo new -q --vcs none data/x"),
+]  # fmt: skip
+# Decided only (the program is not installed here, or needs the network): (line, action,
+# the deciding sentinel).
+DECIDED = [
+    ("uv venv .claude/agents", "deny", PROTECTED),
+    ("uv venv --clear .claude", "deny", PROTECTED),
+    ("virtualenv .claude/agents", "deny", PROTECTED),
+    ("virtualenv -p python3 .claude/skills", "deny", PROTECTED),
+    ("python3 -m virtualenv .claude/agents", "deny", PROTECTED),
+    ("python3.12 -m venv .claude/agents", "deny", PROTECTED),
+    ("cargo install --root .claude/skills ripgrep", "deny", PROTECTED),
+    ("cargo build --target-dir .claude/agents", "deny", PROTECTED),
+    ("cargo build --target-dir=.claude/agents", "deny", PROTECTED),
+    ("cargo init .claude/commands", "deny", PROTECTED),
+    ("cd .claude/agents && cargo init", "deny", PROTECTED),
+    ("deno install --root .claude/agents jsr:@std/http/file-server", "deny", PROTECTED),
+    ("composer install -d .claude/agents", "deny", PROTECTED),
+    ("composer create-project vendor/app .claude", "ask", UNLISTED_NAMES),
+    ("npm init -y -w .claude/agents", "deny", PROTECTED),
+    ("npm install left-pad -w .claude/agents", "deny", PROTECTED),
+    ("npm i -g --prefix $DIR x", "ask", UNLISTED_NAMES),
+    ("yarn config set yarnPath ./evil.js", "ask", RUNS_LATER),
+    ("pip config set global.target .claude/agents", "ask", RUNS_LATER),
+    ("pip3 config --user set install.prefix .claude", "ask", RUNS_LATER),
+    ("go env -w GOFLAGS=-toolexec=./evil.sh", "ask", RUNS_LATER),
+    ("go env -u GOFLAGS", "ask", RUNS_LATER),
+    ("pip config --site set global.target x", "ask", UNLISTED_NAMES),
+    ("npm config set --location=global script-shell ./x", "ask", UNLISTED_NAMES),
+    ("npm config set -g script-shell ./x", "ask", UNLISTED_NAMES),
+    # the variables that move where these tools write
+    ("UV_TOOL_DIR=.claude/agents uv tool install ruff", "ask", CODE_RUNNING),
+    ("UV_PROJECT_ENVIRONMENT=.claude/agents uv sync", "ask", CODE_RUNNING),
+    ("CARGO_TARGET_DIR=.claude/agents cargo build", "ask", CODE_RUNNING),
+    ("YARN_YARN_PATH=./evil.js yarn install", "ask", CODE_RUNNING),
+    ("PIPX_HOME=.claude/agents pipx install black", "ask", CODE_RUNNING),
+    ("DENO_INSTALL_ROOT=.claude/agents deno install x", "ask", CODE_RUNNING),
+    ("VIRTUAL_ENV=.claude/agents uv pip install ./x.whl", "ask", CODE_RUNNING),
+]
+# Ordinary lines of the same programs: allowed.
+QUIET = [
+    "python3 -m venv .venv",
+    "python3 -m venv venv && source venv/bin/activate",
+    "python3 -m venv --clear .venv",
+    "uv venv",
+    "uv venv -p 3.12",
+    "uv venv --python .uvenv",
+    "uv sync",
+    "virtualenv .venv",
+    "cargo build",
+    "cargo build --release --target-dir target",
+    "cargo test -p core",
+    "cargo install ripgrep",
+    "cargo new data/x",
+    "npm i -g typescript",
+    "npm install -D vitest",
+    "npm config get prefix",
+    "npm config list",
+    "pnpm config get store-dir",
+    "pip config list",
+    "pip config get global.index-url",
+    "go env GOPATH",
+    "go env",
+    "composer install",
+    "deno install",
+]
+
+
+def _tree(root: Path) -> dict[str, str]:
+    """Every file beneath ``root`` (links as their targets), by path: its content's digest."""
+    out: dict[str, str] = {}
+    for directory, _, files in os.walk(root):
+        for name in files:
+            path = Path(directory, name)
+            text = os.readlink(path) if path.is_symlink() else path.read_bytes().hex()
+            out[str(path.relative_to(root))] = hashlib.sha256(text.encode()).hexdigest()
+    return out
+
+
+_SETTINGS = (".npmrc", ".yarnrc", ".config/pip/pip.conf", ".pip/pip.conf", ".config/go/env")
+
+
+def _protected(scratch: Path) -> dict[str, object]:
+    """What is protected in a scratch copy: its ``.claude`` tree, and its home's settings files
+    (not the caches and logs the tools keep there)."""
+    home = scratch / "home"
+    settings = {name: (home / name).read_text() for name in _SETTINGS if (home / name).exists()}
+    return {"claude": _tree(scratch / ".claude"), "home": settings}
+
+
+def _environment(scratch: Path) -> dict[str, str]:
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if not k.startswith(("PIP_", "NPM_CONFIG_", "npm_config_", "XDG_", "VIRTUAL_ENV"))
+    }
+    env["HOME"] = str(scratch / "home")
+    env["CARGO_HOME"] = os.environ.get("CARGO_HOME", str(Path.home() / ".cargo"))
+    env["RUSTUP_HOME"] = os.environ.get("RUSTUP_HOME", str(Path.home() / ".rustup"))
+    return env  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("install-dirs")
+    project = root / "proj"
+    for directory in (".claude", "data", "home", "pkg"):
+        (project / directory).mkdir(parents=True)
+    subprocess.run(["git", "init", "-q"], cwd=project, check=True)
+    (project / ".claude" / "settings.json").write_text('{"mine": true}\n')
+    package = {"name": "pkg", "version": "1.0.0", "bin": {"pkg": "cli.js"}}
+    (project / "pkg" / "package.json").write_text(json.dumps(package))
+    (project / "pkg" / "cli.js").write_text("#!/usr/bin/env node\n")
+    if shutil.which("npm"):
+        subprocess.run(["npm", "pack", "--silent", "--pack-destination", str(project)],
+                       cwd=project / "pkg", env=_environment(project), capture_output=True,
+                       timeout=60, check=True)  # fmt: skip
+    return project
+
+
+@pytest.fixture(scope="module")
+def engine(project: Path) -> Engine:
+    env = {"HOME": str(project / "home"), "CLEARANCE_HOME": str(project.parent / "state")}
+    return Engine.load(cwd=str(project), policy=json.dumps(POLICY), env=env)
+
+
+@pytest.mark.parametrize(("attack", "action", "twin"), RUNS, ids=[a for a, _, _ in RUNS])
+def test_an_attack_is_stopped_and_its_twin_is_allowed(
+    project: Path, engine: Engine, tmp_path: Path, attack: str, action: str, twin: str
+) -> None:
+    program = attack.split()[0]
+    if shutil.which(program) is None:
+        pytest.skip(f"{program} is not installed here")
+    assert changes(project, tmp_path, attack, watch=_protected, env=_environment), (
+        f"{attack!r} changes nothing protected"
+    )
+    assert not changes(project, tmp_path, twin, watch=_protected, env=_environment), (
+        f"{twin!r} changes something protected"
+    )
+    found, _, reason = decide(engine, project, attack)
+    assert found == action, reason
+    found, _, reason = decide(engine, project, twin)
+    assert found == "allow", reason
+
+
+@pytest.mark.parametrize(("line", "action", "sentinel"), DECIDED, ids=[d[0] for d in DECIDED])
+def test_a_directory_or_settings_file_it_is_told_is_met(
+    project: Path, engine: Engine, line: str, action: str, sentinel: str
+) -> None:
+    found, deciding, reason = decide(engine, project, line)
+    assert (found, deciding) == (action, sentinel), reason
+
+
+@pytest.mark.parametrize("line", QUIET)
+def test_the_ordinary_lines_of_those_programs_follow_the_policy(
+    project: Path, engine: Engine, line: str
+) -> None:
+    found, _, reason = decide(engine, project, line)
+    assert found == "allow", reason
