@@ -44,6 +44,19 @@ RUNS = [
     ("python3 -m pip config set global.target .claude/agents", "ask",
      "python3 -m pip config list"),
     ("cargo new -q --vcs none .claude/agents/x", "deny", "cargo new -q --vcs none data/x"),
+    # found by review: npm's aliases and abbreviations, nopt's `-w=DIR`, the cache and logs
+    # written on any command
+    (f"npm ins -g --prefix .claude/agents {_QUIET_NPM} ./pkg-1.0.0.tgz", "deny",
+     f"npm ins -g --prefix data/g {_QUIET_NPM} ./pkg-1.0.0.tgz"),
+    (f"npm isntall -g --prefix .claude/agents {_QUIET_NPM} ./pkg-1.0.0.tgz", "deny",
+     f"npm isntall -g --prefix data/g {_QUIET_NPM} ./pkg-1.0.0.tgz"),
+    ("npm create -y -w .claude/agents", "deny", "npm create -y -w data/w"),
+    ("npm init -y -w=.claude/agents", "deny", "npm init -y -w=data/w"),
+    ("npm conf set script-shell ./evil.sh", "deny", "npm conf get script-shell"),
+    ("npm ls --logs-dir .claude/agents --loglevel silly", "deny",
+     "npm ls --logs-dir data/logs --loglevel silly"),
+    ("npm --cache .claude/agents --loglevel silly ls", "deny",
+     "npm --cache data/cache --loglevel silly ls"),
 ]  # fmt: skip
 # Decided only (the program is not installed here, or needs the network): (line, action,
 # the deciding sentinel).
@@ -81,6 +94,32 @@ DECIDED = [
     ("PIPX_HOME=.claude/agents pipx install black", "ask", CODE_RUNNING),
     ("DENO_INSTALL_ROOT=.claude/agents deno install x", "ask", CODE_RUNNING),
     ("VIRTUAL_ENV=.claude/agents uv pip install ./x.whl", "ask", CODE_RUNNING),
+    ("COMPOSER_HOME=.claude composer global require x", "ask", CODE_RUNNING),
+    # found by review: other spellings and tools of the family
+    ("npm it -g --prefix .claude/agents", "deny", PROTECTED),
+    ("python3 -m ensurepip --root .claude/agents", "deny", PROTECTED),
+    ("npm innit -y -w .claude/agents", "deny", PROTECTED),
+    ("npm ls --logs-d .claude/agents", "deny", PROTECTED),
+    ("cargo +stable new .claude/agents", "deny", PROTECTED),
+    ("cargo +nightly -Z unstable-options -C .claude new agents", "deny", PROTECTED),
+    ("cargo vendor .claude", "ask", UNLISTED_NAMES),
+    ("uv --directory .claude venv agents", "deny", PROTECTED),
+    ("uv venv --directory .claude agents", "deny", PROTECTED),
+    ("uv init .claude/agents", "deny", PROTECTED),
+    ("deno i --root .claude/agents x.ts", "deny", PROTECTED),
+    ("deno init .claude/agents", "deny", PROTECTED),
+    ("go env --w GOFLAGS=-toolexec=./evil.sh", "ask", RUNS_LATER),
+    ("go mod vendor -o .claude", "ask", UNLISTED_NAMES),
+    ("pnpm add -g --global-dir .claude/agents x", "deny", PROTECTED),
+    ("yarn global add x --global-folder .claude/agents", "deny", PROTECTED),
+    ("corepack enable --install-directory .claude/hooks", "deny", PROTECTED),
+    ("corepack pnpm@9 add -g --prefix .claude/agents x", "deny", PROTECTED),
+    ("poetry new .claude --name agents", "deny", PROTECTED),
+    ("conda create -p .claude python", "ask", UNLISTED_NAMES),
+    ("bundle install --binstubs .claude", "ask", UNLISTED_NAMES),
+    ("bundle install --path .claude/agents", "deny", PROTECTED),
+    ("pip --cache-dir .claude/agents download x", "deny", PROTECTED),
+    ("npm config set registry https://r.example --location=project", "ask", RUNS_LATER),
 ]
 # Ordinary lines of the same programs: allowed.
 QUIET = [
@@ -108,6 +147,25 @@ QUIET = [
     "go env",
     "composer install",
     "deno install",
+    "npm ci",
+    "npm run build",
+    "npm test",
+    "npm ls",
+    "npm uninstall left-pad",
+    "npm update",
+    "npm create vite@latest data/app",
+    "pnpm install --frozen-lockfile",
+    "yarn install",
+    "corepack enable",
+    "cargo vendor",
+    "go mod vendor",
+    "poetry new data/app",
+    "conda create -n dev python",
+    "bundle install",
+    "uv init data/app",
+    "npm run lint -- --dir .",
+    "npm start -- test --output out",
+    "npm exec playwright -- test x.spec.ts",
 ]
 
 
@@ -156,6 +214,7 @@ def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
     package = {"name": "pkg", "version": "1.0.0", "bin": {"pkg": "cli.js"}}
     (project / "pkg" / "package.json").write_text(json.dumps(package))
     (project / "pkg" / "cli.js").write_text("#!/usr/bin/env node\n")
+    (project / "package.json").write_text('{"name": "root", "version": "1.0.0"}\n')
     if shutil.which("npm"):
         subprocess.run(["npm", "pack", "--silent", "--pack-destination", str(project)],
                        cwd=project / "pkg", env=_environment(project), capture_output=True,

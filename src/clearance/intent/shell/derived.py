@@ -866,7 +866,7 @@ def _mktemp(name: str, values: Values, base: str | None, line: Line) -> Derived:
 _PIP_TARGETS = ("-t", "--target", "--root", "--prefix", "--src", "--home")
 _PIP_LONGS = _words(
     "--target --root --prefix --src --home --dest --wheel-dir --requirement --constraint "
-    "--index-url --extra-index-url --find-links"
+    "--index-url --extra-index-url --find-links --cache-dir --directory --project"
 )
 
 
@@ -875,11 +875,21 @@ def _pip(name: str, values: Values, base: str | None, line: Line) -> Derived | R
     words = [v for v in parsed.operands if v]
     if words[:1] == ["config"]:
         return _pip_config(parsed, words)
-    if name == "uv" and words[:1] == ["venv"]:
-        return _venv(values[values.index("venv") + 1 :], "p", _UV_VENV_LONGS, ".venv", base)
+    caches = [_place(d, base) for d in parsed.values_of("--cache-dir")]
+    if None in caches:
+        return "writes into a computed directory"
+    out: list[str] = [_into(p, "*") for p in caches if p is not None]
+    if name == "uv":
+        # `--directory D` (and `--project D`, where the environment goes) move where uv works
+        for moved in parsed.values_of("--directory", "--project"):
+            base = absolute(moved or "", base) if base is not None and moved else None
+        if words[:1] in (["venv"], ["init"]):
+            # `uv venv [D]` (.venv), `uv init [D]` (.): the files beneath D
+            rest = values[values.index(words[0]) + 1 :]
+            made = _venv(rest, "p", _UV_VENV_LONGS, ".venv" if words[0] == "venv" else ".", base)
+            return made if isinstance(made, str) or made is None or out == [] else out + made
     if any(k in _PIP_TARGETS for k, _ in parsed.options) or parsed.has(*_PIP_TARGETS):
         return "installs files under names the packages choose into a directory it is given"
-    out: list[str] = []
     for directory in parsed.values_of("-d", "--dest", "-w", "--wheel-dir"):
         place = _place(directory, base)
         if directory is None or place is None:
@@ -896,45 +906,75 @@ def _gem(name: str, values: Values, base: str | None, line: Line) -> Derived:
 
 
 def _node_packages(name: str, values: Values, base: str | None, line: Line) -> Derived:
-    """npm/pnpm/yarn/bun: a pack writes ``NAME-VERSION.tgz`` (``--pack-destination``), an
+    """npm/pnpm/yarn/bun, their commands read as npm reads them (aliases and abbreviations:
+    ``NODE_COMMANDS``): a pack writes ``NAME-VERSION.tgz`` (``--pack-destination``), an
     install a ``package.json``, a lock file and ``node_modules`` (``--prefix``, ``--dir``), a
     workspace's ``package.json`` (``-w DIR``); a global install with a prefix writes beneath it;
-    ``config set`` writes the settings file (``.npmrc``, ``.yarnrc``), which runs code later."""
-    parsed = _Parsed(
-        values,
-        "CwL",
-        _words(
-            "--prefix --pack-destination --dir --cwd --registry "
-            "--tag --workspace --filter --userconfig --location"
-        ),
-    )
-    location = parsed.values_of("--location", "-L")
-    words = [v for v in parsed.operands if v]
+    ``config set`` writes the settings file (``.npmrc``, ``.yarnrc``), which runs code later;
+    the cache, logs, store and global folders given on any command are written beneath."""
+    from clearance.intent.shell.names import NODE_COMMANDS, NODE_DIRECTORIES
+
+    parsed = _Parsed(values, "CwL", _NODE_LONGS | NODE_DIRECTORIES)
+    # nopt, npm's option reader, takes `-w=DIR` as `-w DIR`
+    parsed.options = [(k, v[1:] if k[1] != "-" and v and v[0] == "=" else v)
+                      for k, v in parsed.options]  # fmt: skip
     if parsed.computed:
         return "writes into a computed directory"
-    if words[:1] == ["set"] or (words[:1] in (["config"], ["c"]) and _writes_settings(words)):
-        return _node_config(name, parsed, location, base)
-    if parsed.has("-g", "--global") or "global" in location:
+    location = parsed.values_of("--location", "-L")
+    words = [v for v in parsed.operands if v]
+    kind = NODE_COMMANDS.get(words[0]) if words else None
+    always = [_place(d, base) for d in parsed.values_of(*NODE_DIRECTORIES)]
+    if None in always:
+        return "writes into a computed directory"
+    out = [_into(p, "*") for p in always if p is not None]
+    if kind == "set" or (kind == "config" and _writes_settings(words)):
+        found = _node_config(name, parsed, location, base)
+        return found if isinstance(found, str) or found is None else [*out, *found]
+    if kind not in ("install", "init", "pack"):
+        return out or None
+    if parsed.has("-g", "--global") or "global" in location or words[0] == "global":
         # Global: into npm's prefix, which the line may name (else outside the project).
         places = [_place(d, base) for d in parsed.values_of("--prefix", "--dir", "--cwd", "-C")]
         if None in places:
             return "writes into a computed directory"
-        return [_into(p, "*") for p in places if p is not None] or None
+        return [*out, *(_into(p, "*") for p in places if p is not None)] or None
     where = base
     for directory in parsed.values_of("--prefix", "--dir", "--cwd", "-C"):
         where = absolute(directory or "", where) if where is not None and directory else None
     if where is None:
-        return None
+        return out or None
     spaces = [absolute(w, where) for w in parsed.values_of("-w", "--workspace") if w]
-    if "pack" in words[:1]:
+    if kind == "pack":
         packs = parsed.values_of("--pack-destination")
         place = absolute(packs[-1] or "", where) if packs else where
-        return [_into(place, "package.tgz")] if place is not None else None
-    if words[:1] == ["init"]:  # `npm init -w DIR`: the workspace's package.json, and the root's
-        return [_into(w, "package.json") for w in (where, *spaces) if w is not None]
+        return [*out, _into(place, "package.tgz")] if place is not None else out or None
+    if kind == "init":  # `npm init -w DIR`: the workspace's package.json, and the root's
+        return [*out, *(_into(w, "package.json") for w in (where, *spaces) if w is not None)]
     names = ("package.json", "package-lock.json", "node_modules/.package-lock.json")
-    out = [_into(where, leaf) for leaf in names]
+    out += [_into(where, leaf) for leaf in names]
     return out + [_into(w, "package.json") for w in spaces if w is not None]
+
+
+_NODE_LONGS = _words(
+    "--prefix --pack-destination --dir --cwd --registry --tag --workspace --filter "
+    "--userconfig --location"
+)
+
+
+def _corepack(name: str, values: Values, base: str | None, line: Line) -> Derived:
+    """``corepack npm|pnpm|yarn[@VERSION] …`` runs that package manager (read as it);
+    ``corepack enable --install-directory DIR`` writes its shims there."""
+    first = values[0] if values else None
+    if first is None and values:
+        return "runs a package manager clearance cannot name"
+    manager = (first or "").partition("@")[0]
+    if manager in ("npm", "pnpm", "yarn"):
+        return _node_packages(manager, values[1:], base, line)
+    parsed = _Parsed(values, "", _words("--install-directory"))
+    places = [_place(d, base) for d in parsed.values_of("--install-directory")]
+    if parsed.computed or None in places:
+        return "writes into a computed directory"
+    return [_into(p, "*") for p in places if p is not None] or None
 
 
 # The settings files a package manager's `config set` writes (the user's, the project's):
@@ -955,16 +995,20 @@ def _writes_settings(words: list[str]) -> bool:
 
 def _node_config(name: str, parsed: _Parsed, location: list[str | None], base: str | None
                  ) -> Derived:  # fmt: skip
+    """The settings files ``config set`` may write: the user's (``--userconfig`` names it),
+    and the project's where it runs or in a directory above; npm's ``--location=project``
+    writes only the project's, ``--location=user`` (its default) only the user's."""
     if parsed.has("-g", "--global") or "global" in location or None in location:
         return "writes the global settings file, whose place clearance does not know"
+    where = location[-1] if location else None
     out: list[str] = []
     for leaf in _SETTINGS[name]:
         if leaf.startswith("~"):
-            out.append(leaf)
-        elif base is not None:  # the project's: where it runs, or a directory above it
-            out += [_into(d, leaf) for d in _ancestors(base)]
-    out += [f for f in parsed.values_of("--userconfig") if f]
-    return out
+            if not (name == "npm" and where == "project"):
+                out.append(leaf)
+        elif base is not None and not (name == "npm" and where != "project"):
+            out += [_into(d, leaf) for d in _ancestors(base)]  # the project's, or one above
+    return out + [f for f in parsed.values_of("--userconfig") if f]
 
 
 def _ancestors(directory: str) -> list[str]:
@@ -997,7 +1041,8 @@ _VENV_LONGS = _words(
 _UV_VENV_LONGS = _words(
     "--python --prompt --index-url --extra-index-url --find-links --index --default-index "
     "--index-strategy --keyring-provider --link-mode --exclude-newer --cache-dir --directory "
-    "--project --config-file --color --python-preference"
+    "--project --config-file --color --python-preference --name --build-backend --vcs "
+    "--author-from"
 )
 
 
@@ -1024,7 +1069,7 @@ def _virtualenv(name: str, values: Values, base: str | None, line: Line) -> Deri
 
 
 _CARGO_LONGS = _words(
-    "--root --target-dir --artifact-dir --out-dir --manifest-path --package --bin --example "
+    "--sync --root --target-dir --artifact-dir --out-dir --manifest-path --package --bin --example "
     "--test --bench --features --jobs --target --profile --message-format --config --color "
     "--version --git --branch --tag --rev --path --registry --index --lockfile-path --name "
     "--vcs --edition"
@@ -1033,14 +1078,23 @@ _CARGO_LONGS = _words(
 
 def _cargo(name: str, values: Values, base: str | None, line: Line) -> Derived:
     """``cargo install --root D`` (``D/bin``, ``D/.crates.toml``), a build's ``--target-dir``,
-    ``cargo new|init D``: written beneath the directory."""
-    parsed = _Parsed(values, "pjFZ", _CARGO_LONGS)
+    ``cargo new|init D``: written beneath the directory (``-C D`` first moves there; a leading
+    ``+TOOLCHAIN`` is rustup's). ``cargo vendor D`` writes the crates' own names beneath D."""
+    if values[:1] and values[0] is not None and values[0][:1] == "+":
+        values = values[1:]
+    parsed = _Parsed(values, "pjFZC", _CARGO_LONGS)
     if parsed.computed:
         return "writes into a computed directory"
+    for moved in parsed.values_of("-C"):
+        base = absolute(moved or "", base) if base is not None and moved else None
     words = [v for v in parsed.operands if v]
     given = parsed.values_of("--root", "--target-dir", "--artifact-dir", "--out-dir")
     if words[:1] in (["new"], ["init"]):
         given += words[1:2] if words[1:] else (["."] if words == ["init"] else [])
+    if words[:1] == ["vendor"]:
+        if words[1:]:  # a crate's name is a directory beneath it (`agents`)
+            return "copies crates into a directory under the crates' own names"
+        given.append("vendor")
     places = [_place(d, base) for d in given]
     if None in places:
         return "writes into a computed directory"
@@ -1048,9 +1102,14 @@ def _cargo(name: str, values: Values, base: str | None, line: Line) -> Derived:
 
 
 def _deno(name: str, values: Values, base: str | None, line: Line) -> Derived:
-    """``deno install --root D``: the program's launcher in ``D/bin``."""
+    """``deno install|i --root D``: the program's launcher in ``D/bin``; ``deno init D``: the
+    project's files beneath ``D``."""
     parsed = _Parsed(values, "cA", _words("--root --name --config --import-map --lock"))
-    places = [_place(d, base) for d in parsed.values_of("--root")]
+    given = parsed.values_of("--root")
+    words = [v for v in parsed.operands if v]
+    if words[:1] == ["init"]:
+        given += words[1:2] or ["."]
+    places = [_place(d, base) for d in given]
     if parsed.computed or None in places:
         return "writes into a computed directory"
     return [_into(p, "*") for p in places if p is not None] or None
@@ -1073,13 +1132,59 @@ def _composer(name: str, values: Values, base: str | None, line: Line) -> Derive
 
 
 def _go(name: str, values: Values, base: str | None, line: Line) -> Derived:
-    """``go env -w|-u``: go's settings file (GOFLAGS=-toolexec, CC: what later builds run)."""
+    """``go env -w|-u``: go's settings file (GOFLAGS=-toolexec, CC: what later builds run);
+    ``go mod vendor -o D``: the modules' own names beneath D. Go's flags take one dash or two,
+    and ``-w=true``."""
     words = [v for v in values if v is not None and v[:1] != "-"]
-    if words[:1] != ["env"]:
-        return None
-    if None in values or any(v is not None and v[:2] in ("-w", "-u") for v in values):
-        return ["~/.config/go/env", "~/Library/Application Support/go/env"]
+    if words[:1] == ["env"]:
+        flags = {(v or "").lstrip("-").partition("=")[0] for v in values}
+        if None in values or "w" in flags or "u" in flags:
+            return ["~/.config/go/env", "~/Library/Application Support/go/env"]
+    if words[:2] == ["mod", "vendor"] and any(
+        v is None or v.lstrip("-").partition("=")[0] == "o" for v in values
+    ):
+        return "copies modules into a directory under the modules' own names"
     return None
+
+
+def _poetry(name: str, values: Values, base: str | None, line: Line) -> Derived:
+    """``poetry new D``: the project beneath ``D``, its package directory named by ``--name``
+    (else ``D``'s own name), at ``D/NAME`` or ``D/src/NAME``."""
+    parsed = _Parsed(values, "", _words("--name --readme --python --dependency --dev-dependency "
+                                        "--directory --project"))  # fmt: skip
+    words = [v for v in parsed.operands if v]
+    if words[:1] != ["new"] or len(words) < 2:
+        return None
+    place = _place(words[1], base)
+    names = [n for n in parsed.values_of("--name")] or [os.path.basename(words[1].rstrip("/"))]
+    if parsed.computed or place is None or None in names:
+        return "makes a project in a computed directory"
+    out = [_into(place, "*")]
+    for package in names:
+        for spelled in {package or "", (package or "").replace("-", "_")}:
+            out += [_into(place, f"{spelled}/*"), _into(place, f"src/{spelled}/*")]
+    return out
+
+
+def _conda(name: str, values: Values, base: str | None, line: Line) -> Derived:
+    """``conda create|install -p D``: the packages' own names beneath ``D``."""
+    parsed = _Parsed(values, "pnc", _words("--prefix --name --channel --file"))
+    if parsed.values_of("-p", "--prefix") or parsed.computed:
+        return "installs files under names the packages choose into a directory it is given"
+    return None
+
+
+def _bundle(name: str, values: Values, base: str | None, line: Line) -> Derived:
+    """``bundle install --path D``: the gems beneath ``D/ruby``; ``--binstubs D``: a program
+    for each gem's executables, under the names the gems choose."""
+    parsed = _Parsed(values, "j", _words("--path --binstubs --gemfile --jobs --without --with "
+                                         "--shebang --retry --standalone"))  # fmt: skip
+    if parsed.computed or parsed.has("--binstubs"):
+        return "writes programs under names the gems choose into a directory it is given"
+    places = [_place(d, base) for d in parsed.values_of("--path")]
+    if None in places:
+        return "writes into a computed directory"
+    return [_into(p, "*") for p in places if p is not None] or None
 
 
 def _python_module(name: str, values: Values, base: str | None, line: Line) -> Derived | Removed:
@@ -1117,6 +1222,12 @@ def _module_writes(
         return _pip("pip", rest, base, line)
     if module in ("venv", "virtualenv"):
         return _venv(rest, "p" if module == "virtualenv" else "", _VENV_LONGS, None, base)
+    if module == "ensurepip":  # `--root D`: pip's own files beneath D
+        parsed = _Parsed(rest, "", _words("--root"))
+        places = [_place(d, base) for d in parsed.values_of("--root")]
+        if parsed.computed or None in places:
+            return "writes into a computed directory"
+        return [_into(p, "*") for p in places if p is not None] or None
     option = _MODULE_WRITERS.get(module or "")
     if option is None:
         return None
@@ -1162,6 +1273,12 @@ _DERIVERS.update(
         "cargo": _cargo,
         "deno": _deno,
         "composer": _composer,
+        "corepack": _corepack,
+        "poetry": _poetry,
+        "conda": _conda,
+        "mamba": _conda,
+        "micromamba": _conda,
+        "bundle": _bundle,
         "go": _go,
         "ginstall": _install,
         "lwp-download": _lwp_download,

@@ -83,21 +83,58 @@ DERIVED_BY_WORD: dict[str, frozenset[str]] = {
     "fossil": frozenset({"open", "update", "checkout", "co", "clone", "merge"}),
     "s3cmd": frozenset({"get", "sync"}),
 }
-_INSTALLS = frozenset({"install", "i", "add", "ci", "pack", "download", "wheel", "sync"}) | {
-    "config", "c", "set", "init", "venv"
+# The commands of npm, pnpm, yarn and bun by what they write (ADR 0053): every alias they take
+# (npm's cmd-list: `isntall`, `it`, `innit`, `create`, `c`) and every prefix of two letters or
+# more of a command's name, which npm takes as an abbreviation (`npm ins`, `npm conf`).
+_NODE_NAMES = {
+    "install": ("install", "add", "ci", "clean-install", "install-clean", "isntall-clean",
+                "install-test", "install-ci-test", "update", "upgrade", "udpate", "uninstall",
+                "remove", "unlink", "link", "dedupe", "prune", "global", "import"),
+    "init": ("init", "create", "innit"),
+    "config": ("config",),
+    "set": ("set",),
+    "pack": ("pack",),
 }  # fmt: skip
-for _manager in ("pip", "pip3", "uv", "gem", "npm", "pnpm", "yarn", "bun"):
+_NODE_ALIASES = {
+    "i": "install", "in": "install", "isnt": "install", "isnta": "install", "isntal": "install",
+    "isntall": "install", "ic": "install", "it": "install", "cit": "install", "up": "install",
+    "un": "install", "rm": "install", "r": "install", "ln": "install", "ddp": "install",
+    "c": "config",
+}  # fmt: skip
+NODE_COMMANDS: dict[str, str] = {}
+for _kind, _names in _NODE_NAMES.items():
+    for _full in _names:
+        for _end in range(2, len(_full) + 1):
+            NODE_COMMANDS.setdefault(_full[:_end], _kind)
+NODE_COMMANDS.update(_NODE_ALIASES)
+# The directories a node package manager writes into on any command (its cache, its logs, its
+# store and global folders), by their long options.
+NODE_DIRECTORIES = frozenset(
+    {"--cache", "--logs-dir", "--global-dir", "--global-bin-dir", "--global-folder"}
+    | {"--modules-folder", "--virtual-store-dir", "--store-dir", "--cache-folder", "--cache-dir"}
+    | {"--modules-dir", "--install-directory"}
+)
+_INSTALLS = frozenset({"install", "i", "add", "ci", "pack", "download", "wheel", "sync"}) | {
+    "config", "c", "set", "init", "venv", "vendor", "--cache-dir", "--directory", "--project"
+}  # fmt: skip
+for _manager in ("pip", "pip3", "uv", "gem"):
     DERIVED_BY_WORD[_manager] = _INSTALLS
+for _manager in ("npm", "pnpm", "yarn", "bun"):
+    DERIVED_BY_WORD[_manager] = frozenset(_INSTALLS | NODE_COMMANDS.keys() | NODE_DIRECTORIES)
 for _python in ("python", "python3", "python2", "pypy", "pypy3"):
     DERIVED_BY_WORD[_python] = frozenset({"zipfile", "tarfile", "gzip", "pip", "venv"}) | {
-        "virtualenv"
-    }
+        "virtualenv", "ensurepip"
+    }  # fmt: skip
 # A directory a tool is told to put what it builds or installs in (ADR 0053); go's settings.
 DERIVED_BY_WORD["cargo"] = frozenset({"install", "new", "init", "--root", "--target-dir"}) | {
-    "--artifact-dir", "--out-dir"
+    "--artifact-dir", "--out-dir", "vendor", "-C"
 }  # fmt: skip
-DERIVED_BY_WORD["deno"] = frozenset({"install"})
-DERIVED_BY_WORD["go"] = frozenset({"env"})
+DERIVED_BY_WORD["deno"] = frozenset({"install", "i", "init", "--root"})
+DERIVED_BY_WORD["go"] = frozenset({"env", "vendor"})
+DERIVED_BY_WORD["poetry"] = frozenset({"new"})
+DERIVED_BY_WORD["bundle"] = frozenset({"install", "--path", "--binstubs"})
+for _conda in ("conda", "mamba", "micromamba"):
+    DERIVED_BY_WORD[_conda] = frozenset({"create", "install", "update", "env"})
 DERIVED = (
     frozenset({"gzip", "gunzip", "pigz", "unpigz", "bzip2", "bunzip2", "pbzip2", "lbzip2"})
     | {"xz", "unxz", "lzma", "unlzma", "pixz", "pxz", "zstd", "unzstd", "zstdmt", "lz4"}
@@ -108,7 +145,7 @@ DERIVED = (
     | {"unarj", "unace", "aunpack", "atool", "dtrx", "unp", "xar", "bsdcpio", "ptar", "gpgtar"}
     | {"pzstd", "lz4c", "ptargrep", "gpg-zip", "install", "ginstall", "lwp-download", "split"}
     | {"gsplit", "csplit", "gcsplit"}
-    | {"mktemp", "virtualenv", "composer"}
+    | {"mktemp", "virtualenv", "composer", "corepack"}
     | DERIVED_BY_WORD.keys()
 )
 

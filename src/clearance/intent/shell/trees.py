@@ -22,6 +22,7 @@ unit carries the floor :data:`~clearance.intent.sentinel.UNLISTED_NAMES`.
 
 from __future__ import annotations
 
+import functools
 import os
 
 from clearance.intent.sentinel import UNLISTED_NAMES
@@ -125,11 +126,20 @@ def _names_a(words: frozenset[str], values: Sequence[str | None]) -> bool:
     for value in values:
         if value is None:
             continue
-        if value in words or (value[:2] == "--" and value.partition("=")[0] in words):
+        if value in words:
             return True
+        if value[:2] == "--":  # `--x=v`, and a prefix getopt or nopt takes (`--logs-d`)
+            key = value.partition("=")[0]
+            if key in words or any(spells(key, w) for w in _long_options(words)):
+                return True
         if value[:1] == "-" and value[:2] != "--" and value.partition("m")[2] in words:
             return True
     return False
+
+
+@functools.cache
+def _long_options(words: frozenset[str]) -> tuple[str, ...]:
+    return tuple(w for w in words if w[:2] == "--")
 
 
 def _derived(
