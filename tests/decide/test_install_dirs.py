@@ -57,6 +57,20 @@ RUNS = [
      "npm ls --logs-dir data/logs --loglevel silly"),
     ("npm --cache .claude/agents --loglevel silly ls", "deny",
      "npm --cache data/cache --loglevel silly ls"),
+    # second review: an option's value before the command, other spellings of the programs
+    (f"npm --loglevel silent i -g --prefix .claude/agents {_QUIET_NPM} ./pkg-1.0.0.tgz", "deny",
+     f"npm --loglevel silent i -g --prefix data/g {_QUIET_NPM} ./pkg-1.0.0.tgz"),
+    ("npm --loglevel warn config set script-shell=./evil.sh", "deny",
+     "npm --loglevel warn config get script-shell"),
+    ("python3 -m pip --timeout 5 config set global.target .claude/agents", "ask",
+     "python3 -m pip --timeout 5 config list"),
+    ("python3 -m runpy venv --without-pip .claude/skills", "deny",
+     "python3 -m runpy venv --without-pip data/venv"),
+    ("python3 -m venv.__main__ --without-pip .claude/commands", "deny",
+     "python3 -m venv.__main__ --without-pip data/venv"),
+    ("python3 -m pip install --log .claude/settings.local.json --no-index nothing", "deny",
+     "python3 -m pip install --log data/pip.log --no-index nothing"),
+    ("TMPDIR=.claude/agents mktemp", "ask", "TMPDIR=data mktemp -u"),
 ]  # fmt: skip
 # Decided only (the program is not installed here, or needs the network): (line, action,
 # the deciding sentinel).
@@ -120,6 +134,32 @@ DECIDED = [
     ("bundle install --path .claude/agents", "deny", PROTECTED),
     ("pip --cache-dir .claude/agents download x", "deny", PROTECTED),
     ("npm config set registry https://r.example --location=project", "ask", RUNS_LATER),
+    (
+        "node /usr/lib/node_modules/npm/bin/npm-cli.js i -g --prefix .claude/agents x",
+        "deny",
+        PROTECTED,
+    ),
+    ("/usr/lib/node_modules/npm/bin/npm-cli.js config set script-shell ./x", "deny", None),
+    ("go -C . env -w GOFLAGS=-x", "ask", RUNS_LATER),
+    ("uv --color never venv .claude/agents", "deny", PROTECTED),
+    ("deno --log-level info init .claude/agents", "deny", PROTECTED),
+    ("poetry -C .claude new agents", "deny", PROTECTED),
+    ("yarn --network-timeout 1 global add x --prefix .claude/agents", "deny", PROTECTED),
+    (
+        "python3 -m pip.__main__ install --no-index --target .claude/agents ./x.whl",
+        "ask",
+        UNLISTED_NAMES,
+    ),
+    ("python3 -m ensurepip.__main__ --root .claude/agents", "deny", PROTECTED),
+    ("cargo build --config 'build.target-dir=\".claude/hooks\"'", "deny", PROTECTED),
+    ("cargo build --config .cargo/ci.toml", "ask", UNLISTED_NAMES),
+    ("printf '[build]\\ntarget-dir = \".claude/agents\"' > .cargo/config.toml", "ask", RUNS_LATER),
+    ("PIP_LOG=.claude/settings.local.json pip install x", "ask", CODE_RUNNING),
+    ("pnpm setup", "ask", RUNS_LATER),
+    ("yarn policies set-version 1.22.19", "ask", RUNS_LATER),
+    ("yarn plugin import ./plugin.js", "ask", RUNS_LATER),
+    ("gem install --build-root .claude x", "ask", UNLISTED_NAMES),
+    ("gem unpack --target .claude/agents x", "deny", PROTECTED),
 ]
 # Ordinary lines of the same programs: allowed.
 QUIET = [
@@ -166,6 +206,12 @@ QUIET = [
     "npm run lint -- --dir .",
     "npm start -- test --output out",
     "npm exec playwright -- test x.spec.ts",
+    "node server.js",
+    "node --version",
+    "cargo build --config 'profile.dev.opt-level=1'",
+    "python3 -m pytest -q",
+    "python3 -m pip list",
+    "gem list",
 ]
 
 

@@ -178,6 +178,10 @@ _RUNS_LATER = (
     # go's (GOFLAGS=-toolexec, CC: what a later build runs), as `pip config set` and
     # `go env -w` write them.
     "*/pip.conf",
+    # cargo's settings: build.rustc-wrapper and a target's runner run with every build,
+    # build.target-dir decides where it writes.
+    "*/.cargo/config.toml",
+    "*/.cargo/config",
     "~/.config/go/env",
     "~/Library/Application Support/go/env",
     # Python runs every .pth file's import lines, and sitecustomize, at each start.

@@ -29,7 +29,7 @@ from clearance.intent.shell.token import absolute
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Callable, Sequence
+    from collections.abc import Callable, Container, Sequence
 
     from clearance.intent.shell.line import Line
 
@@ -144,6 +144,16 @@ def _place(value: str | None, base: str | None) -> str | None:
 
 def _into(directory: str, leaf: str) -> str:
     return directory.rstrip("/") + "/" + leaf if directory != "/" else "/" + leaf
+
+
+def _beneath(directories: Sequence[str | None], base: str | None, computed: bool = False
+             ) -> Derived:  # fmt: skip
+    """``DIR/*`` for each of ``directories`` (ADR 0053): what a tool puts there under names
+    of its own; why not, when one (or a word of the line: ``computed``) is not known."""
+    places = [_place(d, base) for d in directories]
+    if computed or None in places:
+        return "writes into a computed directory"
+    return [_into(p, "*") for p in places if p is not None] or None
 
 
 def _is_directory(value: str, where: str) -> bool:
@@ -866,26 +876,30 @@ def _mktemp(name: str, values: Values, base: str | None, line: Line) -> Derived:
 _PIP_TARGETS = ("-t", "--target", "--root", "--prefix", "--src", "--home")
 _PIP_LONGS = _words(
     "--target --root --prefix --src --home --dest --wheel-dir --requirement --constraint "
-    "--index-url --extra-index-url --find-links --cache-dir --directory --project"
+    "--index-url --extra-index-url --find-links --cache-dir --directory --project --log "
+    "--log-file"
 )
+_PIP_COMMANDS = frozenset({"config", "install", "download", "wheel", "venv", "init", "sync"})
 
 
 def _pip(name: str, values: Values, base: str | None, line: Line) -> Derived | Removed:
     parsed = _Parsed(values, "tdw", _PIP_LONGS)
-    words = [v for v in parsed.operands if v]
+    words = _from_command(parsed, _PIP_COMMANDS)
     if words[:1] == ["config"]:
         return _pip_config(parsed, words)
     caches = [_place(d, base) for d in parsed.values_of("--cache-dir")]
-    if None in caches:
+    logs = [_place(f, base) for f in parsed.values_of("--log", "--log-file")]  # appended to
+    if None in caches or None in logs:
         return "writes into a computed directory"
     out: list[str] = [_into(p, "*") for p in caches if p is not None]
+    out += [p for p in logs if p is not None]
     if name == "uv":
         # `--directory D` (and `--project D`, where the environment goes) move where uv works
         for moved in parsed.values_of("--directory", "--project"):
             base = absolute(moved or "", base) if base is not None and moved else None
         if words[:1] in (["venv"], ["init"]):
             # `uv venv [D]` (.venv), `uv init [D]` (.): the files beneath D
-            rest = values[values.index(words[0]) + 1 :]
+            rest = values[values.index(words[0]) + 1 :]  # its own options, after it
             made = _venv(rest, "p", _UV_VENV_LONGS, ".venv" if words[0] == "venv" else ".", base)
             return made if isinstance(made, str) or made is None or out == [] else out + made
     if any(k in _PIP_TARGETS for k, _ in parsed.options) or parsed.has(*_PIP_TARGETS):
@@ -899,10 +913,11 @@ def _pip(name: str, values: Values, base: str | None, line: Line) -> Derived | R
 
 
 def _gem(name: str, values: Values, base: str | None, line: Line) -> Derived:
-    parsed = _Parsed(values, "inv", _words("--install-dir --bindir --version"))
-    if parsed.has("-i", "--install-dir", "-n", "--bindir", "--user-install"):
+    parsed = _Parsed(values, "inv", _words("--install-dir --bindir --version --build-root "
+                                           "--target"))  # fmt: skip
+    if parsed.has("-i", "--install-dir", "-n", "--bindir", "--user-install", "--build-root"):
         return "installs files under names the gems choose into a directory it is given"
-    return None
+    return _beneath(parsed.values_of("--target"), base)  # `gem unpack --target D`
 
 
 def _node_packages(name: str, values: Values, base: str | None, line: Line) -> Derived:
@@ -921,12 +936,15 @@ def _node_packages(name: str, values: Values, base: str | None, line: Line) -> D
     if parsed.computed:
         return "writes into a computed directory"
     location = parsed.values_of("--location", "-L")
-    words = [v for v in parsed.operands if v]
+    words = _from_command(parsed, NODE_COMMANDS)
     kind = NODE_COMMANDS.get(words[0]) if words else None
     always = [_place(d, base) for d in parsed.values_of(*NODE_DIRECTORIES)]
     if None in always:
         return "writes into a computed directory"
     out = [_into(p, "*") for p in always if p is not None]
+    if kind == "setup":  # pnpm adds its directory to the shell's start-up files
+        return [*out, "~/.bashrc", "~/.bash_profile", "~/.zshrc", "~/.profile",
+                "~/.config/fish/config.fish"]  # fmt: skip
     if kind == "set" or (kind == "config" and _writes_settings(words)):
         found = _node_config(name, parsed, location, base)
         return found if isinstance(found, str) or found is None else [*out, *found]
@@ -934,10 +952,8 @@ def _node_packages(name: str, values: Values, base: str | None, line: Line) -> D
         return out or None
     if parsed.has("-g", "--global") or "global" in location or words[0] == "global":
         # Global: into npm's prefix, which the line may name (else outside the project).
-        places = [_place(d, base) for d in parsed.values_of("--prefix", "--dir", "--cwd", "-C")]
-        if None in places:
-            return "writes into a computed directory"
-        return [*out, *(_into(p, "*") for p in places if p is not None)] or None
+        prefixes = _beneath(parsed.values_of("--prefix", "--dir", "--cwd", "-C"), base)
+        return prefixes if isinstance(prefixes, str) else [*out, *(prefixes or ())] or None
     where = base
     for directory in parsed.values_of("--prefix", "--dir", "--cwd", "-C"):
         where = absolute(directory or "", where) if where is not None and directory else None
@@ -971,10 +987,7 @@ def _corepack(name: str, values: Values, base: str | None, line: Line) -> Derive
     if manager in ("npm", "pnpm", "yarn"):
         return _node_packages(manager, values[1:], base, line)
     parsed = _Parsed(values, "", _words("--install-directory"))
-    places = [_place(d, base) for d in parsed.values_of("--install-directory")]
-    if parsed.computed or None in places:
-        return "writes into a computed directory"
-    return [_into(p, "*") for p in places if p is not None] or None
+    return _beneath(parsed.values_of("--install-directory"), base, parsed.computed)
 
 
 # The settings files a package manager's `config set` writes (the user's, the project's):
@@ -986,6 +999,16 @@ _SETTINGS = {
     "yarn": ("~/.yarnrc", "~/.yarnrc.yml", ".yarnrc", ".yarnrc.yml"),
     "bun": ("~/.npmrc", ".npmrc"),
 }
+
+
+def _from_command(parsed: _Parsed, commands: Container[str]) -> list[str]:
+    """The operands from the first that is one of ``commands`` on: an option clearance does not
+    know may take the word after it as its value (``npm --loglevel warn config set``)."""
+    words = [v for v in parsed.operands if v]
+    for i, word in enumerate(words):
+        if word in commands:
+            return words[i:]
+    return words
 
 
 def _writes_settings(words: list[str]) -> bool:
@@ -1076,6 +1099,9 @@ _CARGO_LONGS = _words(
 )
 
 
+_CARGO_DIRECTORIES = frozenset({"build.target-dir", "build.build-dir", "install.root"})
+
+
 def _cargo(name: str, values: Values, base: str | None, line: Line) -> Derived:
     """``cargo install --root D`` (``D/bin``, ``D/.crates.toml``), a build's ``--target-dir``,
     ``cargo new|init D``: written beneath the directory (``-C D`` first moves there; a leading
@@ -1089,16 +1115,19 @@ def _cargo(name: str, values: Values, base: str | None, line: Line) -> Derived:
         base = absolute(moved or "", base) if base is not None and moved else None
     words = [v for v in parsed.operands if v]
     given = parsed.values_of("--root", "--target-dir", "--artifact-dir", "--out-dir")
+    for setting in parsed.values_of("--config"):  # `KEY=VALUE` in TOML, or a file of them
+        key, eq, value = (setting or "").partition("=")
+        if not eq:
+            return "reads its settings (build.target-dir, install.root) from a file"
+        if key.strip() in _CARGO_DIRECTORIES:
+            given.append(value.strip().strip("'\""))
     if words[:1] in (["new"], ["init"]):
         given += words[1:2] if words[1:] else (["."] if words == ["init"] else [])
     if words[:1] == ["vendor"]:
         if words[1:]:  # a crate's name is a directory beneath it (`agents`)
             return "copies crates into a directory under the crates' own names"
         given.append("vendor")
-    places = [_place(d, base) for d in given]
-    if None in places:
-        return "writes into a computed directory"
-    return [_into(p, "*") for p in places if p is not None] or None
+    return _beneath(given, base)
 
 
 def _deno(name: str, values: Values, base: str | None, line: Line) -> Derived:
@@ -1106,13 +1135,10 @@ def _deno(name: str, values: Values, base: str | None, line: Line) -> Derived:
     project's files beneath ``D``."""
     parsed = _Parsed(values, "cA", _words("--root --name --config --import-map --lock"))
     given = parsed.values_of("--root")
-    words = [v for v in parsed.operands if v]
+    words = _from_command(parsed, ("init", "install", "i"))
     if words[:1] == ["init"]:
         given += words[1:2] or ["."]
-    places = [_place(d, base) for d in given]
-    if parsed.computed or None in places:
-        return "writes into a computed directory"
-    return [_into(p, "*") for p in places if p is not None] or None
+    return _beneath(given, base, parsed.computed)
 
 
 def _composer(name: str, values: Values, base: str | None, line: Line) -> Derived:
@@ -1125,10 +1151,7 @@ def _composer(name: str, values: Values, base: str | None, line: Line) -> Derive
         return "writes into a computed directory"
     if words[:1] == ["create-project"]:
         return "makes a project of the files a package names"
-    places = [_place(d, base) for d in parsed.values_of("-d", "--working-dir")]
-    if None in places:
-        return "writes into a computed directory"
-    return [_into(p, "*") for p in places if p is not None] or None
+    return _beneath(parsed.values_of("-d", "--working-dir"), base)
 
 
 def _go(name: str, values: Values, base: str | None, line: Line) -> Derived:
@@ -1136,6 +1159,7 @@ def _go(name: str, values: Values, base: str | None, line: Line) -> Derived:
     ``go mod vendor -o D``: the modules' own names beneath D. Go's flags take one dash or two,
     and ``-w=true``."""
     words = [v for v in values if v is not None and v[:1] != "-"]
+    words = words[next((i for i, w in enumerate(words) if w in _GO_COMMANDS), 0) :]  # `-C D`
     if words[:1] == ["env"]:
         flags = {(v or "").lstrip("-").partition("=")[0] for v in values}
         if None in values or "w" in flags or "u" in flags:
@@ -1147,14 +1171,22 @@ def _go(name: str, values: Values, base: str | None, line: Line) -> Derived:
     return None
 
 
+_GO_COMMANDS = frozenset(
+    {"bug", "build", "clean", "doc", "env", "fix", "fmt", "generate", "get", "help", "install"}
+    | {"list", "mod", "run", "telemetry", "test", "tool", "version", "vet", "work"}
+)
+
+
 def _poetry(name: str, values: Values, base: str | None, line: Line) -> Derived:
     """``poetry new D``: the project beneath ``D``, its package directory named by ``--name``
     (else ``D``'s own name), at ``D/NAME`` or ``D/src/NAME``."""
-    parsed = _Parsed(values, "", _words("--name --readme --python --dependency --dev-dependency "
-                                        "--directory --project"))  # fmt: skip
-    words = [v for v in parsed.operands if v]
+    parsed = _Parsed(values, "CP", _words("--name --readme --python --dependency "
+                                          "--dev-dependency --directory --project"))  # fmt: skip
+    words = _from_command(parsed, ("new",))
     if words[:1] != ["new"] or len(words) < 2:
         return None
+    for moved in parsed.values_of("-C", "--directory"):  # where poetry works first
+        base = absolute(moved or "", base) if base is not None and moved else None
     place = _place(words[1], base)
     names = [n for n in parsed.values_of("--name")] or [os.path.basename(words[1].rstrip("/"))]
     if parsed.computed or place is None or None in names:
@@ -1181,10 +1213,7 @@ def _bundle(name: str, values: Values, base: str | None, line: Line) -> Derived:
                                          "--shebang --retry --standalone"))  # fmt: skip
     if parsed.computed or parsed.has("--binstubs"):
         return "writes programs under names the gems choose into a directory it is given"
-    places = [_place(d, base) for d in parsed.values_of("--path")]
-    if None in places:
-        return "writes into a computed directory"
-    return [_into(p, "*") for p in places if p is not None] or None
+    return _beneath(parsed.values_of("--path"), base)
 
 
 def _python_module(name: str, values: Values, base: str | None, line: Line) -> Derived | Removed:
@@ -1218,16 +1247,19 @@ _MODULE_WRITERS = {"zipfile": "--extract", "tarfile": "--extract", "gzip": "--de
 def _module_writes(
     module: str | None, rest: Values, base: str | None, line: Line
 ) -> Derived | Removed:
+    if module == "runpy":  # `python -m runpy M ARGS` runs M as `-m M` does
+        if not rest or rest[0] is None:
+            return "runs a module clearance cannot name" if rest else None
+        module, rest = rest[0], rest[1:]
+    if module is not None:
+        module = module.removesuffix(".__main__")  # `-m pip.__main__` is pip
     if module == "pip":
         return _pip("pip", rest, base, line)
     if module in ("venv", "virtualenv"):
         return _venv(rest, "p" if module == "virtualenv" else "", _VENV_LONGS, None, base)
     if module == "ensurepip":  # `--root D`: pip's own files beneath D
         parsed = _Parsed(rest, "", _words("--root"))
-        places = [_place(d, base) for d in parsed.values_of("--root")]
-        if parsed.computed or None in places:
-            return "writes into a computed directory"
-        return [_into(p, "*") for p in places if p is not None] or None
+        return _beneath(parsed.values_of("--root"), base, parsed.computed)
     option = _MODULE_WRITERS.get(module or "")
     if option is None:
         return None

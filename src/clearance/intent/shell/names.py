@@ -92,8 +92,9 @@ _NODE_NAMES = {
                 "remove", "unlink", "link", "dedupe", "prune", "global", "import"),
     "init": ("init", "create", "innit"),
     "config": ("config",),
-    "set": ("set",),
+    "set": ("set", "policies", "plugin"),  # yarn's `policies set-version`, `plugin import`
     "pack": ("pack",),
+    "setup": ("setup",),  # pnpm's: its directory added to the shell's start-up files
 }  # fmt: skip
 _NODE_ALIASES = {
     "i": "install", "in": "install", "isnt": "install", "isnta": "install", "isntal": "install",
@@ -117,17 +118,20 @@ NODE_DIRECTORIES = frozenset(
 _INSTALLS = frozenset({"install", "i", "add", "ci", "pack", "download", "wheel", "sync"}) | {
     "config", "c", "set", "init", "venv", "vendor", "--cache-dir", "--directory", "--project"
 }  # fmt: skip
-for _manager in ("pip", "pip3", "uv", "gem"):
+for _manager in ("pip", "pip3", "uv"):
     DERIVED_BY_WORD[_manager] = _INSTALLS
+DERIVED_BY_WORD["gem"] = _INSTALLS | {"unpack"}
 for _manager in ("npm", "pnpm", "yarn", "bun"):
     DERIVED_BY_WORD[_manager] = frozenset(_INSTALLS | NODE_COMMANDS.keys() | NODE_DIRECTORIES)
+# The library modules that write (`-m pip`), also as `-m pip.__main__` and `-m runpy pip`.
+_MODULES = ("zipfile", "tarfile", "gzip", "pip", "venv", "virtualenv", "ensurepip")
 for _python in ("python", "python3", "python2", "pypy", "pypy3"):
-    DERIVED_BY_WORD[_python] = frozenset({"zipfile", "tarfile", "gzip", "pip", "venv"}) | {
-        "virtualenv", "ensurepip"
-    }  # fmt: skip
+    DERIVED_BY_WORD[_python] = frozenset(
+        {*_MODULES, *(m + ".__main__" for m in _MODULES), "runpy", "runpy.__main__"}
+    )
 # A directory a tool is told to put what it builds or installs in (ADR 0053); go's settings.
 DERIVED_BY_WORD["cargo"] = frozenset({"install", "new", "init", "--root", "--target-dir"}) | {
-    "--artifact-dir", "--out-dir", "vendor", "-C"
+    "--artifact-dir", "--out-dir", "vendor", "-C", "--config"
 }  # fmt: skip
 DERIVED_BY_WORD["deno"] = frozenset({"install", "i", "init", "--root"})
 DERIVED_BY_WORD["go"] = frozenset({"env", "vendor"})
@@ -150,12 +154,19 @@ DERIVED = (
 )
 
 
+# A package manager's own script, as node runs it (`node …/npm-cli.js`, `yarn.js`).
+_NODE_SCRIPTS = {"npm-cli.js": "npm", "pnpm.cjs": "pnpm", "pnpm.js": "pnpm", "yarn.js": "yarn"}
+_NODE_SCRIPTS |= {"yarn.cjs": "yarn", "corepack.js": "corepack"}
+
+
 def derived_name(name: str) -> str | None:
     """The name of :data:`DERIVED` that ``name`` (a basename) runs as: itself, ``ar`` for a
     toolchain's archiver (``gcc-ar``, ``llvm-ar-14``, ``x86_64-linux-gnu-ar``, ``gar``), a Python
     interpreter by its version (``python3.12``); else ``None``."""
     if name in DERIVED:
         return name
+    if name in _NODE_SCRIPTS:
+        return _NODE_SCRIPTS[name]
     if name.endswith("-ar") or name.startswith("llvm-ar") or name == "gar":
         return "ar"
     if name.startswith("pip") and name[3:].lstrip("-").replace(".", "").isdigit():

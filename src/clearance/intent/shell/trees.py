@@ -93,6 +93,8 @@ def landings(
     elif name in _UNLISTED and _extracts(name, values):
         return (UNLISTED_NAMES, f"extracts files whose names clearance does not list ({name})")
     else:
+        if name in ("node", "nodejs"):  # `node …/npm-cli.js ARGS`: npm's own script, run by node
+            words, values, name = _node_script(words, values, name)
         program = derived_name(name)
         if program is not None and (
             program not in DERIVED_BY_WORD
@@ -102,6 +104,18 @@ def landings(
             given = _alternatives(paths, words, values, base)
             return _derived(paths, program, given, base, command, stdin)
     return None
+
+
+def _node_script(
+    words: Sequence[Word], values: list[str | None], name: str
+) -> tuple[Sequence[Word], list[str | None], str]:
+    """``words``, ``values`` and ``name`` from a package manager's script node runs on (its
+    first operand whose name is one: ``node /usr/bin/npm i``), else as they are."""
+    for i, value in enumerate(values):
+        script = (value or "").rsplit("/", 1)[-1]
+        if value is not None and value[:1] != "-" and derived_name(script) is not None:
+            return words[i + 1 :], values[i + 1 :], script
+    return words, values, name
 
 
 def _alternatives(
