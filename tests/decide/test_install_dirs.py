@@ -71,6 +71,15 @@ RUNS = [
     ("python3 -m pip install --log .claude/settings.local.json --no-index nothing", "deny",
      "python3 -m pip install --log data/pip.log --no-index nothing"),
     ("TMPDIR=.claude/agents mktemp", "ask", "TMPDIR=data mktemp -u"),
+    # third review: what bash expands, the command behind npm exec's `--`
+    (f"npm {{i,}} -g --prefix .claude/agents {_QUIET_NPM} ./pkg-1.0.0.tgz", "deny",
+     f"npm i -g --prefix data/g {_QUIET_NPM} ./pkg-1.0.0.tgz"),
+    (f"npm i -g {_QUIET_NPM} ./pkg-1.0.0.tgz --prefix={{data/q,.claude/agents/n}}", "deny",
+     f"npm i -g {_QUIET_NPM} ./pkg-1.0.0.tgz --prefix={{data/q,data/n}}"),
+    ("python3 -m venv --without-pip .claude/{commands,skills}", "deny",
+     "python3 -m venv --without-pip data/{a,b}"),
+    ("python3 -m pip {config,} set global.target .claude/agents", "ask",
+     "python3 -m pip config list"),
 ]  # fmt: skip
 # Decided only (the program is not installed here, or needs the network): (line, action,
 # the deciding sentinel).
@@ -160,6 +169,17 @@ DECIDED = [
     ("yarn plugin import ./plugin.js", "ask", RUNS_LATER),
     ("gem install --build-root .claude x", "ask", UNLISTED_NAMES),
     ("gem unpack --target .claude/agents x", "deny", PROTECTED),
+    ("mkdir -p .claude/agents && npm i -g --prefix .claude/agent[s] x", "ask", UNLISTED_NAMES),
+    ("cargo install --root .claude/agent[s] --path c", "ask", UNLISTED_NAMES),
+    ("uv {venv,} .claude/agents", "deny", PROTECTED),
+    ("go {env,} -w GOFLAGS=-toolexec=./x", "ask", RUNS_LATER),
+    ("npm [i] -g --prefix .claude/agents x", "ask", UNLISTED_NAMES),
+    ("npm exec rm -- -rf .claude", "deny", PROTECTED),
+    ("npx npm@latest i -g --prefix .claude/agents x", "deny", PROTECTED),
+    ("npx pnpm@9 add -g --global-dir .claude/agents x", "deny", PROTECTED),
+    ("npm exec npm@10 -- i -g --prefix .claude/agents x", "deny", PROTECTED),
+    ("uv python install --install-dir .claude/agents 3.12", "deny", PROTECTED),
+    ("uv build -o .claude/agents", "deny", PROTECTED),
 ]
 # Ordinary lines of the same programs: allowed.
 QUIET = [
@@ -212,6 +232,17 @@ QUIET = [
     "python3 -m pytest -q",
     "python3 -m pip list",
     "gem list",
+    "npm run build -- --env={a,b}",
+    "npm pkg set 'scripts.x={\"a\": 1}'",
+    "npm test -- src/*.ts",
+    "npm run lint src/*.ts",
+    "pip install dist/*.whl",
+    "uv pip install dist/*.whl",
+    "pnpm --filter './packages/*' build",
+    "npx eslint -- --fix src",
+    "npm exec playwright -- test x.spec.ts",
+    "uv python install 3.12",
+    "uv build",
 ]
 
 

@@ -68,19 +68,21 @@ class _Parsed:
     option is a flag; an unknown long option that does take a value leaves it among the
     operands, which over-approximates."""
 
-    __slots__ = ("computed", "flags", "operands", "options")
+    __slots__ = ("computed", "computed_option", "flags", "operands", "options")
 
     def __init__(self, values: Values, shorts: str, longs: frozenset[str]) -> None:
         self.options: list[tuple[str, str | None]] = []
         self.flags: set[str] = set()
         self.operands: list[str | None] = []
         self.computed = False
+        self.computed_option = False  # a computed word before `--`: it may be an option
         i, count, ended = 0, len(values), False
         while i < count:
             value = values[i]
             i += 1
             if value is None:
                 self.computed = True
+                self.computed_option = self.computed_option or not ended
                 self.operands.append(None)
                 continue
             if ended or value[:1] != "-" or value == "-":
@@ -150,7 +152,8 @@ def _beneath(directories: Sequence[str | None], base: str | None, computed: bool
              ) -> Derived:  # fmt: skip
     """``DIR/*`` for each of ``directories`` (ADR 0053): what a tool puts there under names
     of its own; why not, when one (or a word of the line: ``computed``) is not known."""
-    places = [_place(d, base) for d in directories]
+    places = [None if d is None or not _GLOB.isdisjoint(d) else _place(d, base)
+              for d in directories]  # fmt: skip
     if computed or None in places:
         return "writes into a computed directory"
     return [_into(p, "*") for p in places if p is not None] or None
@@ -877,14 +880,18 @@ _PIP_TARGETS = ("-t", "--target", "--root", "--prefix", "--src", "--home")
 _PIP_LONGS = _words(
     "--target --root --prefix --src --home --dest --wheel-dir --requirement --constraint "
     "--index-url --extra-index-url --find-links --cache-dir --directory --project --log "
-    "--log-file"
+    "--log-file --install-dir --bin-dir --out-dir"
 )
-_PIP_COMMANDS = frozenset({"config", "install", "download", "wheel", "venv", "init", "sync"})
+_PIP_COMMANDS = frozenset({"config", "install", "download", "wheel", "venv", "init", "sync"}) | {
+    "build", "python", "tool", "pip"
+}  # fmt: skip
 
 
 def _pip(name: str, values: Values, base: str | None, line: Line) -> Derived | Removed:
-    parsed = _Parsed(values, "tdw", _PIP_LONGS)
+    parsed = _Parsed(values, "tdwo", _PIP_LONGS)
     words = _from_command(parsed, _PIP_COMMANDS)
+    if words is None:
+        return _HIDDEN
     if words[:1] == ["config"]:
         return _pip_config(parsed, words)
     caches = [_place(d, base) for d in parsed.values_of("--cache-dir")]
@@ -897,6 +904,13 @@ def _pip(name: str, values: Values, base: str | None, line: Line) -> Derived | R
         # `--directory D` (and `--project D`, where the environment goes) move where uv works
         for moved in parsed.values_of("--directory", "--project"):
             base = absolute(moved or "", base) if base is not None and moved else None
+        given = parsed.values_of("--install-dir", "--bin-dir")  # `uv python install`
+        if words[:1] == ["build"]:
+            given += parsed.values_of("-o", "--out-dir")
+        made = _beneath(given, base)
+        if isinstance(made, str):
+            return made
+        out += made or ()
         if words[:1] in (["venv"], ["init"]):
             # `uv venv [D]` (.venv), `uv init [D]` (.): the files beneath D
             rest = values[values.index(words[0]) + 1 :]  # its own options, after it
@@ -927,16 +941,20 @@ def _node_packages(name: str, values: Values, base: str | None, line: Line) -> D
     workspace's ``package.json`` (``-w DIR``); a global install with a prefix writes beneath it;
     ``config set`` writes the settings file (``.npmrc``, ``.yarnrc``), which runs code later;
     the cache, logs, store and global folders given on any command are written beneath."""
-    from clearance.intent.shell.names import NODE_COMMANDS, NODE_DIRECTORIES
+    from clearance.intent.shell.names import NODE_COMMANDS, NODE_DIRECTORIES, NODE_WORDS
 
     parsed = _Parsed(values, "CwL", _NODE_LONGS | NODE_DIRECTORIES)
     # nopt, npm's option reader, takes `-w=DIR` as `-w DIR`
     parsed.options = [(k, v[1:] if k[1] != "-" and v and v[0] == "=" else v)
                       for k, v in parsed.options]  # fmt: skip
-    if parsed.computed:
+    if parsed.computed_option:  # after `--` the words are the script's
         return "writes into a computed directory"
+    if any(v and not _GLOB.isdisjoint(v) for k, v in parsed.options if k not in _NODE_DATA):
+        return "writes into a directory a pattern names"  # `--prefix .claude/agent[s]`
     location = parsed.values_of("--location", "-L")
-    words = _from_command(parsed, NODE_COMMANDS)
+    words = _from_command(parsed, NODE_WORDS)
+    if words is None:
+        return _HIDDEN
     kind = NODE_COMMANDS.get(words[0]) if words else None
     always = [_place(d, base) for d in parsed.values_of(*NODE_DIRECTORIES)]
     if None in always:
@@ -971,6 +989,7 @@ def _node_packages(name: str, values: Values, base: str | None, line: Line) -> D
     return out + [_into(w, "package.json") for w in spaces if w is not None]
 
 
+_NODE_DATA = frozenset({"--registry", "--tag", "--filter"})  # values that name no directory
 _NODE_LONGS = _words(
     "--prefix --pack-destination --dir --cwd --registry --tag --workspace --filter "
     "--userconfig --location"
@@ -1001,14 +1020,24 @@ _SETTINGS = {
 }
 
 
-def _from_command(parsed: _Parsed, commands: Container[str]) -> list[str]:
+def _from_command(parsed: _Parsed, commands: Container[str]) -> list[str] | None:
     """The operands from the first that is one of ``commands`` on: an option clearance does not
-    know may take the word after it as its value (``npm --loglevel warn config set``)."""
-    words = [v for v in parsed.operands if v]
-    for i, word in enumerate(words):
-        if word in commands:
-            return words[i:]
-    return words
+    know may take the word after it as its value (``npm --loglevel warn config set``). ``None``
+    when a computed word comes first: it may be the command (``pip {config,} set``)."""
+    words: list[str] = []
+    found = False
+    for word in parsed.operands:
+        if word is None:
+            if not found:
+                return None
+            continue
+        found = found or word in commands
+        if found:
+            words.append(word)
+    return words if found else [v for v in parsed.operands if v]
+
+
+_HIDDEN = "a computed word may be its command"
 
 
 def _writes_settings(words: list[str]) -> bool:
@@ -1078,7 +1107,7 @@ def _venv(
     if parsed.computed:
         return "makes a virtual environment in a computed directory"
     operands = [v for v in parsed.operands if v] or ([default] if default else [])
-    places = [_place(d, base) for d in operands]
+    places = [None if not _GLOB.isdisjoint(d) else _place(d, base) for d in operands]
     if None in places or base is None:
         return None if not places else "makes a virtual environment in a computed directory"
     found = [p for p in places if p is not None]
@@ -1136,6 +1165,8 @@ def _deno(name: str, values: Values, base: str | None, line: Line) -> Derived:
     parsed = _Parsed(values, "cA", _words("--root --name --config --import-map --lock"))
     given = parsed.values_of("--root")
     words = _from_command(parsed, ("init", "install", "i"))
+    if words is None:
+        return _HIDDEN
     if words[:1] == ["init"]:
         given += words[1:2] or ["."]
     return _beneath(given, base, parsed.computed)
@@ -1158,6 +1189,8 @@ def _go(name: str, values: Values, base: str | None, line: Line) -> Derived:
     """``go env -w|-u``: go's settings file (GOFLAGS=-toolexec, CC: what later builds run);
     ``go mod vendor -o D``: the modules' own names beneath D. Go's flags take one dash or two,
     and ``-w=true``."""
+    if next((v for v in values if v is None or v[:1] != "-"), "") is None:
+        return _HIDDEN
     words = [v for v in values if v is not None and v[:1] != "-"]
     words = words[next((i for i, w in enumerate(words) if w in _GO_COMMANDS), 0) :]  # `-C D`
     if words[:1] == ["env"]:
@@ -1183,6 +1216,8 @@ def _poetry(name: str, values: Values, base: str | None, line: Line) -> Derived:
     parsed = _Parsed(values, "CP", _words("--name --readme --python --dependency "
                                           "--dev-dependency --directory --project"))  # fmt: skip
     words = _from_command(parsed, ("new",))
+    if words is None:
+        return _HIDDEN
     if words[:1] != ["new"] or len(words) < 2:
         return None
     for moved in parsed.values_of("-C", "--directory"):  # where poetry works first
@@ -1236,6 +1271,8 @@ def _python_module(name: str, values: Values, base: str | None, line: Line) -> D
                 return None
             if letter == "m":
                 module = value[j + 1 :] or (values[i] if i < len(values) else None)
+                if module is None and i < len(values):
+                    return "runs a module clearance cannot name"
                 rest = values[i if value[j + 1 :] else i + 1 :]
                 return _module_writes(module, rest, base, line)
     return None

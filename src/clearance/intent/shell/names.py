@@ -108,6 +108,20 @@ for _kind, _names in _NODE_NAMES.items():
         for _end in range(2, len(_full) + 1):
             NODE_COMMANDS.setdefault(_full[:_end], _kind)
 NODE_COMMANDS.update(_NODE_ALIASES)
+# Their other commands, which write none of those (a word before the command that is none of
+# these is an option's value: `npm --loglevel warn config set`).
+NODE_OTHERS = frozenset(
+    {"run", "run-script", "rum", "urn", "exec", "x", "test", "tst", "t", "start", "stop"}
+    | {"restart", "ls", "list", "la", "ll", "pkg", "view", "v", "info", "show", "outdated"}
+    | {"audit", "fund", "version", "help", "publish", "unpublish", "login", "logout", "whoami"}
+    | {"search", "doctor", "explain", "why", "cache", "completion", "owner", "team", "token"}
+    | {"org", "access", "adduser", "bugs", "docs", "home", "repo", "edit", "explore", "hook"}
+    | {"prefix", "root", "bin", "rebuild", "rb", "shrinkwrap", "star", "stars", "unstar"}
+    | {"deprecate", "dist-tag", "diff", "query", "sbom", "ping", "get", "find-dupes", "dlx"}
+    | {"store", "env", "patch", "patch-commit", "workspaces", "workspace", "check", "build"}
+    | {"dev", "lint", "serve", "preview", "format", "typecheck", "licenses", "node"}
+)
+NODE_WORDS = frozenset(NODE_COMMANDS) | NODE_OTHERS
 # The directories a node package manager writes into on any command (its cache, its logs, its
 # store and global folders), by their long options.
 NODE_DIRECTORIES = frozenset(
@@ -116,7 +130,8 @@ NODE_DIRECTORIES = frozenset(
     | {"--modules-dir", "--install-directory"}
 )
 _INSTALLS = frozenset({"install", "i", "add", "ci", "pack", "download", "wheel", "sync"}) | {
-    "config", "c", "set", "init", "venv", "vendor", "--cache-dir", "--directory", "--project"
+    "config", "c", "set", "init", "venv", "vendor", "--cache-dir", "--directory", "--project",
+    "build", "--install-dir", "--bin-dir"
 }  # fmt: skip
 for _manager in ("pip", "pip3", "uv"):
     DERIVED_BY_WORD[_manager] = _INSTALLS
@@ -159,6 +174,18 @@ _NODE_SCRIPTS = {"npm-cli.js": "npm", "pnpm.cjs": "pnpm", "pnpm.js": "pnpm", "ya
 _NODE_SCRIPTS |= {"yarn.cjs": "yarn", "corepack.js": "corepack"}
 
 
+# The programs of ADR 0053, whose command and directories are literal words: a word bash
+# expands (a brace, a pattern) may be either, so it is a computed word for them.
+DIRECTORY_TOOLS = frozenset(
+    {"npm", "pnpm", "yarn", "bun", "corepack", "pip", "pip3", "uv", "virtualenv", "cargo"}
+    | {"deno", "go", "poetry", "conda", "mamba", "micromamba", "bundle", "gem", "composer"}
+    | set(DERIVED_BY_WORD)
+    - {"docker", "podman", "kubectl", "oc", "aws", "gsutil", "gcloud"}
+    - {"rclone", "azcopy", "svn", "hg", "bzr", "fossil", "s3cmd"}
+)
+_VERSIONED = frozenset({"npm", "pnpm", "yarn", "corepack"})  # `npx npm@10 …`
+
+
 def derived_name(name: str) -> str | None:
     """The name of :data:`DERIVED` that ``name`` (a basename) runs as: itself, ``ar`` for a
     toolchain's archiver (``gcc-ar``, ``llvm-ar-14``, ``x86_64-linux-gnu-ar``, ``gar``), a Python
@@ -167,6 +194,8 @@ def derived_name(name: str) -> str | None:
         return name
     if name in _NODE_SCRIPTS:
         return _NODE_SCRIPTS[name]
+    if "@" in name and name.partition("@")[0] in _VERSIONED:
+        return name.partition("@")[0]
     if name.endswith("-ar") or name.startswith("llvm-ar") or name == "gar":
         return "ar"
     if name.startswith("pip") and name[3:].lstrip("-").replace(".", "").isdigit():

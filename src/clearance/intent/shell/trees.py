@@ -27,7 +27,7 @@ import os
 
 from clearance.intent.sentinel import UNLISTED_NAMES
 from clearance.intent.shell.line import LINKERS, made
-from clearance.intent.shell.names import DERIVED_BY_WORD, derived_name
+from clearance.intent.shell.names import DERIVED_BY_WORD, DIRECTORY_TOOLS, derived_name
 from clearance.intent.shell.options import spells
 from clearance.intent.shell.token import absolute
 
@@ -96,14 +96,50 @@ def landings(
         if name in ("node", "nodejs"):  # `node …/npm-cli.js ARGS`: npm's own script, run by node
             words, values, name = _node_script(words, values, name)
         program = derived_name(name)
+        if program in DIRECTORY_TOOLS:
+            # `npm {i,} -g --prefix D`, `python3 -m venv .claude/{agents,x}`: the words bash
+            # passes, where the command or a directory may be one of those it expands
+            values = _bash_words(paths, words, values, base)
         if program is not None and (
             program not in DERIVED_BY_WORD
             or None in values
             or _names_a(DERIVED_BY_WORD[program], values)
         ):
-            given = _alternatives(paths, words, values, base)
-            return _derived(paths, program, given, base, command, stdin)
+            if program not in DIRECTORY_TOOLS:
+                values = _alternatives(paths, words, values, base)
+            return _derived(paths, program, values, base, command, stdin)
     return None
+
+
+def _bash_words(
+    paths: Projection, words: Sequence[Word], values: list[str | None], base: str | None
+) -> list[str | None]:
+    """The words bash passes for ``words[1:]``: a brace list expanded (``{i,}`` is ``i``), a
+    loop's or a default's values in place; a pattern that starts with a glob character
+    (``[i]``, ``*``) may be any word, an option or the command: computed (``None``)."""
+    from clearance.intent.shell import brace
+
+    out: list[str | None] = []
+    for word, value in zip(words[1:], values, strict=True):
+        raw = word.raw
+        if "{" in raw and not word.quoted and ("," in raw or ".." in raw):
+            expanded = brace.expand(raw)
+            if expanded is None or len(expanded) > brace.MAX_ALTERNATIVES:
+                out.append(None)
+                continue
+            for text in expanded:
+                literal, glob = brace.literal(text)
+                if literal is None or (glob and literal[:1] in "*?["):
+                    out.append(None)
+                elif literal:
+                    out.append(literal)
+        elif value is None and word.alts:
+            out.extend(paths._join(parts, base) for parts in word.alts)
+        elif word.glob and raw[:1] in "*?[":
+            out.append(None)
+        else:
+            out.append(value)
+    return out
 
 
 def _node_script(

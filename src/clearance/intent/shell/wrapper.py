@@ -156,7 +156,13 @@ def layer(words: Sequence[Word]) -> Layer | None:
     count = len(words)
     values = [w.value for w in words]
     if name in LAUNCHERS:
-        return launcher(name, values)
+        found = launcher(name, values)
+        at = found.start if found is not None else None
+        if at is not None and at + 2 < count and values[at + 1] == "--" and found is not None:
+            # `npm exec rm -- -rf ~`: the launcher takes the `--` after the command as the end
+            # of its own options and runs `rm -rf ~` (npm's `exec`; the others' too, read so)
+            found.head, found.start = words[at], at + 2
+        return found
     if name in RUNNERS or name in SHELLS:
         found = runner(name, words, values)
         if found is not None or name != "runuser":
@@ -264,7 +270,8 @@ def peel(words: Sequence[Word], writes: bool, first: Layer | None = None) -> Pee
     first = out.layers[0] if out.layers else None
     if first is not None and first.name in LAUNCHERS:
         start = first.start
-        if first.kind == "indirection" and start is not None and words[start].raw[:1] != "-":
+        command = first.head if first.head is not None or start is None else words[start]
+        if first.kind == "indirection" and command is not None and command.raw[:1] != "-":
             out.exemption = "launcher"  # its own rules decide it; its command is a unit
         return out
     if not out.layers or out.layers[0].kind != "indirection" or not reached or opaque:
