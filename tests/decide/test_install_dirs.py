@@ -22,7 +22,13 @@ import pytest
 from scratch_runs import changes, decide
 
 from clearance.decide.engine import Engine
-from clearance.intent.sentinel import CODE_RUNNING, PROTECTED, RUNS_LATER, UNLISTED_NAMES
+from clearance.intent.sentinel import (
+    CODE_RUNNING,
+    INDIRECTION,
+    PROTECTED,
+    RUNS_LATER,
+    UNLISTED_NAMES,
+)
 
 POLICY = {"permission": {"*": "ask", "bash": {"*": "allow"}, "external_directory": "allow"}}
 _QUIET_NPM = "--offline --ignore-scripts --no-audit --no-fund"
@@ -173,8 +179,21 @@ DECIDED = [
     ("cargo install --root .claude/agent[s] --path c", "ask", UNLISTED_NAMES),
     ("uv {venv,} .claude/agents", "deny", PROTECTED),
     ("go {env,} -w GOFLAGS=-toolexec=./x", "ask", RUNS_LATER),
-    ("npm [i] -g --prefix .claude/agents x", "ask", UNLISTED_NAMES),
     ("npm exec rm -- -rf .claude", "deny", PROTECTED),
+    # fourth review: npm's option reader joins the words around a later `--`; patterns that
+    # match a file named like the command (the project holds files `in`, `install`, `venv`,
+    # `config`, `env`); quoted parts in a brace list
+    ("npm exec rm -x -- -rf ~", "ask", INDIRECTION),
+    ("npm x rm ~ -- -r -f", "ask", INDIRECTION),
+    ("npm i[n] -g --prefix .claude/agents x", "deny", PROTECTED),
+    ("npm instal? -g --prefix .claude/agents x", "deny", PROTECTED),
+    ('npm {"i",} -g --prefix .claude/agents x', "deny", PROTECTED),
+    ('npm i{"n",} -g --prefix .claude/agents x', "deny", PROTECTED),
+    ("python3 -m v[e]nv .claude/agents", "deny", PROTECTED),
+    ('python3 -m "venv"{,} .claude/agents', "deny", PROTECTED),
+    ("uv v[e]nv .claude/agents", "deny", PROTECTED),
+    ("pip c[o]nfig set global.target /tmp/x", "ask", RUNS_LATER),
+    ("go e[n]v -w GOFLAGS=-x", "ask", RUNS_LATER),
     ("npx npm@latest i -g --prefix .claude/agents x", "deny", PROTECTED),
     ("npx pnpm@9 add -g --global-dir .claude/agents x", "deny", PROTECTED),
     ("npm exec npm@10 -- i -g --prefix .claude/agents x", "deny", PROTECTED),
@@ -243,6 +262,11 @@ QUIET = [
     "npm exec playwright -- test x.spec.ts",
     "uv python install 3.12",
     "uv build",
+    "npm i *.tgz",
+    "npm i ./*.tgz",
+    "pip install *.whl",
+    "npm exec eslint -- --fix .",
+    "npx eslint -- --fix .",
 ]
 
 
@@ -292,6 +316,8 @@ def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
     (project / "pkg" / "package.json").write_text(json.dumps(package))
     (project / "pkg" / "cli.js").write_text("#!/usr/bin/env node\n")
     (project / "package.json").write_text('{"name": "root", "version": "1.0.0"}\n')
+    for name in ("in", "install", "venv", "config", "env"):  # what a pattern may match
+        (project / name).write_text("")
     if shutil.which("npm"):
         subprocess.run(["npm", "pack", "--silent", "--pack-destination", str(project)],
                        cwd=project / "pkg", env=_environment(project), capture_output=True,
@@ -338,3 +364,23 @@ def test_the_ordinary_lines_of_those_programs_follow_the_policy(
 ) -> None:
     found, _, reason = decide(engine, project, line)
     assert found == "allow", reason
+
+
+@pytest.mark.parametrize(
+    ("program", "line"),
+    [("npm", "run build"), ("npm", "test"), ("npm", "run lint -- --fix"), ("cargo", "test"),
+     ("cargo", "build --release"), ("go", "build ./..."), ("go", "test ./..."), ("pip", "list"),
+     ("uv", "run pytest"), ("python3", "-m pytest -q"), ("deno", "task dev")],
+)  # fmt: skip
+def test_an_everyday_line_does_not_load_the_deriver(program: str, line: str) -> None:
+    # The hook imports `derived` only for a line one of whose words says it may write so.
+    from clearance.intent.shell.names import DERIVED_BY_WORD
+    from clearance.intent.shell.trees import _names_a
+
+    assert not _names_a(DERIVED_BY_WORD[program], line.split())
+
+
+def test_the_gate_words_are_frozen_sets() -> None:
+    from clearance.intent.shell.names import DERIVED_BY_WORD
+
+    assert all(type(words) is frozenset for words in DERIVED_BY_WORD.values())

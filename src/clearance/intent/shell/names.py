@@ -130,11 +130,11 @@ NODE_DIRECTORIES = frozenset(
     | {"--modules-dir", "--install-directory"}
 )
 _INSTALLS = frozenset({"install", "i", "add", "ci", "pack", "download", "wheel", "sync"}) | {
-    "config", "c", "set", "init", "venv", "vendor", "--cache-dir", "--directory", "--project",
-    "build", "--install-dir", "--bin-dir"
+    "config", "c", "set", "init", "venv", "vendor", "--cache-dir", "--directory", "--project"
 }  # fmt: skip
-for _manager in ("pip", "pip3", "uv"):
+for _manager in ("pip", "pip3"):
     DERIVED_BY_WORD[_manager] = _INSTALLS
+DERIVED_BY_WORD["uv"] = _INSTALLS | {"build", "--install-dir", "--bin-dir"}
 DERIVED_BY_WORD["gem"] = _INSTALLS | {"unpack"}
 for _manager in ("npm", "pnpm", "yarn", "bun"):
     DERIVED_BY_WORD[_manager] = frozenset(_INSTALLS | NODE_COMMANDS.keys() | NODE_DIRECTORIES)

@@ -115,31 +115,48 @@ def _bash_words(
     paths: Projection, words: Sequence[Word], values: list[str | None], base: str | None
 ) -> list[str | None]:
     """The words bash passes for ``words[1:]``: a brace list expanded (``{i,}`` is ``i``), a
-    loop's or a default's values in place; a pattern that starts with a glob character
-    (``[i]``, ``*``) may be any word, an option or the command: computed (``None``)."""
+    loop's or a default's values in place, a pattern's matches (``i[n]`` is ``in`` where a file
+    of that name is): each may be the command, an option or a directory."""
     from clearance.intent.shell import brace
 
     out: list[str | None] = []
     for word, value in zip(words[1:], values, strict=True):
         raw = word.raw
-        if "{" in raw and not word.quoted and ("," in raw or ".." in raw):
+        if "{" in raw and ("," in raw or ".." in raw):  # quoted braces stay one word
             expanded = brace.expand(raw)
             if expanded is None or len(expanded) > brace.MAX_ALTERNATIVES:
                 out.append(None)
                 continue
             for text in expanded:
                 literal, glob = brace.literal(text)
-                if literal is None or (glob and literal[:1] in "*?["):
-                    out.append(None)
+                if literal is None or glob:
+                    out.extend(_matched(literal, base) if glob else [None])
                 elif literal:
                     out.append(literal)
         elif value is None and word.alts:
             out.extend(paths._join(parts, base) for parts in word.alts)
-        elif word.glob and raw[:1] in "*?[":
-            out.append(None)
+        elif word.glob:
+            out.extend(_matched(value, base))
         else:
             out.append(value)
     return out
+
+
+def _matched(pattern: str | None, base: str | None) -> list[str | None]:
+    """The words bash passes for ``pattern`` where the line is decided: its matches (relative
+    when it is), the pattern itself when none matches; computed when not known."""
+    if pattern is None or base is None or pattern[:1] == "~":
+        return [None]
+    from clearance.intent.glob import expand_pattern_bounded
+
+    prefix = base.rstrip("/") + "/"
+    relative = pattern[:1] != "/"
+    found, complete = expand_pattern_bounded(prefix + pattern if relative else pattern)
+    if not complete:
+        return [None]
+    if not found:
+        return [pattern]
+    return [f[len(prefix) :] if relative and f.startswith(prefix) else f for f in sorted(found)]
 
 
 def _node_script(
