@@ -164,6 +164,9 @@ OPTION_GLOBS = [
     # a cd whose redirect makes the very name the pattern then matches
     ("cd src 2>'-f.txt' && sed -n p *.txt", "cd src 2>/dev/null && sed -n p *.txt"),
     ("cd . 2>x.json; cp *.json src/", "cd src; cp ./*.json ../"),
+    # the word bash passes is the match as the pattern spells it: `*/*` beside a directory
+    # `-f.d` is `-f.d/x`, an option, though its last name is not
+    ("sed -n p */*", "sed -n p src/*"),
 ]
 
 
@@ -175,6 +178,8 @@ def test_a_pattern_that_may_name_an_option_asks(tmp_path: Path, attack: str, twi
     (project / "src").mkdir(parents=True)
     for name in (".txt", "a.txt", "-f.txt", "src/b.txt", "a.md", "--target-directory=.."):
         (project / name).write_text("1e touch pwned\n")
+    (project / "-f.d").mkdir()
+    (project / "-f.d" / "x").write_text("1e touch pwned\n")
     programs = ("sed", "sort", "cp", "mv", "git", "cd", "touch")
     policy = {"*": "allow", "bash": {"*": "ask", **{f"{p} *": "allow" for p in programs}}}
     engine = Engine.load(cwd=str(project), policy=json.dumps({"permission": policy}),

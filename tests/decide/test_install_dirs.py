@@ -194,6 +194,15 @@ DECIDED = [
     ("uv v[e]nv .claude/agents", "deny", PROTECTED),
     ("pip c[o]nfig set global.target /tmp/x", "ask", RUNS_LATER),
     ("go e[n]v -w GOFLAGS=-x", "ask", RUNS_LATER),
+    # fifth review: a pattern that matches what an earlier command of the line makes
+    (
+        "mkdir -p -- --target=.claude/agents; pip install --no-index ./x.whl */*",
+        "ask",
+        CODE_RUNNING,
+    ),
+    ("mkdir -p -- --prefix=.claude/agents; npm i --offline ./p.tgz */*", "ask", CODE_RUNNING),
+    ("mkdir -p -- --prefix=.claude/agents; npm i -g ./p.tgz -*/*", "ask", UNLISTED_NAMES),
+    ("touch in; npm i[n] -g --prefix .claude/agents x", "ask", UNLISTED_NAMES),
     ("npx npm@latest i -g --prefix .claude/agents x", "deny", PROTECTED),
     ("npx pnpm@9 add -g --global-dir .claude/agents x", "deny", PROTECTED),
     ("npm exec npm@10 -- i -g --prefix .claude/agents x", "deny", PROTECTED),

@@ -379,7 +379,11 @@ def _tar_creates(values: Sequence[str | None]) -> bool:
 # Commands outside the core whose options choose where they write: `cp *=.. f` beside a file
 # named `--target-directory=..` copies f out of the project, `git diff *` beside one named
 # `--output=.envrc` writes the diff there.
-_OPTION_WRITERS = frozenset({"cp", "mv", "ln", "gcp", "gmv", "gln", "install", "git"})
+_OPTION_WRITERS = frozenset({"cp", "mv", "ln", "gcp", "gmv", "gln", "install", "git"}) | {
+    # the package managers whose options name where they write (ADR 0053)
+    "npm", "pnpm", "yarn", "bun", "corepack", "pip", "pip3", "uv", "cargo", "deno", "go",
+    "poetry", "conda", "mamba", "micromamba", "bundle", "gem", "composer", "virtualenv",
+}  # fmt: skip
 
 
 def option_glob(words: Sequence[Word], base: str | None, line: Line) -> bool:
@@ -409,7 +413,10 @@ def option_glob(words: Sequence[Word], base: str | None, line: Line) -> bool:
             from clearance.intent.glob import expand_pattern_bounded
 
             line.globbed = True
-            found, complete = expand_pattern_bounded(base.rstrip("/") + "/" + pattern)
-            if not complete or any(m.rpartition("/")[2][:1] in ("-", lead) for m in found):
+            prefix = base.rstrip("/") + "/"
+            found, complete = expand_pattern_bounded(prefix + pattern)
+            # The word bash passes is the match as the pattern spells it: its first name
+            # (`*/*` beside a directory `--target=.claude` is `--target=.claude/agents`).
+            if not complete or any(m[len(prefix) :][:1] in ("-", lead) for m in found):
                 return True
     return False

@@ -130,13 +130,16 @@ def _bash_words(
             for text in expanded:
                 literal, glob = brace.literal(text)
                 if literal is None or glob:
-                    out.extend(_matched(literal, base) if glob else [None])
+                    paths.line.globbed = paths.line.globbed or glob
+                    alone = glob and paths.line.alone
+                    out.extend(_matched(literal, base) if alone else [None])
                 elif literal:
                     out.append(literal)
         elif value is None and word.alts:
             out.extend(paths._join(parts, base) for parts in word.alts)
-        elif word.glob:
-            out.extend(_matched(value, base))
+        elif word.glob:  # what an earlier command of the line makes is not on disk yet
+            paths.line.globbed = True  # read again, not alone, when the line has more
+            out.extend(_matched(value, base) if paths.line.alone else [None])
         else:
             out.append(value)
     return out
