@@ -167,6 +167,13 @@ OPTION_GLOBS = [
     # the word bash passes is the match as the pattern spells it: `*/*` beside a directory
     # `-f.d` is `-f.d/x`, an option, though its last name is not
     ("sed -n p */*", "sed -n p src/*"),
+    # a brace list's patterns, a pattern that starts with `-`, the program spelled another way
+    ("sed -n p {*,}.txt", "sed -n p {a,src/b}.txt"),
+    ("sed -n p {-,}*.txt", "sed -n p src/{b,c}.txt"),
+    ("sed -n p -* a.txt", "sed -n p a.txt"),
+    ("sort {*,}", "sort {a,src/b}.txt"),
+    ("git diff {*,}", "git diff -- {*,}"),
+    ("/usr/bin/sed -n p *.txt", "/usr/bin/sed -n p src/*.txt"),
 ]
 
 

@@ -194,6 +194,13 @@ DECIDED = [
     ("uv v[e]nv .claude/agents", "deny", PROTECTED),
     ("pip c[o]nfig set global.target /tmp/x", "ask", RUNS_LATER),
     ("go e[n]v -w GOFLAGS=-x", "ask", RUNS_LATER),
+    # sixth review: after `--`, a word that begins with `-` is a path; a pattern handed to a
+    # program spelled another way (`\sed`)
+    ("echo hi | tee -- --x/../.claude/settings.json", "deny", PROTECTED),
+    ("rm -f -- -x/../.claude/settings.json", "deny", PROTECTED),
+    ("sed -i s/a/b/ -- --x/../.claude/settings.json", "deny", PROTECTED),
+    ("truncate -s0 -- --x/../.claude/settings.local.json", "deny", PROTECTED),
+    ("\\sed -n p -* x", "ask", CODE_RUNNING),
     # fifth review: a pattern that matches what an earlier command of the line makes
     (
         "mkdir -p -- --target=.claude/agents; pip install --no-index ./x.whl */*",
@@ -201,7 +208,7 @@ DECIDED = [
         CODE_RUNNING,
     ),
     ("mkdir -p -- --prefix=.claude/agents; npm i --offline ./p.tgz */*", "ask", CODE_RUNNING),
-    ("mkdir -p -- --prefix=.claude/agents; npm i -g ./p.tgz -*/*", "ask", UNLISTED_NAMES),
+    ("mkdir -p -- --prefix=.claude/agents; npm i -g ./p.tgz -*/*", "ask", CODE_RUNNING),
     ("touch in; npm i[n] -g --prefix .claude/agents x", "ask", UNLISTED_NAMES),
     ("npx npm@latest i -g --prefix .claude/agents x", "deny", PROTECTED),
     ("npx pnpm@9 add -g --global-dir .claude/agents x", "deny", PROTECTED),
@@ -276,6 +283,8 @@ QUIET = [
     "pip install *.whl",
     "npm exec eslint -- --fix .",
     "npx eslint -- --fix .",
+    "python3 -m pytest --spec -q",
+    "python3 -m pytest -- -k x",
 ]
 
 

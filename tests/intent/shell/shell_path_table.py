@@ -97,7 +97,7 @@ PATH_CASES: list[tuple[str, list[tuple[str, str | None, str]]]] = [
     ('sort -uo/tmp/x data.txt', [('/tmp/x', '/tmp/x', 'unproven'),
                                  ('data.txt', '/work/proj/data.txt', 'unproven')]),
     ('cat $opt /etc/x', [('$opt', None, 'unproven'), ('/etc/x', '/etc/x', 'unproven')]),
-    ('cat -- -weird', []),
+    ('cat -- -weird', [('./-weird', '/work/proj/-weird', 'read')]),  # after --: a path
     ('head -n 5 /etc/hosts', [('/etc/hosts', '/etc/hosts', 'read')]),
     ('sudo cat /etc/shadow', [('/etc/shadow', '/etc/shadow', 'read')]),
     ('sudo -u root rm /etc/x', [('/etc/x', '/etc/x', 'unproven')]),

@@ -386,6 +386,23 @@ _OPTION_WRITERS = frozenset({"cp", "mv", "ln", "gcp", "gmv", "gln", "install", "
 }  # fmt: skip
 
 
+def _brace_patterns(raw: str) -> list[str] | None:
+    """The patterns among the words a brace list expands to (``None``: not known)."""
+    from clearance.intent.shell import brace
+
+    expanded = brace.expand(raw)
+    if expanded is None:
+        return None
+    out: list[str] = []
+    for text in expanded:
+        literal, glob = brace.literal(text)
+        if literal is None:
+            return None
+        if glob:
+            out.append(literal)
+    return out
+
+
 def option_glob(words: Sequence[Word], base: str | None, line: Line) -> bool:
     """Whether a pattern handed to a command an option can make write or run
     (:data:`INJECTABLE`, :data:`_OPTION_WRITERS`) may expand to such an option: a name on
@@ -394,18 +411,29 @@ def option_glob(words: Sequence[Word], base: str | None, line: Line) -> bool:
     first). ``sed -n p *.txt`` beside a file named ``-f.txt`` reads its script from ``.txt``,
     whose ``e`` runs a command. A loop variable's pattern values count as the pattern."""
     name = words[0].value
-    if (name not in INJECTABLE and name not in _OPTION_WRITERS) or words[0].raw != name:
+    if name is None:
+        return False
+    name = name.rsplit("/", 1)[-1]  # `/usr/bin/sed`, `\sed`, `'sed'` run sed too
+    if name not in INJECTABLE and name not in _OPTION_WRITERS:
         return False
     lead = "@" if name == "strings" else "-"
     for word in words[1:]:
         value = word.value
         if value == "--" and name != "find":
             return False  # no option after it
-        # A typed pattern, or the values a loop variable takes (`for f in *.txt; … "$f"`).
+        # A typed pattern, the words of a brace list (`{*,}.txt`), or the values a loop
+        # variable takes (`for f in *.txt; … "$f"`).
         patterns = [value] if value is not None and word.glob else []
+        if "{" in word.raw and ("," in word.raw or ".." in word.raw):
+            listed = _brace_patterns(word.raw)
+            if listed is None:
+                return True  # past the bound, or an expansion inside: any word
+            patterns = listed
         if value is None and word.alts:
             patterns = [str(alt[0]) for alt in word.alts if len(alt) == 1]
         for pattern in patterns:
+            if pattern[:1] == lead:
+                return True  # `sed -n p -*`: every word it may pass is an option
             if pattern[:1] not in _LEADING_GLOB:
                 continue
             if base is None or not line.alone:

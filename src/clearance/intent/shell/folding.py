@@ -95,8 +95,15 @@ def folded(words: Sequence[Word], base: str | None) -> tuple[list[Word], Floor |
                 floor = (CASE_FOLDED, why)
         else:
             found = layer(current[at:end])
-        if found is None or found.kind == "opaque" or found.start is None or found.head:
+        if found is None or found.kind == "opaque" or found.start is None:
             break
+        if found.head is not None:
+            # A launcher's command before its own `--` (`npx RM -- -rf ~`): fold that word;
+            # one glued to an option (`fd -xRM`) is not folded
+            if found.start < 2 or found.head is not current[at + found.start - 2]:
+                break
+            at, end = at + found.start - 2, at + found.end
+            continue
         at, end = at + found.start, at + found.end
         if at >= end:
             break

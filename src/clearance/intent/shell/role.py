@@ -199,7 +199,7 @@ def _generic(words: Sequence[Word]) -> list[Word | str]:
             elif value[1] != "-":
                 out.extend(_glued(value))
             continue
-        out.append(word)
+        out.append(_operand(word, not options))
     return out
 
 
@@ -220,6 +220,7 @@ def _specific(words: Sequence[Word], spec: _Spec) -> list[Word | str]:
     supplied = False
     positionals = 0
     options = True
+    ended = False  # a literal `--` was read (not the end of a script's own options)
     sed = spec is _SED
     i = 1
     count = len(words)
@@ -229,6 +230,7 @@ def _specific(words: Sequence[Word], spec: _Spec) -> list[Word | str]:
         if options and value is not None and value.startswith("-") and len(value) > 1:
             if value == "--":
                 options = False
+                ended = True
                 i += 1
                 continue
             if value.startswith("--"):
@@ -279,6 +281,15 @@ def _specific(words: Sequence[Word], spec: _Spec) -> list[Word | str]:
         if positionals < spec.positional_patterns and not supplied:
             positionals += 1
         else:
-            out.append(word)
+            out.append(_operand(word, ended))
         i += 1
     return out
+
+
+def _operand(word: Word, ended: bool) -> Word | str:
+    """``word`` as an operand: after ``--`` one that begins with ``-`` is a path all the same
+    (``tee -- --x/../.claude/settings.json``), spelled ``./`` so it is read as one."""
+    value = word.value
+    if ended and value is not None and value[:1] == "-":
+        return "./" + value
+    return word
