@@ -8,7 +8,7 @@ comma or a sequence (``{a}``, ``{}``) is literal. Sequences ``{1..5}``, ``{a..e}
 
 from __future__ import annotations
 
-__all__ = ["MAX_ALTERNATIVES", "expand", "literal"]
+__all__ = ["MAX_ALTERNATIVES", "expand", "expanded_words", "literal"]
 
 MAX_ALTERNATIVES = 256
 
@@ -174,3 +174,13 @@ def literal(text: str) -> tuple[str | None, bool]:
         out.append(ch)
         i += 1
     return "".join(out), glob
+
+
+def expanded_words(text: str) -> list[tuple[str | None, bool]] | None:
+    """Each word ``text`` brace-expands to, as :func:`literal` reads it (its value, ``None``
+    when it holds an expansion; whether an unquoted glob character is in it); ``None`` past
+    the cap."""
+    expanded = expand(text)
+    if expanded is None or len(expanded) > MAX_ALTERNATIVES:
+        return None
+    return [literal(word) for word in expanded]

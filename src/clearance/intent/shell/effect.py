@@ -388,19 +388,12 @@ _OPTION_WRITERS = frozenset({"cp", "mv", "ln", "gcp", "gmv", "gln", "install", "
 
 def _brace_patterns(raw: str) -> list[str] | None:
     """The patterns among the words a brace list expands to (``None``: not known)."""
-    from clearance.intent.shell import brace
+    from clearance.intent.shell.brace import expanded_words
 
-    expanded = brace.expand(raw)
-    if expanded is None:
+    found = expanded_words(raw)
+    if found is None or any(value is None for value, _ in found):
         return None
-    out: list[str] = []
-    for text in expanded:
-        literal, glob = brace.literal(text)
-        if literal is None:
-            return None
-        if glob:
-            out.append(literal)
-    return out
+    return [value for value, glob in found if glob and value]
 
 
 def option_glob(words: Sequence[Word], base: str | None, line: Line) -> bool:

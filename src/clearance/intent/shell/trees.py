@@ -123,12 +123,11 @@ def _bash_words(
     for word, value in zip(words[1:], values, strict=True):
         raw = word.raw
         if "{" in raw and ("," in raw or ".." in raw):  # quoted braces stay one word
-            expanded = brace.expand(raw)
-            if expanded is None or len(expanded) > brace.MAX_ALTERNATIVES:
+            expanded = brace.expanded_words(raw)
+            if expanded is None:
                 out.append(None)
                 continue
-            for text in expanded:
-                literal, glob = brace.literal(text)
+            for literal, glob in expanded:
                 if literal is None or glob:
                     paths.line.globbed = paths.line.globbed or glob
                     alone = glob and paths.line.alone
