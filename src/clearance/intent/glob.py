@@ -10,7 +10,13 @@ judge only the matches found so far.
 
 from __future__ import annotations
 
-__all__ = ["GLOB_CHARS", "expand_braces", "expand_pattern", "expand_pattern_bounded"]
+__all__ = [
+    "GLOB_CHARS",
+    "expand_braces",
+    "expand_pattern",
+    "expand_pattern_bounded",
+    "pattern_words",
+]
 
 GLOB_CHARS = frozenset("*?[{")
 _MAX_ALTERNATIVES = 64
@@ -152,3 +158,17 @@ def expand_pattern_bounded(
         if time.monotonic() > stop:
             return found, False
     return found, complete
+
+
+def pattern_words(pattern: str, base: str) -> list[str] | None:
+    """The words bash passes for ``pattern`` in the directory ``base``: its matches as the
+    pattern spells them (relative when it is), sorted; the pattern itself when nothing
+    matches; ``None`` when a bound was reached and the matches are not all known."""
+    prefix = base.rstrip("/") + "/"
+    relative = pattern[:1] != "/"
+    found, complete = expand_pattern_bounded(prefix + pattern if relative else pattern)
+    if not complete:
+        return None
+    if not found:
+        return [pattern]
+    return [f[len(prefix) :] if relative and f.startswith(prefix) else f for f in sorted(found)]

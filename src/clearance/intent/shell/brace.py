@@ -8,7 +8,7 @@ comma or a sequence (``{a}``, ``{}``) is literal. Sequences ``{1..5}``, ``{a..e}
 
 from __future__ import annotations
 
-__all__ = ["MAX_ALTERNATIVES", "expand", "expanded_words", "literal"]
+__all__ = ["MAX_ALTERNATIVES", "expand", "expanded_words", "is_list", "literal"]
 
 MAX_ALTERNATIVES = 256
 
@@ -184,3 +184,9 @@ def expanded_words(text: str) -> list[tuple[str | None, bool]] | None:
     if expanded is None or len(expanded) > MAX_ALTERNATIVES:
         return None
     return [literal(word) for word in expanded]
+
+
+def is_list(text: str) -> bool:
+    """Whether ``text`` may hold a brace list bash expands (braces around a comma or a ``..``
+    sequence), as opposed to ``{}`` or a parameter's ``${x}``."""
+    return "{" in text and ("," in text or ".." in text)

@@ -23,7 +23,7 @@ from __future__ import annotations
 import functools
 import os
 
-from clearance.intent.shell.names import DERIVED_BY_WORD
+from clearance.intent.shell.names import DERIVED_BY_WORD, PYTHONS
 from clearance.intent.shell.options import spells
 from clearance.intent.shell.token import absolute
 
@@ -956,10 +956,10 @@ def _node_packages(name: str, values: Values, base: str | None, line: Line) -> D
     if words is None:
         return _HIDDEN
     kind = NODE_COMMANDS.get(words[0]) if words else None
-    always = [_place(d, base) for d in parsed.values_of(*NODE_DIRECTORIES)]
-    if None in always:
-        return "writes into a computed directory"
-    out = [_into(p, "*") for p in always if p is not None]
+    always = _beneath(parsed.values_of(*NODE_DIRECTORIES), base)
+    if isinstance(always, str):
+        return always
+    out = always or []
     if kind == "setup":  # pnpm adds its directory to the shell's start-up files
         return [*out, "~/.bashrc", "~/.bash_profile", "~/.zshrc", "~/.profile",
                 "~/.config/fish/config.fish"]  # fmt: skip
@@ -1389,6 +1389,6 @@ _DERIVERS.update(
 _DERIVERS.update({name: _checkout for name in ("svn", "hg", "bzr", "fossil", "s3cmd")})
 for _name in ("ftp", "tftp", "smbclient", "unison"):
     _DERIVERS[_name] = _session
-for _python in ("python", "python3", "python2", "pypy", "pypy3"):
+for _python in PYTHONS:
     _DERIVERS[_python] = _python_module
 NAMES = frozenset(_DERIVERS) | {"patch"}

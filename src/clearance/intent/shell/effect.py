@@ -9,6 +9,9 @@ argument may begin with ``-``, or when ``sed``/``awk`` cannot be proven read-onl
 
 from __future__ import annotations
 
+from clearance.intent.shell.brace import expanded_words, is_list
+from clearance.intent.shell.layer import basename
+from clearance.intent.shell.names import PACKAGE_MANAGERS
 from clearance.intent.shell.runners import FD_EXEC, FIND_EXEC, FIND_WRITES
 
 TYPE_CHECKING = False
@@ -379,17 +382,14 @@ def _tar_creates(values: Sequence[str | None]) -> bool:
 # Commands outside the core whose options choose where they write: `cp *=.. f` beside a file
 # named `--target-directory=..` copies f out of the project, `git diff *` beside one named
 # `--output=.envrc` writes the diff there.
-_OPTION_WRITERS = frozenset({"cp", "mv", "ln", "gcp", "gmv", "gln", "install", "git"}) | {
-    # the package managers whose options name where they write (ADR 0053)
-    "npm", "pnpm", "yarn", "bun", "corepack", "pip", "pip3", "uv", "cargo", "deno", "go",
-    "poetry", "conda", "mamba", "micromamba", "bundle", "gem", "composer", "virtualenv",
-}  # fmt: skip
+# The package managers' options name where they write too (ADR 0053).
+_OPTION_WRITERS = (
+    frozenset({"cp", "mv", "ln", "gcp", "gmv", "gln", "install", "git"}) | PACKAGE_MANAGERS
+)
 
 
 def _brace_patterns(raw: str) -> list[str] | None:
     """The patterns among the words a brace list expands to (``None``: not known)."""
-    from clearance.intent.shell.brace import expanded_words
-
     found = expanded_words(raw)
     if found is None or any(value is None for value, _ in found):
         return None
@@ -406,7 +406,7 @@ def option_glob(words: Sequence[Word], base: str | None, line: Line) -> bool:
     name = words[0].value
     if name is None:
         return False
-    name = name.rsplit("/", 1)[-1]  # `/usr/bin/sed`, `\sed`, `'sed'` run sed too
+    name = basename(name)  # `/usr/bin/sed`, `\sed`, `'sed'` run sed too
     if name not in INJECTABLE and name not in _OPTION_WRITERS:
         return False
     lead = "@" if name == "strings" else "-"
@@ -417,7 +417,7 @@ def option_glob(words: Sequence[Word], base: str | None, line: Line) -> bool:
         # A typed pattern, the words of a brace list (`{*,}.txt`), or the values a loop
         # variable takes (`for f in *.txt; … "$f"`).
         patterns = [value] if value is not None and word.glob else []
-        if "{" in word.raw and ("," in word.raw or ".." in word.raw):
+        if is_list(word.raw):
             listed = _brace_patterns(word.raw)
             if listed is None:
                 return True  # past the bound, or an expansion inside: any word
@@ -431,13 +431,12 @@ def option_glob(words: Sequence[Word], base: str | None, line: Line) -> bool:
                 continue
             if base is None or not line.alone:
                 return True
-            from clearance.intent.glob import expand_pattern_bounded
+            from clearance.intent.glob import pattern_words
 
             line.globbed = True
-            prefix = base.rstrip("/") + "/"
-            found, complete = expand_pattern_bounded(prefix + pattern)
             # The word bash passes is the match as the pattern spells it: its first name
             # (`*/*` beside a directory `--target=.claude` is `--target=.claude/agents`).
-            if not complete or any(m[len(prefix) :][:1] in ("-", lead) for m in found):
+            found = pattern_words(pattern, base)
+            if found is None or any(m[:1] in ("-", lead) for m in found):
                 return True
     return False

@@ -9,10 +9,17 @@ from __future__ import annotations
 __all__ = [
     "DERIVED",
     "DERIVED_BY_WORD",
+    "DIRECTORY_TOOLS",
     "GIT_READ_ONLY",
     "GIT_WORK_TREE_WRITERS",
     "KNOWLEDGE",
     "LATER",
+    "NODE_COMMANDS",
+    "NODE_DIRECTORIES",
+    "NODE_OTHERS",
+    "NODE_WORDS",
+    "PACKAGE_MANAGERS",
+    "PYTHONS",
     "REREAD",
     "SEARCH_PATH_VARIABLES",
     "VIM_NAMES",
@@ -140,7 +147,8 @@ for _manager in ("npm", "pnpm", "yarn", "bun"):
     DERIVED_BY_WORD[_manager] = frozenset(_INSTALLS | NODE_COMMANDS.keys() | NODE_DIRECTORIES)
 # The library modules that write (`-m pip`), also as `-m pip.__main__` and `-m runpy pip`.
 _MODULES = ("zipfile", "tarfile", "gzip", "pip", "venv", "virtualenv", "ensurepip")
-for _python in ("python", "python3", "python2", "pypy", "pypy3"):
+PYTHONS = frozenset({"python", "python3", "python2", "pypy", "pypy3"})
+for _python in PYTHONS:
     DERIVED_BY_WORD[_python] = frozenset(
         {*_MODULES, *(m + ".__main__" for m in _MODULES), "runpy", "runpy.__main__"}
     )
@@ -174,15 +182,14 @@ _NODE_SCRIPTS = {"npm-cli.js": "npm", "pnpm.cjs": "pnpm", "pnpm.js": "pnpm", "ya
 _NODE_SCRIPTS |= {"yarn.cjs": "yarn", "corepack.js": "corepack"}
 
 
-# The programs of ADR 0053, whose command and directories are literal words: a word bash
-# expands (a brace, a pattern) may be either, so it is a computed word for them.
-DIRECTORY_TOOLS = frozenset(
+# The package managers and toolchains of ADR 0053, whose options name where they write, and
+# with the interpreters (`-m venv`, `-m pip`) the programs whose command and directories are
+# words bash may expand (a brace list, a pattern): they are read as the words bash passes.
+PACKAGE_MANAGERS = frozenset(
     {"npm", "pnpm", "yarn", "bun", "corepack", "pip", "pip3", "uv", "virtualenv", "cargo"}
     | {"deno", "go", "poetry", "conda", "mamba", "micromamba", "bundle", "gem", "composer"}
-    | set(DERIVED_BY_WORD)
-    - {"docker", "podman", "kubectl", "oc", "aws", "gsutil", "gcloud"}
-    - {"rclone", "azcopy", "svn", "hg", "bzr", "fossil", "s3cmd"}
 )
+DIRECTORY_TOOLS = PACKAGE_MANAGERS | PYTHONS
 _VERSIONED = frozenset({"npm", "pnpm", "yarn", "corepack"})  # `npx npm@10 …`
 
 

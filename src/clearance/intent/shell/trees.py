@@ -122,7 +122,7 @@ def _bash_words(
     out: list[str | None] = []
     for word, value in zip(words[1:], values, strict=True):
         raw = word.raw
-        if "{" in raw and ("," in raw or ".." in raw):  # quoted braces stay one word
+        if brace.is_list(raw):  # quoted braces stay one word
             expanded = brace.expanded_words(raw)
             if expanded is None:
                 out.append(None)
@@ -149,16 +149,10 @@ def _matched(pattern: str | None, base: str | None) -> list[str | None]:
     when it is), the pattern itself when none matches; computed when not known."""
     if pattern is None or base is None or pattern[:1] == "~":
         return [None]
-    from clearance.intent.glob import expand_pattern_bounded
+    from clearance.intent.glob import pattern_words
 
-    prefix = base.rstrip("/") + "/"
-    relative = pattern[:1] != "/"
-    found, complete = expand_pattern_bounded(prefix + pattern if relative else pattern)
-    if not complete:
-        return [None]
-    if not found:
-        return [pattern]
-    return [f[len(prefix) :] if relative and f.startswith(prefix) else f for f in sorted(found)]
+    found = pattern_words(pattern, base)
+    return [None] if found is None else list(found)
 
 
 def _node_script(

@@ -157,17 +157,18 @@ def layer(words: Sequence[Word]) -> Layer | None:
     values = [w.value for w in words]
     if name in LAUNCHERS:
         found = launcher(name, values)
-        at = found.start if found is not None else None
-        if at is not None and found is not None and "--" in values[at + 1 :]:
-            if values[at + 1] == "--" and at + 2 < count:
-                # `npm exec rm -- -rf ~`: the launcher takes the `--` after the command as the
-                # end of its own options and runs `rm -rf ~` (npm's `exec`; the others' read so)
-                found.head, found.start = words[at], at + 2
-            elif name == "npm":
-                # `npm exec rm -x -- -rf ~`, `npm x rm ~ -- -rf`: npm's option reader takes the
-                # options before `--` wherever they are and joins the rest: what runs is not
-                # one run of the words
-                found.start = None
+        if found is None or found.start is None or "--" not in values[found.start + 1 :]:
+            return found
+        at = found.start
+        if values[at + 1] == "--" and at + 2 < count:
+            # `npm exec rm -- -rf ~`: the launcher takes the `--` after the command as the end
+            # of its own options and runs `rm -rf ~` (npm's `exec`; the others' read so)
+            found.head, found.start = words[at], at + 2
+        elif name == "npm":
+            # `npm exec rm -x -- -rf ~`, `npm x rm ~ -- -rf`: npm's option reader takes the
+            # options before `--` wherever they are and joins the rest: what runs is not one
+            # run of the words
+            found.start = None
         return found
     if name in RUNNERS or name in SHELLS:
         found = runner(name, words, values)
