@@ -215,6 +215,9 @@ DECIDED = [
     ("npm exec npm@10 -- i -g --prefix .claude/agents x", "deny", PROTECTED),
     ("uv python install --install-dir .claude/agents 3.12", "deny", PROTECTED),
     ("uv build -o .claude/agents", "deny", PROTECTED),
+    # a cache written beside a removed tree: both are met
+    ("uv --cache-dir data/c venv --clear .claude", "deny", PROTECTED),
+    ("uv --cache-dir .claude/agents venv --clear data/v", "deny", PROTECTED),
 ]
 # Ordinary lines of the same programs: allowed.
 QUIET = [

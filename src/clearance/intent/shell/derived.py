@@ -29,7 +29,7 @@ from clearance.intent.shell.token import absolute
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Callable, Container, Sequence
+    from collections.abc import Callable, Container, Iterable, Sequence
 
     from clearance.intent.shell.line import Line
 
@@ -298,7 +298,12 @@ def _matches(operands: Sequence[str | None], base: str | None, line: Line) -> li
 
 
 class Removed(list[str]):
-    """Trees whose every file is replaced (``gzip -r dir``): written beneath, as ``rm -r``'s."""
+    """Trees whose every file is replaced (``gzip -r dir``): written beneath, as ``rm -r``'s;
+    ``written``: the names the same command writes besides (a cache, a log)."""
+
+    def __init__(self, trees: Iterable[str], written: Iterable[str] = ()) -> None:
+        super().__init__(trees)
+        self.written = list(written)
 
 
 # -- downloads: the last segment of the URL --------------------------------------------------
@@ -915,7 +920,9 @@ def _pip(name: str, values: Values, base: str | None, line: Line) -> Derived | R
             # `uv venv [D]` (.venv), `uv init [D]` (.): the files beneath D
             rest = values[values.index(words[0]) + 1 :]  # its own options, after it
             made = _venv(rest, "p", _UV_VENV_LONGS, ".venv" if words[0] == "venv" else ".", base)
-            return made if isinstance(made, str) or made is None or out == [] else out + made
+            if isinstance(made, Removed):  # `uv --cache-dir C venv --clear D`: both
+                return Removed(made, [*made.written, *out])
+            return made if isinstance(made, str) or made is None else out + made
     if any(k in _PIP_TARGETS for k, _ in parsed.options) or parsed.has(*_PIP_TARGETS):
         return "installs files under names the packages choose into a directory it is given"
     for directory in parsed.values_of("-d", "--dest", "-w", "--wheel-dir"):

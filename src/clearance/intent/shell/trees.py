@@ -223,7 +223,7 @@ def _derived(
     if isinstance(found, derived.Removed):
         for tree in found:
             _removed(paths, tree, None, command)
-        return None
+        found = found.written
     if found:
         if len(found) + paths.line.landed > MAX_LANDED:
             return _unlisted(f"writes more than {MAX_LANDED:,} names")
