@@ -21,7 +21,7 @@ class Option:
     """One option: ``--name`` with a ``metavar`` value, or a switch when ``metavar`` is None.
 
     ``kind`` validates the value: ``"dir"`` an existing directory, ``"tty"`` a terminal,
-    ``"words"`` a comma-separated list of ``choices``; ``choices`` alone is one known word.
+    ``"count"`` a whole number from 1 to 256, ``"words"`` a comma-separated list of ``choices``; ``choices`` alone is one known word.
     ``aliases`` are older spellings that keep working (not shown in ``--help``).
     """
 
@@ -146,6 +146,9 @@ def check_value(option: Option, value: str) -> str:
                                  "/dev/tty or /dev/pts/N")  # fmt: skip
         finally:
             os.close(fd)
+    elif option.kind == "count":
+        if not (value.isascii() and value.isdigit() and 1 <= int(value) <= 256):
+            raise UsageError(f"{name} {value!r}: give a whole number from 1 to 256")
     elif option.choices is not None:
         words = value.split(",") if option.kind == "words" else [value]
         for word in words:

@@ -71,6 +71,13 @@ COMMANDS: tuple[Command, ...] = (
             *_DECIDE,
             JSON,
             Option("--batch", "decide JSON lines from stdin, one JSON result per line"),
+            Option(
+                "--jobs",
+                "worker processes deciding a --batch (1: this process alone)",
+                "N",
+                kind="count",
+                default="one per CPU this process may use",
+            ),
             NO_CACHE,
             COLOR,
         ),

@@ -34,6 +34,8 @@ def _run(args: Args, *, explain: bool) -> int:
         from clearance.cli.batch import run_batch
 
         return run_batch(args)
+    if args.value("--jobs") is not None:
+        raise UsageError("--jobs works with --batch")
     if not args.positionals:
         raise UsageError('missing TOOL (for example: clearance check bash "git status")')
     if len(args.positionals) > 2:
