@@ -177,3 +177,53 @@ def test_yolo_never_lifts_the_ask_of_a_line_past_the_deadline(tmp_path: Path) ->
     # The benign twin: a line decided in time, whose ask yolo approves.
     short = engine.check(ToolCall("bash", {"command": "a; b"}, str(tmp_path)))
     assert short.action == "allow"
+
+
+def test_a_held_run_installs_the_handler_once_and_still_interrupts() -> None:
+    import signal
+
+    def mine(signum: int, frame: object) -> None:
+        pass
+
+    before = signal.signal(signal.SIGALRM, mine)
+    try:
+        with deadline.Held():
+            installed = signal.getsignal(signal.SIGALRM)
+            assert installed is not mine  # the deadline's, for the whole run
+            assert within(1.0, lambda: 7) == 7
+            assert signal.getsignal(signal.SIGALRM) is installed  # not put back between calls
+            assert signal.getitimer(signal.ITIMER_REAL)[0] == 0
+            started = time.monotonic()
+            with pytest.raises(Expired):
+                within(0.2, lambda: time.sleep(5))
+            assert time.monotonic() - started < 4
+            caught: list[BaseException] = []
+
+            def swallowing() -> None:  # a deadline swallowed inside the call still expires it
+                try:
+                    time.sleep(5)
+                except BaseException as exc:
+                    caught.append(exc)
+
+            with pytest.raises(Expired):
+                within(0.2, swallowing)
+            assert caught
+        assert signal.getsignal(signal.SIGALRM) is mine  # the run's end puts the handler back
+    finally:
+        signal.signal(signal.SIGALRM, before)
+
+
+def test_a_run_held_elsewhere_changes_nothing_on_another_thread() -> None:
+    results: list[object] = []
+
+    def work() -> None:
+        with deadline.Held():
+            try:
+                within(0.2, lambda: time.sleep(5))
+            except Expired:
+                results.append("expired")  # the watchdog's, on this thread
+
+    worker = threading.Thread(target=work)
+    worker.start()
+    worker.join(30)
+    assert results == ["expired"]

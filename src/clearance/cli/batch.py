@@ -18,6 +18,7 @@ import sys
 
 from clearance._json import dumps, loads
 from clearance.cli.render import decision_json
+from clearance.decide.deadline import Held
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -67,11 +68,12 @@ class _Decider:
         status they call for (1 when one of them is an error or met a broken configuration)."""
         out: list[str] = []
         status = 0
-        for number, raw in items:
-            result, failed = self._line(number, raw)
-            if result is not None:
-                out.append(self.encode(result) + "\n")
-                status |= failed
+        with Held():
+            for number, raw in items:
+                result, failed = self._line(number, raw)
+                if result is not None:
+                    out.append(self.encode(result) + "\n")
+                    status |= failed
         return "".join(out), status
 
     def _line(self, number: int, raw: bytes) -> tuple[dict[str, object] | None, int]:
@@ -160,19 +162,14 @@ def run_batch(args: Args) -> int:
         fd = sys.stdin.fileno()
     except (AttributeError, OSError, ValueError):  # a stream in memory (an in-process caller)
         fd = -1
-    if jobs > 1 and fd >= 0 and hasattr(os, "fork"):
-        return _Batch(decider, jobs, fd).run()
-    stdin = getattr(sys.stdin, "buffer", None)
-    if stdin is None:
-        lines = (line.encode("utf-8", "surrogateescape") for line in sys.stdin)
-    else:
-        lines = stdin
+    if fd >= 0:
+        return _Batch(decider, jobs if hasattr(os, "fork") else 1, fd).run()
     status = 0
-    for number, raw in enumerate(lines, 1):
-        text, failed = decider.lines(((number, raw),))
+    for number, line in enumerate(sys.stdin, 1):
+        text, failed = decider.lines(((number, line.encode("utf-8", "surrogateescape")),))
         sys.stdout.write(text)
-        sys.stdout.flush()  # a caller waiting for this answer gets it now
         status |= failed
+    sys.stdout.flush()
     return status
 
 
@@ -202,8 +199,8 @@ def _decide_chunk(items: list[tuple[int, bytes]]) -> _Answer:
 
 
 class _Batch:
-    """Lines read as they arrive, decided here (the first :data:`_ALONE`) or by ``jobs``
-    worker processes, answered in order."""
+    """Lines read as they arrive, decided here (the first :data:`_ALONE`, or all of them with
+    one job) or by ``jobs`` worker processes, answered in order."""
 
     def __init__(self, decider: _Decider, jobs: int, fd: int) -> None:
         from collections import deque
@@ -251,7 +248,12 @@ class _Batch:
         items = [(self.number + i, line) for i, line in enumerate(lines, 1)]
         self.number += len(items)
         while items:
-            if self.pool is None and not self.broken and self.seen + len(items) > _ALONE:
+            if (
+                self.pool is None
+                and self.jobs > 1
+                and not self.broken
+                and self.seen + len(items) > _ALONE
+            ):
                 self.decider.prepare(items)
                 self._start()
             if self.pool is None:
