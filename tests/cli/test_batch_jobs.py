@@ -179,3 +179,50 @@ def test_lines_past_the_first_are_decided_by_the_workers(capsys) -> None:  # typ
     assert status == 0 and [a["line"] for a in answers] == list(range(1, 1001))
     workers = {a["pid"] for a in answers} - {os.getpid()}
     assert len(workers) == 2
+
+
+class _Uneven:
+    """A decider taking a random while over each line, answering with the line's own text."""
+
+    encode = staticmethod(json.dumps)
+
+    def prepare(self, items: list[tuple[int, bytes]]) -> None:
+        pass
+
+    def lines(self, items: list[tuple[int, bytes]]) -> tuple[str, int]:
+        import random
+
+        out = []
+        for number, raw in items:
+            time.sleep(random.random() / 500)
+            if raw.strip():
+                out.append(json.dumps({"line": number, "text": raw.decode()}) + "\n")
+        return "".join(out), 0
+
+
+def test_answers_keep_the_order_of_the_lines_whatever_the_workers_take(capsys) -> None:  # type: ignore[no-untyped-def]
+    import random
+
+    rng = random.Random(13)
+    texts = [f"line {i} " + "x" * rng.randrange(0, 3000) if i % 17 else "" for i in range(1, 900)]
+    read, write = os.pipe()
+    writer = os.fork()
+    if writer == 0:  # feed the pipe in uneven pieces, as a caller writing over time does
+        os.close(read)
+        data = ("\n".join(texts) + "\n").encode()
+        at = 0
+        while at < len(data):
+            step = rng.randrange(1, 40000)
+            os.write(write, data[at : at + step])
+            at += step
+            time.sleep(rng.random() / 200)
+        os._exit(0)
+    os.close(write)
+    try:
+        status = batch._Batch(_Uneven(), 3, read).run()  # type: ignore[arg-type]
+    finally:
+        os.close(read)
+        os.waitpid(writer, 0)
+    answers = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    expected = [(n, t) for n, t in enumerate(texts, 1) if t.strip()]
+    assert status == 0 and [(a["line"], a["text"]) for a in answers] == expected
