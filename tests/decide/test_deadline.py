@@ -227,3 +227,16 @@ def test_a_run_held_elsewhere_changes_nothing_on_another_thread() -> None:
     worker.start()
     worker.join(30)
     assert results == ["expired"]
+
+
+def test_a_timer_handled_after_the_call_ended_does_not_raise_in_the_callers_code() -> None:
+    """The race of a timer going off just as the call returns: its Python handler runs at the
+    next bytecode boundary, after ``within`` has returned. Within a held run the handler is still
+    the deadline's, and it must not raise into the caller's code."""
+    import signal
+
+    with deadline.Held():
+        assert within(1.0, lambda: 3) == 3
+        signal.raise_signal(signal.SIGALRM)  # as the late timer would
+        after = "the caller's own code ran on"
+    assert after

@@ -18,7 +18,7 @@ import sys
 
 from clearance._json import dumps, loads
 from clearance.cli.render import decision_json
-from clearance.decide.deadline import Held
+from clearance.decide.deadline import Expired, Held
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -104,7 +104,7 @@ class _Decider:
             return result, 1 if engine.policy.errors else 0
         except ValueError as exc:
             return {"line": number, "error": str(exc)}, 1
-        except Exception as exc:  # one bad line never stops the others
+        except (Exception, Expired) as exc:  # one bad line never stops the others
             from clearance.cli._errors import describe
 
             return {"line": number, "error": describe(exc)}, 1

@@ -47,11 +47,16 @@ class Expired(BaseException):
 
 
 _fired = [False]  # whether the main thread's timer went off during the current call
+# Whether the main thread is inside :func:`within`: a signal's Python handler runs at the next
+# bytecode boundary, so a timer that goes off just as the call ends is handled after it ended,
+# where raising would hit the caller's own code (with the handler held for a run).
+_armed = [False]
 
 
 def _expire(signum: int, frame: FrameType | None) -> None:
     _fired[0] = True
-    raise Expired
+    if _armed[0]:
+        raise Expired
 
 
 # The thread holding the SIGALRM handler for a run of calls (:class:`Held`), else 0.
@@ -97,11 +102,13 @@ def within(seconds: float, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T
     watchdog); any other thread the watchdog."""
     if _held[0] and _held[0] == _get_ident():  # the handler is installed for the whole run
         _fired[0] = False
+        outer, _armed[0] = _armed[0], True
         signal.setitimer(signal.ITIMER_REAL, seconds)
         try:
             held: T = fn(*args, **kwargs)
         finally:
             signal.setitimer(signal.ITIMER_REAL, 0)
+            _armed[0] = outer
         if _fired[0]:
             raise Expired
         return held
@@ -113,11 +120,13 @@ def within(seconds: float, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T
         signal.signal(signal.SIGALRM, previous)
         return _watched(seconds, fn, args, kwargs)
     _fired[0] = False
+    outer, _armed[0] = _armed[0], True
     signal.setitimer(signal.ITIMER_REAL, seconds)
     try:
         result: T = fn(*args, **kwargs)
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
+        _armed[0] = outer
         signal.signal(signal.SIGALRM, previous)
     if _fired[0]:  # it went off, and something in the call swallowed it: the deadline wins
         raise Expired
