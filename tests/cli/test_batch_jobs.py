@@ -226,3 +226,31 @@ def test_answers_keep_the_order_of_the_lines_whatever_the_workers_take(capsys) -
     answers = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     expected = [(n, t) for n, t in enumerate(texts, 1) if t.strip()]
     assert status == 0 and [(a["line"], a["text"]) for a in answers] == expected
+
+
+def test_a_line_read_in_many_pieces_is_read_once(capsys) -> None:  # type: ignore[no-untyped-def]
+    """A long line arrives in many reads: its pieces are joined once it ends (joining them at
+    every read made a line of tens of megabytes take a minute)."""
+    joined: list[int] = []
+
+    class _Sizes(_Where):
+        def lines(self, items: list[tuple[int, bytes]]) -> tuple[str, int]:
+            joined.extend(len(raw) for _, raw in items)
+            return "".join(json.dumps({"line": n}) + "\n" for n, _ in items), 0
+
+    read, write = os.pipe()
+    writer = os.fork()
+    if writer == 0:
+        os.close(read)
+        for _ in range(200):  # 200 reads of one line, then its end
+            os.write(write, b"x" * 65536)
+        os.write(write, b"\nshort\n")
+        os._exit(0)
+    os.close(write)
+    try:
+        status = batch._Batch(_Sizes(), 1, read).run()  # type: ignore[arg-type]
+    finally:
+        os.close(read)
+        os.waitpid(writer, 0)
+    assert status == 0 and joined == [200 * 65536, 5]
+    assert [json.loads(x)["line"] for x in capsys.readouterr().out.splitlines()] == [1, 2]

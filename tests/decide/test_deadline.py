@@ -240,3 +240,15 @@ def test_a_timer_handled_after_the_call_ended_does_not_raise_in_the_callers_code
         signal.raise_signal(signal.SIGALRM)  # as the late timer would
         after = "the caller's own code ran on"
     assert after
+
+
+def test_a_call_within_a_call_keeps_the_outer_deadline_in_a_held_run() -> None:
+    def outer() -> None:
+        within(5.0, lambda: None)  # the inner call must not clear the outer timer
+        time.sleep(3)
+
+    with deadline.Held():
+        started = time.monotonic()
+        with pytest.raises(Expired):
+            within(0.3, outer)
+        assert time.monotonic() - started < 2.5

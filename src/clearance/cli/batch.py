@@ -136,7 +136,7 @@ class _Decider:
         """Load the engines ``items`` need, so that processes forked after share them."""
         for _, raw in items:
             try:
-                item = json.loads(raw)
+                item = json.loads(raw.decode())
                 if isinstance(item, dict):
                     self._engine(item)
             except Exception:  # the line's own answer says what is wrong with it
@@ -221,7 +221,7 @@ class _Batch:
         import select
 
         pending = self.pending
-        rest = b""
+        rest: list[bytes] = []  # the pieces read of a line not yet ended (joined once it ends)
         eof = False
         try:
             while not eof or pending:
@@ -229,11 +229,16 @@ class _Batch:
                     ready = not pending or select.select([self.fd], [], [], 0)[0]
                     if ready:
                         data = os.read(self.fd, 1 << 16)
-                        if data:
-                            *lines, rest = (rest + data).split(b"\n")
-                        else:
+                        end = data.rfind(b"\n")
+                        if not data:
                             eof = True
-                            lines, rest = ([rest] if rest else []), b""
+                            lines = [b"".join(rest)] if rest else []
+                        elif end < 0:
+                            rest.append(data)
+                            continue
+                        else:
+                            lines = b"".join((*rest, data[:end])).split(b"\n")
+                            rest = [data[end + 1 :]] if end + 1 < len(data) else []
                         self._dispatch(lines)
                         continue
                 self._answer(pending.popleft())

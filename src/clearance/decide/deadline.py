@@ -100,25 +100,18 @@ def within(seconds: float, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T
 
     The main thread uses a ``SIGALRM`` timer (unless someone else's timer is set: then the
     watchdog); any other thread the watchdog."""
-    if _held[0] and _held[0] == _get_ident():  # the handler is installed for the whole run
-        _fired[0] = False
-        outer, _armed[0] = _armed[0], True
-        signal.setitimer(signal.ITIMER_REAL, seconds)
+    held = _held[0] != 0 and _held[0] == _get_ident()  # the handler is in place for the run
+    if held and _armed[0]:  # a call within a call: the outer timer stays, the watchdog times it
+        return _watched(seconds, fn, args, kwargs)
+    previous: Any = None
+    if not held:
         try:
-            held: T = fn(*args, **kwargs)
-        finally:
-            signal.setitimer(signal.ITIMER_REAL, 0)
-            _armed[0] = outer
-        if _fired[0]:
-            raise Expired
-        return held
-    try:
-        previous = signal.signal(signal.SIGALRM, _expire)
-    except ValueError:  # not the main thread
-        return _watched(seconds, fn, args, kwargs)
-    if signal.getitimer(signal.ITIMER_REAL)[0] > 0:  # someone else's timer: leave it alone
-        signal.signal(signal.SIGALRM, previous)
-        return _watched(seconds, fn, args, kwargs)
+            previous = signal.signal(signal.SIGALRM, _expire)
+        except ValueError:  # not the main thread
+            return _watched(seconds, fn, args, kwargs)
+        if signal.getitimer(signal.ITIMER_REAL)[0] > 0:  # someone else's timer: leave it alone
+            signal.signal(signal.SIGALRM, previous)
+            return _watched(seconds, fn, args, kwargs)
     _fired[0] = False
     outer, _armed[0] = _armed[0], True
     signal.setitimer(signal.ITIMER_REAL, seconds)
@@ -127,7 +120,8 @@ def within(seconds: float, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         _armed[0] = outer
-        signal.signal(signal.SIGALRM, previous)
+        if not held:
+            signal.signal(signal.SIGALRM, previous)
     if _fired[0]:  # it went off, and something in the call swallowed it: the deadline wins
         raise Expired
     return result
