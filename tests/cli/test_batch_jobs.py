@@ -71,6 +71,7 @@ def test_an_answer_comes_while_the_caller_waits(batch_world) -> None:  # type: i
         cwd=batch_world.home,
     )
     assert process.stdin is not None and process.stdout is not None
+    stdout = process.stdout
     received: list[bytes] = [b""]
 
     def answers(count: int) -> list[dict[str, object]]:
@@ -79,8 +80,8 @@ def test_an_answer_comes_while_the_caller_waits(batch_world) -> None:  # type: i
         while received[0].count(b"\n") < count:
             left = deadline - time.monotonic()
             assert left > 0, "no answer while stdin stays open"
-            if select.select([process.stdout], [], [], left)[0]:
-                chunk = os.read(process.stdout.fileno(), 1 << 16)  # type: ignore[union-attr]
+            if select.select([stdout], [], [], left)[0]:
+                chunk = os.read(stdout.fileno(), 1 << 16)
                 assert chunk, "the batch ended"
                 received[0] += chunk
         return [json.loads(line) for line in received[0].splitlines()]

@@ -21,7 +21,8 @@ class Option:
     """One option: ``--name`` with a ``metavar`` value, or a switch when ``metavar`` is None.
 
     ``kind`` validates the value: ``"dir"`` an existing directory, ``"tty"`` a terminal,
-    ``"count"`` a whole number from 1 to 256, ``"words"`` a comma-separated list of ``choices``; ``choices`` alone is one known word.
+    ``"count"`` a whole number from 1 to 256, ``"words"`` a comma-separated list of
+    ``choices``; ``choices`` alone is one known word.
     ``aliases`` are older spellings that keep working (not shown in ``--help``).
     """
 
