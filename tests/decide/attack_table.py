@@ -714,6 +714,18 @@ THIRD_PASS: list[tuple[str, str, str]] = [
     ("bash -c 'echo $CLEARANCE_HOOK_TOKEN'", "ask", "ask"),
     ("jq -n env", "ask", "ask"),
     ("jq -n '$ENV | keys'", "ask", "ask"),
+    # jq reads `$` and the name as two tokens; the program is the first operand after
+    # --args, --jsonargs and --, and --argfile takes two values
+    ("jq -n '$ ENV'", "ask", "ask"),
+    ("jq -n '$\tENV.HOME'", "ask", "ask"),
+    ("jq -n '$#c\nENV'", "ask", "ask"),
+    ("jq -n 'import#\n\"../.claude/.credentials\" as $c; $c'", "ask", "ask"),
+    ("jq -n --args '$ENV'", "ask", "ask"),
+    ("jq -n --jsonargs 'import \"../x\" as $c; $c' 1", "ask", "ask"),
+    ("jq -n --argfile v README.md '$ENV'", "ask", "ask"),
+    ("jq -n -- '$ENV'", "ask", "ask"),
+    # an editor's backup of a .env file holds the same secrets
+    ("cat .env~", "ask", "allow"),
     # a program file may import a module too: `import "../.docker/config" as $c` in prog.jq
     ("jq -n -f prog.jq", "ask", "ask"),
     ("jq -nf prog.jq", "ask", "ask"),
@@ -766,6 +778,11 @@ THIRD_PASS: list[tuple[str, str, str]] = [
 ]
 
 THIRD_PASS_BENIGN: list[tuple[str, str, str]] = [
+    # jq: a program that only reads its input and its --arg values; fields named env, import
+    ("jq -n --args '.x' a b", "allow", "allow"),
+    ("jq -n '$x' --arg x 1", "allow", "allow"),
+    ("jq '.env, .import' README.md", "allow", "allow"),
+    ("cat .env.example", "allow", "allow"),
     ("date -u -d @0 +%F", "allow", "allow"),
     ("jq -r .name README.md", "allow", "allow"),
     ("jq -rf ok.jq README.md", "allow", "allow"),

@@ -349,6 +349,7 @@ BUILTIN_POLICY = """{
     "path": {
       "*.env": "ask",
       "*.env.*": "ask",
+      "*.env~": "ask",
       "*.env.example": "allow",
       "*.env.sample": "allow",
       "*.env.template": "allow",

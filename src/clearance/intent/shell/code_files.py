@@ -18,7 +18,7 @@ _MAKES = frozenset({"make", "gmake"})
 
 # jq(1) options that take one value, and two (a name and a value or file); `-f` is a flag.
 JQ_ONE = frozenset({"-L", "--library-path", "--indent"})
-JQ_TWO = frozenset({"--arg", "--argjson", "--slurpfile", "--rawfile"})
+JQ_TWO = frozenset({"--arg", "--argjson", "--slurpfile", "--rawfile", "--argfile"})
 
 
 def jq_program_file(words: Sequence[Word]) -> Word | None:

@@ -323,6 +323,7 @@ def _jq(finding: Finding, words: Sequence[Word], values: Values) -> None:
         return
     i = 1
     count = len(values)
+    options = True
     while i < count:
         value = values[i]
         i += 1
@@ -330,8 +331,14 @@ def _jq(finding: Finding, words: Sequence[Word], values: Values) -> None:
             if words[i - 1].raw.lstrip("\"'")[:1] in ("$", "`"):
                 finding.read("a computed jq program (a module import reads a file)", None)
             return
-        if value in ("--args", "--jsonargs", "--"):
-            break
+        if not options:
+            _jq_program(finding, value)
+            return
+        if value == "--":  # the options end; the program is still the first operand
+            options = False
+            continue
+        if value in ("--args", "--jsonargs"):  # later operands are arguments, not the program
+            continue
         if value in JQ_TWO:
             i += 2
             continue
@@ -349,7 +356,7 @@ def _jq(finding: Finding, words: Sequence[Word], values: Values) -> None:
 def _jq_program(finding: Finding, program: str) -> None:
     if _jq_imports(program):
         finding.read("a jq module import or include", None)
-    if (_jq_word(program, "env") or _jq_word(program, "$ENV")) and finding.floor is None:
+    if (_jq_word(program, "env") or _jq_dollar_env(program)) and finding.floor is None:
         finding.floor = (PROTECTED, _JQ_ENV)
 
 
@@ -412,16 +419,38 @@ def _jq_word(program: str, word: str) -> bool:
     return False
 
 
+def _jq_dollar_env(program: str) -> bool:
+    """Whether the jq program names the variable ``$ENV``: jq reads ``$`` and the name as two
+    tokens, so blanks and comments may stand between them (``$ ENV``, ``$#…`` newline ``ENV``)."""
+    at = program.find("$")
+    while at >= 0:
+        i = at + 1
+        while i < len(program):
+            if program[i].isspace():
+                i += 1
+            elif program[i] == "#":  # a comment, to the end of its line
+                end = program.find("\n", i)
+                i = len(program) if end < 0 else end + 1
+            else:
+                break
+        if program.startswith("ENV", i) and (
+            i + 3 == len(program) or program[i + 3] not in _JQ_NAME or program[i + 3] == "."
+        ):
+            return True
+        at = program.find("$", at + 1)
+    return False
+
+
 def _jq_imports(program: str) -> bool:
     """Whether the jq program holds the keyword ``import`` or ``include`` (not a field or a key
-    of that name)."""
+    of that name): followed by a blank, a string or a comment (``import#…`` newline ``"p"``)."""
     for keyword in ("import", "include"):
         start = program.find(keyword)
         while start >= 0:
             end = start + len(keyword)
             before = program[start - 1] if start else " "
             after = program[end] if end < len(program) else ""
-            if before not in _JQ_NAME and before != '"' and (after.isspace() or after == '"'):
+            if before not in _JQ_NAME and before != '"' and (after.isspace() or after in '"#'):
                 return True
             start = program.find(keyword, end)
     return False
