@@ -930,6 +930,10 @@ SECOND_PASS_BENIGN: list[tuple[str, str, str]] = [
 
 # Recursive reads: a directory read recursively reaches every file beneath it.
 RECURSIVE_READS: list[tuple[str, str, str]] = [
+    # diff of two directories prints the files that differ, with -N every file of either
+    ("diff -N src .", "stop", "deny"),
+    ("diff -N .git/hooks .", "stop", "deny"),
+    ("diff sd src", "deny", "deny"),
     # git diff --no-index of two directories prints every file of both
     ("git diff --no-index src .", "stop", "deny"),
     ("git diff --no-index --stat -- src .", "stop", "deny"),
@@ -962,6 +966,8 @@ RECURSIVE_READS: list[tuple[str, str, str]] = [
 ]
 
 RECURSIVE_READS_BENIGN: list[tuple[str, str, str]] = [
+    ("diff src/a.py README.md", "allow", "allow"),
+    ("diff -r src src", "allow", "allow"),
     ("git diff --no-index src/a.py README.md", "allow", "allow"),
     ("git diff HEAD -- src", "allow", "allow"),
     ("grep -r TODO src", "allow", "allow"),

@@ -244,13 +244,16 @@ _BY_OPTION: dict[str, tuple[str, frozenset[str], str]] = {
     "scp": ("r", frozenset(), "cFiJlloPSDX"),
     "rsync": ("ra", frozenset({"--recursive", "--archive"}), "efBTM"),
     "zip": ("rR", frozenset({"--recurse-paths", "--recurse-patterns"}), "bnPtx"),
-    "diff": ("r", frozenset({"--recursive"}), "CDFIUSLWx"),
 }  # fmt: skip
+# diff compares two directories file by file, printing what differs (with -N every file of
+# either): a directory operand is read, beneath it too with -r; read as a recursive read always.
+_DIRECTORY_READERS = frozenset({"diff"})
 for _alias in ("egrep", "fgrep", "rgrep"):
     _BY_OPTION[_alias] = _BY_OPTION["grep"]
 RECURSIVE = frozenset(
-    {*_ALWAYS, *_BY_OPTION, "find", "fd", "fdfind", "tar", "7z", "7za", "rgrep", "git"}
-)
+    {*_ALWAYS, *_BY_OPTION, *_DIRECTORY_READERS, "find", "fd", "fdfind", "tar", "7z", "7za",
+     "rgrep", "git"}
+)  # fmt: skip
 # git subcommands that read every file of the tree they are given (the working tree by default):
 # `git grep KEY` searches the tracked files (with --untracked, the others too), `git archive`
 # writes them all out; `git diff --no-index A B` (below) prints every file of two directories.
@@ -282,10 +285,10 @@ def searches_cwd(words: Sequence[Word]) -> bool:
 
 def reads_recursively(words: Sequence[Word]) -> bool:
     """Whether the command reads its directory operands recursively: ``grep -r``, ``rg``,
-    ``cp -r``, ``rsync -a``, ``zip -r``, ``diff -r``, ``tar c``, ``7z a``, and ``find``/``fd``
-    handing every file to a program (``-exec``, ``-x``). Listing names only (``ls -R``,
-    ``find`` without ``-exec``, ``du``) is not reading. A computed option counts as recursing
-    (it may be ``-r``)."""
+    ``cp -r``, ``rsync -a``, ``zip -r``, ``diff`` (of directories), ``tar c``, ``7z a``, and
+    ``find``/``fd`` handing every file to a program (``-exec``, ``-x``). Listing names only
+    (``ls -R``, ``find`` without ``-exec``, ``du``) is not reading. A computed option counts as
+    recursing (it may be ``-r``)."""
     if not words:
         return False
     value = words[0].value
@@ -294,7 +297,7 @@ def reads_recursively(words: Sequence[Word]) -> bool:
     name = value.rsplit("/", 1)[-1]
     if name not in RECURSIVE:
         return False
-    if name in _ALWAYS or name == "rgrep":
+    if name in _ALWAYS or name == "rgrep" or name in _DIRECTORY_READERS:
         return True
     values = [w.value for w in words[1:]]
     if name == "find":
