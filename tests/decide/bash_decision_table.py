@@ -59,7 +59,8 @@ DECISIONS: list[tuple[str, str, str | None]] = [
     ('echo `rm x`', 'deny', 'bash:rm *'),
     ('echo "a $(rm x) `rm y`"', 'deny', 'bash:rm *'),
     ('echo ${X:-$(rm z)}', 'deny', 'bash:rm *'),
-    ('echo $((1 + $(wc -l < f)))', 'allow', None),
+    # a substitution's output read as arithmetic: a value holding a subscript with code runs
+    ('echo $((1 + $(wc -l < f)))', 'ask', None),
     ('diff <(ls a) <(ls b)', 'allow', None),
     ('tee >(gzip > out.gz) < in', 'allow', None),
     ('echo hi > $(rm x)', 'deny', 'bash:rm *'),

@@ -98,6 +98,41 @@ ASKED = [
 ]
 
 # Lines the grammar cannot read: asked as unparsed, never allowed.
+# Arithmetic reads a variable's value as arithmetic again, so a value that holds a subscript
+# with code runs it (`x=$(printf 'a[\x24(id)]'); (( x ))`): a value the line does not show, a
+# substitution's output, or an inherited variable asks wherever bash reads it as arithmetic.
+ASKED += [
+    "test -v \"$(printf 'a[\\x24(id)]')\"",
+    "[ -v \"$(printf 'a[\\x24(id)]')\" ]",
+    "[[ -v $x ]]",
+    "test -v \"$x\"",
+    "test -v 'a[i]'",
+    "echo $(( $(printf 'a[\\x24(id)]') ))",
+    "x=$(printf 'a[\\x24(id)]'); echo $((x))",
+    "x=$(printf 'a[\\x24(id)]'); (( x ))",
+    "echo $(( $x + 1 ))",
+    "echo \"${PWD:$(printf 'a[\\x24(id)]')}\"",
+    "echo ${a[$i]}",
+    "echo ${a[i]}",
+    "let \"x=$y\"",
+    "let i=i+1",
+    "(( i += 1 ))",
+    "echo $(( a[1] + 2 ))",
+    "[[ $x -eq 1 ]]",
+    "unset RANDOM; echo $((RANDOM))",
+    # a variable the line made a number, then may have set to anything
+    "for ((i=0; i<3; i++)); do read i; echo $((i)); done",
+    "i=0; read i; echo $((i + 1))",
+    "i=0; echo \"${i:=x}\"; echo $((i))",
+    "for f in 1 2; do f=$(cat x); echo $((f + 1)); done",
+    "for f in 1 a; do echo $((f + 1)); done",
+    # or set where it may not take effect: later, in the background, a subshell, a prefix
+    "echo $((i + 1)); i=0",
+    "true && i=0; echo $((i + 1))",
+    "i=0 & echo $((i + 1))",
+    "(i=0); echo $((i))",
+    "i=0 echo; echo $((i))",
+]
 UNPARSED = ["for (( i='a[$(rm -rf x)]'; i<0; )); do :; done"]
 
 # Benign twins: the decision under the deny-list policy stays allow.
@@ -110,9 +145,6 @@ BENIGN = [
     "read -r -p '$ ' line",
     "[[ -v HOME ]]",
     "test -v 'a[1]'",
-    "let i=i+1",
-    "(( i += 1 ))",
-    "echo $(( a[1] + 2 ))",
     'export PATH="$PATH:/x"',
     'local x="$(pwd)"',
     "declare x='$(not run)'",
@@ -125,13 +157,27 @@ BENIGN = [
     "x='$(not run)'; echo \"$x\"",
     "PS4='+ '; set -x; true",
     "PS4='+ ${LINENO}: '; set -x; true",
-    'for ((i=0; i<3; i++)); do echo "$i"; done',
-    "[[ $x -eq 1 ]]",
     "declare -i n=$((1 + 2))",
     'f() { local -a arr=("$@"); }; f',
     'declare x="$y"',
     'PS4="+ "; set -x; true',
     "read -r x <<< 'a b'",
+    'for ((i=0; i<3; i++)); do echo "$i"; done',
+    "for f in 1 2; do echo $((f + 1)); done",
+    "n=5; for ((i=0; i<n; i++)); do echo $((i * 2)); done",
+    "i=0 && echo $((i + 1))",
+    "echo $((2 * 3))",
+    "sleep $((RANDOM % 3))",
+    "echo $(( $# + 1 ))",
+    "[[ $? -eq 0 ]]",
+    '[ "$n" -gt 0 ]',
+    "test \"$n\" -eq 1",
+    "echo ${#PATH}",
+    "echo ${PWD:0:5}",
+    'echo "${PWD:1}"',
+    'echo "${x:-default}"',
+    "let 'i = 1 + 2'",
+    "git remote -v",
     "printf -v x '%s' '[y]'",
     "mapfile -t lines < f",
     "hash -r",

@@ -33,7 +33,7 @@ from clearance.intent.shell.statement import stdin_text
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Container, Sequence
 
     from clearance.intent.sentinel import Floor
     from clearance.intent.shell.statement import Redirect
@@ -45,10 +45,13 @@ __all__ = [
     "CODE_VARIABLES",
     "COMMANDS",
     "LATER",
+    "NUMERIC_DYNAMIC",
+    "NUMERIC_SPECIALS",
     "REREAD_FLAGS",
     "TABLES",
     "code",
     "command",
+    "computed_arithmetic",
     "declared",
     "floor",
     "gate",
@@ -57,6 +60,8 @@ __all__ = [
     "later",
     "loop",
     "named",
+    "numeric_names",
+    "unknown_name",
     "why",
 ]
 
@@ -94,6 +99,73 @@ def code(value: str) -> bool:
             return True
         at = value.find("${", end)
     return False
+
+
+# Values arithmetic may read without running anything: bash keeps them numbers itself. The
+# special parameters `$?`, `$#`, `$$`, `$!` are always numbers; the dynamic variables too, unless
+# the line may unset or redeclare them (:func:`numeric_names`).
+NUMERIC_SPECIALS = frozenset("?#$!")
+NUMERIC_DYNAMIC = frozenset(
+    {"RANDOM", "SRANDOM", "SECONDS", "LINENO", "EPOCHSECONDS", "BASHPID", "PPID", "UID", "EUID"}
+)
+_REDECLARES = ("unset", "declare", "typeset", "local", "readonly", "export", "-n")
+_NAME_START = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_")
+_COMPUTED_ARITHMETIC = (
+    "reads {what} as arithmetic, where a value holding an array subscript with `$(…)` runs it "
+    "as code, and its value is not known before it runs"
+)
+
+
+def numeric_names(line: str) -> frozenset[str]:
+    """The names arithmetic in ``line`` may read as known numbers: bash's dynamic variables,
+    unless the line may unset or redeclare one (then it could hold anything)."""
+    if any(word in line for word in _REDECLARES):
+        return frozenset()
+    return NUMERIC_DYNAMIC
+
+
+def unknown_name(text: str, numbers: Container[str]) -> str | None:
+    """The first variable ``text``, read as arithmetic, takes its value from (a name, ``$x``,
+    ``${x}``) that is not one of ``numbers`` or a special parameter, or a substitution; else
+    ``None``. Bash evaluates a variable's value again as arithmetic, so a value that holds
+    ``a[$(cmd)]`` runs ``cmd`` (``x=$(…); (( x ))``)."""
+    if "$(" in text or "`" in text:
+        return text
+    i = 0
+    size = len(text)
+    while i < size:
+        ch = text[i]
+        if ch == "$":
+            if i + 1 < size and text[i + 1] in NUMERIC_SPECIALS:
+                i += 2
+                continue
+            start = i + 1 + (text[i + 1 : i + 2] == "{")
+            if text[start : start + 1] == "#":  # `${#x}`, a length: a number
+                i = start + 1
+                continue
+            end = start
+            while end < size and text[end] in _NAME:
+                end += 1
+            name = text[start:end]
+            if name not in numbers or not name:
+                return text[i : max(end, i + 1)]
+            i = end
+            continue
+        if ch in _NAME_START and (i == 0 or (text[i - 1] not in _NAME and text[i - 1] != "#")):
+            end = i
+            while end < size and text[end] in _NAME:
+                end += 1
+            name = text[i:end]
+            if name not in numbers:
+                return name
+            i = end
+            continue
+        i += 1
+    return None
+
+
+def computed_arithmetic(what: str) -> str:
+    return _COMPUTED_ARITHMETIC.format(what=f"'{excerpt(what)}'")
 
 
 def floor(findings: Sequence[Finding]) -> Floor:
@@ -158,9 +230,11 @@ def command(words: Sequence[Word], redirects: Sequence[Redirect] = ()) -> list[F
         for i, word in enumerate(args[:-1]):
             if word.value == "-v":
                 _expr(args[i + 1], "as an array subscript in a -v test", out)
+                _subscript_inputs(args[i + 1], out)
     elif name == "let":
-        for word in args:
+        for word in args:  # (the line's other commands are not at hand: no variable is known)
             _expr(word, "as an arithmetic expression", out)
+            _arithmetic_inputs(word, frozenset(), out)
     elif name == "printf" or name == "wait":
         _option_targets(args, "v" if name == "printf" else "p", name, out)
         if name == "printf" and any(w.value is not None and w.value[:2] == "-v" for w in args):
@@ -227,6 +301,39 @@ def _expr(word: Word, where: str, out: list[Finding]) -> None:
             out.append((value, why(value, where), False))
     elif "\\$" in word.raw or "\\`" in word.raw:  # an escaped substitution in a computed word
         out.append((word.raw, why(word.raw, where), None))
+
+
+def _arithmetic_inputs(word: Word, numbers: frozenset[str], out: list[Finding]) -> None:
+    """A ``let`` expression whose value comes from a variable or a substitution (``let
+    "x=$y"``, ``let x=y+1``): the variable's value is arithmetic too, and may hold code. The
+    name a ``let`` assigns is not read (``let x=1``)."""
+    value = word.value
+    if value is None:
+        out.append((word.raw, computed_arithmetic(word.raw), None))
+        return
+    head = 0
+    while head < len(value) and value[head] in _NAME:
+        head += 1
+    rest = value[head:].lstrip()
+    expression = rest[1:] if head and rest[:1] == "=" and rest[1:2] != "=" else value
+    found = unknown_name(expression, numbers)
+    if found is not None:
+        out.append((value, computed_arithmetic(found), None))
+
+
+def _subscript_inputs(word: Word, out: list[Finding]) -> None:
+    """``test -v NAME[SUBSCRIPT]``: a computed operand (``test -v "$x"``, ``"$(…)"``) may hold a
+    subscript with code; a literal one's subscript is arithmetic, and may read a variable that
+    does."""
+    value = word.value
+    if value is None:
+        out.append((word.raw, computed_arithmetic(word.raw), None))
+        return
+    at = value.find("[")
+    if at >= 0:
+        found = unknown_name(value[at + 1 : value.rfind("]")], frozenset())
+        if found is not None:
+            out.append((value, computed_arithmetic(found), None))
 
 
 def _stored(value: str | None, name: str, out: list[Finding]) -> None:

@@ -15,8 +15,11 @@ from clearance.intent.shell.reeval import (
     REREAD_FLAGS,
     TABLES,
     code,
+    computed_arithmetic,
     declared,
     named,
+    numeric_names,
+    unknown_name,
     why,
 )
 from clearance.intent.shell.word import SUBSTITUTIONS
@@ -33,8 +36,12 @@ __all__ = ["tree"]
 
 # Nodes whose strings are arithmetic, or an array subscript.
 _ARITH = frozenset({"arithmetic_expansion", "subscript", "c_style_for_statement"})
-_TEST_ARITH = frozenset({"-eq", "-ne", "-lt", "-le", "-gt", "-ge", "-v"})
+_TEST_ARITH = frozenset({"-eq", "-ne", "-lt", "-le", "-gt", "-ge"})
 _STRINGS = frozenset({"raw_string", "ansi_c_string", "string", "word", "concatenation"})
+_EXPANSIONS = frozenset({"simple_expansion", "expansion"})
+# Nodes whose `variable_name` child is not read as arithmetic: the expansion's own name (judged
+# with the expansion), an array's name before its subscript, the name an assignment sets.
+_NAMED = frozenset({"simple_expansion", "expansion", "subscript", "variable_assignment"})
 
 
 def tree(node: Node, src: Source, arith: bool = False) -> list[Finding]:
@@ -43,35 +50,99 @@ def tree(node: Node, src: Source, arith: bool = False) -> list[Finding]:
     the declaration builtins and ``unset``, which the grammar gives no words. Substitutions are
     statements of their own and are not entered."""
     out: list[Finding] = []
-    _scan(node, src, arith, False, out)
+    _scan(node, src, arith, False, out, _numbers(node, src))
     return out
 
 
-def _scan(root: Node, src: Source, arith: bool, declared: bool, out: list[Finding]) -> None:
+def _scan(
+    root: Node,
+    src: Source,
+    arith: bool,
+    declared: bool,
+    out: list[Finding],
+    numbers: _Numbers,
+) -> None:
     # Iterative: an arithmetic expression of thousands of terms nests as deep.
     stack = [(root, arith, declared)]
     while stack:
         node, arith, declared = stack.pop()
         kind = KIND[node.kind_id]
         if kind in SUBSTITUTIONS:
+            if arith:  # `$(( $(cmd) ))`: its output is read as arithmetic
+                _computed(node, src, out)
             continue
-        _node(node, kind, src, arith, declared, out)
+        if (arith and kind in _EXPANSIONS) or kind == "variable_name":
+            text = src.slice(node.start_byte, node.end_byte)
+            if numbers.unknown(text, node.start_byte) is not None:  # `(( x ))`, `${a[$i]}`
+                out.append((text, computed_arithmetic(text), None))
+            if kind != "expansion":
+                continue
+        parent = node.parent
+        if (
+            arith
+            and kind == "subscript"
+            and parent is not None
+            and (KIND[parent.kind_id] != "variable_assignment")
+        ):
+            # `(( a[1] + 2 ))`: the element's value is read as arithmetic again (not so for
+            # the element an assignment sets, `(( a[1] = 2 ))`)
+            _computed(node, src, out)
+        _node(node, kind, src, arith, declared, out, numbers)
+        if kind == "expansion":
+            _substring(node, src, out, numbers)
         if not arith:
             arith = _opens_arithmetic(node, kind, src)
         inside = kind == "declaration_command"  # its assignments were read with its flags
         for child in reversed(node.children):
-            if child.child_count or (arith and KIND[child.kind_id] in _STRINGS):
+            ckind = KIND[child.kind_id]
+            if child.child_count or (
+                arith and (ckind in _STRINGS or (ckind == "variable_name" and kind not in _NAMED))
+            ):
                 stack.append((child, arith, inside))
 
 
+def _computed(node: Node, src: Source, out: list[Finding]) -> None:
+    text = src.slice(node.start_byte, node.end_byte)
+    out.append((text, computed_arithmetic(text), None))
+
+
+def _substring(node: Node, src: Source, out: list[Finding], numbers: _Numbers) -> None:
+    """``${s:OFFSET:LENGTH}``: the offset and length are arithmetic (``${PWD:$(…)}``,
+    ``${s:x}``); ``${s:-word}`` and its kin are not."""
+    after = False
+    for child in node.children:
+        if not child.is_named:
+            after = after or child.type == ":"
+            continue
+        if not after:
+            continue
+        ckind = KIND[child.kind_id]
+        if ckind in SUBSTITUTIONS:
+            _computed(child, src, out)
+            continue
+        text = src.slice(child.start_byte, child.end_byte)
+        if numbers.unknown(text, child.start_byte) is not None:
+            out.append((text, computed_arithmetic(text), None))
+
+
 def _node(
-    node: Node, kind: str, src: Source, arith: bool, declared: bool, out: list[Finding]
+    node: Node,
+    kind: str,
+    src: Source,
+    arith: bool,
+    declared: bool,
+    out: list[Finding],
+    numbers: _Numbers,
 ) -> None:
     """The findings of one node (its descendants are the caller's)."""
     if arith and kind in _STRINGS:
         value = _value(node, src)
         if value is not None and code(value):
             out.append((value, why(value, "in arithmetic or an array subscript"), False))
+        elif value is not None and numbers.unknown(value, node.start_byte) is not None:
+            out.append((value, computed_arithmetic(value), None))  # `(( x ))`, `${a[i]}`
+    elif kind == "unary_expression":
+        _name_test(node, src, out)
     if kind == "variable_assignment" and not declared:
         _assignment(node, src, set(), "", out)
     elif kind == "declaration_command":
@@ -91,6 +162,26 @@ def _node(
                 out.append((value, why(value, "as an array subscript"), False))
 
 
+def _name_test(node: Node, src: Source, out: list[Finding]) -> None:
+    """``[[ -v NAME ]]``: the operand is a variable's name, whose subscript is arithmetic. A
+    computed one (``[[ -v $x ]]``) may hold a subscript with code."""
+    operator = None
+    for child in node.children:
+        if KIND[child.kind_id] == "test_operator":
+            operator = src.slice(child.start_byte, child.end_byte)
+        elif operator == "-v" and child.is_named:
+            value = _value(child, src)
+            if value is None:
+                _computed(child, src, out)
+            elif code(value):
+                out.append((value, why(value, "as an array subscript in a -v test"), False))
+            elif "[" in value:
+                inner = value[value.find("[") + 1 : value.rfind("]")]
+                if unknown_name(inner, frozenset()) is not None:
+                    out.append((value, computed_arithmetic(inner), None))
+            return
+
+
 def _opens_arithmetic(node: Node, kind: str, src: Source) -> bool:
     """Whether ``node``'s strings are arithmetic: ``$(( ))``, ``(( ))``, a subscript, a
     ``for (( ))`` header, a ``[[ ]]`` operand of ``-v`` or of an arithmetic comparison."""
@@ -100,8 +191,17 @@ def _opens_arithmetic(node: Node, kind: str, src: Source) -> bool:
         for child in node.children:
             operator = KIND[child.kind_id] == "test_operator"
             if operator and src.slice(child.start_byte, child.end_byte) in _TEST_ARITH:
-                return True
+                return _double_bracket(node)
     return False
+
+
+def _double_bracket(node: Node) -> bool:
+    """Whether ``node`` is in a ``[[ ]]`` test, whose comparisons are arithmetic (those of
+    ``[ ]`` and ``test`` take integers only)."""
+    parent = node.parent
+    while parent is not None and KIND[parent.kind_id] != "test_command":
+        parent = parent.parent
+    return parent is None or parent.children[0].type != "["
 
 
 def _value(node: Node, src: Source) -> str | None:
@@ -177,3 +277,195 @@ def _declaration(node: Node, src: Source, out: list[Finding]) -> None:
     for child in node.named_children:
         if KIND[child.kind_id] == "variable_assignment":
             _assignment(child, src, flags, name or "declare", out)
+
+
+# -- the numbers a line gives its own variables ---------------------------------------------
+
+_INTEGER = frozenset("0123456789")
+_IDENTIFIER_START = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_")
+_IDENTIFIER = _IDENTIFIER_START | _INTEGER
+_NOT_TEXT = frozenset({"comment", "heredoc_body", "heredoc_start", "heredoc_end"})
+_ASSIGNING = frozenset({"=", ":="})  # `${x=v}`, `${x:=v}` assign x
+
+
+class _Numbers:
+    """The variables arithmetic in one line may read as numbers: bash's dynamic ones
+    (:func:`~clearance.intent.shell.reeval.numeric_names`), and those the line itself made
+    numbers before the read, where nothing else in the line may set them:
+
+    * ``N=5`` as a statement of its own at the top of the line (not a command's prefix, not in
+      the background, not after ``&&``/``||``), from its end on;
+    * ``for N in 1 2 3`` (integer words only), within the loop and, at the top, after it;
+    * ``for (( N = … ; … ))``, within the loop (arithmetic assigns numbers) and, at the top,
+      after it.
+
+    Any other place the name appears outside arithmetic — a word (``read N``, ``printf -v N``,
+    ``declare N``, even ``echo N``), another assignment, ``${N:=…}`` — makes it unknown: the
+    line may have set it to anything. Arithmetic itself only stores numbers."""
+
+    __slots__ = ("dynamic", "loops", "since", "taint")
+
+    def __init__(self, dynamic: frozenset[str]) -> None:
+        self.dynamic = dynamic
+        self.taint: set[str] = set()
+        self.since: dict[str, int] = {}
+        self.loops: list[tuple[str, int, int]] = []
+
+    def known(self, name: str, at: int) -> bool:
+        if name in self.dynamic:
+            return True
+        if name in self.taint:
+            return False
+        since = self.since.get(name)
+        if since is not None and since <= at:
+            return True
+        return any(n == name and start <= at < end for n, start, end in self.loops)
+
+    def unknown(self, text: str, at: int) -> str | None:
+        """:func:`~clearance.intent.shell.reeval.unknown_name` of ``text`` read at byte
+        ``at``."""
+        return unknown_name(text, _Known(self, at))
+
+
+class _Known:
+    """The names known as numbers at one place of the line (a set's ``in``, for
+    :func:`~clearance.intent.shell.reeval.unknown_name`)."""
+
+    __slots__ = ("at", "numbers")
+
+    def __init__(self, numbers: _Numbers, at: int) -> None:
+        self.numbers = numbers
+        self.at = at
+
+    def __contains__(self, name: object) -> bool:
+        return isinstance(name, str) and self.numbers.known(name, self.at)
+
+
+# The numbers of the last line read: its statements are scanned one by one.
+_LAST: list[tuple[Source, int, _Numbers] | None] = [None]
+
+
+def _numbers(node: Node, src: Source) -> _Numbers:
+    """The :class:`_Numbers` of the line ``node`` belongs to (read once per line)."""
+    root = node
+    while root.parent is not None:
+        root = root.parent
+    cached = _LAST[0]
+    if cached is not None and cached[0] is src and cached[1] == root.id:
+        return cached[2]
+    found = _Numbers(numeric_names(src.text))
+    _read_numbers(root, src, found)
+    _LAST[0] = (src, root.id, found)
+    return found
+
+
+def _integer(node: Node, src: Source) -> bool:
+    kind = KIND[node.kind_id]
+    if kind in ("number", "arithmetic_expansion"):
+        return True
+    if kind != "word":
+        return False
+    text = src.slice(node.start_byte, node.end_byte).removeprefix("-")
+    return bool(text) and _INTEGER.issuperset(text)
+
+
+def _at_top(node: Node) -> bool:
+    """Whether ``node`` runs unconditionally in the line's own shell: a statement of the
+    program, or the first of a top-level ``&&``/``||`` list; not followed by ``&``."""
+    parent = node.parent
+    if parent is not None and KIND[parent.kind_id] == "variable_assignments":
+        node, parent = parent, parent.parent
+    if parent is not None and KIND[parent.kind_id] == "list" and parent.children[0].id == node.id:
+        node, parent = parent, parent.parent
+    if parent is None or KIND[parent.kind_id] != "program":
+        return False
+    after = node.next_sibling
+    return after is None or after.type != "&"
+
+
+def _read_numbers(root: Node, src: Source, found: _Numbers) -> None:
+    stack: list[tuple[Node, bool]] = [(root, False)]
+    while stack:
+        node, arith = stack.pop()
+        kind = KIND[node.kind_id]
+        if kind in _NOT_TEXT or kind == "simple_expansion":  # `$N` reads N
+            continue
+        skip = _assignments(node, kind, arith, src, found)
+        if not arith and node.child_count == 0 and kind != "number" and node.is_named:
+            _taint_words(src.slice(node.start_byte, node.end_byte), found)
+        inner = (
+            arith
+            or kind in _ARITH
+            or (kind == "compound_statement" and node.children[0].type == "((")
+        )
+        body = node.child_by_field_name("body") if kind == "c_style_for_statement" else None
+        for child in node.children:
+            if child.id != skip:  # (a loop's body is not its arithmetic header)
+                stack.append((child, arith if body is not None and child.id == body.id else inner))
+
+
+def _assignments(node: Node, kind: str, arith: bool, src: Source, found: _Numbers) -> int | None:
+    """What ``node`` assigns, into ``found``; the id of the child naming the variable it
+    assigns (read here, not as a word), if any."""
+    if kind == "variable_assignment" and not arith:
+        target = node.child_by_field_name("name")
+        if target is None:
+            return None
+        value = node.child_by_field_name("value")
+        name = src.slice(target.start_byte, target.end_byte).split("[", 1)[0].rstrip("+")
+        if KIND[target.kind_id] == "subscript" or value is None or not _integer(value, src):
+            found.taint.add(name)
+        elif _at_top(node) and name not in found.since:
+            found.since[name] = node.end_byte
+        return target.id
+    if kind == "for_statement":
+        variable = node.child_by_field_name("variable")
+        if variable is None:
+            return None
+        name = src.slice(variable.start_byte, variable.end_byte)
+        values = [c for i, c in enumerate(node.children) if node.field_name_for_child(i) == "value"]
+        body = node.child_by_field_name("body")
+        if not values or body is None or not all(_integer(v, src) for v in values):
+            found.taint.add(name)
+        else:
+            found.loops.append((name, body.start_byte, node.end_byte))
+            if _at_top(node):
+                found.since.setdefault(name, node.end_byte)
+        return variable.id
+    if kind == "c_style_for_statement":
+        for child in node.named_children:
+            if KIND[child.kind_id] != "variable_assignment":
+                continue
+            target = child.child_by_field_name("name")
+            if target is not None and KIND[target.kind_id] == "variable_name":
+                name = src.slice(target.start_byte, target.end_byte)
+                found.loops.append((name, child.end_byte, node.end_byte))
+                if _at_top(node):
+                    found.since.setdefault(name, node.end_byte)
+            break
+        return None
+    if kind == "expansion" and not arith:
+        named = next((c for c in node.children if KIND[c.kind_id] == "variable_name"), None)
+        if named is None:
+            return None
+        operator = node.child_by_field_name("operator")
+        if operator is not None and operator.type in _ASSIGNING:
+            found.taint.add(src.slice(named.start_byte, named.end_byte))
+        return named.id
+    return None
+
+
+def _taint_words(text: str, found: _Numbers) -> None:
+    """Every name in a piece of text outside arithmetic: the line may set a variable of that
+    name there (``read N``, ``printf -v N``, ``declare N``)."""
+    i = 0
+    size = len(text)
+    while i < size:
+        if text[i] in _IDENTIFIER_START and (i == 0 or text[i - 1] not in _IDENTIFIER):
+            end = i + 1
+            while end < size and text[end] in _IDENTIFIER:
+                end += 1
+            found.taint.add(text[i:end])
+            i = end
+        else:
+            i += 1
