@@ -334,7 +334,7 @@ DECISIONS: list[tuple[str, str, str | None]] = [
     ('cat <<-EOF\n\t$(rm x)\n\tEOF', 'deny', 'bash:rm *'),
     ('cat <<EOF\n$(rm x\nEOF', 'deny', 'bash:rm *'),
     ("cat <<'EOF'\n`rm x`\nEOF", 'allow', None),
-    ('cat <<EOF\n$((1 + 2)) $(( $(wc -l < f) ))\nEOF', 'allow', None),
+    ('cat <<EOF\n$((1 + 2)) $(( $(wc -l < f) ))\nEOF', 'ask', None),
     ('cat <<EOF\n$(case $1 in a) rm x;; esac)\nEOF', 'deny', 'bash:rm *'),
     ('coproc rm x', 'deny', 'bash:rm *'),
     ('coproc NAME { rm x; }', 'deny', 'bash:rm *'),

@@ -132,6 +132,20 @@ ASKED += [
     "i=0 & echo $((i + 1))",
     "(i=0); echo $((i))",
     "i=0 echo; echo $((i))",
+    # an array literal's subscript, a heredoc body, a builtin's quoted target, a name spelled
+    # with escapes, a dynamic variable the line may unset by another spelling
+    "x=$(printf 'a[\\x24(id)]'); a=([x]=1)",
+    "x=$(printf 'a[\\x24(id)]'); a+=(1 [x]=2)",
+    "x=$(printf 'a[\\x24(id)]'); a=([\"$x\"]=1)",
+    "printf -v x 'a[\\x24(id)]'; b=([x]=1)",
+    "x=$(printf 'a[\\x24(id)]'); cat <<EOF\n$((x))\nEOF",
+    "x=$(printf 'a[\\x24(id)]'); cat <<EOF\n${a[x]}\nEOF",
+    "x=$(printf 'a[\\x24(id)]'); cat <<EOF\n${PWD:x}\nEOF",
+    "x=$(printf 'a[\\x24(id)]'); printf -v 'a[x]' 1",
+    "x=$(printf 'a[\\x24(id)]'); printf -v $'a[x]' 1",
+    "N=5; printf -v $'\\x4e' 'a[\\x24(id)]'; echo $((N))",
+    "for N in 1 2; do printf -v $'\\116' 'a[\\x24(id)]'; echo $((N)); done",
+    "\"un\"set RANDOM; RANDOM=$(printf 'a[\\x24(id)]'); echo $((RANDOM))",
 ]
 UNPARSED = ["for (( i='a[$(rm -rf x)]'; i<0; )); do :; done"]
 
@@ -166,6 +180,12 @@ BENIGN = [
     "for f in 1 2; do echo $((f + 1)); done",
     "n=5; for ((i=0; i<n; i++)); do echo $((i * 2)); done",
     "i=0 && echo $((i + 1))",
+    "i=0; i=$((i + 1)); echo $i",
+    "for i in {1..5}; do echo $((i * 2)); done",
+    "arr=(a b c); for ((i=0; i<${#arr[@]}; i++)); do echo $i; done",
+    "arr=(a b c); echo $(( ${#arr[@]} - 1 ))",
+    "a=([0]=x [1]=y)",
+    "cat <<EOF\n$((1 + 2)) ${#PATH} ${HOME}\nEOF",
     "echo $((2 * 3))",
     "sleep $((RANDOM % 3))",
     "echo $(( $# + 1 ))",

@@ -335,7 +335,9 @@ UNIT_CASES: list[tuple[str, list[Any]]] = [
     ('cat <<-EOF\n\t$(rm x)\n\tEOF', ['cat', U('rm x', context='heredoc')]),
     ('cat <<EOF\n$(rm x\nEOF', ['cat', U('<<EOF\n$(rm x\nEOF', unresolved=True), U('rm x', unresolved=True), U('EOF', unresolved=True)]),
     ("cat <<'EOF'\n`rm x`\nEOF", ['cat']),
-    ('cat <<EOF\n$((1 + 2)) $(( $(wc -l < f) ))\nEOF', ['cat', U('wc -l', context='heredoc')]),
+    # the arithmetic of a heredoc body reads a substitution's output: a unit of its own, floored
+    ('cat <<EOF\n$((1 + 2)) $(( $(wc -l < f) ))\nEOF',
+     ['cat', U(' $(wc -l < f) ', context='heredoc'), U('wc -l', context='heredoc')]),
     ('cat <<EOF\n$(case $1 in a) rm x;; esac)\nEOF', ['cat', U('case $1 in a) rm x;; esac', context='compound'), U('rm x', context='heredoc')]),
     ('coproc rm x', [U('coproc rm x', wrapper='indirection', executed='rm x', exemption='execution-modifier'), U('rm x', context='wrapped')]),
     ('coproc NAME { rm x; }', [U('coproc NAME { rm x', wrapper='indirection', executed='{ rm x'), U('rm x', context='wrapped'), U('}', unresolved=True)]),

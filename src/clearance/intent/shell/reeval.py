@@ -55,6 +55,7 @@ __all__ = [
     "declared",
     "floor",
     "gate",
+    "heredoc_arithmetic",
     "history",
     "inner_code",
     "later",
@@ -161,6 +162,35 @@ def unknown_name(text: str, numbers: Container[str]) -> str | None:
             i = end
             continue
         i += 1
+    return None
+
+
+def heredoc_arithmetic(body: str) -> str | None:
+    """The first arithmetic in an unquoted heredoc body (``$(( … ))``, ``$[ … ]``, a subscript
+    or an offset in ``${…}``) that reads a value the body does not show, else ``None``. The
+    line's own numbers are not followed into the body: any name counts."""
+    numbers = numeric_names(body)
+    at = body.find("$")
+    while at >= 0:
+        inner = None
+        if body.startswith("$((", at):
+            end = body.find("))", at + 3)
+            inner = body[at + 3 : end if end >= 0 else len(body)]
+        elif body.startswith("$[", at):
+            end = body.find("]", at + 2)
+            inner = body[at + 2 : end if end >= 0 else len(body)]
+        elif body.startswith("${", at):
+            end = body.find("}", at + 2)
+            content = body[at + 2 : end if end >= 0 else len(body)].lstrip("#!")
+            name = 0
+            while name < len(content) and content[name] in _NAME:
+                name += 1
+            rest = content[name:]
+            if rest[:1] == "[" or (rest[:1] == ":" and rest[1:2] not in ("-", "=", "+", "?")):
+                inner = rest[1:]
+        if inner is not None and unknown_name(inner, numbers) is not None:
+            return inner
+        at = body.find("$", at + 1)
     return None
 
 
@@ -370,6 +400,12 @@ def named(value: str, where: str, out: list[Finding]) -> None:
     base = value.split("[", 1)[0]
     if code(value):
         out.append((value, why(value, where), False))
+    elif (
+        "[" in value
+        and unknown_name(value[value.find("[") + 1 : value.rfind("]")], frozenset()) is not None
+    ):
+        # `printf -v 'a[x]' 1`: the subscript reads x as arithmetic
+        out.append((value, computed_arithmetic(value), None))
     elif base in CODE_VARIABLES:
         out.append((value, f"sets {value}, which bash runs as code", None))
     elif not ordinary_variable(base):

@@ -9,6 +9,8 @@ imported only for a line that may re-read a string.
 
 from __future__ import annotations
 
+import re
+
 from clearance.intent.shell.grammar import KIND
 from clearance.intent.shell.reeval import (
     CODE_VARIABLES,
@@ -82,7 +84,7 @@ def _scan(
             arith
             and kind == "subscript"
             and parent is not None
-            and (KIND[parent.kind_id] != "variable_assignment")
+            and KIND[parent.kind_id] not in ("variable_assignment", "expansion")
         ):
             # `(( a[1] + 2 ))`: the element's value is read as arithmetic again (not so for
             # the element an assignment sets, `(( a[1] = 2 ))`)
@@ -156,10 +158,33 @@ def _node(
             if value is not None:  # `unset 'a[$(id)]'`, `unset PATH`
                 named(value, "as an array subscript of unset", out)
     elif kind == "array":
+        assoc = _associative(node, src)
         for child in node.named_children:
             value = _value(child, src)  # `(['$(id)']=1)`: the subscript is arithmetic
             if value is not None and value.startswith("[") and code(value.split("]=", 1)[0]):
                 out.append((value, why(value, "as an array subscript"), False))
+            elif value is not None and value.startswith("[") and "]" in value and not assoc:
+                # `([x]=1)`: the subscript reads x as arithmetic
+                inner = value[1 : value.index("]")]
+                if numbers.unknown(inner, child.start_byte) is not None:
+                    out.append((value, computed_arithmetic(inner), None))
+            elif value is None and src.slice(child.start_byte, child.end_byte)[:1] == "[":
+                raw = src.slice(child.start_byte, child.end_byte)  # `(["$x"]=1)`
+                out.append((raw, computed_arithmetic(raw), None))
+
+
+def _associative(array: Node, src: Source) -> bool:
+    """Whether ``array`` is the value of a ``declare -A`` (and kin): its keys are strings, not
+    arithmetic."""
+    assignment = array.parent
+    declaration = assignment.parent if assignment is not None else None
+    if declaration is None or KIND[declaration.kind_id] != "declaration_command":
+        return False
+    for child in declaration.children:
+        text = src.slice(child.start_byte, child.end_byte)
+        if text[:1] == "-" and "A" in text:
+            return True
+    return False
 
 
 def _name_test(node: Node, src: Source, out: list[Finding]) -> None:
@@ -284,7 +309,8 @@ def _declaration(node: Node, src: Source, out: list[Finding]) -> None:
 _INTEGER = frozenset("0123456789")
 _IDENTIFIER_START = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_")
 _IDENTIFIER = _IDENTIFIER_START | _INTEGER
-_NOT_TEXT = frozenset({"comment", "heredoc_body", "heredoc_start", "heredoc_end"})
+_NOT_TEXT = frozenset({"comment", "heredoc_start", "heredoc_end"})
+_RANGE = re.compile(r"\{-?[0-9]+\.\.-?[0-9]+(\.\.-?[0-9]+)?\}")
 _ASSIGNING = frozenset({"=", ":="})  # `${x=v}`, `${x:=v}` assign x
 
 
@@ -311,11 +337,18 @@ class _Numbers:
         self.since: dict[str, int] = {}
         self.loops: list[tuple[str, int, int]] = []
 
+    def number_from(self, name: str, at: int) -> None:
+        """``name`` holds a number from byte ``at`` on (the earliest such place counts: the
+        tree is read in no particular order)."""
+        since = self.since.get(name)
+        if since is None or at < since:
+            self.since[name] = at
+
     def known(self, name: str, at: int) -> bool:
-        if name in self.dynamic:
-            return True
         if name in self.taint:
             return False
+        if name in self.dynamic:
+            return True
         since = self.since.get(name)
         if since is not None and since <= at:
             return True
@@ -360,9 +393,13 @@ def _numbers(node: Node, src: Source) -> _Numbers:
 
 
 def _integer(node: Node, src: Source) -> bool:
+    """Whether ``node`` is a number, an arithmetic expansion, or a range of integers
+    (``{1..5}``, which expands to numbers only)."""
     kind = KIND[node.kind_id]
     if kind in ("number", "arithmetic_expansion"):
         return True
+    if kind == "brace_expression":
+        return _RANGE.fullmatch(src.slice(node.start_byte, node.end_byte)) is not None
     if kind != "word":
         return False
     text = src.slice(node.start_byte, node.end_byte).removeprefix("-")
@@ -393,6 +430,10 @@ def _read_numbers(root: Node, src: Source, found: _Numbers) -> None:
         skip = _assignments(node, kind, arith, src, found)
         if not arith and node.child_count == 0 and kind != "number" and node.is_named:
             _taint_words(src.slice(node.start_byte, node.end_byte), found)
+            if kind in _STRINGS:  # `$'\x4e'` is the name N: the value as bash reads it too
+                value = _value(node, src)
+                if value is not None:
+                    _taint_words(value, found)
         inner = (
             arith
             or kind in _ARITH
@@ -415,8 +456,8 @@ def _assignments(node: Node, kind: str, arith: bool, src: Source, found: _Number
         name = src.slice(target.start_byte, target.end_byte).split("[", 1)[0].rstrip("+")
         if KIND[target.kind_id] == "subscript" or value is None or not _integer(value, src):
             found.taint.add(name)
-        elif _at_top(node) and name not in found.since:
-            found.since[name] = node.end_byte
+        elif _at_top(node):
+            found.number_from(name, node.end_byte)
         return target.id
     if kind == "for_statement":
         variable = node.child_by_field_name("variable")
@@ -430,7 +471,7 @@ def _assignments(node: Node, kind: str, arith: bool, src: Source, found: _Number
         else:
             found.loops.append((name, body.start_byte, node.end_byte))
             if _at_top(node):
-                found.since.setdefault(name, node.end_byte)
+                found.number_from(name, node.end_byte)
         return variable.id
     if kind == "c_style_for_statement":
         for child in node.named_children:
@@ -441,7 +482,7 @@ def _assignments(node: Node, kind: str, arith: bool, src: Source, found: _Number
                 name = src.slice(target.start_byte, target.end_byte)
                 found.loops.append((name, child.end_byte, node.end_byte))
                 if _at_top(node):
-                    found.since.setdefault(name, node.end_byte)
+                    found.number_from(name, node.end_byte)
             break
         return None
     if kind == "expansion" and not arith:

@@ -17,6 +17,7 @@ error is marked unresolved. ``program``/``list``/``pipeline`` containers are not
 
 from __future__ import annotations
 
+from clearance.intent.sentinel import REEVALUATED
 from clearance.intent.shell.cd import operand
 from clearance.intent.shell.command import Commands
 from clearance.intent.shell.compound import compound
@@ -272,6 +273,12 @@ class Walk:
         """Each substitution of an unquoted heredoc body, as a program (an unclosed one is also
         an unresolved unit)."""
         found = body_floor(body) if "${" in body else None
+        if found is None and ("$((" in body or "$[" in body or "${" in body):
+            from clearance.intent.shell import reeval  # a body that may hold arithmetic
+
+            inner = reeval.heredoc_arithmetic(body)
+            if inner is not None:  # `$((x))`: x's value is arithmetic, and may hold code
+                found = ((REEVALUATED, reeval.computed_arithmetic(inner)), inner)
         if found is not None:
             stmt = Statement("plain", found[1], "heredoc", scope, unres)
             stmt.floor = found[0]
