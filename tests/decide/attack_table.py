@@ -930,6 +930,9 @@ SECOND_PASS_BENIGN: list[tuple[str, str, str]] = [
 
 # Recursive reads: a directory read recursively reaches every file beneath it.
 RECURSIVE_READS: list[tuple[str, str, str]] = [
+    # a number names a file as well as any word: `./1` may be a link planted earlier
+    ("cat $((1))", "ask", "ask"),
+    ("echo hi > $((1))", "ask", "ask"),
     # diff of two directories prints the files that differ, with -N every file of either
     ("diff -N src .", "stop", "deny"),
     ("diff -N .git/hooks .", "stop", "deny"),

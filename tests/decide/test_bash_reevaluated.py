@@ -146,6 +146,12 @@ ASKED += [
     "N=5; printf -v $'\\x4e' 'a[\\x24(id)]'; echo $((N))",
     "for N in 1 2; do printf -v $'\\116' 'a[\\x24(id)]'; echo $((N)); done",
     "\"un\"set RANDOM; RANDOM=$(printf 'a[\\x24(id)]'); echo $((RANDOM))",
+    # places no statement's own scan reaches: a redirect's target, a case word or pattern
+    "x=$(printf 'a[\\x24(id)]'); echo hi 2>$((x))",
+    "x=$(printf 'a[\\x24(id)]'); echo hi >>$((x))",
+    "x=$(printf 'a[\\x24(id)]'); case $((x)) in *) echo ok;; esac",
+    "x=$(printf 'a[\\x24(id)]'); case $x in ${a[x]}) ;; esac",
+    "case 1 in $((x))) ;; esac",
 ]
 UNPARSED = ["for (( i='a[$(rm -rf x)]'; i<0; )); do :; done"]
 
@@ -185,9 +191,11 @@ BENIGN = [
     "arr=(a b c); for ((i=0; i<${#arr[@]}; i++)); do echo $i; done",
     "arr=(a b c); echo $(( ${#arr[@]} - 1 ))",
     "a=([0]=x [1]=y)",
+    'case "$1" in start) echo s;; esac',
+    "git status && echo $((2 * 3))",
     "cat <<EOF\n$((1 + 2)) ${#PATH} ${HOME}\nEOF",
     "echo $((2 * 3))",
-    "sleep $((RANDOM % 3))",
+    "echo $((RANDOM % 3))",
     "echo $(( $# + 1 ))",
     "[[ $? -eq 0 ]]",
     '[ "$n" -gt 0 ]',

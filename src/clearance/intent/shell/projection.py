@@ -288,7 +288,9 @@ class Projection:
                         # `for f in *.md; do rm "$f"; done` reaches what `rm *.md` does.
                         glob = by_role or not GLOB_MARKS.isdisjoint(found)
                         self.value(word.raw, found, base, command, effect, source, glob)
-            if word.unknown and unknown and not _option(word.raw):
+            # `cat $((1))` reads ./1: a number names a file as well as any word does
+            arithmetic = "$((" in raw or "$[" in raw
+            if (word.unknown or arithmetic) and unknown and not _option(word.raw):
                 # A value computed when it runs: an unknown path (the gate asks when a path
                 # rule could match it).
                 shown = word.raw.replace('"', "").replace("'", "")

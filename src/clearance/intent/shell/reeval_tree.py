@@ -56,6 +56,17 @@ def tree(node: Node, src: Source, arith: bool = False) -> list[Finding]:
     return out
 
 
+def sweep(root: Node, src: Source) -> list[Finding]:
+    """The values read as arithmetic that a line does not show, anywhere in its tree: the
+    statements' own scans (:func:`tree`) do not reach every place bash evaluates arithmetic (a
+    redirect's target ``2>$((x))``, a ``case`` word or pattern, …), so the whole line is read
+    once more for that alone, substitutions entered, heredoc bodies left to the walk (which
+    reads them as text)."""
+    out: list[Finding] = []
+    _scan(root, src, False, False, out, _numbers(root, src), whole=True)
+    return out
+
+
 def _scan(
     root: Node,
     src: Source,
@@ -63,6 +74,7 @@ def _scan(
     declared: bool,
     out: list[Finding],
     numbers: _Numbers,
+    whole: bool = False,
 ) -> None:
     # Iterative: an arithmetic expression of thousands of terms nests as deep.
     stack = [(root, arith, declared)]
@@ -72,6 +84,10 @@ def _scan(
         if kind in SUBSTITUTIONS:
             if arith:  # `$(( $(cmd) ))`: its output is read as arithmetic
                 _computed(node, src, out)
+            if whole:  # its own commands, not arithmetic
+                stack.extend((child, False, False) for child in node.children if child.child_count)
+            continue
+        if whole and kind in _NOT_TEXT | {"heredoc_body"}:
             continue
         if (arith and kind in _EXPANSIONS) or kind == "variable_name":
             text = src.slice(node.start_byte, node.end_byte)
@@ -89,18 +105,21 @@ def _scan(
             # `(( a[1] + 2 ))`: the element's value is read as arithmetic again (not so for
             # the element an assignment sets, `(( a[1] = 2 ))`)
             _computed(node, src, out)
-        _node(node, kind, src, arith, declared, out, numbers)
+        _node(node, kind, src, arith, declared, out, numbers, whole)
         if kind == "expansion":
             _substring(node, src, out, numbers)
+        outer = arith
         if not arith:
             arith = _opens_arithmetic(node, kind, src)
         inside = kind == "declaration_command"  # its assignments were read with its flags
+        body = node.child_by_field_name("body") if kind == "c_style_for_statement" else None
         for child in reversed(node.children):
             ckind = KIND[child.kind_id]
-            if child.child_count or (
-                arith and (ckind in _STRINGS or (ckind == "variable_name" and kind not in _NAMED))
+            reads = outer if body is not None and child.id == body.id else arith  # (the body
+            if child.child_count or (  # of a `for (( ))` is no arithmetic)
+                reads and (ckind in _STRINGS or (ckind == "variable_name" and kind not in _NAMED))
             ):
-                stack.append((child, arith, inside))
+                stack.append((child, reads, inside))
 
 
 def _computed(node: Node, src: Source, out: list[Finding]) -> None:
@@ -135,8 +154,10 @@ def _node(
     declared: bool,
     out: list[Finding],
     numbers: _Numbers,
+    whole: bool = False,
 ) -> None:
-    """The findings of one node (its descendants are the caller's)."""
+    """The findings of one node (its descendants are the caller's); with ``whole``, those of
+    arithmetic only."""
     if arith and kind in _STRINGS:
         value = _value(node, src)
         if value is not None and code(value):
@@ -145,6 +166,8 @@ def _node(
             out.append((value, computed_arithmetic(value), None))  # `(( x ))`, `${a[i]}`
     elif kind == "unary_expression":
         _name_test(node, src, out)
+    if whole and kind != "array":
+        return
     if kind == "variable_assignment" and not declared:
         _assignment(node, src, set(), "", out)
     elif kind == "declaration_command":

@@ -73,6 +73,19 @@ class Walk:
 
     def run(self, root: Node, context: str, scope: Scope, unresolved: bool = False) -> None:
         self._run(root, context, scope, unresolved)
+        if (
+            self.reread
+            and KIND[root.kind_id] == "program"
+            and not any(s.floor is not None and s.floor[0] == REEVALUATED for s in self.statements)
+        ):  # (a line one of whose statements re-reads a string asks already)
+            from clearance.intent.shell import reeval  # only for a line that may hold it
+            from clearance.intent.shell.reeval_tree import sweep
+
+            found = sweep(root, self.src)
+            if found:  # a value read as arithmetic where no statement's scan reaches
+                stmt = Statement("plain", found[0][0], context, scope, unresolved)
+                stmt.floor = reeval.floor(found)
+                self.statements.append(stmt)
         if self.loops:
             # The whole line is walked: what it may do to a loop's variable is known.
             from clearance.intent.shell.loop import bind  # only for the loops that need it
