@@ -152,6 +152,16 @@ ASKED += [
     "x=$(printf 'a[\\x24(id)]'); case $((x)) in *) echo ok;; esac",
     "x=$(printf 'a[\\x24(id)]'); case $x in ${a[x]}) ;; esac",
     "case 1 in $((x))) ;; esac",
+    # a word bash splits or expands may be test's or printf's -v
+    "test {-v,'a[$(id)]'}",
+    "printf {-v,'a[$(id)]'} x",
+    "test $(cat q.txt)",
+    "[ $(cat q.txt) ]",
+    "x=$(cat q.txt); test $x",
+    'o=-v; test $o "$(cat p.txt)"',
+    'test -$(echo v) "$(cat p.txt)"',
+    'printf $(cat v.txt) OPTIND %s "$(cat p.txt)"',
+    "\"un\"set $'RAND'OM; printf -v $'RAND'OM 'a[$(id)]'; echo $((RANDOM))",
 ]
 UNPARSED = ["for (( i='a[$(rm -rf x)]'; i<0; )); do :; done"]
 
@@ -192,6 +202,14 @@ BENIGN = [
     "arr=(a b c); echo $(( ${#arr[@]} - 1 ))",
     "a=([0]=x [1]=y)",
     'case "$1" in start) echo s;; esac',
+    '[ -f "$x" ]',
+    '[ "$a" = "$b" -o -n "$c" ]',
+    'test -d "$dir"',
+    '[ ! -f "$f" ]',
+    'printf "%s\\n" "$x" "$y"',
+    "echo -n $((RANDOM % 6 + 1))",
+    "ls localdir; echo $((RANDOM % 2))",
+    "start=$SECONDS; sleep 0; echo $((SECONDS - start))",
     "git status && echo $((2 * 3))",
     "cat <<EOF\n$((1 + 2)) ${#PATH} ${HOME}\nEOF",
     "echo $((2 * 3))",

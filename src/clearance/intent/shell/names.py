@@ -232,8 +232,8 @@ def rereads(text: str) -> bool:
     asks once per line, and imports ``reeval`` only when this says yes."""
     if "PS" in text or "BASH_" in text or "PROMPT_COMMAND" in text:
         return True  # a prompt string, or the alias or command table, may be set
-    if "((" in text or "-v" in text or ("[" in text and "$" in text) or _arithmetic_test(text):
-        return True  # arithmetic, a subscript, a -v test: a variable's value may be code
+    if "((" in text or "-v" in text or "[" in text or _arithmetic_test(text):
+        return True  # arithmetic, a subscript, a test (whose -v may be computed)
     if "${" in text and ":" in text:
         return True  # `${s:OFFSET}`: the offset is arithmetic
     if "'" not in text and "\\" not in text:

@@ -52,6 +52,7 @@ __all__ = [
     "code",
     "command",
     "computed_arithmetic",
+    "computed_operator",
     "declared",
     "floor",
     "gate",
@@ -109,7 +110,7 @@ NUMERIC_SPECIALS = frozenset("?#$!")
 NUMERIC_DYNAMIC = frozenset(
     {"RANDOM", "SRANDOM", "SECONDS", "LINENO", "EPOCHSECONDS", "BASHPID", "PPID", "UID", "EUID"}
 )
-_REDECLARES = ("unset", "declare", "typeset", "local", "readonly", "export", "-n")
+_REDECLARES = ("unset", "declare", "typeset", "local", "readonly", "export")
 _NAME_START = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_")
 _COMPUTED_ARITHMETIC = (
     "reads {what} as arithmetic, where a value holding an array subscript with `$(…)` runs it "
@@ -120,8 +121,14 @@ _COMPUTED_ARITHMETIC = (
 def numeric_names(line: str) -> frozenset[str]:
     """The names arithmetic in ``line`` may read as known numbers: bash's dynamic variables,
     unless the line may unset or redeclare one (then it could hold anything)."""
-    if any(word in line for word in _REDECLARES):
-        return frozenset()
+    for word in _REDECLARES:
+        at = line.find(word)
+        while at >= 0:
+            end = at + len(word)
+            alone = at == 0 or line[at - 1] not in _NAME
+            if alone and (end == len(line) or line[end] not in _NAME):
+                return frozenset()
+            at = line.find(word, end)
     return NUMERIC_DYNAMIC
 
 
@@ -261,12 +268,24 @@ def command(words: Sequence[Word], redirects: Sequence[Redirect] = ()) -> list[F
             if word.value == "-v":
                 _expr(args[i + 1], "as an array subscript in a -v test", out)
                 _subscript_inputs(args[i + 1], out)
+        operator = computed_operator(args[:-1] if name == "[" else args)
+        if operator is not None:  # `test $(cat f)`, `test {-v,'a[…]'}`: it may be -v NAME
+            out.append((operator.raw, computed_arithmetic(operator.raw), None))
     elif name == "let":
         for word in args:  # (the line's other commands are not at hand: no variable is known)
             _expr(word, "as an arithmetic expression", out)
             _arithmetic_inputs(word, frozenset(), out)
     elif name == "printf" or name == "wait":
         _option_targets(args, "v" if name == "printf" else "p", name, out)
+        first = args[0] if args else None
+        if (
+            name == "printf"
+            and first is not None
+            and _may_be_option(first)
+            and (len(args) > 2 or not first.quoted or first.glob or "{" in first.raw)
+        ):
+            # `printf $(cat f) NAME …`: the first word may be -v, the next a name it sets
+            out.append((args[0].raw, computed_arithmetic(args[0].raw), None))
         if name == "printf" and any(w.value is not None and w.value[:2] == "-v" for w in args):
             for word in args:  # `printf -v x %s 'a[$(id)]'`: x holds code for arithmetic
                 if word.value is not None and word.value[:1] != "-":
@@ -331,6 +350,38 @@ def _expr(word: Word, where: str, out: list[Finding]) -> None:
             out.append((value, why(value, where), False))
     elif "\\$" in word.raw or "\\`" in word.raw:  # an escaped substitution in a computed word
         out.append((word.raw, why(word.raw, where), None))
+
+
+# The operators of test(1) whose operands are strings, files or numbers (`-v` aside).
+_TEST_OPERATORS = frozenset(
+    {"-a", "-b", "-c", "-d", "-e", "-f", "-g", "-h", "-k", "-p", "-r", "-s", "-t", "-u", "-w",
+     "-x", "-G", "-L", "-N", "-O", "-S", "-n", "-z", "-o", "-R", "=", "==", "!=", "<", ">",
+     "-eq", "-ne", "-lt", "-le", "-gt", "-ge", "-nt", "-ot", "-ef", "!", "(", ")"}
+)  # fmt: skip
+
+
+def _may_be_option(word: Word) -> bool:
+    """Whether ``word`` may turn into ``-v`` (or more words) when the line runs: computed, or
+    a pattern or brace list bash expands."""
+    return word.value is None or word.glob or ("{" in word.raw and "}" in word.raw)
+
+
+def computed_operator(args: Sequence[Word]) -> Word | None:
+    """A word of a ``test`` that may be the operator ``-v`` when it runs: unquoted and computed
+    (it may split into ``-v NAME``), a pattern or a brace list, or a quoted computed word where
+    test(1) reads an operator — not the operand of a literal operator (``[ -f "$x" ]``,
+    ``[ "$a" = "$b" ]``)."""
+    for i, word in enumerate(args):
+        if not _may_be_option(word):
+            continue
+        if not word.quoted or word.glob or ("{" in word.raw and "}" in word.raw):
+            return word
+        before = args[i - 1].value if i else None
+        after = args[i + 1].value if i + 1 < len(args) else None
+        if before in _TEST_OPERATORS or after in _TEST_OPERATORS:
+            continue  # an operand
+        return word
+    return None
 
 
 def _arithmetic_inputs(word: Word, numbers: frozenset[str], out: list[Finding]) -> None:

@@ -14,17 +14,19 @@ import re
 from clearance.intent.shell.grammar import KIND
 from clearance.intent.shell.reeval import (
     CODE_VARIABLES,
+    NUMERIC_SPECIALS,
     REREAD_FLAGS,
     TABLES,
     code,
     computed_arithmetic,
+    computed_operator,
     declared,
     named,
     numeric_names,
     unknown_name,
     why,
 )
-from clearance.intent.shell.word import SUBSTITUTIONS
+from clearance.intent.shell.word import SUBSTITUTIONS, literal_word
 from clearance.intent.shell.word_build import build_word
 
 TYPE_CHECKING = False
@@ -33,6 +35,7 @@ if TYPE_CHECKING:
 
     from clearance.intent.shell.reeval import Finding
     from clearance.intent.shell.source import Source
+    from clearance.intent.shell.word import Word
 
 __all__ = ["tree"]
 
@@ -166,6 +169,11 @@ def _node(
             out.append((value, computed_arithmetic(value), None))  # `(( x ))`, `${a[i]}`
     elif kind == "unary_expression":
         _name_test(node, src, out)
+    elif kind == "test_command" and node.children[0].type == "[":
+        # `[ $(cat f) ]`: a word bash splits or expands may be test's operator -v
+        operator = computed_operator(_test_words(node, src))
+        if operator is not None:
+            out.append((operator.raw, computed_arithmetic(operator.raw), None))
     if whole and kind != "array":
         return
     if kind == "variable_assignment" and not declared:
@@ -194,6 +202,28 @@ def _node(
             elif value is None and src.slice(child.start_byte, child.end_byte)[:1] == "[":
                 raw = src.slice(child.start_byte, child.end_byte)  # `(["$x"]=1)`
                 out.append((raw, computed_arithmetic(raw), None))
+
+
+_TEST_NESTING = frozenset(
+    {"unary_expression", "binary_expression", "parenthesized_expression", "negated_expression"}
+)
+
+
+def _test_words(node: Node, src: Source) -> list[Word]:
+    """The words of a ``[ … ]`` test in order, its operators as literal words."""
+    out: list[Word] = []
+    stack = list(reversed(node.children[1:-1]))
+    while stack:
+        child = stack.pop()
+        kind = KIND[child.kind_id]
+        if kind in _TEST_NESTING:
+            stack.extend(reversed(child.children))
+        elif kind == "test_operator" or not child.is_named:
+            text = src.slice(child.start_byte, child.end_byte)
+            out.append(literal_word(child.start_byte, child.end_byte, text))
+        else:
+            out.append(build_word(child, src, [], True, True))
+    return out
 
 
 def _associative(array: Node, src: Source) -> bool:
@@ -415,12 +445,15 @@ def _numbers(node: Node, src: Source) -> _Numbers:
     return found
 
 
-def _integer(node: Node, src: Source) -> bool:
-    """Whether ``node`` is a number, an arithmetic expansion, or a range of integers
-    (``{1..5}``, which expands to numbers only)."""
+def _integer(node: Node, src: Source, dynamic: frozenset[str] = frozenset()) -> bool:
+    """Whether ``node`` is a number, an arithmetic expansion, a range of integers (``{1..5}``,
+    which expands to numbers only), or a known number's expansion (``$?``, ``$SECONDS``)."""
     kind = KIND[node.kind_id]
     if kind in ("number", "arithmetic_expansion"):
         return True
+    if kind == "simple_expansion" or kind == "expansion":
+        name = src.slice(node.start_byte, node.end_byte).lstrip("$").strip("{}")
+        return name in NUMERIC_SPECIALS or name in dynamic
     if kind == "brace_expression":
         return _RANGE.fullmatch(src.slice(node.start_byte, node.end_byte)) is not None
     if kind != "word":
@@ -453,19 +486,23 @@ def _read_numbers(root: Node, src: Source, found: _Numbers) -> None:
         skip = _assignments(node, kind, arith, src, found)
         if not arith and node.child_count == 0 and kind != "number" and node.is_named:
             _taint_words(src.slice(node.start_byte, node.end_byte), found)
-            if kind in _STRINGS:  # `$'\x4e'` is the name N: the value as bash reads it too
-                value = _value(node, src)
-                if value is not None:
-                    _taint_words(value, found)
+        if not arith and kind in _STRINGS:  # `$'\x4e'`, `$'RAND'OM`: the value as bash reads it
+            value = _value(node, src)
+            if value is not None:
+                _taint_words(value, found)
         inner = (
             arith
             or kind in _ARITH
             or (kind == "compound_statement" and node.children[0].type == "((")
         )
         body = node.child_by_field_name("body") if kind == "c_style_for_statement" else None
+        offset = False  # past the `:` of `${s:OFFSET:LENGTH}`
         for child in node.children:
+            if kind == "expansion" and not child.is_named and child.type == ":":
+                offset = True
             if child.id != skip:  # (a loop's body is not its arithmetic header)
-                stack.append((child, arith if body is not None and child.id == body.id else inner))
+                reads = arith if body is not None and child.id == body.id else inner
+                stack.append((child, reads or offset))
 
 
 def _assignments(node: Node, kind: str, arith: bool, src: Source, found: _Numbers) -> int | None:
@@ -477,7 +514,8 @@ def _assignments(node: Node, kind: str, arith: bool, src: Source, found: _Number
             return None
         value = node.child_by_field_name("value")
         name = src.slice(target.start_byte, target.end_byte).split("[", 1)[0].rstrip("+")
-        if KIND[target.kind_id] == "subscript" or value is None or not _integer(value, src):
+        numeric = value is not None and _integer(value, src, found.dynamic)
+        if KIND[target.kind_id] == "subscript" or not numeric:
             found.taint.add(name)
         elif _at_top(node):
             found.number_from(name, node.end_byte)
