@@ -930,6 +930,9 @@ SECOND_PASS_BENIGN: list[tuple[str, str, str]] = [
 
 # Recursive reads: a directory read recursively reaches every file beneath it.
 RECURSIVE_READS: list[tuple[str, str, str]] = [
+    # a heredoc's subscript read past a nested expansion
+    ("y=$(cat notes.txt); cat <<EOF\n${a[${#b}+y]}\nEOF", "ask", "ask"),
+    ("y=$(cat notes.txt); cat <<EOF\n${x:${#b}+y}\nEOF", "ask", "ask"),
     # a brace list in a [ ] test the grammar cannot read: the line asks whole
     ("[ {-v,'a[$(id)]'} ]", "ask", "ask"),
     # a number names a file as well as any word: `./1` may be a link planted earlier

@@ -162,6 +162,9 @@ ASKED += [
     'test -$(echo v) "$(cat p.txt)"',
     'printf $(cat v.txt) OPTIND %s "$(cat p.txt)"',
     "\"un\"set $'RAND'OM; printf -v $'RAND'OM 'a[$(id)]'; echo $((RANDOM))",
+    # a nested expansion before the name, test's parentheses, an assignment that appends
+    'x=$(cat op.txt); y=$(cat notes.txt); test "(" "$x" "$y" ")"',
+    "N+=5; echo $((N))",
 ]
 UNPARSED = ["for (( i='a[$(rm -rf x)]'; i<0; )); do :; done"]
 
@@ -206,6 +209,8 @@ BENIGN = [
     '[ "$a" = "$b" -o -n "$c" ]',
     'test -d "$dir"',
     '[ ! -f "$f" ]',
+    'test ! -d "$d"',
+    "N=5; echo $((N))",
     'printf "%s\\n" "$x" "$y"',
     "echo -n $((RANDOM % 6 + 1))",
     "ls localdir; echo $((RANDOM % 2))",

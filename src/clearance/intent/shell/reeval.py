@@ -181,14 +181,11 @@ def heredoc_arithmetic(body: str) -> str | None:
     while at >= 0:
         inner = None
         if body.startswith("$((", at):
-            end = body.find("))", at + 3)
-            inner = body[at + 3 : end if end >= 0 else len(body)]
+            inner = body[at + 3 : _closing(body, at + 3, "(", ")")]
         elif body.startswith("$[", at):
-            end = body.find("]", at + 2)
-            inner = body[at + 2 : end if end >= 0 else len(body)]
+            inner = body[at + 2 : _closing(body, at + 2, "[", "]")]
         elif body.startswith("${", at):
-            end = body.find("}", at + 2)
-            content = body[at + 2 : end if end >= 0 else len(body)].lstrip("#!")
+            content = body[at + 2 : _closing(body, at + 2, "{", "}")].lstrip("#!")
             name = 0
             while name < len(content) and content[name] in _NAME:
                 name += 1
@@ -199,6 +196,23 @@ def heredoc_arithmetic(body: str) -> str | None:
             return inner
         at = body.find("$", at + 1)
     return None
+
+
+def _closing(text: str, start: int, opening: str, closing: str) -> int:
+    """Where the ``closing`` that balances an ``opening`` just before ``start`` is (the end
+    of ``text`` when none is): ``${a[${#b}+y]}`` holds ``y`` past the inner ``}``."""
+    depth = 1
+    i = start
+    while i < len(text):
+        ch = text[i]
+        if ch == opening:
+            depth += 1
+        elif ch == closing:
+            depth -= 1
+            if depth == 0:
+                return i
+        i += 1
+    return len(text)
 
 
 def computed_arithmetic(what: str) -> str:
@@ -356,8 +370,10 @@ def _expr(word: Word, where: str, out: list[Finding]) -> None:
 _TEST_OPERATORS = frozenset(
     {"-a", "-b", "-c", "-d", "-e", "-f", "-g", "-h", "-k", "-p", "-r", "-s", "-t", "-u", "-w",
      "-x", "-G", "-L", "-N", "-O", "-S", "-n", "-z", "-o", "-R", "=", "==", "!=", "<", ">",
-     "-eq", "-ne", "-lt", "-le", "-gt", "-ge", "-nt", "-ot", "-ef", "!", "(", ")"}
+     "-eq", "-ne", "-lt", "-le", "-gt", "-ge", "-nt", "-ot", "-ef"}
 )  # fmt: skip
+# (`!`, `(` and `)` are no operators whose neighbour is an operand: `test ( "$x" "$y" )` is
+# the two-word test `"$x" "$y"`, where "$x" may be -v.)
 
 
 def _may_be_option(word: Word) -> bool:

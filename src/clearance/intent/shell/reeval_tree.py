@@ -427,8 +427,10 @@ class _Known:
         return isinstance(name, str) and self.numbers.known(name, self.at)
 
 
-# The numbers of the last line read: its statements are scanned one by one.
-_LAST: list[tuple[Source, int, _Numbers] | None] = [None]
+# The numbers of the last line read: its statements are scanned one by one. The root node is
+# kept (it keeps its tree alive, so no other tree's root can take its id while it is here); a
+# thread reads and replaces the whole entry at once.
+_LAST: list[tuple[Source, Node, _Numbers] | None] = [None]
 
 
 def _numbers(node: Node, src: Source) -> _Numbers:
@@ -437,11 +439,11 @@ def _numbers(node: Node, src: Source) -> _Numbers:
     while root.parent is not None:
         root = root.parent
     cached = _LAST[0]
-    if cached is not None and cached[0] is src and cached[1] == root.id:
+    if cached is not None and cached[0] is src and cached[1].id == root.id:
         return cached[2]
     found = _Numbers(numeric_names(src.text))
     _read_numbers(root, src, found)
-    _LAST[0] = (src, root.id, found)
+    _LAST[0] = (src, root, found)
     return found
 
 
@@ -515,7 +517,8 @@ def _assignments(node: Node, kind: str, arith: bool, src: Source, found: _Number
         value = node.child_by_field_name("value")
         name = src.slice(target.start_byte, target.end_byte).split("[", 1)[0].rstrip("+")
         numeric = value is not None and _integer(value, src, found.dynamic)
-        if KIND[target.kind_id] == "subscript" or not numeric:
+        appends = src.slice(target.end_byte, target.end_byte + 2).startswith("+")  # `N+=5`
+        if KIND[target.kind_id] == "subscript" or not numeric or appends:
             found.taint.add(name)
         elif _at_top(node):
             found.number_from(name, node.end_byte)
