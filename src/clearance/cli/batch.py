@@ -214,8 +214,7 @@ class _Batch:
         # with the numbers of the chunk's lines that are not blank.
         self.pending: deque[tuple[Future[_Answer] | _Answer, list[int]]] = deque()
         self.status = 0
-        self.number = 0
-        self.seen = 0
+        self.number = 0  # the lines read so far (before the workers start, all decided here)
 
     def run(self) -> int:
         import select
@@ -253,16 +252,10 @@ class _Batch:
         items = [(self.number + i, line) for i, line in enumerate(lines, 1)]
         self.number += len(items)
         while items:
-            if (
-                self.pool is None
-                and self.jobs > 1
-                and not self.broken
-                and self.seen + len(items) > _ALONE
-            ):
+            if self.pool is None and self.jobs > 1 and not self.broken and self.number > _ALONE:
                 self.decider.prepare(items)
                 self._start()
             if self.pool is None:
-                self.seen += len(items)
                 self.pending.append((self.decider.lines(items), _numbers(items)))
                 return
             size = min(_CHUNK, max(1, -(-len(items) // self.jobs)))

@@ -221,19 +221,14 @@ SEARCH_PATH_VARIABLES = frozenset({"PATH", "path"})
 _MARKERS = ("$(", "`", "${", "$'")
 
 
-def _arithmetic_test(text: str) -> bool:
-    """Whether ``text`` may hold a ``[[ ]]`` arithmetic comparison (``-eq`` and its kin)."""
-    return "[[" in text and any(op in text for op in ("-eq", "-ne", "-lt", "-le", "-gt", "-ge"))
-
-
 def rereads(text: str) -> bool:
     """Whether ``text`` may hold a string bash re-reads as code, hidden from the parse: a quote
     or backslash and one of the markers, or the name of a variable bash runs. Cheap: the walk
     asks once per line, and imports ``reeval`` only when this says yes."""
     if "PS" in text or "BASH_" in text or "PROMPT_COMMAND" in text:
         return True  # a prompt string, or the alias or command table, may be set
-    if "((" in text or "-v" in text or "[" in text or _arithmetic_test(text):
-        return True  # arithmetic, a subscript, a test (whose -v may be computed)
+    if "((" in text or "-v" in text or "[" in text:
+        return True  # arithmetic, a subscript, a `[[ ]]` comparison, a test (its -v computed)
     if "${" in text and ":" in text:
         return True  # `${s:OFFSET}`: the offset is arithmetic
     if "'" not in text and "\\" not in text:

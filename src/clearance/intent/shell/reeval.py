@@ -33,7 +33,7 @@ from clearance.intent.shell.statement import stdin_text
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Container, Sequence
+    from collections.abc import Container, Iterator, Sequence
 
     from clearance.intent.sentinel import Floor
     from clearance.intent.shell.statement import Redirect
@@ -62,7 +62,9 @@ __all__ = [
     "later",
     "loop",
     "named",
+    "names_in",
     "numeric_names",
+    "subscript_name",
     "unknown_name",
     "why",
 ]
@@ -170,6 +172,32 @@ def unknown_name(text: str, numbers: Container[str]) -> str | None:
             continue
         i += 1
     return None
+
+
+def subscript_name(value: str) -> str | None:
+    """For a literal ``NAME[SUBSCRIPT]`` (a ``-v`` test's operand, a name a builtin sets), the
+    variable its subscript reads as arithmetic that no number is known for, else ``None``
+    (``a[i]``: ``i``; ``a[1]``, ``HOME``: none)."""
+    at = value.find("[")
+    if at < 0:
+        return None
+    return unknown_name(value[at + 1 : value.rfind("]")], frozenset())
+
+
+def names_in(text: str) -> Iterator[str]:
+    """Every name in ``text`` (a run of name characters that starts with a letter or ``_``
+    and follows no name character)."""
+    i = 0
+    size = len(text)
+    while i < size:
+        if text[i] in _NAME_START and (i == 0 or text[i - 1] not in _NAME):
+            end = i + 1
+            while end < size and text[end] in _NAME:
+                end += 1
+            yield text[i:end]
+            i = end
+        else:
+            i += 1
 
 
 def heredoc_arithmetic(body: str) -> str | None:
@@ -426,11 +454,9 @@ def _subscript_inputs(word: Word, out: list[Finding]) -> None:
     if value is None:
         out.append((word.raw, computed_arithmetic(word.raw), None))
         return
-    at = value.find("[")
-    if at >= 0:
-        found = unknown_name(value[at + 1 : value.rfind("]")], frozenset())
-        if found is not None:
-            out.append((value, computed_arithmetic(found), None))
+    found = subscript_name(value)
+    if found is not None:
+        out.append((value, computed_arithmetic(found), None))
 
 
 def _stored(value: str | None, name: str, out: list[Finding]) -> None:
@@ -467,10 +493,7 @@ def named(value: str, where: str, out: list[Finding]) -> None:
     base = value.split("[", 1)[0]
     if code(value):
         out.append((value, why(value, where), False))
-    elif (
-        "[" in value
-        and unknown_name(value[value.find("[") + 1 : value.rfind("]")], frozenset()) is not None
-    ):
+    elif subscript_name(value) is not None:
         # `printf -v 'a[x]' 1`: the subscript reads x as arithmetic
         out.append((value, computed_arithmetic(value), None))
     elif base in CODE_VARIABLES:

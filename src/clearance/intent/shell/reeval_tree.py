@@ -22,7 +22,9 @@ from clearance.intent.shell.reeval import (
     computed_operator,
     declared,
     named,
+    names_in,
     numeric_names,
+    subscript_name,
     unknown_name,
     why,
 )
@@ -253,10 +255,8 @@ def _name_test(node: Node, src: Source, out: list[Finding]) -> None:
                 _computed(child, src, out)
             elif code(value):
                 out.append((value, why(value, "as an array subscript in a -v test"), False))
-            elif "[" in value:
-                inner = value[value.find("[") + 1 : value.rfind("]")]
-                if unknown_name(inner, frozenset()) is not None:
-                    out.append((value, computed_arithmetic(inner), None))
+            elif (read := subscript_name(value)) is not None:
+                out.append((value, computed_arithmetic(read), None))
             return
 
 
@@ -360,8 +360,6 @@ def _declaration(node: Node, src: Source, out: list[Finding]) -> None:
 # -- the numbers a line gives its own variables ---------------------------------------------
 
 _INTEGER = frozenset("0123456789")
-_IDENTIFIER_START = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_")
-_IDENTIFIER = _IDENTIFIER_START | _INTEGER
 _NOT_TEXT = frozenset({"comment", "heredoc_start", "heredoc_end"})
 _RANGE = re.compile(r"\{-?[0-9]+\.\.-?[0-9]+(\.\.-?[0-9]+)?\}")
 _ASSIGNING = frozenset({"=", ":="})  # `${x=v}`, `${x:=v}` assign x
@@ -487,11 +485,11 @@ def _read_numbers(root: Node, src: Source, found: _Numbers) -> None:
             continue
         skip = _assignments(node, kind, arith, src, found)
         if not arith and node.child_count == 0 and kind != "number" and node.is_named:
-            _taint_words(src.slice(node.start_byte, node.end_byte), found)
+            found.taint.update(names_in(src.slice(node.start_byte, node.end_byte)))
         if not arith and kind in _STRINGS:  # `$'\x4e'`, `$'RAND'OM`: the value as bash reads it
             value = _value(node, src)
             if value is not None:
-                _taint_words(value, found)
+                found.taint.update(names_in(value))
         inner = (
             arith
             or kind in _ARITH
@@ -558,19 +556,3 @@ def _assignments(node: Node, kind: str, arith: bool, src: Source, found: _Number
             found.taint.add(src.slice(named.start_byte, named.end_byte))
         return named.id
     return None
-
-
-def _taint_words(text: str, found: _Numbers) -> None:
-    """Every name in a piece of text outside arithmetic: the line may set a variable of that
-    name there (``read N``, ``printf -v N``, ``declare N``)."""
-    i = 0
-    size = len(text)
-    while i < size:
-        if text[i] in _IDENTIFIER_START and (i == 0 or text[i - 1] not in _IDENTIFIER):
-            end = i + 1
-            while end < size and text[end] in _IDENTIFIER:
-                end += 1
-            found.taint.add(text[i:end])
-            i = end
-        else:
-            i += 1
