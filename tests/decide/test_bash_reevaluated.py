@@ -155,6 +155,7 @@ ASKED += [
     # a word bash splits or expands may be test's or printf's -v
     "test {-v,'a[$(id)]'}",
     "printf {-v,'a[$(id)]'} x",
+    "test {-v,'a[$(id)]'}{,}",
     "test $(cat q.txt)",
     "[ $(cat q.txt) ]",
     "x=$(cat q.txt); test $x",
@@ -206,6 +207,10 @@ BENIGN = [
     "a=([0]=x [1]=y)",
     'case "$1" in start) echo s;; esac',
     '[ -f "$x" ]',
+    '[ -f "${dir}/x" ]',
+    'test -d "${d}"',
+    'printf "${fmt}" a',
+    '[ "${a}" = "${b}" ]',
     '[ "$a" = "$b" -o -n "$c" ]',
     'test -d "$dir"',
     '[ ! -f "$f" ]',

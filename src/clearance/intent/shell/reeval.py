@@ -26,6 +26,7 @@ words (:func:`command`); the walk's trees are read by :mod:`~clearance.intent.sh
 from __future__ import annotations
 
 from clearance.intent.sentinel import CODE_RUNNING, REEVALUATED, REPLAYED, excerpt
+from clearance.intent.shell.brace import is_list
 from clearance.intent.shell.heredoc import substitutions
 from clearance.intent.shell.names import LATER, REREAD
 from clearance.intent.shell.names import rereads as gate
@@ -324,7 +325,7 @@ def command(words: Sequence[Word], redirects: Sequence[Redirect] = ()) -> list[F
             name == "printf"
             and first is not None
             and _may_be_option(first)
-            and (len(args) > 2 or not first.quoted or first.glob or "{" in first.raw)
+            and (len(args) > 2 or not first.quoted or first.glob or is_list(first.raw))
         ):
             # `printf $(cat f) NAME …`: the first word may be -v, the next a name it sets
             out.append((args[0].raw, computed_arithmetic(args[0].raw), None))
@@ -407,7 +408,7 @@ _TEST_OPERATORS = frozenset(
 def _may_be_option(word: Word) -> bool:
     """Whether ``word`` may turn into ``-v`` (or more words) when the line runs: computed, or
     a pattern or brace list bash expands."""
-    return word.value is None or word.glob or ("{" in word.raw and "}" in word.raw)
+    return word.value is None or word.glob or is_list(word.raw)
 
 
 def computed_operator(args: Sequence[Word]) -> Word | None:
@@ -418,7 +419,7 @@ def computed_operator(args: Sequence[Word]) -> Word | None:
     for i, word in enumerate(args):
         if not _may_be_option(word):
             continue
-        if not word.quoted or word.glob or ("{" in word.raw and "}" in word.raw):
+        if not word.quoted or word.glob or is_list(word.raw):
             return word
         before = args[i - 1].value if i else None
         after = args[i + 1].value if i + 1 < len(args) else None
