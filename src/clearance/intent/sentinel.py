@@ -29,6 +29,7 @@ __all__ = [
     "SENTINELS",
     "UNKNOWN_PATH",
     "UNLISTED_NAMES",
+    "UNLISTED_PRINTED",
     "UNMODELLED",
     "UNPARSEABLE",
     "UNPARSED",
@@ -61,6 +62,9 @@ NESTED_REPOSITORY = "<nested-git-repository>"
 # a command writes names beneath a directory that the analysis cannot list (an archive it does
 # not read, a tree past its bound): any of them may be a protected path (ADR 0045)
 UNLISTED_NAMES = "<unlisted-written-names>"
+# git prints files from its store (``git show``, ``git log -p``) whose names it could not list,
+# or whose listing another git command of the line may change: any may be a secret (ADR 0056)
+UNLISTED_PRINTED = "<unlisted-printed-names>"
 # The protected paths (``decide/gates/protected.py``).
 PROTECTED = "<protected-path>"  # clearance's own files, the hosts' settings, its state
 RUNS_LATER = "<runs-code-later>"  # a file that runs code later: asks every time
@@ -84,6 +88,7 @@ SENTINELS = frozenset(
         RUNS_WRITTEN,
         NESTED_REPOSITORY,
         UNLISTED_NAMES,
+        UNLISTED_PRINTED,
         CASE_FOLDED,
         PROTECTED,
         RUNS_LATER,

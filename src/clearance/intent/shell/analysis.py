@@ -12,7 +12,7 @@ import os
 
 from clearance._frozen import Frozen
 from clearance.intent.path import lexists
-from clearance.intent.sentinel import PROTECTED, REPLAYED, UNMODELLED
+from clearance.intent.sentinel import PROTECTED, REPLAYED, UNLISTED_PRINTED, UNMODELLED
 from clearance.intent.shell.assembly import MAX_LAYERS, Assembly
 from clearance.intent.shell.cd import normalise_cwd
 from clearance.intent.shell.continuation import joined, touches_expansion
@@ -67,6 +67,11 @@ _HISTORY = (
 # Clearance's hook token is in the environment of every command a host whose settings' `env`
 # holds it runs: a line that names the variable (`echo $CLEARANCE_HOOK_TOKEN`, `[[ $… == a* ]]`, a
 # continuation inside the name) reads it. Textual and over-approximate, like `reassigns`.
+_PRINTED = (
+    UNLISTED_PRINTED,
+    "prints files from git's store beside a git command that changes what it holds: "
+    "the names of the files git prints are not known",
+)
 _TOKEN = (PROTECTED, f"names {HOOK_TOKEN_VARIABLE}: {STATE_REASON}")
 
 
@@ -219,7 +224,14 @@ def _analyze(command: str, cwd: str | None, home: str, exists: Callable[[str], b
         again.line.alone = made.alone
         again.line.top = top
         asm, comments_only, _ = again.run(command, "", Scope(None, normalise_cwd(cwd)), 0, False)
+        made = again.line
     units = tuple(asm.units)
+    if made.printed and made.git_changed:
+        # A git command of the line changes what git holds, later or at once: what the git
+        # commands that print its files print is not what git listed (ADR 0056).
+        printed = set(made.printed)
+        units = tuple(u.replace(floor=_PRINTED) if u.text in printed and not u.floor else u
+                      for u in units)  # fmt: skip
     if _globs(command) and any(mark in command for mark in _GLOB_CHANGED):
         # The line changes how bash expands globs (dotglob, nocaseglob, extglob, globstar,
         # GLOBIGNORE, set -f …): its globbed words are not read as bash will read them.

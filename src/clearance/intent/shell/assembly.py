@@ -75,6 +75,8 @@ if TYPE_CHECKING:
 __all__ = ["Assembly"]
 
 MAX_LAYERS = 4
+# Variables that choose the repository git reads or its configuration (`GIT_DIR=x git log -p`).
+_GIT_CHOOSERS = ("GIT_", "HOME", "XDG_CONFIG_HOME")
 _INSPECT: list[Callable[[Sequence[Word]], Finding | None]] = []  # hazards.inspect, once loaded
 
 
@@ -93,6 +95,22 @@ def _load_script() -> Callable[[str, Sequence[Word], Layer], str | None]:
 
     _SCRIPT[:] = [literal_script]
     return literal_script
+
+
+def _git_directory(base: str | None, chdirs: Sequence[str]) -> str | None:
+    """Where git runs after its ``-C`` options, each relative to the one before (``None``: not
+    known)."""
+    where = base
+    for step in chdirs:
+        if where is None or step[:1] == "~":
+            return None
+        where = os.path.normpath(os.path.join(where, step))
+    return where
+
+
+def _shows_stash(finding: Finding) -> bool:
+    """``git stash show``/``list``: a stash subcommand that changes nothing git holds."""
+    return finding.printed is not None and finding.printed[0][1:2] in (("show",), ("list",))
 
 
 class Assembly:
@@ -168,12 +186,7 @@ class Assembly:
         planned = git_landings.plan(args)
         if planned is None:
             return None
-        where = base
-        for step in finding.chdirs:  # `git -C dir`: relative to the directory before it
-            if where is None or step[:1] == "~":
-                where = None
-                break
-            where = os.path.normpath(os.path.join(where, step))
+        where = _git_directory(base, finding.chdirs)
         top = work_tree_top(where, self.exists) if where is not None else None
         own = top if where == base else work_tree_top(base, self.exists) if base else None
         moved = any(v.partition("=")[0] in ("--git-dir", "--work-tree") for v in relocated)
@@ -207,6 +220,66 @@ class Assembly:
         if isinstance(planned, tuple):  # not listed, if there is a repository to write from
             return git_landings.confirm(planned, where, top, relocated, avoid, args[0])
         return git_landings.land(self.paths, planned, where, top, command, relocated, avoid)
+
+    def _git_printed(
+        self, finding: Finding, stmt: Statement, base: str | None, command: str, changed: bool
+    ) -> Floor | None:
+        """The files a git command prints from what git holds, listed by git and projected as
+        read tokens, else the floor of files not known (ADR 0056)."""
+        from clearance.intent.shell import git_landings, git_printed
+
+        assert finding.printed is not None
+        args, relocated = finding.printed
+        planned = git_printed.plan(args)
+        if planned is None:
+            return None
+        where = _git_directory(base, finding.chdirs)
+        if where is not None and not relocated and not self._repository_above(where):
+            # git finds no repository: it prints nothing, but `git diff a b` compares the two
+            # paths as diff(1) does
+            for operand in () if isinstance(planned, tuple) else planned.operands:
+                self.paths.value(operand, operand, where, command, "read", "syntax", True)
+            return None
+        if isinstance(planned, tuple):
+            return planned
+        if where is None and not (planned.argv or planned.objects or planned.trees):
+            return None  # notes only, somewhere not known: the repository's own floor (ADR 0040)
+        why = None
+        if any(v.endswith("=") for v in relocated):
+            why = "runs git on a repository or work tree it is not given"
+        elif any(n.startswith(_GIT_CHOOSERS) for n, _ in stmt.assigns or ()):
+            why = "runs git with variables that choose its repository or configuration"
+        elif changed or self.line.overflow:
+            why = "runs git after an earlier git command of the line that may change what it prints"
+        elif where is None:
+            why = "runs git where clearance cannot know the directory"
+        if why is not None or where is None:
+            return git_printed.floor(why or "runs git")
+        top = work_tree_top(where, self.exists)
+        own = top if where == base else work_tree_top(base, self.exists) if base else None
+        self.line.printed.append(command)
+        avoid = (base or "", own or "", self.line.top or "")  # never a git the agent put there
+        return git_landings.printed(self.paths, planned, where, top or where, command,
+                                    relocated, avoid)  # fmt: skip
+
+    def _repository_above(self, where: str) -> bool:
+        """Whether git may find a repository from ``where``: a ``.git`` with a ``HEAD`` (or a
+        ``.git`` file, a link to one), a bare repository's ``HEAD``, in it or above it, or the
+        environment naming one. (git passes over a ``.git`` that is no repository.)"""
+        if "GIT_DIR" in os.environ or "GIT_WORK_TREE" in os.environ:
+            return True
+        exists = self.exists
+        probe = where.rstrip("/") or "/"
+        while True:
+            dot = probe.rstrip("/") + "/.git"
+            if exists(dot + "/HEAD") or exists(probe.rstrip("/") + "/HEAD"):
+                return True
+            if exists(dot) and not os.path.isdir(dot):
+                return True  # `gitdir: …`
+            parent = probe.rpartition("/")[0] or "/"
+            if parent == probe:
+                return False
+            probe = parent
 
     # -- statements -----------------------------------------------------------------------
 
@@ -414,6 +487,7 @@ class Assembly:
         if name is not None and (basename(name) if "/" in name else name) in KNOWLEDGE:
             # The knowledge base loads only for the lines that need it, then stays.
             finding = (_INSPECT[0] if _INSPECT else _load_inspect())(words)
+        git_before = self.line.git_changed
         if finding is not None:
             if finding.folded is not None:  # git's global options removed (docs/shell-analysis)
                 extra = (*extra, canonical)
@@ -429,7 +503,7 @@ class Assembly:
             if finding.work_tree is not None and self.project:
                 if floor is None:
                     floor = self._git_landings(finding, stmt, base, text)
-                self.line.git_changed = True
+                self.line.git_changed = self.line.git_changed or not _shows_stash(finding)
             elif finding.discovers and finding.git_sub not in GIT_READ_ONLY:
                 self.line.git_changed = True
         floor = floor or landed
@@ -438,6 +512,8 @@ class Assembly:
             variable = self.variables.floor(stmt, level)
             if floor is None:
                 floor = variable[0]
+        if finding is not None and finding.printed is not None and self.project and floor is None:
+            floor = self._git_printed(finding, stmt, base, text, git_before)
         expanded = brace_command(words) if "{" in text else None
         if expanded is not None:  # `{rm,-rf,x}`, `/usr/bin/l{s,}`: the name is computed
             floor = floor or (COMPUTED, "runs a command whose name comes from a brace expansion")

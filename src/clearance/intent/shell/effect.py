@@ -106,9 +106,11 @@ def reader_claim(words: Sequence[Word]) -> Claim | None:
 
 # git subcommands typed right after `git` whose path operands git only reads (the worktree files
 # they name are read, never written): `git add` stages a file, `git diff` and `git log` read it.
-_GIT_READERS = frozenset({"add", "blame", "diff", "log", "ls-files", "show", "status"})
+_GIT_READERS = frozenset({"add", "blame", "diff", "grep", "log", "ls-files", "show", "status"})
 # Their options that write a file or hand the files to an editor: the claim is withdrawn.
+# (`git add -p` edits hunks; `git log -p`, `git diff -p` only print a patch.)
 _GIT_WRITING = ("--output", "-o", "--edit", "-e", "--patch", "-p", "--interactive", "-i")
+_GIT_PRINTING = ("--output",)
 # git's own options that change neither the repository nor the files it reads (git(1)).
 _GIT_QUIET = frozenset({"--no-pager", "-P", "--no-optional-locks"})
 
@@ -123,11 +125,12 @@ def _git_claim(words: Sequence[Word]) -> Claim | None:
         at += 1
     if len(words) <= at or words[at].value not in _GIT_READERS:
         return None
+    writing = _GIT_WRITING if words[at].value == "add" else _GIT_PRINTING
     for word in words[at + 1 :]:
         value = word.value
         if value is None or word.glob:
             return None
-        if value.startswith("-") and value.partition("=")[0] in _GIT_WRITING:
+        if value.startswith("-") and value.partition("=")[0] in writing:
             return None
     return "read"
 

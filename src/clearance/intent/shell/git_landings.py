@@ -29,12 +29,13 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
 
     from clearance.intent.sentinel import Floor
+    from clearance.intent.shell.git_printed import Plan
     from clearance.intent.shell.projection import Projection
 
     Values = Sequence[str | None]
     Git = tuple[str, ...]  # the program, then the command's own --git-dir / --work-tree
 
-__all__ = ["confirm", "floor", "land", "not_here", "plan"]
+__all__ = ["confirm", "floor", "land", "not_here", "plan", "printed"]
 
 # A listing: how to read git's output, and git's arguments (after `git`).
 #   "names": NUL-separated names relative to the top of the work tree;
@@ -641,6 +642,161 @@ def land(
     return None
 
 
+# git's answers when there is nothing to print: the command fails the same way, printing nothing.
+_NOTHING_TO_PRINT = (b"does not have any commits yet", b"No stash entries found")
+
+
+def printed(
+    paths: Projection,
+    planned: Plan,
+    base: str,
+    top: str,
+    command: str,
+    options: Sequence[str] = (),
+    avoid: Sequence[str] = (),
+) -> Floor | None:
+    """Run the listing of the files ``git show``/``log -p``/``diff``/``cat-file`` prints (ADR
+    0056) in ``base`` and emit each as a read token beneath the top git finds; the floor when
+    git could not list them or an object it prints is a blob (a file's content without its
+    name). Outside a repository ``git diff A B`` compares the two paths: each is read."""
+    from clearance.intent.shell.git_printed import floor as unlisted
+    from clearance.intent.shell.trees import MAX_LANDED
+
+    if _thread.get_ident() in _REFUSED:
+        return unlisted("is not listed on the service's event loop")
+    if not (planned.argv or planned.objects or planned.trees) and not options:
+        common = _common_dir(top)  # nothing to list: only what the repository redirects
+        if common is not None:
+            why = _redirected(common, planned.notes)
+            return None if why is None else unlisted(why)
+    found_git = _trusted_git((top, base, *avoid))
+    if found_git is None:
+        return unlisted("needs git to list them, and no git was found outside the project")
+    git = (found_git, *options)
+    try:
+        try:
+            where = ("rev-parse", "--git-common-dir", "--show-toplevel")
+            status, told, errors = _exited(git, base, where)
+        except _NoRepository:
+            for operand in planned.operands:  # `git diff a b` with no repository: `diff a b`
+                paths.value(operand, operand, base, command, "read", "syntax", True)
+            return None
+        common, _, told_top = told.decode("utf-8", "surrogateescape").partition("\n")
+        if status == 0:
+            top = told_top.rstrip("\n")
+        elif b"must be run in a work tree" in errors:
+            top = base  # a bare repository: its files are named from here
+        else:
+            raise _Unlisted(f"could not be listed by git ({_first_line(errors)})")
+        why = _redirected(os.path.join(base, common), planned.notes)
+        if why is not None:
+            return unlisted(why)
+        if planned.objects:
+            if any("\n" in o for o in planned.objects):
+                return unlisted("names an object across lines")
+            given = "".join(f"{o}^{{}}\n" for o in planned.objects).encode()
+            _, kinds, _ = _exited(git, base, ("cat-file", "--batch-check"), given=given)
+            for line in kinds.decode("utf-8", "surrogateescape").splitlines():
+                if line.split(" ")[1:2] == ["blob"]:
+                    return unlisted("prints a stored file by its object's name")
+        names: list[str] = []
+        if planned.trees:  # `git grep x HEAD~1`: every file of the tree it names
+            if any("\n" in t for t in planned.trees):
+                return unlisted("names a tree across lines")
+            given = "".join(f"{t}^{{tree}}\n" for t in planned.trees).encode()
+            _, kinds, _ = _exited(git, base, ("cat-file", "--batch-check"), given=given)
+            for line in kinds.decode("utf-8", "surrogateescape").splitlines():
+                oid, _, kind = line.partition(" ")
+                if kind.startswith("tree"):
+                    argv = ("ls-tree", "-r", "--name-only", "-z", "--full-tree", oid)
+                    names += _names(_run(git, base, argv))
+        if planned.argv:
+            status, output, errors = _exited(git, base, planned.argv)
+            if status != 0 and not any(quiet in errors for quiet in _NOTHING_TO_PRINT):
+                raise _Unlisted(f"could not be listed by git ({_first_line(errors)})")
+            names += _names(output)
+    except _Unlisted as why:
+        return unlisted(str(why))
+    except _NoRepository:
+        return None
+    listed = sorted({n.lstrip("\n") for n in names} - {""})
+    if len(listed) > MAX_LANDED:
+        return unlisted(f"prints more than {MAX_LANDED:,} files")
+    for rel in listed:
+        landed = f"{top.rstrip('/')}/{rel}"
+        paths.value(landed, landed, None, command, "read", "syntax", True)
+    return None
+
+
+def _common_dir(top: str) -> str | None:
+    """The git directory shared by the work tree at ``top`` and its linked worktrees, read
+    from disk (``.git``, a gitfile, a ``commondir``); a bare repository is ``top`` itself;
+    ``None`` when it cannot be told."""
+    dot = os.path.join(top, ".git")
+    try:
+        if os.path.isfile(dot):
+            with open(dot, encoding="utf-8") as handle:
+                text = handle.read(4096)
+            if not text.startswith("gitdir: "):
+                return None
+            dot = os.path.join(top, text[8:].strip())
+        elif not os.path.isfile(os.path.join(dot, "HEAD")):
+            return None  # a bare repository, or none here (git looks further up): git tells
+        shared = os.path.join(dot, "commondir")
+        if os.path.exists(shared):
+            with open(shared, encoding="utf-8") as handle:
+                return os.path.join(dot, handle.read(4096).strip())
+    except (OSError, ValueError):
+        return None
+    return dot
+
+
+def _redirected(common: str, notes: bool) -> str | None:
+    """Why what git prints under a file's name may be another object, or a note any blob:
+    replace refs or grafts, and (``notes``: the command shows them) notes; ``None`` when the
+    repository has neither."""
+    if "GIT_REPLACE_REF_BASE" in os.environ or (
+        notes and ("GIT_NOTES_REF" in os.environ or "GIT_NOTES_DISPLAY_REF" in os.environ)
+    ):
+        return "runs git where the environment names replace refs or notes"
+    if os.path.isdir(os.path.join(common, "reftable")):
+        return "runs git on refs kept in a reftable, which clearance does not read"
+    try:
+        with open(os.path.join(common, "packed-refs"), "rb") as handle:
+            packed = handle.read()
+    except FileNotFoundError:
+        packed = b""
+    except OSError:
+        return "runs git on refs clearance cannot read"
+    if (
+        _has_refs(os.path.join(common, "refs", "replace"))
+        or b" refs/replace/" in packed
+        or os.path.lexists(os.path.join(common, "info", "grafts"))
+    ):
+        return (
+            "runs git where objects are replaced (refs/replace, grafts), so a file's name "
+            "may print another object"
+        )
+    if notes and (_has_refs(os.path.join(common, "refs", "notes")) or b" refs/notes/" in packed):
+        return "shows notes (refs/notes), which may hold any blob"
+    return None
+
+
+def _has_refs(directory: str) -> bool:
+    """Whether any file lies beneath ``directory`` (a ref), or it cannot be read."""
+    try:
+        for _, _, files in os.walk(directory, onerror=_raise):
+            if files:
+                return True
+    except OSError as error:
+        return not isinstance(error, FileNotFoundError)
+    return False
+
+
+def _raise(error: OSError) -> None:
+    raise error
+
+
 def _moved(run: _Runner, argv: Sequence[str], base: str, top: str) -> list[str]:
     """The absolute names ``git mv SOURCES… DEST`` takes away and makes."""
     *sources, dest = argv
@@ -1026,19 +1182,23 @@ def _found(git: Git, base: str, argv: Sequence[str]) -> bytes | None:
 
 
 def _exited(
-    git: Git, base: str, argv: Sequence[str], extra: dict[str, str] | None = None
+    git: Git,
+    base: str,
+    argv: Sequence[str],
+    extra: dict[str, str] | None = None,
+    given: bytes = b"",
 ) -> tuple[int, bytes, bytes]:
-    """git's exit status, output and error output; no repository there raises
-    :class:`_NoRepository`, a time-out or more than :data:`MAX_OUTPUT` bytes is not listed."""
+    """git's exit status, output and error output (``given``: its input); no repository there
+    raises :class:`_NoRepository`, a time-out or more than :data:`MAX_OUTPUT` bytes is not
+    listed."""
     import subprocess
 
     env = _env()
     if extra:
         env.update(extra)
     try:
-        done = subprocess.run(_command(git, base, argv), stdin=subprocess.DEVNULL,
-                              capture_output=True, timeout=_TIMEOUT, env=env,
-                              check=False)  # fmt: skip
+        done = subprocess.run(_command(git, base, argv), input=given, capture_output=True,
+                              timeout=_TIMEOUT, env=env, check=False)  # fmt: skip
     except (OSError, subprocess.SubprocessError):
         raise _Unlisted("could not be listed: git did not run") from None
     if done.returncode != 0:

@@ -53,6 +53,7 @@ class Line:
         "globbed",
         "landed",
         "overflow",
+        "printed",
         "top",
         "written",
     )
@@ -75,6 +76,9 @@ class Line:
         # An earlier git command may have changed what git holds (refs, index, objects), so
         # what a later one writes into the work tree is not what git lists now (ADR 0051).
         self.git_changed = False
+        # The texts of the units whose printed files git listed (ADR 0056): a git command
+        # that changes what git holds anywhere in the line (later, or at once) floors them.
+        self.printed: list[str] = []
 
     def record(self, made: list[tuple[str | None, str | None]], command: str) -> list[PathToken]:
         """Record the names a statement's ``ln``/``cp``/``mv`` made, for later statements; the

@@ -69,6 +69,12 @@ GIT_READ_ONLY = frozenset(
     | {"whatchanged", "name-rev", "merge-base", "for-each-ref", "count-objects", "var"}
 )
 
+# git subcommands that may print files from git's store (`git show`, `git log -p`; ADR 0056).
+GIT_PRINTERS = frozenset(
+    {"diff", "show", "log", "whatchanged", "reflog", "cat-file", "stash", "format-patch", "grep"}
+    | {"range-diff", "diff-tree", "diff-index", "diff-files", "fast-export", "archive", "bundle"}
+)
+
 # derived.NAMES: programs that write files under names they derive themselves (a decompressor,
 # a download, a patch, a copy from another machine; ADR 0052). Those of DERIVED_BY_WORD are
 # looked at only when one of their words (or a computed word) is there: the subcommand that

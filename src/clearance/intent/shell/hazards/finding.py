@@ -35,6 +35,7 @@ class Finding:
         "listed",
         "paths",
         "payloads",
+        "printed",
         "program_files",
         "reads",
         "tree_reads",
@@ -64,6 +65,9 @@ class Finding:
         # at another repository or work tree (``--git-dir=D``, ``--work-tree=W``; ADR 0051).
         self.work_tree: tuple[tuple[str | None, ...], tuple[str, ...]] | None = None
         self.git_sub: str | None = None  # git's subcommand, when it is a literal word
+        # git: a subcommand that may print files from its store (`git show`, `git log -p`),
+        # its words from the subcommand on, and the relocating global options (ADR 0056).
+        self.printed: tuple[tuple[str | None, ...], tuple[str, ...]] | None = None
 
     def runs(self, why: str, payload: str | None = None) -> None:
         """The option runs a command: floor the unit; a literal command is a payload too."""
@@ -98,6 +102,7 @@ class Finding:
             or self.folded
             or self.discovers
             or self.work_tree
+            or self.printed
         )
 
 

@@ -6,8 +6,9 @@ or writes for it, and folds the global options away (``git -C r push`` → ``git
 
 from __future__ import annotations
 
+from clearance.intent.shell.git_printed import tree_path
 from clearance.intent.shell.hazards.finding import Finding, literal_line, option_values
-from clearance.intent.shell.names import GIT_WORK_TREE_WRITERS
+from clearance.intent.shell.names import GIT_PRINTERS, GIT_WORK_TREE_WRITERS
 from clearance.intent.shell.options import spells
 from clearance.policy.programs import GIT_GLOBAL_FLAGS, GIT_GLOBAL_VALUED
 
@@ -295,6 +296,8 @@ def _git_key(finding: Finding, option: str, setting: str | None, literal_value: 
 
 # Global options that put git in another work tree or repository.
 _GIT_ELSEWHERE = frozenset({"-C", "--git-dir", "--work-tree"})
+# git subcommands that print what refs name by a --format (`%(raw)`: a blob whole; ADR 0056).
+_REF_FORMATTERS = frozenset({"tag", "branch", "for-each-ref", "verify-tag"})
 # git subcommands that print a file named `REV:path` or `:path` (the index).
 _GIT_OBJECT_READERS = frozenset({"show", "cat-file", "diff", "archive", "grep", "difftool"})
 
@@ -364,6 +367,12 @@ def _git(finding: Finding, words: Sequence[Word], values: Values) -> None:
         # A writer, or a command git does not build in (an alias, an internal helper such as
         # `checkout--worker`, a `git-*` program): what it writes is not known (ADR 0051).
         finding.work_tree = (tuple(args), _relocated(values[1:i]))
+    if sub in GIT_PRINTERS:  # it may print files from git's store (ADR 0056)
+        finding.printed = (tuple(args), _relocated(values[1:i]))
+    if sub in _REF_FORMATTERS and finding.floor is None:
+        from clearance.intent.shell.git_printed import raw_format
+
+        finding.floor = raw_format(args)
     if sub == "difftool":
         for option, arg in option_values(args, "x", ("--extcmd",)):
             if option != "?":
@@ -420,7 +429,7 @@ def _git(finding: Finding, words: Sequence[Word], values: Values) -> None:
             # holds it, which is the file's content for a path rule (relative to the top of the
             # work tree; read here from the working directory, as `HEAD:./x` is).
             if arg and ":" in arg and not arg.startswith("-"):
-                path = arg.rpartition(":")[2]
+                path = tree_path(arg)
                 if path and "://" not in arg:
                     # Under -C, --git-dir or --work-tree the path is in another work tree,
                     # whose top is not known here: the file cannot be named.
