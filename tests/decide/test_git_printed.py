@@ -17,6 +17,7 @@ from scratch_runs import decide
 
 from clearance.decide.engine import Engine
 from clearance.intent.sentinel import UNLISTED_PRINTED
+from clearance.intent.shell.git_printed import Plan, floor, plan
 from clearance.policy.defaults import BUILTIN_POLICY
 
 SECRET = "SECRET_VALUE_1234"
@@ -62,6 +63,8 @@ ATTACKS = [
     # git grep in a revision's tree
     ("git grep TOKEN HEAD~2", "git grep TOKEN -- src"),
     ("git grep -h '' HEAD~2", "git grep -h '' src"),
+    ("git grep -h TOKEN HEAD~2", "git grep -h TOKEN -- src"),
+    ("git grep -iesecret_value HEAD~2", "git grep -iesecret_value -- src"),
     # a stash of deploy/.env's change (asked under the built-in policy: see DEVELOPER)
 ]
 # Lines the built-in policy asks about anyway: decided under a policy that allows git.
@@ -83,6 +86,7 @@ UNLISTED = [
     "git log --notes=sec",
     "git log -1 --format=%N",
     "git grep --recurse-submodules x HEAD",
+    "git cat-file --batch-comm <<< 'contents HEAD~2:.env'",
     # an earlier git command of the line may make the object a path names another one
     "git replace -f HEAD:src/a.py HEAD~2:.env; git cat-file -p HEAD:src/a.py",
 ]
@@ -234,6 +238,10 @@ def test_notes_and_replaced_objects_ask(tmp_path: Path) -> None:
         assert not _prints_secret(project, line), line
         found, _, reason = decide(Engine.load(cwd=str(project), env=env), project, line)
         assert found == "allow", (line, reason)
+    _git(project, "config", "notes.displayRef", "refs/heads/*")  # notes kept anywhere
+    found, _, reason = decide(Engine.load(cwd=str(project), env=env), project, "git log -1")
+    assert found == "ask" and UNLISTED_PRINTED in reason, reason
+    _git(project, "config", "--unset", "notes.displayRef")
     _git(project, "notes", "add", "-C", blob, "HEAD")
     engine = Engine.load(cwd=str(project), env=env)
     for line in ("git log -1", "git show -s", "git log"):
@@ -248,3 +256,16 @@ def test_notes_and_replaced_objects_ask(tmp_path: Path) -> None:
         assert _prints_secret(project, line), line
         found, _, reason = decide(engine, project, line)
         assert found == "ask" and UNLISTED_PRINTED in reason, (line, reason)
+
+
+def test_abbreviated_options_are_read_as_git_reads_them() -> None:
+    """parse-options takes any unique prefix of a long option."""
+    cached = plan(("grep", "--cach", "x"))
+    assert isinstance(cached, Plan) and cached.argv[:1] == ("ls-files",)
+    assert plan(("grep", "--recurse", "x", "HEAD")) == floor("reads the submodules' trees")
+    assert isinstance(plan(("cat-file", "--batch-co")), tuple)
+    assert isinstance(plan(("cat-file", "--batch")), tuple)
+    assert plan(("cat-file", "--batch-ch")) is None
+    assert plan(("cat-file", "--batch-all-objects", "--batch-check")) is None
+    grep = plan(("grep", "-h", "-iA", "3", "x", "HEAD~2"))
+    assert isinstance(grep, Plan) and grep.trees == ("HEAD~2",)

@@ -740,15 +740,18 @@ def _common_dir(top: str) -> str | None:
             if not text.startswith("gitdir: "):
                 return None
             dot = os.path.join(top, text[8:].strip())
-        elif not os.path.isfile(os.path.join(dot, "HEAD")):
-            return None  # a bare repository, or none here (git looks further up): git tells
+        elif not os.path.isdir(dot):
+            return None  # a bare repository, or none here: git tells
         shared = os.path.join(dot, "commondir")
         if os.path.exists(shared):
             with open(shared, encoding="utf-8") as handle:
                 return os.path.join(dot, handle.read(4096).strip())
     except (OSError, ValueError):
         return None
-    return dot
+    # git takes a directory holding HEAD, objects/ and refs/; else it looks further up
+    if not all(os.path.isdir(os.path.join(dot, d)) for d in ("objects", "refs")):
+        return None
+    return dot if os.path.isfile(os.path.join(dot, "HEAD")) else None
 
 
 def _redirected(common: str, notes: bool) -> str | None:
@@ -777,9 +780,31 @@ def _redirected(common: str, notes: bool) -> str | None:
             "runs git where objects are replaced (refs/replace, grafts), so a file's name "
             "may print another object"
         )
-    if notes and (_has_refs(os.path.join(common, "refs", "notes")) or b" refs/notes/" in packed):
-        return "shows notes (refs/notes), which may hold any blob"
+    if notes and (
+        _has_refs(os.path.join(common, "refs", "notes"))
+        or b" refs/notes/" in packed
+        or _names_notes(os.path.join(common, "config"))
+    ):
+        return "shows notes (refs/notes, or refs a notes setting names), which may hold any blob"
     return None
+
+
+def _names_notes(config: str) -> bool:
+    """Whether the repository's configuration (or the user's) may name notes refs of its own
+    (``core.notesRef``, ``notes.displayRef``, an included file); unreadable counts."""
+    home = os.path.expanduser("~")
+    xdg = os.environ.get("XDG_CONFIG_HOME") or os.path.join(home, ".config")
+    for path in (config, os.path.join(home, ".gitconfig"), os.path.join(xdg, "git", "config")):
+        try:
+            with open(path, "rb") as handle:
+                text = handle.read().lower()
+        except FileNotFoundError:
+            continue
+        except OSError:
+            return True
+        if b"notesref" in text or b"displayref" in text or (path == config and b"include" in text):
+            return True
+    return False
 
 
 def _has_refs(directory: str) -> bool:

@@ -158,8 +158,8 @@ def plan(args: Values) -> Plan | Floor | None:
     """What ``git SUB ARGS…`` (``args[0]`` the subcommand) prints of the stored files."""
     sub = args[0] or ""
     rest = list(args[1:])
-    if any(a in ("--help", "-h") for a in rest):
-        return None
+    if any(a == "--help" or (a == "-h" and sub != "grep") for a in rest):
+        return None  # the usage (grep's -h hides the file names)
     if sub == "grep":
         return _grep(rest)
     if sub in ("log", "whatchanged", "reflog", "show") and _shows_notes(rest):
@@ -281,17 +281,24 @@ def _grep(rest: Sequence[str | None]) -> Plan | Floor | None:
             return floor("runs with a computed word")
         if arg == "--":
             break
-        if arg in _GREP_VALUED:
-            pattern_given = pattern_given or arg in ("-e", "-f")
-            i += 1
-        elif arg[:2] in ("-e", "-f") and len(arg) > 2:
-            pattern_given = True
-        elif arg.startswith("--recurse-submodules"):
-            return floor("reads the submodules' trees")
-        elif arg == "--cached":
-            cached = True
-        elif arg[:1] != "-":
+        name = arg.partition("=")[0]
+        if arg[:1] != "-" or arg == "-":
             words.append(arg)
+        elif arg[:2] == "--":
+            # parse-options takes any unique prefix of a long option (`--cach`, `--recurse`)
+            if len(name) >= 5 and "--recurse-submodules".startswith(name):
+                return floor("reads the submodules' trees")
+            if len(name) >= 5 and "--cached".startswith(name):
+                cached = True
+            elif name in _GREP_VALUED and "=" not in arg:
+                i += 1
+        else:  # `-ie PATTERN`, `-ieX`, `-iA 3`: a letter that takes a value takes the rest
+            for at, letter in enumerate(arg[1:], 1):
+                if letter in "efABCm":
+                    pattern_given = pattern_given or letter in "ef"
+                    if at == len(arg) - 1:
+                        i += 1  # the value is the next word
+                    break
     trees = tuple(words if pattern_given else words[1:])
     listing = ("ls-files", "-z", "--full-name", "--cached") if cached else ()
     return Plan(listing, (), trees=trees) if trees or cached else None
@@ -302,9 +309,9 @@ def _cat_file(rest: Sequence[str | None]) -> Plan | Floor | None:
         return floor("prints an object named by a computed word")
     options = [a for a in rest if a is not None and a[:1] == "-"]
     objects = [a for a in rest if a is not None and a[:1] != "-"]
-    if any(o.partition("=")[0] in ("--batch", "--batch-command") for o in options):
+    if any(_batch_prints(o.partition("=")[0]) for o in options):
         return floor("prints the objects named in its input")
-    if any(o in ("-t", "-s", "-e") or o.startswith("--batch-check") for o in options):
+    if any(o in ("-t", "-s", "-e") or o.startswith("--batch-ch") for o in options):
         return None  # a type, a size, whether it exists
     if not objects:
         return None
@@ -334,6 +341,16 @@ def tree_path(value: str) -> str | None:
         elif char == ":" and not depth:
             return value[at + 1 :]
     return None
+
+
+def _batch_prints(name: str) -> bool:
+    """``--batch``, ``--batch-command`` and any abbreviation git takes for one (``--batch-co``):
+    not ``--batch-check`` or ``--batch-all-objects``, which print no content."""
+    if not name.startswith("--batch"):
+        return False
+    if len(name) >= 10 and "--batch-check".startswith(name):
+        return False
+    return not (len(name) >= 9 and "--batch-all-objects".startswith(name))
 
 
 def _tree_path(value: str) -> bool:
