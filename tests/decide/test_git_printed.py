@@ -87,6 +87,9 @@ UNLISTED = [
     "git log -1 --format=%N",
     "git grep --recurse-submodules x HEAD",
     "git cat-file --batch-comm <<< 'contents HEAD~2:.env'",
+    # a remerge diff prints a conflict's other side, which -m does not list
+    "git log -1 --first-parent --remerge-diff",
+    "git show --diff-merges=r HEAD",
     # an earlier git command of the line may make the object a path names another one
     "git replace -f HEAD:src/a.py HEAD~2:.env; git cat-file -p HEAD:src/a.py",
 ]
@@ -197,6 +200,20 @@ def test_what_cannot_be_listed_asks_with_the_floor(
 ) -> None:
     found, _, reason = decide(engine, repository, line)
     assert found == "ask" and UNLISTED_PRINTED in reason, reason
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        # a pathspec variable set earlier in the line changes what the listing's paths match
+        "export GIT_ICASE_PATHSPECS=1; git log -p -- .ENV",
+        "GIT_ICASE_PATHSPECS=1 git log -p -- .ENV",
+    ],
+)
+def test_what_git_matches_otherwise_asks(repository: Path, engine: Engine, line: str) -> None:
+    assert _prints_secret(repository, line), line
+    found, _, reason = decide(engine, repository, line)
+    assert found == "ask", reason
 
 
 def test_outside_a_repository_git_diff_reads_the_two_paths(tmp_path: Path) -> None:

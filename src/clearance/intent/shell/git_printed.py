@@ -82,7 +82,7 @@ _FORMAT = frozenset(
      "--ignore-all-space", "--ignore-space-change", "--ignore-space-at-eol",
      "--ignore-blank-lines", "--ignore-cr-at-eol", "--indent-heuristic",
      "--no-indent-heuristic", "-W", "--function-context", "-p", "-u", "--patch", "-s",
-     "--no-patch", "--cc", "-c", "--dd", "-m", "--remerge-diff", "--combined-all-paths", "-t",
+     "--no-patch", "--cc", "-c", "--dd", "-m", "--combined-all-paths", "-t",
      "-r", "--root", "--no-renames", "-M", "-C", "-B", "--find-copies-harder", "-z", "-q",
      "--no-color-moved", "--no-color-moved-ws", "--no-textconv", "--no-ext-diff",
      "--irreversible-delete", "-D", "--ita-invisible-in-index", "--ita-visible-in-index",
@@ -95,7 +95,7 @@ _FORMAT_PREFIXES = (
     "--ws-error-highlight=", "--unified=", "--inter-hunk-context=", "--src-prefix=",
     "--dst-prefix=", "--line-prefix=", "--output-indicator-", "--find-renames",
     "--find-copies", "--break-rewrites", "--diff-algorithm=", "--anchored=", "--encoding=",
-    "--expand-tabs=", "--show-linear-break", "--diff-merges=", "--output=", "--abbrev", "--cc=",
+    "--expand-tabs=", "--show-linear-break", "--output=", "--abbrev", "--cc=",
 )  # fmt: skip
 # Options that choose which commits, files or lines are printed: given to the listing as the
 # command gives them, so it lists what the command prints.
@@ -139,6 +139,11 @@ _SELECT_VALUED = frozenset(
 _REF_SETS = frozenset(
     {"--all", "--branches", "--tags", "--remotes", "--glob", "--reflog", "--alternate-refs",
      "--exclude-hidden", "--single-worktree", "-g", "--walk-reflogs", "--stdin"}
+)  # fmt: skip
+# --diff-merges= formats whose files -m lists (not remerge: a conflict's other side).
+_DIFF_MERGES = frozenset(
+    {"off", "none", "on", "m", "separate", "c", "combined", "cc", "dense-combined",
+     "first-parent", "1"}
 )  # fmt: skip
 # Options that make a command print a patch (the content of files).
 _PATCH = frozenset(
@@ -406,6 +411,8 @@ def _listing(
         if arg in _SELECT or arg.startswith(_SELECT_PREFIXES):
             kept.append(arg)
             continue
+        if name == "--diff-merges" and arg.partition("=")[2] in _DIFF_MERGES:
+            continue  # which parents a merge is shown against: -m lists them all
         if (
             arg in _FORMAT
             or arg.startswith(_FORMAT_PREFIXES)

@@ -189,13 +189,13 @@ _VARIABLE_PREFIXES = (
     "LD_", "DYLD_", "GIT_", "PYENV_", "RUSTUP_", "CARGO_BUILD_", "COREPACK_",
 )  # fmt: skip
 _NPM_PREFIX = "npm_config_"  # npm matches it in any case
-# Variables under those prefixes that name only data a program prints or records.
+# Variables under those prefixes that name only data a program prints or records. (Not the
+# pathspec ones: GIT_ICASE_PATHSPECS changes which files a listing of ADR 0051 or 0056 names.)
 INERT_VARIABLES = frozenset(
     {
         "GIT_AUTHOR_NAME", "GIT_AUTHOR_EMAIL", "GIT_AUTHOR_DATE", "GIT_COMMITTER_NAME",
         "GIT_COMMITTER_EMAIL", "GIT_COMMITTER_DATE", "GIT_TERMINAL_PROMPT", "GIT_OPTIONAL_LOCKS",
-        "GIT_FLUSH", "GIT_LITERAL_PATHSPECS", "GIT_GLOB_PATHSPECS", "GIT_NOGLOB_PATHSPECS",
-        "GIT_ICASE_PATHSPECS", "GIT_NO_REPLACE_OBJECTS", "GIT_MERGE_VERBOSITY",
+        "GIT_FLUSH", "GIT_NO_REPLACE_OBJECTS", "GIT_MERGE_VERBOSITY",
         "GIT_MERGE_AUTOEDIT", "GIT_REFLOG_ACTION", "GIT_PROGRESS_DELAY", "GIT_ADVICE",
         "GIT_LFS_SKIP_SMUDGE", "GIT_DIFF_OPTS",
     }
