@@ -205,6 +205,21 @@ def test_what_cannot_be_listed_asks_with_the_floor(
 @pytest.mark.parametrize(
     "line",
     [
+        # a pickaxe search answers what the files hold, a character at a time
+        "git log --all --format=%h -G 'SECRET_VALUE_123[4]' -- '*.env'",
+        "git diff --quiet -S SECRET_VALUE_1234",
+    ],
+)
+def test_a_search_of_the_files_content_reads_them(
+    repository: Path, engine: Engine, line: str
+) -> None:
+    found, _, reason = decide(engine, repository, line)
+    assert found == "ask" and ".env" in reason, reason
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
         # a pathspec variable set earlier in the line changes what the listing's paths match
         "export GIT_ICASE_PATHSPECS=1; git log -p -- .ENV",
         "GIT_ICASE_PATHSPECS=1 git log -p -- .ENV",
@@ -259,6 +274,13 @@ def test_notes_and_replaced_objects_ask(tmp_path: Path) -> None:
     found, _, reason = decide(Engine.load(cwd=str(project), env=env), project, "git log -1")
     assert found == "ask" and UNLISTED_PRINTED in reason, reason
     _git(project, "config", "--unset", "notes.displayRef")
+    _git(project, "config", "diff.submodule", "diff")  # a submodule's own patch, unlisted
+    found, _, reason = decide(Engine.load(cwd=str(project), env=env), project, "git show HEAD")
+    assert found == "ask" and UNLISTED_PRINTED in reason, reason
+    _git(project, "config", "diff.submodule", "log")
+    found, _, reason = decide(Engine.load(cwd=str(project), env=env), project, "git show HEAD")
+    assert found == "allow", reason
+    _git(project, "config", "--unset", "diff.submodule")
     _git(project, "notes", "add", "-C", blob, "HEAD")
     engine = Engine.load(cwd=str(project), env=env)
     for line in ("git log -1", "git show -s", "git log"):

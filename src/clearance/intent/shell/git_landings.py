@@ -667,7 +667,7 @@ def printed(
     if not (planned.argv or planned.objects or planned.trees) and not options:
         common = _common_dir(top)  # nothing to list: only what the repository redirects
         if common is not None:
-            why = _redirected(common, planned.notes)
+            why = _redirected(common, planned.notes, False)
             return None if why is None else unlisted(why)
     found_git = _trusted_git((top, base, *avoid))
     if found_git is None:
@@ -688,7 +688,8 @@ def printed(
             top = base  # a bare repository: its files are named from here
         else:
             raise _Unlisted(f"could not be listed by git ({_first_line(errors)})")
-        why = _redirected(os.path.join(base, common), planned.notes)
+        listing = bool(planned.argv or planned.objects or planned.trees)
+        why = _redirected(os.path.join(base, common), planned.notes, listing)
         if why is not None:
             return unlisted(why)
         if planned.objects:
@@ -754,10 +755,10 @@ def _common_dir(top: str) -> str | None:
     return dot if os.path.isfile(os.path.join(dot, "HEAD")) else None
 
 
-def _redirected(common: str, notes: bool) -> str | None:
-    """Why what git prints under a file's name may be another object, or a note any blob:
-    replace refs or grafts, and (``notes``: the command shows them) notes; ``None`` when the
-    repository has neither."""
+def _redirected(common: str, notes: bool, listing: bool) -> str | None:
+    """Why what git prints under a file's name may be another object, a note any blob, or a
+    submodule's file unlisted: replace refs or grafts, (``notes``: the command shows them)
+    notes, (``listing``: it prints patches) ``diff.submodule``; ``None`` when none holds."""
     if "GIT_REPLACE_REF_BASE" in os.environ or (
         notes and ("GIT_NOTES_REF" in os.environ or "GIT_NOTES_DISPLAY_REF" in os.environ)
     ):
@@ -780,20 +781,28 @@ def _redirected(common: str, notes: bool) -> str | None:
             "runs git where objects are replaced (refs/replace, grafts), so a file's name "
             "may print another object"
         )
+    configured = _configured(os.path.join(common, "config"))
+    if listing and "submodule" in configured:
+        return "runs git where diff.submodule may print the submodules' files, unlisted"
     if notes and (
         _has_refs(os.path.join(common, "refs", "notes"))
         or b" refs/notes/" in packed
-        or _names_notes(os.path.join(common, "config"))
+        or "notes" in configured
     ):
         return "shows notes (refs/notes, or refs a notes setting names), which may hold any blob"
     return None
 
 
-def _names_notes(config: str) -> bool:
-    """Whether the repository's configuration (or the user's) may name notes refs of its own
-    (``core.notesRef``, ``notes.displayRef``, an included file); unreadable counts."""
+def _configured(config: str) -> set[str]:
+    """What the repository's configuration (or the user's) sets that widens what git prints:
+    ``"submodule"`` (``diff.submodule``: the submodules' own patches), ``"notes"`` (notes refs
+    of its own: ``core.notesRef``, ``notes.displayRef``); an include in the repository's, or
+    an unreadable file, may set either."""
+    import re
+
     home = os.path.expanduser("~")
     xdg = os.environ.get("XDG_CONFIG_HOME") or os.path.join(home, ".config")
+    found: set[str] = set()
     for path in (config, os.path.join(home, ".gitconfig"), os.path.join(xdg, "git", "config")):
         try:
             with open(path, "rb") as handle:
@@ -801,10 +810,14 @@ def _names_notes(config: str) -> bool:
         except FileNotFoundError:
             continue
         except OSError:
-            return True
-        if b"notesref" in text or b"displayref" in text or (path == config and b"include" in text):
-            return True
-    return False
+            return {"submodule", "notes"}
+        if path == config and b"include" in text:
+            return {"submodule", "notes"}
+        if re.search(rb"\[\s*diff\s*\][^\[]*\bsubmodule\s*=\s*diff\b", text):
+            found.add("submodule")
+        if b"notesref" in text or b"displayref" in text:
+            found.add("notes")
+    return found
 
 
 def _has_refs(directory: str) -> bool:
