@@ -90,6 +90,10 @@ UNLISTED = [
     # a remerge diff prints a conflict's other side, which -m does not list
     "git log -1 --first-parent --remerge-diff",
     "git show --diff-merges=r HEAD",
+    # copy detection prints an unchanged source's lines, which the listing does not name
+    "git show -C -C",
+    "git log -p -1 --find-copies-harder",
+    "git diff --find-copies HEAD~1",
     # an earlier git command of the line may make the object a path names another one
     "git replace -f HEAD:src/a.py HEAD~2:.env; git cat-file -p HEAD:src/a.py",
 ]
@@ -281,6 +285,10 @@ def test_notes_and_replaced_objects_ask(tmp_path: Path) -> None:
     found, _, reason = decide(Engine.load(cwd=str(project), env=env), project, "git show HEAD")
     assert found == "allow", reason
     _git(project, "config", "--unset", "diff.submodule")
+    _git(project, "config", "diff.renames", "copies")  # copies found: their sources print
+    found, _, reason = decide(Engine.load(cwd=str(project), env=env), project, "git show HEAD")
+    assert found == "ask" and UNLISTED_PRINTED in reason, reason
+    _git(project, "config", "--unset", "diff.renames")
     _git(project, "notes", "add", "-C", blob, "HEAD")
     engine = Engine.load(cwd=str(project), env=env)
     for line in ("git log -1", "git show -s", "git log"):

@@ -784,6 +784,8 @@ def _redirected(common: str, notes: bool, listing: bool) -> str | None:
     configured = _configured(os.path.join(common, "config"))
     if listing and "submodule" in configured:
         return "runs git where diff.submodule may print the submodules' files, unlisted"
+    if listing and "copies" in configured:
+        return "runs git where diff.renames finds copies, whose unchanged sources print unlisted"
     if notes and (
         _has_refs(os.path.join(common, "refs", "notes"))
         or b" refs/notes/" in packed
@@ -810,11 +812,13 @@ def _configured(config: str) -> set[str]:
         except FileNotFoundError:
             continue
         except OSError:
-            return {"submodule", "notes"}
+            return {"submodule", "notes", "copies"}
         if path == config and b"include" in text:
-            return {"submodule", "notes"}
+            return {"submodule", "notes", "copies"}
         if re.search(rb"\[\s*diff\s*\][^\[]*\bsubmodule\s*=\s*diff\b", text):
             found.add("submodule")
+        if re.search(rb"\[\s*diff\s*\][^\[]*\brenames\s*=\s*cop", text):
+            found.add("copies")
         if b"notesref" in text or b"displayref" in text:
             found.add("notes")
     return found

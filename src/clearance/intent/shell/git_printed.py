@@ -83,7 +83,7 @@ _FORMAT = frozenset(
      "--ignore-blank-lines", "--ignore-cr-at-eol", "--indent-heuristic",
      "--no-indent-heuristic", "-W", "--function-context", "-p", "-u", "--patch", "-s",
      "--no-patch", "--cc", "-c", "--dd", "-m", "--combined-all-paths", "-t",
-     "-r", "--root", "--no-renames", "-M", "-C", "-B", "--find-copies-harder", "-z", "-q",
+     "-r", "--root", "--no-renames", "-M", "-B", "-z", "-q",
      "--no-color-moved", "--no-color-moved-ws", "--no-textconv", "--no-ext-diff",
      "--irreversible-delete", "-D", "--ita-invisible-in-index", "--ita-visible-in-index",
      "--no-relative", "--expand-tabs", "--standard-notes", "--no-standard-notes",
@@ -94,7 +94,7 @@ _FORMAT_PREFIXES = (
     "--stat=", "--stat-", "--dirstat", "--date=", "--word-diff", "--color-words", "--color-moved",
     "--ws-error-highlight=", "--unified=", "--inter-hunk-context=", "--src-prefix=",
     "--dst-prefix=", "--line-prefix=", "--output-indicator-", "--find-renames",
-    "--find-copies", "--break-rewrites", "--diff-algorithm=", "--anchored=", "--encoding=",
+    "--break-rewrites", "--diff-algorithm=", "--anchored=", "--encoding=",
     "--expand-tabs=", "--show-linear-break", "--output=", "--abbrev", "--cc=",
 )  # fmt: skip
 # Options that choose which commits, files or lines are printed: given to the listing as the
@@ -418,7 +418,7 @@ def _listing(
         if (
             arg in _FORMAT
             or arg.startswith(_FORMAT_PREFIXES)
-            or (short is not None and short in ("-U", "-l", "-M", "-C", "-B", "-O"))
+            or (short is not None and short in ("-U", "-l", "-M", "-B", "-O"))
             or (short is not None and _format_cluster(arg))
         ):
             continue
