@@ -6,7 +6,6 @@ or writes for it, and folds the global options away (``git -C r push`` → ``git
 
 from __future__ import annotations
 
-from clearance.intent.shell.git_printed import tree_path
 from clearance.intent.shell.hazards.finding import Finding, literal_line, option_values
 from clearance.intent.shell.names import GIT_PRINTERS, GIT_WORK_TREE_WRITERS
 from clearance.intent.shell.options import spells
@@ -429,6 +428,8 @@ def _git(finding: Finding, words: Sequence[Word], values: Values) -> None:
             # holds it, which is the file's content for a path rule (relative to the top of the
             # work tree; read here from the working directory, as `HEAD:./x` is).
             if arg and ":" in arg and not arg.startswith("-"):
+                from clearance.intent.shell.git_printed import tree_path  # the lines with one
+
                 path = tree_path(arg)
                 if path and "://" not in arg:
                     # Under -C, --git-dir or --work-tree the path is in another work tree,
