@@ -92,6 +92,8 @@ UNLISTED = [
     "git show --diff-merges=r HEAD",
     # copy detection prints an unchanged source's lines, which the listing does not name
     "git show -C -C",
+    # git grep searches a blob given by its id
+    "git grep -h -e '' {blob}",
     "git log -p -1 --find-copies-harder",
     "git diff --find-copies HEAD~1",
     # an earlier git command of the line may make the object a path names another one
@@ -202,7 +204,7 @@ def test_under_a_policy_that_allows_git_a_secret_printed_asks(
 def test_what_cannot_be_listed_asks_with_the_floor(
     repository: Path, engine: Engine, line: str
 ) -> None:
-    found, _, reason = decide(engine, repository, line)
+    found, _, reason = decide(engine, repository, _line(repository, line))
     assert found == "ask" and UNLISTED_PRINTED in reason, reason
 
 
@@ -212,13 +214,15 @@ def test_what_cannot_be_listed_asks_with_the_floor(
         # a pickaxe search answers what the files hold, a character at a time
         "git log --all --format=%h -G 'SECRET_VALUE_123[4]' -- '*.env'",
         "git diff --quiet -S SECRET_VALUE_1234",
+        "git log --numstat --format=%h -I '^TOKEN=SECRET_VALUE_123'",
+        "git diff --quiet -I '^TOKEN=SECRET'",
     ],
 )
 def test_a_search_of_the_files_content_reads_them(
     repository: Path, engine: Engine, line: str
 ) -> None:
     found, _, reason = decide(engine, repository, line)
-    assert found == "ask" and ".env" in reason, reason
+    assert found == "ask" and (".env" in reason or UNLISTED_PRINTED in reason), reason
 
 
 @pytest.mark.parametrize(

@@ -704,11 +704,13 @@ def printed(
         if planned.trees:  # `git grep x HEAD~1`: every file of the tree it names
             if any("\n" in t for t in planned.trees):
                 return unlisted("names a tree across lines")
-            given = "".join(f"{t}^{{tree}}\n" for t in planned.trees).encode()
+            given = "".join(f"{t}^{{}}\n" for t in planned.trees).encode()
             _, kinds, _ = _exited(git, base, ("cat-file", "--batch-check"), given=given)
             for line in kinds.decode("utf-8", "surrogateescape").splitlines():
                 oid, _, kind = line.partition(" ")
-                if kind.startswith("tree"):
+                if kind.startswith("blob"):  # grep searches a blob given by its id
+                    return unlisted("searches a stored file by its object's name")
+                if kind.startswith(("tree", "commit")):
                     argv = ("ls-tree", "-r", "--name-only", "-z", "--full-tree", oid)
                     names += _names(_run(git, base, argv))
         if planned.argv:

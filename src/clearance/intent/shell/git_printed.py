@@ -238,14 +238,14 @@ def _prints_patch(rest: Sequence[str | None], default: bool) -> bool:
             break
         if arg in _PATCH or arg.startswith(_PATCH_PREFIXES):
             patch = True
-        elif arg.startswith(("-S", "-G", "--pickaxe")):
+        elif arg.startswith(("-S", "-G", "-I", "--pickaxe", "--ignore-matching-lines")):
             patch = True  # it searches the files' content: an answer tells what they hold
         elif arg in _NO_PATCH or arg.startswith(_NO_PATCH_PREFIXES):
             quiet = True
         elif arg[:1] == "-" and arg[1:2] not in ("", "-"):
             cluster = arg[1:]  # `-pn3`: short options together, a valued one takes the rest
             for i, letter in enumerate(cluster):
-                if letter in "puWcULSG":
+                if letter in "puWcULSGI":
                     patch = True
                 if letter in "nSGOLUlMCB" and i + 1 < len(cluster):
                     break
