@@ -64,14 +64,14 @@ _HISTORY = (
 )
 
 
-# Clearance's hook token is in the environment of every command a host whose settings' `env`
-# holds it runs: a line that names the variable (`echo $CLEARANCE_HOOK_TOKEN`, `[[ $… == a* ]]`, a
-# continuation inside the name) reads it. Textual and over-approximate, like `reassigns`.
 _PRINTED = (
     UNLISTED_PRINTED,
     "prints files from git's store beside a git command that changes what it holds: "
     "the names of the files git prints are not known",
 )
+# Clearance's hook token is in the environment of every command a host whose settings' `env`
+# holds it runs: a line that names the variable (`echo $CLEARANCE_HOOK_TOKEN`, `[[ $… == a* ]]`, a
+# continuation inside the name) reads it. Textual and over-approximate, like `reassigns`.
 _TOKEN = (PROTECTED, f"names {HOOK_TOKEN_VARIABLE}: {STATE_REASON}")
 
 

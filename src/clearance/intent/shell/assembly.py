@@ -242,7 +242,7 @@ class Assembly:
             return None
         if isinstance(planned, tuple):
             return planned
-        if where is None and not (planned.argv or planned.objects or planned.trees):
+        if where is None and not planned.lists:
             return None  # notes only, somewhere not known: the repository's own floor (ADR 0040)
         why = None
         if any(v.endswith("=") for v in relocated):

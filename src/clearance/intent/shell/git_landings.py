@@ -664,7 +664,7 @@ def printed(
 
     if _thread.get_ident() in _REFUSED:
         return unlisted("is not listed on the service's event loop")
-    if not (planned.argv or planned.objects or planned.trees) and not options:
+    if not planned.lists and not options:
         common = _common_dir(top)  # nothing to list: only what the repository redirects
         if common is not None:
             why = _redirected(common, planned.notes, False)
@@ -688,31 +688,18 @@ def printed(
             top = base  # a bare repository: its files are named from here
         else:
             raise _Unlisted(f"could not be listed by git ({_first_line(errors)})")
-        listing = bool(planned.argv or planned.objects or planned.trees)
-        why = _redirected(os.path.join(base, common), planned.notes, listing)
+        why = _redirected(os.path.join(base, common), planned.notes, planned.lists)
         if why is not None:
             return unlisted(why)
-        if planned.objects:
-            if any("\n" in o for o in planned.objects):
-                return unlisted("names an object across lines")
-            given = "".join(f"{o}^{{}}\n" for o in planned.objects).encode()
-            _, kinds, _ = _exited(git, base, ("cat-file", "--batch-check"), given=given)
-            for line in kinds.decode("utf-8", "surrogateescape").splitlines():
-                if line.split(" ")[1:2] == ["blob"]:
-                    return unlisted("prints a stored file by its object's name")
+        if any(kind == "blob" for _, kind in _kinds(git, base, planned.objects)):
+            return unlisted("prints a stored file by its object's name")
         names: list[str] = []
-        if planned.trees:  # `git grep x HEAD~1`: every file of the tree it names
-            if any("\n" in t for t in planned.trees):
-                return unlisted("names a tree across lines")
-            given = "".join(f"{t}^{{}}\n" for t in planned.trees).encode()
-            _, kinds, _ = _exited(git, base, ("cat-file", "--batch-check"), given=given)
-            for line in kinds.decode("utf-8", "surrogateescape").splitlines():
-                oid, _, kind = line.partition(" ")
-                if kind.startswith("blob"):  # grep searches a blob given by its id
-                    return unlisted("searches a stored file by its object's name")
-                if kind.startswith(("tree", "commit")):
-                    argv = ("ls-tree", "-r", "--name-only", "-z", "--full-tree", oid)
-                    names += _names(_run(git, base, argv))
+        for oid, kind in _kinds(git, base, planned.trees):  # `git grep x HEAD~1`: whole trees
+            if kind == "blob":  # grep searches a blob given by its id
+                return unlisted("searches a stored file by its object's name")
+            if kind in ("tree", "commit"):
+                argv = ("ls-tree", "-r", "--name-only", "-z", "--full-tree", oid)
+                names += _names(_run(git, base, argv))
         if planned.argv:
             status, output, errors = _exited(git, base, planned.argv)
             if status != 0 and not any(quiet in errors for quiet in _NOTHING_TO_PRINT):
@@ -729,6 +716,24 @@ def printed(
         landed = f"{top.rstrip('/')}/{rel}"
         paths.value(landed, landed, None, command, "read", "syntax", True)
     return None
+
+
+def _kinds(git: Git, base: str, words: Sequence[str]) -> list[tuple[str, str]]:
+    """``(object, type)`` of what each word names once tags are peeled (``git cat-file
+    --batch-check``); a word git cannot resolve (a path) is left out."""
+    if not words:
+        return []
+    if any("\n" in w for w in words):
+        raise _Unlisted("names an object across lines")
+    given = "".join(f"{w}^{{}}\n" for w in words).encode()
+    _, kinds, _ = _exited(git, base, ("cat-file", "--batch-check"), given=given)
+    out = []
+    for line in kinds.decode("utf-8", "surrogateescape").splitlines():
+        oid, _, rest = line.partition(" ")
+        kind = rest.partition(" ")[0]
+        if kind not in ("missing", "ambiguous"):
+            out.append((oid, kind))
+    return out
 
 
 def _common_dir(top: str) -> str | None:
@@ -799,9 +804,10 @@ def _redirected(common: str, notes: bool, listing: bool) -> str | None:
 
 def _configured(config: str) -> set[str]:
     """What the repository's configuration (or the user's) sets that widens what git prints:
-    ``"submodule"`` (``diff.submodule``: the submodules' own patches), ``"notes"`` (notes refs
-    of its own: ``core.notesRef``, ``notes.displayRef``); an include in the repository's, or
-    an unreadable file, may set either."""
+    ``"submodule"`` (``diff.submodule=diff``: the submodules' own patches), ``"copies"``
+    (``diff.renames=copies``: a copy's unchanged source), ``"notes"`` (notes refs of its own:
+    ``core.notesRef``, ``notes.displayRef``); an include in the repository's, or an
+    unreadable file, may set any of them."""
     import re
 
     home = os.path.expanduser("~")

@@ -63,6 +63,11 @@ class Plan:
         self.trees = trees  # words that may name a tree whose every file is read (`git grep`)
         self.notes = notes  # it shows the notes of the commits it prints (git log, git show)
 
+    @property
+    def lists(self) -> bool:
+        """Whether git is asked anything beyond what the repository redirects."""
+        return bool(self.argv or self.objects or self.trees)
+
 
 def floor(why: str) -> Floor:
     return (UNLISTED_PRINTED, f"{why}: the names of the files git prints are not known")
