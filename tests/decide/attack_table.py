@@ -954,14 +954,16 @@ RECURSIVE_READS: list[tuple[str, str, str]] = [
     ("rsync -a ~/ x", "deny", "deny"),
     ("zip -r x.zip ~", "deny", "deny"),
     ("rg -uu key ~", "deny", "deny"),
-    ("cd .. && rg key", "deny", "deny"),
+    ("cd .. && rg --hidden key", "deny", "deny"),
+    # rg enters no hidden entry by default (`~/.ssh`), but a visible `*.env` beneath is read
+    ("cd .. && rg key", "stop", "deny"),
     ("grep -r SECRET .", "stop", "deny"),  # the project's .env
     ("rg SECRET", "stop", "deny"),  # no directory: the working directory
     ('cd "$d" && grep -r x', "stop", "stop"),  # a directory clearance cannot know
     # git grep searches every tracked file (--untracked: the others too), git archive writes all
     ("git grep -e S", "deny", "deny"),
     ("git grep --untracked S", "deny", "deny"),
-    ("git grep S HEAD", "deny", "deny"),
+    ("git grep --max-depth 9 S", "deny", "deny"),  # an option's value is no pathspec
     ("git -C . grep -e S", "deny", "deny"),
     ("git archive HEAD | tar x -O", "deny", "deny"),
     # getopt takes any unique prefix of a long option, argmatch any unique prefix of its value

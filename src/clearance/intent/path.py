@@ -231,7 +231,7 @@ class _PathFactFields:
 
     __slots__ = (
         "aliases", "boundary", "canonical", "direction", "external", "is_dir", "path", "raw",
-        "recursive", "source",
+        "recursive", "skips_hidden", "source",
     )  # fmt: skip
     raw: str
     path: str | None
@@ -243,6 +243,7 @@ class _PathFactFields:
     is_dir: bool
     source: str
     recursive: bool
+    skips_hidden: bool
 
 
 class PathFact(_PathFactFields, Frozen):
@@ -253,7 +254,9 @@ class PathFact(_PathFactFields, Frozen):
     form; ``aliases`` every spelling rules match against (lexical, as written, canonical);
     ``direction`` what the access proves (``read``, ``write``, or ``both`` when unproven);
     ``external`` whether it lies outside ``boundary`` (the canonical working directory);
-    ``recursive`` whether the access reaches everything beneath a directory (``grep -r``).
+    ``recursive`` whether the access reaches everything beneath a directory (``grep -r``);
+    ``skips_hidden`` whether that walk enters no hidden entry and follows no link beneath it
+    (``rg`` by default: docs/configuration.md, "Recursive reads").
     """
 
     __slots__ = ()
@@ -270,6 +273,7 @@ class PathFact(_PathFactFields, Frozen):
         is_dir: bool = False,
         source: str = "",
         recursive: bool = False,
+        skips_hidden: bool = False,
     ) -> PathFact:
         self = _new(_PathFactFields)  # built on its fields class, then sealed (ADR 0001)
         self.raw = raw
@@ -282,6 +286,7 @@ class PathFact(_PathFactFields, Frozen):
         self.is_dir = is_dir
         self.source = source
         self.recursive = recursive
+        self.skips_hidden = skips_hidden
         self.__class__ = cls
         return self  # type: ignore[return-value]
 
@@ -331,6 +336,7 @@ def path_fact(
     written: str | None = None,
     extra: tuple[str, ...] = (),
     recursive: bool = False,
+    skips_hidden: bool = False,
 ) -> PathFact:
     """The fact for ``raw`` accessed from ``cwd`` (``None``: the base directory is unknown).
 
@@ -338,7 +344,7 @@ def path_fact(
     directory when not given), ``extra`` further directories that count as inside; ``written``
     the spelling as the user wrote it, when ``raw`` is already resolved (a shell token after
     ``cd`` folding); ``recursive``: the access reads everything beneath ``raw`` when it is a
-    directory.
+    directory (``skips_hidden``: but no hidden entry or link beneath it).
     """
     expanded = expand_user(raw, home) if raw[:1] == "~" else raw
     if boundary is None:
@@ -387,5 +393,6 @@ def path_fact(
             external = not any(is_within(canonical, other) for other in extra)
     if written is not None:
         raw = written
+    recursive = recursive and is_dir
     return PathFact(raw, lexical, canonical, tuple(aliases), direction, external, boundary,
-                    is_dir, source, recursive and is_dir)  # fmt: skip
+                    is_dir, source, recursive, recursive and skips_hidden)  # fmt: skip

@@ -245,6 +245,7 @@ def _paths(
             fact = path_fact(
                 token.path, cwd=cwd, home=home, direction=direction, boundary=boundary,
                 source=token.command, written=token.raw, extra=inside, recursive=token.deep,
+                skips_hidden=token.skips_hidden,
             )  # fmt: skip
             if not GLOB_CHARS.isdisjoint(token.path):
                 # `cat ~/.ss?/id_*`: the rules must see what the pattern reaches.
@@ -252,7 +253,7 @@ def _paths(
                 facts.extend(
                     path_fact(match, cwd=cwd, home=home, direction=direction, boundary=boundary,
                               source=token.command, written=token.raw, extra=inside,
-                              recursive=token.deep)
+                              recursive=token.deep, skips_hidden=token.skips_hidden)
                     for match in matches
                 )  # fmt: skip
                 if not complete:

@@ -28,7 +28,7 @@ import os
 from clearance.decide.decision import GateResult
 from clearance.decide.gates._message import gate_message
 from clearance.decide.gates.beneath_rules import index_of, starts
-from clearance.decide.gates.ignore_files import whitelists
+from clearance.decide.gates.ignore_files import whitelists, whitelists_above
 from clearance.decide.gates.listing import listing as load_listing
 from clearance.decide.gates.listing import view_of
 from clearance.decide.gates.path import folded, lowered
@@ -61,6 +61,7 @@ def beneath_gate(
     volumes: Volumes | None = None,
     only: str | None = None,
     hidden: bool = True,
+    home: str | None = None,
 ) -> list[GateResult]:
     """Results for what the recursive reads among ``facts`` reach beneath their directories.
     ``only``: a glob the reading tool keeps to (the Grep tool's ``glob``, read as ripgrep
@@ -68,7 +69,9 @@ def beneath_gate(
     hidden entry (a name starting with ``.``) the glob does not name, nor follows a symlink
     beneath the directory, as ripgrep behind a host's Grep tool does without ``--hidden``
     and ``--follow``; unless an ignore file met beneath whitelists an entry
-    (``ignore_files``), when hidden entries are walked after all."""
+    (``ignore_files``), when hidden entries are walked after all. A fact that
+    ``skips_hidden`` (``rg`` run by bash, as ripgrep walks by default) is walked so too, unless
+    an ignore file above it whitelists an entry (``home``: where git's global one is found)."""
     sets = [
         _Set(rules, _READ, "path", index_of(rules, _READ)),
         _Set(protected, _PROTECTED, "protected", index_of(protected, _PROTECTED)),
@@ -81,7 +84,9 @@ def beneath_gate(
     for fact in facts:
         if not fact.recursive or fact.direction == "write" or fact.canonical is None:
             continue
-        walk = _Walk(sets, fact, volumes, only, budget, hidden)
+        visible = hidden and fact.skips_hidden and home is not None
+        walk_hidden = hidden and not (visible and not whitelists_above(fact.canonical, home or ""))
+        walk = _Walk(sets, fact, volumes, only, budget, walk_hidden)
         try:
             reached_by = walk.reach()
         except _Whitelisted:  # an ignore file beneath lets the tool search hidden entries

@@ -12,6 +12,7 @@ import os
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    import re
     from collections.abc import Iterable
 
 __all__ = ["NAMES", "whitelists", "whitelists_above"]
@@ -58,6 +59,36 @@ def whitelists_above(directory: str, home: str) -> bool:
             break
         current = parent
     config = os.environ.get("XDG_CONFIG_HOME") or os.path.join(home, ".config")
-    return _negates(os.path.join(config, "git", "ignore")) or _negates(
+    if _negates(os.path.join(config, "git", "ignore")) or _negates(
         os.path.join(home, ".config", "git", "ignore")
-    )
+    ):
+        return True
+    # git's `core.excludesFile`, as ripgrep finds it: a line `excludesfile = PATH` of either
+    # global configuration file (ripgrep reads them so, without sections or includes).
+    for path in (os.path.join(config, "git", "config"), os.path.join(home, ".gitconfig")):
+        for named in _excludes_files(path):
+            if named[:2] == "~/":
+                named = os.path.join(home, named[2:])
+            if _negates(named):
+                return True
+    return False
+
+
+_EXCLUDES: re.Pattern[bytes] | None = None
+
+
+def _excludes_files(path: str) -> list[str]:
+    """The paths ``excludesfile = PATH`` lines of the git configuration file ``path`` name."""
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read(_LIMIT)
+    except (OSError, ValueError):
+        return []
+    if b"xcludesfile" not in data.lower():
+        return []
+    global _EXCLUDES
+    if _EXCLUDES is None:
+        import re  # only for a file that names one (the hot path does not load re)
+
+        _EXCLUDES = re.compile(rb'(?im)^\s*excludesfile\s*=\s*"?\s*(\S+?)\s*"?\s*$')
+    return [os.fsdecode(m.group(1)) for m in _EXCLUDES.finditer(data)]

@@ -394,8 +394,10 @@ class Assembly:
         # what its command does to each entry is judged on that command's own units.
         deep = self.units[top].exemption != "find-exec"
         start = len(self.tokens)
+        # `ls | rg x`: the standard input of a pipeline's later element is the pipe.
+        piped = stmt.scope.fed and all(r.keeps_stdin for r in stmt.redirects)
         self.paths.command_tokens(words, base, stmt.text, True, (found,) if used is words else None,
-                                  deep)  # fmt: skip
+                                  deep, piped)  # fmt: skip
         if not deep:
             self.tokens[start:] = [t.replace(effect="read") for t in self.tokens[start:]]
         if typed is not None:  # not known to be the lower-case program: as typed too

@@ -42,6 +42,7 @@ if TYPE_CHECKING:
     from clearance.intent.sentinel import Floor
     from clearance.intent.shell.reeval import Finding
     from clearance.intent.shell.source import Source
+    from clearance.intent.shell.statement import Redirect
     from clearance.intent.shell.walk import Walk
 
 __all__ = ["Commands"]
@@ -295,6 +296,8 @@ class Commands:
                     if redirect.writes:
                         writes = True
                         break
+            if words:
+                _descriptors(words, redirects)
         else:
             redirects = []
         if not words:
@@ -410,3 +413,17 @@ def _literal_words(node: Node, text: str, safe: bool) -> list[Word] | None:
         start = end + 1
     words[0].sep = ""
     return words
+
+
+def _descriptors(words: list[Word], redirects: list[Redirect]) -> None:
+    """``cat 0<f``: the grammar reads the descriptor ``0`` right before a redirect as an
+    argument (``1``, ``2`` … it reads as descriptors); bash binds it to the redirect."""
+    for redirect in redirects:
+        if redirect.at < 0 or redirect.fd is not None:
+            continue
+        for i in range(1, len(words)):
+            word = words[i]
+            if word.end == redirect.at and word.raw.isdigit() and word.raw.isascii():
+                redirect.fd = word.raw
+                del words[i]
+                break

@@ -13,6 +13,7 @@ from clearance.intent.shell.brace import expanded_words, is_list
 from clearance.intent.shell.layer import basename
 from clearance.intent.shell.names import PACKAGE_MANAGERS
 from clearance.intent.shell.runners import FD_EXEC, FIND_EXEC, FIND_WRITES
+from clearance.intent.shell.word import one_operand
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -31,6 +32,7 @@ __all__ = [
     "option_glob",
     "reader_claim",
     "reads_recursively",
+    "search_operands",
     "searches_cwd",
 ]
 
@@ -277,6 +279,119 @@ def _git_subcommand(values: Sequence[str | None]) -> str | None:
             return v
         i += 2 if v in _GIT_VALUED else 1
     return None
+
+
+# grep's long options that take a value (grep(1)), and those that give the pattern (then every
+# operand is a file); `--color`/`--colour` take one only when attached.
+_GREP_VALUED = frozenset(
+    {"--regexp", "--file", "--exclude", "--include", "--exclude-from", "--exclude-dir",
+     "--max-count", "--after-context", "--before-context", "--context", "--label",
+     "--binary-files", "--devices", "--directories", "--group-separator"}
+)  # fmt: skip
+_GREP_SWITCHES = frozenset(
+    {"--recursive", "--dereference-recursive", "--ignore-case", "--no-ignore-case",
+     "--invert-match", "--word-regexp", "--line-regexp", "--count", "--files-with-matches",
+     "--files-without-match", "--only-matching", "--quiet", "--silent", "--no-messages",
+     "--byte-offset", "--with-filename", "--no-filename", "--line-number", "--initial-tab",
+     "--null", "--null-data", "--text", "--extended-regexp", "--fixed-strings",
+     "--basic-regexp", "--perl-regexp", "--line-buffered", "--no-group-separator",
+     "--color", "--colour", "--help", "--version"}
+)  # fmt: skip
+_GREP_SWITCH_LETTERS = frozenset("abcEFGHhIiLlnoPqRrsTUuVvwxyZz")
+# git grep (git-grep(1)): its switches, short and long, and the options that take a value.
+_GIT_GREP_LETTERS = frozenset("aiIwvEGPFnlLzocpWqhHr")
+_GIT_GREP_SWITCHES = frozenset(
+    {"--cached", "--no-index", "--untracked", "--no-exclude-standard", "--exclude-standard",
+     "--recurse-submodules", "--text", "--textconv", "--no-textconv", "--ignore-case",
+     "--word-regexp", "--invert-match", "--full-name", "--extended-regexp", "--basic-regexp",
+     "--perl-regexp", "--fixed-strings", "--line-number", "--column", "--files-with-matches",
+     "--name-only", "--files-without-match", "--null", "--only-matching", "--count",
+     "--color", "--no-color", "--break", "--heading", "--show-function",
+     "--function-context", "--and", "--or", "--not", "--all-match", "--quiet", "--recursive",
+     "--no-recursive", "--help", "--open-files-in-pager"}
+)  # fmt: skip
+_GIT_GREP_LONG_VALUED = frozenset(
+    {"--max-depth", "--threads", "--context", "--after-context", "--before-context",
+     "--max-count"}
+)  # fmt: skip
+# (switch letters, valued letters, letters whose value is only attached (`-Oless`), long
+# switches, long valued, the options giving the pattern)
+_Tables = tuple[frozenset[str], frozenset[str], frozenset[str], frozenset[str], frozenset[str],
+                frozenset[str]]  # fmt: skip
+_GREP_TABLES: _Tables = (
+    _GREP_SWITCH_LETTERS, frozenset(_BY_OPTION["grep"][2]), frozenset(), _GREP_SWITCHES,
+    _GREP_VALUED, frozenset({"--regexp", "--file", "-e", "-f"}),
+)  # fmt: skip
+_GIT_GREP_TABLES: _Tables = (
+    _GIT_GREP_LETTERS, frozenset("efABCm"), frozenset("O"), _GIT_GREP_SWITCHES,
+    _GIT_GREP_LONG_VALUED, frozenset({"-e", "-f"}),
+)  # fmt: skip
+
+
+def search_operands(words: Sequence[Word], given: bool) -> int | None:
+    """How many operands a searching reader that searches the working directory when given
+    none is given (``grep -r``, ``git grep``; ``rg``: ``ripgrep.walk``): an option's value is
+    none (``grep -r -f pats`` searches the working directory). ``None`` when not known (an
+    option not modelled, a pattern that may expand to one). A computed word, which may be any
+    number of words, is an unknown path of its own: then, as for other programs, whether
+    ``given`` a path."""
+    as_given = 1 if given else 0
+    name = (words[0].value or "").rpartition("/")[2] if words else ""
+    args = list(words[1:])
+    if name in ("grep", "egrep", "fgrep", "rgrep"):
+        tables = _GREP_TABLES
+    elif name == "git" and _git_subcommand([w.value for w in args]) == "grep":
+        while args and args[0].value is not None and args[0].value.startswith("-"):
+            args = args[2:] if args[0].value in _GIT_VALUED else args[1:]
+        args = args[1:]  # git grep, after git's own options
+        tables = _GIT_GREP_TABLES
+    else:
+        return as_given
+    letters, valued, attached, switches, long_valued, pattern_options = tables
+    positional = 0
+    pattern = False
+    i = 0
+    count = len(args)
+    while i < count:
+        word = args[i]
+        v = word.value
+        i += 1
+        if word.glob and v is not None and v[:1] in _LEADING_GLOB:
+            return None  # it may expand to an option
+        if v is None:
+            if not one_operand(word):
+                return as_given
+            positional += 1
+            continue
+        if v == "--":
+            rest = args[i:]
+            if any(w.value is None and not one_operand(w) for w in rest):
+                return as_given
+            positional += len(rest)
+            break
+        if v[:1] != "-" or v == "-":
+            positional += 1
+            continue
+        if v[:2] == "--":
+            option, eq, _ = v.partition("=")
+            if option in long_valued:
+                i += 0 if eq else 1
+                pattern = pattern or option in pattern_options
+            elif option not in switches:
+                return None  # not known (an abbreviation too)
+            continue
+        for j, letter in enumerate(v[1:], 1):
+            if letter in valued:
+                i += 1 if j == len(v) - 1 else 0
+                pattern = pattern or "-" + letter in pattern_options
+                break
+            if letter in attached:
+                break
+            if letter not in letters:
+                return None
+    if i > count:
+        return None  # an option's value is missing
+    return positional if pattern else max(positional - 1, 0)
 
 
 def searches_cwd(words: Sequence[Word]) -> bool:

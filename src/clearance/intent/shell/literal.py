@@ -79,7 +79,10 @@ def literal_line(text: str, context: str, scope: Scope) -> list[Statement] | Non
             maybe = True
             if before == "||":
                 chain = None
-        own = Scope(scope, None, pipe) if piped else scope
+        own = scope
+        if piped:
+            own = Scope(scope, None, pipe)
+            own.fed = after_pipe  # (no redirect here: the shape admits none)
         stmt = _statement(text, shape, start, end, context, own)
         if stmt is None:
             return None

@@ -11,9 +11,14 @@ statement (docs/shell-analysis.md, "Paths").
 
 from __future__ import annotations
 
-from clearance.intent.shell import brace
+from clearance.intent.shell import brace, ripgrep
 from clearance.intent.shell.effect import RECURSIVE as RECURSIVE_NAMES
-from clearance.intent.shell.effect import reader_claim, reads_recursively, searches_cwd
+from clearance.intent.shell.effect import (
+    reader_claim,
+    reads_recursively,
+    search_operands,
+    searches_cwd,
+)
 from clearance.intent.shell.line import Line
 from clearance.intent.shell.role import candidates
 from clearance.intent.shell.token import (
@@ -166,7 +171,9 @@ class Projection:
         provable: bool,
         known: tuple[Layer | None] | None = None,
         deep: bool = True,
+        piped: bool = False,
     ) -> None:
+        """The tokens of the command ``words``; ``piped``: its standard input is a pipe."""
         if not self.project:
             return
         start = len(self.tokens)
@@ -178,13 +185,26 @@ class Projection:
             and name.rpartition("/")[2] in RECURSIVE_NAMES
             and reads_recursively(words)
         ):
-            # `grep -r x ~`: what lies beneath each directory operand is read too.
+            # `grep -r x ~`: what lies beneath each directory operand is read too; by rg, as
+            # ripgrep walks by default (no hidden entry, no link beneath) unless told otherwise.
+            how = ripgrep.walk(words)
+            skips = how.default
             tokens = self.tokens
-            if len(tokens) > start:
-                tokens[start:] = [t.replace(deep=True) for t in tokens[start:]]
+            given = len(tokens) > start
+            if given:
+                tokens[start:] = [t.replace(deep=True, skips_hidden=skips) for t in tokens[start:]]
+            # How many paths it is given: an option's value is none (`grep -r -f pats`).
+            if name.rpartition("/")[2] == "rg":
+                operands = how.paths if how.paths != ripgrep.AS_GIVEN else int(given)
+            else:
+                operands = search_operands(words, given)
+            if operands:
+                pass
+            elif piped and how.stdin_searched():
+                pass  # `ls | rg x`: ripgrep given no path searches the pipe
             elif searches_cwd(words):
                 # `rg x`, `grep -r x`: no directory given, the working directory is searched.
-                tokens.append(PathToken(".", base, "read", "core", command, True))
+                tokens.append(PathToken(".", base, "read", "core", command, True, skips))
 
     def _command_paths(
         self,

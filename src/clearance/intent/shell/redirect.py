@@ -91,6 +91,7 @@ def read_redirect(
         return
     op = "?"
     target: Word | None = None
+    fd: str | None = None
     for i, child in enumerate(node.children):
         ctype = KIND[child.kind_id]
         if ctype == "ERROR":
@@ -99,6 +100,8 @@ def read_redirect(
             if op == "?" and target is None:
                 op = ctype
         elif ctype == "file_descriptor":
+            if op == "?" and target is None:
+                fd = src.slice(child.start_byte, child.end_byte)
             continue
         elif ctype in WORDLIKE or node.field_name_for_child(i) == "destination":
             dest = word(child, pending.subs)
@@ -106,7 +109,7 @@ def read_redirect(
                 target = dest
             else:
                 pending.extra.append(dest)
-    pending.redirects.append(Redirect(op, target, node.has_error))
+    pending.redirects.append(Redirect(op, target, node.has_error, fd=fd, at=node.start_byte))
 
 
 def _closed(delimiter: str) -> bool:

@@ -30,23 +30,43 @@ class Redirect:
     ``op`` is the operator as written (``>``, ``>>``, ``>|``, ``&>``, ``&>>``, ``<``, ``<<<``,
     ``>&``, ``<&``, ``<<``, ``<<-``, ``>&-``, ``<&-``) or ``?`` when the parse found none;
     ``broken`` when the redirect did not parse cleanly (e.g. ``<>``, which the grammar does not
-    know); ``body`` the text of a heredoc.
+    know); ``body`` the text of a heredoc; ``fd`` the descriptor written before the operator
+    (``2`` in ``2>/dev/null``), ``None`` when none is; ``at`` where the redirect starts in the
+    parsed text (a byte offset; ``-1``: not known).
     """
 
-    __slots__ = ("body", "broken", "op", "target")
+    __slots__ = ("at", "body", "broken", "fd", "op", "target")
 
     op: str
     target: Word | None
     broken: bool
     body: str | None
+    fd: str | None
+    at: int
 
     def __init__(
-        self, op: str, target: Word | None, broken: bool = False, body: str | None = None
+        self,
+        op: str,
+        target: Word | None,
+        broken: bool = False,
+        body: str | None = None,
+        fd: str | None = None,
+        at: int = -1,
     ) -> None:
         self.op = op
         self.target = target
         self.broken = broken  # the parse could not resolve it: it proves nothing (#814)
         self.body = body
+        self.fd = fd
+        self.at = at
+
+    @property
+    def keeps_stdin(self) -> bool:
+        """Whether the command's standard input is left as it is: an output redirect of
+        descriptor 1 or 2 (``>f``, ``2>/dev/null``, ``2>&1``, ``&>f``)."""
+        if self.broken or self.fd not in (None, "1", "2"):
+            return False
+        return self.op[:1] == ">" or self.op[:2] == "&>"
 
     @property
     def duplicates(self) -> bool:
@@ -117,18 +137,21 @@ class Scope:
     ``pipeline`` is the same object for every element of one pipeline (each element is a scope
     of its own), ``None`` for a shell that is no pipeline element: the elements run at once.
     ``detached``: a background job or a process substitution, which runs on beside what follows.
+    ``fed``: a pipeline element after the first that is one simple command, whose standard input
+    is the pipe from the element before it.
     ``pending``: the ``&&`` chain a ``cd`` that may not have taken effect holds ``base`` for
     (``cd build && make``); the first statement of this shell outside it makes ``base``
     unknown (:func:`clearance.intent.shell.cd.base_of`).
     """
 
-    __slots__ = ("base", "detached", "parent", "pending", "pipeline", "ready")
+    __slots__ = ("base", "detached", "fed", "parent", "pending", "pipeline", "ready")
 
     parent: Scope | None
     base: str | None
     ready: bool
     pipeline: object | None
     detached: bool
+    fed: bool
     pending: object | None
 
     def __init__(
@@ -139,6 +162,7 @@ class Scope:
         self.ready = parent is None
         self.pipeline = pipeline
         self.detached = False
+        self.fed = False
         self.pending = None
 
     def current(self) -> str | None:

@@ -144,6 +144,7 @@ class Walk:
                     last = i
         chain: object | None = object() if kind == "list" else None
         maybe = False  # the operand may not run: it follows `&&` or `||` (`cd` reads it)
+        fed = False  # an element before this one: this one reads the pipe
         for i, child in enumerate(children):
             if not child.is_named or kinds[i] == "comment":
                 if kind == "list" and not child.is_named:
@@ -157,6 +158,9 @@ class Walk:
             if split or (i + 1 < count and kinds[i + 1] == "&"):
                 own = Scope(scope, None, pipe)  # a pipeline element or a background job
                 own.detached = i + 1 < count and kinds[i + 1] == "&"
+                if split:
+                    own.fed = fed and _simple_command(child)
+                    fed = True
             first = len(self.statements)
             self.chain = chain if kinds[i] == "pipeline" else None
             if i == last and tail is not None:
@@ -421,3 +425,13 @@ def _assigned(node: Node, src: Source) -> list[tuple[str, str | None]] | None:
             return None
         names.append((src.slice(name.start_byte, name.end_byte), None))
     return names or None
+
+
+def _simple_command(node: Node) -> bool:
+    """Whether the pipeline element ``node`` is one simple command, redirected or not (its
+    standard input is then the pipe, unless one of its own redirects replaces it)."""
+    kind = KIND[node.kind_id]
+    if kind == "redirected_statement":
+        body = node.child_by_field_name("body")
+        return body is not None and KIND[body.kind_id] == "command"
+    return kind == "command"

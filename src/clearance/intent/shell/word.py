@@ -36,6 +36,7 @@ __all__ = [
     "collect_substitutions",
     "expansion_floor",
     "literal_word",
+    "one_operand",
     "scan_substitutions",
 ]
 
@@ -127,6 +128,19 @@ def literal_word(start: int, end: int, raw: str) -> Word:
 
 
 _new = object.__new__
+
+
+def one_operand(word: Word) -> bool:
+    """Whether the computed ``word`` is one word that is no option: a quoted expansion
+    (``"$f"``) whose every value the analysis knows (``alts``: a loop's items) starts with a
+    character other than ``-``."""
+    if word.value is not None or word.alts is None or word.raw[:1] != '"':
+        return False
+    for parts in word.alts:
+        first = parts[0] if parts else ""
+        if first != HOME and first != PWD and (not isinstance(first, str) or first[:1] in "-"):
+            return False
+    return True
 
 
 def abutting(first: Word, second: Word) -> Word | None:

@@ -1,0 +1,190 @@
+"""What ``rg`` reads when it is given no file: ripgrep's default walk, and standard input.
+
+ripgrep (rg(1)) searches the directories it is given, or the working directory, without
+entering hidden entries (a name starting with ``.``) or following a symbolic link beneath the
+directory; and, given no path while its standard input is a pipe or a file, it searches standard
+input instead of the working directory (``ls | rg x``). Options widen the walk (``--hidden``,
+``-u``, ``-L``, a ``--glob`` or ``--type`` that admits a hidden name, an ``--ignore-file``) or
+take patterns from standard input (``-f -``). This module reads an ``rg`` command by a positive
+model: :data:`_SWITCHES` and :data:`_VALUED` are the options that change neither (from
+``rg --help``, ripgrep 13 and 14); any other option, a computed word, or ``RIPGREP_CONFIG_PATH``
+(a file of further options) in the environment, and nothing is assumed: every entry beneath is
+read, and a command given no path searches the working directory (ADR 0057).
+"""
+
+from __future__ import annotations
+
+import os
+
+from clearance.intent.shell.brace import is_list
+from clearance.intent.shell.word import one_operand
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from clearance.intent.shell.word import Word
+
+__all__ = ["AS_GIVEN", "UNKNOWN", "Walk", "walk"]
+
+# Options that neither widen the walk nor read standard input: switches, in long and short
+# form (rg(1) OPTIONS; `--no-…` forms that restore a default). `-h` prints the help.
+_SWITCHES = frozenset(
+    {"--auto-hybrid-regex", "--no-auto-hybrid-regex", "--binary", "--no-binary",
+     "--block-buffered", "--no-block-buffered", "--byte-offset", "--no-byte-offset",
+     "--case-sensitive", "--column", "--no-column", "--count", "--count-matches", "--crlf",
+     "--no-crlf", "--debug", "--trace", "--files-with-matches", "--files-without-match",
+     "--fixed-strings", "--no-fixed-strings", "--heading", "--no-heading", "--help",
+     "--ignore-case", "--include-zero", "--no-include-zero", "--invert-match",
+     "--no-invert-match", "--json", "--no-json", "--line-buffered", "--no-line-buffered",
+     "--line-number", "--no-line-number", "--line-regexp", "--max-columns-preview",
+     "--no-max-columns-preview", "--mmap", "--no-mmap", "--multiline", "--no-multiline",
+     "--multiline-dotall", "--no-multiline-dotall", "--no-config", "--no-filename",
+     "--with-filename", "--no-ignore", "--ignore", "--no-ignore-dot", "--ignore-dot",
+     "--no-ignore-exclude", "--ignore-exclude", "--no-ignore-files", "--ignore-files",
+     "--no-ignore-global", "--ignore-global", "--no-ignore-messages", "--ignore-messages",
+     "--no-ignore-parent", "--ignore-parent", "--no-ignore-vcs", "--ignore-vcs",
+     "--no-messages", "--messages", "--no-pcre2-unicode", "--pcre2-unicode",
+     "--no-require-git", "--require-git", "--no-unicode", "--unicode", "--null",
+     "--null-data", "--one-file-system", "--no-one-file-system", "--only-matching",
+     "--passthru", "--passthrough", "--pcre2", "--no-pcre2", "--pretty", "--quiet",
+     "--smart-case", "--sort-files", "--no-sort-files", "--stats", "--no-stats", "--text",
+     "--no-text", "--trim", "--no-trim", "--version", "--vimgrep", "--word-regexp",
+     "--no-hidden", "--no-follow", "--no-search-zip", "--no-pre", "--no-context-separator",
+     "--no-encoding", "--ignore-file-case-insensitive", "--no-ignore-file-case-insensitive",
+     "--glob-case-insensitive", "--no-glob-case-insensitive"}
+)  # fmt: skip
+_SHORT_SWITCHES = frozenset("abcFhHiIlnNoPpqsSUvVwx0")
+# Options that take a value and neither widen the walk nor read standard input (a pattern, a
+# number, a format); the value is the next word unless attached (`-A3`, `--max-count=3`).
+_VALUED = frozenset(
+    {"--after-context", "--before-context", "--context", "--color", "--colour", "--colors",
+     "--context-separator", "--dfa-size-limit", "--encoding", "--engine",
+     "--field-context-separator", "--field-match-separator", "--max-columns", "--max-count",
+     "--max-depth", "--maxdepth", "--max-filesize", "--path-separator", "--regex-size-limit",
+     "--regexp", "--replace", "--sort", "--sortr", "--threads", "--hyperlink-format"}
+)  # fmt: skip
+_SHORT_VALUED = frozenset("ABCdeEjmMr")
+# Options that widen the walk or read standard input, by whether they take a value: what they
+# do is not modelled, but where their value is and whether a pattern is given is known, so the
+# paths the command is given still are.
+_WIDENING_SWITCHES = frozenset(
+    {"--hidden", "--follow", "--unrestricted", "--files", "--type-list", "--search-zip",
+     "--pcre2-version", "--no-require-git"}
+)  # fmt: skip
+_WIDENING_SHORT = frozenset(".Luz")
+_WIDENING_VALUED = frozenset(
+    {"--file", "--glob", "--iglob", "--ignore-file", "--pre", "--pre-glob", "--type",
+     "--type-not", "--type-add", "--type-clear", "--hostname-bin", "--generate"}
+)  # fmt: skip
+_WIDENING_SHORT_VALUED = frozenset("fgtT")
+# The options that give the pattern: then every operand is a path.
+_PATTERN_OPTIONS = frozenset({"--regexp", "-e", "--file", "-f"})
+_LEADING_GLOB = frozenset("*?[")
+
+
+class Walk:
+    """How one ``rg`` command reads: ``default`` when it walks as ripgrep does by default
+    (no hidden entry, no link beneath followed) and reads no pattern from standard input;
+    ``paths`` the number of path operands it is given (``None``: not known; given none, it
+    searches the working directory or its standard input)."""
+
+    __slots__ = ("default", "paths")
+
+    def __init__(self, default: bool, paths: int | None) -> None:
+        self.default = default
+        self.paths = paths
+
+    def stdin_searched(self) -> bool:
+        """Given no path, ripgrep searches its standard input when that is a pipe or a file
+        (and the working directory otherwise)."""
+        return self.default and self.paths == 0
+
+
+UNKNOWN = Walk(False, None)
+# `paths` when a computed word may be any number of words or an option: it is an unknown path of
+# its own (asked about), and the paths are those the analysis finds.
+AS_GIVEN = -1
+_COMPUTED = Walk(False, AS_GIVEN)
+
+
+def walk(words: Sequence[Word]) -> Walk:
+    """How the ``rg`` command ``words`` reads (any other program: nothing is assumed)."""
+    if not words or (words[0].value or "").rpartition("/")[2] != "rg":
+        return UNKNOWN
+    if "RIPGREP_CONFIG_PATH" in os.environ:
+        return UNKNOWN  # its options come first, whatever they are
+    default = True
+    positional = 0
+    pattern_given = False
+    i = 1
+    count = len(words)
+    while i < count:
+        word = words[i]
+        value = word.value
+        i += 1
+        if _expands(word):
+            return UNKNOWN  # it may expand to an option (a file the agent named `-uu`)
+        if value is None:
+            if not one_operand(word):
+                return _COMPUTED
+            positional += 1
+            continue
+        if value == "--":
+            rest = words[i:]
+            if any(_expands(w) or (w.value is None and not one_operand(w)) for w in rest):
+                return _COMPUTED
+            positional += len(rest)
+            break
+        if value[:1] != "-" or value == "-":
+            positional += 1
+            continue
+        if value[:2] == "--":
+            name, eq, _ = value.partition("=")
+            if not eq and (name in _SWITCHES or name in _WIDENING_SWITCHES):
+                default = default and name in _SWITCHES
+                continue
+            if name not in _VALUED and name not in _WIDENING_VALUED:
+                return UNKNOWN
+            default = default and name in _VALUED
+            if not eq:
+                if i >= count:
+                    return UNKNOWN
+                if not _one_word(words[i]):
+                    return _COMPUTED
+                i += 1
+            pattern_given = pattern_given or name in _PATTERN_OPTIONS
+            continue
+        for j, letter in enumerate(value[1:], 1):
+            if letter in _SHORT_SWITCHES or letter in _WIDENING_SHORT:
+                default = default and letter in _SHORT_SWITCHES
+                continue
+            if letter not in _SHORT_VALUED and letter not in _WIDENING_SHORT_VALUED:
+                return UNKNOWN
+            default = default and letter in _SHORT_VALUED
+            if j == len(value) - 1:  # the value is the next word
+                if i >= count:
+                    return UNKNOWN
+                if not _one_word(words[i]):
+                    return _COMPUTED
+                i += 1
+            pattern_given = pattern_given or "-" + letter in _PATTERN_OPTIONS
+            break
+    return Walk(default, positional if pattern_given else max(positional - 1, 0))
+
+
+def _expands(word: Word) -> bool:
+    """A pattern that may expand to a name starting with ``-``, or a brace list."""
+    value = word.value
+    return bool(
+        (word.glob and value is not None and value[:1] in _LEADING_GLOB)
+        or ("{" in word.raw and is_list(word.raw))
+    )
+
+
+def _one_word(word: Word) -> bool:
+    """Whether ``word`` is exactly one word, as an option's value: literal, or quoted."""
+    value = word.value
+    if value is None:
+        return word.raw[:1] == '"'
+    return not (word.glob and not _LEADING_GLOB.isdisjoint(value)) and not _expands(word)
