@@ -56,6 +56,8 @@ VISIBLE = [
     ("echo s3cret | rg -f -", "echo x | rg -i S3CRET"),
     ("true | xargs rg s3cret", "ls | rg -l s3cret"),
     ("ls | rg s3cret config", "ls | rg s3cret notes.txt"),
+    # `a | b | c && d` (the grammar nests the list in the pipeline; bash does not)
+    ("ls | rg s3cret | head && rg s3cret", "ls | rg s3cret | head && cat notes.txt"),
 ]
 # An option's value is no path: given none, the working directory is searched (grep and git
 # grep too).

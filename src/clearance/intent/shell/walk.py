@@ -208,6 +208,8 @@ class Walk:
                 elements.append(head)
         pipe = object()  # the elements run at once
         ordered = [(child, Scope(scope, None, pipe), "") for child in elements]
+        for child, own, _ in ordered[1:]:
+            own.fed = _simple_command(child)  # its input is the pipe
         ordered.extend((child, scope, op) for child, op in after)
         chain: object | None = held or object()
         for i, (child, own, op) in enumerate(ordered):
