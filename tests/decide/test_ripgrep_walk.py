@@ -46,7 +46,12 @@ HIDDEN = [
     ("rg s3cret *", "rg s3cret src/*.py"),  # `*` hands rg the file named -uu
     ("cd src && rg -uu s3cret", "cd src && rg s3cret"),
     ("timeout 5 rg --hidden s3cret", "timeout 5 rg s3cret"),
+    # a value rg 13 does not take when it looks like an option
+    ("rg --engine -uu s3cret", "rg --engine auto s3cret"),
 ]
+# Lines that print no secret and are allowed: rg follows no link beneath, whatever it is told
+# about hidden entries (unless -L), and `rg --files src` lists src.
+ALLOWED = ["rg --files src", "rg -n s3cret src", "rg --files"]
 VISIBLE = [
     ("rg s3cret", "ls | rg s3cret"),
     ("ls | rg s3cret < /dev/null", "ls | rg s3cret 2>/dev/null"),
@@ -56,6 +61,12 @@ VISIBLE = [
     ("echo s3cret | rg -f -", "echo x | rg -i S3CRET"),
     ("true | xargs rg s3cret", "ls | rg -l s3cret"),
     ("ls | rg s3cret config", "ls | rg s3cret notes.txt"),
+    # a brace list may expand to options only (or to -r)
+    ("grep -r s3cret {-i,-n}", "grep -rn s3cret src"),
+    ("grep s3cret {-r,}", "grep s3cret notes.txt"),
+    ("git grep {-n,-i} --untracked s3cret", "git grep -n -i --untracked s3cret -- src"),
+    # argmatch takes a prefix of grep's -d action
+    ("grep -d rec s3cret", "grep -d skip s3cret notes.txt"),
     # `a | b | c && d` (the grammar nests the list in the pipeline; bash does not)
     ("ls | rg s3cret | head && rg s3cret", "ls | rg s3cret | head && cat notes.txt"),
 ]
@@ -70,6 +81,13 @@ VALUES = [
     ("rg --ignore-file notes.txt s3cret", "rg --ignore-file notes.txt s3cret src"),
     ("git grep -f pats.txt", "git grep -f pats.txt -- src"),
     ("git grep --max-depth 3 s3cret", "git grep --max-depth 3 s3cret -- src"),
+    # git grep's grouping words and its pathspecs that git matches as patterns
+    ("git grep --untracked \\( -e s3cret \\)", "git grep --untracked \\( -e s3cret \\) -- src"),
+    ("git grep s3cret -- '*'", "git grep s3cret -- src"),
+    ("cd src && git grep s3cret -- ':/'", "cd src && git grep s3cret"),
+    # a tree given as REV:dir
+    ("git grep s3cret HEAD:config", "git grep s3cret HEAD:src"),
+    ("git grep s3cret HEAD:", "git grep s3cret HEAD:src"),
 ]
 
 
@@ -116,6 +134,8 @@ def visible(tmp_path_factory: pytest.TempPathFactory) -> Path:
     (project / "config" / "app.env").write_text(f"TOKEN={SECRET}\n")
     (project / "pats.txt").write_text("s3cret\n")
     subprocess.run(["git", "add", "-A"], cwd=project, check=True)  # what git grep searches
+    subprocess.run(["git", "-c", "user.name=a", "-c", "user.email=a@example.com", "commit", "-qm",
+                    "x"], cwd=project, check=True)  # fmt: skip
     return project
 
 
@@ -141,6 +161,41 @@ def test_rg_told_to_read_hidden_entries_asks_and_its_default_walk_is_allowed(
     hidden: Path, attack: str, twin: str
 ) -> None:
     _attack_and_twin(hidden, attack, twin)
+
+
+@pytest.mark.parametrize("line", ALLOWED)
+def test_rg_follows_no_link_beneath_and_lists_what_it_is_given(hidden: Path, line: str) -> None:
+    assert not _prints_secret(hidden, line)
+    found, _, reason = decide(_engine(hidden), hidden, line)
+    assert found == "allow", reason
+
+
+def test_a_negation_in_an_ignore_file_walks_hidden_entries_but_follows_no_link(
+    tmp_path: Path,
+) -> None:
+    project = _project(tmp_path)
+    (project / "src" / "key").symlink_to(project.parent / "home" / ".ssh" / "id_rsa")
+    (project / ".gitignore").write_text("build/\n!build/.gitkeep\n")
+    assert not _prints_secret(project, "rg s3cret")
+    assert decide(_engine(project), project, "rg s3cret")[0] == "allow"
+    (project / "src" / ".env").write_text(f"TOKEN={SECRET}\n")
+    assert decide(_engine(project), project, "rg s3cret")[0] == "ask"
+
+
+def test_a_linked_worktree_reads_the_exclude_file_of_its_repository(tmp_path: Path) -> None:
+    main = _project(tmp_path)
+    git = ["git", "-c", "user.name=a", "-c", "user.email=a@example.com"]
+    subprocess.run([*git, "add", "-A"], cwd=main, check=True)
+    subprocess.run([*git, "commit", "-qm", "x"], cwd=main, check=True)
+    worktree = tmp_path / "wt"
+    subprocess.run([*git, "worktree", "add", "-q", str(worktree)], cwd=main, check=True)
+    (worktree / ".env").write_text(f"TOKEN={SECRET}\n")
+    assert decide(_engine(worktree), worktree, "rg s3cret")[0] == "allow"
+    (main / ".git" / "info").mkdir(exist_ok=True)
+    (main / ".git" / "info" / "exclude").write_text("!.env\n")
+    assert _prints_secret(worktree, "rg s3cret")
+    found, _, reason = decide(_engine(worktree), worktree, "rg s3cret")
+    assert found == "ask" and ".env" in reason, reason
 
 
 @pytest.mark.parametrize(("attack", "twin"), VISIBLE, ids=[a for a, _ in VISIBLE])
@@ -174,7 +229,7 @@ def test_an_ignore_file_that_whitelists_a_hidden_entry_makes_rg_walk_them(
     assert found == "ask" and ".env" in reason, reason
 
 
-@pytest.mark.parametrize("where", ["excludes", "xdg-ignore"])
+@pytest.mark.parametrize("where", ["excludes", "excludes with a space", "xdg-ignore"])
 def test_git_global_excludes_that_whitelist_make_rg_walk_hidden_entries(
     tmp_path: Path, where: str
 ) -> None:
@@ -182,9 +237,10 @@ def test_git_global_excludes_that_whitelist_make_rg_walk_hidden_entries(
     home = project.parent / "home"
     (project / ".env").write_text(f"TOKEN={SECRET}\n")
     assert decide(_engine(project), project, "rg s3cret")[0] == "allow"
-    if where == "excludes":  # core.excludesFile, as ripgrep reads it
-        (home / "global-ignore").write_text("!.env\n")
-        (home / ".gitconfig").write_text("[core]\n\texcludesFile = ~/global-ignore\n")
+    if where.startswith("excludes"):  # core.excludesFile, as ripgrep reads it
+        name = "my ignore" if "space" in where else "global-ignore"
+        (home / name).write_text("!.env\n")
+        (home / ".gitconfig").write_text(f"[core]\n\texcludesFile = ~/{name}\n")
     else:
         (home / ".config" / "git").mkdir(parents=True)
         (home / ".config" / "git" / "ignore").write_text("!.env\n")

@@ -25,11 +25,26 @@ if TYPE_CHECKING:
     Direction = Literal["read", "write", "both"]
 
 __all__ = [
-    "SAFE_DEVICES", "PathFact", "canonical_cwd", "canonicalize", "is_within", "lexists",
-    "normal_path", "path_fact", "through_plantable_links", "typed_path",
+    "SAFE_DEVICES", "WALK_ALL", "WALK_ENTRIES", "WALK_VISIBLE", "PathFact", "canonical_cwd",
+    "canonicalize", "is_within", "lexists", "normal_path", "path_fact", "through_plantable_links",
+    "typed_path", "wider",
 ]  # fmt: skip
 
 SAFE_DEVICES = frozenset({"/dev/null", "/dev/stdin", "/dev/stdout", "/dev/stderr"})
+# How a recursive read walks its directory (``PathFact.walk``): every entry, links beneath
+# followed; every entry, no link beneath followed; as ripgrep by default, no hidden entry (unless
+# an ignore file whitelists one) and no link beneath (docs/configuration.md, "Recursive reads").
+WALK_ALL = ""
+WALK_ENTRIES = "entries"
+WALK_VISIBLE = "visible"
+
+
+def wider(one: str, other: str) -> str:
+    """Of two walks of one directory, the one that reads more."""
+    for walk in (WALK_ALL, WALK_ENTRIES):
+        if walk in (one, other):
+            return walk
+    return WALK_VISIBLE
 
 
 _O_PATH = getattr(os, "O_PATH", 0)
@@ -231,7 +246,7 @@ class _PathFactFields:
 
     __slots__ = (
         "aliases", "boundary", "canonical", "direction", "external", "is_dir", "path", "raw",
-        "recursive", "skips_hidden", "source",
+        "recursive", "source", "walk",
     )  # fmt: skip
     raw: str
     path: str | None
@@ -243,7 +258,7 @@ class _PathFactFields:
     is_dir: bool
     source: str
     recursive: bool
-    skips_hidden: bool
+    walk: str
 
 
 class PathFact(_PathFactFields, Frozen):
@@ -255,8 +270,8 @@ class PathFact(_PathFactFields, Frozen):
     ``direction`` what the access proves (``read``, ``write``, or ``both`` when unproven);
     ``external`` whether it lies outside ``boundary`` (the canonical working directory);
     ``recursive`` whether the access reaches everything beneath a directory (``grep -r``);
-    ``skips_hidden`` whether that walk enters no hidden entry and follows no link beneath it
-    (``rg`` by default: docs/configuration.md, "Recursive reads").
+    ``walk`` how that walk goes (:data:`WALK_ALL`, :data:`WALK_ENTRIES`, :data:`WALK_VISIBLE`:
+    ``rg`` as ripgrep walks).
     """
 
     __slots__ = ()
@@ -273,7 +288,7 @@ class PathFact(_PathFactFields, Frozen):
         is_dir: bool = False,
         source: str = "",
         recursive: bool = False,
-        skips_hidden: bool = False,
+        walk: str = WALK_ALL,
     ) -> PathFact:
         self = _new(_PathFactFields)  # built on its fields class, then sealed (ADR 0001)
         self.raw = raw
@@ -286,7 +301,7 @@ class PathFact(_PathFactFields, Frozen):
         self.is_dir = is_dir
         self.source = source
         self.recursive = recursive
-        self.skips_hidden = skips_hidden
+        self.walk = walk
         self.__class__ = cls
         return self  # type: ignore[return-value]
 
@@ -336,7 +351,7 @@ def path_fact(
     written: str | None = None,
     extra: tuple[str, ...] = (),
     recursive: bool = False,
-    skips_hidden: bool = False,
+    walk: str = WALK_ALL,
 ) -> PathFact:
     """The fact for ``raw`` accessed from ``cwd`` (``None``: the base directory is unknown).
 
@@ -344,7 +359,7 @@ def path_fact(
     directory when not given), ``extra`` further directories that count as inside; ``written``
     the spelling as the user wrote it, when ``raw`` is already resolved (a shell token after
     ``cd`` folding); ``recursive``: the access reads everything beneath ``raw`` when it is a
-    directory (``skips_hidden``: but no hidden entry or link beneath it).
+    directory (``walk``: how, :data:`WALK_ALL` and its kin).
     """
     expanded = expand_user(raw, home) if raw[:1] == "~" else raw
     if boundary is None:
@@ -395,4 +410,4 @@ def path_fact(
         raw = written
     recursive = recursive and is_dir
     return PathFact(raw, lexical, canonical, tuple(aliases), direction, external, boundary,
-                    is_dir, source, recursive, recursive and skips_hidden)  # fmt: skip
+                    is_dir, source, recursive, walk if recursive else WALK_ALL)  # fmt: skip

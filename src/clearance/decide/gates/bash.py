@@ -245,7 +245,7 @@ def _paths(
             fact = path_fact(
                 token.path, cwd=cwd, home=home, direction=direction, boundary=boundary,
                 source=token.command, written=token.raw, extra=inside, recursive=token.deep,
-                skips_hidden=token.skips_hidden,
+                walk=token.walk,
             )  # fmt: skip
             if not GLOB_CHARS.isdisjoint(token.path):
                 # `cat ~/.ss?/id_*`: the rules must see what the pattern reaches.
@@ -253,7 +253,7 @@ def _paths(
                 facts.extend(
                     path_fact(match, cwd=cwd, home=home, direction=direction, boundary=boundary,
                               source=token.command, written=token.raw, extra=inside,
-                              recursive=token.deep, skips_hidden=token.skips_hidden)
+                              recursive=token.deep, walk=token.walk)
                     for match in matches
                 )  # fmt: skip
                 if not complete:
@@ -369,6 +369,8 @@ def _unknown_paths(
             unknown = "a pattern that names more paths than clearance expands"
         elif token.source == "computed":
             unknown = "which is computed when the command runs"
+        elif token.raw[:1] == ":":
+            unknown = "a pathspec with magic git may read beyond the working directory (`:/`)"
         else:
             unknown = "in a directory clearance cannot know (after a computed cd)"
         message = (

@@ -33,6 +33,7 @@ from clearance.decide.gates.listing import listing as load_listing
 from clearance.decide.gates.listing import view_of
 from clearance.decide.gates.path import folded, lowered
 from clearance.intent.glob import expand_braces
+from clearance.intent.path import WALK_ALL, WALK_VISIBLE
 from clearance.intent.sentinel import UNKNOWN_PATH
 from clearance.policy.rule import RANK
 
@@ -69,9 +70,10 @@ def beneath_gate(
     hidden entry (a name starting with ``.``) the glob does not name, nor follows a symlink
     beneath the directory, as ripgrep behind a host's Grep tool does without ``--hidden``
     and ``--follow``; unless an ignore file met beneath whitelists an entry
-    (``ignore_files``), when hidden entries are walked after all. A fact that
-    ``skips_hidden`` (``rg`` run by bash, as ripgrep walks by default) is walked so too, unless
-    an ignore file above it whitelists an entry (``home``: where git's global one is found)."""
+    (``ignore_files``), when hidden entries are walked after all, links still not followed. A
+    fact's own ``walk`` (``rg`` run by bash) says the same of it: ``WALK_VISIBLE`` is walked so,
+    unless an ignore file above it whitelists an entry (``home``: where git's global one is
+    found); ``WALK_ENTRIES``, every entry, no link beneath followed."""
     sets = [
         _Set(rules, _READ, "path", index_of(rules, _READ)),
         _Set(protected, _PROTECTED, "protected", index_of(protected, _PROTECTED)),
@@ -84,13 +86,16 @@ def beneath_gate(
     for fact in facts:
         if not fact.recursive or fact.direction == "write" or fact.canonical is None:
             continue
-        visible = hidden and fact.skips_hidden and home is not None
-        walk_hidden = hidden and not (visible and not whitelists_above(fact.canonical, home or ""))
-        walk = _Walk(sets, fact, volumes, only, budget, walk_hidden)
+        walk_hidden = follow = hidden
+        if hidden and fact.walk != WALK_ALL:  # ripgrep, run by bash: no link beneath
+            follow = False
+            if fact.walk == WALK_VISIBLE and home is not None:
+                walk_hidden = whitelists_above(fact.canonical, home)
+        walk = _Walk(sets, fact, volumes, only, budget, walk_hidden, follow)
         try:
             reached_by = walk.reach()
         except _Whitelisted:  # an ignore file beneath lets the tool search hidden entries
-            reached_by = _Walk(sets, fact, volumes, only, budget, True).reach()
+            reached_by = _Walk(sets, fact, volumes, only, budget, True, follow).reach()
         for one, (rule, reached, why) in reached_by.items():
             out.append(_result(one.gate, fact, tool, rule, reached, why))
     return out
@@ -106,7 +111,7 @@ def strictest_beneath(
     if not index.any:
         return None
     one = _Set(rules, (surface,), "protected", index)
-    return _Walk([one], fact, volumes, None, budget, True).reach().get(one)
+    return _Walk([one], fact, volumes, None, budget, True, True).reach().get(one)
 
 
 class _Set:
@@ -165,8 +170,8 @@ class _Whitelisted(Exception):
 class _Walk:
     """One recursive read: the places to look, the walk, and the strictest rule met per set."""
 
-    __slots__ = ("best", "budget", "cwd", "fact", "glob", "hidden", "needles", "only", "roots",
-                 "sets", "through", "volumes")  # fmt: skip
+    __slots__ = ("best", "budget", "cwd", "fact", "follow", "glob", "hidden", "needles", "only",
+                 "roots", "sets", "through", "volumes")  # fmt: skip
 
     def __init__(
         self,
@@ -176,6 +181,7 @@ class _Walk:
         only: str | None,
         budget: list[int],
         hidden: bool,
+        follow: bool,
     ) -> None:
         self.sets = sets
         self.fact = fact
@@ -183,6 +189,7 @@ class _Walk:
         self.only, self.through, everything = _grep_glob(only)
         self.budget = budget
         self.hidden = hidden or everything
+        self.follow = follow  # a link beneath is followed to its target
         self.glob = bool(only) and not self.hidden  # hidden entries it names are read
         self.cwd = fact.boundary.rstrip("/") + "/" if fact.boundary else ""
         canonical = (fact.canonical or "").rstrip("/") or "/"
@@ -250,6 +257,7 @@ class _Walk:
             return True
         stack = [root]
         hidden = self.hidden
+        follow = self.follow
         budget = self.budget
         # Entries whose path holds none of the needles cannot match (see _check): skipped here
         # without a call, unless a filter or a link's target must be looked at.
@@ -266,7 +274,7 @@ class _Walk:
                 rows, text, dirs, links = self._view(listing.prefix, listing.view(True)[0])
             else:
                 rows, text, dirs, links = listing.view(hidden)
-            if needles is not None and budget[0] >= len(rows) and not (links and hidden):
+            if needles is not None and budget[0] >= len(rows) and not (links and follow):
                 # A whole directory at once: no path in it holds a needle, and no link in it
                 # needs its target looked at; its subdirectories are walked as one by one.
                 for needle in needles:
@@ -284,7 +292,7 @@ class _Walk:
                 if is_dir:
                     stack.append(path)
                     path += "/"
-                if needles is not None and not (is_link and hidden):
+                if needles is not None and not (is_link and follow):
                     text = path.lower()
                     for needle in needles:
                         if needle in text:
@@ -328,7 +336,7 @@ class _Walk:
         if self.only is not None and (path.endswith("/") or not self._reads(path, name)):
             return False  # the tool reads only files its filter names
         target = None
-        if is_link and self.hidden:  # a tool that skips hidden entries follows no link either
+        if is_link and self.follow:
             try:
                 target = os.path.realpath(path)
             except (OSError, ValueError):

@@ -34,16 +34,43 @@ def _negates(path: str) -> bool:
     return b"!" in data and any(line.lstrip().startswith(b"!") for line in data.splitlines())
 
 
-def _file(directory: str, name: str) -> str:
-    if name == ".git":
-        return os.path.join(directory, ".git", "info", "exclude")
-    return os.path.join(directory, name)
+def _files(directory: str, name: str) -> list[str]:
+    """The ignore files the entry ``name`` of ``directory`` stands for: ``.git``'s
+    ``info/exclude``, through a gitfile (``gitdir: …``, a linked worktree's or a submodule's)
+    and its ``commondir`` as git and ripgrep find them."""
+    if name != ".git":
+        return [os.path.join(directory, name)]
+    dot = os.path.join(directory, ".git")
+    if not os.path.isfile(dot):
+        return [os.path.join(dot, "info", "exclude")]
+    gitdir = _pointer(dot, b"gitdir:")
+    if gitdir is None:
+        return []
+    out = [os.path.join(gitdir, "info", "exclude")]
+    common = _pointer(os.path.join(gitdir, "commondir"), b"")
+    if common is not None:
+        out.append(os.path.join(common, "info", "exclude"))
+    return out
+
+
+def _pointer(path: str, prefix: bytes) -> str | None:
+    """The directory the file ``path`` names after ``prefix`` (relative to the file's own
+    directory), ``None`` when it names none."""
+    try:
+        with open(path, "rb") as handle:
+            line = handle.read(4096).split(b"\n", 1)[0].strip()
+    except (OSError, ValueError):
+        return None
+    if not line.startswith(prefix) or not line[len(prefix) :].strip():
+        return None
+    named = os.fsdecode(line[len(prefix) :].strip())
+    return os.path.join(os.path.dirname(path), named)
 
 
 def whitelists(directory: str, names: Iterable[str]) -> bool:
     """Whether one of the ignore files ``names`` (from :data:`NAMES`) in ``directory``
     whitelists an entry."""
-    return any(_negates(_file(directory, name)) for name in names)
+    return any(_negates(path) for name in names for path in _files(directory, name))
 
 
 def whitelists_above(directory: str, home: str) -> bool:
@@ -90,5 +117,11 @@ def _excludes_files(path: str) -> list[str]:
     if _EXCLUDES is None:
         import re  # only for a file that names one (the hot path does not load re)
 
-        _EXCLUDES = re.compile(rb'(?im)^\s*excludesfile\s*=\s*"?\s*(\S+?)\s*"?\s*$')
-    return [os.fsdecode(m.group(1)) for m in _EXCLUDES.finditer(data)]
+        _EXCLUDES = re.compile(rb"(?im)^\s*excludesfile\s*=(.*)$")
+    out = []
+    for found in _EXCLUDES.finditer(data):
+        value = found.group(1).strip()
+        # the value as ripgrep reads it (its first word, unquoted) and as git does (the line)
+        for one in (value.strip(b'"').split(None, 1)[:1], [value.strip(b'"').strip()]):
+            out += [os.fsdecode(v) for v in one if v]
+    return out

@@ -419,8 +419,8 @@ def _descriptors(words: list[Word], redirects: list[Redirect]) -> None:
     """``cat 0<f``: the grammar reads the descriptor ``0`` right before a redirect as an
     argument (``1``, ``2`` … it reads as descriptors); bash binds it to the redirect."""
     for redirect in redirects:
-        if redirect.at < 0 or redirect.fd is not None:
-            continue
+        if redirect.at < 0 or redirect.fd is not None or redirect.op[:1] == "&":
+            continue  # (`cat 0&>f`: `&>` takes no descriptor, the 0 is an argument)
         for i in range(1, len(words)):
             word = words[i]
             if word.end == redirect.at and word.raw.isdigit() and word.raw.isascii():

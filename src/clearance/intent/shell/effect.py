@@ -28,6 +28,7 @@ if TYPE_CHECKING:
 __all__ = [
     "CORE",
     "INJECTABLE",
+    "PATHSPEC_MAGIC",
     "RECURSIVE",
     "option_glob",
     "reader_claim",
@@ -328,6 +329,11 @@ _GIT_GREP_TABLES: _Tables = (
 )  # fmt: skip
 
 
+# `search_operands` of a git grep given a pathspec with magic (`:/`, `:(top)`, `:!x`), which may
+# name more than the working directory holds: the unit asks about a path not known.
+PATHSPEC_MAGIC = -2
+
+
 def search_operands(words: Sequence[Word], given: bool) -> int | None:
     """How many operands a searching reader that searches the working directory when given
     none is given (``grep -r``, ``git grep``; ``rg``: ``ripgrep.walk``): an option's value is
@@ -348,29 +354,37 @@ def search_operands(words: Sequence[Word], given: bool) -> int | None:
     else:
         return as_given
     letters, valued, attached, switches, long_valued, pattern_options = tables
+    git = tables is _GIT_GREP_TABLES
     positional = 0
     pattern = False
     i = 0
     count = len(args)
+    operands = False  # past `--`
     while i < count:
         word = args[i]
         v = word.value
         i += 1
-        if word.glob and v is not None and v[:1] in _LEADING_GLOB:
+        if (word.glob and v is not None and v[:1] in _LEADING_GLOB) or (
+            "{" in word.raw and is_list(word.raw)
+        ):
             return None  # it may expand to an option
         if v is None:
             if not one_operand(word):
                 return as_given
             positional += 1
             continue
-        if v == "--":
-            rest = args[i:]
-            if any(w.value is None and not one_operand(w) for w in rest):
-                return as_given
-            positional += len(rest)
-            break
-        if v[:1] != "-" or v == "-":
+        if git and (v == "(" or v == ")") and not operands:
+            continue  # git grep's grouping of patterns
+        if operands or v[:1] != "-" or v == "-":
+            if git and positional >= (0 if pattern else 1):
+                if v[:1] == ":":
+                    return PATHSPEC_MAGIC  # `:/`, `:(top)`, `:!x`: not a path of the tree
+                if not _LEADING_GLOB.isdisjoint(v):
+                    return None  # a pathspec git matches as a pattern
             positional += 1
+            continue
+        if v == "--":
+            operands = True
             continue
         if v[:2] == "--":
             option, eq, _ = v.partition("=")
@@ -434,6 +448,8 @@ def reads_recursively(words: Sequence[Word]) -> bool:
     while i < len(values):
         v = values[i]
         i += 1
+        if "{" in words[i].raw and is_list(words[i].raw):
+            return True  # `grep x {-r,}`: a brace list may expand to -r
         if v is None:
             if words[i].raw.lstrip("\"'")[:1] in ("$", "`"):
                 return True  # `grep $flags x ~`: it may be -r
@@ -451,7 +467,8 @@ def reads_recursively(words: Sequence[Word]) -> bool:
                 if letter in valued:
                     if letter == "d" and name in ("grep", "egrep", "fgrep"):
                         rest = v[j + 1 :] or (values[i] if i < len(values) else "")
-                        if rest == "recurse" or rest is None:
+                        # argmatch takes a unique prefix of the action (`-d rec`)
+                        if rest is None or (rest and "recurse".startswith(rest)):
                             return True
                     if j == len(v) - 1:
                         i += 1  # the value is the next word

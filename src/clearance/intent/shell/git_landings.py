@@ -660,6 +660,7 @@ def printed(
     git could not list them or an object it prints is a blob (a file's content without its
     name). Outside a repository ``git diff A B`` compares the two paths: each is read."""
     from clearance.intent.shell.git_printed import floor as unlisted
+    from clearance.intent.shell.git_printed import tree_path
     from clearance.intent.shell.trees import MAX_LANDED
 
     if _thread.get_ident() in _REFUSED:
@@ -694,12 +695,21 @@ def printed(
         if any(kind == "blob" for _, kind in _kinds(git, base, planned.objects)):
             return unlisted("prints a stored file by its object's name")
         names: list[str] = []
-        for oid, kind in _kinds(git, base, planned.trees):  # `git grep x HEAD~1`: whole trees
-            if kind == "blob":  # grep searches a blob given by its id
-                return unlisted("searches a stored file by its object's name")
-            if kind in ("tree", "commit"):
-                argv = ("ls-tree", "-r", "--name-only", "-z", "--full-tree", oid)
-                names += _names(_run(git, base, argv))
+        for word in planned.trees:  # `git grep x HEAD~1`, `HEAD:src`: whole trees
+            inside = tree_path(word)  # `HEAD:src` names src's tree: its files are beneath src
+            for oid, kind in _kinds(git, base, (word,), peel=inside is None):
+                if kind == "blob":  # grep searches a blob given by its id
+                    return unlisted("searches a stored file by its object's name")
+                if kind in ("tree", "commit"):
+                    argv = ("ls-tree", "-r", "--name-only", "-z", "--full-tree", oid)
+                    found = _names(_run(git, base, argv))
+                    if inside:
+                        # `HEAD:./src` is read from the working directory, `HEAD:src` from the top
+                        relative = inside[:2] == "./" or inside[:3] == "../"
+                        under = os.path.join(base if relative else top, inside)
+                        under = os.path.relpath(os.path.normpath(under), top)
+                        found = [os.path.join(under, n) for n in found]
+                    names += found
         if planned.argv:
             status, output, errors = _exited(git, base, planned.argv)
             if status != 0 and not any(quiet in errors for quiet in _NOTHING_TO_PRINT):
@@ -718,14 +728,17 @@ def printed(
     return None
 
 
-def _kinds(git: Git, base: str, words: Sequence[str]) -> list[tuple[str, str]]:
+def _kinds(git: Git, base: str, words: Sequence[str], peel: bool = True) -> list[tuple[str, str]]:
     """``(object, type)`` of what each word names once tags are peeled (``git cat-file
-    --batch-check``); a word git cannot resolve (a path) is left out."""
+    --batch-check``; not with ``peel`` false: a ``REV:path`` holds no tag to peel, and
+    ``REV:path^{}`` would name another path); a word git cannot resolve (a path) is left
+    out."""
     if not words:
         return []
     if any("\n" in w for w in words):
         raise _Unlisted("names an object across lines")
-    given = "".join(f"{w}^{{}}\n" for w in words).encode()
+    suffix = "^{}" if peel else ""
+    given = "".join(f"{w}{suffix}\n" for w in words).encode()
     _, kinds, _ = _exited(git, base, ("cat-file", "--batch-check"), given=given)
     out = []
     for line in kinds.decode("utf-8", "surrogateescape").splitlines():

@@ -12,13 +12,14 @@ statement (docs/shell-analysis.md, "Paths").
 from __future__ import annotations
 
 from clearance.intent.shell import brace, ripgrep
-from clearance.intent.shell.effect import RECURSIVE as RECURSIVE_NAMES
 from clearance.intent.shell.effect import (
+    PATHSPEC_MAGIC,
     reader_claim,
     reads_recursively,
     search_operands,
     searches_cwd,
 )
+from clearance.intent.shell.effect import RECURSIVE as RECURSIVE_NAMES
 from clearance.intent.shell.line import Line
 from clearance.intent.shell.role import candidates
 from clearance.intent.shell.token import (
@@ -188,23 +189,26 @@ class Projection:
             # `grep -r x ~`: what lies beneath each directory operand is read too; by rg, as
             # ripgrep walks by default (no hidden entry, no link beneath) unless told otherwise.
             how = ripgrep.walk(words)
-            skips = how.default
             tokens = self.tokens
             given = len(tokens) > start
             if given:
-                tokens[start:] = [t.replace(deep=True, skips_hidden=skips) for t in tokens[start:]]
+                tokens[start:] = [t.replace(deep=True, walk=how.walk) for t in tokens[start:]]
             # How many paths it is given: an option's value is none (`grep -r -f pats`).
             if name.rpartition("/")[2] == "rg":
                 operands = how.paths if how.paths != ripgrep.AS_GIVEN else int(given)
             else:
                 operands = search_operands(words, given)
-            if operands:
+            if operands == PATHSPEC_MAGIC:
+                # `git grep x -- ':/'`: what it searches is not known here
+                magic = next(w.value for w in words if w.value and w.value[:1] == ":")
+                tokens.append(PathToken(magic, None, "read", "unproven", command, True))
+            elif operands:
                 pass
             elif piped and how.stdin_searched():
                 pass  # `ls | rg x`: ripgrep given no path searches the pipe
             elif searches_cwd(words):
                 # `rg x`, `grep -r x`: no directory given, the working directory is searched.
-                tokens.append(PathToken(".", base, "read", "core", command, True, skips))
+                tokens.append(PathToken(".", base, "read", "core", command, True, how.walk))
 
     def _command_paths(
         self,

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import os
 
+from clearance.intent.path import WALK_ALL, WALK_ENTRIES, WALK_VISIBLE, wider
 from clearance.intent.shell.brace import is_list
 from clearance.intent.shell.word import one_operand
 
@@ -65,33 +66,60 @@ _VALUED = frozenset(
      "--regexp", "--replace", "--sort", "--sortr", "--threads", "--hyperlink-format"}
 )  # fmt: skip
 _SHORT_VALUED = frozenset("ABCdeEjmMr")
-# Options that widen the walk or read standard input, by whether they take a value: what they
-# do is not modelled, but where their value is and whether a pattern is given is known, so the
-# paths the command is given still are.
-_WIDENING_SWITCHES = frozenset(
-    {"--hidden", "--follow", "--unrestricted", "--files", "--type-list", "--search-zip",
-     "--pcre2-version", "--no-require-git"}
+_NOT_DEFAULT = "not-default"  # an option that keeps the walk but is not ripgrep's default use
+# Options that change what is walked, by whether they take a value: they admit hidden entries
+# (`--hidden`, `-u`, a glob or a type that names one, an ignore file that whitelists one), follow
+# links (`-L`), or run programs on what is found (`--pre`, `-z`). Where their values are and
+# whether a pattern is given is known all the same, so the paths the command is given still are.
+_ENTRIES_SWITCHES = frozenset({"--hidden", "--unrestricted", "--no-require-git"})
+_ENTRIES_SHORT = frozenset(".u")
+_ENTRIES_VALUED = frozenset(
+    {"--glob", "--iglob", "--ignore-file", "--type", "--type-not", "--type-add", "--type-clear"}
 )  # fmt: skip
-_WIDENING_SHORT = frozenset(".Luz")
-_WIDENING_VALUED = frozenset(
-    {"--file", "--glob", "--iglob", "--ignore-file", "--pre", "--pre-glob", "--type",
-     "--type-not", "--type-add", "--type-clear", "--hostname-bin", "--generate"}
-)  # fmt: skip
-_WIDENING_SHORT_VALUED = frozenset("fgtT")
+_ENTRIES_SHORT_VALUED = frozenset("gtT")
+_ALL_SWITCHES = frozenset({"--follow", "--search-zip"})
+_ALL_SHORT = frozenset("Lz")
+_ALL_VALUED = frozenset({"--pre", "--pre-glob", "--hostname-bin", "--generate"})
+# Options that keep the walk but read standard input (`-f -`) or take no pattern (then the first
+# operand is a path: `rg --files src`).
+_NO_PATTERN = frozenset({"--files", "--type-list", "--pcre2-version"})
+_FILE_VALUED = frozenset({"--file"})
+_FILE_SHORT_VALUED = frozenset("f")
 # The options that give the pattern: then every operand is a path.
 _PATTERN_OPTIONS = frozenset({"--regexp", "-e", "--file", "-f"})
 _LEADING_GLOB = frozenset("*?[")
+_LONG: dict[str, tuple[str, bool]] = {
+    **{o: (WALK_VISIBLE, False) for o in _SWITCHES},
+    **{o: (WALK_VISIBLE, True) for o in _VALUED},
+    **{o: (WALK_ENTRIES, False) for o in _ENTRIES_SWITCHES},
+    **{o: (WALK_ENTRIES, True) for o in _ENTRIES_VALUED},
+    **{o: (WALK_ALL, False) for o in _ALL_SWITCHES},
+    **{o: (WALK_ALL, True) for o in _ALL_VALUED},
+    **{o: (_NOT_DEFAULT, False) for o in _NO_PATTERN},
+    **{o: (_NOT_DEFAULT, True) for o in _FILE_VALUED},
+}  # (the walk it asks for, whether it takes a value), by long option
+_SHORT: dict[str, tuple[str, bool]] = {
+    **{o: (WALK_VISIBLE, False) for o in _SHORT_SWITCHES},
+    **{o: (WALK_VISIBLE, True) for o in _SHORT_VALUED},
+    **{o: (WALK_ENTRIES, False) for o in _ENTRIES_SHORT},
+    **{o: (WALK_ENTRIES, True) for o in _ENTRIES_SHORT_VALUED},
+    **{o: (WALK_ALL, False) for o in _ALL_SHORT},
+    **{o: (_NOT_DEFAULT, True) for o in _FILE_SHORT_VALUED},
+}  # the same, by short option letter
 
 
 class Walk:
-    """How one ``rg`` command reads: ``default`` when it walks as ripgrep does by default
-    (no hidden entry, no link beneath followed) and reads no pattern from standard input;
+    """How one ``rg`` command reads: ``walk`` how it walks a directory (``WALK_VISIBLE``:
+    as ripgrep by default, no hidden entry and no link beneath; ``WALK_ENTRIES``: hidden
+    entries too; ``WALK_ALL``: links beneath followed too, or not known); ``default`` when
+    every option keeps ripgrep's default walk and reads no pattern from standard input;
     ``paths`` the number of path operands it is given (``None``: not known; given none, it
     searches the working directory or its standard input)."""
 
-    __slots__ = ("default", "paths")
+    __slots__ = ("default", "paths", "walk")
 
-    def __init__(self, default: bool, paths: int | None) -> None:
+    def __init__(self, walk: str, default: bool, paths: int | None) -> None:
+        self.walk = walk
         self.default = default
         self.paths = paths
 
@@ -101,11 +129,11 @@ class Walk:
         return self.default and self.paths == 0
 
 
-UNKNOWN = Walk(False, None)
+UNKNOWN = Walk(WALK_ALL, False, None)
 # `paths` when a computed word may be any number of words or an option: it is an unknown path of
 # its own (asked about), and the paths are those the analysis finds.
 AS_GIVEN = -1
-_COMPUTED = Walk(False, AS_GIVEN)
+_COMPUTED = Walk(WALK_ALL, False, AS_GIVEN)
 
 
 def walk(words: Sequence[Word]) -> Walk:
@@ -114,6 +142,7 @@ def walk(words: Sequence[Word]) -> Walk:
         return UNKNOWN
     if "RIPGREP_CONFIG_PATH" in os.environ:
         return UNKNOWN  # its options come first, whatever they are
+    how = WALK_VISIBLE
     default = True
     positional = 0
     pattern_given = False
@@ -141,36 +170,43 @@ def walk(words: Sequence[Word]) -> Walk:
             continue
         if value[:2] == "--":
             name, eq, _ = value.partition("=")
-            if not eq and (name in _SWITCHES or name in _WIDENING_SWITCHES):
-                default = default and name in _SWITCHES
-                continue
-            if name not in _VALUED and name not in _WIDENING_VALUED:
+            found = _LONG.get(name)
+            if found is None or (eq and not found[1]):
                 return UNKNOWN
-            default = default and name in _VALUED
-            if not eq:
-                if i >= count:
-                    return UNKNOWN
+            if found[1] and not eq:
+                if i >= count or (words[i].value or "")[:1] == "-":
+                    return UNKNOWN  # no value, or one rg may read as an option
                 if not _one_word(words[i]):
                     return _COMPUTED
                 i += 1
-            pattern_given = pattern_given or name in _PATTERN_OPTIONS
-            continue
-        for j, letter in enumerate(value[1:], 1):
-            if letter in _SHORT_SWITCHES or letter in _WIDENING_SHORT:
-                default = default and letter in _SHORT_SWITCHES
-                continue
-            if letter not in _SHORT_VALUED and letter not in _WIDENING_SHORT_VALUED:
-                return UNKNOWN
-            default = default and letter in _SHORT_VALUED
-            if j == len(value) - 1:  # the value is the next word
-                if i >= count:
+            how, default = _joined(how, default, found[0])
+            options: tuple[str, ...] = (name,)
+        else:
+            options = ()
+            for j, letter in enumerate(value[1:], 1):
+                found = _SHORT.get(letter)
+                if found is None:
                     return UNKNOWN
-                if not _one_word(words[i]):
-                    return _COMPUTED
-                i += 1
-            pattern_given = pattern_given or "-" + letter in _PATTERN_OPTIONS
-            break
-    return Walk(default, positional if pattern_given else max(positional - 1, 0))
+                options += ("-" + letter,)
+                how, default = _joined(how, default, found[0])
+                if found[1]:
+                    if j == len(value) - 1:  # the value is the next word
+                        if i >= count or (words[i].value or "")[:1] == "-":
+                            return UNKNOWN
+                        if not _one_word(words[i]):
+                            return _COMPUTED
+                        i += 1
+                    break
+        pattern_given = pattern_given or not _PATTERN_OPTIONS.isdisjoint(options)
+        pattern_given = pattern_given or not _NO_PATTERN.isdisjoint(options)
+    return Walk(how, default, positional if pattern_given else max(positional - 1, 0))
+
+
+def _joined(how: str, default: bool, asked: str) -> tuple[str, bool]:
+    """The walk and default-ness after an option that asks for ``asked``."""
+    if asked == _NOT_DEFAULT:
+        return how, False
+    return wider(how, asked), default and asked == WALK_VISIBLE
 
 
 def _expands(word: Word) -> bool:

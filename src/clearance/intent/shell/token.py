@@ -12,7 +12,7 @@ base directory is known; redirect targets are candidates by role, whatever their
 from __future__ import annotations
 
 from clearance._frozen import Frozen
-from clearance.intent.path import normal_path, typed_path
+from clearance.intent.path import WALK_ALL, normal_path, typed_path, wider
 from clearance.intent.shell.options import is_assignment
 
 TYPE_CHECKING = False
@@ -40,7 +40,7 @@ _SPACE = frozenset(" \t\r\n\v\f")
 class _PathTokenFields:
     """The fields of a :class:`PathToken`, assignable only while one is being built."""
 
-    __slots__ = ("command", "deep", "effect", "path", "raw", "skips_hidden", "source")
+    __slots__ = ("command", "deep", "effect", "path", "raw", "source", "walk")
 
     raw: str
     path: str | None
@@ -48,7 +48,7 @@ class _PathTokenFields:
     source: Source
     command: str
     deep: bool
-    skips_hidden: bool
+    walk: str
 
 
 class PathToken(_PathTokenFields, Frozen):
@@ -63,8 +63,8 @@ class PathToken(_PathTokenFields, Frozen):
     or ``unproven``.
     ``command`` is the text of the unit the token belongs to. ``deep``: the command reads a
     directory here recursively (``grep -r``, ``cp -r``: ``effect.reads_recursively``), so what
-    lies beneath it is read too; ``skips_hidden``: that recursive read enters no hidden entry
-    and follows no link beneath the directory, as ripgrep's default walk (``ripgrep.walk``).
+    lies beneath it is read too; ``walk``: how that recursive read walks (``WALK_ALL``, every
+    entry and link beneath, and its kin in ``clearance.intent.path``; ``ripgrep.walk``).
     """
 
     __slots__ = ()
@@ -77,7 +77,7 @@ class PathToken(_PathTokenFields, Frozen):
         source: Source,
         command: str,
         deep: bool = False,
-        skips_hidden: bool = False,
+        walk: str = WALK_ALL,
     ) -> PathToken:
         self = _new(_PathTokenFields)  # built on its fields class, then sealed (ADR 0001)
         self.raw = raw
@@ -86,7 +86,7 @@ class PathToken(_PathTokenFields, Frozen):
         self.source = source
         self.command = command
         self.deep = deep
-        self.skips_hidden = skips_hidden
+        self.walk = walk
         self.__class__ = cls
         return self  # type: ignore[return-value]
 
@@ -206,7 +206,7 @@ def merge(tokens: Iterable[PathToken]) -> tuple[PathToken, ...]:
             source = "computed" if prior.source == "computed" else "unproven"
             prior = seen[key] = prior.replace(effect="unproven", source=source)
         if token.deep and not prior.deep:
-            seen[key] = prior.replace(deep=True, skips_hidden=token.skips_hidden)
-        elif token.deep and prior.skips_hidden and not token.skips_hidden:
-            seen[key] = prior.replace(skips_hidden=False)  # one of them walks everything
+            seen[key] = prior.replace(deep=True, walk=token.walk)
+        elif token.deep and prior.walk != token.walk:
+            seen[key] = prior.replace(walk=wider(prior.walk, token.walk))
     return tuple(seen.values())
