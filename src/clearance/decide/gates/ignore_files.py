@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import os
 
+from clearance.intent.path import lexists
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import re
@@ -19,6 +21,9 @@ __all__ = ["NAMES", "whitelists", "whitelists_above"]
 
 # Entry names in a directory that hold ripgrep ignore rules (`.git`: its `info/exclude`).
 NAMES = frozenset({".ignore", ".rgignore", ".gitignore", ".git"})
+_ORDERED = sorted(NAMES)
+_access = os.access  # (an ignore file that is a dangling link is none: ripgrep reads none)
+_F_OK = os.F_OK
 _LIMIT = 1 << 20  # a longer file is taken to negate: its end is not read
 
 
@@ -77,22 +82,25 @@ def whitelists_above(directory: str, home: str) -> bool:
     """Whether an ignore file that ripgrep reads for a search of ``directory`` and that lies
     outside it — in it or a directory above, or git's global ignore file — whitelists an
     entry."""
-    current = directory
+    current = directory.rstrip("/")
     while True:
-        if whitelists(current, NAMES):
+        # Most directories hold no ignore file: each name is looked for without raising.
+        prefix = current + "/"
+        found = [name for name in _ORDERED if _access(prefix + name, _F_OK)]
+        if found and whitelists(current or "/", found):
             return True
-        parent = os.path.dirname(current)
-        if parent == current:
+        if not current:
             break
-        current = parent
+        current = current.rpartition("/")[0]
     config = os.environ.get("XDG_CONFIG_HOME") or os.path.join(home, ".config")
-    if _negates(os.path.join(config, "git", "ignore")) or _negates(
-        os.path.join(home, ".config", "git", "ignore")
-    ):
-        return True
+    for path in (config + "/git/ignore", home.rstrip("/") + "/.config/git/ignore"):
+        if lexists(path) and _negates(path):
+            return True
     # git's `core.excludesFile`, as ripgrep finds it: a line `excludesfile = PATH` of either
     # global configuration file (ripgrep reads them so, without sections or includes).
-    for path in (os.path.join(config, "git", "config"), os.path.join(home, ".gitconfig")):
+    for path in (config + "/git/config", home.rstrip("/") + "/.gitconfig"):
+        if not lexists(path):
+            continue
         for named in _excludes_files(path):
             if named[:2] == "~/":
                 named = os.path.join(home, named[2:])
