@@ -960,17 +960,19 @@ RECURSIVE_READS: list[tuple[str, str, str]] = [
     ("grep -r SECRET .", "stop", "deny"),  # the project's .env
     ("rg SECRET", "stop", "deny"),  # no directory: the working directory
     ('cd "$d" && grep -r x', "stop", "stop"),  # a directory clearance cannot know
-    # git grep searches every tracked file (--untracked: the others too), git archive writes all
-    ("git grep -e S", "deny", "deny"),
-    ("git grep --untracked S", "deny", "deny"),
-    ("git grep --max-depth 9 S", "deny", "deny"),  # an option's value is no pathspec
-    ("git -C . grep -e S", "deny", "deny"),
+    # git grep searches every tracked file (--untracked: the others too), git archive writes all;
+    # it follows no link (the planted `link`): the .env asks
+    ("git grep -e S", "stop", "deny"),
+    ("git grep --untracked S", "stop", "deny"),
+    ("git grep --max-depth 9 S", "stop", "deny"),  # an option's value is no pathspec
+    ("git -C . grep -e S", "stop", "deny"),
     ("git archive HEAD | tar x -O", "deny", "deny"),
     # getopt takes any unique prefix of a long option, argmatch any unique prefix of its value
-    ("grep --recur KEY .", "deny", "deny"),
+    # (grep -r follows no link beneath: the .env asks; -R and --deref follow `link`)
+    ("grep --recur KEY .", "stop", "deny"),
     ("grep --rec KEY sd", "deny", "deny"),
-    ("grep --dir=rec KEY .", "deny", "deny"),
-    ("grep --directories recurse KEY .", "deny", "deny"),
+    ("grep --dir=rec KEY .", "stop", "deny"),
+    ("grep --directories recurse KEY .", "stop", "deny"),
     ("grep --deref KEY .", "deny", "deny"),
     ("diff --recur src sd", "deny", "deny"),
 ]

@@ -148,7 +148,7 @@ def test_an_anywhere_rule_walks_the_directory_and_honours_a_later_allow(world: _
 
 def test_a_symlink_beneath_the_directory_counts_as_its_target(world: _World) -> None:
     os.symlink(world.home / ".ssh" / "id_rsa", world.project / "src" / "link")
-    action, reason = world.check("grep -r . src")
+    action, reason = world.check("grep -R . src")
     assert action == "deny", reason
 
 
@@ -309,10 +309,10 @@ def test_a_symlink_added_beneath_a_kept_listing_is_seen(
     world: _World, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     _settled(monkeypatch, world.project)
-    assert world.check("grep -r . src")[0] == "allow"
+    assert world.check("grep -R . src")[0] == "allow"
     assert str(world.project / "src") in listing._LISTINGS
     os.symlink(world.home / ".ssh" / "id_rsa", world.project / "src" / "link")
-    action, reason = world.check("grep -r . src")
+    action, reason = world.check("grep -R . src")
     assert action == "deny", reason
 
 
@@ -322,12 +322,12 @@ def test_a_directory_whose_mtime_is_set_back_is_listed_again(
     """``touch -d`` can put back the mtime a kept listing was taken at, never the ctime."""
     _settled(monkeypatch, world.project)
     src = world.project / "src"
-    assert world.check("grep -r . src")[0] == "allow"
+    assert world.check("grep -R . src")[0] == "allow"
     before = os.stat(src)
     os.symlink(world.home / ".ssh" / "id_rsa", src / "link")
     os.utime(src, ns=(before.st_atime_ns, before.st_mtime_ns))
     assert os.stat(src).st_mtime_ns == before.st_mtime_ns
-    action, reason = world.check("grep -r . src")
+    action, reason = world.check("grep -R . src")
     assert action == "deny", reason
 
 
@@ -338,16 +338,16 @@ def test_a_directory_replaced_at_the_same_path_is_listed_again(
     os.symlink(world.home / ".ssh" / "id_rsa", world.root / "other" / "link")
     _settled(monkeypatch, world.root)
     src = world.project / "src"
-    assert world.check("grep -r . src")[0] == "allow"
+    assert world.check("grep -R . src")[0] == "allow"
     assert str(src) in listing._LISTINGS
     src.rename(world.root / "old-src")
     (world.root / "other").rename(src)  # a settled directory, moved into the kept path
-    action, reason = world.check("grep -r . src")
+    action, reason = world.check("grep -R . src")
     assert action == "deny", reason
 
 
 def test_a_recently_changed_directory_is_not_kept(world: _World) -> None:
     """With the real settling time, a directory changed in the last two seconds is listed
     afresh on every walk: a change within the same clock tick cannot hide behind it."""
-    assert world.check("grep -r . src")[0] == "allow"
+    assert world.check("grep -R . src")[0] == "allow"
     assert str(world.project / "src") not in listing._LISTINGS

@@ -85,6 +85,9 @@ VALUES = [
     ("git grep --untracked \\( -e s3cret \\)", "git grep --untracked \\( -e s3cret \\) -- src"),
     ("git grep s3cret -- '*'", "git grep s3cret -- src"),
     ("cd src && git grep s3cret -- ':/'", "cd src && git grep s3cret"),
+    # a named descriptor the grammar reads as an argument (`{x}>&2` is bash's redirect)
+    ("grep -r s3cret {x}>&2", "grep -r s3cret src {x}>&2"),
+    ("git grep s3cret {x}>&2", "git grep s3cret -- src {x}>&2"),
     # a tree given as REV:dir
     ("git grep s3cret HEAD:config", "git grep s3cret HEAD:src"),
     ("git grep s3cret HEAD:", "git grep s3cret HEAD:src"),
@@ -229,7 +232,9 @@ def test_an_ignore_file_that_whitelists_a_hidden_entry_makes_rg_walk_them(
     assert found == "ask" and ".env" in reason, reason
 
 
-@pytest.mark.parametrize("where", ["excludes", "excludes with a space", "xdg-ignore"])
+@pytest.mark.parametrize(
+    "where", ["excludes", "excludes with a space", "excludes with a blank after", "xdg-ignore"]
+)
 def test_git_global_excludes_that_whitelist_make_rg_walk_hidden_entries(
     tmp_path: Path, where: str
 ) -> None:
@@ -240,7 +245,11 @@ def test_git_global_excludes_that_whitelist_make_rg_walk_hidden_entries(
     if where.startswith("excludes"):  # core.excludesFile, as ripgrep reads it
         name = "my ignore" if "space" in where else "global-ignore"
         (home / name).write_text("!.env\n")
-        (home / ".gitconfig").write_text(f"[core]\n\texcludesFile = ~/{name}\n")
+        blank = " " if "after" in where else ""  # ripgrep keeps it: git does not
+        if blank:
+            (home / f"{name} ").write_text("!.env\n")
+            (home / name).write_text("")
+        (home / ".gitconfig").write_text(f"[core]\n\texcludesFile = ~/{name}{blank}\n")
     else:
         (home / ".config" / "git").mkdir(parents=True)
         (home / ".config" / "git" / "ignore").write_text("!.env\n")
@@ -248,6 +257,65 @@ def test_git_global_excludes_that_whitelist_make_rg_walk_hidden_entries(
     assert _prints_secret(project, "rg s3cret", env)
     found, _, reason = decide(_engine(project), project, "rg s3cret")
     assert found == "ask" and ".env" in reason, reason
+
+
+@pytest.mark.parametrize("gitdir", ["evil", "{root}/gd "])
+def test_a_gitfile_is_read_as_ripgrep_reads_it(tmp_path: Path, gitdir: str) -> None:
+    """ripgrep takes a gitfile's path as it is (blanks kept), a relative one from its own
+    working directory, and reads ``info/exclude`` beneath it."""
+    project = _project(tmp_path)
+    (project / "sub").mkdir()
+    (project / "sub" / ".env").write_text(f"TOKEN={SECRET}\n")
+    named = gitdir.replace("{root}", str(project))
+    place = project / named if not named.startswith("/") else Path(named)
+    (place / "info").mkdir(parents=True)
+    (place / "commondir").write_text(".")
+    (project / "sub" / ".git").write_text(f"gitdir: {named}")
+    unknown = not named.startswith("/")  # read from rg's working directory: asks
+    assert decide(_engine(project), project, "rg s3cret sub")[0] == ("ask" if unknown else "allow")
+    (place / "info" / "exclude").write_text("!.env\n")
+    assert _prints_secret(project, "rg s3cret sub")
+    found, _, reason = decide(_engine(project), project, "rg s3cret sub")
+    assert found == "ask" and ".env" in reason, reason
+
+
+def test_grep_r_and_git_grep_follow_no_link_beneath_and_grep_capital_r_does(
+    tmp_path: Path,
+) -> None:
+    project = _project(tmp_path)
+    (project / "src" / "key").symlink_to(project.parent / "home" / ".ssh" / "id_rsa")
+    git = ["git", "-c", "user.name=a", "-c", "user.email=a@example.com"]
+    subprocess.run([*git, "add", "-A"], cwd=project, check=True)
+    subprocess.run([*git, "commit", "-qm", "x"], cwd=project, check=True)
+    for line in ("grep -rn s3cret src", "rgrep s3cret .", "git grep -n s3cret", "rg s3cret -g '*'"):
+        assert not _prints_secret(project, line), line
+        assert decide(_engine(project), project, line)[0] != "deny", line
+    for line in ("grep -Rn s3cret src", "grep -r --deref s3cret src", "rg -L s3cret"):
+        assert _prints_secret(project, line), line
+        assert decide(_engine(project), project, line)[0] == "deny", line
+
+
+def test_git_grep_reads_the_stored_files_of_entries_it_does_not_read_from_disk(
+    tmp_path: Path,
+) -> None:
+    project = _project(tmp_path)
+    (project / "config").mkdir()
+    (project / "config" / "app.env").write_text(f"TOKEN={SECRET}\n")
+    git = ["git", "-c", "user.name=a", "-c", "user.email=a@example.com"]
+    subprocess.run([*git, "add", "-A"], cwd=project, check=True)
+    subprocess.run([*git, "commit", "-qm", "x"], cwd=project, check=True)
+    (project / "config" / "app.env").unlink()
+    assert not _prints_secret(project, "git grep s3cret")
+    assert decide(_engine(project), project, "git grep s3cret")[0] == "allow"
+    for flag in ("--assume-unchanged",):  # (skip-worktree entries are listed too, unread by 2.39)
+        subprocess.run(["git", "checkout", "-q", "--", "config"], cwd=project, check=True)
+        subprocess.run(["git", "update-index", flag, "config/app.env"], cwd=project, check=True)
+        (project / "config" / "app.env").unlink()
+        assert _prints_secret(project, "git grep s3cret"), flag
+        found, _, reason = decide(_engine(project), project, "git grep s3cret")
+        assert found == "ask" and "app.env" in reason, reason
+        subprocess.run(["git", "update-index", flag.replace("--", "--no-"), "config/app.env"],
+                       cwd=project, check=True)  # fmt: skip
 
 
 def test_a_ripgrep_configuration_in_the_environment_walks_everything(

@@ -29,6 +29,8 @@ _LIMIT = 1 << 20  # a longer file is taken to negate: its end is not read
 
 def _negates(path: str) -> bool:
     """Whether the ignore file ``path`` holds a negation (a line starting with ``!``)."""
+    if path == _UNKNOWN:
+        return True
     try:
         with open(path, "rb") as handle:
             data = handle.read(_LIMIT)
@@ -39,37 +41,56 @@ def _negates(path: str) -> bool:
     return b"!" in data and any(line.lstrip().startswith(b"!") for line in data.splitlines())
 
 
+# A file that stands for "whitelists, as far as clearance can tell".
+_UNKNOWN = "\x00"
+
+
 def _files(directory: str, name: str) -> list[str]:
     """The ignore files the entry ``name`` of ``directory`` stands for: ``.git``'s
     ``info/exclude``, through a gitfile (``gitdir: …``, a linked worktree's or a submodule's)
-    and its ``commondir`` as git and ripgrep find them."""
+    and its ``commondir``, read as git reads them and as ripgrep does (the line as it is, with
+    its blanks); a path ripgrep reads from its own working directory stands for a file not
+    known (:data:`_UNKNOWN`)."""
     if name != ".git":
         return [os.path.join(directory, name)]
     dot = os.path.join(directory, ".git")
     if not os.path.isfile(dot):
         return [os.path.join(dot, "info", "exclude")]
-    gitdir = _pointer(dot, b"gitdir:")
-    if gitdir is None:
-        return []
-    out = [os.path.join(gitdir, "info", "exclude")]
-    common = _pointer(os.path.join(gitdir, "commondir"), b"")
-    if common is not None:
-        out.append(os.path.join(common, "info", "exclude"))
+    out: list[str] = []
+    for gitdir in _pointers(dot, b"gitdir: ", None):
+        if gitdir == _UNKNOWN:
+            return [_UNKNOWN]
+        out.append(os.path.join(gitdir, "info", "exclude"))
+        for common in _pointers(os.path.join(gitdir, "commondir"), b"", gitdir):
+            if common == _UNKNOWN:
+                return [_UNKNOWN]
+            out.append(os.path.join(common, "info", "exclude"))
     return out
 
 
-def _pointer(path: str, prefix: bytes) -> str | None:
-    """The directory the file ``path`` names after ``prefix`` (relative to the file's own
-    directory), ``None`` when it names none."""
+def _pointers(path: str, prefix: bytes, base: str | None) -> list[str]:
+    """The directories the file ``path`` may name after ``prefix``: its first line as it is and
+    without the blanks around it. An absolute one is itself; a relative one is read from
+    ``base`` when it starts with ``.`` (a ``commondir``: ``../..``), else — and a gitfile's
+    always — ripgrep reads it from its working directory: :data:`_UNKNOWN`."""
     try:
         with open(path, "rb") as handle:
-            line = handle.read(4096).split(b"\n", 1)[0].strip()
+            line = handle.read(4096).split(b"\n", 1)[0]
     except (OSError, ValueError):
-        return None
-    if not line.startswith(prefix) or not line[len(prefix) :].strip():
-        return None
-    named = os.fsdecode(line[len(prefix) :].strip())
-    return os.path.join(os.path.dirname(path), named)
+        return []
+    if not line.startswith(prefix):
+        return []
+    out = []
+    for named in dict.fromkeys((line[len(prefix) :], line[len(prefix) :].strip())):
+        if not named:
+            continue
+        if named[:1] == b"/":
+            out.append(os.fsdecode(named))
+        elif base is not None and named[:1] == b".":
+            out.append(os.path.join(base, os.fsdecode(named)))
+        else:
+            return [_UNKNOWN]
+    return out
 
 
 def whitelists(directory: str, names: Iterable[str]) -> bool:
@@ -101,9 +122,7 @@ def whitelists_above(directory: str, home: str) -> bool:
     for path in (config + "/git/config", home.rstrip("/") + "/.gitconfig"):
         if not lexists(path):
             continue
-        for named in _excludes_files(path):
-            if named[:2] == "~/":
-                named = os.path.join(home, named[2:])
+        for named in _excludes_files(path, home):
             if _negates(named):
                 return True
     return False
@@ -112,8 +131,11 @@ def whitelists_above(directory: str, home: str) -> bool:
 _EXCLUDES: re.Pattern[bytes] | None = None
 
 
-def _excludes_files(path: str) -> list[str]:
-    """The paths ``excludesfile = PATH`` lines of the git configuration file ``path`` name."""
+def _excludes_files(path: str, home: str) -> list[str]:
+    """The files ``excludesfile = PATH`` lines of the git configuration file ``path`` name, as
+    git reads them (the value trimmed and unquoted, a leading ``~/`` the home) and as ripgrep
+    does (the rest of the line as it is, each ``~`` the home); a relative one, which ripgrep
+    reads from its working directory, is a file not known (:data:`_UNKNOWN`)."""
     try:
         with open(path, "rb") as handle:
             data = handle.read(_LIMIT)
@@ -125,11 +147,13 @@ def _excludes_files(path: str) -> list[str]:
     if _EXCLUDES is None:
         import re  # only for a file that names one (the hot path does not load re)
 
-        _EXCLUDES = re.compile(rb"(?im)^\s*excludesfile\s*=(.*)$")
+        _EXCLUDES = re.compile(rb"(?im)^[ \t]*excludesfile[ \t]*=[ \t]*([^\n]*)$")
     out = []
     for found in _EXCLUDES.finditer(data):
-        value = found.group(1).strip()
-        # the value as ripgrep reads it (its first word, unquoted) and as git does (the line)
-        for one in (value.strip(b'"').split(None, 1)[:1], [value.strip(b'"').strip()]):
-            out += [os.fsdecode(v) for v in one if v]
+        raw = os.fsdecode(found.group(1))
+        as_git = raw.strip().strip('"')
+        if as_git[:2] == "~/":
+            as_git = home.rstrip("/") + as_git[1:]
+        for named in (raw.replace("~", home.rstrip("/")), as_git):
+            out.append(named if named[:1] == "/" else _UNKNOWN)
     return out

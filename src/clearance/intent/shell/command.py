@@ -416,14 +416,22 @@ def _literal_words(node: Node, text: str, safe: bool) -> list[Word] | None:
 
 
 def _descriptors(words: list[Word], redirects: list[Redirect]) -> None:
-    """``cat 0<f``: the grammar reads the descriptor ``0`` right before a redirect as an
-    argument (``1``, ``2`` … it reads as descriptors); bash binds it to the redirect."""
+    """``cat 0<f``, ``cat {fd}<f``: the grammar reads the descriptor ``0`` or a named one right
+    before a redirect as an argument (``1``, ``2`` … it reads as descriptors); bash binds it to
+    the redirect."""
     for redirect in redirects:
         if redirect.at < 0 or redirect.fd is not None or redirect.op[:1] == "&":
             continue  # (`cat 0&>f`: `&>` takes no descriptor, the 0 is an argument)
         for i in range(1, len(words)):
             word = words[i]
-            if word.end == redirect.at and word.raw.isdigit() and word.raw.isascii():
+            if word.end == redirect.at and _descriptor(word.raw):
                 redirect.fd = word.raw
                 del words[i]
                 break
+
+
+def _descriptor(raw: str) -> bool:
+    """A descriptor as bash reads one before a redirect: digits, or ``{name}``."""
+    if not raw.isascii():
+        return False
+    return raw.isdigit() or (raw[:1] == "{" and raw[-1:] == "}" and raw[1:-1].isidentifier())

@@ -9,6 +9,7 @@ argument may begin with ``-``, or when ``sed``/``awk`` cannot be proven read-onl
 
 from __future__ import annotations
 
+from clearance.intent.path import WALK_ALL, WALK_ENTRIES
 from clearance.intent.shell.brace import expanded_words, is_list
 from clearance.intent.shell.layer import basename
 from clearance.intent.shell.names import PACKAGE_MANAGERS
@@ -34,6 +35,7 @@ __all__ = [
     "reader_claim",
     "reads_recursively",
     "search_operands",
+    "search_walk",
     "searches_cwd",
 ]
 
@@ -327,6 +329,37 @@ _GIT_GREP_TABLES: _Tables = (
     _GIT_GREP_LETTERS, frozenset("efABCm"), frozenset("O"), _GIT_GREP_SWITCHES,
     _GIT_GREP_LONG_VALUED, frozenset({"-e", "-f"}),
 )  # fmt: skip
+
+
+def search_walk(words: Sequence[Word]) -> str:
+    """How a recursive ``grep`` or ``git grep`` walks a directory: every entry, but no link
+    beneath it (``WALK_ENTRIES``: GNU and BSD ``grep -r`` follow only links named on the
+    command line, git grep none); ``grep -R``/``--dereference-recursive``, a computed word, a
+    brace list and every other program: ``WALK_ALL``."""
+    name = (words[0].value or "").rpartition("/")[2] if words else ""
+    if name == "git":
+        values = [w.value for w in words[1:]]
+        return WALK_ENTRIES if _git_subcommand(values) == "grep" else WALK_ALL
+    if name not in ("grep", "egrep", "fgrep", "rgrep"):
+        return WALK_ALL
+    valued = _BY_OPTION["grep"][2]
+    for word in words[1:]:
+        v = word.value
+        if v is None or ("{" in word.raw and is_list(word.raw)):
+            return WALK_ALL  # it may be -R
+        if v == "--":
+            break
+        if v[:2] == "--":
+            option = v.partition("=")[0]
+            if len(option) > 2 and "--dereference-recursive".startswith(option):
+                return WALK_ALL  # (getopt takes a prefix: `--deref`)
+        elif v[:1] == "-":
+            for letter in v[1:]:
+                if letter == "R":
+                    return WALK_ALL
+                if letter in valued:
+                    break
+    return WALK_ENTRIES
 
 
 # `search_operands` of a git grep given a pathspec with magic (`:/`, `:(top)`, `:!x`), which may

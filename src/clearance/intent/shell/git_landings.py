@@ -695,12 +695,14 @@ def printed(
         if any(kind == "blob" for _, kind in _kinds(git, base, planned.objects)):
             return unlisted("prints a stored file by its object's name")
         names: list[str] = []
+        revision = False  # a word names a tree: the work tree is not searched
         for word in planned.trees:  # `git grep x HEAD~1`, `HEAD:src`: whole trees
             inside = tree_path(word)  # `HEAD:src` names src's tree: its files are beneath src
             for oid, kind in _kinds(git, base, (word,), peel=inside is None):
                 if kind == "blob":  # grep searches a blob given by its id
                     return unlisted("searches a stored file by its object's name")
                 if kind in ("tree", "commit"):
+                    revision = True
                     argv = ("ls-tree", "-r", "--name-only", "-z", "--full-tree", oid)
                     found = _names(_run(git, base, argv))
                     if inside:
@@ -710,6 +712,10 @@ def printed(
                         under = os.path.relpath(os.path.normpath(under), top)
                         found = [os.path.join(under, n) for n in found]
                     names += found
+        if planned.stored and not revision:
+            # `ls-files -v`: a lower-case tag is assume-unchanged, `S` skip-worktree
+            tagged = _names(_run(git, base, ("ls-files", "-v", "-z", "--full-name")))
+            names += [t[2:] for t in tagged if t[:1].islower() or t[:1] == "S"]
         if planned.argv:
             status, output, errors = _exited(git, base, planned.argv)
             if status != 0 and not any(quiet in errors for quiet in _NOTHING_TO_PRINT):

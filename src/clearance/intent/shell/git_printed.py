@@ -45,9 +45,11 @@ class Plan:
     """A listing: the git arguments that print the names (NUL-separated, relative to the top
     of the work tree), the objects whose type must be checked first (a blob's content has no
     name), the words that may name a tree it reads whole (``git grep x HEAD~1``), and, for
-    ``git diff`` outside a repository, the two paths it compares."""
+    ``git diff`` outside a repository, the two paths it compares; ``stored``: the tracked
+    files git reads from the index rather than the work tree (marked assume-unchanged or
+    skip-worktree: ``git grep`` of the work tree prints them)."""
 
-    __slots__ = ("argv", "notes", "objects", "operands", "trees")
+    __slots__ = ("argv", "notes", "objects", "operands", "stored", "trees")
 
     def __init__(
         self,
@@ -56,8 +58,10 @@ class Plan:
         operands: tuple[str, ...] = (),
         trees: tuple[str, ...] = (),
         notes: bool = False,
+        stored: bool = False,
     ) -> None:
         self.argv = argv
+        self.stored = stored
         self.objects = objects
         self.operands = operands
         self.trees = trees  # words that may name a tree whose every file is read (`git grep`)
@@ -66,7 +70,7 @@ class Plan:
     @property
     def lists(self) -> bool:
         """Whether git is asked anything beyond what the repository redirects."""
-        return bool(self.argv or self.objects or self.trees)
+        return bool(self.argv or self.objects or self.trees or self.stored)
 
 
 def floor(why: str) -> Floor:
@@ -285,6 +289,7 @@ def _grep(rest: Sequence[str | None]) -> Plan | Floor | None:
     words: list[str] = []
     pattern_given = False
     cached = False
+    no_index = False
     i = 0
     while i < len(rest):
         arg = rest[i]
@@ -302,6 +307,8 @@ def _grep(rest: Sequence[str | None]) -> Plan | Floor | None:
                 return floor("reads the submodules' trees")
             if len(name) >= 5 and "--cached".startswith(name):
                 cached = True
+            elif len(name) >= 6 and "--no-index".startswith(name):
+                no_index = True
             elif name in _GREP_VALUED and "=" not in arg:
                 i += 1
         else:  # `-ie PATTERN`, `-ieX`, `-iA 3`: a letter that takes a value takes the rest
@@ -313,7 +320,10 @@ def _grep(rest: Sequence[str | None]) -> Plan | Floor | None:
                     break
     trees = tuple(words if pattern_given else words[1:])
     listing = ("ls-files", "-z", "--full-name", "--cached") if cached else ()
-    return Plan(listing, (), trees=trees) if trees or cached else None
+    # The work tree (unless a word is a revision): an entry marked assume-unchanged or
+    # skip-worktree is read from the index.
+    stored = not (cached or no_index)
+    return Plan(listing, (), trees=trees, stored=stored)
 
 
 def _cat_file(rest: Sequence[str | None]) -> Plan | Floor | None:

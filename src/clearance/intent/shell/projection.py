@@ -17,6 +17,7 @@ from clearance.intent.shell.effect import (
     reader_claim,
     reads_recursively,
     search_operands,
+    search_walk,
     searches_cwd,
 )
 from clearance.intent.shell.effect import RECURSIVE as RECURSIVE_NAMES
@@ -189,10 +190,11 @@ class Projection:
             # `grep -r x ~`: what lies beneath each directory operand is read too; by rg, as
             # ripgrep walks by default (no hidden entry, no link beneath) unless told otherwise.
             how = ripgrep.walk(words)
+            walk = how.walk if name.rpartition("/")[2] == "rg" else search_walk(words)
             tokens = self.tokens
             given = len(tokens) > start
             if given:
-                tokens[start:] = [t.replace(deep=True, walk=how.walk) for t in tokens[start:]]
+                tokens[start:] = [t.replace(deep=True, walk=walk) for t in tokens[start:]]
             # How many paths it is given: an option's value is none (`grep -r -f pats`).
             if name.rpartition("/")[2] == "rg":
                 operands = how.paths if how.paths != ripgrep.AS_GIVEN else int(given)
@@ -208,7 +210,7 @@ class Projection:
                 pass  # `ls | rg x`: ripgrep given no path searches the pipe
             elif searches_cwd(words):
                 # `rg x`, `grep -r x`: no directory given, the working directory is searched.
-                tokens.append(PathToken(".", base, "read", "core", command, True, how.walk))
+                tokens.append(PathToken(".", base, "read", "core", command, True, walk))
 
     def _command_paths(
         self,
