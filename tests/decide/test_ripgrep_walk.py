@@ -88,6 +88,8 @@ VALUES = [
     # a named descriptor the grammar reads as an argument (`{x}>&2` is bash's redirect)
     ("grep -r s3cret {x}>&2", "grep -r s3cret src {x}>&2"),
     ("git grep s3cret {x}>&2", "git grep s3cret -- src {x}>&2"),
+    ("grep -r s3cret {x}<<<hi", "grep -r s3cret src {x}<<<hi"),
+    ("git grep s3cret 0<<<hi", "git grep s3cret -- src 0<<<hi"),
     # a tree given as REV:dir
     ("git grep s3cret HEAD:config", "git grep s3cret HEAD:src"),
     ("git grep s3cret HEAD:", "git grep s3cret HEAD:src"),
@@ -233,8 +235,10 @@ def test_an_ignore_file_that_whitelists_a_hidden_entry_makes_rg_walk_them(
 
 
 @pytest.mark.parametrize(
-    "where", ["excludes", "excludes with a space", "excludes with a blank after", "xdg-ignore"]
-)
+    "where",
+    ["excludes", "excludes with a space", "excludes with a blank after",
+     "excludes after a vertical tab", "xdg-ignore"],
+)  # fmt: skip
 def test_git_global_excludes_that_whitelist_make_rg_walk_hidden_entries(
     tmp_path: Path, where: str
 ) -> None:
@@ -249,7 +253,8 @@ def test_git_global_excludes_that_whitelist_make_rg_walk_hidden_entries(
         if blank:
             (home / f"{name} ").write_text("!.env\n")
             (home / name).write_text("")
-        (home / ".gitconfig").write_text(f"[core]\n\texcludesFile = ~/{name}{blank}\n")
+        lead = "\v" if "vertical" in where else "\t"  # ripgrep's blanks are \s
+        (home / ".gitconfig").write_text(f"[core]\n{lead}excludesFile = ~/{name}{blank}\n")
     else:
         (home / ".config" / "git").mkdir(parents=True)
         (home / ".config" / "git" / "ignore").write_text("!.env\n")
@@ -287,12 +292,74 @@ def test_grep_r_and_git_grep_follow_no_link_beneath_and_grep_capital_r_does(
     git = ["git", "-c", "user.name=a", "-c", "user.email=a@example.com"]
     subprocess.run([*git, "add", "-A"], cwd=project, check=True)
     subprocess.run([*git, "commit", "-qm", "x"], cwd=project, check=True)
-    for line in ("grep -rn s3cret src", "rgrep s3cret .", "git grep -n s3cret", "rg s3cret -g '*'"):
+    for line in ("grep -rn s3cret src", "rgrep s3cret .", "rg s3cret -g '*'"):
         assert not _prints_secret(project, line), line
         assert decide(_engine(project), project, line)[0] != "deny", line
     for line in ("grep -Rn s3cret src", "grep -r --deref s3cret src", "rg -L s3cret"):
         assert _prints_secret(project, line), line
         assert decide(_engine(project), project, line)[0] == "deny", line
+    # a link to a directory outside: what lies beneath it is read by a walk that follows links
+    (project / "keys").symlink_to(project.parent / "home" / ".ssh")
+    for line in ("grep -R s3cret .", "rg -L s3cret", "git grep s3cret -- keys/"):
+        assert decide(_engine(project), project, line)[0] == "deny", line
+    assert _prints_secret(project, "grep -R s3cret .")
+    assert not _prints_secret(project, "grep -r s3cret .")
+    assert decide(_engine(project), project, "grep -r s3cret .")[0] == "allow"
+
+
+def _git(project: Path, *args: str) -> None:
+    git = ["git", "-c", "user.name=a", "-c", "user.email=a@example.com"]
+    subprocess.run([*git, *args], cwd=project, check=True, capture_output=True)
+
+
+def test_git_grep_opens_a_tracked_path_through_a_directory_that_is_now_a_link(
+    tmp_path: Path,
+) -> None:
+    project = _project(tmp_path)
+    (project / "keys").mkdir()
+    (project / "keys" / "id_rsa").write_text("placeholder\n")
+    _git(project, "add", "-A")
+    _git(project, "commit", "-qm", "x")
+    (project / "keys" / "id_rsa").unlink()
+    (project / "keys").rmdir()
+    (project / "keys").symlink_to(project.parent / "home" / ".ssh")
+    assert _prints_secret(project, "git grep s3cret")
+    assert decide(_engine(project), project, "git grep s3cret")[0] == "deny"
+
+
+def test_a_file_named_like_an_option_makes_grep_of_a_glob_recursive(tmp_path: Path) -> None:
+    project = _project(tmp_path)
+    (project / "src" / "key").symlink_to(project.parent / "home" / ".ssh" / "id_rsa")
+    (project / "-R").write_text("\n")
+    assert _prints_secret(project, "grep s3cret *")
+    assert decide(_engine(project), project, "grep s3cret *")[0] == "deny"
+
+
+def test_a_repository_setting_that_widens_git_grep_asks(tmp_path: Path) -> None:
+    lib = tmp_path / "lib"
+    lib.mkdir()
+    _git(lib, "init", "-q")
+    (lib / ".env").write_text(f"TOKEN={SECRET}\n")
+    _git(lib, "add", "-A")
+    _git(lib, "commit", "-qm", "x")
+    project = _project(tmp_path)
+    _git(project, "-c", "protocol.file.allow=always", "submodule", "add", "-q", str(lib), "lib")
+    _git(project, "commit", "-qm", "x")
+    assert decide(_engine(project), project, "git grep s3cret HEAD")[0] == "allow"
+    _git(project, "config", "submodule.recurse", "true")
+    assert _prints_secret(project, "git grep s3cret HEAD")
+    found, _, reason = decide(_engine(project), project, "git grep s3cret HEAD")
+    assert found == "ask" and "submodule.recurse" in reason, reason
+    # a work tree elsewhere (core.worktree): git grep searches it, not the working directory
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (elsewhere / "notes.txt").write_text(f"{SECRET}\n")
+    _git(project, "config", "--unset", "submodule.recurse")
+    _git(project, "config", "core.worktree", str(elsewhere))
+    _git(project, "--work-tree", str(elsewhere), "add", "notes.txt")
+    assert _prints_secret(project, "git grep s3cret")
+    found, _, reason = decide(_engine(project), project, "git grep s3cret")
+    assert found == "ask" and "core.worktree" in reason, reason
 
 
 def test_git_grep_reads_the_stored_files_of_entries_it_does_not_read_from_disk(

@@ -170,8 +170,8 @@ class _Whitelisted(Exception):
 class _Walk:
     """One recursive read: the places to look, the walk, and the strictest rule met per set."""
 
-    __slots__ = ("best", "budget", "cwd", "fact", "follow", "glob", "hidden", "needles", "only",
-                 "roots", "sets", "through", "volumes")  # fmt: skip
+    __slots__ = ("best", "budget", "cwd", "fact", "follow", "glob", "hidden", "linked",
+                 "needles", "only", "roots", "sets", "through", "volumes")  # fmt: skip
 
     def __init__(
         self,
@@ -196,6 +196,9 @@ class _Walk:
         self.roots = (canonical, (fact.path or "").rstrip("/") or canonical)
         self.best: dict[_Set, tuple[Rule, str, str | None]] = {}
         self.needles: tuple[str, ...] | None = None
+        # The directories outside the root that links beneath it lead to, walked too (each
+        # once: a link back to one walked already makes no loop).
+        self.linked: set[str] = set()
 
     def reach(self) -> dict[_Set, tuple[Rule, str, str | None]]:
         canonical, lexical = self.roots
@@ -253,7 +256,7 @@ class _Walk:
         held (:meth:`reach` stops at the first), so it stops as soon as :meth:`_check` records
         one."""
         if not os.path.isdir(root):
-            self._check(root, os.path.basename(root), os.path.islink(root))
+            self._check(root, os.path.basename(root), os.path.islink(root), self.needles)
             return True
         stack = [root]
         hidden = self.hidden
@@ -261,13 +264,18 @@ class _Walk:
         budget = self.budget
         # Entries whose path holds none of the needles cannot match (see _check): skipped here
         # without a call, unless a filter or a link's target must be looked at.
-        needles = self.needles if self.only is None else None
+        filtering = self.needles if self.only is None else None
         check = self._check
+        linked = self.linked
         while stack:
-            listing = load_listing(stack.pop())
+            place = stack.pop()
+            listing = load_listing(place)
             if listing is None:
                 continue  # unreadable: the command cannot read it either
             prefix = listing.prefix
+            needles = filtering
+            if linked and any((place + "/").startswith(t + "/") for t in linked):
+                needles = None  # reached through a link: a rule anchored anywhere may match
             if not hidden and listing.ignores and whitelists(prefix, listing.ignores):
                 raise _Whitelisted
             if self.glob:
@@ -299,9 +307,28 @@ class _Walk:
                             break
                     else:
                         continue
-                if check(path, name, is_link):
+                if check(path, name, is_link, needles):
                     return True
+                if is_link and follow:
+                    # `grep -R x .` beside `keys -> ~/.ssh` reads ~/.ssh/id_rsa: a directory
+                    # a link leads to outside the root is walked as well.
+                    target = self._outside_directory(path)
+                    if target is not None:
+                        stack.append(target)
         return True
+
+    def _outside_directory(self, link: str) -> str | None:
+        """The directory ``link`` leads to when it lies outside the root and is not walked
+        yet, else ``None``."""
+        try:
+            target = os.path.realpath(link)
+        except (OSError, ValueError):
+            return None
+        root = self.roots[0].rstrip("/") + "/"
+        if target in self.linked or (target + "/").startswith(root) or not os.path.isdir(target):
+            return None
+        self.linked.add(target)
+        return target
 
     def _view(
         self, prefix: str, rows: list[tuple[str, bool, bool]]
@@ -331,8 +358,9 @@ class _Walk:
         relative = path[len(root) :] if path.startswith(root) else name
         return any(_named((p,), relative if "/" in p else name) for p in only)
 
-    def _check(self, path: str, name: str, is_link: bool) -> bool:
-        """Match one entry; ``True`` when that recorded a deny."""
+    def _check(self, path: str, name: str, is_link: bool, needles: tuple[str, ...] | None) -> bool:
+        """Match one entry (``needles``: the pieces a path that may match holds, ``None``: any
+        path may); ``True`` when that recorded a deny."""
         if self.only is not None and (path.endswith("/") or not self._reads(path, name)):
             return False  # the tool reads only files its filter names
         target = None
@@ -341,7 +369,6 @@ class _Walk:
                 target = os.path.realpath(path)
             except (OSError, ValueError):
                 pass
-        needles = self.needles
         if needles is not None and target is None:
             # A matching path holds the pattern's longest literal piece (a link's target may
             # be anywhere: it is always matched).

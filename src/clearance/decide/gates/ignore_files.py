@@ -147,7 +147,8 @@ def _excludes_files(path: str, home: str) -> list[str]:
     if _EXCLUDES is None:
         import re  # only for a file that names one (the hot path does not load re)
 
-        _EXCLUDES = re.compile(rb"(?im)^[ \t]*excludesfile[ \t]*=[ \t]*([^\n]*)$")
+        # (ripgrep's blanks are `\s`: a vertical tab or a form feed too)
+        _EXCLUDES = re.compile(rb"(?im)^\s*excludesfile\s*=[ \t\v\f]*([^\n]*)$")
     out = []
     for found in _EXCLUDES.finditer(data):
         raw = os.fsdecode(found.group(1))

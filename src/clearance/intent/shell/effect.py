@@ -332,14 +332,12 @@ _GIT_GREP_TABLES: _Tables = (
 
 
 def search_walk(words: Sequence[Word]) -> str:
-    """How a recursive ``grep`` or ``git grep`` walks a directory: every entry, but no link
-    beneath it (``WALK_ENTRIES``: GNU and BSD ``grep -r`` follow only links named on the
-    command line, git grep none); ``grep -R``/``--dereference-recursive``, a computed word, a
-    brace list and every other program: ``WALK_ALL``."""
+    """How a recursive ``grep`` walks a directory: every entry, but no link beneath it
+    (``WALK_ENTRIES``: GNU and BSD ``grep -r`` follow only links named on the command line);
+    ``grep -R``/``--dereference-recursive``, a computed word, a brace list or a glob that may
+    expand to an option (a file named ``-R``), and every other program: ``WALK_ALL`` (``git
+    grep`` opens each tracked path, through a directory that is now a link too)."""
     name = (words[0].value or "").rpartition("/")[2] if words else ""
-    if name == "git":
-        values = [w.value for w in words[1:]]
-        return WALK_ENTRIES if _git_subcommand(values) == "grep" else WALK_ALL
     if name not in ("grep", "egrep", "fgrep", "rgrep"):
         return WALK_ALL
     valued = _BY_OPTION["grep"][2]
@@ -347,6 +345,8 @@ def search_walk(words: Sequence[Word]) -> str:
         v = word.value
         if v is None or ("{" in word.raw and is_list(word.raw)):
             return WALK_ALL  # it may be -R
+        if word.glob and v[:1] in _LEADING_GLOB:
+            return WALK_ALL  # `grep x *` beside a file named -R
         if v == "--":
             break
         if v[:2] == "--":
@@ -483,6 +483,8 @@ def reads_recursively(words: Sequence[Word]) -> bool:
         i += 1
         if "{" in words[i].raw and is_list(words[i].raw):
             return True  # `grep x {-r,}`: a brace list may expand to -r
+        if v is not None and words[i].glob and v[:1] in _LEADING_GLOB:
+            return True  # `grep x *` beside a file named -r
         if v is None:
             if words[i].raw.lstrip("\"'")[:1] in ("$", "`"):
                 return True  # `grep $flags x ~`: it may be -r

@@ -668,7 +668,7 @@ def printed(
     if not planned.lists and not options:
         common = _common_dir(top)  # nothing to list: only what the repository redirects
         if common is not None:
-            why = _redirected(common, planned.notes, False)
+            why = _redirected(common, planned.notes, False, planned.submodules)
             return None if why is None else unlisted(why)
     found_git = _trusted_git((top, base, *avoid))
     if found_git is None:
@@ -689,7 +689,9 @@ def printed(
             top = base  # a bare repository: its files are named from here
         else:
             raise _Unlisted(f"could not be listed by git ({_first_line(errors)})")
-        why = _redirected(os.path.join(base, common), planned.notes, planned.lists)
+        why = _redirected(
+            os.path.join(base, common), planned.notes, planned.lists, planned.submodules
+        )
         if why is not None:
             return unlisted(why)
         if any(kind == "blob" for _, kind in _kinds(git, base, planned.objects)):
@@ -781,10 +783,12 @@ def _common_dir(top: str) -> str | None:
     return dot if os.path.isfile(os.path.join(dot, "HEAD")) else None
 
 
-def _redirected(common: str, notes: bool, listing: bool) -> str | None:
+def _redirected(common: str, notes: bool, listing: bool, submodules: bool = False) -> str | None:
     """Why what git prints under a file's name may be another object, a note any blob, or a
     submodule's file unlisted: replace refs or grafts, (``notes``: the command shows them)
-    notes, (``listing``: it prints patches) ``diff.submodule``; ``None`` when none holds."""
+    notes, (``listing``: it prints patches) ``diff.submodule``, (``submodules``: it recurses
+    into them when told, `git grep`) ``submodule.recurse``; or a work tree elsewhere
+    (``core.worktree``); ``None`` when none holds."""
     if "GIT_REPLACE_REF_BASE" in os.environ or (
         notes and ("GIT_NOTES_REF" in os.environ or "GIT_NOTES_DISPLAY_REF" in os.environ)
     ):
@@ -808,6 +812,10 @@ def _redirected(common: str, notes: bool, listing: bool) -> str | None:
             "may print another object"
         )
     configured = _configured(os.path.join(common, "config"))
+    if "worktree" in configured:
+        return "runs git where core.worktree names the work tree, which clearance does not follow"
+    if submodules and "recurse" in configured:
+        return "runs git where submodule.recurse makes it read the submodules' files, unlisted"
     if listing and "submodule" in configured:
         return "runs git where diff.submodule may print the submodules' files, unlisted"
     if listing and "copies" in configured:
@@ -825,8 +833,9 @@ def _configured(config: str) -> set[str]:
     """What the repository's configuration (or the user's) sets that widens what git prints:
     ``"submodule"`` (``diff.submodule=diff``: the submodules' own patches), ``"copies"``
     (``diff.renames=copies``: a copy's unchanged source), ``"notes"`` (notes refs of its own:
-    ``core.notesRef``, ``notes.displayRef``); an include in the repository's, or an
-    unreadable file, may set any of them."""
+    ``core.notesRef``, ``notes.displayRef``), ``"worktree"`` (``core.worktree``: the work tree
+    is elsewhere), ``"recurse"`` (``submodule.recurse``: git grep reads the submodules); an
+    include in the repository's, or an unreadable file, may set any of them."""
     import re
 
     home = os.path.expanduser("~")
@@ -839,16 +848,23 @@ def _configured(config: str) -> set[str]:
         except FileNotFoundError:
             continue
         except OSError:
-            return {"submodule", "notes", "copies"}
+            return set(_SETTINGS)
         if path == config and b"include" in text:
-            return {"submodule", "notes", "copies"}
+            return set(_SETTINGS)
         if re.search(rb"\[\s*diff\s*\][^\[]*\bsubmodule\s*=\s*diff\b", text):
             found.add("submodule")
         if re.search(rb"\[\s*diff\s*\][^\[]*\brenames\s*=\s*cop", text):
             found.add("copies")
         if b"notesref" in text or b"displayref" in text:
             found.add("notes")
+        if re.search(rb"\[\s*core\s*\][^\[]*\bworktree\s*=", text):
+            found.add("worktree")
+        if re.search(rb"\[\s*submodule\s*\][^\[]*\brecurse\b(?!\s*=\s*(?:false|no|off|0)\b)", text):
+            found.add("recurse")
     return found
+
+
+_SETTINGS = ("submodule", "notes", "copies", "worktree", "recurse")
 
 
 def _has_refs(directory: str) -> bool:

@@ -47,9 +47,10 @@ class Plan:
     name), the words that may name a tree it reads whole (``git grep x HEAD~1``), and, for
     ``git diff`` outside a repository, the two paths it compares; ``stored``: the tracked
     files git reads from the index rather than the work tree (marked assume-unchanged or
-    skip-worktree: ``git grep`` of the work tree prints them)."""
+    skip-worktree: ``git grep`` of the work tree prints them); ``submodules``: it reads the
+    submodules' files too where ``submodule.recurse`` is set (``git grep``)."""
 
-    __slots__ = ("argv", "notes", "objects", "operands", "stored", "trees")
+    __slots__ = ("argv", "notes", "objects", "operands", "stored", "submodules", "trees")
 
     def __init__(
         self,
@@ -59,9 +60,11 @@ class Plan:
         trees: tuple[str, ...] = (),
         notes: bool = False,
         stored: bool = False,
+        submodules: bool = False,
     ) -> None:
         self.argv = argv
         self.stored = stored
+        self.submodules = submodules
         self.objects = objects
         self.operands = operands
         self.trees = trees  # words that may name a tree whose every file is read (`git grep`)
@@ -323,7 +326,7 @@ def _grep(rest: Sequence[str | None]) -> Plan | Floor | None:
     # The work tree (unless a word is a revision): an entry marked assume-unchanged or
     # skip-worktree is read from the index.
     stored = not (cached or no_index)
-    return Plan(listing, (), trees=trees, stored=stored)
+    return Plan(listing, (), trees=trees, stored=stored, submodules=True)
 
 
 def _cat_file(rest: Sequence[str | None]) -> Plan | Floor | None:

@@ -60,7 +60,7 @@ def read_redirect(
             if child.is_named:
                 string = word(child, pending.subs)
                 break
-        pending.redirects.append(Redirect("<<<", string))
+        pending.redirects.append(Redirect("<<<", string, at=node.start_byte))
         return
     if kind == "heredoc_redirect":
         op = "<<"
@@ -87,7 +87,7 @@ def read_redirect(
                 pending.extra.append(word(child, pending.subs))
             elif ctype in STATEMENTS:
                 pending.after.append(child)
-        pending.redirects.append(Redirect(op, None, body=body))
+        pending.redirects.append(Redirect(op, None, body=body, at=node.start_byte))
         return
     op = "?"
     target: Word | None = None
