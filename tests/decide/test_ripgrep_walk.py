@@ -96,6 +96,11 @@ VALUES = [
 ]
 
 
+def _git(project: Path, *args: str) -> None:
+    git = ["git", "-c", "user.name=a", "-c", "user.email=a@example.com"]
+    subprocess.run([*git, *args], cwd=project, check=True, capture_output=True)
+
+
 def _run(project: Path, line: str, env: dict[str, str] | None = None) -> bytes:
     environ = dict(os.environ, HOME=str(project.parent / "home"), **(env or {}))
     environ.pop("RIPGREP_CONFIG_PATH", None) if env is None else None
@@ -138,9 +143,8 @@ def visible(tmp_path_factory: pytest.TempPathFactory) -> Path:
     (project / "config").mkdir()
     (project / "config" / "app.env").write_text(f"TOKEN={SECRET}\n")
     (project / "pats.txt").write_text("s3cret\n")
-    subprocess.run(["git", "add", "-A"], cwd=project, check=True)  # what git grep searches
-    subprocess.run(["git", "-c", "user.name=a", "-c", "user.email=a@example.com", "commit", "-qm",
-                    "x"], cwd=project, check=True)  # fmt: skip
+    _git(project, "add", "-A")  # what git grep searches
+    _git(project, "commit", "-qm", "x")
     return project
 
 
@@ -189,11 +193,10 @@ def test_a_negation_in_an_ignore_file_walks_hidden_entries_but_follows_no_link(
 
 def test_a_linked_worktree_reads_the_exclude_file_of_its_repository(tmp_path: Path) -> None:
     main = _project(tmp_path)
-    git = ["git", "-c", "user.name=a", "-c", "user.email=a@example.com"]
-    subprocess.run([*git, "add", "-A"], cwd=main, check=True)
-    subprocess.run([*git, "commit", "-qm", "x"], cwd=main, check=True)
+    _git(main, "add", "-A")
+    _git(main, "commit", "-qm", "x")
     worktree = tmp_path / "wt"
-    subprocess.run([*git, "worktree", "add", "-q", str(worktree)], cwd=main, check=True)
+    _git(main, "worktree", "add", "-q", str(worktree))
     (worktree / ".env").write_text(f"TOKEN={SECRET}\n")
     assert decide(_engine(worktree), worktree, "rg s3cret")[0] == "allow"
     (main / ".git" / "info").mkdir(exist_ok=True)
@@ -284,14 +287,13 @@ def test_a_gitfile_is_read_as_ripgrep_reads_it(tmp_path: Path, gitdir: str) -> N
     assert found == "ask" and ".env" in reason, reason
 
 
-def test_grep_r_and_git_grep_follow_no_link_beneath_and_grep_capital_r_does(
+def test_grep_r_follows_no_link_beneath_and_grep_capital_r_does(
     tmp_path: Path,
 ) -> None:
     project = _project(tmp_path)
     (project / "src" / "key").symlink_to(project.parent / "home" / ".ssh" / "id_rsa")
-    git = ["git", "-c", "user.name=a", "-c", "user.email=a@example.com"]
-    subprocess.run([*git, "add", "-A"], cwd=project, check=True)
-    subprocess.run([*git, "commit", "-qm", "x"], cwd=project, check=True)
+    _git(project, "add", "-A")
+    _git(project, "commit", "-qm", "x")
     for line in ("grep -rn s3cret src", "rgrep s3cret .", "rg s3cret -g '*'"):
         assert not _prints_secret(project, line), line
         assert decide(_engine(project), project, line)[0] != "deny", line
@@ -305,11 +307,6 @@ def test_grep_r_and_git_grep_follow_no_link_beneath_and_grep_capital_r_does(
     assert _prints_secret(project, "grep -R s3cret .")
     assert not _prints_secret(project, "grep -r s3cret .")
     assert decide(_engine(project), project, "grep -r s3cret .")[0] == "allow"
-
-
-def _git(project: Path, *args: str) -> None:
-    git = ["git", "-c", "user.name=a", "-c", "user.email=a@example.com"]
-    subprocess.run([*git, *args], cwd=project, check=True, capture_output=True)
 
 
 def test_git_grep_opens_a_tracked_path_through_a_directory_that_is_now_a_link(
@@ -368,9 +365,8 @@ def test_git_grep_reads_the_stored_files_of_entries_it_does_not_read_from_disk(
     project = _project(tmp_path)
     (project / "config").mkdir()
     (project / "config" / "app.env").write_text(f"TOKEN={SECRET}\n")
-    git = ["git", "-c", "user.name=a", "-c", "user.email=a@example.com"]
-    subprocess.run([*git, "add", "-A"], cwd=project, check=True)
-    subprocess.run([*git, "commit", "-qm", "x"], cwd=project, check=True)
+    _git(project, "add", "-A")
+    _git(project, "commit", "-qm", "x")
     (project / "config" / "app.env").unlink()
     assert not _prints_secret(project, "git grep s3cret")
     assert decide(_engine(project), project, "git grep s3cret")[0] == "allow"
