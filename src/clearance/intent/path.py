@@ -26,8 +26,8 @@ if TYPE_CHECKING:
 
 __all__ = [
     "SAFE_DEVICES", "WALK_ALL", "WALK_ENTRIES", "WALK_VISIBLE", "PathFact", "canonical_cwd",
-    "canonicalize", "is_within", "lexists", "normal_path", "path_fact", "through_plantable_links",
-    "typed_path", "wider",
+    "canonicalize", "is_within", "lexists", "normal_path", "opened", "path_fact",
+    "through_plantable_links", "typed_path", "wider",
 ]  # fmt: skip
 
 SAFE_DEVICES = frozenset({"/dev/null", "/dev/stdin", "/dev/stdout", "/dev/stderr"})
@@ -139,6 +139,19 @@ def _normalised(cwd: str) -> str:
     base = _normpath(cwd)
     _last_base = (cwd, base)
     return base
+
+
+def opened(path: str) -> str | None:
+    """Where opening ``path`` leads, as the kernel resolves it (``O_PATH``); ``None`` when it
+    cannot be opened (a link that dangles, or a loop: the program cannot read it either).
+    Without ``O_PATH``, :func:`os.path.realpath` of an existing path."""
+    if _O_PATH:
+        found = _kernel_resolved(path, False)
+        return found[0] if found is not None else None
+    try:  # pragma: no cover - platforms without O_PATH
+        return os.path.realpath(path) if os.path.exists(path) else None
+    except (OSError, ValueError):  # pragma: no cover
+        return None
 
 
 def canonicalize(path: str) -> str:

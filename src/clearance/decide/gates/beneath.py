@@ -33,7 +33,7 @@ from clearance.decide.gates.listing import listing as load_listing
 from clearance.decide.gates.listing import view_of
 from clearance.decide.gates.path import folded, lowered
 from clearance.intent.glob import expand_braces
-from clearance.intent.path import WALK_ALL, WALK_VISIBLE
+from clearance.intent.path import WALK_ALL, WALK_VISIBLE, opened
 from clearance.intent.sentinel import UNKNOWN_PATH
 from clearance.policy.rule import RANK
 
@@ -95,7 +95,8 @@ def beneath_gate(
         try:
             reached_by = walk.reach()
         except _Whitelisted:  # an ignore file beneath lets the tool search hidden entries
-            reached_by = _Walk(sets, fact, volumes, only, budget, True, follow).reach()
+            walk = _Walk(sets, fact, volumes, only, budget, True, follow)
+            reached_by = walk.reach()
         for one, (rule, reached, why) in reached_by.items():
             out.append(_result(one.gate, fact, tool, rule, reached, why))
     return out
@@ -171,7 +172,7 @@ class _Walk:
     """One recursive read: the places to look, the walk, and the strictest rule met per set."""
 
     __slots__ = ("best", "budget", "cwd", "fact", "follow", "glob", "hidden", "linked",
-                 "needles", "only", "roots", "sets", "through", "volumes")  # fmt: skip
+                 "needles", "only", "roots", "sets", "target", "through", "volumes")  # fmt: skip
 
     def __init__(
         self,
@@ -199,6 +200,7 @@ class _Walk:
         # The directories outside the root that links beneath it lead to, walked too (each
         # once: a link back to one walked already makes no loop).
         self.linked: set[str] = set()
+        self.target: str | None = None  # where the link last checked leads
 
     def reach(self) -> dict[_Set, tuple[Rule, str, str | None]]:
         canonical, lexical = self.roots
@@ -258,7 +260,6 @@ class _Walk:
         if not os.path.isdir(root):
             self._check(root, os.path.basename(root), os.path.islink(root), self.needles)
             return True
-        stack = [root]
         hidden = self.hidden
         follow = self.follow
         budget = self.budget
@@ -266,16 +267,16 @@ class _Walk:
         # without a call, unless a filter or a link's target must be looked at.
         filtering = self.needles if self.only is None else None
         check = self._check
-        linked = self.linked
-        while stack:
-            place = stack.pop()
+        # Each place to walk, with whether a link led there (then a rule anchored anywhere may
+        # match: no piece filters what is checked).
+        places: list[tuple[str, bool]] = [(root, False)]
+        while places:
+            place, via_link = places.pop()
             listing = load_listing(place)
             if listing is None:
                 continue  # unreadable: the command cannot read it either
             prefix = listing.prefix
-            needles = filtering
-            if linked and any((place + "/").startswith(t + "/") for t in linked):
-                needles = None  # reached through a link: a rule anchored anywhere may match
+            needles = None if via_link else filtering
             if not hidden and listing.ignores and whitelists(prefix, listing.ignores):
                 raise _Whitelisted
             if self.glob:
@@ -290,7 +291,7 @@ class _Walk:
                         break
                 else:
                     budget[0] -= len(rows)
-                    stack += dirs
+                    places += [(d, via_link) for d in dirs]
                     continue
             for name, is_dir, is_link in rows:
                 if budget[0] <= 0:
@@ -298,7 +299,7 @@ class _Walk:
                 budget[0] -= 1
                 path = prefix + name
                 if is_dir:
-                    stack.append(path)
+                    places.append((path, via_link))
                     path += "/"
                 if needles is not None and not (is_link and follow):
                     text = path.lower()
@@ -312,20 +313,19 @@ class _Walk:
                 if is_link and follow:
                     # `grep -R x .` beside `keys -> ~/.ssh` reads ~/.ssh/id_rsa: a directory
                     # a link leads to outside the root is walked as well.
-                    target = self._outside_directory(path)
+                    target = self._outside_directory()
                     if target is not None:
-                        stack.append(target)
+                        places.append((target, True))
         return True
 
-    def _outside_directory(self, link: str) -> str | None:
-        """The directory ``link`` leads to when it lies outside the root and is not walked
-        yet, else ``None``."""
-        try:
-            target = os.path.realpath(link)
-        except (OSError, ValueError):
-            return None
+    def _outside_directory(self) -> str | None:
+        """The directory the link :meth:`_check` last resolved leads to when it lies outside
+        the root and is not walked yet, else ``None``."""
+        target = self.target
         root = self.roots[0].rstrip("/") + "/"
-        if target in self.linked or (target + "/").startswith(root) or not os.path.isdir(target):
+        if target is None or target in self.linked or (target + "/").startswith(root):
+            return None
+        if not os.path.isdir(target):
             return None
         self.linked.add(target)
         return target
@@ -358,17 +358,27 @@ class _Walk:
         relative = path[len(root) :] if path.startswith(root) else name
         return any(_named((p,), relative if "/" in p else name) for p in only)
 
+    def _resolved(self, link: str) -> str | None:
+        """Where ``link`` leads, as the kernel resolves it; a long target costs the walk one
+        entry for every 8 names in it (a chain of links thousands of names long is bounded by
+        the walk's budget); ``None`` when it dangles or loops (nothing is read through it)."""
+        try:
+            text = os.readlink(link)
+        except (OSError, ValueError):
+            return None
+        self.budget[0] -= text.count("/") // 8
+        if self.budget[0] <= 0:
+            return None
+        return opened(link)
+
     def _check(self, path: str, name: str, is_link: bool, needles: tuple[str, ...] | None) -> bool:
         """Match one entry (``needles``: the pieces a path that may match holds, ``None``: any
         path may); ``True`` when that recorded a deny."""
         if self.only is not None and (path.endswith("/") or not self._reads(path, name)):
             return False  # the tool reads only files its filter names
-        target = None
+        target = self.target = None
         if is_link and self.follow:
-            try:
-                target = os.path.realpath(path)
-            except (OSError, ValueError):
-                pass
+            target = self.target = self._resolved(path)
         if needles is not None and target is None:
             # A matching path holds the pattern's longest literal piece (a link's target may
             # be anywhere: it is always matched).
