@@ -328,6 +328,7 @@ class _Walk:
         if not os.path.isdir(target):
             return None
         self.linked.add(target)
+        self.budget[0] -= 1  # a directory to list: one more entry of the budget
         return target
 
     def _view(
