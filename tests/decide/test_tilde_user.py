@@ -110,3 +110,14 @@ def test_only_a_login_name_is_looked_up() -> None:
     if home is not None:
         assert user_path("~root") == home
         assert user_path("~root/a/b") == home.rstrip("/") + "/a/b"
+
+
+@pytest.mark.parametrize("spelling", ["{h}/", "{h}/.", "{d}//home", "{d}/./home"])
+def test_a_home_spelled_unusually_still_meets_its_rules(tmp_path: Path, spelling: str) -> None:
+    home = tmp_path / "home"
+    (home / ".ssh").mkdir(parents=True)
+    (home / ".ssh" / "id_rsa").write_text("key\n")
+    given_home = spelling.format(h=home, d=tmp_path)
+    engine = _engine(tmp_path, given_home)
+    for line in ("cat ~/.ssh/id_rsa", f"cat {home}/.ssh/id_rsa", "grep -r x ~/.ssh"):
+        assert _action(engine, line) == "deny", (given_home, line)

@@ -19,11 +19,11 @@ __all__ = ["atomic_write", "backup", "config_home", "ensure_private_dir", "home_
 
 
 def home_dir(env: Mapping[str, str] | None = None) -> str:
+    """``$HOME`` (else the user's home) in its normal form: a ``~/.ssh/*`` rule then meets
+    ``~/.ssh/id_rsa`` however ``HOME`` is spelled (``/home/u/``, ``/home//u``, ``/home/u/.``)."""
     env = os.environ if env is None else env
-    home = env.get("HOME")
-    if home:
-        return home
-    return os.path.expanduser("~")
+    home = env.get("HOME") or os.path.expanduser("~")
+    return os.path.normpath(home) if home[:1] == "/" else home
 
 
 def state_root(env: Mapping[str, str] | None = None) -> str:
