@@ -434,3 +434,24 @@ def test_a_pipe_element_is_fed_only_when_it_is_one_command() -> None:
     for line in ("rg x", "ls | rg x < f", "ls | (rg x)", "ls | rg x 0>&2", "ls | xargs rg x"):
         tokens = analyze(line, cwd="/p", home="/h").paths
         assert any(t.deep for t in tokens), line
+
+
+def test_a_link_that_uses_the_walks_budget_up_cuts_it_short(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A link's target is charged to the budget by its length: a last link that spends it is a
+    walk cut short (it asks), never a link that leads nowhere."""
+    from clearance.decide.gates import beneath
+
+    monkeypatch.setattr(beneath, "CAP", 100)
+    project = tmp_path / "proj"  # (no .git: the budget is what the links spend)
+    (project / "src").mkdir(parents=True)
+    (tmp_path / "home" / ".ssh").mkdir(parents=True)
+    (tmp_path / "home" / ".ssh" / "id_rsa").write_text(f"KEY {SECRET}\n")
+    slashes = "/" * 240  # 30 entries of the budget each; the kernel reads them as one
+    (project / "f").write_text("hi\n")
+    for i in range(3):
+        (project / f"d{i}").symlink_to(f"{slashes}{str(project / 'f').lstrip('/')}")
+    (project / "src" / "keys").symlink_to(f"{slashes}{str(project.parent / 'home' / '.ssh')[1:]}")
+    assert _prints_secret(project, "grep -R s3cret .")
+    assert decide(_engine(project), project, "grep -R s3cret .")[0] != "allow"

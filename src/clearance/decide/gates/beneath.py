@@ -311,6 +311,8 @@ class _Walk:
                 if check(path, name, is_link, needles):
                     return True
                 if is_link and follow:
+                    if budget[0] <= 0:
+                        return False  # the link's target used the budget up: cut short
                     # `grep -R x .` beside `keys -> ~/.ssh` reads ~/.ssh/id_rsa: a directory
                     # a link leads to outside the root is walked as well.
                     target = self._outside_directory()
