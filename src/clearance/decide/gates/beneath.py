@@ -172,7 +172,7 @@ class _Walk:
     """One recursive read: the places to look, the walk, and the strictest rule met per set."""
 
     __slots__ = ("best", "budget", "cwd", "fact", "follow", "glob", "hidden", "linked",
-                 "needles", "only", "roots", "sets", "target", "through", "volumes")  # fmt: skip
+                 "needles", "only", "roots", "sets", "through", "volumes")  # fmt: skip
 
     def __init__(
         self,
@@ -200,7 +200,6 @@ class _Walk:
         # The directories outside the root that links beneath it lead to, walked too (each
         # once: a link back to one walked already makes no loop).
         self.linked: set[str] = set()
-        self.target: str | None = None  # where the link last checked leads
 
     def reach(self) -> dict[_Set, tuple[Rule, str, str | None]]:
         canonical, lexical = self.roots
@@ -258,7 +257,9 @@ class _Walk:
         held (:meth:`reach` stops at the first), so it stops as soon as :meth:`_check` records
         one."""
         if not os.path.isdir(root):
-            self._check(root, os.path.basename(root), os.path.islink(root), self.needles)
+            link = os.path.islink(root) and self.follow
+            self._check(root, os.path.basename(root), self._resolved(root) if link else None,
+                        self.needles)  # fmt: skip
             return True
         hidden = self.hidden
         follow = self.follow
@@ -308,22 +309,22 @@ class _Walk:
                             break
                     else:
                         continue
-                if check(path, name, is_link, needles):
+                target = self._resolved(path) if is_link and follow else None
+                if check(path, name, target, needles):
                     return True
                 if is_link and follow:
                     if budget[0] <= 0:
                         return False  # the link's target used the budget up: cut short
                     # `grep -R x .` beside `keys -> ~/.ssh` reads ~/.ssh/id_rsa: a directory
                     # a link leads to outside the root is walked as well.
-                    target = self._outside_directory()
-                    if target is not None:
-                        places.append((target, True))
+                    beyond = self._outside_directory(target)
+                    if beyond is not None:
+                        places.append((beyond, True))
         return True
 
-    def _outside_directory(self) -> str | None:
-        """The directory the link :meth:`_check` last resolved leads to when it lies outside
-        the root and is not walked yet, else ``None``."""
-        target = self.target
+    def _outside_directory(self, target: str | None) -> str | None:
+        """``target``, where a link leads, when it is a directory outside the root not walked
+        yet, else ``None``."""
         root = self.roots[0].rstrip("/") + "/"
         if target is None or target in self.linked or (target + "/").startswith(root):
             return None
@@ -374,14 +375,14 @@ class _Walk:
             return None
         return opened(link)
 
-    def _check(self, path: str, name: str, is_link: bool, needles: tuple[str, ...] | None) -> bool:
-        """Match one entry (``needles``: the pieces a path that may match holds, ``None``: any
-        path may); ``True`` when that recorded a deny."""
+    def _check(
+        self, path: str, name: str, target: str | None, needles: tuple[str, ...] | None
+    ) -> bool:
+        """Match one entry (``target``: where it leads, a link the walk follows; ``needles``:
+        the pieces a path that may match holds, ``None``: any path may); ``True`` when that
+        recorded a deny."""
         if self.only is not None and (path.endswith("/") or not self._reads(path, name)):
             return False  # the tool reads only files its filter names
-        target = self.target = None
-        if is_link and self.follow:
-            target = self.target = self._resolved(path)
         if needles is not None and target is None:
             # A matching path holds the pattern's longest literal piece (a link's target may
             # be anywhere: it is always matched).

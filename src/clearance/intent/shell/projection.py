@@ -189,14 +189,15 @@ class Projection:
         ):
             # `grep -r x ~`: what lies beneath each directory operand is read too; by rg, as
             # ripgrep walks by default (no hidden entry, no link beneath) unless told otherwise.
-            how = ripgrep.walk(words)
-            walk = how.walk if name.rpartition("/")[2] == "rg" else search_walk(words)
+            rg = name.rpartition("/")[2] == "rg"
+            how = ripgrep.walk(words) if rg else ripgrep.UNKNOWN
+            walk = how.walk if rg else search_walk(words)
             tokens = self.tokens
             given = len(tokens) > start
             if given:
                 tokens[start:] = [t.replace(deep=True, walk=walk) for t in tokens[start:]]
             # How many paths it is given: an option's value is none (`grep -r -f pats`).
-            if name.rpartition("/")[2] == "rg":
+            if rg:
                 operands = how.paths if how.paths != ripgrep.AS_GIVEN else int(given)
             else:
                 operands = search_operands(words, given)
