@@ -14,7 +14,7 @@ from clearance.intent.shell.brace import expanded_words, is_list
 from clearance.intent.shell.layer import basename
 from clearance.intent.shell.names import PACKAGE_MANAGERS
 from clearance.intent.shell.runners import FD_EXEC, FIND_EXEC, FIND_WRITES
-from clearance.intent.shell.word import one_operand
+from clearance.intent.shell.word import may_be_options, one_operand
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -343,10 +343,8 @@ def search_walk(words: Sequence[Word]) -> str:
     valued = _BY_OPTION["grep"][2]
     for word in words[1:]:
         v = word.value
-        if v is None or ("{" in word.raw and is_list(word.raw)):
-            return WALK_ALL  # it may be -R
-        if word.glob and v[:1] in _LEADING_GLOB:
-            return WALK_ALL  # `grep x *` beside a file named -R
+        if v is None or may_be_options(word):
+            return WALK_ALL  # it may be -R (`grep x *` beside a file named -R)
         if v == "--":
             break
         if v[:2] == "--":
@@ -397,9 +395,7 @@ def search_operands(words: Sequence[Word], given: bool) -> int | None:
         word = args[i]
         v = word.value
         i += 1
-        if (word.glob and v is not None and v[:1] in _LEADING_GLOB) or (
-            "{" in word.raw and is_list(word.raw)
-        ):
+        if may_be_options(word):
             return None  # it may expand to an option
         if v is None:
             if not one_operand(word):
@@ -481,10 +477,8 @@ def reads_recursively(words: Sequence[Word]) -> bool:
     while i < len(values):
         v = values[i]
         i += 1
-        if "{" in words[i].raw and is_list(words[i].raw):
-            return True  # `grep x {-r,}`: a brace list may expand to -r
-        if v is not None and words[i].glob and v[:1] in _LEADING_GLOB:
-            return True  # `grep x *` beside a file named -r
+        if may_be_options(words[i]):
+            return True  # `grep x {-r,}`, `grep x *` beside a file named -r
         if v is None:
             if words[i].raw.lstrip("\"'")[:1] in ("$", "`"):
                 return True  # `grep $flags x ~`: it may be -r

@@ -17,8 +17,7 @@ from __future__ import annotations
 import os
 
 from clearance.intent.path import WALK_ALL, WALK_ENTRIES, WALK_VISIBLE, wider
-from clearance.intent.shell.brace import is_list
-from clearance.intent.shell.word import one_operand
+from clearance.intent.shell.word import may_be_options, one_operand
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -87,7 +86,7 @@ _FILE_VALUED = frozenset({"--file"})
 _FILE_SHORT_VALUED = frozenset("f")
 # The options that give the pattern: then every operand is a path.
 _PATTERN_OPTIONS = frozenset({"--regexp", "-e", "--file", "-f"})
-_LEADING_GLOB = frozenset("*?[")
+_GLOB_CHARS = frozenset("*?[")  # a word with one of them unquoted may be many
 _LONG: dict[str, tuple[str, bool]] = {
     **{o: (WALK_VISIBLE, False) for o in _SWITCHES},
     **{o: (WALK_VISIBLE, True) for o in _VALUED},
@@ -152,7 +151,7 @@ def walk(words: Sequence[Word]) -> Walk:
         word = words[i]
         value = word.value
         i += 1
-        if _expands(word):
+        if may_be_options(word):
             return UNKNOWN  # it may expand to an option (a file the agent named `-uu`)
         if value is None:
             if not one_operand(word):
@@ -161,7 +160,7 @@ def walk(words: Sequence[Word]) -> Walk:
             continue
         if value == "--":
             rest = words[i:]
-            if any(_expands(w) or (w.value is None and not one_operand(w)) for w in rest):
+            if any(may_be_options(w) or (w.value is None and not one_operand(w)) for w in rest):
                 return _COMPUTED
             positional += len(rest)
             break
@@ -209,18 +208,9 @@ def _joined(how: str, default: bool, asked: str) -> tuple[str, bool]:
     return wider(how, asked), default and asked == WALK_VISIBLE
 
 
-def _expands(word: Word) -> bool:
-    """A pattern that may expand to a name starting with ``-``, or a brace list."""
-    value = word.value
-    return bool(
-        (word.glob and value is not None and value[:1] in _LEADING_GLOB)
-        or ("{" in word.raw and is_list(word.raw))
-    )
-
-
 def _one_word(word: Word) -> bool:
     """Whether ``word`` is exactly one word, as an option's value: literal, or quoted."""
     value = word.value
     if value is None:
         return word.raw[:1] == '"'
-    return not (word.glob and not _LEADING_GLOB.isdisjoint(value)) and not _expands(word)
+    return not (word.glob and not _GLOB_CHARS.isdisjoint(value)) and not may_be_options(word)

@@ -14,6 +14,7 @@ by :func:`~clearance.intent.shell.word_build.build_word`.
 
 from __future__ import annotations
 
+from clearance.intent.shell.brace import is_list
 from clearance.intent.shell.expansion import parameter_expansion
 from clearance.intent.shell.grammar import KIND
 
@@ -36,6 +37,7 @@ __all__ = [
     "collect_substitutions",
     "expansion_floor",
     "literal_word",
+    "may_be_options",
     "one_operand",
     "scan_substitutions",
 ]
@@ -128,6 +130,16 @@ def literal_word(start: int, end: int, raw: str) -> Word:
 
 
 _new = object.__new__
+
+
+def may_be_options(word: Word) -> bool:
+    """Whether bash may expand ``word`` to words that start with ``-``: an unquoted pattern
+    that starts with one (``*`` beside a file the agent named ``-R``), or a brace list
+    (``{-i,-n}``)."""
+    value = word.value
+    if word.glob and value is not None and value[:1] in "*?[":
+        return True
+    return "{" in word.raw and is_list(word.raw)
 
 
 def one_operand(word: Word) -> bool:
