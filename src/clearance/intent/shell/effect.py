@@ -385,7 +385,7 @@ def search_operands(words: Sequence[Word], given: bool) -> int | None:
     else:
         return as_given
     letters, valued, attached, switches, long_valued, pattern_options = tables
-    git = tables is _GIT_GREP_TABLES
+    git = name == "git"
     positional = 0
     pattern = False
     i = 0
