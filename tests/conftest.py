@@ -23,6 +23,25 @@ def pytest_sessionstart(session: pytest.Session) -> None:
     import compileall
 
     compileall.compile_dir(str(SRC / "clearance"), quiet=2)
+    stale = _stale_compiled()
+    if stale:
+        pytest.exit(
+            f"{len(stale)} compiled module(s) are older than their source, so the tests would run"
+            f" the old code: {', '.join(stale[:3])}. Build them again with `.venv/bin/pip install"
+            " -e .`, or remove them (`find src -name '*.so' -delete`) to test the plain Python"
+            " (docs/decisions/0058-hot-modules-compiled.md).",
+            returncode=2,
+        )
+
+
+def _stale_compiled() -> list[str]:
+    """The modules compiled in place by an editable install whose ``.py`` changed since."""
+    out = []
+    for compiled in sorted(SRC.glob("clearance/**/*.so")):
+        source = compiled.with_name(compiled.name.partition(".")[0] + ".py")
+        if source.exists() and source.stat().st_mtime > compiled.stat().st_mtime:
+            out.append(str(source.relative_to(SRC)))
+    return out
 
 
 @pytest.fixture(autouse=True)
