@@ -16,24 +16,37 @@ import sysconfig
 
 from setuptools import setup
 
-# Compiled: the shell analysis and the rule matching, which is where a bash decision spends its
-# time. Not compiled: modules that build their objects without calling the class (the fast
-# paths of word.py, token.py, unit.py, folding.py, analysis.py) or that subclass a built-in
-# type (derived.py), which compiled classes cannot do, and names.py, whose tables mypyc
-# mis-types at import. tests/test_compiled.py checks this list against the tree.
-SKIPPED = ("analysis", "derived", "folding", "names", "token", "unit", "word")
-COMPILED_ELSEWHERE = ("policy/rule.py", "policy/rule_index.py", "policy/wildcard.py")
+# Compiled: the shell analysis (intent/shell and its hazards), the rule matching and the bash
+# and path gates, which is where a bash decision spends its time. Not compiled: the values built
+# without calling their class, the plain build's fast path (ADR 0001: analyzed.py, token.py,
+# unit.py); analysis.py, the entry point that turns any failure of the reading into the
+# fail-closed analysis; derived.py, which subclasses a built-in type, as a compiled class cannot;
+# names.py, whose tables mypyc types more narrowly than they are built. Nor the engine, the
+# other gates or the CLI, whose functions tests replace (a compiled caller would not see it).
+# tests/test_compiled.py checks these lists against the tree.
+SKIPPED = ("analysis", "analyzed", "derived", "names", "token", "unit")
+COMPILED_ELSEWHERE = (
+    "policy/rule.py",
+    "policy/rule_index.py",
+    "policy/wildcard.py",
+    "policy/command_rule.py",
+    "policy/program_grammar.py",
+    "decide/fold.py",
+    "decide/gates/bash.py",
+    "decide/gates/operands.py",
+    "decide/gates/path.py",
+)
 
 
 def compiled_modules(root: str = "src/clearance") -> list[str]:
-    """The source files compiled, relative to the project's top, in a stable order."""
-    shell = os.path.join(root, "intent", "shell")
-    names = sorted(
-        name for name in os.listdir(shell) if name.endswith(".py") and name[:-3] not in SKIPPED
-    )
-    return [os.path.join(shell, name) for name in names] + [
-        os.path.join(root, path) for path in COMPILED_ELSEWHERE
-    ]
+    """The source files compiled, under ``root``, in a stable order."""
+    out = []
+    for folder in ("intent/shell", "intent/shell/hazards"):
+        where = os.path.join(root, folder)
+        for name in sorted(os.listdir(where)):
+            if name.endswith(".py") and name[:-3] not in SKIPPED:
+                out.append(os.path.join(where, name))
+    return out + [os.path.join(root, path) for path in COMPILED_ELSEWHERE]
 
 
 def _compiler_missing() -> str | None:

@@ -54,3 +54,86 @@ def test_all_or_none_of_the_listed_modules_are_compiled() -> None:
 
 def _is_compiled(module: ModuleType) -> bool:
     return str(module.__file__).endswith(SUFFIX)
+
+
+# Decides each line of a file of JSON lines under the built-in policy and a deny-list, in the
+# directory and home given, and prints every decision: run once on the installed (compiled)
+# modules and once on a plain copy of the sources.
+_DECIDE = """
+import json, sys
+from clearance.decide.engine import Engine
+from clearance.intent.call import ToolCall
+lines_file, project, home, denylist = sys.argv[1:5]
+import clearance.intent.shell.assembly as assembly
+print(assembly.__file__.endswith(".py"))
+env = {"HOME": home}
+engines = [Engine.load(cwd=project, policy=p, env=env) for p in (None, denylist)]
+for line in json.load(open(lines_file)):
+    for engine in engines:
+        d = engine.check(ToolCall("bash", {"command": line}, project))
+        print(json.dumps([d.action, d.reason, [g.sentinel for g in d.gates]]))
+"""
+
+
+def test_the_plain_build_decides_as_the_compiled_one(tmp_path: Path) -> None:
+    """Every line of the shell corpus and of the attack table gets the same decision from the
+    compiled modules and from their plain source (an install without a compiler)."""
+    import json
+    import os
+    import re
+    import shutil
+    import subprocess
+    import sys
+
+    import pytest
+
+    if not _is_compiled(importlib.import_module("clearance.intent.shell.assembly")):
+        pytest.skip("this install is plain Python: there is no other build to compare")
+    from tests.decide import attack_table
+
+    lines = [
+        line.rstrip("\n").replace("\\n", "\n")
+        for line in (TOP / "bench" / "shell_corpus.txt").read_text().splitlines()
+        if line.strip()
+    ]
+    for value in vars(attack_table).values():
+        if isinstance(value, list) and value and isinstance(value[0], tuple):
+            lines.extend(row[0] for row in value if isinstance(row[0], str))
+    home = tmp_path / "home"
+    project = home / "proj"
+    (home / ".ssh").mkdir(parents=True)
+    (home / ".ssh" / "id_rsa").write_text("not a real key\n")
+    (project / "src").mkdir(parents=True)
+    (project / "src" / "a.py").write_text("print(1)\n")
+    (project / ".env").write_text("KEY=1\n")
+    (project / "link").symlink_to(home / ".ssh" / "id_rsa")
+    listed = tmp_path / "lines.json"
+    listed.write_text(json.dumps(lines))
+    plain = tmp_path / "plain"
+    shutil.copytree(
+        TOP / "src" / "clearance",
+        plain / "clearance",
+        ignore=shutil.ignore_patterns(f"*{SUFFIX}", "__pycache__"),
+    )
+    env = dict(os.environ, XDG_CONFIG_HOME=str(tmp_path / "config"))
+    env.pop("PYTHONPATH", None)
+    args = [sys.executable, "-c", _DECIDE, str(listed), str(project), str(home)]
+    args.append(json.dumps(attack_table.DENYLIST))
+    runs = []
+    for path in (None, plain):
+        run_env = dict(env, CLEARANCE_HOME=str(tmp_path / f"state-{path is None}"))
+        if path is not None:
+            run_env["PYTHONPATH"] = str(path)
+        done = subprocess.run(args, env=run_env, capture_output=True, text=True, timeout=600)
+        assert done.returncode == 0, done.stderr[-2000:]
+        # (a reason may name clearance's own process: `/dev/fd/3` resolves through it)
+        runs.append(re.sub(r"/proc/[0-9]+", "/proc/PID", done.stdout).splitlines())
+    assert [run.pop(0) for run in runs] == ["False", "True"]  # which build each run used
+    compiled, plain_run = runs
+    assert len(compiled) == 2 * len(lines)
+    differ = [
+        (lines[i // 2], one[:300], other[:300])
+        for i, (one, other) in enumerate(zip(compiled, plain_run, strict=True))
+        if one != other
+    ]
+    assert not differ, differ[:5]

@@ -6,8 +6,8 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from clearance.intent.shell import analysis as analysis_module
 from clearance.intent.shell import analyze, parser
+from clearance.intent.shell import session as session_module
 from clearance.intent.shell.literal import literal_line
 from clearance.intent.shell.source import Source
 from clearance.intent.shell.statement import Scope, Statement
@@ -123,7 +123,7 @@ def test_an_accepted_line_is_the_statement_the_parser_reads(text: str) -> None:
 def test_analysis_is_the_same_with_and_without_the_plain_reader(text: str) -> None:
     fast = analyze(text, cwd="/w", home="/h")
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(analysis_module, "literal_line", lambda *args: None)
+        patch.setattr(session_module, "PLAIN_READER", False)
         full = analyze(text, cwd="/w", home="/h")
     assert fast == full
 

@@ -35,7 +35,6 @@ __all__ = ["fold", "folded"]
 # among them) and the knowledge base.
 _NAMES = LAUNCHERS | RUNNERS | SHELLS | INDIRECTION | KNOWLEDGE | {"find", "fd"}
 _LAYERS = 8  # command words followed through wrapper layers (the assembly peels fewer)
-_new = object.__new__
 
 
 def fold(stmt: Statement, base: str | None) -> Sequence[Word] | None:
@@ -112,8 +111,6 @@ def folded(words: Sequence[Word], base: str | None) -> tuple[list[Word], Floor |
 
 def _lowered(word: Word, value: str, name: str) -> Word:
     """``word`` with the name its value ends in lowered (as typed, ``raw`` is kept)."""
-    low: Word = _new(Word)
-    for slot in Word.__slots__:
-        setattr(low, slot, getattr(word, slot))
+    low = word.copy()
     low.value = value[: len(value) - len(name)] + name.lower()
     return low

@@ -103,6 +103,20 @@ class Word:
     def __repr__(self) -> str:
         return f"Word({self.raw!r}, value={self.value!r})"
 
+    def copy(self) -> Word:
+        """A word of the same fields, to change without changing this one."""
+        new = Word(self.start, self.end, self.raw, self.value)
+        new.segs = self.segs
+        new.quoted = self.quoted
+        new.glob = self.glob
+        new.lead_dyn = self.lead_dyn
+        new.dq_dyn = self.dq_dyn
+        new.sep = self.sep
+        new.floor = self.floor
+        new.unknown = self.unknown
+        new.alts = self.alts
+        return new
+
     @property
     def computed(self) -> bool:
         """The shell computes this word (variables, substitutions, arithmetic)."""
@@ -110,26 +124,8 @@ class Word:
 
 
 def literal_word(start: int, end: int, raw: str) -> Word:
-    """The :class:`Word` whose value is its own text (the hot path of the walk: a function call
-    costs less than the class call of ``Word(start, end, raw, raw)``)."""
-    word: Word = _new(Word)
-    word.start = start
-    word.end = end
-    word.raw = raw
-    word.value = raw
-    word.segs = None
-    word.quoted = False
-    word.glob = False
-    word.lead_dyn = False
-    word.dq_dyn = False
-    word.sep = " "
-    word.floor = None
-    word.unknown = False
-    word.alts = None
-    return word
-
-
-_new = object.__new__
+    """The :class:`Word` whose value is its own text."""
+    return Word(start, end, raw, raw)
 
 
 def may_be_options(word: Word) -> bool:
