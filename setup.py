@@ -16,16 +16,17 @@ import sysconfig
 
 from setuptools import setup
 
-# Compiled: the shell analysis (intent/shell and its hazards), the rule matching and the bash
-# and path gates, which is where a bash decision spends its time. Not compiled: the values built
-# without calling their class, the plain build's fast path (ADR 0001: analyzed.py, token.py,
-# unit.py); analysis.py, the entry point that turns any failure of the reading into the
-# fail-closed analysis; derived.py, which subclasses a built-in type, as a compiled class cannot;
-# names.py, whose tables mypyc types more narrowly than they are built. Nor the engine, the
-# other gates or the CLI, whose functions tests replace (a compiled caller would not see it).
-# tests/test_compiled.py checks these lists against the tree.
+# Compiled: the shell analysis (intent/shell and its hazards), the path facts, the rule
+# matching and the bash and path gates, which is where a bash decision spends its time. Not
+# compiled: the values built without calling their class, the plain build's fast path (ADR 0001:
+# analyzed.py, token.py, unit.py, intent/fact.py); analysis.py, the entry point that turns any
+# failure of the reading into the fail-closed analysis; derived.py, which subclasses a built-in
+# type, as a compiled class cannot; names.py, whose tables mypyc types more narrowly than they
+# are built. Nor the engine, the other gates or the CLI, whose functions tests replace (a
+# compiled caller would not see it). tests/test_compiled.py checks these lists against the tree.
 SKIPPED = ("analysis", "analyzed", "derived", "names", "token", "unit")
 COMPILED_ELSEWHERE = (
+    "intent/path.py",
     "policy/rule.py",
     "policy/rule_index.py",
     "policy/wildcard.py",

@@ -20,7 +20,7 @@ from clearance.intent.call import CANONICAL_TOOLS
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from clearance.intent.call import ToolCall
-    from clearance.intent.path import Direction
+    from clearance.intent.fact import Direction
 
 __all__ = ["MAX_PATHS", "PATH_TOOLS", "patch_paths", "paths_of", "register_path_tool"]
 

@@ -51,7 +51,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Iterable
 
     from clearance.intent.call import ToolCall
-    from clearance.intent.path import Direction
+    from clearance.intent.fact import Direction
     from clearance.intent.shell import Analysis, PathToken, Unit
     from clearance.policy.rule import RuleSet
 
