@@ -13,12 +13,16 @@ TOP = Path(__file__).resolve().parent.parent
 SUFFIX = sysconfig.get_config_var("EXT_SUFFIX")
 
 
-def _setup() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("clearance_setup", TOP / "setup.py")
+def _load(name: str, path: Path) -> ModuleType:
+    spec = importlib.util.spec_from_file_location(name, path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)  # defines the lists; setup() runs only as a script
+    spec.loader.exec_module(module)
     return module
+
+
+def _setup() -> ModuleType:
+    return _load("clearance_setup", TOP / "setup.py")  # setup() runs only as a script
 
 
 def _listed() -> list[str]:
@@ -89,7 +93,7 @@ def test_the_plain_build_decides_as_the_compiled_one(tmp_path: Path) -> None:
 
     if not _is_compiled(importlib.import_module("clearance.intent.shell.assembly")):
         pytest.skip("this install is plain Python: there is no other build to compare")
-    from tests.decide import attack_table
+    attack_table = _load("attack_table_rows", TOP / "tests" / "decide" / "attack_table.py")
 
     lines = [
         line.rstrip("\n").replace("\\n", "\n")
