@@ -174,3 +174,59 @@ def test_the_parser_loads_in_a_fresh_process_and_leaves_re_and_enum_real() -> No
         env={"PYTHONPATH": str(src)},
     )  # fmt: skip
     assert done.stdout.strip() == "ok", done.stderr
+
+
+# A line nested deeper than the parser's bound is not read: its analysis fails closed. Each
+# deep shape next to a long but shallow twin that is read as usual.
+DEEP = [
+    "x=" + "${y:-" * 300 + "a" + "}" * 300,
+    "(" * 300 + "ls" + ")" * 300,
+    "echo $((" + "+".join(["1"] * 400) + "))",
+    "echo " + "$(" * 300 + "id" + ")" * 300,
+    "x=" + "${y:-" * 300 + "$(rm -rf ~)" + "}" * 300,
+]
+SHALLOW = [
+    "x=" + "${y:-" * 40 + "a" + "}" * 40,
+    " && ".join(["ls"] * 400),
+    " | ".join(["cat"] * 400),
+    "echo $((" + "+".join(["1"] * 40) + "))",
+]
+
+
+@pytest.mark.parametrize("command", DEEP, ids=[f"deep{i}" for i in range(len(DEEP))])
+def test_a_line_nested_past_the_bound_is_unresolved(command: str) -> None:
+    analysis = analyze(command, cwd="/w", home="/h")
+    assert [(u.text, u.unresolved) for u in analysis.units] == [(command, True)]
+
+
+@pytest.mark.parametrize("command", SHALLOW, ids=[f"shallow{i}" for i in range(len(SHALLOW))])
+def test_a_long_shallow_line_is_read(command: str) -> None:
+    analysis = analyze(command, cwd="/w", home="/h")
+    assert analysis.units and not any(u.unresolved for u in analysis.units)
+
+
+def test_deep_lines_neither_crash_nor_run_on_in_a_small_stack() -> None:
+    """Compiled code (ADR 0058) checks neither the recursion limit nor signals: a line nested
+    thousands deep overflowed a 512 KiB thread stack (the size of a service worker's thread on
+    some systems) or took minutes. Bounded by the parser's depth, each is unresolved at once."""
+    import subprocess
+    import sys
+
+    script = (
+        "import threading\n"
+        "from clearance.intent.shell import analyze\n"
+        "threading.stack_size(512 * 1024)\n"
+        "out = []\n"
+        "def run():\n"
+        "    for n in (1200, 5000, 20000):\n"
+        "        line = 'x=' + '${y:-' * n + 'a' + '}' * n\n"
+        "        out.append(all(u.unresolved for u in analyze(line, cwd='/w', home='/h').units))\n"
+        "t = threading.Thread(target=run)\n"
+        "t.start(); t.join()\n"
+        "print(out)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=300
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.strip() == "[True, True, True]"

@@ -32,7 +32,7 @@ if TYPE_CHECKING:
 
     from tree_sitter import Language, Node, Parser
 
-__all__ = ["parse"]
+__all__ = ["MAX_DEPTH", "TooDeep", "parse"]
 
 _parser: list[Parser] = []
 
@@ -116,7 +116,41 @@ def _load() -> Parser:
     return parser
 
 
+# The deepest tree read: a command line nested deeper (`${a:-${a:-…}}`, `$(((…)))`, a thousand
+# `&&`, which the grammar nests one in the other) is not read at all, and its analysis fails
+# closed. Real commands nest a few dozen levels. The walk over the tree recurses once or more a
+# level, and compiled code (ADR 0058) neither checks Python's recursion limit nor lets the
+# deadline's signal handler run inside it: unbounded, a deep line took minutes or overflowed the
+# C stack.
+MAX_DEPTH = 256
+
+
+class TooDeep(ValueError):
+    """A command line nested deeper than :data:`MAX_DEPTH` levels."""
+
+
 def parse(data: bytes) -> Node:
-    """The root node of ``data`` parsed as bash (the parser is built once per process)."""
+    """The root node of ``data`` parsed as bash (the parser is built once per process); raises
+    :class:`TooDeep` for a tree deeper than :data:`MAX_DEPTH`."""
     parser = _parser[0] if _parser else _load()
-    return parser.parse(data).root_node
+    root = parser.parse(data).root_node
+    if root.descendant_count > MAX_DEPTH and _deeper(root, MAX_DEPTH):
+        raise TooDeep(f"the command nests more than {MAX_DEPTH} levels deep")
+    return root
+
+
+def _deeper(root: Node, limit: int) -> bool:
+    """Whether a node of ``root``'s tree lies more than ``limit`` levels below it (one pass of a
+    cursor, without recursion)."""
+    cursor = root.walk()
+    depth = 0
+    while True:
+        if cursor.goto_first_child():
+            depth += 1
+            if depth > limit:
+                return True
+            continue
+        while not cursor.goto_next_sibling():
+            if not cursor.goto_parent():
+                return False
+            depth -= 1
