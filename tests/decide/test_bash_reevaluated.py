@@ -331,7 +331,12 @@ def test_a_deep_arithmetic_expression_is_scanned_without_recursion() -> None:
 
     line = "(( " + " + ".join(["'a[$(id)]'"] * 3000) + " ))"
     src = Source(line)
-    found = tree(parser.parse(src.parsed), src)
+    parser.parse(b"true")  # loads the parser and binds the grammar
+    with pytest.raises(parser.TooDeep):
+        parser.parse(src.parsed)  # nested past parser.MAX_DEPTH: not read
+    assert analyze(line, cwd=CWD, home="/home/me").units[0].unresolved
+    # The scan needs no recursion, should a tree that deep reach it.
+    found = tree(parser._parser[0].parse(src.parsed).root_node, src)
     assert len(found) == 3000
 
 
