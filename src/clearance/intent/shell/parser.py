@@ -32,7 +32,7 @@ if TYPE_CHECKING:
 
     from tree_sitter import Language, Node, Parser
 
-__all__ = ["MAX_DEPTH", "TooDeep", "parse"]
+__all__ = ["MAX_DEPTH", "PARSE_SECONDS", "QUICK_BYTES", "TooDeep", "parse"]
 
 _parser: list[Parser] = []
 
@@ -125,18 +125,56 @@ def _load() -> Parser:
 MAX_DEPTH = 256
 
 
+# A longer line is parsed under a bound on time. tree-sitter's error recovery takes time
+# quadratic in the length on some unbalanced lines (`a=(a=(…`: 4 s for 36 KB, minutes for a few
+# hundred KB), all inside one call that the deadline's signal cannot interrupt; a host lets the
+# call run when its hook times out. Below this length the worst case is a few milliseconds.
+QUICK_BYTES = 4096
+PARSE_SECONDS = 0.5
+
+
 class TooDeep(ValueError):
-    """A command line nested deeper than :data:`MAX_DEPTH` levels."""
+    """A command line nested deeper than :data:`MAX_DEPTH` levels, or too slow to parse."""
 
 
 def parse(data: bytes) -> Node:
     """The root node of ``data`` parsed as bash (the parser is built once per process); raises
-    :class:`TooDeep` for a tree deeper than :data:`MAX_DEPTH`."""
+    :class:`TooDeep` for a tree deeper than :data:`MAX_DEPTH`, or a line longer than
+    :data:`QUICK_BYTES` that takes more than :data:`PARSE_SECONDS` to parse."""
     parser = _parser[0] if _parser else _load()
-    root = parser.parse(data).root_node
+    if len(data) <= QUICK_BYTES:
+        root = parser.parse(data).root_node
+    else:
+        root = _parse_bounded(parser, data)
     if root.descendant_count > MAX_DEPTH and _deeper(root, MAX_DEPTH):
         raise TooDeep(f"the command nests more than {MAX_DEPTH} levels deep")
     return root
+
+
+def _parse_bounded(parser: Parser, data: bytes) -> Node:
+    """``data`` parsed with tree-sitter's progress callback, which gives up past
+    :data:`PARSE_SECONDS` (the callback form reads the text through a function)."""
+    import time
+
+    give_up = time.monotonic() + PARSE_SECONDS
+
+    def read(offset: int, point: object) -> bytes:
+        return data[offset : offset + 65536]
+
+    def too_long(*progress: object) -> bool:
+        return time.monotonic() > give_up
+
+    try:
+        tree = parser.parse(read, progress_callback=too_long)
+    except ValueError:  # tree-sitter's "Parsing failed": the callback stopped it
+        # A halted parse resumes on the parser's next call unless reset: the next line would
+        # be read as the rest of this one.
+        parser.reset()
+        raise TooDeep(f"the command takes more than {PARSE_SECONDS} s to parse") from None
+    except BaseException:  # the deadline, raised from inside a callback, halts it too
+        parser.reset()
+        raise
+    return tree.root_node
 
 
 def _deeper(root: Node, limit: int) -> bool:
