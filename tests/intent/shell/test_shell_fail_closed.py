@@ -250,3 +250,17 @@ def test_a_long_ordinary_line_is_read() -> None:
     analysis = analyze(command, cwd="/w", home="/h")
     assert [u.argv[0] for u in analysis.units] == ["cat", "wc"]
     assert not any(u.unresolved for u in analysis.units)
+
+
+def test_a_huge_brace_word_is_past_the_cap() -> None:
+    """Brace expansion scans the whole word for each alternative: 400 KB of `{a,{a,…` took
+    seconds that the deadline cannot interrupt in compiled code. Such a word is not expanded,
+    and its command asks; a long quoted body with braces beside it is read as usual."""
+    from clearance.intent.shell import brace
+
+    word = "{a," * 30000 + "b" + "}" * 30000
+    assert brace.expand(word) is None
+    analysis = analyze("rm -rf " + word, cwd="/w", home="/h")
+    assert analysis.units and any(u.unresolved or u.floor for u in analysis.units)
+    body = "'" + '{"k": "v"}, ' * 2000 + "'"  # 24 KB of quoted JSON-like text
+    assert brace.expand(body) == [body]

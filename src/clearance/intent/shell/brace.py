@@ -8,9 +8,12 @@ comma or a sequence (``{a}``, ``{}``) is literal. Sequences ``{1..5}``, ``{a..e}
 
 from __future__ import annotations
 
-__all__ = ["MAX_ALTERNATIVES", "expand", "expanded_words", "is_list", "literal"]
+__all__ = ["MAX_ALTERNATIVES", "MAX_TEXT", "expand", "expanded_words", "is_list", "literal"]
 
 MAX_ALTERNATIVES = 256
+# A longer word is not expanded (past the cap): each alternative found scans the whole word,
+# so a word of a few hundred KB took seconds, inside compiled code the deadline cannot stop.
+MAX_TEXT = 65536
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -115,6 +118,8 @@ def expand(text: str) -> list[str] | None:
     """The words ``text`` brace-expands to, as raw text (quotes kept); ``None`` past the cap."""
     if "{" not in text:
         return [text]
+    if len(text) > MAX_TEXT:
+        return None
     try:
         out: list[str] = []
         _expand(text, out)
