@@ -264,3 +264,13 @@ def test_a_huge_brace_word_is_past_the_cap() -> None:
     assert analysis.units and any(u.unresolved or u.floor for u in analysis.units)
     body = "'" + '{"k": "v"}, ' * 2000 + "'"  # 24 KB of quoted JSON-like text
     assert brace.expand(body) == [body]
+
+
+def test_a_line_past_the_length_bound_is_not_read() -> None:
+    from clearance.intent.shell.analysis import MAX_LINE
+
+    long = "true " + "! cat | " * (MAX_LINE // 8) + "cat ~/.ssh/id_rsa"
+    analysis = analyze(long, cwd="/w", home="/h")
+    assert [(u.text, u.unresolved) for u in analysis.units] == [(long, True)]
+    just_under = "echo " + "a" * (MAX_LINE - 10)
+    assert not analyze(just_under, cwd="/w", home="/h").units[0].unresolved

@@ -17,7 +17,12 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-__all__ = ["Analysis", "analyze"]
+__all__ = ["MAX_LINE", "Analysis", "analyze"]
+
+# A longer line is not read: its analysis fails closed. The reading is linear or better in the
+# length but runs in compiled code the deadline cannot interrupt (ADR 0058), and a hook is handed
+# up to 32 MiB; real agent lines, heredocs included, stay far below.
+MAX_LINE = 256 * 1024
 
 
 def analyze(
@@ -30,7 +35,10 @@ def analyze(
     """Analyse ``command`` as bash run in ``cwd`` (``None``: unknown) by a user whose home is
     ``home``; ``exists(abs_path)`` tells whether a bare word names an existing entry (default
     :func:`clearance.intent.path.lexists`, which is :func:`os.path.lexists`). Never raises: an
-    internal failure yields the fail-closed analysis."""
+    internal failure yields the fail-closed analysis, and so does a line longer than
+    :data:`MAX_LINE` characters."""
+    if isinstance(command, str) and len(command) > MAX_LINE:
+        return _fail_closed(command)
     try:
         return _analyze(command, cwd, home, exists or lexists)
     except Exception:
