@@ -18,6 +18,12 @@ from servicekit import Client, Running, hook_payload
 POLICY = '{"permission": {"*": "allow"}, "hosts": {"claudeCode": {"ask": "native"}}}'
 
 
+# 10,000 patterns over /usr, each listing its directories: the path gate's expansions take far
+# longer than the two-second deadline (1,000 of them take about 1.5 s here). A line that is
+# only long is no longer slow: past 256 KiB it is not read at all (ADR 0058).
+LINE = "cat " + " ".join(f"/usr/*/*{i}*" for i in range(10_000))
+
+
 def _serving(world) -> tuple[Running, Path, dict[str, str]]:  # type: ignore[no-untyped-def]
     """A real ``serve --listen`` under :data:`POLICY`, its project, and the hook's headers."""
     world.global_config(POLICY)
@@ -38,10 +44,8 @@ def test_a_pathological_line_on_the_http_hook_asks_at_the_deadline(world) -> Non
         )
         assert status == 200
         assert json.loads(text)["hookSpecificOutput"]["permissionDecision"] == "allow"
-        # 100,000 redirections: far more analysis than the two-second deadline allows.
-        line = "; ".join(f"echo {i} > /tmp/x{i}" for i in range(100_000))
         status, _, text = client.request(
-            "POST", "/hooks/claude-code", hook_payload(project, line), headers
+            "POST", "/hooks/claude-code", hook_payload(project, LINE), headers
         )
         assert status == 200
         answer = json.loads(text)["hookSpecificOutput"]
@@ -63,12 +67,11 @@ def test_a_line_past_the_loops_budget_is_decided_once_on_a_thread_while_the_loop
 
     service, project, headers = _serving(world)
     try:
-        line = "; ".join(f"echo {i} > /tmp/x{i}" for i in range(100_000))
         finished: list[str] = []
 
         def slow() -> None:
             _, _, text = Client(service.port).request(
-                "POST", "/hooks/claude-code", hook_payload(project, line), headers
+                "POST", "/hooks/claude-code", hook_payload(project, LINE), headers
             )
             finished.append(json.loads(text)["hookSpecificOutput"]["permissionDecision"])
 
