@@ -25,6 +25,9 @@ CODE = [
     ("git config --add core.fsmonitor x", "core.fsmonitor"),
     ("git config set core.editor vim", "core.editor"),
     ("git config --unset core.hooksPath", "core.hooksPath"),
+    ("git config --unset core.hooksPath /dev/null", "core.hooksPath"),
+    ("git config core.hooksPath /dev/null/../../tmp/h", "core.hooksPath"),
+    ("git config core.hooksPath /dev/null x", "core.hooksPath"),
     ("git config -e", "(the whole configuration, in an editor)"),
 ]
 BENIGN = [
@@ -36,6 +39,9 @@ BENIGN = [
     "git config --list --show-origin",
     "git config get user.name",
     "git log --format=%H",
+    # hooks pointed at a path that is no directory: git finds none
+    "git config core.hooksPath /dev/null",
+    "git config --local core.hooksPath /dev/null",
 ]
 
 
@@ -87,3 +93,27 @@ def test_an_inert_key_is_not_a_code_running_one_in_either(key: str) -> None:
 
     assert git_config_key(f"git config {key} x") is None
     assert not git_key_runs_code(key.lower())
+
+
+# `core.hooksPath=/dev/null` turns hooks off: git looks for `/dev/null/pre-commit` and finds
+# nothing there. Its twins point hooks at a directory, or clear the setting (git's own hooks run).
+HOOKS_OFF = [
+    ("git -c core.hooksPath=/tmp/h commit -m x", "git -c core.hooksPath=/dev/null commit -m x"),
+    ("git -c core.hooksPath=/dev/null/.. commit -m x", "git -c core.hooksPath=/dev/null log"),
+    ("git config core.hooksPath .husky", "git config core.hooksPath /dev/null"),
+    ("git config --unset core.hooksPath", "git config --global core.hooksPath /dev/null"),
+]
+
+
+@pytest.mark.parametrize(("attack", "twin"), HOOKS_OFF)
+def test_hooks_pointed_at_dev_null_run_nothing(tmp_path: Path, attack: str, twin: str) -> None:
+    env = {"HOME": str(tmp_path), "XDG_CONFIG_HOME": str(tmp_path / "c"),
+           "CLEARANCE_HOME": str(tmp_path / "s")}  # fmt: skip
+    policy = json.dumps({"permission": {"*": "allow", "bash": {"*": "ask", "git *": "allow"}}})
+    (tmp_path / ".git").mkdir()
+    (tmp_path / ".git" / "HEAD").write_text("ref: refs/heads/main\n")
+    engine = Engine.load(cwd=str(tmp_path), policy=policy, env=env, use_cache=False)
+    found = engine.check(ToolCall("bash", {"command": attack}, str(tmp_path)))
+    assert found.action == "ask", attack
+    found = engine.check(ToolCall("bash", {"command": twin}, str(tmp_path)))
+    assert found.action == "allow", found.reason

@@ -172,8 +172,12 @@ def git_config_key(canonical: str) -> str | None:
         break
     if key is None or not (writes or i + 1 < len(words)):
         return None  # `git config core.pager`: a read of the key
-    from clearance.intent.shell.hazards.git import git_key_runs_code
+    from clearance.intent.shell.hazards.git import git_key_runs_code, inert_setting
 
+    unsets = any(w.startswith(("--unset", "unset")) for w in words)
+    value = words[i + 1] if i + 2 == len(words) else None
+    if not unsets and inert_setting(key.lower(), value):
+        return None  # `git config core.hooksPath /dev/null`: no hook is found there
     return key if git_key_runs_code(key.lower()) else None
 
 

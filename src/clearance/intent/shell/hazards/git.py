@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     from clearance.intent.shell.hazards.finding import Checker, Values
     from clearance.intent.shell.word import Word
 
-__all__ = ["GIT_BUILTINS", "PROGRAMS", "git_key_runs_code"]
+__all__ = ["GIT_BUILTINS", "PROGRAMS", "git_key_runs_code", "inert_setting"]
 
 # git(1) OPTIONS: global options and whether they take a value (the option table's).
 _GIT_VALUED = GIT_GLOBAL_VALUED
@@ -145,6 +145,13 @@ def git_key_runs_code(key: str) -> bool:
         or key.endswith(_GIT_CODE_SUFFIXES)
         or key.startswith(_GIT_CODE_PREFIXES)
     )
+
+
+def inert_setting(key: str, value: str | None) -> bool:
+    """Whether setting ``key`` (lower-cased) to the literal ``value`` runs nothing, though the
+    key may: ``core.hooksPath=/dev/null`` points git's hooks at a path that is no directory, so
+    git finds no hook (how hooks are turned off for one command)."""
+    return key == "core.hookspath" and value == "/dev/null"
 
 
 # git(1) built-in commands (git help -a): an alias can never shadow one of these.
@@ -280,6 +287,8 @@ def _git_key(finding: Finding, option: str, setting: str | None, literal_value: 
         return
     key, _, value = setting.partition("=")
     key = key.lower()
+    if literal_value and inert_setting(key, value):
+        return
     if git_key_runs_code(key):
         payload = None
         if literal_value and value:
@@ -391,8 +400,12 @@ def _git(finding: Finding, words: Sequence[Word], values: Values) -> None:
     if sub == "hook" and "run" in args[1:]:
         finding.runs("runs git hook run, which runs a hook")
     if sub == "config":
-        for arg in args[1:]:
+        unsets = any(a is not None and a.startswith(("--unset", "unset")) for a in args[1:])
+        for at, arg in enumerate(args[1:], 2):
             if arg is None or (not arg.startswith("-") and "." in arg):
+                given = args[at] if at < len(args) and at + 1 == len(args) else None
+                if arg is not None and not unsets and inert_setting(arg.lower(), given):
+                    break  # `git config core.hooksPath /dev/null`
                 probe = Finding()
                 _git_key(probe, "config", arg, False)
                 if probe.floor is not None:
