@@ -164,6 +164,18 @@ OPTION_GLOBS = [
     # a cd whose redirect makes the very name the pattern then matches
     ("cd src 2>'-f.txt' && sed -n p *.txt", "cd src 2>/dev/null && sed -n p *.txt"),
     ("cd . 2>x.json; cp *.json src/", "cd src; cp ./*.json ../"),
+    # a shell whose literal script is read as typed commands makes no file of its own (Codex
+    # sends every command as `zsh -lc '…'`), unless its redirect does
+    ("zsh -lc 'sed -n p *.txt'", "zsh -lc 'cd src && sed -n p *.txt'"),
+    ("bash -c 'cd src && touch -- -f.txt && sed -n p *.txt'", "bash -lc 'sed -n p src/*.txt'"),
+    (
+        "zsh -lc 'cd src; bash -c \"sed -n p *.txt\" 2>-f.txt'",
+        "zsh -lc \"zsh -lc 'cd src && sed -n p *.txt'\"",
+    ),
+    (
+        "zsh -lc 'sed -n p *.txt' > '-f.md' && sed -n p *.md",
+        "zsh -lc 'sed -n p src/*.txt' > out.md",
+    ),
     # the word bash passes is the match as the pattern spells it: `*/*` beside a directory
     # `-f.d` is `-f.d/x`, an option, though its last name is not
     ("sed -n p */*", "sed -n p src/*"),
@@ -195,6 +207,24 @@ def test_a_pattern_that_may_name_an_option_asks(tmp_path: Path, attack: str, twi
     assert decision.action == "ask" and "<code-running-option>" in decision.reason
     decision = engine.check(ToolCall("bash", {"command": twin}, str(project)))
     assert decision.action == "allow", decision.reason
+
+
+def test_a_recursive_pattern_in_a_zsh_script_is_not_read_as_one_level(tmp_path: Path) -> None:
+    """zsh reads `**/z` as any depth of directories: beside `-f.d/deep/z` it passes `-f.d/deep/z`
+    (sed's `-f` then reads a script from `.d/deep/z`), a match one level of the disk does not
+    show. Such a script is not taken as one command, and its pattern asks."""
+    project = tmp_path / "proj"
+    (project / "-f.d" / "deep").mkdir(parents=True)
+    (project / "-f.d" / "deep" / "z").write_text("1e touch pwned\n")
+    (project / "src").mkdir()
+    (project / "src" / "z").write_text("z\n")
+    policy = {"*": "allow", "bash": {"*": "ask", "sed *": "allow"}}
+    engine = Engine.load(cwd=str(project), policy=json.dumps({"permission": policy}),
+                         env={"HOME": str(tmp_path)}, use_cache=False)  # fmt: skip
+    decision = engine.check(ToolCall("bash", {"command": "zsh -lc 'sed -n p **/z'"}, str(project)))
+    assert decision.action == "ask" and "<code-running-option>" in decision.reason
+    twin = engine.check(ToolCall("bash", {"command": "zsh -lc 'sed -n p src/*'"}, str(project)))
+    assert twin.action == "allow", twin.reason
 
 
 def test_a_search_path_inside_the_project_is_seen_through_a_link_and_from_a_nested_repository(

@@ -60,7 +60,14 @@ CASES: list[tuple[list[str], str, bool]] = [
     (["a.md"], "for f in d/*; do cat $f; done; cat $(touch 'd/x .env')", False),
     (["a.md"], "for f in d/*; do sed -i s/a/b/ $f; done", False),
     (["a.md"], "for f in d/*; do sort -o out $f; done", False),
-    (["a.md"], "bash -c 'for f in d/*; do cat $f; done'", False),
+    # a shell's literal script: the line around it must make nothing either
+    (["a.md"], "touch 'd/x .env'; bash -c 'for f in d/*; do cat $f; done'", False),
+    (["a.md"], "bash -c 'for f in d/*; do cat $f; done' > 'd/x .env'", False),
+    (["a.md"], "bash -c 'for f in d/*; do cat $f; done' | tee 'd/x .env'", False),
+    (["a.md"], "zsh -lc 'for f in d/*; do cat $f; done' | bash -c 'touch \"d/x .env\"'", False),
+    (["a.md"], "bash -c 'for f in d/*; do cat $f; done'; bash -c 'touch \"d/x .env\"'", False),
+    (["a.md"], "zsh -lc 'touch \"d/x .env\"; for f in d/*; do cat $f; done'", False),
+    (["x .env y.md"], "zsh -lc 'for f in d/*.md; do cat $f; done'", False),
     (["a.md"], "for f in d/[ab].md; do cat $f; done", False),
     (["a.md"], 'for f in "d"/*; do cat $f; done', False),
     (["a.md"], "for f in d/*; do cat ${f}; done; cat $f", False),
@@ -73,6 +80,9 @@ CASES: list[tuple[list[str], str, bool]] = [
     (["a.md"], "for f in d/*; do [ -f $f ] && head -5 $f; done", True),
     (["x .env y.md"], 'for f in d/*.md; do cat "$f"; done', True),
     ([], "for f in d/*.md; do cat $f; done", True),  # no match: the pattern itself
+    (["a.md"], "bash -c 'for f in d/*; do cat $f; done'", True),
+    (["a.md"], "/bin/zsh -lc 'ls d && for f in d/*.md; do head -n 30 $f; done'", True),
+    (["a.md"], "ls d; zsh -lc \"zsh -lc 'for f in d/*; do cat \\$f; done'\"", True),
 ]
 
 
@@ -91,6 +101,34 @@ _NAMES = st.lists(
     max_size=4,
     unique=True,
 )
+
+
+ZSH = shutil.which("zsh")
+
+
+@pytest.mark.skipif(BASH is None or ZSH is None, reason="bash or zsh is not installed")
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(names=_NAMES, pattern=st.sampled_from(["d/*", "d/?", "d/*e*", "d/a*"]),
+       shell=st.sampled_from(["bash", "zsh"]))  # fmt: skip
+def test_where_a_scripts_use_gets_the_values_the_shell_hands_over_each_match_whole(
+    names: list[str], pattern: str, shell: str
+) -> None:
+    """The same, for a loop in a shell's literal script (`zsh -lc '…'`, as Codex sends it)."""
+    with tempfile.TemporaryDirectory() as root:
+        project = _project(Path(root), names)
+        if not _given(f"{shell} -lc 'for f in {pattern}; do cat $f; done'", project):
+            return
+        run = subprocess.run(
+            [str(ZSH if shell == "zsh" else BASH), "-c",
+             f"for f in {pattern}; do printf '%s\\0' $f; done"],
+            cwd=project, capture_output=True,
+            env={"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "LC_ALL": "C", "HOME": root},
+        )  # fmt: skip
+        words = run.stdout.decode().split("\0")[:-1]
+        matches, _ = expand_pattern_bounded(f"{project}/{pattern}")
+        relative = sorted(m[len(str(project)) + 1 :] for m in matches)
+        # zsh runs no loop over a pattern that matches nothing (its NOMATCH error)
+        assert sorted(words) == (relative or ([pattern] if shell == "bash" else []))
 
 
 @pytest.mark.skipif(BASH is None, reason="bash is not installed")

@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     # not known.
     Kind = Literal["exact", "pattern", "other"]
 
-__all__ = ["Waiting", "bind", "settle"]
+__all__ = ["Waiting", "bind", "one_shell", "settle"]
 
 _IDENT = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
 # Commands that may set a variable by a name the line computes or reads from elsewhere, run code
@@ -262,6 +262,32 @@ def settle(statements: Sequence[Statement], base: str | None) -> None:
         for word, before, after, lax in waiting.uses:
             _give(word, before, after, waiting.items, lax)
         loop.bound = waiting.every
+
+
+def one_shell(statements: Sequence[Statement]) -> bool:
+    """Whether every statement of a line but one makes nothing (as :func:`settle` asks of
+    them), and that one runs a shell whose script may be read as typed commands, with no
+    assignment before it and no redirect that writes: nothing then makes a file before the
+    script runs, and the script's loops are settled as a line's own are
+    (``zsh -lc 'for f in config/*.yaml; do head $f; done'``, how Codex sends a loop)."""
+    from clearance.intent.shell.layer import basename
+    from clearance.intent.shell.script import SCRIPT_SHELLS
+
+    shells = 0
+    for stmt in statements:
+        words = stmt.words
+        if (
+            stmt.kind == "simple"
+            and words
+            and basename(words[0].value or "") in SCRIPT_SHELLS
+            and not stmt.assigns
+            and not stmt.writes
+            and not any(r.writes for r in stmt.redirects)
+        ):
+            shells += 1
+        elif not _makes_nothing(stmt, {}):
+            return False
+    return shells == 1
 
 
 def _literal(word: Word, value: str, kind: Kind) -> Word:

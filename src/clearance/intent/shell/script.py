@@ -17,11 +17,11 @@ if TYPE_CHECKING:
     from clearance.intent.shell.layer import Layer
     from clearance.intent.shell.word import Word
 
-__all__ = ["literal_script", "zsh_reads_as_bash"]
+__all__ = ["SCRIPT_SHELLS", "literal_script", "zsh_reads_as_bash"]
 
 # Shells whose `-c` script the bash grammar reads as they do: the POSIX family, and zsh for the
 # subset `zsh_reads_as_bash` admits.
-_SCRIPT_SHELLS = frozenset({"bash", "sh", "dash", "zsh"})
+SCRIPT_SHELLS = frozenset({"bash", "sh", "dash", "zsh"})
 # Option letters admitted before the script: -c, a login shell (-l: the user's own profile),
 # -e, -u, -v; `-o NAME` for the options below. Anything else keeps the shell opaque: -x (its
 # trace expands PS4, which may run code), -i (reads an rc file), -s (reads standard input),
@@ -68,7 +68,7 @@ def literal_script(name: str, words: Sequence[Word], found: Layer) -> str | None
         # hyperfine's one command, nix-shell's one `--run` (of several, one runs: not this one)
         runs = sum(w.value in ("--run", "--command") for w in words) if name == "nix-shell" else 1
         return found.payload if found.payload.strip() and runs == 1 else None
-    if name not in _SCRIPT_SHELLS or found.payload is None or found.start is None:
+    if name not in SCRIPT_SHELLS or found.payload is None or found.start is None:
         return None
     if found.end != len(words) or not found.payload.strip():
         return None

@@ -190,10 +190,21 @@ def _alone(units: Sequence[Unit], tokens: Sequence[PathToken]) -> bool:
     directory makes no file a glob could match. Not one with a redirect that may write
     (``cd . 2>'-f.txt'`` makes the very name)."""
     writes = {t.command for t in tokens if t.effect != "read" and t.path != "/dev/null"}
-    rest = [
-        u for u in units if not (u.context == "" and u.argv[:1] == ("cd",) and u.text not in writes)
-    ]
+    rest = [u for u in units if not _makes_nothing(u, writes)]
     return all(u.context == "wrapped" for u in rest[1:])
+
+
+def _makes_nothing(unit: Unit, writes: set[str]) -> bool:
+    """Whether ``unit`` makes no file of its own before the command after it runs: a plain
+    ``cd``, at the top of the line or of a shell's literal script, and a shell whose literal
+    script was read as typed commands (``zsh -lc 'rg x *.py'``: the script's commands are units
+    of their own). Not one with a redirect that may write, and not a script with ``**``, which
+    zsh reads as any depth of directories where this reading of the disk takes one."""
+    if unit.text in writes or unit.context not in ("", "opaque_payload"):
+        return False
+    if unit.argv[:1] == ("cd",):
+        return True
+    return unit.exemption == "shell-script" and "**" not in unit.text
 
 
 def _inherits_cdpath() -> bool:
@@ -249,7 +260,7 @@ class _Session:
     """Shared settings of one analysis, including recursive payload and salvage parses."""
 
     __slots__ = ("cdpath", "cwd", "exists", "home", "home_ok", "line", "nests", "pwd_ok", "root",
-                 "salvages")  # fmt: skip
+                 "salvages", "settles")  # fmt: skip
 
     def __init__(self, home: str, home_ok: bool, pwd_ok: bool, exists: Callable[[str], bool]):
         self.cdpath = False  # CDPATH may be set: `cd name` may go elsewhere than ./name
@@ -262,11 +273,23 @@ class _Session:
         self.line = Line()  # what earlier statements made or wrote, for later ones
         self.cwd: str | None = None  # the line's own working directory
         self.root: str | None = None  # its project's top, found on the first git unit
+        # The depth of literal scripts whose loops are settled (0: the line's own; 1: the
+        # script of the one shell the line runs, `loop.one_shell`; and so on).
+        self.settles = 0
 
     def run(
-        self, text: str, context: str, scope: Scope, depth: int, payload: bool
+        self,
+        text: str,
+        context: str,
+        scope: Scope,
+        depth: int,
+        payload: bool,
+        script: bool = False,
     ) -> tuple[Assembly, bool, bool]:
-        """Read and assemble ``text``: (assembly, only comments?, parsed cleanly?)."""
+        """Read and assemble ``text`` (``script``: a shell's literal script, read whole):
+        (assembly, only comments?, parsed cleanly?)."""
+        # The line itself, or a literal script whose loops are settled (`_settle`).
+        settles = depth == self.settles and not payload and (script if depth else not context)
         unjoined = False
         if "\\\n" in text:
             flat = joined(text)  # bash removes line continuations before it reads words
@@ -277,6 +300,8 @@ class _Session:
         simple = literal_line(text, context, scope) if PLAIN_READER else None
         if simple is not None:
             # Commands of literal words: bash's reading is fixed without a tree.
+            if settles and "sh" in text:
+                self._settle(simple, text, scope, depth)
             asm = self._assembly(depth, payload)
             for stmt in simple:
                 asm.add(stmt)
@@ -299,13 +324,8 @@ class _Session:
                     text, src, root = again, other, tree
         walk = Walk(src, self.home_ok, self.pwd_ok)
         walk.run(root, context, scope)
-        if not depth and not context and not payload:
-            statements = walk.statements
-            if any(stmt.waiting is not None for stmt in statements):
-                # The whole line is known: a loop's unquoted uses of a pattern's values.
-                from clearance.intent.shell.loop import settle  # only for the loops that need it
-
-                settle(statements, scope.base)
+        if settles:
+            self._settle(walk.statements, text, scope, depth)
         asm = self._assembly(depth, payload)
         for stmt in walk.statements:
             asm.add(stmt)
@@ -316,6 +336,20 @@ class _Session:
             asm.units[:] = [u if u.floor else u.replace(floor=_UNJOINED) for u in asm.units]
         clean = not root.has_error
         return asm, not walk.statements and clean, clean
+
+    def _settle(self, statements: list[Statement], text: str, scope: Scope, depth: int) -> None:
+        """Settle the loops of the line, or of the literal script of the one shell it runs
+        beside statements that make nothing (`zsh -lc '…'`, and a shell that script runs so):
+        the whole text is known, and so are a loop's unquoted uses of a pattern's values."""
+        if any(stmt.waiting is not None for stmt in statements):
+            from clearance.intent.shell.loop import settle  # only for the loops that need it
+
+            settle(statements, scope.base)
+        if "sh" in text:  # (every shell whose script is read is named so)
+            from clearance.intent.shell.loop import one_shell
+
+            if one_shell(statements):
+                self.settles = depth + 1
 
     def _assembly(self, depth: int, payload: bool) -> Assembly:
         return Assembly(
@@ -357,7 +391,7 @@ class _Session:
         understood (a parse error, an unresolved unit), which keeps the shell opaque."""
         if depth > MAX_LAYERS:
             return None
-        asm, _, clean = self.run(text, "opaque_payload", Scope(None, base), depth, False)
+        asm, _, clean = self.run(text, "opaque_payload", Scope(None, base), depth, False, True)
         if not clean or not asm.units or any(u.unresolved for u in asm.units):
             return None
         return asm.units, asm.tokens
