@@ -1050,6 +1050,17 @@ LOOPS: list[tuple[str, str, str]] = [
     ("IFS=/; ls", "stop", "allow"),
     ("LD_PRELOAD=./x.so; ls", "stop", "stop"),
     ("PYTHONPATH=/tmp; python x.py", "stop", "stop"),
+    # PYTHONPATH gives a program that runs only its own code the directory's sitecustomize.py
+    ("PYTHONPATH=. mypy src", "stop", "stop"),
+    ("export PYTHONPATH=.; mypy src", "stop", "stop"),
+    ("PYTHONPATH=. python3 src/a.py", "stop", "stop"),
+    ("PYTHONPATH=. python3 -Wc src/a.py", "stop", "stop"),
+    ("PYTHONPATH=. PYTHONSTARTUP=x python3 -c 'import a'", "stop", "stop"),
+    # a command that runs Python code the line chooses gains nothing from it
+    ("PYTHONPATH=. pytest src", "stop", "allow"),
+    ("PYTHONPATH=src python3 -m pytest -q", "stop", "allow"),
+    ("PYTHONPATH=. python3 -c 'import a'", "stop", "allow"),
+    ("export PYTHONPATH=src; pytest -q", "stop", "allow"),
     ("PS1='$(id)'; ls", "stop", "stop"),
     ("BASH_ENV=./x; bash -c ls", "stop", "stop"),
     ("CDPATH=~; cd .ssh; cat id_rsa", "stop", "stop"),

@@ -67,17 +67,20 @@ class Variables:
         """The floor of a unit run with a code-running variable set in the line, and the
         literal command line a leading assignment's value runs (``PAGER='rm x' git -p log``)."""
         from clearance.intent.shell.hazards import hazardous_variable, variable_payload
+        from clearance.intent.shell.hazards.variables import import_path_moot
 
+        argv = [w.value for w in stmt.words]
         for name, value in stmt.assigns or ():
-            if hazardous_variable(name):
+            if hazardous_variable(name) and not import_path_moot(name, argv):
                 why = f"runs with {name} set, which makes a program run code"
                 return (CODE_RUNNING, why), variable_payload(name, value) if level == 0 else None
             if name in SEARCH_PATH_VARIABLES and self.fills_search_path(value, stmt):
                 why = (f"runs with {name} naming a directory the agent may fill, so its command "
                        "name may run a file there")  # fmt: skip
                 return (CODE_RUNNING, why), None
-        if self.names:
-            name = self.names[0]
+        names = [n for n in self.names if not import_path_moot(n, argv)]
+        if names:
+            name = names[0]
             why = f"runs after {name} is set in the line, which makes a program run code"
             return (CODE_RUNNING, why), None
         return None, None

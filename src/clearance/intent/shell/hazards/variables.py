@@ -11,13 +11,14 @@ from clearance.intent.path import normal_path
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Sequence
 
 __all__ = [
     "COMMAND_VARIABLES",
     "SHELL_VARIABLES",
     "VARIABLES",
     "hazardous_variable",
+    "import_path_moot",
     "ordinary_variable",
     "search_path_hazard",
     "variable_payload",
@@ -284,6 +285,47 @@ SHELL_VARIABLES = frozenset(
     }
 )  # fmt: skip
 _SHELL_PREFIXES = ("BASH", "LC_", "HIST", "COMP", "READLINE", "ZSH", "ZLE", "TRAP", "POSIX")
+
+
+# Variables that only add directories Python imports from.
+IMPORT_PATH_VARIABLES = frozenset({"PYTHONPATH"})
+_PYTHONS = frozenset({"python", "python3"})
+_PYTESTS = frozenset({"pytest", "py.test"})
+_PYTHON_VALUED = frozenset("WXQ")  # python(1): -W arg, -X opt, -Q arg (Python 2)
+
+
+def import_path_moot(name: str, values: Sequence[str | None]) -> bool:
+    """Whether setting ``name`` for the command ``values`` (its words, ``None`` where
+    computed) gives it no code to run that it does not run already: ``name`` only adds where
+    Python imports from, and the command runs Python code the line chooses, which can import
+    from anywhere: ``python -c CODE``, ``python -m MODULE`` (found in the working directory
+    first), ``pytest`` and ``python -m pytest`` (the project's ``conftest.py`` and tests).
+    A program that runs only its own code (``mypy``, ``python FILE``) gains the directory's
+    ``sitecustomize.py``: not moot."""
+    if name not in IMPORT_PATH_VARIABLES or not values or values[0] is None:
+        return False
+    program = values[0].rsplit("/", 1)[-1]
+    if program in _PYTESTS:
+        return True
+    if program not in _PYTHONS and not (program.startswith("python3.") and program[8:].isdigit()):
+        return False
+    skip = False
+    for value in values[1:]:
+        if skip:
+            skip = False
+            continue
+        if value is None or value[:1] != "-" or value in ("-", "--"):
+            return False  # a script, standard input, or a word not known
+        if value[1:2] == "-":
+            continue  # --version, --help …: no code (and nothing runs `--`-spelled code)
+        letters = value[1:]
+        for at, letter in enumerate(letters):
+            if letter in "cm":
+                return True  # -c CODE, -m MODULE (the rest of the cluster is their value)
+            if letter in _PYTHON_VALUED:
+                skip = at + 1 == len(letters)
+                break
+    return False
 
 
 def ordinary_variable(name: str) -> bool:
