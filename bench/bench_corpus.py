@@ -122,6 +122,8 @@ def _programs(line: str, out: set[str], depth: int = 0) -> None:
         out.add(name)
         if words[0] != name and re.fullmatch(r"[\w./~+-]+", words[0]):
             out.add(words[0])
+        elif words[0].startswith(("$HOME/", "${HOME}/")):
+            out.add("~/" + words[0].split("/", 1)[1])  # `$HOME/.local/bin/uv`, as rules spell it
         if name in _SHELLS and depth < 3:
             for i, word in enumerate(words[1:-1], 1):
                 if word.startswith("-") and "c" in word:
