@@ -275,28 +275,99 @@ def _zsh_only(ch: str, nxt: str, start: bool) -> bool:
 
 def _without_quoted_bodies(script: str) -> str | None:
     """``script`` with the bodies of its quoted-delimiter heredocs left out (data to both
-    shells, never read as code); ``None`` when a body does not end."""
+    shells, never read as code); ``None`` when a body or a quote does not end, or where the
+    reading is not sure that a ``<<`` is an operator.
+
+    Quoting is followed across lines as both shells follow it: a ``<<`` inside quotes or a
+    comment is text (``zsh -lc 'python - <<"PY" …'`` run by another ``zsh -lc "…"``), and the
+    body of every heredoc is passed over, so that an apostrophe in it opens no quote. A
+    substitution (``$(…)``) nests its own quoting; a backtick, ``$'…'`` and ``case`` inside a
+    substitution (whose ``x)`` closes no parenthesis) are not followed."""
     if "<<" not in script:
         return script
+    if "`" in script or "$'" in script or ("$(" in script and _names_a_word(script, ("case",))):
+        return None
     out: list[str] = []
-    pending: list[str] = []
+    pending: list[tuple[str, bool]] = []  # (delimiter, whether the body is left out)
+    stack: list[str] = []  # open contexts: `"`, `$(` or `(` (in a substitution)
+    single = False  # inside single quotes
     for line in script.split("\n"):
-        if pending:
-            if line.lstrip("\t") == pending[0]:
+        if pending and not single and stack[-1:] != ['"']:
+            delimiter, left_out = pending[0]
+            if line.lstrip("\t") == delimiter:
                 pending.pop(0)
                 out.append("")
+            else:
+                out.append("" if left_out else line)
             continue
+        if pending:
+            return None  # a quote still open where a body would start
         out.append(line)
-        at = line.find("<<")
-        while at >= 0:
-            found = _quoted_delimiter(line, at)
-            if found is not None:
-                before = line[:at]
-                if before.count("'") % 2 or before.count('"') % 2 or not _PLAIN.isdisjoint(before):
-                    return None  # perhaps inside quotes or a substitution: not understood
+        i = 0
+        size = len(line)
+        while i < size:
+            ch = line[i]
+            if single:
+                single = ch != "'"
+            elif stack[-1:] == ['"']:
+                if ch == "\\":
+                    i += 1
+                elif ch == '"':
+                    stack.pop()
+                elif ch == "$" and line.startswith("$(", i):
+                    stack.append("$(")
+                    i += 1
+            elif ch == "\\":
+                i += 1
+            elif ch == "'":
+                single = True
+            elif ch == '"':
+                stack.append('"')
+            elif line.startswith("$((", i) or line.startswith("((", i):
+                stack.append("((")  # arithmetic: `<<` in it shifts
+                i += 3 if ch == "$" else 2
+                continue
+            elif ch == "$" and line.startswith("$(", i):
+                stack.append("$(")
+                i += 1
+            elif ch == "(" and stack:
+                stack.append("(")
+            elif ch == ")" and stack:
+                if stack.pop() == "((":
+                    i += 1  # `))`
+            elif ch == "#" and (i == 0 or line[i - 1] in " \t;&|()"):
+                break  # a comment, to the end of the line
+            elif line.startswith("<<", i) and ("((" in stack or line.startswith("<<<", i)):
+                i += 3 if line.startswith("<<<", i) else 2  # a shift, or a here-string
+                continue
+            elif line.startswith("<<", i):
+                found = _heredoc_word(line, i)
+                if found is None:
+                    return None
                 pending.append(found)
-            at = line.find("<<", at + 2)
-    return None if pending else "\n".join(out)
+                i += 2
+                continue
+            i += 1
+    return None if pending or single or stack else "\n".join(out)
+
+
+def _heredoc_word(line: str, at: int) -> tuple[str, bool] | None:
+    """The delimiter of the heredoc operator at ``at``, and whether its body is data to both
+    shells (a quoted delimiter: ``<<'EOF'``, ``<<"EOF"``, ``<<\\EOF``); an unquoted one
+    (``<<EOF``, whose body expands) is kept. ``None`` for one partly quoted."""
+    quoted = _quoted_delimiter(line, at)
+    if quoted is not None:
+        return quoted, True
+    from clearance.intent.shell.heredoc import delimiter_start
+
+    j = delimiter_start(line, at)[0]
+    end = j
+    while end < len(line) and line[end] not in " \t;&|<>()":
+        end += 1
+    word = line[j:end]
+    if not word or not _NAME_CHARS.issuperset(word.replace("-", "").replace(".", "")):
+        return None
+    return word, False
 
 
 # What `set` may be given in the subset: options that mean the same to zsh and bash. zsh's own
