@@ -16,7 +16,13 @@ import os
 from clearance.intent.sentinel import CODE_RUNNING, COMPUTED, EXPANSION_LIMIT
 from clearance.intent.shell import brace
 from clearance.intent.shell.cd import base_of, cd_words, fold_cd
-from clearance.intent.shell.concurrent import Concurrent, elements, files_run, runs_written
+from clearance.intent.shell.concurrent import (
+    Concurrent,
+    elements,
+    files_run,
+    runs_written,
+    streamed,
+)
 from clearance.intent.shell.effect import option_glob, reader_claim
 from clearance.intent.shell.find_exec import commands as find_commands
 from clearance.intent.shell.folding import fold
@@ -470,6 +476,8 @@ class Assembly:
             floor = reeval.floor(again)  # a string it evaluates again as code
         if name in LATER and floor is None:
             floor = reeval.later(words)  # `fc` replays history, `enable -f` loads code
+        if floor is None and self.project:
+            floor = streamed(words, base, self.paths.expand)  # `source lnk`, lnk -> /dev/stdin
         if floor is None and (self.line.written or stmt.redirects):
             # What the line wrote before, and what its own redirects open first (`bash f >> f`).
             own = self.paths.redirect_writes(stmt, base) if stmt.redirects else []

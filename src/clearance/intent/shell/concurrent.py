@@ -15,7 +15,7 @@ other.
 
 from __future__ import annotations
 
-from clearance.intent.sentinel import RUNS_WRITTEN, excerpt
+from clearance.intent.sentinel import OPAQUE, RUNS_WRITTEN, excerpt
 from clearance.intent.shell.code_files import script
 from clearance.intent.shell.token import absolute
 
@@ -34,7 +34,7 @@ if TYPE_CHECKING:
     # is computed.
     Ran = tuple[str | None, str | None, str]
 
-__all__ = ["Concurrent", "elements", "files_run", "runs_written"]
+__all__ = ["Concurrent", "elements", "files_run", "runs_written", "streamed"]
 
 
 def elements(scope: Scope | None) -> Elements:
@@ -80,6 +80,43 @@ def files_run(
                 value = None  # `find … -exec bash {} \;`: whatever file find finds
         out.append((absolute(value, base) if value is not None else None, value, shown))
     return out
+
+
+def streamed(
+    words: Sequence[Word], base: str | None, expand: Callable[[Word, str | None], str | None]
+) -> Floor | None:
+    """The floor of a command that runs as code a file whose text is not on disk: one that
+    leads to a descriptor or standard input (``/dev/…``, ``/proc/…``), or is a pipe (FIFO), a
+    socket or a device. Its text is what another process writes there: ``curl … | source lnk``
+    beside ``lnk -> /dev/stdin`` runs what curl fetched. (The command word itself is left: a
+    pipe or a device is not a program the system runs.)"""
+    import os
+    import stat
+
+    for item in script(words):
+        if item is words[0]:
+            continue
+        value = item if isinstance(item, str) else expand(item, base)
+        path = absolute(value, base) if value is not None else None
+        if path is None or value == "-" or path.startswith(("/dev/", "/proc/")):
+            # A computed one: opaque already, or asked about with what the line wrote; one that
+            # names a descriptor as typed: the wrappers and the shells' hazards name it so.
+            continue
+        try:
+            mode = os.stat(path).st_mode
+        except (OSError, ValueError):
+            # Nothing the user can open there now (what the line writes first is met by
+            # runs_written): the shell, run as the same user, reads nothing either.
+            continue
+        real = os.path.realpath(path)
+        if not (stat.S_ISREG(mode) or stat.S_ISDIR(mode)) or real.startswith(("/dev/", "/proc/")):
+            shown = item if isinstance(item, str) else item.raw
+            why = (
+                f"runs '{excerpt(shown)}' as code, which is no file on disk but a pipe, a "
+                "device or a descriptor: its text is what another process writes there"
+            )
+            return (OPAQUE, why)
+    return None
 
 
 def runs_written(

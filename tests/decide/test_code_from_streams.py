@@ -1,0 +1,66 @@
+"""A file run as code (``source f``, ``. f``, ``bash f``, ``jq -f f``) whose text is not on disk
+asks: a link planted earlier to ``/dev/stdin`` or ``/proc/self/fd`` makes ``curl … | source lnk``
+run what curl fetched, and a pipe (FIFO) runs what another process writes into it.
+
+Real bash is the reference: each attack runs the text piped into it."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from clearance.decide.engine import Engine
+from clearance.intent.call import ToolCall
+
+BASH = shutil.which("bash")
+POLICY = {"*": "allow", "bash": {"*": "ask", "printf *": "allow", "source *": "allow",
+                                 ". *": "allow", "bash *": "allow", "jq *": "allow"}}  # fmt: skip
+
+# (attack, benign twin): the twin runs a file on disk, or a link to one.
+PAIRS = [
+    ("printf 'echo RAN' | source lnk", "printf x | source ok.sh"),
+    ("printf 'echo RAN' | . ./lnk", "printf x | . ./ok-link.sh"),
+    ("printf 'echo RAN' | source fds/0", "printf x | source ok.sh"),
+    ("printf 'echo RAN' | bash lnk", "printf x | bash ok.sh"),
+    ("source fifo", "source ok.sh"),
+    ("printf '.' | jq -f lnk", "printf '{}' | jq -f prog.jq"),
+]
+
+
+def _project(root: Path) -> Path:
+    project = root / "proj"
+    (project / ".git").mkdir(parents=True)
+    (project / "ok.sh").write_text("true\n")
+    (project / "prog.jq").write_text(".\n")
+    (project / "ok-link.sh").symlink_to(project / "ok.sh")
+    (project / "lnk").symlink_to("/dev/stdin")
+    (project / "fds").symlink_to("/proc/self/fd")
+    os.mkfifo(project / "fifo")
+    return project
+
+
+@pytest.mark.parametrize(("attack", "twin"), PAIRS, ids=[a for a, _ in PAIRS])
+def test_a_file_run_as_code_that_is_no_file_on_disk_asks(
+    tmp_path: Path, attack: str, twin: str
+) -> None:
+    project = _project(tmp_path)
+    engine = Engine.load(cwd=str(project), policy=json.dumps({"permission": POLICY}),
+                         env={"HOME": str(tmp_path)}, use_cache=False)  # fmt: skip
+    decision = engine.check(ToolCall("bash", {"command": attack}, str(project)))
+    assert decision.action == "ask" and "<opaque-bash-wrapper>" in decision.reason, attack
+    decision = engine.check(ToolCall("bash", {"command": twin}, str(project)))
+    assert decision.action == "allow", decision.reason
+
+
+@pytest.mark.skipif(BASH is None, reason="bash is not installed")
+@pytest.mark.parametrize("attack", [a for a, _ in PAIRS if "echo RAN" in a])
+def test_each_attack_runs_the_piped_text_in_real_bash(tmp_path: Path, attack: str) -> None:
+    project = _project(tmp_path)
+    run = subprocess.run([str(BASH), "-c", attack], cwd=project, capture_output=True,
+                         text=True, timeout=30)  # fmt: skip
+    assert "RAN" in run.stdout
