@@ -475,6 +475,14 @@ UNSHOWN_CODE: list[tuple[str, str, str]] = [
     ("./run.sh | tee run.sh && ls", "ask", "ask"),
     ("make | tee Makefile", "ask", "ask"),
     ("source run.sh | cp x run.sh", "ask", "ask"),
+    # a file under the home is a file like any typed path, where the home is the user's
+    ("HOME=/proc/self/fd; source ~/0", "ask", "ask"),
+    ("HOME=/dev; . ~/stdin", "ask", "ask"),
+    ("source ~/../../proc/self/fd/0", "ask", "ask"),
+    ("source ~/$X", "ask", "ask"),
+    ("echo 'rm x' > ~/f.sh; source ~/f.sh", "ask", "ask"),
+    ("source ~/.nvm/nvm.sh", "stop", "allow"),
+    ("source $HOME/.local/bin/env && uv --version", "stop", "allow"),
     # ... and a background job or a process substitution runs on beside what follows it
     ("(sleep 1; bash run.sh) & echo 'rm x' > run.sh", "ask", "ask"),
     ("bash run.sh & cp x run.sh", "ask", "ask"),

@@ -36,6 +36,7 @@ from clearance.intent.shell.names import (
     SEARCH_PATH_VARIABLES,
 )
 from clearance.intent.shell.projection import GLOB_MARKS, Projection
+from clearance.intent.shell.runners import home_file
 from clearance.intent.shell.spelling import spellings
 from clearance.intent.shell.statement import stdin_source, stdin_text
 from clearance.intent.shell.token import PathToken
@@ -433,6 +434,14 @@ class Assembly:
         text = stmt.text if words is stmt.words else join(words)
         canonical = canonical_text(words, text)
         found = layer(words)
+        if (
+            found is not None
+            and found.name in ("source", ".")
+            and not found.stdin
+            and self.home_ok
+            and home_file(words)
+        ):
+            found = None  # `source ~/.nvm/nvm.sh`: a file under the home, read as typed paths are
         executed: str | None = None
         exemption: Exemption | None = None
         script = None

@@ -19,7 +19,16 @@ if TYPE_CHECKING:
 
     from clearance.intent.shell.word import Word
 
-__all__ = ["FD_EXEC", "FIND_EXEC", "FIND_WRITES", "RUNNERS", "SHELLS", "fd_layer", "runner"]
+__all__ = [
+    "FD_EXEC",
+    "FIND_EXEC",
+    "FIND_WRITES",
+    "RUNNERS",
+    "SHELLS",
+    "fd_layer",
+    "home_file",
+    "runner",
+]
 
 # find(1) ACTIONS that run a command (it ends at `;` or `+`), and those that write the file they
 # are given; fd(1)'s options that run a command for each result (`-x`) or for all (`-X`).
@@ -224,6 +233,26 @@ def _source(name: str, words: Sequence[Word], values: Sequence[str | None]) -> L
     if value in _STDIN or value.startswith(("/dev/fd/", "/proc/")):
         return Layer("opaque", name, None, len(values), stdin=True)
     return None
+
+
+def home_file(words: Sequence[Word]) -> bool:
+    """Whether the file ``source``/``.`` reads (``words``: the command's) is spelled as one
+    under the home, ``~/…``, ``$HOME/…`` or ``${HOME}/…``, with a literal rest and no ``..``:
+    a file like any typed path where the home is the user's (``source ~/.nvm/nvm.sh``), not
+    a computed name that may be a descriptor."""
+    at = 2 if len(words) > 2 and words[1].value == "--" else 1
+    if at >= len(words):
+        return False
+    raw = words[at].raw
+    for prefix in ("~/", "$HOME/", "${HOME}/"):
+        if raw.startswith(prefix):
+            rest = raw[len(prefix) :]
+            return (
+                bool(rest)
+                and all(c.isalnum() or c in "._-+/" for c in rest)
+                and ".." not in rest.split("/")
+            )
+    return False
 
 
 def _expect(values: Sequence[str | None]) -> Layer | None:
