@@ -273,21 +273,19 @@ def one_shell(statements: Sequence[Statement]) -> bool:
     from clearance.intent.shell.layer import basename
     from clearance.intent.shell.script import SCRIPT_SHELLS
 
-    shells = 0
-    for stmt in statements:
-        words = stmt.words
-        if (
-            stmt.kind == "simple"
-            and words
-            and basename(words[0].value or "") in SCRIPT_SHELLS
-            and not stmt.assigns
-            and not stmt.writes
-            and not any(r.writes for r in stmt.redirects)
-        ):
-            shells += 1
-        elif not _makes_nothing(stmt, {}):
-            return False
-    return shells == 1
+    shells = [
+        stmt
+        for stmt in statements
+        if stmt.kind == "simple"
+        and stmt.words
+        and basename(stmt.words[0].value or "") in SCRIPT_SHELLS
+    ]
+    if len(shells) != 1:
+        return False
+    shell = shells[0]
+    if shell.assigns or shell.writes or any(r.writes for r in shell.redirects):
+        return False
+    return all(stmt is shell or _makes_nothing(stmt, {}) for stmt in statements)
 
 
 def _literal(word: Word, value: str, kind: Kind) -> Word:
