@@ -28,6 +28,11 @@ ATTACKS = [
     "echo 'a\n<<\"X\"'\n=rm -f victim\nX",
     "cat <<EOF\ndon't\nEOF\necho '<<\"X\"'\n=rm -f victim\nX",
     "echo x # it's <<'X'\n=rm -f victim\nX",
+    # a shift in arithmetic, text in a parameter expansion, a line that goes on
+    "true || echo $[1<<'1']\n=rm -f victim\n1",
+    "true || echo \"$((1<<'1'))\"\n=rm -f victim\n1",
+    "echo ${x:-<<'X'}\n=rm -f victim\nX",
+    'cat <<"X" \\\n&& =rm -f victim\nX',
 ]
 # Benign twins: quoted heredocs whose bodies hold what zsh would read otherwise, and a script
 # run by a shell that is itself a script (`zsh -lc "zsh -lc 'python - <<\"PY\" …'"`).

@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from clearance.intent.shell.layer import Layer
     from clearance.intent.shell.word import Word
 
-__all__ = ["SCRIPT_SHELLS", "literal_script", "zsh_reads_as_bash"]
+__all__ = ["SCRIPT_SHELLS", "literal_script", "names_a_word", "zsh_reads_as_bash"]
 
 # Shells whose `-c` script the bash grammar reads as they do: the POSIX family, and zsh for the
 # subset `zsh_reads_as_bash` admits.
@@ -100,9 +100,9 @@ def zsh_reads_as_bash(script: str) -> bool:
     the extended-glob characters ``^ # ~`` inside a word, ``''`` inside single quotes, and the
     builtins that change the syntax). A deliberately narrow subset: anything else keeps the
     shell opaque."""
-    if _names_a_word(script, _ZSH_WORDS):
+    if names_a_word(script, _ZSH_WORDS):
         return False
-    if _names_a_word(script, ("set",)) and not _zsh_set_ok(script):
+    if names_a_word(script, ("set",)) and not _zsh_set_ok(script):
         return False
     code = _without_quoted_bodies(script)
     if code is None:
@@ -281,15 +281,21 @@ def _without_quoted_bodies(script: str) -> str | None:
     Quoting is followed across lines as both shells follow it: a ``<<`` inside quotes or a
     comment is text (``zsh -lc 'python - <<"PY" …'`` run by another ``zsh -lc "…"``), and the
     body of every heredoc is passed over, so that an apostrophe in it opens no quote. A
-    substitution (``$(…)``) nests its own quoting; a backtick, ``$'…'`` and ``case`` inside a
-    substitution (whose ``x)`` closes no parenthesis) are not followed."""
+    substitution (``$(…)``) nests its own quoting; in arithmetic (``$((…))``, ``((…))``) a ``<<``
+    shifts, and in a parameter expansion (``${x:-<<'X'}``) it is text. A backtick, ``$'…'``,
+    ``$[…]`` and ``case`` inside a substitution (whose ``x)`` closes no parenthesis) are not
+    followed, nor a heredoc operator on a line that goes on after a backslash (its body starts
+    a line later)."""
     if "<<" not in script:
         return script
-    if "`" in script or "$'" in script or ("$(" in script and _names_a_word(script, ("case",))):
+    if any(mark in script for mark in ("`", "$'", "$[")) or (
+        "$(" in script and names_a_word(script, ("case",))
+    ):
         return None
     out: list[str] = []
     pending: list[tuple[str, bool]] = []  # (delimiter, whether the body is left out)
-    stack: list[str] = []  # open contexts: `"`, `$(` or `(` (in a substitution)
+    # Open contexts: `"`, `$(`, `(` (in a substitution), `((` (arithmetic), `${`.
+    stack: list[str] = []
     single = False  # inside single quotes
     for line in script.split("\n"):
         if pending and not single and stack[-1:] != ['"']:
@@ -305,20 +311,35 @@ def _without_quoted_bodies(script: str) -> str | None:
         out.append(line)
         i = 0
         size = len(line)
+        continued = False  # the line ends in a backslash: the command goes on
         while i < size:
             ch = line[i]
             if single:
                 single = ch != "'"
             elif stack[-1:] == ['"']:
                 if ch == "\\":
+                    continued = i + 1 == size
                     i += 1
                 elif ch == '"':
                     stack.pop()
+                elif line.startswith("$((", i):
+                    stack.append("((")
+                    i += 3
+                    continue
                 elif ch == "$" and line.startswith("$(", i):
                     stack.append("$(")
                     i += 1
+                elif ch == "$" and line.startswith("${", i):
+                    stack.append("${")
+                    i += 1
             elif ch == "\\":
+                continued = i + 1 == size
                 i += 1
+            elif ch == "$" and line.startswith("${", i):
+                stack.append("${")
+                i += 1
+            elif ch == "}" and stack[-1:] == ["${"]:
+                stack.pop()
             elif ch == "'":
                 single = True
             elif ch == '"':
@@ -337,8 +358,10 @@ def _without_quoted_bodies(script: str) -> str | None:
                     i += 1  # `))`
             elif ch == "#" and (i == 0 or line[i - 1] in " \t;&|()"):
                 break  # a comment, to the end of the line
-            elif line.startswith("<<", i) and ("((" in stack or line.startswith("<<<", i)):
-                i += 3 if line.startswith("<<<", i) else 2  # a shift, or a here-string
+            elif line.startswith("<<", i) and (
+                "((" in stack or "${" in stack or line.startswith("<<<", i)
+            ):
+                i += 3 if line.startswith("<<<", i) else 2  # a shift, text, a here-string
                 continue
             elif line.startswith("<<", i):
                 found = _heredoc_word(line, i)
@@ -348,6 +371,8 @@ def _without_quoted_bodies(script: str) -> str | None:
                 i += 2
                 continue
             i += 1
+        if continued and pending:
+            return None  # `cat <<"X" \`: the body starts after the line the command ends on
     return None if pending or single or stack else "\n".join(out)
 
 
@@ -396,7 +421,7 @@ def _zsh_set_ok(script: str) -> bool:
     return True
 
 
-def _names_a_word(script: str, words: tuple[str, ...]) -> bool:
+def names_a_word(script: str, words: tuple[str, ...]) -> bool:
     """Whether any of ``words`` appears in ``script`` as a whole word (not inside a name)."""
     for word in words:
         at = script.find(word)
