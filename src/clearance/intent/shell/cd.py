@@ -105,13 +105,16 @@ def fold_cd(
     scope = stmt.scope
     name = words[0].value
     target: Word | None = None
+    operands = 0
     for word in words[1:]:
         value = word.value
-        if value is not None and value.startswith("-") and value != "-":
+        if operands == 0 and value is not None and value.startswith("-") and value != "-":
             continue  # -P, -L, -e, -@
-        target = word
-        break
-    if name == "popd" or target is None:
+        target = target or word
+        operands += 1
+    if name == "popd" or target is None or operands > 1:
+        # `cd OLD NEW`: bash refuses it, zsh goes where NEW replaces OLD in $PWD
+        # (`cd proj .ssh` from ~/proj is ~/.ssh): either way the base is not `OLD`.
         scope.base = None
         return
     value = target.value
