@@ -29,6 +29,9 @@ PAIRS = [
     ("printf 'echo RAN' | bash lnk", "printf x | bash ok.sh"),
     ("source fifo", "source ok.sh"),
     ("printf '.' | jq -f lnk", "printf '{}' | jq -f prog.jq"),
+    # a descriptor clearance's own process has not open, which the shell opens first
+    ("source fd7 7< <(printf 'echo RAN')", "source ok.sh 7< <(printf x)"),
+    ("printf 'echo RAN' | bash fd7 7<&0", "printf x | bash ok.sh 7<&0"),
 ]
 
 
@@ -40,6 +43,7 @@ def _project(root: Path) -> Path:
     (project / "ok-link.sh").symlink_to(project / "ok.sh")
     (project / "lnk").symlink_to("/dev/stdin")
     (project / "fds").symlink_to("/proc/self/fd")
+    (project / "fd7").symlink_to("/dev/fd/7")
     os.mkfifo(project / "fifo")
     return project
 
@@ -64,3 +68,24 @@ def test_each_attack_runs_the_piped_text_in_real_bash(tmp_path: Path, attack: st
     run = subprocess.run([str(BASH), "-c", attack], cwd=project, capture_output=True,
                          text=True, timeout=30)  # fmt: skip
     assert "RAN" in run.stdout
+
+
+def test_a_file_the_line_writes_first_is_met_through_a_link(tmp_path: Path) -> None:
+    """`bash lnk` beside `lnk -> b.sh` runs what `echo … > b.sh` wrote (and a write through the
+    link writes `b.sh`): compared where each leads."""
+    project = _project(tmp_path)
+    (project / "b.sh").write_text("true\n")
+    (project / "to-b").symlink_to("b.sh")
+    engine = Engine.load(cwd=str(project), policy=json.dumps({"permission": POLICY}),
+                         env={"HOME": str(tmp_path)}, use_cache=False)  # fmt: skip
+    for attack in ("printf 'echo RAN' > b.sh; bash to-b", "printf 'echo RAN' > to-b; bash b.sh"):
+        decision = engine.check(ToolCall("bash", {"command": attack}, str(project)))
+        assert decision.action == "ask" and "<runs-written-file>" in decision.reason, attack
+        if BASH is not None:
+            run = subprocess.run([str(BASH), "-c", attack], cwd=project, capture_output=True,
+                                 text=True, timeout=30)  # fmt: skip
+            assert "RAN" in run.stdout
+            (project / "b.sh").write_text("true\n")
+    twin = engine.check(ToolCall("bash", {"command": "printf x > c.txt; bash to-b"},
+                                 str(project)))  # fmt: skip
+    assert twin.action == "allow", twin.reason

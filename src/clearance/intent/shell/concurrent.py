@@ -103,13 +103,15 @@ def streamed(
             # names a descriptor as typed: the wrappers and the shells' hazards name it so.
             continue
         try:
-            mode = os.stat(path).st_mode
+            # Where it leads, even where clearance's own process cannot open it: a link to
+            # `/dev/fd/7` leads to a descriptor the shell may hold open (`source lnk 7<…`).
+            real = os.path.realpath(path)
+            mode = 0 if real.startswith(("/dev/", "/proc/")) else os.stat(path).st_mode
         except (OSError, ValueError):
-            # Nothing the user can open there now (what the line writes first is met by
-            # runs_written): the shell, run as the same user, reads nothing either.
+            # Nothing there now (what the line writes first is met by runs_written): the
+            # shell, run as the same user, reads nothing either.
             continue
-        real = os.path.realpath(path)
-        if not (stat.S_ISREG(mode) or stat.S_ISDIR(mode)) or real.startswith(("/dev/", "/proc/")):
+        if not (stat.S_ISREG(mode) or stat.S_ISDIR(mode)):
             shown = item if isinstance(item, str) else item.raw
             why = (
                 f"runs '{excerpt(shown)}' as code, which is no file on disk but a pipe, a "

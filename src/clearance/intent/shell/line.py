@@ -149,9 +149,18 @@ class Line:
         if not written:
             return False
         leaf = value.rstrip("/").rsplit("/", 1)[-1]
+        real: str | None = None
         for known, raw in written:
             if path is not None and known is not None:
                 if path == known:
+                    return True
+                # The same file through a link (`bash lnk` beside `lnk -> b.sh`, or a write
+                # through one): compared where each leads now.
+                import os
+
+                if real is None:
+                    real = os.path.realpath(path)
+                if os.path.realpath(known) == real:
                     return True
             elif raw.rstrip("/").rsplit("/", 1)[-1] == leaf:
                 return True  # one side's directory is not known: the same name may be it
