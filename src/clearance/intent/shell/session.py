@@ -110,10 +110,49 @@ _UNJOINED = (
 )
 
 
+# Builtins that assign the variables their words name, after the words are expanded
+# (`export {H,}OME=x` sets HOME; `read "HO"ME` reads into it).
+_NAMING = ("export", "declare", "typeset", "local", "readonly", "read", "mapfile", "readarray",
+           "printf", "getopts", "let", "unset")  # fmt: skip
+
+
 def reassigns(command: str, name: str) -> bool:
     """Whether ``name`` may be assigned anywhere in ``command``: it appears as a bare word or
-    before ``=``/``+=``/``[`` rather than only as ``$NAME``/``${NAME}``. Deliberately
-    over-approximate (``echo HOME`` counts): the cost is a missed expansion, never a wrong one."""
+    before ``=``/``+=``/``[`` rather than only as ``$NAME``/``${NAME}``, also once quotes and
+    backslashes are removed (``export "HO"ME=x``); or a builtin that names variables by its
+    words stands beside a brace list or ``$'…'``, which may spell any name (``export
+    {H,}OME=x``). Deliberately over-approximate (``echo HOME`` counts): the cost is a missed
+    expansion, never a wrong one."""
+    if _names(command, name):
+        return True
+    if not any(mark in command for mark in "'\"\\{"):
+        return False
+    plain = command.replace("'", "").replace('"', "").replace("\\", "")
+    if plain != command and _names(plain, name):
+        return True
+    if "$'" not in command and not _brace_list(command):
+        return False
+    from clearance.intent.shell.script import names_a_word  # only for such a line
+
+    return names_a_word(command, _NAMING)
+
+
+def _brace_list(command: str) -> bool:
+    """Whether ``command`` may hold a brace expansion: a ``{`` not after ``$`` with a ``,`` or
+    ``..`` before the next ``}``."""
+    at = command.find("{")
+    while at >= 0:
+        end = command.find("}", at)
+        if end < 0:
+            return False
+        inner = command[at + 1 : end]
+        if (at == 0 or command[at - 1] != "$") and ("," in inner or ".." in inner):
+            return True
+        at = command.find("{", at + 1)
+    return False
+
+
+def _names(command: str, name: str) -> bool:
     start = command.find(name)
     size = len(name)
     while start >= 0:

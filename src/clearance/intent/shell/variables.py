@@ -124,6 +124,14 @@ class Variables:
 
         payloads: list[str] = []
         for name, eq, value in typed_assignments(stmt.text):
+            if eq and not (name.isidentifier() and name.isascii()):
+                # `export "PA"GER=…`, `export {PA,}GER=…`: bash removes the quotes, or expands
+                # the braces, and then assigns. A name still not plain may be any variable.
+                name = name.replace("'", "").replace('"', "").replace("\\", "")
+                if not (name.isidentifier() and name.isascii()):
+                    if name not in self.names:
+                        self.names.append(name)
+                    continue
             if name == "HOME":
                 self.home_set = True
             if name in SEARCH_PATH_VARIABLES and eq and self.fills_search_path(value, stmt):
