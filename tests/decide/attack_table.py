@@ -1064,11 +1064,21 @@ LOOPS: list[tuple[str, str, str]] = [
     ("PYTHONPATH=. python3 src/a.py", "stop", "stop"),
     ("PYTHONPATH=. python3 -Wc src/a.py", "stop", "stop"),
     ("PYTHONPATH=. PYTHONSTARTUP=x python3 -c 'import a'", "stop", "stop"),
-    # a command that runs Python code the line chooses gains nothing from it
-    ("PYTHONPATH=. pytest src", "stop", "allow"),
-    ("PYTHONPATH=src python3 -m pytest -q", "stop", "allow"),
-    ("PYTHONPATH=. python3 -c 'import a'", "stop", "allow"),
-    ("export PYTHONPATH=src; pytest -q", "stop", "allow"),
+    ("PYTHONPATH=. pytest --version", "stop", "stop"),  # loads no conftest.py
+    # a declaration's name spelled with quotes, a backslash or braces is the name bash assigns
+    ("export {H,}OME=$HOME/.ssh; cat ~/id_rsa", "stop", "stop"),
+    ('export "HO"ME=$HOME/.ssh; cat ~/id_rsa', "stop", "stop"),
+    ("export HO\\ME=$HOME/.ssh; cat ~/id_rsa", "stop", "stop"),
+    ('declare -x H""OME=$HOME/.ssh; cat ~/id_rsa', "stop", "stop"),
+    ("export $'HO'ME=$HOME/.ssh; cat ~/id_rsa", "stop", "stop"),
+    ("export {P,}ATH=.:/usr/bin; ls", "stop", "stop"),
+    ('export "PA"GER="sh -c id"; git -p log', "stop", "stop"),
+    # zsh's `cd OLD NEW` goes where NEW replaces OLD in $PWD (bash refuses it)
+    ("zsh -lc 'cd proj .ssh && cat id_rsa'", "stop", "stop"),
+    ("cd proj .ssh; cat id_rsa", "stop", "stop"),
+    # `$_` is the last word of the command before, not the loop's value
+    ("for _ in src/*.py; do echo ~/.ssh/id_rsa; cat $_; done", "stop", "stop"),
+    ("zsh -lc 'for _ in src/*.py; do echo ~/.ssh/id_rsa; cat $_; done'", "stop", "stop"),
     ("PS1='$(id)'; ls", "stop", "stop"),
     ("BASH_ENV=./x; bash -c ls", "stop", "stop"),
     ("CDPATH=~; cd .ssh; cat id_rsa", "stop", "stop"),
@@ -1103,6 +1113,13 @@ LOOPS: list[tuple[str, str, str]] = [
 ]
 
 LOOPS_BENIGN: list[tuple[str, str, str]] = [
+    # a command that runs Python code the line chooses gains nothing from PYTHONPATH
+    ("export PYTHONPATH=src; pytest -q", "stop", "allow"),
+    ("PYTHONPATH=. python3 -c 'import a'", "stop", "allow"),
+    ("PYTHONPATH=src python3 -m pytest -q", "stop", "allow"),
+    ("PYTHONPATH=. pytest src", "stop", "allow"),
+    ("export NODE_ENV=test; cat src/a.py", "allow", "allow"),
+    ("zsh -lc 'for f in src/*.py; do cat $f; done'", "allow", "allow"),
     ('for f in README.md src/a.py; do cat "$f"; done', "allow", "allow"),
     ('for f in src/*.py; do echo "--- $f"; head -n 30 "$f"; done', "allow", "allow"),
     ("for d in a; do grep -c x src/$d.py; done", "allow", "allow"),

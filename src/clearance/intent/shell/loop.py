@@ -134,6 +134,10 @@ def bind(
     the command using it (or unknown), and the list itself is only read (a glob reads its
     directory), no longer a path that may be written. An unquoted use of a glob list's values
     waits for :func:`settle`, which sees the whole line and the files the pattern matches."""
+    from clearance.intent.shell.hazards.variables import ordinary_variable
+
+    if not ordinary_variable(name):
+        return  # the shell sets it too (`$_` is the last word of the command before)
     items: list[tuple[str, Kind]] = []
     for word in loop.operands:
         if word.value is None or word.segs is not None:

@@ -282,6 +282,7 @@ SHELL_VARIABLES = frozenset(
         "DIRSTACK", "dirstack", "LANGUAGE", "chpwd_functions", "precmd_functions",
         "preexec_functions", "periodic_functions", "zshaddhistory_functions",
         "zshexit_functions", "GLOBSORT",
+        "_",  # the last word of the command before: `$_` is not what was assigned
     }
 )  # fmt: skip
 _SHELL_PREFIXES = ("BASH", "LC_", "HIST", "COMP", "READLINE", "ZSH", "ZLE", "TRAP", "POSIX")
@@ -291,6 +292,7 @@ _SHELL_PREFIXES = ("BASH", "LC_", "HIST", "COMP", "READLINE", "ZSH", "ZLE", "TRA
 IMPORT_PATH_VARIABLES = frozenset({"PYTHONPATH"})
 _PYTHONS = frozenset({"python", "python3"})
 _PYTESTS = frozenset({"pytest", "py.test"})
+_PYTEST_QUIET = frozenset({"--version", "-V", "--help", "-h"})
 _PYTHON_VALUED = frozenset("WXQ")  # python(1): -W arg, -X opt, -Q arg (Python 2)
 
 
@@ -299,14 +301,17 @@ def import_path_moot(name: str, values: Sequence[str | None]) -> bool:
     computed) gives it no code to run that it does not run already: ``name`` only adds where
     Python imports from, and the command runs Python code the line chooses, which can import
     from anywhere: ``python -c CODE``, ``python -m MODULE`` (found in the working directory
-    first), ``pytest`` and ``python -m pytest`` (the project's ``conftest.py`` and tests).
+    first), ``pytest`` and ``python -m pytest`` (the project's ``conftest.py`` and tests; not
+    ``pytest --version``, which loads neither).
     A program that runs only its own code (``mypy``, ``python FILE``) gains the directory's
     ``sitecustomize.py``: not moot."""
     if name not in IMPORT_PATH_VARIABLES or not values or values[0] is None:
         return False
     program = values[0].rsplit("/", 1)[-1]
     if program in _PYTESTS:
-        return True
+        # but `pytest --version`, which loads no conftest.py: Python still imports a
+        # sitecustomize.py from the path
+        return not any(v is None or v in _PYTEST_QUIET for v in values[1:])
     if program not in _PYTHONS and not (program.startswith("python3.") and program[8:].isdigit()):
         return False
     skip = False
