@@ -66,10 +66,16 @@ def read_redirect(
         op = "<<"
         quoted = False
         body: str | None = None
+        delimiter = ""
         for i, child in enumerate(node.children):
             ctype = KIND[child.kind_id]
             if ctype in ("<<", "<<-"):
                 op = ctype
+            elif ctype == "heredoc_end" and not _ends(src, child, delimiter, op == "<<-"):
+                # The grammar ends a body at a line holding the delimiter among blanks
+                # (`\tX`, `X `); bash only at the delimiter alone (after tabs, for `<<-`):
+                # the lines it reads on as the body, and those after, are not what bash runs.
+                strays.append(node)
             elif ctype == "heredoc_start":
                 delimiter = src.slice(child.start_byte, child.end_byte)
                 quoted = any(ch in delimiter for ch in "'\"\\")
@@ -110,6 +116,19 @@ def read_redirect(
             else:
                 pending.extra.append(dest)
     pending.redirects.append(Redirect(op, target, node.has_error, fd=fd, at=node.start_byte))
+
+
+def _ends(src: Source, end: Node, delimiter: str, tabs: bool) -> bool:
+    """Whether the line of the heredoc end ``end`` is the delimiter word ``delimiter`` (as
+    typed, its quotes removed) alone, after leading tabs where the operator is ``<<-``."""
+    data = src.data
+    first = data.rfind(b"\n", 0, end.start_byte) + 1
+    last = data.find(b"\n", end.end_byte)
+    line = src.slice(first, len(data) if last < 0 else last)
+    if tabs:
+        line = line.lstrip("\t")
+    word = delimiter.replace("'", "").replace('"', "").replace("\\", "")
+    return line == word
 
 
 def _closed(delimiter: str) -> bool:
