@@ -33,6 +33,9 @@ ATTACKS = [
     "true || echo \"$((1<<'1'))\"\n=rm -f victim\n1",
     "echo ${x:-<<'X'}\n=rm -f victim\nX",
     'cat <<"X" \\\n&& =rm -f victim\nX',
+    # the delimiter is the whole word; only the line that is the delimiter alone ends the body
+    "cat <<\\X-Y\nX-Y\n=rm -f victim\nX",
+    "cat <<'X'\n\tX\ncat <<'true'\nX\n=rm -f victim\ntrue",
 ]
 # Benign twins: quoted heredocs whose bodies hold what zsh would read otherwise, and a script
 # run by a shell that is itself a script (`zsh -lc "zsh -lc 'python - <<\"PY\" …'"`).

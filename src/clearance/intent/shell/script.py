@@ -293,14 +293,15 @@ def _without_quoted_bodies(script: str) -> str | None:
     ):
         return None
     out: list[str] = []
-    pending: list[tuple[str, bool]] = []  # (delimiter, whether the body is left out)
+    # (delimiter, whether the body is left out, whether leading tabs are stripped: `<<-`)
+    pending: list[tuple[str, bool, bool]] = []
     # Open contexts: `"`, `$(`, `(` (in a substitution), `((` (arithmetic), `${`.
     stack: list[str] = []
     single = False  # inside single quotes
     for line in script.split("\n"):
         if pending and not single and stack[-1:] != ['"']:
-            delimiter, left_out = pending[0]
-            if line.lstrip("\t") == delimiter:
+            delimiter, left_out, tabs = pending[0]
+            if (line.lstrip("\t") if tabs else line) == delimiter:  # that line alone ends it
                 pending.pop(0)
                 out.append("")
             else:
@@ -376,23 +377,34 @@ def _without_quoted_bodies(script: str) -> str | None:
     return None if pending or single or stack else "\n".join(out)
 
 
-def _heredoc_word(line: str, at: int) -> tuple[str, bool] | None:
-    """The delimiter of the heredoc operator at ``at``, and whether its body is data to both
-    shells (a quoted delimiter: ``<<'EOF'``, ``<<"EOF"``, ``<<\\EOF``); an unquoted one
-    (``<<EOF``, whose body expands) is kept. ``None`` for one partly quoted."""
-    quoted = _quoted_delimiter(line, at)
-    if quoted is not None:
-        return quoted, True
+def _heredoc_word(line: str, at: int) -> tuple[str, bool, bool] | None:
+    """The delimiter of the heredoc operator at ``at`` (its whole word, quotes removed),
+    whether its body is data to both shells (any quoting in the word: ``<<'EOF'``,
+    ``<<\\X-Y``, ``<<"E"OF``; an unquoted one, whose body expands, is kept), and whether the
+    operator strips leading tabs (``<<-``). ``None`` for a word with an expansion, or a quote
+    that does not close on the line."""
     from clearance.intent.shell.heredoc import delimiter_start
 
-    j = delimiter_start(line, at)[0]
+    j, tabs = delimiter_start(line, at)
     end = j
     while end < len(line) and line[end] not in " \t;&|<>()":
-        end += 1
+        ch = line[end]
+        if ch in "'\"":
+            close = line.find(ch, end + 1)
+            if close < 0:
+                return None
+            end = close + 1
+        elif ch == "\\":
+            end += 2
+        elif ch in "$`":
+            return None
+        else:
+            end += 1
     word = line[j:end]
-    if not word or not _NAME_CHARS.issuperset(word.replace("-", "").replace(".", "")):
+    delimiter = word.replace("'", "").replace('"', "").replace("\\", "")
+    if not delimiter:
         return None
-    return word, False
+    return delimiter, any(c in word for c in "'\"\\"), tabs
 
 
 # What `set` may be given in the subset: options that mean the same to zsh and bash. zsh's own
@@ -433,24 +445,3 @@ def names_a_word(script: str, words: tuple[str, ...]) -> bool:
                 return True
             at = script.find(word, at + 1)
     return False
-
-
-def _quoted_delimiter(line: str, at: int) -> str | None:
-    """The delimiter of a quoted-delimiter heredoc operator at ``at`` (``<<'EOF'``,
-    ``<<"EOF"``, ``<<\\EOF``, with ``-`` and blanks allowed after ``<<``), else ``None``."""
-    from clearance.intent.shell.heredoc import delimiter_start  # only for a script with `<<`
-
-    j = delimiter_start(line, at)[0]
-    quote = line[j : j + 1]
-    if quote in ("'", '"'):
-        end = line.find(quote, j + 1)
-        word = line[j + 1 : end] if end > j + 1 else ""
-        if not word or (any(c in word for c in "\n$`\\") and quote == '"'):
-            return None
-        return word
-    if quote == "\\":
-        end = j + 1
-        while end < len(line) and line[end] in _NAME_CHARS:
-            end += 1
-        return line[j + 1 : end] or None
-    return None
