@@ -1076,6 +1076,14 @@ LOOPS: list[tuple[str, str, str]] = [
     # zsh's `cd OLD NEW` goes where NEW replaces OLD in $PWD (bash refuses it)
     ("zsh -lc 'cd proj .ssh && cat id_rsa'", "stop", "stop"),
     ("cd proj .ssh; cat id_rsa", "stop", "stop"),
+    # the directory stack (`+N`), a stack-only pushd, zsh's chdir and cdpath
+    ("zsh -lc 'dirstack=.. cd +1 && cat .ssh/id_rsa'", "stop", "stop"),
+    ("pushd ..; pushd ~/proj; pushd +1 && cat .ssh/id_rsa", "stop", "stop"),
+    ("cd ..; pushd -n proj; cat .ssh/id_rsa", "stop", "stop"),
+    ("zsh -lc 'chdir .. && cat .ssh/id_rsa'", "stop", "stop"),
+    ("zsh -lc 'cdpath=.. cd .ssh && cat id_rsa'", "stop", "stop"),
+    ('export CD"PATH"=..; cd .ssh && cat id_rsa', "stop", "stop"),
+    ("declare CD\\PATH=..; cd .ssh && cat id_rsa", "stop", "stop"),
     # `$_` is the last word of the command before, not the loop's value
     ("for _ in src/*.py; do echo ~/.ssh/id_rsa; cat $_; done", "stop", "stop"),
     ("zsh -lc 'for _ in src/*.py; do echo ~/.ssh/id_rsa; cat $_; done'", "stop", "stop"),

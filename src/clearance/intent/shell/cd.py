@@ -29,7 +29,9 @@ __all__ = [
     "operand",
 ]
 
-CHANGES_DIRECTORY = frozenset({"cd", "pushd", "popd"})
+# zsh's `chdir` is its `cd`; to bash it is no command (the directory stays): either way the
+# directory after it is not known.
+CHANGES_DIRECTORY = frozenset({"cd", "pushd", "popd", "chdir"})
 _IN_THIS_SHELL = ("builtin", "command", "time")  # run the builtin after them in this shell
 _NOT_SEARCHED = ("/", "./", "../", "~")  # cd targets CDPATH is never searched for
 
@@ -106,15 +108,24 @@ def fold_cd(
     name = words[0].value
     target: Word | None = None
     operands = 0
+    stays = False  # `pushd -n DIR` adds DIR to the stack and stays
     for word in words[1:]:
         value = word.value
         if operands == 0 and value is not None and value.startswith("-") and value != "-":
+            stays = stays or (name == "pushd" and "n" in value)
             continue  # -P, -L, -e, -@
         target = target or word
         operands += 1
-    if name == "popd" or target is None or operands > 1:
-        # `cd OLD NEW`: bash refuses it, zsh goes where NEW replaces OLD in $PWD
-        # (`cd proj .ssh` from ~/proj is ~/.ssh): either way the base is not `OLD`.
+    if (
+        name in ("popd", "chdir")
+        or target is None
+        or operands > 1
+        or stays
+        or (target.value or "")[:1] == "+"
+    ):
+        # `cd OLD NEW`: bash refuses it, zsh goes where NEW replaces OLD in $PWD (`cd proj .ssh`
+        # from ~/proj is ~/.ssh); `cd +1`, `pushd +1` (and zsh's `cd -1`, read as an option
+        # above) pick an entry of the directory stack: either way the base is not known.
         scope.base = None
         return
     value = target.value

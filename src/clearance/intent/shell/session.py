@@ -178,7 +178,7 @@ def analyze_line(
     session = _Session(home, not home_reassigned, pwd_ok, _memo(exists))
     session.cwd = cwd
     # `cd name` searches CDPATH first when it is set, in the line or inherited.
-    session.cdpath = "CDPATH" in command or _inherits_cdpath()
+    session.cdpath = _sets_cdpath(command) or _inherits_cdpath()
     # A line of one command copies by a glob what is on disk now; else another statement may
     # make a file the glob matches first (``Line.alone``), and the line is read again.
     top = session.line.top = normalise_cwd(cwd)
@@ -187,7 +187,7 @@ def analyze_line(
     if session.line.globbed and not _alone(asm.units, asm.tokens):
         session = _Session(home, not home_reassigned, pwd_ok, session.exists)
         session.cwd = cwd
-        session.cdpath = "CDPATH" in command or _inherits_cdpath()
+        session.cdpath = _sets_cdpath(command) or _inherits_cdpath()
         asm, comments_only, _ = session.run(command, "", Scope(None, top), 0, False)
     made = session.line
     if made.aliases or made.overflow:
@@ -244,6 +244,12 @@ def _makes_nothing(unit: Unit, writes: set[str]) -> bool:
     if unit.argv[:1] == ("cd",):
         return True
     return unit.exemption == "shell-script" and "**" not in unit.text
+
+
+def _sets_cdpath(command: str) -> bool:
+    """Whether ``command`` may set the directories ``cd`` searches: bash's ``CDPATH``, or zsh's
+    ``cdpath`` array tied to it, by any spelling :func:`reassigns` reads (``export CD"PATH"=…``)."""
+    return "CDPATH" in command or "cdpath" in command or reassigns(command, "CDPATH")
 
 
 def _inherits_cdpath() -> bool:
