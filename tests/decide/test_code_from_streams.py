@@ -89,3 +89,35 @@ def test_a_file_the_line_writes_first_is_met_through_a_link(tmp_path: Path) -> N
     twin = engine.check(ToolCall("bash", {"command": "printf x > c.txt; bash to-b"},
                                  str(project)))  # fmt: skip
     assert twin.action == "allow", twin.reason
+
+
+def test_a_descriptor_is_judged_as_the_shell_opens_it_not_as_clearance_holds_it(
+    tmp_path: Path,
+) -> None:
+    """`fd7 -> /dev/fd/7` leads to whatever the shell has open as 7: where clearance's own
+    process holds a regular file there, the link still leads to no file on disk."""
+    project = _project(tmp_path)
+    engine = Engine.load(cwd=str(project), policy=json.dumps({"permission": POLICY}),
+                         env={"HOME": str(tmp_path)}, use_cache=False)  # fmt: skip
+    held = os.open(project / "ok.sh", os.O_RDONLY)
+    saved = os.dup(7) if _is_open(7) else None
+    os.dup2(held, 7)
+    try:
+        decision = engine.check(ToolCall("bash", {"command": "source fd7 7< <(printf 'echo RAN')"},
+                                         str(project)))  # fmt: skip
+    finally:
+        if saved is None:
+            os.close(7)
+        else:
+            os.dup2(saved, 7)
+            os.close(saved)
+        os.close(held)
+    assert decision.action == "ask" and "<opaque-bash-wrapper>" in decision.reason
+
+
+def _is_open(fd: int) -> bool:
+    try:
+        os.fstat(fd)
+    except OSError:
+        return False
+    return True

@@ -103,10 +103,10 @@ def streamed(
             # names a descriptor as typed: the wrappers and the shells' hazards name it so.
             continue
         try:
-            # Where it leads, even where clearance's own process cannot open it: a link to
-            # `/dev/fd/7` leads to a descriptor the shell may hold open (`source lnk 7<…`).
-            real = os.path.realpath(path)
-            mode = 0 if real.startswith(("/dev/", "/proc/")) else os.stat(path).st_mode
+            # Where it leads, followed link by link and never into `/dev` or `/proc`, whose
+            # links the kernel would resolve for clearance's own process: a link to `/dev/fd/7`
+            # leads to a descriptor the shell opens first (`source lnk 7<…`).
+            mode = 0 if _into_devices(path) else os.stat(path).st_mode
         except (OSError, ValueError):
             # Nothing there now (what the line writes first is met by runs_written): the
             # shell, run as the same user, reads nothing either.
@@ -119,6 +119,37 @@ def streamed(
             )
             return (OPAQUE, why)
     return None
+
+
+def _into_devices(path: str) -> bool:
+    """Whether the absolute ``path`` passes into ``/dev`` or ``/proc`` on its way, each link
+    read as text and followed in turn (as many as the kernel follows: past that, yes)."""
+    import os
+
+    queue = path.split("/")
+    current = ""
+    hops = 0
+    while queue:
+        part = queue.pop(0)
+        if part in ("", "."):
+            continue
+        if part == "..":
+            current = current.rsplit("/", 1)[0]
+            continue
+        step = current + "/" + part
+        if step in ("/dev", "/proc"):
+            return True
+        if os.path.islink(step):
+            hops += 1
+            if hops > 40:
+                return True
+            target = os.readlink(step)
+            queue = target.split("/") + queue
+            if target.startswith("/"):
+                current = ""
+            continue
+        current = step
+    return False
 
 
 def runs_written(
