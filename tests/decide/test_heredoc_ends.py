@@ -24,12 +24,20 @@ ATTACKS = [
     "cat <<X\n  X\ncat <<true\nX\nrm -f victim\ntrue",
     "cat <<'X'\nX\r\ncat <<'true'\nX\nrm -f victim\ntrue",
     "cat <<-'X'\n \tX\ncat <<'true'\nX\nrm -f victim\ntrue",
+    # bash's delimiter keeps a backslash inside quotes; the grammar's drops it
+    "cat <<'\\X'\nhello\n\\X\nrm -f victim\nX\n",
+    'cat <<"a\\b"\nhello\na\\b\nrm -f victim\nab\n',
+    "cat <<'\\X'\nhello\n\\X\nrm -f victim",
+    # bash's word ends at the operator; the grammar's takes it along
+    "cat <<X|cat\nfoo\nX\nrm -f victim\nX|cat\n",
 ]
 BENIGN = [
     "cat <<'X'\nhello\nX",
     "cat <<-EOF\n\thello\n\tEOF",
     'cat <<"E O"\nx\nE O',
     "cat <<'X' | head -1\na X b\nX",
+    "cat <<X | cat\nfoo\nX",
+    "cat <<\\EOF\n$HOME\nEOF",
 ]
 
 

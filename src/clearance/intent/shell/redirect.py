@@ -67,15 +67,14 @@ def read_redirect(
         quoted = False
         body: str | None = None
         delimiter = ""
+        raw_body = ""
+        end: Node | None = None
         for i, child in enumerate(node.children):
             ctype = KIND[child.kind_id]
             if ctype in ("<<", "<<-"):
                 op = ctype
-            elif ctype == "heredoc_end" and not _ends(src, child, delimiter, op == "<<-"):
-                # The grammar ends a body at a line holding the delimiter among blanks
-                # (`\tX`, `X `); bash only at the delimiter alone (after tabs, for `<<-`):
-                # the lines it reads on as the body, and those after, are not what bash runs.
-                strays.append(node)
+            elif ctype == "heredoc_end":
+                end = child
             elif ctype == "heredoc_start":
                 delimiter = src.slice(child.start_byte, child.end_byte)
                 quoted = any(ch in delimiter for ch in "'\"\\")
@@ -84,6 +83,7 @@ def read_redirect(
                     # body and the text the grammar read as the body runs as commands.
                     strays.append(node)
             elif ctype == "heredoc_body":
+                raw_body = src.slice(child.start_byte, child.end_byte)
                 body = body_text(src.data, child.start_byte, child.end_byte)
                 if not quoted:
                     pending.heredoc.append(body)
@@ -93,6 +93,12 @@ def read_redirect(
                 pending.extra.append(word(child, pending.subs))
             elif ctype in STATEMENTS:
                 pending.after.append(child)
+        if delimiter and not _agrees(src, delimiter, raw_body, end, op == "<<-"):
+            # The grammar ends a body where bash does not (at the delimiter among blanks, `\tX`;
+            # at `X` where bash's delimiter is `\X`; at `X|cat` where it is `X`), or runs past
+            # bash's end: what bash reads on as the body, and the lines after, are not what
+            # bash runs.
+            strays.append(node)
         pending.redirects.append(Redirect(op, None, body=body, at=node.start_byte))
         return
     op = "?"
@@ -118,17 +124,64 @@ def read_redirect(
     pending.redirects.append(Redirect(op, target, node.has_error, fd=fd, at=node.start_byte))
 
 
-def _ends(src: Source, end: Node, delimiter: str, tabs: bool) -> bool:
-    """Whether the line of the heredoc end ``end`` is the delimiter word ``delimiter`` (as
-    typed, its quotes removed) alone, after leading tabs where the operator is ``<<-``."""
+def _agrees(src: Source, delimiter: str, body: str, end: Node | None, tabs: bool) -> bool:
+    """Whether bash ends the heredoc where the grammar does: no line of the grammar's ``body``
+    is bash's delimiter word (``delimiter`` as typed, read by :func:`_bash_word`), and the line
+    of the grammar's ``end`` is that word alone; both after leading tabs where the operator
+    is ``<<-``."""
+    word = _bash_word(delimiter)
+    if word is None:
+        return False
+    for line in body.split("\n"):
+        if (line.lstrip("\t") if tabs else line) == word:
+            return False
+    if end is None:
+        return True  # the body runs to the end of the text, as bash reads it
     data = src.data
     first = data.rfind(b"\n", 0, end.start_byte) + 1
     last = data.find(b"\n", end.end_byte)
     line = src.slice(first, len(data) if last < 0 else last)
-    if tabs:
-        line = line.lstrip("\t")
-    word = delimiter.replace("'", "").replace('"', "").replace("\\", "")
-    return line == word
+    return (line.lstrip("\t") if tabs else line) == word
+
+
+def _bash_word(text: str) -> str | None:
+    """The heredoc delimiter bash reads from the word ``text``: quotes removed, a backslash kept
+    inside single quotes and inside double quotes but before `` $`"\\ ``. ``None`` when bash's
+    word ends before ``text`` does (``X|cat``: the grammar took the operator along) or holds
+    an expansion."""
+    out: list[str] = []
+    i, size = 0, len(text)
+    while i < size:
+        ch = text[i]
+        if ch in " \t\n|&;<>()$`":
+            return None
+        if ch == "'":
+            close = text.find("'", i + 1)
+            if close < 0:
+                return None
+            out.append(text[i + 1 : close])
+            i = close + 1
+        elif ch == '"':
+            i += 1
+            while i < size and text[i] != '"':
+                if text[i] in "$`":
+                    return None
+                if text[i] == "\\" and i + 1 < size and text[i + 1] in '$`"\\\n':
+                    i += 1
+                out.append(text[i])
+                i += 1
+            if i >= size:
+                return None
+            i += 1
+        elif ch == "\\":
+            if i + 1 >= size:
+                return None
+            out.append(text[i + 1])
+            i += 2
+        else:
+            out.append(ch)
+            i += 1
+    return "".join(out)
 
 
 def _closed(delimiter: str) -> bool:
