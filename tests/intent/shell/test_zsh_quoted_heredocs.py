@@ -36,6 +36,8 @@ ATTACKS = [
     # the delimiter is the whole word; only the line that is the delimiter alone ends the body
     "cat <<\\X-Y\nX-Y\n=rm -f victim\nX",
     "cat <<'X'\n\tX\ncat <<'true'\nX\n=rm -f victim\ntrue",
+    # zsh counts braces inside `${…}`: no heredoc there to zsh
+    "echo ${x:-{a}<<\\X}Y\n=rm -f victim\nX}Y",
 ]
 # Benign twins: quoted heredocs whose bodies hold what zsh would read otherwise, and a script
 # run by a shell that is itself a script (`zsh -lc "zsh -lc 'python - <<\"PY\" …'"`).

@@ -341,6 +341,8 @@ def _without_quoted_bodies(script: str) -> str | None:
                 i += 1
             elif ch == "}" and stack[-1:] == ["${"]:
                 stack.pop()
+            elif ch == "{" and stack[-1:] == ["${"]:
+                return None  # zsh counts braces inside `${…}`, bash ends it at the first `}`
             elif ch == "'":
                 single = True
             elif ch == '"':
