@@ -1081,6 +1081,12 @@ LOOPS: list[tuple[str, str, str]] = [
     ("pushd ..; pushd ~/proj; pushd +1 && cat .ssh/id_rsa", "stop", "stop"),
     ("cd ..; pushd -n proj; cat .ssh/id_rsa", "stop", "stop"),
     ("zsh -lc 'chdir .. && cat .ssh/id_rsa'", "stop", "stop"),
+    # the words before a cd that runs it in this shell, and those that make it run none
+    ("command -- cd ..; cat .ssh/id_rsa", "deny", "deny"),
+    ("command -pp cd ..; cat .ssh/id_rsa", "deny", "deny"),
+    ("command -p -- cd ..; cat .ssh/id_rsa", "deny", "deny"),
+    ("cd ~; builtin -p cd proj; cat .ssh/id_rsa", "deny", "deny"),
+    ("cd ~; command -v cd proj; cat .ssh/id_rsa", "deny", "deny"),
     ("zsh -lc 'cdpath=.. cd .ssh && cat id_rsa'", "stop", "stop"),
     ('export CD"PATH"=..; cd .ssh && cat id_rsa', "stop", "stop"),
     ("declare CD\\PATH=..; cd .ssh && cat id_rsa", "stop", "stop"),

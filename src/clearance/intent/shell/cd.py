@@ -42,8 +42,14 @@ def cd_words(words: Sequence[Word]) -> Sequence[Word] | None:
     i = 0
     while i < len(words) and words[i].value in _IN_THIS_SHELL:
         i += 1
-        if i < len(words) and words[i].value == "-p" and words[i - 1].value != "builtin":
-            i += 1  # `command -p`, `time -p`
+        while i < len(words) and (value := words[i].value or "")[:1] == "-" and value != "-":
+            i += 1
+            if value == "--":
+                break  # `command -- cd ..`
+            if value.strip("p") != "-" or words[i - 2].value == "builtin":
+                # `command -v cd`: prints, runs none; another option (and any but `--` to
+                # `builtin`): an error
+                return None
     if i < len(words) and words[i].value in CHANGES_DIRECTORY:
         return words[i:]
     return None
