@@ -30,6 +30,12 @@ ATTACKS = [
     "cat <<'\\X'\nhello\n\\X\nrm -f victim",
     # bash's word ends at the operator; the grammar's takes it along
     "cat <<X|cat\nfoo\nX\nrm -f victim\nX|cat\n",
+    # a backslash-newline: the grammar goes on with the command line where bash has begun the
+    # body; bash joins it in an unquoted body (`X\` and `Y` are the line `XY`)
+    "cat <<X\n\\\nX\nrm -f victim\nX",
+    "cat <<'X'\n\\\nX\nrm -f victim\nX",
+    "cat <<XY\nhi\nX\\\nY\nrm -f victim\nXY",
+    "x=$(cat <<XY\nhi\nX\\\nY\nrm -f victim\nXY\n)",
 ]
 BENIGN = [
     "cat <<'X'\nhello\nX",
@@ -38,6 +44,8 @@ BENIGN = [
     "cat <<'X' | head -1\na X b\nX",
     "cat <<X | cat\nfoo\nX",
     "cat <<\\EOF\n$HOME\nEOF",
+    "cat <<'EOF' | head\ncurl -X POST \\\n  -H x\nEOF",
+    "cat <<EOF\nhello \\\nworld\nEOF",
 ]
 
 

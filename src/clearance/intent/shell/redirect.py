@@ -69,6 +69,7 @@ def read_redirect(
         delimiter = ""
         raw_body = ""
         end: Node | None = None
+        start = body_at = -1
         for i, child in enumerate(node.children):
             ctype = KIND[child.kind_id]
             if ctype in ("<<", "<<-"):
@@ -76,6 +77,7 @@ def read_redirect(
             elif ctype == "heredoc_end":
                 end = child
             elif ctype == "heredoc_start":
+                start = child.end_byte
                 delimiter = src.slice(child.start_byte, child.end_byte)
                 quoted = any(ch in delimiter for ch in "'\"\\")
                 if quoted and not _closed(delimiter):
@@ -83,6 +85,7 @@ def read_redirect(
                     # body and the text the grammar read as the body runs as commands.
                     strays.append(node)
             elif ctype == "heredoc_body":
+                body_at = child.start_byte
                 raw_body = src.slice(child.start_byte, child.end_byte)
                 body = body_text(src.data, child.start_byte, child.end_byte)
                 if not quoted:
@@ -93,7 +96,7 @@ def read_redirect(
                 pending.extra.append(word(child, pending.subs))
             elif ctype in STATEMENTS:
                 pending.after.append(child)
-        if delimiter and not _agrees(src, delimiter, raw_body, end, op == "<<-"):
+        if delimiter and not _agrees(src, delimiter, raw_body, end, op == "<<-", start, body_at):
             # The grammar ends a body where bash does not (at the delimiter among blanks, `\tX`;
             # at `X` where bash's delimiter is `\X`; at `X|cat` where it is `X`), or runs past
             # bash's end: what bash reads on as the body, and the lines after, are not what
@@ -124,14 +127,23 @@ def read_redirect(
     pending.redirects.append(Redirect(op, target, node.has_error, fd=fd, at=node.start_byte))
 
 
-def _agrees(src: Source, delimiter: str, body: str, end: Node | None, tabs: bool) -> bool:
+def _agrees(
+    src: Source, delimiter: str, body: str, end: Node | None, tabs: bool, start: int, at: int
+) -> bool:
     """Whether bash ends the heredoc where the grammar does: no line of the grammar's ``body``
     is bash's delimiter word (``delimiter`` as typed, read by :func:`_bash_word`), and the line
     of the grammar's ``end`` is that word alone; both after leading tabs where the operator
-    is ``<<-``."""
+    is ``<<-``, and, where the delimiter is unquoted, after bash joins lines that end in a
+    backslash (a line ``X`` ending in one, then ``Y``, ends a body ``XY``). No
+    backslash-newline may stand between the operator (``start``) and the body (``at``): the
+    grammar reads it as the command line going on, where bash has begun the body."""
     word = _bash_word(delimiter)
     if word is None:
         return False
+    if start >= 0 and b"\\\n" in src.data[start : at if at >= 0 else len(src.data)]:
+        return False
+    if not any(mark in delimiter for mark in "'\"\\"):
+        body = body.replace("\\\n", "")
     for line in body.split("\n"):
         if (line.lstrip("\t") if tabs else line) == word:
             return False
