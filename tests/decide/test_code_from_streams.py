@@ -32,6 +32,13 @@ PAIRS = [
     # a descriptor clearance's own process has not open, which the shell opens first
     ("source fd7 7< <(printf 'echo RAN')", "source ok.sh 7< <(printf x)"),
     ("printf 'echo RAN' | bash fd7 7<&0", "printf x | bash ok.sh 7<&0"),
+    # standard input spelled another way than the shells' hazard reads it
+    ("printf 'echo RAN' | bash //dev/stdin", "printf x | bash ok.sh"),
+    ("printf 'echo RAN' | bash /dev/./stdin", "printf x | bash ./ok.sh"),
+    ("printf 'echo RAN' | source /dev//stdin", "printf x | source ./ok.sh"),
+    # an option that takes a value before the script
+    ("printf 'echo RAN' | bash -O extglob lnk", "printf x | bash -O extglob ok.sh"),
+    ("printf 'echo RAN' | bash -o posix lnk", "printf x | bash -o posix ok.sh"),
 ]
 
 

@@ -3,7 +3,7 @@ program file of ``jq -f``), for the line's check of files it writes and then run
 
 from __future__ import annotations
 
-from clearance.intent.shell.runners import SHELLS
+from clearance.intent.shell.runners import SHELLS, script_operand
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -66,12 +66,8 @@ def script(words: Sequence[Word]) -> list[Word | str]:
             if word.value in ("-f", "--file", "--makefile"):
                 files.append(words[i + 1])
         return files or ["GNUmakefile", "makefile", "Makefile"]
-    if name.rsplit("/", 1)[-1] not in SHELLS:
+    shell = name.rsplit("/", 1)[-1]
+    if shell not in SHELLS:
         return []
-    for word in words[1:]:
-        value = word.value
-        if value is None:
-            return [word]
-        if value in ("-c", "-s") or (value[:1] != "-" and value[:1] != "+"):
-            return [] if value[:1] == "-" else [word]
-    return []
+    at = script_operand(shell, [word.value for word in words])
+    return [words[at]] if at is not None else []

@@ -98,9 +98,14 @@ def streamed(
             continue
         value = item if isinstance(item, str) else expand(item, base)
         path = absolute(value, base) if value is not None else None
-        if path is None or value == "-" or path.startswith(("/dev/", "/proc/")):
-            # A computed one: opaque already, or asked about with what the line wrote; one that
-            # names a descriptor as typed: the wrappers and the shells' hazards name it so.
+        if path is None or value is None:
+            continue  # a computed one: opaque already, or asked about with what the line wrote
+        if value == "-" or (
+            value.startswith(_TYPED_STREAMS)
+            and (words[0].value or "").rsplit("/", 1)[-1] in _NAMED_BY_TEXT
+        ):
+            # Typed as a descriptor: the wrappers and the shells' hazard name it so (not
+            # `//dev/stdin` or `/dev/./stdin`: those are followed below).
             continue
         try:
             # Where it leads, followed link by link and never into `/dev` or `/proc`, whose
@@ -119,6 +124,11 @@ def streamed(
             )
             return (OPAQUE, why)
     return None
+
+
+# The script operands a shell's hazard and `source`'s runner floor by their text.
+_TYPED_STREAMS = ("/dev/stdin", "/dev/fd/", "/proc/")
+_NAMED_BY_TEXT = frozenset({"source", ".", "bash", "sh", "dash", "zsh", "ksh"})
 
 
 def _into_devices(path: str) -> bool:

@@ -28,6 +28,7 @@ __all__ = [
     "fd_layer",
     "home_file",
     "runner",
+    "script_operand",
 ]
 
 # find(1) ACTIONS that run a command (it ends at `;` or `+`), and those that write the file they
@@ -170,6 +171,36 @@ def _shell(name: str, values: Sequence[str | None]) -> Layer | None:
         return Layer("opaque", name, at, at + 1, values[at])
     if stdin or i >= count:
         return Layer("opaque", name, None, count, stdin=True)
+    return None
+
+
+def script_operand(name: str, values: Sequence[str | None]) -> int | None:
+    """The index of the script operand of the shell ``name`` (``values``: its words), past its
+    options and their values (``bash -O extglob f``, ``bash --rcfile r f``): the file it runs,
+    ``-`` (standard input) or a computed word; ``None`` where it runs a string or standard
+    input by an option (``-c``, ``-s``), or has no operand."""
+    takes = _SHELL_VALUES.get(name, "oO")
+    i = 1
+    count = len(values)
+    while i < count:
+        value = values[i]
+        if value is None or value == "-":
+            return i
+        if value == "--":
+            return i + 1 if i + 1 < count else None
+        if value in _NO_RUN:
+            return None
+        if value.startswith("--"):
+            option, eq, _ = value.partition("=")
+            i += 1 if eq or option not in _SHELL_LONG_VALUES else 2
+            continue
+        if value[:1] in "-+" and len(value) > 1:
+            letters = value[1:]
+            if value[0] == "-" and ("c" in letters or "s" in letters):
+                return None
+            i += 1 + sum(letter in takes for letter in letters)
+            continue
+        return i
     return None
 
 

@@ -14,7 +14,7 @@ from clearance.intent.shell.hazards.variables import (
 )
 from clearance.intent.shell.layer import basename
 from clearance.intent.shell.names import SEARCH_PATH_VARIABLES, VIM_NAMES
-from clearance.intent.shell.runners import FIND_WRITES
+from clearance.intent.shell.runners import FIND_WRITES, script_operand
 from clearance.intent.shell.token import own_cwd
 
 TYPE_CHECKING = False
@@ -252,20 +252,18 @@ _STDIN_SCRIPTS = ("/dev/stdin", "/dev/fd/", "/proc/", "-")
 def _shell(finding: Finding, words: Sequence[Word], values: Values) -> None:
     """bash(1) INVOCATION: a script operand that is standard input, a descriptor or a process
     substitution is a script clearance cannot read."""
-    for word, value in zip(words[1:], values[1:], strict=False):
-        if value is not None and value.startswith("-") and value != "-":
-            if value in ("-c", "-s") or (value[1:2] != "-" and ("c" in value or "s" in value)):
-                return  # the opaque and stdin wrappers handle these
-            continue
-        if value is None:
-            if word.raw.startswith(("<(", ">(")):
-                finding.runs("runs a script from a process substitution")
-            else:
-                finding.runs("runs a script whose name is computed")
-            return
-        if value == "-" or value.startswith(_STDIN_SCRIPTS[:3]):
-            finding.runs(f"runs its script from {value}, which clearance cannot read")
+    at = script_operand(basename(values[0] or ""), values)
+    if at is None:
+        return  # `-c`, `-s`: the opaque and stdin wrappers handle these
+    word, value = words[at], values[at]
+    if value is None:
+        if word.raw.startswith(("<(", ">(")):
+            finding.runs("runs a script from a process substitution")
+        else:
+            finding.runs("runs a script whose name is computed")
         return
+    if value == "-" or value.startswith(_STDIN_SCRIPTS[:3]):
+        finding.runs(f"runs its script from {value}, which clearance cannot read")
 
 
 def _curl(finding: Finding, words: Sequence[Word], values: Values) -> None:
