@@ -93,6 +93,7 @@ def streamed(
     import os
     import stat
 
+    links: dict[str, str | None] = {}  # what each step is a link to (None: no link)
     for item in script(words):
         if item is words[0]:
             continue
@@ -111,7 +112,7 @@ def streamed(
             # Where it leads, followed link by link and never into `/dev` or `/proc`, whose
             # links the kernel would resolve for clearance's own process: a link to `/dev/fd/7`
             # leads to a descriptor the shell opens first (`source lnk 7<…`).
-            mode = 0 if _into_devices(path) else os.stat(path).st_mode
+            mode = 0 if _into_devices(path, links) else os.stat(path).st_mode
         except (OSError, ValueError):
             # Nothing there now (what the line writes first is met by runs_written): the
             # shell, run as the same user, reads nothing either.
@@ -131,9 +132,11 @@ _TYPED_STREAMS = ("/dev/stdin", "/dev/fd/", "/proc/")
 _NAMED_BY_TEXT = frozenset({"source", ".", "bash", "sh", "dash", "zsh", "ksh"})
 
 
-def _into_devices(path: str) -> bool:
+def _into_devices(path: str, links: dict[str, str | None]) -> bool:
     """Whether the absolute ``path`` passes into ``/dev`` or ``/proc`` on its way, each link
-    read as text and followed in turn (as many as the kernel follows: past that, yes)."""
+    read as text and followed in turn (as many as the kernel follows: past that, yes);
+    ``links`` remembers each step read, for the other files of one command (a makefile's three
+    names share their directory)."""
     import os
 
     queue = path.split("/")
@@ -149,11 +152,16 @@ def _into_devices(path: str) -> bool:
         step = current + "/" + part
         if step in ("/dev", "/proc"):
             return True
-        if os.path.islink(step):
+        if step not in links:
+            try:
+                links[step] = os.readlink(step)
+            except OSError:  # no link (EINVAL), or nothing there
+                links[step] = None
+        target = links[step]
+        if target is not None:
             hops += 1
             if hops > 40:
                 return True
-            target = os.readlink(step)
             queue = target.split("/") + queue
             if target.startswith("/"):
                 current = ""

@@ -54,6 +54,7 @@ class Line:
         "landed",
         "overflow",
         "printed",
+        "reals",
         "top",
         "written",
     )
@@ -71,6 +72,8 @@ class Line:
         self.overflow = False  # a name was made whose place is not known: all paths unknown
         # (absolute path or None, value as written) of what earlier statements may write.
         self.written: list[tuple[str | None, str]] = []
+        # Where a directory leads (its real path), read once for the line (`real`).
+        self.reals: dict[str, str] = {}
         # Landing names projected so far (``trees.MAX_LANDED`` bounds them).
         self.landed = 0
         # An earlier git command may have changed what git holds (refs, index, objects), so
@@ -156,15 +159,33 @@ class Line:
                     return True
                 # The same file through a link (`bash lnk` beside `lnk -> b.sh`, or a write
                 # through one): compared where each leads now.
-                import os
-
                 if real is None:
-                    real = os.path.realpath(path)
-                if os.path.realpath(known) == real:
+                    real = self.real(path)
+                if self.real(known) == real:
                     return True
             elif raw.rstrip("/").rsplit("/", 1)[-1] == leaf:
                 return True  # one side's directory is not known: the same name may be it
         return False
+
+    def real(self, path: str) -> str:
+        """Where the absolute ``path`` leads now (:func:`os.path.realpath`), its directory's
+        real path read once for the line: most files the line runs and writes share one."""
+        import os
+
+        head, _, leaf = path.rpartition("/")
+        try:
+            if os.readlink(path):
+                return os.path.realpath(path)  # the file itself is a link
+        except OSError:  # no link (EINVAL), or nothing there
+            pass
+        directory = self.reals.get(head)
+        if directory is None:
+            directory = self.reals[head] = os.path.realpath(head or "/")
+        return (
+            directory.rstrip("/") + "/" + leaf
+            if leaf not in ("", ".", "..")
+            else (os.path.realpath(path))
+        )
 
 
 def _matched(pattern: str, name: str) -> str | None:
