@@ -1087,6 +1087,9 @@ LOOPS: list[tuple[str, str, str]] = [
     ("command -p -- cd ..; cat .ssh/id_rsa", "deny", "deny"),
     ("cd ~; builtin -p cd proj; cat .ssh/id_rsa", "deny", "deny"),
     ("cd ~; command -v cd proj; cat .ssh/id_rsa", "deny", "deny"),
+    # a shell's script from standard input past an empty option word or zsh's --emulate MODE
+    ("echo 'rm x' | bash +", "stop", "stop"),
+    ("echo 'rm x' | zsh --emulate sh /dev/stdin", "stop", "stop"),
     ("zsh -lc 'cdpath=.. cd .ssh && cat id_rsa'", "stop", "stop"),
     ('export CD"PATH"=..; cd .ssh && cat id_rsa', "stop", "stop"),
     ("declare CD\\PATH=..; cd .ssh && cat id_rsa", "stop", "stop"),

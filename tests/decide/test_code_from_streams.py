@@ -39,6 +39,7 @@ PAIRS = [
     # an option that takes a value before the script
     ("printf 'echo RAN' | bash -O extglob lnk", "printf x | bash -O extglob ok.sh"),
     ("printf 'echo RAN' | bash -o posix lnk", "printf x | bash -o posix ok.sh"),
+    ("printf 'echo RAN' | bash + lnk", "printf x | bash + ok.sh"),
 ]
 
 

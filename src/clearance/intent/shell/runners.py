@@ -43,7 +43,10 @@ SHELLS = frozenset(
 )
 # Short option letters that take the next word as their value, per shell family.
 _SHELL_VALUES = {"fish": "Cdop", "tcsh": "", "csh": ""}
-_SHELL_LONG_VALUES = frozenset({"--rcfile", "--init-file", "--init-command", "--command"})
+# Long options that take the next word as their value (zsh's `--emulate sh`, too).
+_SHELL_LONG_VALUES = frozenset(
+    {"--rcfile", "--init-file", "--init-command", "--command", "--emulate"}
+)
 _NO_RUN = frozenset({"--version", "--help", "-version"})
 # Devices and spellings through which `source` reads standard input or a pipe.
 _STDIN = frozenset({"-", "/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"})
@@ -137,6 +140,9 @@ def _shell(name: str, values: Sequence[str | None]) -> Layer | None:
         if value in ("--", "-"):
             i += 1
             break
+        if value == "+":
+            i += 1  # an empty option word, to bash, zsh and dash alike
+            continue
         if value in _NO_RUN:
             return None
         if value.startswith("--"):
@@ -188,6 +194,9 @@ def script_operand(name: str, values: Sequence[str | None]) -> int | None:
             return i
         if value == "--":
             return i + 1 if i + 1 < count else None
+        if value == "+":
+            i += 1  # an empty option word, to bash, zsh and dash alike
+            continue
         if value in _NO_RUN:
             return None
         if value.startswith("--"):
