@@ -36,6 +36,8 @@ ATTACKS = [
     # the delimiter is the whole word; only the line that is the delimiter alone ends the body
     "cat <<\\X-Y\nX-Y\n=rm -f victim\nX",
     "cat <<'X'\n\tX\ncat <<'true'\nX\n=rm -f victim\ntrue",
+    # a backslash inside the quotes is part of the delimiter (`\\X`, not `X`)
+    "cat <<'\\X'\n\\X\n=rm -f victim\nX",
     # zsh counts braces inside `${…}`: no heredoc there to zsh
     "echo ${x:-{a}<<\\X}Y\n=rm -f victim\nX}Y",
 ]

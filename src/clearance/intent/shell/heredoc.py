@@ -18,7 +18,7 @@ from clearance.intent.shell.escape import unescaped
 from clearance.intent.shell.word import BACKTICK_ESCAPABLE
 from clearance.intent.shell.word_build import unescape
 
-__all__ = ["body_text", "close_double", "delimiter_start", "substitutions"]
+__all__ = ["body_text", "close_double", "delimiter_start", "delimiter_word", "substitutions"]
 
 _WORD_BREAK = frozenset(" \t\n;&|()<>")
 
@@ -30,6 +30,46 @@ def body_text(data: bytes, start: int, end: int) -> str:
     if data[line:start].strip(b" \t"):
         line = start
     return data[line:end].decode("utf-8", "replace")
+
+
+def delimiter_word(text: str) -> str | None:
+    """The heredoc delimiter bash (and zsh) reads from the word ``text``: quotes removed, a
+    backslash kept inside single quotes and inside double quotes but before `` $`"\\ ``.
+    ``None`` when bash's word ends before ``text`` does (``X|cat``: the grammar took the
+    operator along) or holds an expansion."""
+    out: list[str] = []
+    i, size = 0, len(text)
+    while i < size:
+        ch = text[i]
+        if ch in " \t\n|&;<>()$`":
+            return None
+        if ch == "'":
+            close = text.find("'", i + 1)
+            if close < 0:
+                return None
+            out.append(text[i + 1 : close])
+            i = close + 1
+        elif ch == '"':
+            i += 1
+            while i < size and text[i] != '"':
+                if text[i] in "$`":
+                    return None
+                if text[i] == "\\" and i + 1 < size and text[i + 1] in '$`"\\\n':
+                    i += 1
+                out.append(text[i])
+                i += 1
+            if i >= size:
+                return None
+            i += 1
+        elif ch == "\\":
+            if i + 1 >= size:
+                return None
+            out.append(text[i + 1])
+            i += 2
+        else:
+            out.append(ch)
+            i += 1
+    return "".join(out)
 
 
 def delimiter_start(line: str, k: int) -> tuple[int, bool]:

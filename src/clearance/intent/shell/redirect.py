@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from clearance.intent.shell.escape import unescaped
 from clearance.intent.shell.grammar import KIND, REDIRECTS, STATEMENTS, WORDLIKE
-from clearance.intent.shell.heredoc import body_text
+from clearance.intent.shell.heredoc import body_text, delimiter_word
 from clearance.intent.shell.statement import Redirect
 
 TYPE_CHECKING = False
@@ -131,13 +131,14 @@ def _agrees(
     src: Source, delimiter: str, body: str, end: Node | None, tabs: bool, start: int, at: int
 ) -> bool:
     """Whether bash ends the heredoc where the grammar does: no line of the grammar's ``body``
-    is bash's delimiter word (``delimiter`` as typed, read by :func:`_bash_word`), and the line
-    of the grammar's ``end`` is that word alone; both after leading tabs where the operator
+    is bash's delimiter word (``delimiter`` as typed, read by
+    :func:`~clearance.intent.shell.heredoc.delimiter_word`), and the line of the grammar's
+    ``end`` is that word alone; both after leading tabs where the operator
     is ``<<-``, and, where the delimiter is unquoted, after bash joins lines that end in a
     backslash (a line ``X`` ending in one, then ``Y``, ends a body ``XY``). No
     backslash-newline may stand between the operator (``start``) and the body (``at``): the
     grammar reads it as the command line going on, where bash has begun the body."""
-    word = _bash_word(delimiter)
+    word = delimiter_word(delimiter)
     if word is None:
         return False
     if start >= 0 and b"\\\n" in src.data[start : at if at >= 0 else len(src.data)]:
@@ -154,46 +155,6 @@ def _agrees(
     last = data.find(b"\n", end.end_byte)
     line = src.slice(first, len(data) if last < 0 else last)
     return (line.lstrip("\t") if tabs else line) == word
-
-
-def _bash_word(text: str) -> str | None:
-    """The heredoc delimiter bash reads from the word ``text``: quotes removed, a backslash kept
-    inside single quotes and inside double quotes but before `` $`"\\ ``. ``None`` when bash's
-    word ends before ``text`` does (``X|cat``: the grammar took the operator along) or holds
-    an expansion."""
-    out: list[str] = []
-    i, size = 0, len(text)
-    while i < size:
-        ch = text[i]
-        if ch in " \t\n|&;<>()$`":
-            return None
-        if ch == "'":
-            close = text.find("'", i + 1)
-            if close < 0:
-                return None
-            out.append(text[i + 1 : close])
-            i = close + 1
-        elif ch == '"':
-            i += 1
-            while i < size and text[i] != '"':
-                if text[i] in "$`":
-                    return None
-                if text[i] == "\\" and i + 1 < size and text[i + 1] in '$`"\\\n':
-                    i += 1
-                out.append(text[i])
-                i += 1
-            if i >= size:
-                return None
-            i += 1
-        elif ch == "\\":
-            if i + 1 >= size:
-                return None
-            out.append(text[i + 1])
-            i += 2
-        else:
-            out.append(ch)
-            i += 1
-    return "".join(out)
 
 
 def _closed(delimiter: str) -> bool:

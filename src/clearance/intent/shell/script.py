@@ -380,12 +380,12 @@ def _without_quoted_bodies(script: str) -> str | None:
 
 
 def _heredoc_word(line: str, at: int) -> tuple[str, bool, bool] | None:
-    """The delimiter of the heredoc operator at ``at`` (its whole word, quotes removed),
-    whether its body is data to both shells (any quoting in the word: ``<<'EOF'``,
-    ``<<\\X-Y``, ``<<"E"OF``; an unquoted one, whose body expands, is kept), and whether the
-    operator strips leading tabs (``<<-``). ``None`` for a word with an expansion, or a quote
-    that does not close on the line."""
-    from clearance.intent.shell.heredoc import delimiter_start
+    """The delimiter of the heredoc operator at ``at`` (its whole word, read as the shell reads
+    it: ``<<'\\X'`` ends at ``\\X``), whether its body is data to both shells (any quoting in
+    the word: ``<<'EOF'``, ``<<\\X-Y``, ``<<"E"OF``; an unquoted one, whose body expands, is
+    kept), and whether the operator strips leading tabs (``<<-``). ``None`` for a word with an
+    expansion, or a quote that does not close on the line."""
+    from clearance.intent.shell.heredoc import delimiter_start, delimiter_word
 
     j, tabs = delimiter_start(line, at)
     end = j
@@ -403,7 +403,7 @@ def _heredoc_word(line: str, at: int) -> tuple[str, bool, bool] | None:
         else:
             end += 1
     word = line[j:end]
-    delimiter = word.replace("'", "").replace('"', "").replace("\\", "")
+    delimiter = delimiter_word(word)
     if not delimiter:
         return None
     return delimiter, any(c in word for c in "'\"\\"), tabs
