@@ -128,6 +128,42 @@ def runner(name: str, words: Sequence[Word], values: Sequence[str | None]) -> La
 def _shell(name: str, values: Sequence[str | None]) -> Layer | None:
     """``bash -c CMD`` (opaque, payload ``CMD``); ``bash``, ``bash -s``, ``bash -i`` (opaque,
     reading standard input); ``bash script.sh`` (not a wrapper)."""
+    read = _shell_options(name, values)
+    if read is None:
+        return None  # --version, --help
+    i, command, stdin, payload, _ = read
+    count = len(values)
+    if command:
+        at = payload if payload is not None else i
+        if at >= count:
+            return Layer("opaque", name, None, count)
+        return Layer("opaque", name, at, at + 1, values[at])
+    if stdin or i >= count:
+        return Layer("opaque", name, None, count, stdin=True)
+    return None
+
+
+def script_operand(name: str, values: Sequence[str | None]) -> int | None:
+    """The index of the script operand of the shell ``name`` (``values``: its words), past its
+    options and their values (``bash -O extglob f``, ``bash --rcfile r f``): the file it runs,
+    ``-`` (standard input) or a computed word; ``None`` where it runs a string or standard
+    input by an option (``-c``, ``-s``), or has no operand."""
+    read = _shell_options(name, values)
+    if read is None or read[1] or read[2]:
+        return None
+    end, _, _, _, dash = read
+    if dash:
+        return end - 1  # `bash -`: the script is standard input
+    return end if end < len(values) else None
+
+
+def _shell_options(
+    name: str, values: Sequence[str | None]
+) -> tuple[int, bool, bool, int | None, bool] | None:
+    """How the shell ``name`` reads its words ``values``: where its options end (past ``--`` or
+    ``-``; at a computed word), whether one of them gives a command (``-c``, fish's ``-C``,
+    ``--command``) or standard input (``-s``), the index of fish's command value, and whether
+    they ended at ``-``. ``None`` for ``--version`` and ``--help``, which run nothing."""
     takes = _SHELL_VALUES.get(name, "oO")
     command = stdin = False
     payload: int | None = None  # the index of an option's command value (fish -c, -C)
@@ -138,8 +174,7 @@ def _shell(name: str, values: Sequence[str | None]) -> Layer | None:
         if value is None:
             break
         if value in ("--", "-"):
-            i += 1
-            break
+            return i + 1, command, stdin, payload, value == "-"
         if value == "+":
             i += 1  # an empty option word, to bash, zsh and dash alike
             continue
@@ -170,47 +205,7 @@ def _shell(name: str, values: Sequence[str | None]) -> Layer | None:
             i += step
             continue
         break
-    if command:
-        at = payload if payload is not None else i
-        if at >= count:
-            return Layer("opaque", name, None, count)
-        return Layer("opaque", name, at, at + 1, values[at])
-    if stdin or i >= count:
-        return Layer("opaque", name, None, count, stdin=True)
-    return None
-
-
-def script_operand(name: str, values: Sequence[str | None]) -> int | None:
-    """The index of the script operand of the shell ``name`` (``values``: its words), past its
-    options and their values (``bash -O extglob f``, ``bash --rcfile r f``): the file it runs,
-    ``-`` (standard input) or a computed word; ``None`` where it runs a string or standard
-    input by an option (``-c``, ``-s``), or has no operand."""
-    takes = _SHELL_VALUES.get(name, "oO")
-    i = 1
-    count = len(values)
-    while i < count:
-        value = values[i]
-        if value is None or value == "-":
-            return i
-        if value == "--":
-            return i + 1 if i + 1 < count else None
-        if value == "+":
-            i += 1  # an empty option word, to bash, zsh and dash alike
-            continue
-        if value in _NO_RUN:
-            return None
-        if value.startswith("--"):
-            option, eq, _ = value.partition("=")
-            i += 1 if eq or option not in _SHELL_LONG_VALUES else 2
-            continue
-        if value[:1] in "-+" and len(value) > 1:
-            letters = value[1:]
-            if value[0] == "-" and ("c" in letters or "s" in letters):
-                return None
-            i += 1 + sum(letter in takes for letter in letters)
-            continue
-        return i
-    return None
+    return i, command, stdin, payload, False
 
 
 def _command_option(name: str, values: Sequence[str | None]) -> Layer | None:
