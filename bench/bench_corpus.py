@@ -10,8 +10,11 @@ Two policies are measured: (a) the built-in policy; (b) a developer policy that 
 program the corpus lines run (``prog`` and ``prog *`` for each program name found by a plain
 tokenizer that also looks inside ``sh -c``-style scripts and behind wrappers, read from the
 relocated lines so that a program named by its path is the one they run), keeps the built-in
-secret denies, and asks for everything else. Every deny is listed, and under (b) the reason of
-every ask (``--list`` prints each line, otherwise they are grouped by reason).
+secret denies, and asks for everything else: what is left to ask is what the analysis cannot
+clear, the paths outside the project and the floors. Every deny is listed, and under (b) the
+reason of every ask (``--list`` prints each line, otherwise they are grouped by reason). Last,
+(b') is (b) keeping the built-in's ``*.env`` asks as well: a policy choice about files inside
+the project, counted apart (ADR 0060).
 Last, each path an outside-the-project ask of (b) is about, by where it lies from the line's
 project (the git work tree its working directory is in: beneath the home, an ancestor, a
 sibling, elsewhere); one beneath the project would be this benchmark's bug (a project inferred or
@@ -135,19 +138,23 @@ def _programs(line: str, out: set[str], depth: int = 0) -> None:
                 _programs(shlex.join(rest), out, depth + 1)
 
 
-def developer_policy(lines: list[str]) -> str:
+def developer_policy(lines: list[str], *, secret_asks: bool = False) -> str:
+    """Allow every program ``lines`` run, ask for paths outside the project, keep the built-in's
+    path denies (secret stores); with ``secret_asks``, its other path rules too (the `*.env`
+    asks and the templates they leave allowed)."""
     names: set[str] = set()
     for line in lines:
         _programs(line, names)
-    builtin = json.loads(BUILTIN_POLICY)["permission"]
+    paths = json.loads(BUILTIN_POLICY)["permission"].get("path", {})
+    if not secret_asks:
+        paths = {k: v for k, v in paths.items() if isinstance(v, dict) and v["action"] == "deny"}
     bash: dict[str, str] = {"*": "ask"}
     for name in sorted(names):
         bash[name] = "allow"
         bash[f"{name} *"] = "allow"
     return json.dumps(
-        {"permission": {"*": "allow", "bash": bash, "path": builtin.get("path", {}),
-                        "external_directory": "ask"}}
-    )  # fmt: skip
+        {"permission": {"*": "allow", "bash": bash, "path": paths, "external_directory": "ask"}}
+    )
 
 
 def relocate(
@@ -215,11 +222,11 @@ def where(path: str, project: str, home: str) -> str:
 
 
 def report(title: str, items: list[tuple[str, str]], results: list[tuple[str, str, str]],
-           *, asks: bool, full: bool) -> None:  # fmt: skip
+           *, asks: bool, full: bool, brief: bool = False) -> None:  # fmt: skip
     counts = collections.Counter(action for action, _, _ in results)
     total = len(results)
     shares = ", ".join(
-        f"{a} {counts[a]} ({100 * counts[a] / total:.1f} %)" for a in ("allow", "ask", "deny")
+        f"{a} {counts[a]} ({100 * counts[a] / total:.2f} %)" for a in ("allow", "ask", "deny")
     )
     print(f"{title}: {total} lines: {shares}")
     for (command, _), (action, message, _) in zip(items, results, strict=True):
@@ -233,9 +240,10 @@ def report(title: str, items: list[tuple[str, str]], results: list[tuple[str, st
             if full:
                 print(f"  ASK [{why}] {command[:140]!r}\n      {message[:240]}")
             reasons[why] += 1
-        print("  asks by what asked (gate and surface, or sentinel):")
-        for reason, n in reasons.most_common():
-            print(f"  {n:5}  {reason}")
+        if not brief:
+            print("  asks by what asked (gate and surface, or sentinel):")
+            for reason, n in reasons.most_common():
+                print(f"  {n:5}  {reason}")
         kinds: collections.Counter[str] = collections.Counter()
         for reason, n in reasons.items():
             kinds[_kind(reason)] += n
@@ -267,14 +275,17 @@ def main() -> None:
         builtin = measure(BUILTIN_POLICY, items, home)
         report("(a) built-in policy", items, builtin, asks=False, full=full)
         # The programs as the relocated lines name them (`$ROOT/…/.venv/bin/python`).
-        developer = developer_policy([command for command, _ in items])
+        lines = [command for command, _ in items]
         del OUTSIDE[:]
-        report("(b) developer policy", items, measure(developer, items, home), asks=True,
-               full=full)  # fmt: skip
+        report("(b) developer policy", items, measure(developer_policy(lines), items, home),
+               asks=True, full=full)  # fmt: skip
         places = collections.Counter(where(*one) for one in OUTSIDE)
         print("  outside-the-project values asked about, by where they lie:")
         for place, n in places.most_common():
             print(f"  {n:5}  {place}")
+        secret = developer_policy(lines, secret_asks=True)
+        report("(b') developer policy with the built-in's `*.env` asks", items,
+               measure(secret, items, home), asks=True, full=False, brief=True)  # fmt: skip
 
 
 if __name__ == "__main__":
