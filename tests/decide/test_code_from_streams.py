@@ -19,7 +19,8 @@ from clearance.intent.call import ToolCall
 
 BASH = shutil.which("bash")
 POLICY = {"*": "allow", "bash": {"*": "ask", "printf *": "allow", "source *": "allow",
-                                 ". *": "allow", "bash *": "allow", "jq *": "allow"}}  # fmt: skip
+                                 ". *": "allow", "bash *": "allow", "jq *": "allow",
+                                 "zsh *": "allow"}}  # fmt: skip
 
 # (attack, benign twin): the twin runs a file on disk, or a link to one.
 PAIRS = [
@@ -40,6 +41,15 @@ PAIRS = [
     ("printf 'echo RAN' | bash -O extglob lnk", "printf x | bash -O extglob ok.sh"),
     ("printf 'echo RAN' | bash -o posix lnk", "printf x | bash -o posix ok.sh"),
     ("printf 'echo RAN' | bash + lnk", "printf x | bash + ok.sh"),
+    # `-` ends the options as `--` does: the script is the next word
+    ("printf 'echo RAN' | bash - lnk", "printf x | bash - ok.sh"),
+    # zsh's `-O` takes no value, its `-o` takes the rest of its word when there is one
+    ("printf 'echo RAN' | zsh -O lnk ok.sh", "printf x | zsh -O ok.sh"),
+    ("printf 'echo RAN' | zsh -onoglob lnk", "printf x | zsh -onoglob ok.sh"),
+    # zsh ends its options at a lone `+` and after a word holding `b`: the script is `-o`
+    ("printf 'echo RAN' | zsh + -o posix ok.sh", "printf x | zsh + ok.sh"),
+    ("printf 'echo RAN' | zsh -b -o posix ok.sh", "printf x | zsh -b ok.sh"),
+    ("printf 'echo RAN' | zsh -xb -o posix ok.sh", "printf x | zsh -xb ok.sh"),
 ]
 
 
@@ -50,6 +60,7 @@ def _project(root: Path) -> Path:
     (project / "prog.jq").write_text(".\n")
     (project / "ok-link.sh").symlink_to(project / "ok.sh")
     (project / "lnk").symlink_to("/dev/stdin")
+    (project / "-o").symlink_to("/dev/stdin")  # the script of `zsh -b -o posix ok.sh`
     (project / "fds").symlink_to("/proc/self/fd")
     (project / "fd7").symlink_to("/dev/fd/7")
     os.mkfifo(project / "fifo")
@@ -72,6 +83,8 @@ def test_a_file_run_as_code_that_is_no_file_on_disk_asks(
 @pytest.mark.skipif(BASH is None, reason="bash is not installed")
 @pytest.mark.parametrize("attack", [a for a, _ in PAIRS if "echo RAN" in a])
 def test_each_attack_runs_the_piped_text_in_real_bash(tmp_path: Path, attack: str) -> None:
+    if "| zsh" in attack and shutil.which("zsh") is None:
+        pytest.skip("zsh is not installed")
     project = _project(tmp_path)
     run = subprocess.run([str(BASH), "-c", attack], cwd=project, capture_output=True,
                          text=True, timeout=30)  # fmt: skip
@@ -129,3 +142,23 @@ def _is_open(fd: int) -> bool:
     except OSError:
         return False
     return True
+
+
+def test_the_script_a_shell_runs_is_placed_by_its_options_or_asks(tmp_path: Path) -> None:
+    """`zsh -O w.sh ok.sh` runs `w.sh` (zsh's `-O` takes no value), which the line wrote; a
+    shell whose options no real shell checks here asks where options stand before its script."""
+    project = _project(tmp_path)
+    policy = {**POLICY, "bash": {**POLICY["bash"], "ksh *": "allow"}}
+    engine = Engine.load(cwd=str(project), policy=json.dumps({"permission": policy}),
+                         env={"HOME": str(tmp_path)}, use_cache=False)  # fmt: skip
+
+    def decide(line: str) -> tuple[str, str]:
+        decision = engine.check(ToolCall("bash", {"command": line}, str(project)))
+        return decision.action, decision.reason
+
+    action, reason = decide("printf 'echo RAN' > w.sh; zsh -O w.sh ok.sh")
+    assert action == "ask" and "<runs-written-file>" in reason
+    assert decide("printf 'echo RAN' > w.sh; zsh -O ok.sh")[0] == "allow"
+    action, reason = decide("ksh -T x ok.sh")
+    assert action == "ask" and "<code-running-option>" in reason
+    assert decide("ksh ok.sh")[0] == "allow"

@@ -245,15 +245,15 @@ def _replaces(options: Sequence[str]) -> bool:
 def _opaque_shell(name: str, words: Sequence[str], i: int) -> bool:
     """``bash -c …``: the payload is opaque.
 
-    Any short-option cluster holding ``c`` before ``--`` counts, even past an operand: a wider
-    net only makes the suggestion narrower (the whole command).
+    Any short-option cluster holding ``c`` (``-c`` or ``+c``) before ``--`` counts, even past an
+    operand: a wider net only makes the suggestion narrower (the whole command).
     """
     if name not in SHELLS:
         return False
     for word in words[i + 1 :]:
         if word == "--":
             return False
-        if word.startswith("-") and not word.startswith("--") and "c" in word:
+        if word[:1] in "-+" and not word.startswith("--") and "c" in word:  # `bash +c` too
             return True
     return False
 

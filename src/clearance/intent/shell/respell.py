@@ -15,6 +15,8 @@ __all__ = ["respell"]
 # A redirect written after a heredoc operator on its line: `2>&1`, `>out`, `> out`, `&>/dev/null`.
 # Characters of a plain redirect target or delimiter word (no quoting, no expansion).
 _WORD = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_./@%+:,=-")
+# What may follow a heredoc's delimiter word, ending it: the line's end, a blank, an operator.
+_WORD_ENDS = frozenset(("", " ", "\t", ";", "&", "|", "<", ">", "(", ")"))
 _DELIMITER_WORD = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.:+-")
 # Output redirect operators, longest first: `>>`, `>|`, `>&`, `>`, `&>>`, `&>`.
 _OUTPUT_OPERATORS = (">>", ">|", ">&", ">", "&>>", "&>")
@@ -215,8 +217,12 @@ def _delimiter(line: str, k: int) -> tuple[str, bool, int] | None:
         word = line[j + 1 : end]
         if quote == '"' and any(c in word for c in "$`\\"):
             return None
-        return word, tabs, end + 1
-    end = _word_end(line, j, _DELIMITER_WORD)
-    if end == j:
-        return None
-    return line[j:end], tabs, end
+        end += 1
+    else:
+        end = _word_end(line, j, _DELIMITER_WORD)
+        if end == j:
+            return None
+        word = line[j:end]
+    if line[end : end + 1] not in _WORD_ENDS:
+        return None  # the word goes on (`<<X@Y`, `<<'X'Y`): bash's delimiter is all of it
+    return word, tabs, end

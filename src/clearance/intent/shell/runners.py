@@ -27,6 +27,7 @@ __all__ = [
     "SHELLS",
     "fd_layer",
     "home_file",
+    "options_unsure",
     "runner",
     "script_operand",
 ]
@@ -41,8 +42,19 @@ SHELLS = frozenset(
     {"bash", "sh", "dash", "zsh", "ksh", "rbash", "mksh", "ksh93", "fish", "tcsh", "csh", "yash"}
     | {"posh"}
 )
-# Short option letters that take the next word as their value, per shell family.
-_SHELL_VALUES = {"fish": "Cdop", "tcsh": "", "csh": ""}
+# How each shell reads the options before its script or command (checked against bash, dash
+# and zsh in tests/decide/test_code_from_streams.py): the option letters whose value is the next
+# word, in the order they stand in a cluster (`bash -oO posix extglob f`; zsh's `-o` takes the
+# rest of its word instead when there is one, `-onoglob`). bash, dash and zsh end their options
+# at `--` and at a lone `-` alike, the script being the next word; zsh also at a lone `+` (an
+# empty option word to bash and dash) and after a word holding `b` (`zsh -b -c x` runs the file
+# `-c`; under `--emulate sh` only in some places, so the script of `zsh --emulate` after options
+# is not placed for sure). `sh` may be bash or dash: `-O` takes a value in bash and is an error
+# in dash.
+_SHELL_VALUES = {"bash": "oO", "rbash": "oO", "sh": "oO", "dash": "o", "zsh": "o"}
+# Shells whose options are read from a table no real shell checks (they are not installed
+# with clearance's tests): a script operand after options of theirs is not placed for sure.
+_UNCHECKED_VALUES = {"fish": "Cdop", "tcsh": "", "csh": ""}
 # Long options that take the next word as their value (zsh's `--emulate sh`, too).
 _SHELL_LONG_VALUES = frozenset(
     {"--rcfile", "--init-file", "--init-command", "--command", "--emulate"}
@@ -131,14 +143,13 @@ def _shell(name: str, values: Sequence[str | None]) -> Layer | None:
     read = _shell_options(name, values)
     if read is None:
         return None  # --version, --help
-    i, command, stdin, payload, _ = read
     count = len(values)
-    if command:
-        at = payload if payload is not None else i
+    if read.command:
+        at = read.payload if read.payload is not None else read.end
         if at >= count:
             return Layer("opaque", name, None, count)
         return Layer("opaque", name, at, at + 1, values[at])
-    if stdin or i >= count:
+    if read.stdin or read.end >= count:
         return Layer("opaque", name, None, count, stdin=True)
     return None
 
@@ -146,25 +157,48 @@ def _shell(name: str, values: Sequence[str | None]) -> Layer | None:
 def script_operand(name: str, values: Sequence[str | None]) -> int | None:
     """The index of the script operand of the shell ``name`` (``values``: its words), past its
     options and their values (``bash -O extglob f``, ``bash --rcfile r f``): the file it runs,
-    ``-`` (standard input) or a computed word; ``None`` where it runs a string or standard
-    input by an option (``-c``, ``-s``), or has no operand."""
+    ``-`` (standard input, to a shell whose options clearance does not check) or a computed
+    word; ``None`` where it runs a string or standard input by an option (``-c``, ``-s``), or
+    has no operand. :func:`options_unsure` says whether the operand is placed for sure."""
     read = _shell_options(name, values)
-    if read is None or read[1] or read[2]:
+    if read is None or read.command or read.stdin:
         return None
-    end, _, _, _, dash = read
-    if dash:
-        return end - 1  # `bash -`: the script is standard input
-    return end if end < len(values) else None
+    if read.dash:
+        return read.end - 1  # `ksh -`: standard input, or the next word
+    return read.end if read.end < len(values) else None
 
 
-def _shell_options(
-    name: str, values: Sequence[str | None]
-) -> tuple[int, bool, bool, int | None, bool] | None:
-    """How the shell ``name`` reads its words ``values``: where its options end (past ``--`` or
-    ``-``; at a computed word), whether one of them gives a command (``-c``, fish's ``-C``,
-    ``--command``) or standard input (``-s``), the index of fish's command value, and whether
-    they ended at ``-``. ``None`` for ``--version`` and ``--help``, which run nothing."""
-    takes = _SHELL_VALUES.get(name, "oO")
+def options_unsure(name: str, values: Sequence[str | None]) -> bool:
+    """Whether the shell ``name`` is given options whose reading no real shell checks, so that
+    which word is its script is not known for sure (``ksh -T x f``)."""
+    read = _shell_options(name, values)
+    return read is not None and not read.sure
+
+
+class _Options:
+    """How a shell reads its words: where its options end (past ``--`` or ``-``; at a computed
+    word), whether one of them gives a command (``-c``, fish's ``-C``, ``--command``) or
+    standard input (``-s``), the index of fish's command value, whether they ended at ``-`` of a
+    shell whose options are not checked, and whether they are read for sure."""
+
+    __slots__ = ("command", "dash", "end", "payload", "stdin", "sure")
+
+    def __init__(self, end: int, command: bool, stdin: bool, payload: int | None, dash: bool,
+                 sure: bool) -> None:  # fmt: skip
+        self.end = end
+        self.command = command
+        self.stdin = stdin
+        self.payload = payload
+        self.dash = dash
+        self.sure = sure
+
+
+def _shell_options(name: str, values: Sequence[str | None]) -> _Options | None:
+    """How the shell ``name`` reads its words ``values`` (:class:`_Options`); ``None`` for
+    ``--version`` and ``--help``, which run nothing."""
+    checked = name in _SHELL_VALUES
+    takes = _SHELL_VALUES[name] if checked else _UNCHECKED_VALUES.get(name, "oO")
+    zsh = name == "zsh"
     command = stdin = False
     payload: int | None = None  # the index of an option's command value (fish -c, -C)
     i = 1
@@ -173,10 +207,11 @@ def _shell_options(
         value = values[i]
         if value is None:
             break
-        if value in ("--", "-"):
-            return i + 1, command, stdin, payload, value == "-"
+        if value in ("--", "-") or (zsh and value == "+"):
+            dash = value == "-" and not checked
+            return _Options(i + 1, command, stdin, payload, dash, checked or i == 1)
         if value == "+":
-            i += 1  # an empty option word, to bash, zsh and dash alike
+            i += 1  # an empty option word, to bash and dash alike
             continue
         if value in _NO_RUN:
             return None
@@ -186,26 +221,37 @@ def _shell_options(
                 command = True
                 if not eq and name == "fish":
                     payload = i + 1
+            if zsh and option == "--emulate":
+                # whether `b` then ends the options depends on where it stands (it does in the
+                # first option word, before zsh sets the emulation up)
+                checked = False
             i += 1 if eq or option not in _SHELL_LONG_VALUES else 2
             continue
         if value[:1] in "-+" and len(value) > 1:
             letters = value[1:]
             step = 1
+            minus = value[0] == "-"
             for j, letter in enumerate(letters):
-                if value[0] == "-" and (letter == "c" or (name == "fish" and letter == "C")):
+                # `bash +c CMD` runs CMD as `-c` does (so do dash and zsh); `bash +s` reads
+                # standard input as `-s` does, where dash and zsh take `+s` for the opposite.
+                if (letter == "c" and (minus or name != "fish")) or (
+                    name == "fish" and letter == "C" and minus
+                ):
                     command = True
                     if name == "fish" and j + 1 == len(letters):
                         payload = i + step
-                if value[0] == "-" and letter == "s":
+                if letter == "s" and (minus or (name != "dash" and not zsh)):
                     stdin = True
                 if letter in takes:
-                    if name == "fish" and j + 1 < len(letters):
+                    if (zsh or name == "fish") and j + 1 < len(letters):
                         break  # the rest of the cluster is the value
                     step += 1
             i += step
+            if zsh and "b" in letters.partition("o")[0]:
+                return _Options(i, command, stdin, payload, False, checked)  # `zsh -b f`
             continue
         break
-    return i, command, stdin, payload, False
+    return _Options(i, command, stdin, payload, False, checked or i == 1)
 
 
 def _command_option(name: str, values: Sequence[str | None]) -> Layer | None:

@@ -17,11 +17,19 @@ if TYPE_CHECKING:
     from clearance.intent.shell.layer import Layer
     from clearance.intent.shell.word import Word
 
-__all__ = ["SCRIPT_SHELLS", "literal_script", "names_a_word", "zsh_reads_as_bash"]
+__all__ = [
+    "SCRIPT_SHELLS",
+    "literal_script",
+    "names_a_word",
+    "posix_reads_as_bash",
+    "zsh_reads_as_bash",
+]
 
 # Shells whose `-c` script the bash grammar reads as they do: the POSIX family, and zsh for the
 # subset `zsh_reads_as_bash` admits.
 SCRIPT_SHELLS = frozenset({"bash", "sh", "dash", "zsh"})
+# The shells that may be dash, whose scripts `posix_reads_as_bash` checks.
+_POSIX = frozenset({"sh", "dash"})
 # Option letters admitted before the script: -c, a login shell (-l: the user's own profile),
 # -e, -u, -v; `-o NAME` for the options below. Anything else keeps the shell opaque: -x (its
 # trace expands PS4, which may run code), -i (reads an rc file), -s (reads standard input),
@@ -56,6 +64,9 @@ _RESERVED = frozenset({"if", "then", "else", "elif", "do", "while", "until", "!"
 # `$name:h` as a modifier where bash reads literal text.
 _SPECIAL = frozenset("@*#?$!-0123456789")
 _NAME_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_")
+# Characters of an expanding heredoc body that are text there but quoting or a comment to the
+# check of what zsh reads as bash, which reads the body as code.
+_BODY_TEXT = str.maketrans({"'": "_", '"': "_", "#": "_"})
 # `<<'EOF'` / `<<"EOF"` / `<<\EOF`: a body zsh, like bash, passes on as it is.
 _PLAIN = frozenset("\\`$")
 
@@ -90,7 +101,26 @@ def literal_script(name: str, words: Sequence[Word], found: Layer) -> str | None
     script = found.payload
     if name == "zsh" and not zsh_reads_as_bash(script):
         return None
+    if name in _POSIX and not posix_reads_as_bash(script):
+        return None
     return script
+
+
+def posix_reads_as_bash(script: str) -> bool:
+    """Whether dash (``sh`` on Debian and its kin) reads ``script`` as bash does, as far as what
+    runs: no ``$'…'`` (dash has no such quoting: ``$'\\'`` is a ``$`` and a string that ends
+    where bash's goes on), no ``&>`` or ``&>>`` (to dash, ``&`` ends a command that runs in
+    the background and the redirection starts the next one), and no ``((`` but ``$((`` (dash
+    reads ``((x))`` as two subshells running ``x``). Checked on the raw text, quoted or not: a
+    string holding one of them keeps the shell opaque."""
+    if "$'" in script or "&>" in script:
+        return False
+    at = script.find("((")
+    while at >= 0:
+        if at == 0 or script[at - 1] != "$":
+            return False
+        at = script.find("((", at + 2)
+    return True
 
 
 def zsh_reads_as_bash(script: str) -> bool:
@@ -153,6 +183,16 @@ def zsh_reads_as_bash(script: str) -> bool:
         if ch == "$":
             if nxt in "~=^+" or (nxt == "{" and script[i + 2 : i + 3] in "(~=^+"):
                 return False
+            if nxt == "'" and not double:
+                # `$'…'`: a backslash escapes the next character, `\'` among them
+                j = i + 2
+                while j < size and script[j] != "'":
+                    j += 2 if script[j] == "\\" else 1
+                if j >= size:
+                    return False
+                i = j + 1
+                start = False
+                continue
             if _subscripted(script, i + 1):
                 return False  # `$HOME[1,-1]`, `$PWD:h`: a subscript or modifier to zsh only
             if nxt == "(":
@@ -193,7 +233,12 @@ def zsh_reads_as_bash(script: str) -> bool:
             )
         ):
             return False
-        start = ch in " \t\n;|&"
+        elif ch == "#" and start:
+            # a comment, to the end of the line (zsh reads them in a script, as bash does)
+            end = script.find("\n", i)
+            i = size if end < 0 else end
+            continue
+        start = ch in " \t\n;|&(`"  # `(=rm x)`, `` `=rm x` ``: a command word follows
         i += 1
     return not double and not opened
 
@@ -305,7 +350,9 @@ def _without_quoted_bodies(script: str) -> str | None:
                 pending.pop(0)
                 out.append("")
             else:
-                out.append("" if left_out else line)
+                # An expanding body is checked for what its expansions run; its quotes and
+                # `#` are text there, and open no quote or comment for the check (`it's`).
+                out.append("" if left_out else line.translate(_BODY_TEXT))
             continue
         if pending:
             return None  # a quote still open where a body would start

@@ -14,7 +14,7 @@ from clearance.intent.shell.hazards.variables import (
 )
 from clearance.intent.shell.layer import basename
 from clearance.intent.shell.names import SEARCH_PATH_VARIABLES, VIM_NAMES
-from clearance.intent.shell.runners import FIND_WRITES, script_operand
+from clearance.intent.shell.runners import FIND_WRITES, options_unsure, script_operand
 from clearance.intent.shell.token import own_cwd
 
 TYPE_CHECKING = False
@@ -252,9 +252,14 @@ _STDIN_SCRIPTS = ("/dev/stdin", "/dev/fd/", "/proc/", "-")
 def _shell(finding: Finding, words: Sequence[Word], values: Values) -> None:
     """bash(1) INVOCATION: a script operand that is standard input, a descriptor or a process
     substitution is a script clearance cannot read."""
-    at = script_operand(basename(values[0] or ""), values)
+    name = basename(values[0] or "")
+    at = script_operand(name, values)
     if at is None:
         return  # `-c`, `-s`: the opaque and stdin wrappers handle these
+    if options_unsure(name, values):
+        finding.runs(f"passes {name} options whose reading clearance does not check, so which "
+                     "word is the script it runs is not known")  # fmt: skip
+        return
     word, value = words[at], values[at]
     if value is None:
         if word.raw.startswith(("<(", ">(")):
