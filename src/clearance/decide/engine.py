@@ -31,7 +31,9 @@ if TYPE_CHECKING:
     from clearance.policy.policy import Policy
     from clearance.policy.rule import RuleSet
 
-    _BashGate = Callable[..., tuple[list[GateResult], tuple[UnitFact, ...], list[PathFact]]]
+    _BashGate = Callable[
+        ..., tuple[list[GateResult], tuple[UnitFact, ...], list[PathFact], list[PathFact]]
+    ]
 
 __all__ = ["Engine"]
 
@@ -174,9 +176,9 @@ class Engine:
             bash_gate = _BASH_GATE[0] or _load_bash_gate()
             # The canonical working directory is resolved only when the line touches a path.
             try:
-                results, units, facts = within(seconds, bash_gate, rules, call,
-                                               home=self.policy.home,
-                                               extra=self._inside)  # fmt: skip
+                results, units, facts, made = within(seconds, bash_gate, rules, call,
+                                                     home=self.policy.home,
+                                                     extra=self._inside)  # fmt: skip
             except Expired:
                 return self._finish(call, [_expired(call)])
             if facts:
@@ -193,6 +195,9 @@ class Engine:
 
                     results += beneath_gate(rules, self.protected(), facts, tool="bash",
                                             volumes=volumes, home=self.policy.home)  # fmt: skip
+            if made:  # a protected name a command may make (`cd .claude && uniq - settings.json`)
+                results += protected_gate(self.protected(), made, tool="bash",
+                                          volumes=self.volumes)  # fmt: skip
             return self._finish(call, results, units=units, paths=tuple(facts))
         raw_paths, direction, path_tool = paths_of(call, self.policy.home)
         if len(raw_paths) > MAX_PATHS:

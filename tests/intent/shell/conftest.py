@@ -4,7 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from clearance.intent.shell import Analysis, analyze
+from clearance.intent.shell import Analysis, analyze, parser
+from clearance.intent.shell.source import Source
+from clearance.intent.shell.statement import Scope
+from clearance.intent.shell.walk import Walk
+from clearance.intent.shell.word import Word
 
 CWD = "/work/proj"
 HOME = "/home/me"
@@ -34,6 +38,14 @@ def exists(path: str) -> bool:
 
 def run(command: str, *, cwd: str | None = CWD, home: str = HOME) -> Analysis:
     return analyze(command, cwd=cwd, home=home, exists=exists)
+
+
+def parse_words(line: str) -> list[Word]:
+    """The words of the one simple command ``line``, as the analysis walks them."""
+    src = Source(line)
+    walk = Walk(src, True, True)
+    walk.run(parser.parse(src.parsed), "", Scope(None))
+    return list(walk.statements[0].words)
 
 
 def unit_fields(analysis: Analysis) -> list[tuple[Any, ...]]:

@@ -75,7 +75,8 @@ PATH_CASES: list[tuple[str, list[tuple[str, str | None, str]]]] = [
     ('node -e \'fs.rmSync("/tmp/x")\' build.js', []),
     ('python3 script.py /etc/hosts', [('/etc/hosts', '/etc/hosts', 'unproven')]),
     # -C/--directory: the operands after it are in that directory (the archive is over-read)
-    ('tar --directory=/etc -czf out.tgz .', [('/etc/out.tgz', '/etc/out.tgz', 'unproven'), ('/etc/.', '/etc', 'unproven'), ('.', '/work/proj', 'unproven')]),
+    # the archive is opened where tar starts (a bare name it makes: a path by its place)
+    ('tar --directory=/etc -czf out.tgz .', [('/etc/out.tgz', '/etc/out.tgz', 'unproven'), ('/etc/.', '/etc', 'unproven'), ('out.tgz', '/work/proj/out.tgz', 'unproven'), ('.', '/work/proj', 'unproven')]),
     ('git push origin feature/x', [('feature/x', '/work/proj/feature/x', 'unproven')]),
     ('git commit -m "update /etc/hosts handling"', []),
     # an install writes its manifest, its lock file and node_modules where it runs (ADR 0052)

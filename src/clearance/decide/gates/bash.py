@@ -48,7 +48,7 @@ from clearance.policy.rule import RANK, Rule
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Callable, Iterable
+    from collections.abc import Callable, Iterable, Sequence
 
     from clearance.intent.call import ToolCall
     from clearance.intent.fact import Direction
@@ -230,13 +230,17 @@ def _unit_result(
 
 
 def _paths(
-    analysis: Analysis, call: ToolCall, home: str, extra: tuple[str, ...], capped: list[PathToken]
+    tokens: Sequence[PathToken],
+    call: ToolCall,
+    home: str,
+    extra: tuple[str, ...],
+    capped: list[PathToken],
 ) -> list[PathFact]:
     facts: list[PathFact] = []
     cwd = call.cwd
     found = project_boundary(cwd, home, extra)
     boundary, inside = found.root, found.inside
-    for token in analysis.paths:
+    for token in tokens:
         direction = _DIRECTION.get(token.effect, "both")
         if token.path is None:
             fact = path_fact(token.raw, cwd=None, home=home, direction=direction,
@@ -271,10 +275,11 @@ def bash_gate(
     *,
     home: str,
     extra: Callable[[str], tuple[str, ...]] | None = None,
-) -> tuple[list[GateResult], tuple[UnitFact, ...], list[PathFact]]:
-    """Every unit's result, the units as shown to users, and the paths the line touches (judged
+) -> tuple[list[GateResult], tuple[UnitFact, ...], list[PathFact], list[PathFact]]:
+    """Every unit's result, the units as shown to users, the paths the line touches (judged
     against the project of ``call.cwd``, an absolute path; ``extra(cwd)``: the directories the
-    host counts as inside too)."""
+    host counts as inside too), and the names its commands may make that are no file yet, for
+    the protected-path gate alone (``uniq - opencode.json``; ADR 0060)."""
     analyze = _ANALYZE or _load_analyze()
     command = _command_of(call)
     text = command.strip()
@@ -284,11 +289,11 @@ def bash_gate(
         if analysis.unparseable and rule.action != "deny":
             message = f'Needs approval: bash command "{text}" could not be parsed ({UNPARSEABLE})'
             result = GateResult("bash", "bash", command, "ask", rule, message, UNPARSEABLE, text)
-            return [result], (UnitFact(text, "", None, UNPARSEABLE, "ask", rule),), []
+            return [result], (UnitFact(text, "", None, UNPARSEABLE, "ask", rule),), [], []
         what = f'bash command "{text}"'
         result = GateResult("bash", "bash", text, rule.action, rule,
                             gate_message(rule.action, what, rule), None, text)  # fmt: skip
-        return [result], (UnitFact(text, "", None, None, rule.action, rule),), []
+        return [result], (UnitFact(text, "", None, None, rule.action, rule),), [], []
     results = []
     units = []
     decided: list[tuple[Unit, GateResult]] = []
@@ -315,12 +320,14 @@ def bash_gate(
     facts: list[PathFact] = []
     if analysis.paths:
         capped: list[PathToken] = []
-        facts = _paths(analysis, call, home, extra(call.cwd) if extra else (), capped)
+        facts = _paths(analysis.paths, call, home, extra(call.cwd) if extra else (), capped)
         _unknown_paths(rules, analysis.paths, results)
         if capped:
             _unknown_paths(rules, capped, results, capped=True)
         through_links(rules, decided, facts, results, home, call.cwd)
-    return results, tuple(units), facts
+    # The names a command may make that are no file yet: for the protected-path gate alone.
+    made = _paths(analysis.makes, call, home, (), []) if analysis.makes else []
+    return results, tuple(units), facts, made
 
 
 def _guard(rules: RuleSet, surfaces: tuple[str, ...]) -> Rule | None:

@@ -18,13 +18,14 @@ _new = object.__new__
 class _AnalysisFields:
     """The fields of an :class:`Analysis`, assignable only while one is being built."""
 
-    __slots__ = ("command", "home_reassigned", "paths", "units", "unparseable")
+    __slots__ = ("command", "home_reassigned", "makes", "paths", "units", "unparseable")
 
     command: str
     units: tuple[Unit, ...]
     paths: tuple[PathToken, ...]
     unparseable: bool
     home_reassigned: bool
+    makes: tuple[PathToken, ...]
 
 
 class Analysis(_AnalysisFields, Frozen):
@@ -34,7 +35,8 @@ class Analysis(_AnalysisFields, Frozen):
     deduplicated by path (or raw when unknown) with effects merged; ``unparseable`` is true for
     a non-empty, non-comment command that yielded no unit; ``home_reassigned`` is true when the
     program may assign ``HOME`` (then ``~``/``$HOME`` are not expanded and no home spelling is
-    offered).
+    offered); ``makes`` the names a command is given that are no file yet and that it may make
+    (``uniq - opencode.json``), which only the protected-path gate judges (ADR 0060).
     """
 
     __slots__ = ()
@@ -46,6 +48,7 @@ class Analysis(_AnalysisFields, Frozen):
         paths: tuple[PathToken, ...],
         unparseable: bool,
         home_reassigned: bool,
+        makes: tuple[PathToken, ...] = (),
     ) -> Analysis:
         self = _new(_AnalysisFields)  # built on its fields class, then sealed (ADR 0001)
         self.command = command
@@ -53,5 +56,6 @@ class Analysis(_AnalysisFields, Frozen):
         self.paths = paths
         self.unparseable = unparseable
         self.home_reassigned = home_reassigned
+        self.makes = makes
         self.__class__ = cls
         return self  # type: ignore[return-value]

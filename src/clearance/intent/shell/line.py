@@ -52,6 +52,7 @@ class Line:
         "git_changed",
         "globbed",
         "landed",
+        "makes",
         "overflow",
         "printed",
         "reals",
@@ -72,6 +73,10 @@ class Line:
         self.overflow = False  # a name was made whose place is not known: all paths unknown
         # (absolute path or None, value as written) of what earlier statements may write.
         self.written: list[tuple[str | None, str]] = []
+        # (absolute path, as written, the command) of the names a command is given that are
+        # no file yet and that it may make (`uniq - opencode.json`): the protected-path gate
+        # judges them (ADR 0060).
+        self.makes: list[tuple[str, str, str]] = []
         # Where a directory leads (its real path), read once for the line (`real`).
         self.reals: dict[str, str] = {}
         # Landing names projected so far (``trees.MAX_LANDED`` bounds them).

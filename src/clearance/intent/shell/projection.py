@@ -22,7 +22,7 @@ from clearance.intent.shell.effect import (
 )
 from clearance.intent.shell.effect import RECURSIVE as RECURSIVE_NAMES
 from clearance.intent.shell.line import Line
-from clearance.intent.shell.role import candidates
+from clearance.intent.shell.role import candidates, made_operands
 from clearance.intent.shell.token import (
     PathToken,
     absolute,
@@ -56,6 +56,9 @@ _METADATA = frozenset(
 # Commands whose operands are text, never a file they open or look at: `echo .env` prints a name,
 # `dirname "$f"` cuts one. No operand of theirs is a path, known or not, but for a pattern, which
 # the shell expands by listing directories.
+# Characters no name of a file that a command may make here holds, as the protected-path gate
+# would judge it: a URL's, `NAME=value`'s, `host:path`'s.
+_PLAIN_NAME = frozenset("/=:")
 _TEXT_ONLY = frozenset({"echo", "printf", "true", "false", ":", "basename", "dirname"})
 # Commands that open none of their operands: a computed operand is no unknown path. (`cd`
 # to a computed directory makes the base unknown instead: later relative paths are unknown.)
@@ -69,7 +72,17 @@ _HOME_PREFIXES = ("~/", "$HOME", "${HOME}")
 class Projection:
     """The path tokens of one command line (or one payload), in source order."""
 
-    __slots__ = ("exists", "home", "home_ok", "inert", "limited", "line", "project", "tokens")
+    __slots__ = (
+        "exists",
+        "home",
+        "home_ok",
+        "inert",
+        "limited",
+        "line",
+        "opens",
+        "project",
+        "tokens",
+    )
 
     def __init__(
         self,
@@ -87,6 +100,7 @@ class Projection:
         self.tokens: list[PathToken] = []
         self.limited = False  # a brace expansion of the current statement passed its cap
         self.inert = False  # the operands being projected belong to a command that opens none
+        self.opens = True  # they belong to a command that may open them (not `echo`, `cd`)
 
     def resolve(self, word: Word, base: str | None) -> str | None:
         value = self.expand(word, base)
@@ -257,12 +271,18 @@ class Projection:
         unknown = words[0].value not in _INERT if words else True
         # Nor are they files it may write for a later run: `echo f`, `chmod +x run.sh`.
         self.inert = not unknown or (words[0].value in _METADATA if words else False)
+        self.opens = unknown
+        # The files it writes by their place, made if they are not there (`sort -o f`, `tee f`):
+        # paths whatever their shape, as a redirect's target is.
+        made = made_operands(words) if effect != "read" else ()
         for item in candidates(words):
+            role = bool(made) and any(item is m or item == m for m in made)
             if isinstance(item, str):
-                self.value(item, item, base, command, effect, source)
+                self.value(item, item, base, command, effect, source, role)
             else:
-                self._token(item, base, command, effect, source, False, unknown)
+                self._token(item, base, command, effect, source, role, unknown)
         self.inert = False
+        self.opens = True
 
     def arguments(
         self,
@@ -396,9 +416,14 @@ class Projection:
             if probe is None or not (
                 self.exists(probe) or (self.line.aliases and self.line.under(probe))
             ):
-                if effect != "read" and not self.inert and " " not in value:
+                if effect != "read" and " " not in value:
                     # Not a file yet, but the command may make it (`tee f`, `cp a f`).
-                    self.line.written.append((probe, value))
+                    if not self.inert:
+                        self.line.written.append((probe, value))
+                    if self.opens and probe is not None and _PLAIN_NAME.isdisjoint(value):
+                        # A protected name it may make (`cd .claude && uniq - settings.json`);
+                        # not a URL, `NAME=value` or `host:path`, which name no file here
+                        self.line.makes.append((probe, raw, command))
                 return
             if first != "~":
                 self._emit(raw, probe, effect, source, command)

@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 
     from clearance.intent.shell.word import Word
 
-__all__ = ["candidates"]
+__all__ = ["candidates", "made_operands"]
 
 
 class _Spec:
@@ -293,3 +293,132 @@ def _operand(word: Word, ended: bool) -> Word | str:
     if ended and value is not None and value[:1] == "-":
         return "./" + value
     return word
+
+
+# Programs that write a file they are given, making it if it is not there: tee's operands,
+# uniq's second, sort's -o, and the archive tar creates or adds to (GNU coreutils, GNU and BSD
+# tar). Their options that take the next word as their value, short and long.
+_UNIQ_VALUES = ("fsw", ("skip-fields", "skip-chars", "check-chars"))
+_TAR_VALUES = "bCfFgHIKLNTVX"
+_TAR_CREATES = frozenset("cruA")
+_TAR_CREATE_LONG = ("create", "append", "update", "catenate", "concatenate")
+
+
+def made_operands(words: Sequence[Word]) -> list[Word | str]:
+    """The operands of ``words`` the program writes by their place, whether or not they exist
+    yet, as :func:`candidates` yields them (``tee a b``, ``uniq in out``, ``sort -o f``,
+    ``sort --output=f``, ``tar -cf a.tar``)."""
+    name = words[0].value if words else None
+    name = name.rpartition("/")[2] if name else None
+    if name == "tee":
+        return _operands(words, "", ())
+    if name == "uniq":
+        return _operands(words, *_UNIQ_VALUES)[1:2]
+    if name == "sort":
+        return _sort_outputs(words)
+    if name == "tar":
+        return _tar_archive(words)
+    return []
+
+
+def _operands(words: Sequence[Word], short: str, long: tuple[str, ...]) -> list[Word | str]:
+    """The operands after the options (``short`` letters and ``long`` names take a value)."""
+    out: list[Word | str] = []
+    options = True
+    i = 1
+    while i < len(words):
+        word = words[i]
+        value = word.value
+        i += 1
+        if options and value is not None and value[:1] == "-" and len(value) > 1:
+            if value == "--":
+                options = False
+            elif value[:2] == "--":
+                name, eq, _ = value[2:].partition("=")
+                if not eq and name and any(n.startswith(name) for n in long):
+                    i += 1
+            else:
+                for j, letter in enumerate(value[1:], 2):
+                    if letter in short:
+                        i += 0 if j < len(value) else 1
+                        break
+            continue
+        out.append(_operand(word, not options))
+    return out
+
+
+def _sort_outputs(words: Sequence[Word]) -> list[Word | str]:
+    """sort's ``-o FILE``, ``-oFILE``, ``-no FILE``, ``--output=FILE``, ``--out FILE``."""
+    out: list[Word | str] = []
+    i = 1
+    while i < len(words):
+        value = words[i].value
+        i += 1
+        if value is None or value[:1] != "-" or value == "-":
+            continue
+        if value == "--":
+            break
+        if value[:2] == "--":
+            name, eq, rest = value[2:].partition("=")
+            takes = name and any(n.startswith(name) for n in _SORT.long_values)
+            if takes and "output".startswith(name):
+                if eq:
+                    out.append(rest)
+                elif i < len(words):
+                    out.append(words[i])
+            i += 1 if takes and not eq else 0
+            continue
+        for j, letter in enumerate(value[1:], 2):
+            if letter in _SORT.short_values:
+                if letter == "o":
+                    if j < len(value):
+                        out.append(value[j:])
+                    elif i < len(words):
+                        out.append(words[i])
+                i += 0 if j < len(value) else 1
+                break
+    return out
+
+
+def _tar_archive(words: Sequence[Word]) -> list[Word | str]:
+    """The archive of a tar that creates or adds to one (``-c``, ``-r``, ``-u``, ``-A`` and
+    their long names, or the old ``tar cf a.tar``): ``-f FILE``, ``-cfFILE``, ``--file=FILE``."""
+    creates = False
+    found: list[Word | str] = []
+    i = 1
+    while i < len(words):
+        value = words[i].value
+        old = i == 1 and value is not None and value[:1] not in ("-", "")
+        i += 1
+        if value is None or (value[:1] != "-" and not old):
+            continue
+        if value == "--":
+            break
+        if value[:2] == "--":
+            name, eq, rest = value[2:].partition("=")
+            creates = creates or any(n.startswith(name) for n in _TAR_CREATE_LONG if name)
+            if name and "file".startswith(name) and len(name) > 1:
+                if eq:
+                    found.append(rest)
+                elif i < len(words):
+                    found.append(words[i])
+                    i += 1
+            continue
+        letters = value if old else value[1:]
+        creates = creates or not _TAR_CREATES.isdisjoint(letters)
+        taken = 0  # values the old form takes from the next words, in its letters' order
+        for j, letter in enumerate(letters):
+            if letter not in _TAR_VALUES:
+                continue
+            if old:
+                if letter == "f" and i + taken < len(words):
+                    found.append(words[i + taken])
+                taken += 1
+                continue
+            rest = letters[j + 1 :]
+            if letter == "f":
+                found.append(rest if rest else words[i] if i < len(words) else "")
+            taken = 0 if rest else 1
+            break
+        i += taken
+    return [f for f in found if f != ""] if creates else []

@@ -20,7 +20,7 @@ from clearance.intent.shell.line import Line
 from clearance.intent.shell.literal import literal_line
 from clearance.intent.shell.source import Source
 from clearance.intent.shell.statement import Scope
-from clearance.intent.shell.token import merge
+from clearance.intent.shell.token import PathToken, merge
 from clearance.intent.shell.unit import Unit
 from clearance.policy.protected import HOOK_TOKEN_VARIABLE, STATE_REASON
 
@@ -32,7 +32,6 @@ if TYPE_CHECKING:
     from clearance.intent.sentinel import Floor
     from clearance.intent.shell.hazards import Finding
     from clearance.intent.shell.statement import Statement
-    from clearance.intent.shell.token import PathToken
     from clearance.intent.shell.walk import Walk
 
 __all__ = ["analyze_line", "reassigns"]
@@ -220,7 +219,10 @@ def analyze_line(
     if _names_token(command):
         units = tuple(u if u.floor else u.replace(floor=_TOKEN) for u in units)
     unparseable = not units and not comments_only
-    return Analysis(command, units, merge(asm.tokens), unparseable, home_reassigned)
+    makes = {path: PathToken(raw, path, "unproven", "unproven", text)
+             for path, raw, text in made.makes}  # fmt: skip
+    return Analysis(command, units, merge(asm.tokens), unparseable, home_reassigned,
+                    tuple(makes.values()))  # fmt: skip
 
 
 def _alone(units: Sequence[Unit], tokens: Sequence[PathToken]) -> bool:
