@@ -148,7 +148,9 @@ def test_the_script_a_shell_runs_is_placed_by_its_options_or_asks(tmp_path: Path
     """`zsh -O w.sh ok.sh` runs `w.sh` (zsh's `-O` takes no value), which the line wrote; a
     shell whose options no real shell checks here asks where options stand before its script."""
     project = _project(tmp_path)
-    policy = {**POLICY, "bash": {**POLICY["bash"], "ksh *": "allow"}}
+    bash = POLICY["bash"]
+    assert isinstance(bash, dict)
+    policy = {**POLICY, "bash": {**bash, "ksh *": "allow"}}
     engine = Engine.load(cwd=str(project), policy=json.dumps({"permission": policy}),
                          env={"HOME": str(tmp_path)}, use_cache=False)  # fmt: skip
 

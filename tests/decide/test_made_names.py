@@ -18,7 +18,7 @@ import pytest
 from clearance.decide.engine import Engine
 from clearance.intent.call import ToolCall
 
-ALLOW_ALL = {"*": "allow", "bash": {"*": "allow"}, "external_directory": "ask"}
+ALLOW_ALL: dict[str, object] = {"*": "allow", "bash": {"*": "allow"}, "external_directory": "ask"}
 
 # (line, the file it writes, decision under the built-in policy, under ALLOW_ALL)
 ATTACKS = [
