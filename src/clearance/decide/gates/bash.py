@@ -34,7 +34,7 @@ from clearance.decide.gates.path import DIRECTION_SURFACES, UNPROVEN_SURFACES
 from clearance.decide.gates.protected import git_config_result
 from clearance.intent.boundary import project_boundary
 from clearance.intent.glob import GLOB_CHARS, expand_pattern_bounded
-from clearance.intent.path import PathFact, path_fact
+from clearance.intent.path import PathFact, canonical_cwd, canonicalize, path_fact
 from clearance.intent.sentinel import (
     COMPUTED,
     EXPANSION_LIMIT,
@@ -326,8 +326,34 @@ def bash_gate(
             _unknown_paths(rules, capped, results, capped=True)
         through_links(rules, decided, facts, results, home, call.cwd)
     # The names a command may make that are no file yet: for the protected-path gate alone.
-    made = _paths(analysis.makes, call, home, (), []) if analysis.makes else []
+    made = _made(analysis.makes, call.cwd) if analysis.makes else []
     return results, tuple(units), facts, made
+
+
+def _made(tokens: Sequence[PathToken], cwd: str) -> list[PathFact]:
+    """The facts of names a command may make, for the protected-path gate: writes (what may
+    make a file writes it), each no file nor link, so its real path is its directory's,
+    resolved once per directory, and its name."""
+    reals: dict[str, str] = {}
+    facts = []
+    prefix = cwd.rstrip("/") + "/"
+    for token in tokens:
+        path = token.path
+        if path is None:
+            continue
+        parent, _, name = path.rpartition("/")
+        real = reals.get(parent)
+        if real is None:
+            found = canonical_cwd(parent) if parent == cwd else canonicalize(parent or "/")
+            real = reals[parent] = found.rstrip("/")
+        aliases = [path, real + "/" + name]
+        if token.raw not in aliases:
+            aliases.append(token.raw)
+        if path.startswith(prefix) and path[len(prefix) :] not in aliases:
+            aliases.append(path[len(prefix) :])
+        facts.append(PathFact(token.raw, path, aliases[1], tuple(aliases), "write", False, "",
+                              False, token.command))  # fmt: skip
+    return facts
 
 
 def _guard(rules: RuleSet, surfaces: tuple[str, ...]) -> Rule | None:
