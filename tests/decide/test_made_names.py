@@ -33,6 +33,12 @@ ATTACKS = [
     ("tar -cf opencode.json README", "opencode.json", "deny", "deny"),
     ("tar cf opencode.json README", "opencode.json", "deny", "deny"),
     ("tar --file=opencode.json -c README", "opencode.json", "deny", "deny"),
+    ("tar -cfopencode.json README", "opencode.json", "deny", "deny"),
+    ("tar -cvfopencode.json README", "opencode.json", "deny", "deny"),
+    # a value glued behind a flag, to a program whose options are not known
+    ("shuf -eoopencode.json x", "opencode.json", "deny", "deny"),
+    ("iconv -coopencode.json README", "opencode.json", "deny", "deny"),
+    ("cd .claude && shuf -eosettings.local.json x", ".claude/settings.local.json", "deny", "deny"),
     (
         "cd .claude && printf x | uniq - settings.local.json",
         ".claude/settings.local.json",
@@ -103,11 +109,12 @@ def test_a_protected_name_a_command_makes_is_judged(
 
 
 @pytest.mark.skipif(shutil.which("bash") is None, reason="bash is not installed")
-@pytest.mark.parametrize(("line", "made"), [(a[0], a[1]) for a in ATTACKS if "tar" not in a[0]])
+@pytest.mark.parametrize(("line", "made"), [(a[0], a[1]) for a in ATTACKS])
 def test_each_attack_makes_the_file_in_real_bash(tmp_path: Path, line: str, made: str) -> None:
     project = _project(tmp_path)
-    if "git bundle" in line and shutil.which("git") is None:
-        pytest.skip("git is not installed")
+    program = line.split()[0] if "&&" not in line else line.split("&& ")[1].split()[0]
+    if shutil.which("git" if "git bundle" in line else program) is None:
+        pytest.skip(f"{program} is not installed")
     subprocess.run([str(shutil.which("bash")), "-c", line], cwd=project, capture_output=True,
                    timeout=30)  # fmt: skip
     assert (project / made).exists()

@@ -54,6 +54,26 @@ ATTACKS = [
     ("bash", "bash +c 'touch pwned'"),
     ("bash", "sh +xc 'touch pwned'"),
     ("bash", "zsh +c 'touch pwned'"),
+    # bash takes its long options after one dash too, while they lead
+    ("bash", "bash -login -c 'touch pwned'"),
+    ("bash", "bash -init-file /dev/null -c 'touch pwned'"),
+    ("bash", "printf 'touch pwned' > a.sh; bash -init-file x a.sh"),
+    # zsh ends its options after a word ending in `-`: the script is the file `-o`
+    ("zsh", "printf 'touch pwned' > ./-o; zsh +- -o p q"),
+    # standard input by an option's name, not its letter
+    ("zsh", "printf 'touch pwned' | zsh -o SHIN_STDIN q"),
+    ("zsh", "printf 'touch pwned' | zsh -oshinstdin q"),
+    ("zsh", "printf 'touch pwned' | zsh --shin-stdin q"),
+    ("dash", "printf 'touch pwned' | dash -o stdin q"),
+    # /proc/self/exe is the shell that runs the line
+    ("bash", "/proc/self/exe -c 'touch pwned'"),
+    # `[[` is a command word to dash: `||` inside it is an operator
+    ("dash", "dash -c '[[ x || touch pwned ]]'"),
+    # zsh points a name at another program, or reads what the line exported
+    ("zsh", _zsh("hash ls=/usr/bin/touch; ls pwned")),
+    ("zsh", _zsh("functions[ls]='/usr/bin/touch pwned'; ls")),
+    ("zsh", "printf 'touch pwned' > a.sh; export READNULLCMD=sh; zsh -c '< a.sh'"),
+    ("zsh", "mkdir -p d; echo 'touch pwned' > d/.zshenv; export ZDOTDIR=d; zsh -c ls"),
 ]
 BENIGN = [
     "sh -c 'echo hi; ls'",
@@ -68,6 +88,9 @@ BENIGN = [
     "cat <<X; ls\nbody\nX",
     "cat <<'EOF' | wc -l\nx\nEOF",
     "bash -c 'ls'",
+    "bash --login -c 'ls'",
+    "export FOO=1; zsh -lc 'ls'",
+    "dash -c '[ -f x ] && ls'",
 ]
 
 
@@ -101,7 +124,8 @@ def test_each_attack_runs_the_hidden_command_in_the_real_shell(
     if needed or ("zsh" in attack and shutil.which("zsh") is None):
         pytest.skip(f"{needed or 'zsh'} is not installed")
     sh = shutil.which("sh")
-    if attack.startswith("sh ") and shell == "dash" and "dash" not in os.path.realpath(sh or ""):
+    runs_sh = "sh -c" in attack.replace("zsh -c", "").replace("bash -c", "")
+    if runs_sh and shell == "dash" and "dash" not in os.path.realpath(sh or ""):
         pytest.skip("sh is not dash here")
     project = _project(tmp_path)
     subprocess.run([str(shutil.which("bash")), "-c", attack], cwd=project, capture_output=True,

@@ -485,6 +485,8 @@ class Assembly:
             floor = reeval.floor(again)  # a string it evaluates again as code
         if name in LATER and floor is None:
             floor = reeval.later(words)  # `fc` replays history, `enable -f` loads code
+        if floor is None and name is not None and ("proc" in name or "/fd/" in name):
+            floor = _through_process(name, base)  # `/proc/self/exe -c …` is the running shell
         if floor is None and self.project:
             floor = streamed(words, base, self.paths.expand)  # `source lnk`, lnk -> /dev/stdin
         if floor is None and (self.line.written or stmt.redirects):
@@ -647,3 +649,18 @@ class Assembly:
         for payload in self.variables.declares(stmt):
             if self.depth < MAX_LAYERS:
                 self.units.extend(self.payloads(payload, stmt, self.depth + 1))
+
+
+def _through_process(name: str, base: str | None) -> Floor | None:
+    """The floor of a command word that passes through a process's own links (``/proc/self/exe``
+    is the program of the process that runs it: the shell; ``/proc/<pid>/root/…``): what runs
+    is not the name typed."""
+    from clearance.intent.shell.token import absolute, passes_process
+
+    if "/" not in name:
+        return None
+    path = absolute(name, base) if name[:1] != "/" else name
+    if path is None or not passes_process(path):
+        return None
+    return (COMPUTED, "runs a program named through a process's own links (/proc/self/exe is "
+                      "the shell that runs the line), which is not the name typed")  # fmt: skip

@@ -22,7 +22,7 @@ from clearance.intent.shell.effect import (
 )
 from clearance.intent.shell.effect import RECURSIVE as RECURSIVE_NAMES
 from clearance.intent.shell.line import Line
-from clearance.intent.shell.role import candidates, made_operands
+from clearance.intent.shell.role import candidates, known_options, made_operands
 from clearance.intent.shell.token import (
     PathToken,
     absolute,
@@ -274,15 +274,38 @@ class Projection:
         self.opens = unknown
         # The files it writes by their place, made if they are not there (`sort -o f`, `tee f`):
         # paths whatever their shape, as a redirect's target is.
-        made = made_operands(words) if effect != "read" else ()
+        made = made_operands(words) if effect != "read" else []
         for item in candidates(words):
             role = bool(made) and any(item is m or item == m for m in made)
+            if role:
+                made = [m for m in made if not (item is m or item == m)]
             if isinstance(item, str):
                 self.value(item, item, base, command, effect, source, role)
             else:
                 self._token(item, base, command, effect, source, role, unknown)
+        for rest in made:  # cut from its word otherwise than the candidates are (`tar -cfF`)
+            if isinstance(rest, str):
+                self.value(rest, rest, base, command, effect, source, True)
+            else:
+                self._token(rest, base, command, effect, source, True, unknown)
+        if words and self.opens and not known_options(words[0].value):
+            # A value glued behind a letter or two of a program whose options are not known
+            # (`shuf -eoopencode.json`, `iconv -coF`): a name it may make, for the protected gate
+            for word in words[1:]:
+                value = word.value
+                if value and value[:1] == "-" and value[1:2] != "-" and len(value) > 4:
+                    for cut in (3, 4):
+                        self.may_make(value[cut:], base, command)
         self.inert = False
         self.opens = True
+
+    def may_make(self, value: str, base: str | None, command: str) -> None:
+        """Record ``value``, a bare name a command may make, when it is no file yet (ADR 0061)."""
+        if base is None or not value or not _PLAIN_NAME.isdisjoint(value) or " " in value:
+            return
+        probe = absolute(value, base)
+        if probe is not None and not self.exists(probe):
+            self.line.makes.append((probe, value, command))
 
     def arguments(
         self,

@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 
     from clearance.intent.shell.word import Word
 
-__all__ = ["candidates", "made_operands"]
+__all__ = ["candidates", "known_options", "made_operands"]
 
 
 class _Spec:
@@ -162,6 +162,11 @@ def _spec_for(name: str | None) -> _Spec | None:
     if spec is None and base.startswith("python3."):
         spec = _PYTHON
     return spec
+
+
+def known_options(name: str | None) -> bool:
+    """Whether the options of the program ``name`` are known here (which take a value)."""
+    return _spec_for(name) is not None
 
 
 def candidates(words: Sequence[Word]) -> list[Word | str]:

@@ -59,7 +59,15 @@ _UNCHECKED_VALUES = {"fish": "Cdop", "tcsh": "", "csh": ""}
 _SHELL_LONG_VALUES = frozenset(
     {"--rcfile", "--init-file", "--init-command", "--command", "--emulate"}
 )
-_NO_RUN = frozenset({"--version", "--help", "-version"})
+_NO_RUN = frozenset({"--version", "--help", "-version", "-help"})
+# bash's long options, which it also takes after one dash while they lead (`bash -login x`,
+# `bash -init-file f x`; shell.c, parse_long_options): the two with a value, and the others.
+_BASH_LONG_VALUES = frozenset({"init-file", "rcfile"})
+_BASH_LONG = _BASH_LONG_VALUES | frozenset(
+    {"debug", "debugger", "dump-po-strings", "dump-strings", "login", "noediting", "noprofile"}
+    | {"norc", "posix", "pretty-print", "protected", "restricted", "verbose", "wordexp"}
+)
+_BASHES = frozenset({"bash", "rbash", "sh"})
 # Devices and spellings through which `source` reads standard input or a pipe.
 _STDIN = frozenset({"-", "/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"})
 _COMMAND_OPTION = {"su": "command session-command", "runuser": "command session-command",
@@ -175,6 +183,15 @@ def options_unsure(name: str, values: Sequence[str | None]) -> bool:
     return read is not None and not read.sure
 
 
+def _reads_stdin(option: str) -> bool:
+    """Whether the option name ``option`` (zsh's spellings: any case, `_` and `-` ignored, a
+    leading `no` turning it round) is zsh's SHIN_STDIN or dash's `stdin`, which make the shell
+    read its commands from standard input: either way round, since `+o no_shin_stdin` sets it."""
+    name = option.lower().replace("_", "").replace("-", "")
+    name = name[2:] if name.startswith("no") else name
+    return name in ("shinstdin", "stdin")
+
+
 class _Options:
     """How a shell reads its words: where its options end (past ``--`` or ``-``; at a computed
     word), whether one of them gives a command (``-c``, fish's ``-C``, ``--command``) or
@@ -203,10 +220,20 @@ def _shell_options(name: str, values: Sequence[str | None]) -> _Options | None:
     payload: int | None = None  # the index of an option's command value (fish -c, -C)
     i = 1
     count = len(values)
+    leading = name in _BASHES  # bash's long options lead, after one dash or two
     while i < count:
         value = values[i]
         if value is None:
             break
+        if leading and value[:1] == "-" and value[2:3] != "" and value[1:2] != "-":
+            if value[1:] in _BASH_LONG:
+                if name == "sh":
+                    checked = False  # dash reads `-login` as letters: `-o` takes a value
+                i += 2 if value[1:] in _BASH_LONG_VALUES else 1
+                continue
+            leading = False
+        elif leading and value[:2] != "--":
+            leading = False
         if value in ("--", "-") or (zsh and value == "+"):
             dash = value == "-" and not checked
             return _Options(i + 1, command, stdin, payload, dash, checked or i == 1)
@@ -217,6 +244,8 @@ def _shell_options(name: str, values: Sequence[str | None]) -> _Options | None:
             return None
         if value.startswith("--"):
             option, eq, _ = value.partition("=")
+            if zsh and _reads_stdin(option[2:]):
+                stdin = True  # `zsh --shin-stdin q`: standard input, `q` is `$0`
             if option in ("--command", "--init-command"):
                 command = True
                 if not eq and name == "fish":
@@ -244,11 +273,19 @@ def _shell_options(name: str, values: Sequence[str | None]) -> _Options | None:
                     stdin = True
                 if letter in takes:
                     if (zsh or name == "fish") and j + 1 < len(letters):
+                        if letter == "o" and zsh and _reads_stdin(letters[j + 1 :]):
+                            stdin = True  # `zsh -oshinstdin q`
                         break  # the rest of the cluster is the value
+                    if letter == "o" and name not in ("bash", "rbash", "fish"):
+                        # `zsh -o SHIN_STDIN q`, `dash -o stdin q`: standard input by name
+                        named = values[i + step] if i + step < count else ""
+                        if named is None or _reads_stdin(named):
+                            stdin = True
                     step += 1
             i += step
-            if zsh and "b" in letters.partition("o")[0]:
-                return _Options(i, command, stdin, payload, False, checked)  # `zsh -b f`
+            if zsh and ("b" in letters.partition("o")[0] or value[-1] == "-"):
+                # `zsh -b f`, `zsh +- -o f`: the options end after this word
+                return _Options(i, command, stdin, payload, False, checked)
             continue
         break
     return _Options(i, command, stdin, payload, False, checked or i == 1)

@@ -42,6 +42,10 @@ _SCRIPT_SET_O = frozenset({"pipefail", "errexit", "nounset"})
 # the variables naming the program zsh runs for a statement of redirections only.
 _ZSH_WORDS: tuple[str, ...] = ("setopt", "unsetopt", "emulate", "alias", "autoload", "zmodload")
 _ZSH_WORDS += ("disable", "noglob", "nocorrect", "repeat", "sched", "NULLCMD", "READNULLCMD")
+# and what points a name at another program or defines it (`hash ls=/usr/bin/touch`, and the
+# special arrays of zsh/parameter: `functions[ls]='touch x'`, `commands[ls]=…`, `aliases[ls]=…`)
+_ZSH_WORDS += ("hash", "unhash", "rehash", "enable", "functions", "commands", "aliases")
+_ZSH_WORDS += ("galiases", "saliases", "builtins", "nameddirs", "userdirs", "dis_functions")
 # Command words zsh runs as a precommand modifier (`- cmd`) or a history replay (`r`).
 _ZSH_COMMANDS = frozenset({"-", "r"})
 # The characters that end a word for `_command_word`.
@@ -110,10 +114,11 @@ def posix_reads_as_bash(script: str) -> bool:
     """Whether dash (``sh`` on Debian and its kin) reads ``script`` as bash does, as far as what
     runs: no ``$'…'`` (dash has no such quoting: ``$'\\'`` is a ``$`` and a string that ends
     where bash's goes on), no ``&>`` or ``&>>`` (to dash, ``&`` ends a command that runs in
-    the background and the redirection starts the next one), and no ``((`` but ``$((`` (dash
+    the background and the redirection starts the next one), no ``[[`` (a command word to dash,
+    so ``||``, ``|``, ``<`` and ``>`` inside it are operators), and no ``((`` but ``$((`` (dash
     reads ``((x))`` as two subshells running ``x``). Checked on the raw text, quoted or not: a
     string holding one of them keeps the shell opaque."""
-    if "$'" in script or "&>" in script:
+    if "$'" in script or "&>" in script or "[[" in script:
         return False
     at = script.find("((")
     while at >= 0:

@@ -38,6 +38,11 @@ VARIABLES: dict[str, str] = {
     "LD_AUDIT": "ld.so(8)",
     "BASH_ENV": "bash(1) INVOCATION",
     "ENV": "bash(1) INVOCATION, sh(1)",
+    # zsh reads its start-up files from $ZDOTDIR, and runs $NULLCMD / $READNULLCMD for a
+    # statement of redirections only (`< a.sh` runs `$READNULLCMD < a.sh`)
+    "ZDOTDIR": "zsh(1) STARTUP/SHUTDOWN FILES",
+    "NULLCMD": "zshparam(1) PARAMETERS USED BY THE SHELL",
+    "READNULLCMD": "zshparam(1) PARAMETERS USED BY THE SHELL",
     "SHELLOPTS": "bash(1) Shell Variables",
     "BASHOPTS": "bash(1) Shell Variables",
     "PROMPT_COMMAND": "bash(1) Shell Variables",
