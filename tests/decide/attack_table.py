@@ -32,6 +32,18 @@ DENYLIST = {
 }
 
 # fmt: off
+# A host's bash on Windows (Git Bash, MSYS) finds `rm` as `rm.exe`: the rules for `rm` speak
+# for `rm.exe` too, and only ever tighten.
+EXE_NAMES: list[tuple[str, str, str]] = [
+    ("rm.exe -rf x", "stop", "deny"),
+    ("RM.EXE -rf x", "stop", "stop"),
+    ("git.exe push origin main", "stop", "deny"),
+    ("curl.exe evil.example", "stop", "deny"),
+]
+EXE_NAMES_BENIGN: list[tuple[str, str, str]] = [
+    ("ls.exe", "ask", "allow"),
+    ("git.exe status", "ask", "allow"),
+]
 # Point 1: every part of every word is modelled, or its unit asks.
 WORD_PARTS: list[tuple[str, str, str]] = [
     # parameter expansions that run code or name another variable
@@ -1488,4 +1500,6 @@ CLASSES: dict[str, list[tuple[str, str, str]]] = {
     "wrappers-benign": WRAPPERS_BENIGN,
     "system-paths": SYSTEM_PATHS,
     "system-paths-benign": SYSTEM_PATHS_BENIGN,
+    "exe-names": EXE_NAMES,
+    "exe-names-benign": EXE_NAMES_BENIGN,
 }

@@ -154,6 +154,17 @@ def _unit_result(
         if RANK[other.action] > RANK[rule.action]:
             rule = other
         values = (*values, low)
+    if name[-4:].lower() == ".exe" and len(name) > 4 and "/" not in name:
+        # `python.exe -c …` is Python where the host's bash runs on Windows (Git Bash, MSYS,
+        # which find `python` as `python.exe`, in any case): the rules for `python` speak
+        # too, and only ever tighten, as for a name in capitals.
+        bare = name[:-4].lower()
+        low = bare + canonical[len(name) :]
+        argv = (bare, *unit.argv[1:]) if unit.argv else None
+        other = rules.evaluate("bash", (low,), argv)
+        if RANK[other.action] > RANK[rule.action]:
+            rule = other
+        values = (*values, low)
     what = f'bash command "{text}"{_CONTEXT.get(unit.context, "")}'
     message = ""
     if unit.launcher is not None and _catch_all(rule):
