@@ -39,6 +39,20 @@ ATTACKS = [
     ("shuf -eoopencode.json x", "opencode.json", "deny", "deny"),
     ("iconv -coopencode.json README", "opencode.json", "deny", "deny"),
     ("cd .claude && shuf -eosettings.local.json x", ".claude/settings.local.json", "deny", "deny"),
+    # a value after `=`, `:` or `,` in an option word (`-Wl,-Map=F`, java's `-Xlog:gc:F`)
+    (
+        # (never `-o /dev/null`: the linker replaces its output, and as root /dev/null with it)
+        "gcc -x c /dev/null -shared -Wl,-Map=opencode.json -o out.so",
+        "opencode.json",
+        "deny",
+        "deny",
+    ),
+    # a compressor's output: the operand's name with the suffix
+    ("gzip -S .json opencode", "opencode.json", "deny", "deny"),
+    ("gzip --suffix=.json opencode", "opencode.json", "deny", "deny"),
+    # with -r, or a pattern for an operand, the names beside the files it finds
+    ("gzip -r -S rc sub", "sub/.envrc", "stop", "stop"),
+    ("gzip -S rc sub/.e*", "sub/.envrc", "stop", "stop"),
     (
         "cd .claude && printf x | uniq - settings.local.json",
         ".claude/settings.local.json",
@@ -69,6 +83,9 @@ BENIGN = [
     ("npm install lodash", "ask", "allow"),
     ("git checkout -b feature", "ask", "allow"),
     ("echo opencode.json", "allow", "allow"),
+    ("gzip -d README.gz", "ask", "allow"),
+    ("gzip -k README", "ask", "allow"),
+    ("gzip -r sub", "ask", "allow"),
 ]
 
 
@@ -77,6 +94,9 @@ def _project(root: Path) -> Path:
     (project / ".claude").mkdir(parents=True)
     (project / ".claude" / "settings.json").write_text("{}\n")
     (project / "README").write_text("hello\n")
+    (project / "opencode").write_text("hello\n")  # what `gzip -S .json` compresses
+    (project / "sub").mkdir()
+    (project / "sub" / ".env").write_text("A=1\n")  # what `gzip -r -S rc sub` compresses
     if shutil.which("git"):
         subprocess.run(["git", "init", "-q", str(project)], check=True, timeout=30)
         subprocess.run(["git", "-C", str(project), "-c", "user.name=t", "-c", "user.email=t@t",

@@ -74,6 +74,19 @@ ATTACKS = [
     ("zsh", _zsh("functions[ls]='/usr/bin/touch pwned'; ls")),
     ("zsh", "printf 'touch pwned' > a.sh; export READNULLCMD=sh; zsh -c '< a.sh'"),
     ("zsh", "mkdir -p d; echo 'touch pwned' > d/.zshenv; export ZDOTDIR=d; zsh -c ls"),
+    # `-help` prints and exits only as bash's leading long option: to zsh, and to bash after
+    # another option, it is the letters h, e, l, p, and the shell reads standard input
+    ("zsh", "printf 'touch pwned' | zsh -help"),
+    ("bash", "printf 'touch pwned' | bash -e -help"),
+    # zsh's `-b` is a letter like the others under SH_OPTION_LETTERS; `+-NAME` is a long option
+    ("zsh", "zsh -o shoptionletters -b -c 'touch pwned'"),
+    ("zsh", "zsh +-bareglobqual -c 'touch pwned'"),
+    # a command word bash expands as a pattern, or names the file open on standard input
+    ("bash", "/usr/bin/touc[h] pwned"),
+    ("bash", "/pro[c]/self/exe -c 'touch pwned'"),
+    ("bash", "printf '#!/bin/sh\\ntouch pwned\\n' > w; chmod +x w; /dev/stdin < w"),
+    # zsh writes each name the braces of a redirection's target make (bash refuses it)
+    ("zsh", "zsh -c 'echo hi > pwne{d,}'"),
 ]
 BENIGN = [
     "sh -c 'echo hi; ls'",
@@ -91,6 +104,9 @@ BENIGN = [
     "bash --login -c 'ls'",
     "export FOO=1; zsh -lc 'ls'",
     "dash -c '[ -f x ] && ls'",
+    "bash --version",
+    "zsh -lc 'for f in {a,b}; do echo $f; done'",
+    "[ -f x ] && ls",
 ]
 
 

@@ -485,8 +485,12 @@ class Assembly:
             floor = reeval.floor(again)  # a string it evaluates again as code
         if name in LATER and floor is None:
             floor = reeval.later(words)  # `fc` replays history, `enable -f` loads code
-        if floor is None and name is not None and ("proc" in name or "/fd/" in name):
+        if floor is None and name is not None and ("proc" in name or "/dev/" in name):
             floor = _through_process(name, base)  # `/proc/self/exe -c …` is the running shell
+        if floor is None and words and words[0].glob:
+            # `/usr/bin/touc[h] x`: bash expands the pattern against the disk and runs what it
+            # names, which no rule written for the typed text speaks of
+            floor = (COMPUTED, "runs a program whose name is a pattern bash expands first")
         if floor is None and self.project:
             floor = streamed(words, base, self.paths.expand)  # `source lnk`, lnk -> /dev/stdin
         if floor is None and (self.line.written or stmt.redirects):
@@ -660,7 +664,12 @@ def _through_process(name: str, base: str | None) -> Floor | None:
     if "/" not in name:
         return None
     path = absolute(name, base) if name[:1] != "/" else name
-    if path is None or not passes_process(path):
+    if path is None:
+        return None
+    if path.startswith(("/dev/stdin", "/dev/stdout", "/dev/stderr", "/dev/fd/")):
+        return (COMPUTED, "runs the file open on a descriptor (`/dev/stdin < f` runs f), "
+                          "which is not the name typed")  # fmt: skip
+    if not passes_process(path):
         return None
     return (COMPUTED, "runs a program named through a process's own links (/proc/self/exe is "
                       "the shell that runs the line), which is not the name typed")  # fmt: skip

@@ -33,6 +33,10 @@ VIM_NAMES = frozenset(
     | {"vim.gtk", "vim.gtk3", "vim.athena", "gvim", "gview", "evim", "eview", "rview", "rgvim"}
     | {"rgview", "nvi", "elvis", "vile"}
 )
+# Compressors that write each operand's name with a suffix beside it (gzip(1) -S, xz(1) …), and
+# the suffix each appends by default.
+COMPRESSORS = {"gzip": ".gz", "pigz": ".gz", "xz": ".xz", "lzma": ".lzma", "bzip2": ".bz2",
+               "zstd": ".zst"}  # fmt: skip
 # hazards.PROGRAMS: programs with options or commands that run code, read or write files.
 KNOWLEDGE = frozenset(
     {"git", "rg", "sed", "gsed", "awk", "gawk", "mawk", "nawk", "busybox-awk", "tar", "gtar"}
@@ -43,6 +47,7 @@ KNOWLEDGE = frozenset(
     | {"setpriv", "dbus-run-session", "faketime", "run-parts", "jq", "date", "sqlite3"}
     | {"strings", "objdump", "nm", "readelf", "size", "c++filt", "addr2line"}
     | {"bash", "sh", "dash", "zsh", "ksh", "rbash", "mksh", "ksh93", "yash", "posh"}
+    | frozenset(COMPRESSORS)
 )
 # reeval.COMMANDS: simple commands whose arguments bash may read again as code.
 REREAD = frozenset(

@@ -293,9 +293,14 @@ class Projection:
             # (`shuf -eoopencode.json`, `iconv -coF`): a name it may make, for the protected gate
             for word in words[1:]:
                 value = word.value
-                if value and value[:1] == "-" and value[1:2] != "-" and len(value) > 4:
+                if not value or value[:1] != "-":
+                    continue
+                if value[1:2] != "-" and len(value) > 4:
                     for cut in (3, 4):
                         self.may_make(value[cut:], base, command)
+                for mark in "=:,":  # `-Wl,-Map=F`, `-Xlog:gc:F`, `-XX:LogFile=F`
+                    if mark in value:
+                        self.may_make(value.rpartition(mark)[2], base, command)
         self.inert = False
         self.opens = True
 

@@ -12,6 +12,8 @@ like a path.
 
 from __future__ import annotations
 
+from clearance.intent.shell.names import COMPRESSORS
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -323,7 +325,44 @@ def made_operands(words: Sequence[Word]) -> list[Word | str]:
         return _sort_outputs(words)
     if name == "tar":
         return _tar_archive(words)
+    if name in COMPRESSORS:
+        return _compressed(words, COMPRESSORS[name])
     return []
+
+
+# A compressor's letters that make no file beside its operand (`-d`, `-c`, `-t`, `-l` …).
+_COMPRESS_NONE = frozenset("dctlL")
+
+
+def _compressed(words: Sequence[Word], suffix: str) -> list[Word | str]:
+    """The names ``gzip -S .json f`` and its kin make: each operand's, with the suffix."""
+    operands: list[Word] = []
+    options = True
+    i = 1
+    while i < len(words):
+        value = words[i].value
+        i += 1
+        if value is None:
+            continue
+        if options and value[:1] == "-" and len(value) > 1:
+            if value == "--":
+                options = False
+            elif value[:2] == "--":
+                name, eq, rest = value[2:].partition("=")
+                if name in ("decompress", "uncompress", "stdout", "to-stdout", "test", "list"):
+                    return []
+                if name and "suffix".startswith(name) and len(name) > 1:
+                    suffix = rest if eq else (words[i].value or "") if i < len(words) else ""
+                    i += 0 if eq else 1
+            elif not _COMPRESS_NONE.isdisjoint(value[1:].partition("S")[0]):
+                return []  # decompresses, writes to standard output, tests or lists
+            elif "S" in value:
+                rest = value[value.index("S") + 1 :]
+                suffix = rest if rest else (words[i].value or "") if i < len(words) else ""
+                i += 0 if rest else 1
+            continue
+        operands.append(words[i - 1])
+    return [op.value + suffix for op in operands if op.value and op.value != "-" and suffix]
 
 
 def _operands(words: Sequence[Word], short: str, long: tuple[str, ...]) -> list[Word | str]:

@@ -59,7 +59,10 @@ _UNCHECKED_VALUES = {"fish": "Cdop", "tcsh": "", "csh": ""}
 _SHELL_LONG_VALUES = frozenset(
     {"--rcfile", "--init-file", "--init-command", "--command", "--emulate"}
 )
-_NO_RUN = frozenset({"--version", "--help", "-version", "-help"})
+# What makes bash and zsh print and exit, running nothing: `--version`, `--help` (and bash's
+# one-dash spellings while its long options lead). dash skips a long option it does not know.
+_NO_RUN = frozenset({"--version", "--help"})
+_NO_RUN_SHELLS = frozenset({"bash", "rbash", "zsh"})
 # bash's long options, which it also takes after one dash while they lead (`bash -login x`,
 # `bash -init-file f x`; shell.c, parse_long_options): the two with a value, and the others.
 _BASH_LONG_VALUES = frozenset({"init-file", "rcfile"})
@@ -183,6 +186,13 @@ def options_unsure(name: str, values: Sequence[str | None]) -> bool:
     return read is not None and not read.sure
 
 
+def _letters_named(option: str) -> bool:
+    """Whether the option name ``option`` is zsh's SH_OPTION_LETTERS (any spelling), under which
+    `-b` is an option letter and ends nothing."""
+    name = option.lower().replace("_", "").replace("-", "")
+    return (name[2:] if name.startswith("no") else name) == "shoptionletters"
+
+
 def _reads_stdin(option: str) -> bool:
     """Whether the option name ``option`` (zsh's spellings: any case, `_` and `-` ignored, a
     leading `no` turning it round) is zsh's SHIN_STDIN or dash's `stdin`, which make the shell
@@ -216,6 +226,7 @@ def _shell_options(name: str, values: Sequence[str | None]) -> _Options | None:
     checked = name in _SHELL_VALUES
     takes = _SHELL_VALUES[name] if checked else _UNCHECKED_VALUES.get(name, "oO")
     zsh = name == "zsh"
+    lettered = True  # zsh's `b` ends the options (unless SH_OPTION_LETTERS is set)
     command = stdin = False
     payload: int | None = None  # the index of an option's command value (fish -c, -C)
     i = 1
@@ -226,6 +237,8 @@ def _shell_options(name: str, values: Sequence[str | None]) -> _Options | None:
         if value is None:
             break
         if leading and value[:1] == "-" and value[2:3] != "" and value[1:2] != "-":
+            if value[1:] in ("help", "version") and name != "sh":
+                return None  # `bash -help`, only while long options lead (else letters)
             if value[1:] in _BASH_LONG:
                 if name == "sh":
                     checked = False  # dash reads `-login` as letters: `-o` takes a value
@@ -240,20 +253,24 @@ def _shell_options(name: str, values: Sequence[str | None]) -> _Options | None:
         if value == "+":
             i += 1  # an empty option word, to bash and dash alike
             continue
-        if value in _NO_RUN:
+        if value in _NO_RUN and name in _NO_RUN_SHELLS:
             return None
-        if value.startswith("--"):
+        if value.startswith("--") or (zsh and value.startswith("+-") and len(value) > 2):
+            # (zsh's `+-NAME` is the long option NAME turned off: `+-bareglobqual`)
             option, eq, _ = value.partition("=")
+            option = "--" + option[2:]
             if zsh and _reads_stdin(option[2:]):
                 stdin = True  # `zsh --shin-stdin q`: standard input, `q` is `$0`
+            if zsh and _letters_named(option[2:]):
+                checked = lettered = False  # `-b` is then a letter like the others
             if option in ("--command", "--init-command"):
                 command = True
                 if not eq and name == "fish":
                     payload = i + 1
             if zsh and option == "--emulate":
                 # whether `b` then ends the options depends on where it stands (it does in the
-                # first option word, before zsh sets the emulation up)
-                checked = False
+                # first option word, before zsh sets the emulation up): read on, not sure
+                checked = lettered = False
             i += 1 if eq or option not in _SHELL_LONG_VALUES else 2
             continue
         if value[:1] in "-+" and len(value) > 1:
@@ -275,15 +292,19 @@ def _shell_options(name: str, values: Sequence[str | None]) -> _Options | None:
                     if (zsh or name == "fish") and j + 1 < len(letters):
                         if letter == "o" and zsh and _reads_stdin(letters[j + 1 :]):
                             stdin = True  # `zsh -oshinstdin q`
+                        if letter == "o" and zsh and _letters_named(letters[j + 1 :]):
+                            checked = lettered = False
                         break  # the rest of the cluster is the value
                     if letter == "o" and name not in ("bash", "rbash", "fish"):
                         # `zsh -o SHIN_STDIN q`, `dash -o stdin q`: standard input by name
                         named = values[i + step] if i + step < count else ""
                         if named is None or _reads_stdin(named):
                             stdin = True
+                        if zsh and (named is None or _letters_named(named)):
+                            checked = lettered = False
                     step += 1
             i += step
-            if zsh and ("b" in letters.partition("o")[0] or value[-1] == "-"):
+            if zsh and (("b" in letters.partition("o")[0] and lettered) or value[-1] == "-"):
                 # `zsh -b f`, `zsh +- -o f`: the options end after this word
                 return _Options(i, command, stdin, payload, False, checked)
             continue

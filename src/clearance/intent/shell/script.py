@@ -118,7 +118,7 @@ def posix_reads_as_bash(script: str) -> bool:
     so ``||``, ``|``, ``<`` and ``>`` inside it are operators), and no ``((`` but ``$((`` (dash
     reads ``((x))`` as two subshells running ``x``). Checked on the raw text, quoted or not: a
     string holding one of them keeps the shell opaque."""
-    if "$'" in script or "&>" in script or "[[" in script:
+    if "$'" in script or "&>" in script or "[[" in script or _brace_target(script):
         return False
     at = script.find("((")
     while at >= 0:
@@ -135,7 +135,7 @@ def zsh_reads_as_bash(script: str) -> bool:
     the extended-glob characters ``^ # ~`` inside a word, ``''`` inside single quotes, and the
     builtins that change the syntax). A deliberately narrow subset: anything else keeps the
     shell opaque."""
-    if names_a_word(script, _ZSH_WORDS):
+    if names_a_word(script, _ZSH_WORDS) or _brace_target(script):
         return False
     if names_a_word(script, ("set",)) and not _zsh_set_ok(script):
         return False
@@ -485,6 +485,24 @@ def _zsh_set_ok(script: str) -> bool:
                     return False
         at = script.find("set", end)
     return True
+
+
+def _brace_target(script: str) -> bool:
+    """Whether a redirection's target holds a brace (`> x{,}.txt`): bash refuses it as an
+    ambiguous redirect, so its reading writes nothing, where dash writes the name as typed and
+    zsh writes each name the braces make. Read on the raw text, quoted or not."""
+    at = script.find("{")
+    while at >= 0:
+        j = at
+        while j > 0 and script[j - 1] not in " \t\n;&|()<>":
+            j -= 1  # back to the start of the word the brace is in
+        k = j
+        while k > 0 and script[k - 1] in " \t":
+            k -= 1
+        if k > 0 and script[k - 1] in "<>":
+            return True
+        at = script.find("{", at + 1)
+    return False
 
 
 def names_a_word(script: str, words: tuple[str, ...]) -> bool:

@@ -90,6 +90,7 @@ SOURCES: dict[str, str] = {
     "dbus-run-session": "dbus-run-session(1)",
     "faketime": "faketime(1)",
     "run-parts": "run-parts(8); gtfobins: run-parts",
+    "gzip": "gzip(1) -S/--suffix, -r; xz(1), bzip2(1), zstd(1) likewise",
 }
 
 

@@ -5,6 +5,7 @@ setarch, setpriv, …) and the shells themselves.
 
 from __future__ import annotations
 
+from clearance.intent.sentinel import UNLISTED_NAMES
 from clearance.intent.shell.hazards.finding import Finding, literal_line, option_values
 from clearance.intent.shell.hazards.variables import (
     VARIABLES,
@@ -13,7 +14,7 @@ from clearance.intent.shell.hazards.variables import (
     variable_payload,
 )
 from clearance.intent.shell.layer import basename
-from clearance.intent.shell.names import SEARCH_PATH_VARIABLES, VIM_NAMES
+from clearance.intent.shell.names import COMPRESSORS, SEARCH_PATH_VARIABLES, VIM_NAMES
 from clearance.intent.shell.runners import FIND_WRITES, options_unsure, script_operand
 from clearance.intent.shell.token import own_cwd
 
@@ -345,6 +346,30 @@ def _sort(finding: Finding, words: Sequence[Word], values: Values) -> None:
                 finding.reads.append(arg)
 
 
+def _compressor(finding: Finding, words: Sequence[Word], values: Values) -> None:
+    """gzip(1) -S/--suffix: the name beside each file it compresses is the file's with the
+    suffix; with -r (each file beneath a directory), or an operand that is a pattern or
+    computed, those names are not listed (`gzip -rS .json .claude` makes settings.local.json)."""
+    suffix = recursive = False
+    for value in values[1:]:
+        if value is None or value[:1] != "-" or value == "-":
+            continue
+        if value == "--":
+            break
+        if value[:2] == "--":
+            name = value[2:].partition("=")[0]
+            suffix = suffix or (len(name) > 1 and "suffix".startswith(name))
+            recursive = recursive or (len(name) > 2 and "recursive".startswith(name))
+            continue
+        before, s, _ = value[1:].partition("S")
+        suffix = suffix or bool(s)
+        recursive = recursive or "r" in before
+    if suffix and (recursive or any(w.glob or w.value is None for w in words[1:])):
+        finding.floor = (UNLISTED_NAMES, "makes names with the suffix it is given beside files "
+                                         "it finds or a pattern names, which clearance does "
+                                         "not list")  # fmt: skip
+
+
 def _date(finding: Finding, words: Sequence[Word], values: Values) -> None:
     """date(1) -f/--file: each line of the file is a date to print, and a line that is not one
     is printed in the error (``date -f ~/.aws/credentials`` shows the key)."""
@@ -482,6 +507,8 @@ PROGRAMS: dict[str, Checker] = {
 }
 for _name in ("bash", "sh", "dash", "zsh", "ksh", "rbash", "mksh", "ksh93", "yash", "posh"):
     PROGRAMS[_name] = _shell
+for _name in COMPRESSORS:
+    PROGRAMS[_name] = _compressor
 # Programs that read @file response files (libiberty's expandargv).
 _RESPONSE_FILE_PROGRAMS = ("strings", "objdump", "nm", "readelf", "size", "c++filt", "addr2line")
 for _name in _RESPONSE_FILE_PROGRAMS:
