@@ -50,6 +50,8 @@ ATTACKS = [
     # a compressor's output: the operand's name with the suffix
     ("gzip -S .json opencode", "opencode.json", "deny", "deny"),
     ("gzip --suffix=.json opencode", "opencode.json", "deny", "deny"),
+    # a glued value that names a file already there: through the link it is
+    ("shuf -eolnk x", ".claude/settings.json", "deny", "deny"),
     # with -r, or a pattern for an operand, the names beside the files it finds
     ("gzip -r -S rc sub", "sub/.envrc", "stop", "stop"),
     ("gzip -S rc sub/.e*", "sub/.envrc", "stop", "stop"),
@@ -95,6 +97,7 @@ def _project(root: Path) -> Path:
     (project / ".claude" / "settings.json").write_text("{}\n")
     (project / "README").write_text("hello\n")
     (project / "opencode").write_text("hello\n")  # what `gzip -S .json` compresses
+    (project / "lnk").symlink_to(".claude/settings.json")  # a link planted earlier
     (project / "sub").mkdir()
     (project / "sub" / ".env").write_text("A=1\n")  # what `gzip -r -S rc sub` compresses
     if shutil.which("git"):

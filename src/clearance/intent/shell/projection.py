@@ -56,10 +56,10 @@ _METADATA = frozenset(
 # Commands whose operands are text, never a file they open or look at: `echo .env` prints a name,
 # `dirname "$f"` cuts one. No operand of theirs is a path, known or not, but for a pattern, which
 # the shell expands by listing directories.
+_TEXT_ONLY = frozenset({"echo", "printf", "true", "false", ":", "basename", "dirname"})
 # Characters no name of a file that a command may make here holds, as the protected-path gate
 # would judge it: a URL's, `NAME=value`'s, `host:path`'s.
 _PLAIN_NAME = frozenset("/=:")
-_TEXT_ONLY = frozenset({"echo", "printf", "true", "false", ":", "basename", "dirname"})
 # Commands that open none of their operands: a computed operand is no unknown path. (`cd`
 # to a computed directory makes the base unknown instead: later relative paths are unknown.)
 _INERT = _TEXT_ONLY | frozenset(
@@ -305,11 +305,17 @@ class Projection:
         self.opens = True
 
     def may_make(self, value: str, base: str | None, command: str) -> None:
-        """Record ``value``, a bare name a command may make, when it is no file yet (ADR 0061)."""
+        """Record ``value``, a bare name a command may write (ADR 0061): one that is no file yet
+        for the protected-path gate, one that is a path like any other written (through the
+        links it may be)."""
         if base is None or not value or not _PLAIN_NAME.isdisjoint(value) or " " in value:
             return
         probe = absolute(value, base)
-        if probe is not None and not self.exists(probe):
+        if probe is None:
+            return
+        if self.exists(probe):
+            self._emit(value, probe, "unproven", "unproven", command)
+        else:
             self.line.makes.append((probe, value, command))
 
     def arguments(
