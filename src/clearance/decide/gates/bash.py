@@ -148,23 +148,12 @@ def _unit_result(
         # `Rm -rf x` on a volume that folds case (or may) runs rm: the rules for rm speak too,
         # and only ever tighten (docs/configuration.md, "Case"). A wrapper's name the analysis
         # read in lower case already (ADR 0042).
-        low = name.lower() + canonical[len(name) :]
-        argv = (name.lower(), *unit.argv[1:]) if unit.argv else None
-        other = rules.evaluate("bash", (low,), argv)
-        if RANK[other.action] > RANK[rule.action]:
-            rule = other
-        values = (*values, low)
+        rule, values = _tightened(rules, rule, values, unit, name, name.lower())
     if name[-4:].lower() == ".exe" and len(name) > 4 and "/" not in name:
         # `python.exe -c …` is Python where the host's bash runs on Windows (Git Bash, MSYS,
         # which find `python` as `python.exe`, in any case): the rules for `python` speak
         # too, and only ever tighten, as for a name in capitals.
-        bare = name[:-4].lower()
-        low = bare + canonical[len(name) :]
-        argv = (bare, *unit.argv[1:]) if unit.argv else None
-        other = rules.evaluate("bash", (low,), argv)
-        if RANK[other.action] > RANK[rule.action]:
-            rule = other
-        values = (*values, low)
+        rule, values = _tightened(rules, rule, values, unit, name, name[:-4].lower())
     what = f'bash command "{text}"{_CONTEXT.get(unit.context, "")}'
     message = ""
     if unit.launcher is not None and _catch_all(rule):
@@ -238,6 +227,17 @@ def _unit_result(
     result = GateResult("bash", "bash", value, action, rule, message, sentinel, text, values)
     fact = UnitFact(text, unit.context, unit.wrapper, sentinel, action, rule)
     return result, fact
+
+
+def _tightened(
+    rules: RuleSet, rule: Rule, values: tuple[str, ...], unit: Unit, name: str, spelled: str
+) -> tuple[Rule, tuple[str, ...]]:
+    """``rule`` and ``values`` once the unit's command word ``name`` is also read as the program
+    ``spelled`` (``Rm`` as ``rm``, ``python.exe`` as ``python``): its rules only tighten."""
+    text = spelled + unit.canonical[len(name) :]
+    argv = (spelled, *unit.argv[1:]) if unit.argv else None
+    other = rules.evaluate("bash", (text,), argv)
+    return (other if RANK[other.action] > RANK[rule.action] else rule), (*values, text)
 
 
 def _paths(

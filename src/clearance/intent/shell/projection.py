@@ -304,19 +304,20 @@ class Projection:
         self.inert = False
         self.opens = True
 
-    def may_make(self, value: str, base: str | None, command: str) -> None:
-        """Record ``value``, a bare name a command may write (ADR 0061): one that is no file yet
-        for the protected-path gate, one that is a path like any other written (through the
-        links it may be)."""
+    def may_make(self, value: str, base: str | None, command: str, raw: str = "") -> None:
+        """Record ``value`` (spelled ``raw``), a bare name a command may write (ADR 0061): one
+        that is no file yet for the protected-path gate, one that is a path like any other
+        written (through the links it may be). Not a URL, `NAME=value` or `host:path`, which
+        name no file here."""
         if base is None or not value or not _PLAIN_NAME.isdisjoint(value) or " " in value:
             return
         probe = absolute(value, base)
         if probe is None:
             return
         if self.exists(probe):
-            self._emit(value, probe, "unproven", "unproven", command)
+            self._emit(raw or value, probe, "unproven", "unproven", command)
         else:
-            self.line.makes.append((probe, value, command))
+            self.line.makes.append((probe, raw or value, command))
 
     def arguments(
         self,
@@ -454,10 +455,8 @@ class Projection:
                     # Not a file yet, but the command may make it (`tee f`, `cp a f`).
                     if not self.inert:
                         self.line.written.append((probe, value))
-                    if self.opens and probe is not None and _PLAIN_NAME.isdisjoint(value):
-                        # A protected name it may make (`cd .claude && uniq - settings.json`);
-                        # not a URL, `NAME=value` or `host:path`, which name no file here
-                        self.line.makes.append((probe, raw, command))
+                    if self.opens:  # `cd .claude && uniq - settings.json`
+                        self.may_make(value, base, command, raw)
                 return
             if first != "~":
                 self._emit(raw, probe, effect, source, command)

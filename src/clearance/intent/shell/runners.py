@@ -186,20 +186,24 @@ def options_unsure(name: str, values: Sequence[str | None]) -> bool:
     return read is not None and not read.sure
 
 
-def _letters_named(option: str) -> bool:
-    """Whether the option name ``option`` is zsh's SH_OPTION_LETTERS (any spelling), under which
-    `-b` is an option letter and ends nothing."""
+def _option_named(option: str) -> str:
+    """The option name ``option`` as zsh reads it, either way round: any case, `_` and `-`
+    ignored, a leading `no` (which turns it round) dropped."""
     name = option.lower().replace("_", "").replace("-", "")
-    return (name[2:] if name.startswith("no") else name) == "shoptionletters"
+    return name[2:] if name.startswith("no") else name
+
+
+def _letters_named(option: str) -> bool:
+    """Whether the option name ``option`` is zsh's SH_OPTION_LETTERS, under which `-b` is an
+    option letter and ends nothing."""
+    return _option_named(option) == "shoptionletters"
 
 
 def _reads_stdin(option: str) -> bool:
-    """Whether the option name ``option`` (zsh's spellings: any case, `_` and `-` ignored, a
-    leading `no` turning it round) is zsh's SHIN_STDIN or dash's `stdin`, which make the shell
-    read its commands from standard input: either way round, since `+o no_shin_stdin` sets it."""
-    name = option.lower().replace("_", "").replace("-", "")
-    name = name[2:] if name.startswith("no") else name
-    return name in ("shinstdin", "stdin")
+    """Whether the option name ``option`` is zsh's SHIN_STDIN or dash's `stdin`, which make the
+    shell read its commands from standard input: either way round, since `+o no_shin_stdin`
+    sets it."""
+    return _option_named(option) in ("shinstdin", "stdin")
 
 
 class _Options:

@@ -115,9 +115,10 @@ def posix_reads_as_bash(script: str) -> bool:
     runs: no ``$'…'`` (dash has no such quoting: ``$'\\'`` is a ``$`` and a string that ends
     where bash's goes on), no ``&>`` or ``&>>`` (to dash, ``&`` ends a command that runs in
     the background and the redirection starts the next one), no ``[[`` (a command word to dash,
-    so ``||``, ``|``, ``<`` and ``>`` inside it are operators), and no ``((`` but ``$((`` (dash
-    reads ``((x))`` as two subshells running ``x``). Checked on the raw text, quoted or not: a
-    string holding one of them keeps the shell opaque."""
+    so ``||``, ``|``, ``<`` and ``>`` inside it are operators), no brace in a redirection's
+    target (:func:`_brace_target`), and no ``((`` but ``$((`` (dash reads ``((x))`` as two
+    subshells running ``x``). Checked on the raw text, quoted or not: a string holding one of
+    them keeps the shell opaque."""
     if "$'" in script or "&>" in script or "[[" in script or _brace_target(script):
         return False
     at = script.find("((")
