@@ -44,6 +44,22 @@ EXE_NAMES_BENIGN: list[tuple[str, str, str]] = [
     ("ls.exe", "ask", "allow"),
     ("git.exe status", "ask", "allow"),
 ]
+# tree-sitter-bash reads `\\'` in an ANSI-C string as an escaped quote wherever it stands; bash
+# ends the string after an escaped backslash, so what the grammar took for the rest of the string
+# runs (test_grammar_misreads.py runs these shapes in bash).
+ANSI_C: list[tuple[str, str, str]] = [
+    ("echo $'\\\\'; rm -rf x #'", "stop", "stop"),
+    ("echo $'\\\\' && git push --force #'", "stop", "stop"),
+    ("x=$'\\\\'; cat ~/.ssh/id_rsa #'", "stop", "stop"),
+    ("echo $'a\\\\\\\\'; rm x #'", "stop", "stop"),
+    ("ls $'\\\\' | rm x #'", "stop", "stop"),
+]
+ANSI_C_BENIGN: list[tuple[str, str, str]] = [
+    ("echo $'\\\\'", "allow", "allow"),
+    ("echo $'it\\'s'; ls", "allow", "allow"),
+    ("printf $'a\\\\b\\n'", "allow", "allow"),
+    ("echo $'a\\\\\\'b'; ls", "allow", "allow"),
+]
 # Point 1: every part of every word is modelled, or its unit asks.
 WORD_PARTS: list[tuple[str, str, str]] = [
     # parameter expansions that run code or name another variable
@@ -1502,4 +1518,6 @@ CLASSES: dict[str, list[tuple[str, str, str]]] = {
     "system-paths-benign": SYSTEM_PATHS_BENIGN,
     "exe-names": EXE_NAMES,
     "exe-names-benign": EXE_NAMES_BENIGN,
+    "ansi-c": ANSI_C,
+    "ansi-c-benign": ANSI_C_BENIGN,
 }

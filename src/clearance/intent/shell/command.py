@@ -381,11 +381,30 @@ def _add(words: list[Word], word: Word, src: Source) -> bool:
         word.sep = " "
         return False
     gap = src.slice(prev_end, word.start)
+    if not gap and _joins(words[-2], word):
+        # Two pieces of one literal word the grammar split (`a{\z{b}`): bash reads one word
+        # (clearance.intent.shell.misread lets only such pieces touch).
+        words.pop()
+        last = words[-1]
+        last.end, last.raw = word.end, last.raw + word.raw
+        last.value = (last.value or "") + (word.value or "")
+        last.quoted = last.quoted or word.quoted
+        last.glob = last.glob or word.glob
+        return True
     if gap.strip(_BLANK):
         word.sep = " "
         return False
     word.sep = gap
     return True
+
+
+def _joins(last: Word, word: Word) -> bool:
+    """Whether ``word``, touching ``last``, is one literal word with it to bash."""
+    return all(
+        w.value is not None and w.segs is None and w.alts is None and w.floor is None
+        and not (w.unknown or w.lead_dyn or w.dq_dyn)
+        for w in (last, word)
+    )  # fmt: skip
 
 
 def _literal_words(node: Node, text: str, safe: bool) -> list[Word] | None:

@@ -18,7 +18,15 @@ from clearance.intent.shell.escape import unescaped
 from clearance.intent.shell.word import BACKTICK_ESCAPABLE
 from clearance.intent.shell.word_build import unescape
 
-__all__ = ["body_text", "close_double", "delimiter_start", "delimiter_word", "substitutions"]
+__all__ = [
+    "body_text",
+    "close_double",
+    "close_single",
+    "delimiter_start",
+    "delimiter_word",
+    "past_substitution",
+    "substitutions",
+]
 
 _WORD_BREAK = frozenset(" \t\n;&|()<>")
 
@@ -146,7 +154,7 @@ def _flatten(expr: str) -> str:
     i = 0
     n = len(expr)
     while i < n:
-        end = _past_substitution(expr, i)
+        end = past_substitution(expr, i)
         if end is None:
             out.append(expr[i])
             i += 1
@@ -158,7 +166,7 @@ def _flatten(expr: str) -> str:
     return "".join(out)
 
 
-def _past_substitution(text: str, k: int) -> int | None:
+def past_substitution(text: str, k: int) -> int | None:
     """One past the ``$(…)``, ``${…}`` or backtick substitution opening at ``k`` (-1: it does
     not close), or ``None`` when none opens there."""
     ch = text[k]
@@ -189,10 +197,10 @@ def _close_paren(text: str, k: int) -> int:
             word_start = False
             continue
         if ch == "'" or (ch == "$" and text.startswith("$'", k)):
-            k = _close_single(text, k + (1 if ch == "'" else 2), ch == "$")
+            k = close_single(text, k + (1 if ch == "'" else 2), ch == "$")
         elif ch == '"':
             k = close_double(text, k + 1)
-        elif (ch == "`" or ch == "$") and (end := _past_substitution(text, k)) is not None:
+        elif (ch == "`" or ch == "$") and (end := past_substitution(text, k)) is not None:
             k = end
         elif ch == "#" and word_start:
             newline = text.find("\n", k)
@@ -225,7 +233,7 @@ def _keyword(text: str, k: int, word: str) -> bool:
     return text.startswith(word, k) and (end == len(text) or text[end] in _WORD_BREAK)
 
 
-def _close_single(text: str, k: int, ansi: bool) -> int:
+def close_single(text: str, k: int, ansi: bool) -> int:
     """One past the ``'`` closing a single-quoted string (``$'…'`` honours escapes), or -1."""
     end = unescaped(text, k, "'") if ansi else text.find("'", k)
     return end + 1 if end >= 0 else -1
@@ -236,7 +244,7 @@ def close_double(text: str, k: int) -> int:
     while (k := unescaped(text, k, '"`$')) >= 0:
         if text[k] == '"':
             return k + 1
-        end = _past_substitution(text, k)
+        end = past_substitution(text, k)
         if end is None:
             k += 1
         elif end < 0:
@@ -258,11 +266,11 @@ def _close_brace(text: str, k: int) -> int:
             k += 1
             continue
         if ch == "'":
-            k = _close_single(text, k + 1, False)
+            k = close_single(text, k + 1, False)
         elif ch == '"':
             k = close_double(text, k + 1)
         else:
-            end = _past_substitution(text, k)
+            end = past_substitution(text, k)
             k = k + 1 if end is None else end
         if k < 0:
             return -1

@@ -29,6 +29,8 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
     from types import ModuleType
 
+    from tree_sitter import Node
+
     from clearance.intent.sentinel import Floor
     from clearance.intent.shell.hazards import Finding
     from clearance.intent.shell.statement import Statement
@@ -225,6 +227,12 @@ def analyze_line(
                     tuple(makes.values()))  # fmt: skip
 
 
+def _misread(root: Node, data: bytes) -> bool:
+    from clearance.intent.shell.misread import misread  # with the tree, as walk is
+
+    return misread(root, data)
+
+
 def _alone(units: Sequence[Unit], tokens: Sequence[PathToken]) -> bool:
     """Whether the line is one command: every unit after the first is one its wrappers run.
     A plain ``cd`` before it counts for nothing (``cd docs && git mv *.jpg ui/``): changing
@@ -382,6 +390,11 @@ class _Session:
         if unjoined:
             asm.units[:] = [u if u.floor else u.replace(floor=_UNJOINED) for u in asm.units]
         clean = not root.has_error
+        if _misread(root, src.parsed):
+            # The grammar read the line otherwise than bash (`echo \ #; rm x`, `$'\\'; rm x
+            # #'`): what it hides is not known, so the whole line is unresolved.
+            asm.units[:] = [u.replace(unresolved=True) for u in asm.units]
+            clean = False
         return asm, not walk.statements and clean, clean
 
     def _settle(self, statements: list[Statement], text: str, scope: Scope, depth: int) -> None:

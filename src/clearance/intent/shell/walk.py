@@ -291,6 +291,8 @@ class Walk:
     def _heredoc(self, body: str, scope: Scope, unres: bool) -> None:
         """Each substitution of an unquoted heredoc body, as a program (an unclosed one is also
         an unresolved unit)."""
+        if "\\\n" in body:
+            body = _continued(body)  # bash joins its lines first: `${x@\` then a line `P}`
         found = body_floor(body) if "${" in body else None
         if found is None and ("$((" in body or "$[" in body or "${" in body):
             from clearance.intent.shell import reeval  # a body that may hold arithmetic
@@ -437,3 +439,22 @@ def _simple_command(node: Node) -> bool:
         body = node.child_by_field_name("body")
         return body is not None and KIND[body.kind_id] == "command"
     return kind == "command"
+
+
+def _continued(body: str) -> str:
+    """An unquoted here-document body with its line continuations removed, as bash reads it
+    (a backslash escapes another backslash there, so `\\\\` before a newline is no
+    continuation)."""
+    out: list[str] = []
+    i, end = 0, len(body)
+    while i < end:
+        ch = body[i]
+        if ch == "\\" and i + 1 < end:
+            nxt = body[i + 1]
+            if nxt != "\n":
+                out.append(ch + nxt)
+            i += 2
+            continue
+        out.append(ch)
+        i += 1
+    return "".join(out)

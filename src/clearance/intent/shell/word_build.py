@@ -142,7 +142,8 @@ def _piece(
 ) -> None:
     kind = KIND[node.kind_id]
     if kind == "word" or kind == "number" or kind == "extglob_pattern" or kind == "regex":
-        if node.child_count and kind == "word":
+        if node.child_count and (kind == "word" or kind == "number"):
+            # (`0x$(…)`: a number the grammar reads with a substitution in it)
             for i, child in enumerate(node.children):
                 _piece(child, src, acc, subs, home_ok, pwd_ok, first and i == 0)
             return
