@@ -153,6 +153,11 @@ def test_an_allow_covers_every_operand_a_deny_fires_on_any() -> None:
     assert meets("rm [-r -f] /", "rm -rf x /", "deny")
     assert not meets("rm [-r -f] /", "rm -rf x", "deny")
     assert meets("rm [-r -f] /", "rm -rf -- /", "deny")
+    # an allow needs an operand to cover: `rm -rf` alone gets its operands elsewhere (`xargs`)
+    assert not meets("rm [-r -f] /tmp/*", "rm -rf", "allow")
+    assert not meets("rm [-r -f] /tmp/*", "rm -rf --", "allow")
+    assert meets("rm [-r -f] /tmp/*", "rm -rf -- /tmp/a", "allow")
+    assert meets("rm [-r -f] *", "rm -rf", "allow")  # any operands, none among them
 
 
 def test_operands_with_spaces_are_matched_joined() -> None:

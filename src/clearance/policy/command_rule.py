@@ -188,10 +188,15 @@ class CommandPattern:
             return pattern.match(" ".join(rest))  # type: ignore[arg-type]
         dashdash = parsed.dashdash - count
         if self.every:
+            # An allow covers every operand, and there must be one: `rm -rf` with none on the
+            # line gets them elsewhere (`xargs rm -rf`), which `/tmp/*` does not speak for.
+            seen = False
             for i, value in enumerate(rest):
-                if i != dashdash and (value is None or not pattern.match(value)):
-                    return False
-            return True
+                if i != dashdash:
+                    if value is None or not pattern.match(value):
+                        return False
+                    seen = True
+            return seen
         for i, value in enumerate(rest):
             if i != dashdash and value is not None and pattern.match(value):
                 return True
