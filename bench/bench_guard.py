@@ -51,6 +51,20 @@ WHERE = (
 
 Case = tuple[str, str, str, str]
 
+# Lines the suites count as destructive (blocked in some setting of theirs) that destroy nothing
+# as bash and git run them, which the guard lets run: tests/policy/test_guard.py runs each in a
+# scratch repository with a changed, a staged and an untracked file, and a remote, and checks
+# that nothing is lost (ADR 0062).
+HARMLESS = {
+    "command -V git reset --hard": "command -V describes the command, running nothing",
+    "git clean -nf": "-n is a dry run: git clean lists what it would remove",
+    "\ncat <<\\EOF\nrm -rf /\nEOF\n": "cat prints the here-document",
+    "git reset\n--hard": "a newline ends the command: git reset unstages, --hard is not found",
+    "git reset \u2010\u2010hard": "Unicode dashes are no option: git finds no such revision",
+    "git RESET --HARD": "git has no command RESET",
+    "git push --force-with-lease-if-includes origin main": "git has no such option",
+}
+
 
 def load_suites(path: str) -> list[Case] | str:
     """The cases of the file at ``path``, or a sentence saying why there are none."""
@@ -139,16 +153,20 @@ def main() -> int:
         denied = sum(r[4] == "deny" for r in bad)
         asked = sum(r[4] == "ask" for r in bad)
         allowed = sum(r[4] == "allow" for r in good)
+        harmless = sum(r[4] == "allow" and r[2] in HARMLESS for r in bad)
         print(
             f"{suite}: stops {denied + asked} of {len(bad)} destructive ({denied} denied, "
             f"{asked} asked), allows {allowed} of {len(good)} safe"
+            + (f"; {harmless} of the destructive it allows destroy nothing" if harmless else "")
         )
     if args.list:
         for suite, _file, command, verdict, action in results:
             if ("destructive" in verdict and action == "allow") or (
                 "destructive" not in verdict and action != "allow"
             ):
-                print(f"  {suite[:12]:12} {verdict:22} {action:5} {command!r}")
+                why = HARMLESS.get(command) if action == "allow" else None
+                note = f"  (destroys nothing: {why})" if why else ""
+                print(f"  {suite[:12]:12} {verdict:22} {action:5} {command!r}{note}")
     return 0
 
 

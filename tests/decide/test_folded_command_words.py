@@ -26,23 +26,25 @@ PROGRAMS = ("sudo", "bash", "sh", "env", "xargs", "timeout", "nice", "command", 
             "git", "rm", "ls", "grep")  # fmt: skip
 
 # (line, its lower-case twin, under the guard, under the built-in policy) where the volume folds
-# case, then (under the guard, under the built-in policy) on a case-sensitive volume: today's.
+# case, then (under the guard, under the built-in policy) on a case-sensitive volume, where the
+# capitalised name is a program clearance does not know: the guard asks where its words name a
+# command the guard denies (ADR 0062), and allows a command inside a shell string it is given.
 ATTACKS = [
-    ("Sudo rm -rf /", "sudo rm -rf /", "deny", "deny", "allow", "ask"),
+    ("Sudo rm -rf /", "sudo rm -rf /", "deny", "deny", "ask", "ask"),
     ("Bash -c 'rm -rf ~'", "bash -c 'rm -rf ~'", "deny", "deny", "allow", "ask"),
-    ("ENV rm -rf /", "env rm -rf /", "deny", "deny", "allow", "ask"),
-    ("Xargs rm -rf", "xargs rm -rf", "ask", "ask", "allow", "ask"),
-    ("Timeout 5 git reset --hard", "timeout 5 git reset --hard", "deny", "ask", "allow", "ask"),
-    ("Uv run rm -rf /", "uv run rm -rf /", "deny", "deny", "allow", "ask"),
-    ("Command rm -rf /", "command rm -rf /", "deny", "deny", "allow", "ask"),
-    ("Nice git reset --hard", "nice git reset --hard", "deny", "ask", "allow", "ask"),
-    ("Find . -exec rm -rf {} +", "find . -exec rm -rf {} +", "deny", "ask", "allow", "ask"),
+    ("ENV rm -rf /", "env rm -rf /", "deny", "deny", "ask", "ask"),
+    ("Xargs rm -rf", "xargs rm -rf", "deny", "ask", "ask", "ask"),
+    ("Timeout 5 git reset --hard", "timeout 5 git reset --hard", "deny", "ask", "ask", "ask"),
+    ("Uv run rm -rf /", "uv run rm -rf /", "deny", "deny", "ask", "ask"),
+    ("Command rm -rf /", "command rm -rf /", "deny", "deny", "ask", "ask"),
+    ("Nice git reset --hard", "nice git reset --hard", "deny", "ask", "ask", "ask"),
+    ("Find . -exec rm -rf {} +", "find . -exec rm -rf {} +", "deny", "ask", "ask", "ask"),
     # every layer: a wrapper in a wrapper, a pipeline, a shell's payload, after `!`
     ("sudo Bash -c 'rm -rf ~'", "sudo bash -c 'rm -rf ~'", "deny", "deny", "ask", "ask"),
-    ("echo x | Xargs Sudo rm -rf /", "echo x | xargs sudo rm -rf /", "deny", "deny", "allow",
+    ("echo x | Xargs Sudo rm -rf /", "echo x | xargs sudo rm -rf /", "deny", "deny", "ask",
      "ask"),
     ("Bash -c 'Sudo rm -rf /'", "bash -c 'sudo rm -rf /'", "deny", "deny", "allow", "ask"),
-    ("! Sudo rm -rf /", "! sudo rm -rf /", "deny", "deny", "allow", "ask"),
+    ("! Sudo rm -rf /", "! sudo rm -rf /", "deny", "deny", "ask", "ask"),
     # the knowledge of a program's options: git's pager runs a shell command
     ("Git -c core.pager='rm -rf ~' log", "git -c core.pager='rm -rf ~' log", "deny", "deny",
      "allow", "ask"),
@@ -162,7 +164,8 @@ def test_any_spelling_of_a_wrapper_is_seen_through_where_the_volume_folds(  # ty
             _program(made.bin / spelled)
     line = f"{spelled} {rest} 'rm -rf /'" if name == "bash" else f"{spelled} {rest} rm -rf /"
     line = " ".join(line.split())
-    assert made.decide("guard", line)[0] == ("deny" if folds else "allow"), line
+    assert made.decide("guard", line)[0] == ("deny" if folds else "allow" if name == "bash"
+                                             else "ask"), line  # fmt: skip
 
 
 def test_where_it_cannot_be_told_the_line_asks_and_a_deny_still_stands(
@@ -183,7 +186,7 @@ def test_where_it_cannot_be_told_the_line_asks_and_a_deny_still_stands(
         assert program_folds("Timeout") is (None if unknown else False)
         action, reason = made.decide("guard", "Timeout 5 ls")
         assert (action, CASE_FOLDED in reason) == (("ask", True) if unknown else ("allow", False))
-        assert made.decide("guard", "Sudo rm -rf /")[0] == ("deny" if unknown else "allow")
+        assert made.decide("guard", "Sudo rm -rf /")[0] == ("deny" if unknown else "ask")
         assert made.decide("builtin", "Sudo rm -rf /")[0] == ("deny" if unknown else "ask")
         assert made.decide("guard", "Nosuch -rf x")[0] == "allow"  # no wrapper: the rules fold it
 

@@ -857,6 +857,38 @@ def _launchers() -> list[Case]:
     ]
 
 
+def _named_within() -> list[Case]:
+    """A program clearance does not know may run the command its words name (a task runner, a
+    deploy script): where the guard denies or asks about that command, the line asks (ADR
+    0062). The same words given to a program clearance knows, or naming a command the guard
+    lets run, are allowed."""
+    note = "an unknown program may run the command its words name: asked, not denied"
+    programs = ("tool", "./deploy.sh", "python3 scripts/run.py", "=2", "A-B=2", "Tool", "x.exe")
+    stopped = (
+        "rm -rf /",
+        "git reset --hard",
+        "find . -delete",
+        "/bin/rm -r -f ~/work",
+        "git -C repo push -f origin main",
+        'rm -rf "$HOME"',
+        "mkfs.ext4 /dev/sda1",
+    )
+    twins = ("rm -rf /tmp/a", "git status", "find . -print", "git push --force-with-lease",
+             "git reset --soft HEAD~1")  # fmt: skip
+    cases = [
+        Case("named within", f"{program} {command}", expected, note if expected == ASK else "")
+        for program in programs
+        for commands, expected in ((stopped, ASK), (twins, ALLOW))
+        for command in commands
+    ]
+    shown = ("echo -n", "printf '%s\\n'", "grep -n -e", "git commit -m x --", "mkdir -p", "type")
+    cases += [
+        Case("named within", f"{program} rm -rf /", ALLOW, "a program that runs none of its words")
+        for program in shown
+    ]
+    return cases
+
+
 def all_cases() -> list[Case]:
     cases = [
         *_git_reset(),
@@ -878,6 +910,7 @@ def all_cases() -> list[Case]:
         *_braces(),
         *_inline_code(),
         *_launchers(),
+        *_named_within(),
     ]
     seen: dict[str, Case] = {}
     for case in cases:

@@ -160,6 +160,16 @@ def test_an_allow_covers_every_operand_a_deny_fires_on_any() -> None:
     assert meets("rm [-r -f] *", "rm -rf", "allow")  # any operands, none among them
 
 
+def test_the_heads_of_the_rules_that_allow_nothing() -> None:
+    rules = RuleSet([
+        Rule("bash", "rm [-r -f] *", "deny", "global"), Rule("bash", "mkfs*", "deny", "global"),
+        Rule("bash", "git push --force*", "ask", "global"), Rule("bash", "ls *", "allow", "global"),
+        Rule("bash", "*", "allow", "global"), Rule("bash", "*rm -rf*", "deny", "global"),
+        Rule("bash", "shred", "deny", "global"), Rule("path", "tool *", "deny", "global"),
+    ])  # fmt: skip
+    assert rules.strict_heads() == (frozenset({"rm", "git", "shred"}), ("mkfs",))
+
+
 def test_operands_with_spaces_are_matched_joined() -> None:
     assert meets("git checkout [] -- *", "git checkout -- a b")
     assert not meets("git checkout [] -- *", "git checkout main")

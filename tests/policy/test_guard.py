@@ -187,6 +187,68 @@ def test_the_bench_measures_a_local_suite_file(tmp_path: Path) -> None:
     assert "two: stops 1 of 1 destructive (1 denied, 0 asked), allows 2 of 2 safe" in result.stdout
 
 
+def _git(repo: Path, *args: str) -> str:
+    env = {"HOME": str(repo.parent), "GIT_CONFIG_NOSYSTEM": "1", "PATH": os.environ["PATH"]}
+    done = subprocess.run(["git", *args], cwd=repo, env=env, capture_output=True, text=True,
+                          timeout=60, check=True)  # fmt: skip
+    return done.stdout
+
+
+def _scratch(root: Path) -> tuple[Path, Path]:
+    """A repository with a remote it is behind and ahead of (so only a push by force would
+    succeed), a committed file changed, a file staged and a file untracked."""
+    remote, work, other = root / "remote.git", root / "work", root / "other"
+    root.mkdir()
+    (root / ".gitconfig").write_text(
+        "[user]\n\tname = t\n\temail = t@x\n[init]\n\tdefaultBranch = main\n"
+    )
+    subprocess.run(["git", "init", "-q", "--bare", str(remote)], check=True, timeout=60,
+                   env={"HOME": str(root), "PATH": os.environ["PATH"]})  # fmt: skip
+    for clone in (work, other):
+        clone.mkdir()
+        _git(clone, "init", "-q")
+        _git(clone, "remote", "add", "origin", str(remote))
+    (work / "a.txt").write_text("one\n")
+    _git(work, "add", "a.txt")
+    _git(work, "commit", "-qm", "one")
+    _git(work, "push", "-q", "origin", "main")
+    _git(other, "pull", "-q", "origin", "main")
+    (other / "r.txt").write_text("theirs\n")
+    _git(other, "add", "r.txt")
+    _git(other, "commit", "-qm", "theirs")
+    _git(other, "push", "-q", "origin", "main")
+    (work / "l.txt").write_text("mine\n")
+    _git(work, "add", "l.txt")
+    _git(work, "commit", "-qm", "mine")
+    _git(work, "fetch", "-q", "origin")
+    (work / "a.txt").write_text("changed\n")
+    (work / "b.txt").write_text("staged\n")
+    _git(work, "add", "b.txt")
+    (work / "c.txt").write_text("untracked\n")
+    return work, remote
+
+
+def _kept(work: Path, remote: Path) -> tuple[object, ...]:
+    files = {p.name: p.read_text() for p in work.iterdir() if p.is_file()}
+    return files, _git(work, "rev-parse", "HEAD"), _git(remote, "rev-parse", "main")
+
+
+def test_the_suites_destructive_lines_it_allows_destroy_nothing(engine, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """Each line the bench reports as allowed although a suite counts it destructive
+    (``bench_guard.HARMLESS``) runs in real bash and git and loses nothing: no file of the work
+    tree, no commit, no commit of the remote."""
+    import runpy
+
+    harmless = runpy.run_path(str(ROOT / "bench" / "bench_guard.py"))["HARMLESS"]
+    for i, line in enumerate(harmless):
+        assert _decide(engine, line)[0] == "allow", line
+        work, remote = _scratch(tmp_path / str(i))
+        before = _kept(work, remote)
+        env = {"HOME": str(work.parent), "GIT_CONFIG_NOSYSTEM": "1", "PATH": os.environ["PATH"]}
+        subprocess.run(["bash", "-c", line], cwd=work, env=env, capture_output=True, timeout=60)
+        assert _kept(work, remote) == before, line
+
+
 def test_without_a_suite_file_the_bench_says_where_to_get_one(tmp_path: Path) -> None:
     result = _bench("--suites", str(tmp_path / "absent.py"))
     assert result.returncode == 2

@@ -23,11 +23,16 @@ if TYPE_CHECKING:
     from clearance.intent.fact import Direction
 
 __all__ = [
-    "SAFE_DEVICES", "WALK_ALL", "WALK_ENTRIES", "WALK_VISIBLE", "PathFact", "canonical_cwd",
-    "canonicalize", "is_within", "lexists", "normal_path", "opened", "path_fact",
+    "SAFE_DEVICES", "SYSTEM_PROGRAMS", "WALK_ALL", "WALK_ENTRIES", "WALK_VISIBLE", "PathFact",
+    "canonical_cwd", "canonicalize", "is_within", "lexists", "normal_path", "opened", "path_fact",
     "through_plantable_links", "typed_path", "wider",
 ]  # fmt: skip
 
+# Directories of the system's own programs, which the agent cannot write: `/bin/ls` is ls,
+# where `./ls` or `bin/ls` is a file of the project.
+SYSTEM_PROGRAMS = (
+    "/bin/", "/usr/bin/", "/sbin/", "/usr/sbin/", "/usr/local/bin/", "/opt/homebrew/bin/",
+)  # fmt: skip
 SAFE_DEVICES = frozenset({"/dev/null", "/dev/stdin", "/dev/stdout", "/dev/stderr"})
 _O_PATH = getattr(os, "O_PATH", 0)
 _PROC_FD = "/proc/self/fd/"

@@ -19,6 +19,7 @@ __all__ = [
     "EXPANSION_LIMIT",
     "GATE_ERROR",
     "INDIRECTION",
+    "NAMED_WITHIN",
     "NESTED_REPOSITORY",
     "OPAQUE",
     "PROTECTED",
@@ -57,6 +58,9 @@ RUNS_WRITTEN = "<runs-written-file>"  # runs as code a file the line itself may 
 # a command word in capitals that may run a wrapper's or a shell's file on a volume that folds
 # case (`Sudo`, `Bash`), which the analysis cannot tell (ADR 0042)
 CASE_FOLDED = "<case-folded-command>"
+# a program clearance does not know is given words that name a command a rule denies or asks
+# about (`tool rm -rf /`): it may run that command (ADR 0062)
+NAMED_WITHIN = "<command-in-arguments>"
 # git would use a repository inside the project that is not the project's own (ADR 0040)
 NESTED_REPOSITORY = "<nested-git-repository>"
 # a command writes names beneath a directory that the analysis cannot list (an archive it does
@@ -90,6 +94,7 @@ SENTINELS = frozenset(
         UNLISTED_NAMES,
         UNLISTED_PRINTED,
         CASE_FOLDED,
+        NAMED_WITHIN,
         PROTECTED,
         RUNS_LATER,
     }

@@ -33,8 +33,8 @@ class RuleSet:
     """An ordered, indexed list of rules; immutable once built."""
 
     __slots__ = (
-        "_cased", "_commands", "_expand", "_folded", "_home", "_index", "_known", "_surfaces",
-        "_universal", "cased", "cased_heads", "fold", "rules",
+        "_cased", "_commands", "_expand", "_folded", "_heads", "_home", "_index", "_known",
+        "_surfaces", "_universal", "cased", "cased_heads", "fold", "rules",
     )  # fmt: skip
 
     def __init__(
@@ -58,6 +58,7 @@ class RuleSet:
         self._home = home
         self._folded: RuleSet | None = None
         self._cased: RuleSet | None = None
+        self._heads: tuple[frozenset[str], tuple[str, ...]] | None = None
         # Answers of :meth:`evaluate` already given (it is pure, and the set immutable).
         self._known: dict[tuple[str, tuple[str, ...]], Rule] = {}
         self.fold = fold
@@ -141,6 +142,27 @@ class RuleSet:
     def has_command_rules(self, program: str) -> bool:
         """Whether a command rule (``rm [-r -f] *``) is written for ``program``."""
         return program in self._commands
+
+    def strict_heads(self) -> tuple[frozenset[str], tuple[str, ...]]:
+        """The programs the bash rules that allow nothing are written for: the first words of
+        their patterns (``rm`` of ``"rm [-r -f] *"`` and of ``"rm -rf /"``), and the literal
+        starts of first words a wildcard ends (``mkfs`` of ``"mkfs*"``). A pattern that starts
+        with a wildcard names no program. Built on first use."""
+        found = self._heads
+        if found is None:
+            exact: set[str] = set()
+            starts: set[str] = set()
+            for rule in self.rules:
+                if rule.surface != "bash" or rule.action == "allow":
+                    continue
+                head = literal_head(rule.pattern)
+                word, space, _ = head.partition(" ")
+                if space:
+                    exact.add(word)
+                elif word:
+                    (exact if word == rule.pattern else starts).add(word)
+            found = self._heads = (frozenset(exact), tuple(sorted(starts)))
+        return found
 
     def surfaces(self) -> frozenset[str]:
         """The surfaces that have rules of their own (the universal rule aside)."""

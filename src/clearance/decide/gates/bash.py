@@ -29,12 +29,20 @@ from __future__ import annotations
 
 from clearance.decide.decision import GateResult, UnitFact
 from clearance.decide.gates._message import gate_message
+from clearance.decide.gates.named_within import catch_all as _catch_all
+from clearance.decide.gates.named_within import named_within
 from clearance.decide.gates.operands import through_links
 from clearance.decide.gates.path import DIRECTION_SURFACES, UNPROVEN_SURFACES
 from clearance.decide.gates.protected import git_config_result
 from clearance.intent.boundary import project_boundary
 from clearance.intent.glob import GLOB_CHARS, expand_pattern_bounded
-from clearance.intent.path import PathFact, canonical_cwd, canonicalize, path_fact
+from clearance.intent.path import (
+    SYSTEM_PROGRAMS,
+    PathFact,
+    canonical_cwd,
+    canonicalize,
+    path_fact,
+)
 from clearance.intent.sentinel import (
     COMPUTED,
     EXPANSION_LIMIT,
@@ -70,19 +78,10 @@ _CONTEXT = {
     "compound": "",
 }
 _DIRECTION: dict[str, Direction] = {"read": "read", "write": "write"}
-_FALLBACK = frozenset({"bash", "*"})  # the catch-all rules: `"*"` and `"bash": {"*": …}`
 # Wrappers whose own meaning is benign: they change when, how fast or how often the inner
 # command runs, never as whom, where or with what rights (not sudo, doas, chroot, env, nohup…).
 _BENIGN_WRAPPERS = frozenset({"xargs", "timeout", "nice", "time", "stdbuf", "command", "builtin",
                               "ionice", "chrt", "taskset", "numactl", "setsid"})  # fmt: skip
-_SYSTEM_BINS = (
-    "/bin/",
-    "/usr/bin/",
-    "/sbin/",
-    "/usr/sbin/",
-    "/usr/local/bin/",
-    "/opt/homebrew/bin/",
-)  # the catch-all rules: `"*"` and `"bash": {"*": …}`
 
 
 def _command_of(call: ToolCall) -> str:
@@ -118,10 +117,6 @@ def _folds(unit: Unit, name: str) -> bool:
     return program_folds(typed or name, None) is not False
 
 
-def _catch_all(rule: Rule) -> bool:
-    return rule.pattern == "*" and rule.surface in _FALLBACK
-
-
 def _unit_result(
     rules: RuleSet, unit: Unit, command: str, launchers: dict[str, Rule]
 ) -> tuple[GateResult, UnitFact]:
@@ -137,7 +132,7 @@ def _unit_result(
         # `git diff` to `"git diff []"`, which reads past git's own options either way).
         other = rules.evaluate("bash", (canonical,), unit.argv)
         if RANK[other.action] > RANK[rule.action] or (
-            rule.pattern == "*" and rule.surface in _FALLBACK and text.startswith(_SYSTEM_BINS)
+            _catch_all(rule) and text.startswith(SYSTEM_PROGRAMS)
         ):
             # `/bin/ls x` typed matches only the catch-all: `ls x`, the same program from a
             # directory the agent cannot write, is matched by the rules written for it.
@@ -336,6 +331,12 @@ def bash_gate(
         if capped:
             _unknown_paths(rules, capped, results, capped=True)
         through_links(rules, decided, facts, results, home, call.cwd)
+    if any(
+        r.action == "allow" and len(u.argv) > 1 and r.rule is not None and _catch_all(r.rule)
+        for u, r in decided
+    ):
+        # `tool rm -rf /`: a command an unknown program's words name (ADR 0062).
+        named_within(rules, decided, units, results, facts, home)
     # The names a command may make that are no file yet: for the protected-path gate alone.
     made = _made(analysis.makes, call.cwd) if analysis.makes else []
     return results, tuple(units), facts, made

@@ -42,14 +42,14 @@ if TYPE_CHECKING:
     from clearance.intent.shell.token import Effect, Source
     from clearance.intent.shell.word import Word
 
-__all__ = ["GLOB_MARKS", "Projection"]
+__all__ = ["GLOB_MARKS", "INERT", "METADATA", "Projection"]
 
 GLOB_MARKS = frozenset("*?[")  # what makes a word a pattern (a brace is expanded before)
 _WRITES = frozenset({">", ">>", ">|", "&>", "&>>", ">&"})
 _READS = frozenset({"<", "<<<", "<&"})
 # Commands that change a file's metadata or look at it, never its content: a later run of the
 # file runs what was there before the line (`chmod +x run.sh && ./run.sh`).
-_METADATA = frozenset(
+METADATA = frozenset(
     {"chmod", "chown", "chgrp", "touch", "chattr", "setfacl", "stat", "file", "ls", "wc"}
     | {"du", "realpath", "readlink", "mkdir", "test", "["}
 )
@@ -62,7 +62,7 @@ _TEXT_ONLY = frozenset({"echo", "printf", "true", "false", ":", "basename", "dir
 _PLAIN_NAME = frozenset("/=:")
 # Commands that open none of their operands: a computed operand is no unknown path. (`cd`
 # to a computed directory makes the base unknown instead: later relative paths are unknown.)
-_INERT = _TEXT_ONLY | frozenset(
+INERT = _TEXT_ONLY | frozenset(
     {"cd", "pushd", "kill", "unset", "shift", "exit"}
     | {"return", "export", "local", "declare", "typeset", "readonly", "set", "test", "["}
 )
@@ -268,9 +268,9 @@ class Projection:
             if len(words) == 1:
                 return
         # Operands of a command that opens none of them are no unknown paths (`echo "$x"`).
-        unknown = words[0].value not in _INERT if words else True
+        unknown = words[0].value not in INERT if words else True
         # Nor are they files it may write for a later run: `echo f`, `chmod +x run.sh`.
-        self.inert = not unknown or (words[0].value in _METADATA if words else False)
+        self.inert = not unknown or (words[0].value in METADATA if words else False)
         self.opens = unknown
         # The files it writes by their place, made if they are not there (`sort -o f`, `tee f`):
         # paths whatever their shape, as a redirect's target is.
