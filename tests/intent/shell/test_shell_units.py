@@ -65,6 +65,26 @@ def test_a_heredoc_with_a_tab_stripping_delimiter_is_searched_for_substitutions(
     assert [(u.text, u.context) for u in units] == [("cat", ""), ("id", "heredoc")]
 
 
+@pytest.mark.parametrize(
+    ("body", "end"),
+    [("${x#{}$(echo R)}", 6), ("${x#'}'}", 8), ("${x:-${y}}", 10), ('${x#"}"}', 8), ("${x", -1)],
+)
+def test_a_parameter_expansion_ends_where_bash_ends_it(body: str, end: int) -> None:
+    """A bare ``{`` inside ``${…}`` opens nothing: bash ends ``${x#{}`` at its first ``}``,
+    in a here-document as on a line, and runs the ``$(…)`` after it (real bash, below)."""
+    import subprocess
+
+    from clearance.intent.shell.heredoc import close_brace
+
+    assert close_brace(body, 2) == end
+    if end > 0:
+        script = f"x=a; y=b; cat <<EOF\n{body}\nEOF"
+        shown = subprocess.run(["bash", "-c", script], capture_output=True, text=True, timeout=30)
+        rest = subprocess.run(["bash", "-c", f"x=a; y=b; cat <<EOF\n{body[end:]}\nEOF"],
+                              capture_output=True, text=True, timeout=30)  # fmt: skip
+        assert shown.stdout.endswith(rest.stdout)
+
+
 def test_a_commit_message_heredoc_inside_a_substitution_yields_its_cat() -> None:
     command = "git commit -m \"$(cat <<'EOF'\nfix: handle /etc/hosts\n$(rm x)\nEOF\n)\""
     analysis = run(command)

@@ -20,6 +20,7 @@ from clearance.intent.shell.word_build import unescape
 
 __all__ = [
     "body_text",
+    "close_brace",
     "close_double",
     "close_single",
     "delimiter_start",
@@ -177,7 +178,7 @@ def past_substitution(text: str, k: int) -> int | None:
     elif text.startswith("$(", k):
         end = _close_paren(text, k + 2)
     elif text.startswith("${", k):
-        return _close_brace(text, k + 2)
+        return close_brace(text, k + 2)
     else:
         return None
     return end + 1 if end >= 0 else -1
@@ -254,17 +255,14 @@ def close_double(text: str, k: int) -> int:
     return -1
 
 
-def _close_brace(text: str, k: int) -> int:
-    """One past the ``}`` closing a ``${`` whose content starts at ``k``, or -1."""
-    depth = 1
-    while (k := unescaped(text, k, "'\"`${}")) >= 0:
+def close_brace(text: str, k: int) -> int:
+    """One past the ``}`` where bash ends the parameter expansion whose content starts at
+    ``k``, or -1: past quotes, escapes, substitutions and inner ``${…}``. A bare ``{`` is not
+    counted: bash ends ``${x#{}`` at its first ``}``, on a line and in a here-document alike."""
+    while (k := unescaped(text, k, "'\"`$}")) >= 0:
         ch = text[k]
-        if ch == "{" or ch == "}":
-            depth += 1 if ch == "{" else -1
-            if depth == 0:
-                return k + 1
-            k += 1
-            continue
+        if ch == "}":
+            return k + 1
         if ch == "'":
             k = close_single(text, k + 1, False)
         elif ch == '"':

@@ -28,9 +28,8 @@ Each check compares the tree with a rule of bash's own reading that holds for ev
 
 from __future__ import annotations
 
-from clearance.intent.shell.escape import unescaped
 from clearance.intent.shell.grammar import KIND
-from clearance.intent.shell.heredoc import close_double, close_single, past_substitution
+from clearance.intent.shell.heredoc import close_brace, close_single
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -90,7 +89,7 @@ def misread_within(root: Node, data: bytes, start: int = -1, stop: int = -1) -> 
             return True
         if kind in _SIMPLE and _command_misread(children, data, split, kind == "command"):
             return True
-        if kind == "expansion" and _ends(_brace_end(_text(data), node.start_byte + 2), node, data):
+        if kind == "expansion" and _ends(close_brace(_text(data), node.start_byte + 2), node, data):
             return True
         if kind == "file_redirect" and _reexpanded(children, data):
             return True
@@ -235,28 +234,6 @@ _DECODED: list[bytes | str] = [b"", ""]
 def _ends(found: int, node: Node, data: bytes) -> bool:
     """Whether bash ends ``node`` elsewhere than the tree: at ``found`` (-1: past the end)."""
     return (found if found >= 0 else len(data)) != node.end_byte
-
-
-def _brace_end(text: str, k: int) -> int:
-    """One past the ``}`` where bash ends the parameter expansion whose content starts at
-    ``k`` (past quotes, escapes, substitutions and inner ``${…}``; a bare ``{`` is not
-    counted), or -1."""
-    while (k := unescaped(text, k, "'\"`$}")) >= 0:
-        ch = text[k]
-        if ch == "}":
-            return k + 1
-        if ch == "'":
-            k = close_single(text, k + 1, False)
-        elif ch == '"':
-            k = close_double(text, k + 1)
-        elif text.startswith("${", k):
-            k = _brace_end(text, k + 2)
-        else:
-            end = past_substitution(text, k)
-            k = k + 1 if end is None else end
-        if k < 0:
-            return -1
-    return -1
 
 
 def _reexpanded(children: list[Node], data: bytes) -> bool:
