@@ -125,6 +125,33 @@ def test_explain_names_the_project_as_the_boundary(layout: dict[str, Path]) -> N
     assert f"(outside {layout['project']})" in decision.paths[0].describe()
 
 
+def test_explain_shows_what_counts_as_inside_and_which_directory_holds_each_path(
+    layout: dict[str, Path],
+) -> None:
+    """The boundary line names the project and the further directories counted as inside
+    (Claude Code's ``additionalDirectories``), and each path the directory that holds it."""
+    from clearance.cli.render import explain_text
+
+    settings = layout["project"] / ".claude"
+    settings.mkdir()
+    extra = layout["sibling"]
+    (settings / "settings.json").write_text(
+        json.dumps({"permissions": {"additionalDirectories": [str(extra)]}})
+    )
+    project = str(layout["project"])
+    engine = Engine.load(cwd=project, policy=POLICY, env={"HOME": str(layout["home"])},
+                         use_cache=False, host=AgentHostFacts())  # fmt: skip
+    command = f"cat {extra}/notes.txt README.md /etc/hostname"
+    decision = engine.check(ToolCall("bash", {"command": command}, project))
+    text = explain_text(decision, engine.policy)
+    boundary = next(line for line in text.splitlines() if line.startswith("outside means"))
+    assert boundary.startswith(f"outside means outside: {project}; also inside: ")
+    assert str(extra) in boundary
+    assert f"{extra}/notes.txt  (inside {extra})" in text
+    assert f"{project}/README.md  (inside {project})" in text
+    assert f"/etc/hostname  (outside {project})" in text
+
+
 def test_a_host_scratch_planted_as_a_link_puts_nothing_inside(
     layout: dict[str, Path], tmp_path: Path
 ) -> None:

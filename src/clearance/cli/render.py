@@ -104,7 +104,7 @@ def explain_text(decision: Decision, policy: Policy) -> str:
         lines.append(f"outside means outside: {found.root}{extra}")
         lines.append("paths:")
         for path in decision.paths:
-            lines.append("  " + path.describe())
+            lines.append("  " + path.describe(found.holder(path.canonical or path.shown)))
     lines.append("gates:")
     for gate in decision.gates:
         lines.append(f"  {gate.action:5}  {gate.gate} [{gate.surface}] {gate.message}")

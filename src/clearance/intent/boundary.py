@@ -47,9 +47,14 @@ class Boundary:
         self.inside = inside
 
     def contains(self, path: str) -> bool:
+        return self.holder(path) is not None
+
+    def holder(self, path: str) -> str | None:
+        """The directory of the boundary that holds the canonical ``path``: the project's,
+        else the first further directory that does; ``None`` when it is outside."""
         if self.root and is_within(path, self.root):
-            return True
-        return any(is_within(path, extra) for extra in self.inside)
+            return self.root
+        return next((extra for extra in self.inside if is_within(path, extra)), None)
 
 
 _ROOTS: dict[tuple[str, str], str] = {}

@@ -125,7 +125,10 @@ class PathFact(_PathFactFields, Frozen):
             "aliases": list(self.aliases),
         }
 
-    def describe(self) -> str:
+    def describe(self, holder: str | None = None) -> str:
+        """One line for ``explain``; ``holder``: the directory counted as inside that holds
+        the path, when it is not the project's (the host's scratch directory)."""
         where = "outside" if self.external else "inside"
         extra = f" → {self.canonical}" if self.canonical and self.canonical != self.path else ""
-        return f"{self.direction:5}  {self.shown}{extra}  ({where} {self.boundary or '?'})"
+        place = holder if holder and not self.external else self.boundary or "?"
+        return f"{self.direction:5}  {self.shown}{extra}  ({where} {place})"
