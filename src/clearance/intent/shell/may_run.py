@@ -36,9 +36,9 @@ _QUIET = frozenset(
     | {"expand", "unexpand", "base64", "base32", "xxd", "shuf", "printenv", "type", "whatis"}
     | {"whereis", "apropos", "info", "help", "tldr", "hostname", "uname", "whoami", "id"}
     | {"groups", "tree", "file", "alias", "unalias", "jobs", "fg", "bg", "read", "wait"}
-    | {"mkdir", "rmdir", "ln", "install", "cal", "uptime", "nproc", "logger", "notify-send"}
+    | {"mkdir", "rmdir", "ln", "cal", "uptime", "nproc", "logger", "notify-send"}
     | {"say", "figlet", "cowsay", "lolcat", "toilet", "banner", "wall", "write"}
-    | {"apt", "apt-get", "apt-cache", "dpkg", "yum", "dnf", "apk", "pacman", "zypper", "brew"}
+    | {"yum", "dnf", "apk", "pacman", "zypper", "brew"}
     | {"port", "snap", "flatpak", "choco", "winget", "scoop", "nvm", "volta", "fnm", "n"}
     | {"asdf", "pyenv", "rbenv", "nodenv", "goenv", "rustup", "sdk", "jenv", "pipx", "gem"}
 )
@@ -69,7 +69,7 @@ _OWN = frozenset(
 _MANAGER_RUN = {
     "rustup": ("run",), "pyenv": ("exec",), "rbenv": ("exec",), "nodenv": ("exec",),
     "goenv": ("exec",), "jenv": ("exec",), "fnm": ("exec",), "volta": ("run",),
-    "n": ("exec", "run"), "asdf": ("exec",), "nvm": ("exec", "run"), "sdk": ("exec",),
+    "n": ("exec", "run"), "asdf": ("exec", "env"), "nvm": ("exec", "run"), "sdk": ("exec",),
     "brew": ("exec",), "gem": ("exec",), "pipx": ("run",), "snap": ("run",),
     "flatpak": ("run",),
 }  # fmt: skip

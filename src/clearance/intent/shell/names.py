@@ -47,6 +47,8 @@ KNOWLEDGE = frozenset(
     | {"setpriv", "dbus-run-session", "faketime", "run-parts", "jq", "date", "sqlite3"}
     | {"strings", "objdump", "nm", "readelf", "size", "c++filt", "addr2line"}
     | {"bash", "sh", "dash", "zsh", "ksh", "rbash", "mksh", "ksh93", "yash", "posh"}
+    | {"apt", "apt-get", "apt-cache", "dpkg", "install", "restic", "rclone", "borg", "psql"}
+    | {"mysql", "mariadb"}
     | frozenset(COMPRESSORS)
 )
 # reeval.COMMANDS: simple commands whose arguments bash may read again as code.

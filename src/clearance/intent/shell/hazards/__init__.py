@@ -91,6 +91,17 @@ SOURCES: dict[str, str] = {
     "faketime": "faketime(1)",
     "run-parts": "run-parts(8); gtfobins: run-parts",
     "gzip": "gzip(1) -S/--suffix, -r; xz(1), bzip2(1), zstd(1) likewise",
+    "apt": "apt(8) -o, -c; apt.conf(5) (DPkg::Pre-Invoke, APT::Update::Pre-Invoke, Dir::Bin)",
+    "apt-get": "apt-get(8) -o, -c; apt.conf(5); gtfobins: apt-get",
+    "apt-cache": "apt-cache(8) -o, -c; apt.conf(5)",
+    "dpkg": "dpkg(1) --pre-invoke, --post-invoke, --status-logger; gtfobins: dpkg",
+    "install": "install(1) --strip-program",
+    "restic": "restic(1) --password-command, -o sftp.command, -o rclone.program",
+    "rclone": "rclone(1) --password-command, --sftp-ssh",
+    "borg": "borg(1) --rsh, --remote-path",
+    "psql": "psql(1) \\!, \\o |, \\g |, \\copy … program, \\setenv; gtfobins: psql",
+    "mysql": "mysql(1) system, \\!, --pager; gtfobins: mysql",
+    "mariadb": "mariadb(1) system, \\!, --pager",
 }
 
 

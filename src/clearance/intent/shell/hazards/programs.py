@@ -470,6 +470,105 @@ def _less(finding: Finding, words: Sequence[Word], values: Values) -> None:
             return
 
 
+# apt.conf(5) items an `-o` may set that name no command apt runs, read in lower case (the
+# others: DPkg::Pre-Invoke, APT::Update::Post-Invoke, DPkg::Pre-Install-Pkgs, Dir::Bin::dpkg,
+# Acquire::http::Proxy-Auto-Detect… run what they name). Dpkg::Options passes options to dpkg,
+# whose --pre-invoke runs a command: only the --force-conf* answers are let through.
+_APT_QUIET = (
+    "apt::get::", "apt::install-recommends", "apt::install-suggests", "apt::color",
+    "acquire::retries", "acquire::languages", "acquire::check-valid-until", "dpkg::use-pty",
+    "debug::", "quiet",
+)  # fmt: skip
+
+
+def _apt(finding: Finding, words: Sequence[Word], values: Values) -> None:
+    """apt(8), apt-get(8), apt-cache(8) -o/--option, -c/--config-file; apt.conf(5): an item
+    may name a command apt runs (``-o APT::Update::Pre-Invoke::=CMD``)."""
+    for option, arg in option_values(values, "oc", ("--option", "--config-file")):
+        if option in ("-c", "--config-file"):
+            finding.runs(f"passes {option}, a configuration file whose items may run commands")
+            continue
+        if option == "?":
+            continue
+        key, _, value = (arg or "").partition("=")
+        folded = key.lower()
+        if arg is not None and (
+            folded.startswith(_APT_QUIET)
+            or (folded.startswith("dpkg::options") and value.startswith("--force-conf"))
+        ):
+            continue
+        finding.runs(f"passes {option} {key[:40]}, an item that may name a command apt runs",
+                     value if "invoke" in folded or "pkgs" in folded else None)  # fmt: skip
+
+
+def _dpkg(finding: Finding, words: Sequence[Word], values: Values) -> None:
+    """dpkg(1) --pre-invoke, --post-invoke, --status-logger: commands run through sh -c."""
+    longs = ("--pre-invoke", "--post-invoke", "--status-logger")
+    for option, arg in option_values(values, "", longs):
+        if option != "?":
+            finding.runs(f"passes {option}, which runs a command", arg)
+
+
+def _install(finding: Finding, words: Sequence[Word], values: Values) -> None:
+    """install(1) --strip-program: runs a program on each file installed (with -s)."""
+    for option, arg in option_values(values, "", ("--strip-program",)):
+        if option != "?":
+            finding.runs("passes --strip-program, which runs a program", arg)
+
+
+def _backup(longs: tuple[str, ...], shorts: str = "") -> Checker:
+    """restic(1) --password-command and -o sftp.command / rclone.program; rclone(1)
+    --password-command, --sftp-ssh; borg(1) --rsh, --remote-path: each runs a command."""
+
+    def check(finding: Finding, words: Sequence[Word], values: Values) -> None:
+        for option, arg in option_values(values, shorts, longs):
+            if option == "?":
+                continue
+            if option in ("-o", "--option"):
+                key, _, value = (arg or "").partition("=")
+                if arg is not None and not key.endswith((".command", ".program", ".args")):
+                    continue
+                finding.runs(f"passes {option} {key[:40]}, which runs a command", value or None)
+            else:
+                finding.runs(f"passes {option}, which runs a command", arg)
+
+    return check
+
+
+_PSQL_RUNS = ("\\!", "\\o |", "\\o|", "\\g |", "\\g|", "\\setenv", "from program ", "to program ")
+
+
+def _sql_client(
+    options: tuple[str, ...], shorts: str, anywhere: tuple[str, ...], starts: tuple[str, ...]
+) -> Checker:
+    """psql(1) -c with ``\\!``, ``\\o |``, ``\\g |``, ``\\setenv``, ``COPY … FROM
+    PROGRAM``; mysql(1) -e with a ``system`` or ``\\!`` statement, and --pager: a command the
+    client (or the server) runs. A statement read from a file or the input is the database's,
+    as a script's is."""
+
+    def check(finding: Finding, words: Sequence[Word], values: Values) -> None:
+        for option, arg in option_values(values, shorts, options):
+            if option == "?":
+                continue
+            if option == "--pager":
+                finding.runs("passes --pager, which runs a command", arg)
+                continue
+            if option in ("-o", "--output"):  # psql: `|cmd` pipes the output to a command
+                if arg is None or arg.lstrip()[:1] == "|":
+                    finding.runs(f"passes {option}, a command the output is piped to",
+                                 arg.lstrip()[1:] if arg else None)  # fmt: skip
+                continue
+            folded = " ".join((arg or "").lower().split())
+            if (
+                arg is None
+                or any(marker in folded for marker in anywhere)
+                or any(part.lstrip().startswith(starts) for part in folded.split(";"))
+            ):
+                finding.runs(f"passes {option} a statement that runs a command")
+
+    return check
+
+
 PROGRAMS: dict[str, Checker] = {
     "tar": _tar,
     "gtar": _tar,
@@ -504,6 +603,17 @@ PROGRAMS: dict[str, Checker] = {
     "dbus-run-session": _runs_rest("runs a command under dbus-run-session"),
     "faketime": _runs_rest("runs a command under faketime"),
     "run-parts": _runs_rest("runs every program in a directory (run-parts)"),
+    "apt": _apt,
+    "apt-get": _apt,
+    "apt-cache": _apt,
+    "dpkg": _dpkg,
+    "install": _install,
+    "restic": _backup(("--password-command", "--option"), "o"),
+    "rclone": _backup(("--password-command", "--sftp-ssh")),
+    "borg": _backup(("--rsh", "--remote-path")),
+    "psql": _sql_client(("--command", "--output"), "co", _PSQL_RUNS, ()),
+    "mysql": _sql_client(("--execute", "--pager"), "e", ("\\!",), ("system ",)),
+    "mariadb": _sql_client(("--execute", "--pager"), "e", ("\\!",), ("system ",)),
 }
 for _name in ("bash", "sh", "dash", "zsh", "ksh", "rbash", "mksh", "ksh93", "yash", "posh"):
     PROGRAMS[_name] = _shell

@@ -88,6 +88,11 @@ VARIABLES: dict[str, str] = {
     "TAR_OPTIONS": "tar(1) ENVIRONMENT",
     "RSYNC_RSH": "rsync(1) ENVIRONMENT",
     "RSYNC_CONNECT_PROG": "rsync(1) ENVIRONMENT",
+    "APT_CONFIG": "apt.conf(5) (a file of items that may name commands apt runs)",
+    "RESTIC_PASSWORD_COMMAND": "restic(1) ENVIRONMENT",
+    "RCLONE_PASSWORD_COMMAND": "rclone(1) (--password-command)",
+    "BORG_RSH": "borg(1) ENVIRONMENT",
+    "PSQL_PAGER": "psql(1) ENVIRONMENT",
     "MAKEFLAGS": "make(1) (--eval)",
     "ZIPOPT": "zip(1) ENVIRONMENT",
     "CURL_HOME": "curl(1) (.curlrc: remote-name-all and output-dir choose the names written)",
@@ -229,6 +234,10 @@ COMMAND_VARIABLES = frozenset(
         "RSYNC_RSH",
         "RSYNC_CONNECT_PROG",
         "BROWSER",
+        "RESTIC_PASSWORD_COMMAND",
+        "RCLONE_PASSWORD_COMMAND",
+        "BORG_RSH",
+        "PSQL_PAGER",
     }
 )
 
