@@ -101,6 +101,19 @@ def _check(engine: tuple[Engine, str], line: str) -> tuple[str, str, tuple[str |
         # the command word as another volume or a pattern may spell it
         ("tool /usr/bin/r[m] -rf build", "rm -rf build"),
         ("tool rm.exe -rf build", "rm -rf build"),
+        # the program's own `--` goes no further than its options
+        ("start-stop-daemon -S -x /bin/rm -- -rf ~", "rm -rf ~"),
+        # a wrapper's or a shell's words are decided as a line: the command it runs, as the
+        # analysis reads it
+        ("logsave /dev/null sh -c 'rm -rf build'", "rm -rf build"),
+        ("/lib64/ld-linux-x86-64.so.2 /bin/sh -c 'git reset --hard'", "git reset --hard"),
+        ("./deploy.sh bash -c 'git push -f origin main'", "git push -f origin main"),
+        ("tool env rm -rf build", "rm -rf build"),
+        ("tool sudo -u x git push --force", "git push --force"),
+        ("tool nice -n 5 find . -delete", "find . -delete"),
+        ("asdf env python rm -rf build", "rm -rf build"),
+        # and within it, a command named among another unknown program's words
+        ("tool sh -c 'tool2 sh -c \"rm -rf build\"'", 'tool2 sh -c "rm -rf build"'),
     ],
 )
 def test_a_command_named_among_an_unknown_programs_words_asks(  # type: ignore[no-untyped-def]
@@ -160,6 +173,12 @@ def test_the_ask_names_the_rule_and_what_it_says(engine) -> None:  # type: ignor
         "yarn add rm",
         "pyenv install 3.12",
         "rustup toolchain list",
+        "start-stop-daemon -S -x /bin/rm -- -rf /tmp/x",
+        "logsave /dev/null sh -c 'make test'",
+        "tool sh -c 'rm -rf /tmp/x'",
+        "tool sh -c 'tool2 sh -c \"echo hi\"'",
+        "tool env FOO=1 make",
+        "tool time make",
     ],
 )
 def test_benign_twins_keep_their_decision(engine, line: str) -> None:  # type: ignore[no-untyped-def]
@@ -173,7 +192,22 @@ def test_past_the_commands_it_tries_the_unit_asks(engine) -> None:  # type: igno
     than match more (a line of thousands of them would take seconds)."""
     action, reason, sentinels = _check(engine, "tool " + " ".join(["git status"] * 20))
     assert action == "ask" and NAMED_WITHIN in sentinels, reason
-    assert "more than 16 commands" in reason, reason
+    assert "than clearance tries (16 commands" in reason, reason
+
+
+def test_past_the_lines_it_decides_the_unit_asks(engine) -> None:  # type: ignore[no-untyped-def]
+    """A wrapper's or a shell's words are decided as a line, as are those within it, up to 8
+    lines a call: nested further, or named more often, the unit asks."""
+    line = "tool " + " ".join(["sh -c x"] * 12)
+    action, reason, sentinels = _check(engine, line)
+    assert action == "ask" and NAMED_WITHIN in sentinels, reason
+    assert "8 lines within a call" in reason, reason
+    nested = "rm -rf build"
+    for depth in range(10):
+        quoted = "'" + nested.replace("'", "'\\''") + "'"
+        nested = f"tool{depth} sh -c {quoted}"
+    action, reason, sentinels = _check(engine, nested)
+    assert action == "ask" and NAMED_WITHIN in sentinels, reason
 
 
 def test_a_deny_of_the_unit_itself_still_stands(engine) -> None:  # type: ignore[no-untyped-def]

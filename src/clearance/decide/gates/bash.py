@@ -29,8 +29,8 @@ from __future__ import annotations
 
 from clearance.decide.decision import GateResult, UnitFact
 from clearance.decide.gates._message import gate_message
+from clearance.decide.gates.named_within import MOST_LINES, named_within
 from clearance.decide.gates.named_within import catch_all as _catch_all
-from clearance.decide.gates.named_within import named_within
 from clearance.decide.gates.operands import through_links
 from clearance.decide.gates.path import DIRECTION_SURFACES, UNPROVEN_SURFACES
 from clearance.decide.gates.protected import git_config_result
@@ -281,6 +281,7 @@ def bash_gate(
     *,
     home: str,
     extra: Callable[[str], tuple[str, ...]] | None = None,
+    _budget: list[int] | None = None,
 ) -> tuple[list[GateResult], tuple[UnitFact, ...], list[PathFact], list[PathFact]]:
     """Every unit's result, the units as shown to users, the paths the line touches (judged
     against the project of ``call.cwd``, an absolute path; ``extra(cwd)``: the directories the
@@ -335,8 +336,21 @@ def bash_gate(
         r.action == "allow" and len(u.argv) > 1 and r.rule is not None and _catch_all(r.rule)
         for u, r in decided
     ):
-        # `tool rm -rf /`: a command an unknown program's words name (ADR 0062).
-        named_within(rules, decided, units, results, facts, home)
+        # `tool rm -rf /`: a command an unknown program's words name (ADR 0062). The words
+        # from a wrapper's or a shell's name on are decided as a line of their own, and so on
+        # within it, up to a number of lines for the whole call.
+        budget = _budget if _budget is not None else [MOST_LINES]
+
+        def line(text: str) -> list[GateResult] | None:
+            if budget[0] <= 0:
+                return None
+            budget[0] -= 1
+            from clearance.intent.call import ToolCall  # the few lines that name one
+
+            inner = ToolCall("bash", {"command": text}, call.cwd)
+            return bash_gate(rules, inner, home=home, extra=extra, _budget=budget)[0]
+
+        named_within(rules, decided, units, results, facts, home, line)
     # The names a command may make that are no file yet: for the protected-path gate alone.
     made = _made(analysis.makes, call.cwd) if analysis.makes else []
     return results, tuple(units), facts, made

@@ -22,17 +22,19 @@ from clearance.policy.rule import RANK
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Callable, Sequence
 
     from clearance.intent.path import PathFact
     from clearance.intent.shell import Unit
     from clearance.policy.rule import Rule, RuleSet
 
-__all__ = ["catch_all", "named_within"]
+__all__ = ["MOST_LINES", "catch_all", "named_within"]
 
 _FALLBACK = frozenset({"bash", "*"})  # the catch-all rules: `"*"` and `"bash": {"*": …}`
 # Commands tried per unit; a unit naming more programs that rules are written for asks.
 _MOST = 16
+# Lines decided for one call, from a wrapper's or a shell's name on; past them the unit asks.
+MOST_LINES = 8
 # The home directory as a word names it (the analysis keeps `$HOME` symbolic where the line
 # leaves it alone; a computed word is tried as `~` only where it is typed so).
 _HOME_WORDS = frozenset({"~", "~/", "~/.", "$HOME", "${HOME}", '"$HOME"', '"${HOME}"'})
@@ -50,10 +52,14 @@ def named_within(
     results: list[GateResult],
     facts: Sequence[PathFact],
     home: str,
+    line: Callable[[str], Sequence[GateResult] | None] | None = None,
 ) -> None:
     """Make each unit of ``decided`` that only the catch-all allows ask where the words it
     may run name a command a rule denies or asks about: its answer in ``results`` and its row
-    in ``units`` (both in the order of ``decided``, beside other gates' results) are replaced."""
+    in ``units`` (both in the order of ``decided``, beside other gates' results) are replaced.
+    ``line`` decides a command line as the bash gate does: the words from a wrapper's or a
+    shell's name on (``tool sh -c 'rm -rf ~'``, ``tool env rm -rf ~``) are decided as a line,
+    so what that program runs is read as the analysis reads it."""
     heads = rules.strict_heads()
     if not heads[0] and not heads[1]:
         return
@@ -66,7 +72,7 @@ def named_within(
             or len(argv) < 2
             or result.rule is None
             or not catch_all(result.rule)
-            or not _names_a_head(argv, heads)
+            or not _names_a_head(argv, heads, line is not None)
         ):
             continue
         from clearance.intent.shell.may_run import tried_from  # for the few units tried
@@ -76,15 +82,20 @@ def named_within(
             continue
         if spelled is None:
             spelled = _spellings(facts, normal_path(home) if home[:1] == "/" else "")
-        found = _tried(rules, unit, start, heads, spelled)
+        found = _tried(rules, unit, start, heads, spelled, line)
         if found is None:
             continue
         rule, command = found
         what = f'bash command "{unit.text}"'
-        if rule is None:
+        if rule is None and command:
             message = (
-                f"Needs approval: {what} names more than {_MOST} commands it may run, more "
-                f"than clearance tries ({NAMED_WITHIN})"
+                f'Needs approval: {what} may run the command "{command}", whose own words '
+                f"name a command a rule denies or asks about ({NAMED_WITHIN})"
+            )
+        elif rule is None:
+            message = (
+                f"Needs approval: {what} names more commands it may run than clearance "
+                f"tries ({_MOST} commands, {MOST_LINES} lines within a call) ({NAMED_WITHIN})"
             )
         else:
             verb = "denies" if rule.action == "deny" else "asks about"
@@ -103,9 +114,24 @@ def named_within(
 
 
 def _names_a_head(
-    argv: Sequence[str | None], heads: tuple[frozenset[str], tuple[str, ...]]
+    argv: Sequence[str | None], heads: tuple[frozenset[str], tuple[str, ...]], through: bool
 ) -> bool:
-    return any(word and _head(word, heads) for word in argv[1:])
+    return any(word and (_head(word, heads) or (through and _runs_rest(word))) for word in argv[1:])
+
+
+def _runs_rest(word: str) -> bool:
+    """Whether the command word ``word`` names a program the analysis reads as running the
+    words after it: a wrapper, a shell or a launcher (``sh``, ``/usr/bin/env``, ``Sudo`` where
+    the volume folds case, ``bash.exe``)."""
+    from clearance.intent.shell.launchers import LAUNCHERS
+    from clearance.intent.shell.runners import SHELLS
+    from clearance.intent.shell.wrapper import INDIRECTION
+
+    name = word.rpartition("/")[2]
+    for each in (name, name.removesuffix(".exe"), name.lower().removesuffix(".exe")):
+        if each in INDIRECTION or each in SHELLS or each in LAUNCHERS:
+            return each == name or each == name[:-4] or _folds(word)
+    return False
 
 
 def _head(word: str, heads: tuple[frozenset[str], tuple[str, ...]]) -> str | None:
@@ -161,6 +187,7 @@ def _tried(
     start: int,
     heads: tuple[frozenset[str], tuple[str, ...]],
     spelled: dict[str, tuple[str, str]],
+    line: Callable[[str], Sequence[GateResult] | None] | None,
 ) -> tuple[Rule | None, str] | None:
     """The most restrictive rule other than the catch-all that denies or asks about a command
     named among ``unit``'s words from ``start`` on, with that command's text as typed; ``(None,
@@ -174,7 +201,8 @@ def _tried(
     for i in range(start, len(argv)):
         word = argv[i]
         head = _head(word, heads) if word else None
-        if head is None:
+        through = head is None and line is not None and word is not None and _runs_rest(word)
+        if head is None and not through:
             continue
         tried += 1
         if tried > _MOST:
@@ -184,8 +212,25 @@ def _tried(
             # A program named last, with nothing after it: a test filter or a package's name
             # far more often than a command (`pytest -k drop`, `brew install node`).
             continue
-        command = " ".join((head, *typed[i + 1 :]))
-        found = _met(rules, head, rest, typed[i + 1 :], spelled)
+        if through and line is not None:
+            decided = line(" ".join(typed[i:]))
+            if decided is None:
+                return (None, "")  # more lines than are decided for one call
+            command, found, nested = _through(decided)
+            if found is None and nested:
+                # (what it runs names a command in turn: `tool sh -c 'tool2 sh -c "rm …"'`)
+                if best is None:
+                    best = (None, command)
+                continue
+        else:
+            command = " ".join((str(head), *typed[i + 1 :]))
+            found = _met(rules, str(head), rest, typed[i + 1 :], spelled)
+            if rest[0] == "--" and len(rest) > 1:
+                # The program's own `--` ends its options, and goes no further (`start-stop-
+                # daemon -x /bin/rm -- -rf ~` runs `rm -rf ~`).
+                other = _met(rules, str(head), rest[1:], typed[i + 2 :], spelled)
+                if other is not None and (found is None or RANK[other.action] > RANK[found.action]):
+                    found, command = other, " ".join((str(head), *typed[i + 2 :]))
         if found is None:
             continue
         if best is None or best[0] is None or RANK[found.action] > RANK[best[0].action]:
@@ -193,6 +238,32 @@ def _tried(
             if found.action == "deny":
                 break
     return best
+
+
+def _through(decided: Sequence[GateResult]) -> tuple[str, Rule | None, bool]:
+    """The command among those a line runs (its results: ``decided``) that the most
+    restrictive rule other than the catch-all denies or asks about, with that rule; and
+    whether one of them asks for a command named among its own words."""
+    best: tuple[str, Rule | None] = ("", None)
+    nested = ""
+    for result in decided:
+        if result.sentinel == NAMED_WITHIN and not nested:
+            nested = result.unit or result.value or "?"
+        rule = result.rule
+        if (
+            rule is None
+            or rule.surface != "bash"
+            or result.action == "allow"
+            or result.sentinel is not None
+            or rule.universal
+            or catch_all(rule)
+        ):
+            continue
+        if best[1] is None or RANK[result.action] > RANK[best[1].action]:
+            best = (result.unit or result.value or "", rule)
+    if best[1] is None and nested:
+        return nested, None, True
+    return best[0], best[1], False
 
 
 def _met(
