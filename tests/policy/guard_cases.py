@@ -420,6 +420,9 @@ def _git_history() -> list[Case]:
             ASK,
         ),
         *_git_many(g, ["update-ref -d refs/heads/feature", "update-ref -d HEAD"], DENY),
+        # moving a ref to any commit, as git branch -f does, or making one: which of the two
+        # depends on the repository, not the line
+        *_git_many(g, ["update-ref refs/heads/main HEAD~2", "update-ref refs/heads/f HEAD"], ASK),
         *_git_many(g, ["worktree remove --force ../wt", "worktree remove -f ../wt"], DENY),
         *_git_many(
             g,
@@ -428,7 +431,6 @@ def _git_history() -> list[Case]:
                 "reflog show main",
                 "gc",
                 "gc --auto",
-                "update-ref refs/heads/feature HEAD",
                 "worktree remove ../wt",
                 "prune -n",
                 "prune --dry-run --expire=now",

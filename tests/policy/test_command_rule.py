@@ -160,6 +160,16 @@ def test_an_allow_covers_every_operand_a_deny_fires_on_any() -> None:
     assert meets("rm [-r -f] *", "rm -rf", "allow")  # any operands, none among them
 
 
+def test_a_value_that_must_be_attached_can_be_matched() -> None:
+    """rm's --interactive takes its value only attached (``--interactive=never``): a rule may
+    name it; ``--interactive never`` is the flag and a file named never."""
+    assert meets("rm [-r --interactive=n*] *", "rm -r --interactive=never src", "deny")
+    assert meets("rm [-r --interactive=n*] *", "rm --inter=no -R src", "deny")
+    assert not meets("rm [-r --interactive=n*] *", "rm -r --interactive=always src", "deny")
+    assert not meets("rm [-r --interactive=n*] *", "rm -r --interactive never", "deny")
+    assert meets("git push [--force-with-lease=main] *", "git push --force-with-lease=main", "ask")
+
+
 def test_the_heads_of_the_rules_that_allow_nothing() -> None:
     rules = RuleSet([
         Rule("bash", "rm [-r -f] *", "deny", "global"), Rule("bash", "mkfs*", "deny", "global"),

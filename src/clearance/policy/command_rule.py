@@ -226,7 +226,14 @@ def _names(
         )
     if valued and grammar is not None:
         probe = parse_command(grammar, program, [*words, option, "x"])
-        if probe.operands[len(words) :] and _known(grammar, words, option):
+        # (a value that must be attached: rm's `--interactive=never`, git's `--force-with-lease=b`)
+        glued = option + ("=x" if option.startswith("--") else "x")
+        attached = parse_command(grammar, program, [*words, glued]).options.values()
+        if (
+            probe.operands[len(words) :]
+            and not any("x" in given for given in attached)
+            and _known(grammar, words, option)
+        ):
             raise CommandPatternError(
                 f'"{option}" takes no value in {program}, so "{option}=…" cannot match; '
                 f'write "{option}" alone',
