@@ -44,6 +44,18 @@ EXE_NAMES_BENIGN: list[tuple[str, str, str]] = [
     ("ls.exe", "ask", "allow"),
     ("git.exe status", "ask", "allow"),
 ]
+# A command word that starts at the home or the working directory and climbs out of it
+# (`~/../bin/rm`) reaches a place the analysis does not know, a system directory among them.
+CLIMBING_NAMES: list[tuple[str, str, str]] = [
+    ("~/../bin/rm -rf x", "stop", "stop"),
+    ("${HOME}/../bin/rm -rf x", "stop", "stop"),
+    ("$PWD/../../bin/rm -rf x", "stop", "stop"),
+    ("$HOME/../../usr/bin/git push --force", "stop", "stop"),
+]
+CLIMBING_NAMES_BENIGN: list[tuple[str, str, str]] = [
+    ("~/bin/tool x", "ask", "allow"),
+    ("$PWD/deploy.sh x", "ask", "allow"),
+]
 # tree-sitter-bash reads `\\'` in an ANSI-C string as an escaped quote wherever it stands; bash
 # ends the string after an escaped backslash, so what the grammar took for the rest of the string
 # runs (test_grammar_misreads.py runs these shapes in bash).
@@ -1520,4 +1532,6 @@ CLASSES: dict[str, list[tuple[str, str, str]]] = {
     "exe-names-benign": EXE_NAMES_BENIGN,
     "ansi-c": ANSI_C,
     "ansi-c-benign": ANSI_C_BENIGN,
+    "climbing-names": CLIMBING_NAMES,
+    "climbing-names-benign": CLIMBING_NAMES_BENIGN,
 }

@@ -90,8 +90,10 @@ def _command_of(call: ToolCall) -> str:
 
 
 def _computed_name(text: str) -> bool:
-    """Whether the command word is computed (``$(which rm) x``, ``"$RM" x``, `` `x` y``)."""
-    if "$" not in text and "`" not in text:
+    """Whether the command word is computed (``$(which rm) x``, ``"$RM" x``, `` `x` y``), or
+    leaves the home or the working directory it starts from (``~/../bin/rm``,
+    ``$PWD/../../bin/rm``): a place the analysis does not know."""
+    if "$" not in text and "`" not in text and text[:1] != "~":
         return False  # nor in the command word, a prefix of it
     end = len(text)
     for i, ch in enumerate(text):
@@ -99,6 +101,8 @@ def _computed_name(text: str) -> bool:
             end = i
             break
     word = text[:end]
+    if word[:1] == "~" or word.startswith(_KNOWN_PREFIXES):
+        return "/.." in word
     if "$" not in word and "`" not in word:
         return False
     name, eq, _ = word.partition("=")
