@@ -112,6 +112,16 @@ def _check(engine: tuple[Engine, str], line: str) -> tuple[str, str, tuple[str |
         ("tool sudo -u x git push --force", "git push --force"),
         ("tool nice -n 5 find . -delete", "find . -delete"),
         ("asdf env python rm -rf build", "rm -rf build"),
+        ("logsave log /usr/bin/s[h] -c 'rm -rf build'", "/usr/bin/s[h] -c 'rm -rf build'"),
+        ("start-stop-daemon -S -a /bin/sh -- -c 'rm -rf build'", "rm -rf build"),
+        ("logsave log git -c alias.x='!rm -rf build' x", "rm -rf build"),
+        ("logsave log awk 'BEGIN{system(\"rm -rf build\")}'", "rm -rf build"),
+        ("logsave log su -c 'git push --force'", "git push --force"),
+        # what it runs would be asked about on its own: the input of a shell, a computed name,
+        # a line not parsed, a command named among another unknown program's words
+        ("logsave log sh", "sh"),
+        ("logsave log sh -c 'x=rm; $x -rf build'", "$x -rf build"),
+        ("tool sudo make install", "sudo make install"),
         # and within it, a command named among another unknown program's words
         ("tool sh -c 'tool2 sh -c \"rm -rf build\"'", 'tool2 sh -c "rm -rf build"'),
     ],
@@ -177,8 +187,10 @@ def test_the_ask_names_the_rule_and_what_it_says(engine) -> None:  # type: ignor
         "logsave /dev/null sh -c 'make test'",
         "tool sh -c 'rm -rf /tmp/x'",
         "tool sh -c 'tool2 sh -c \"echo hi\"'",
-        "tool env FOO=1 make",
+        "tool timeout 5 make",
         "tool time make",
+        "tool git status",
+        "logsave log make test",
     ],
 )
 def test_benign_twins_keep_their_decision(engine, line: str) -> None:  # type: ignore[no-untyped-def]

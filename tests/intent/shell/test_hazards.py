@@ -103,6 +103,15 @@ ENTRIES: list[tuple[str, str, str, str | None]] = [
     ("mysql system", "mysql -uroot -e 'select system_user()'", "mysql -uroot -e 'system rm x'", None),
     ("mysql --pager", "mysql -e 'show tables'", "mysql --pager='rm x' -e 'show tables'", "rm x"),
     ("mariadb \\!", "mariadb -e 'select 1'", "mariadb -e '\\! rm x'", None),
+    ("psql TO PROGRAM'…' (no blank)", "psql -c 'select 1'", "psql -c \"COPY (select 1) TO PROGRAM'id'\"", None),
+    ("psql FROM/**/PROGRAM", "psql -c 'select * from programs'", "psql -c \"COPY t FROM/**/PROGRAM 'id'\"", None),
+    ("mysql system on a later line", "mysql -e 'select 1'", "mysql -e $'select 1\\nsystem id'", None),
+    ("mysql --plugin-dir", "mysql -e 'show tables'", "mysql --plugin-dir=. --default-auth=x -e 'select 1'", None),
+    ("restic --from-password-command", "restic copy --from-repo r2", "restic copy --from-password-command ./p", "./p"),
+    ("restic -O SFTP.COMMAND (any case)", "restic snapshots", "restic -o SFTP.COMMAND='ssh x' snapshots", "ssh x"),
+    ("rclone --webdav-bearer-token-command", "rclone ls r:", "rclone ls r: --webdav-bearer-token-command ./t", "./t"),
+    ("borg with-lock", "borg list r", "borg with-lock r rm x", None),
+    ("borg --content-from-command", "borg create r::a src", "borg create --content-from-command r::a -- ./c", None),
 ]
 # fmt: on
 
@@ -141,6 +150,9 @@ VARIABLE_LINES: list[tuple[str, str, str | None]] = [
     ("RESTIC_PASSWORD_COMMAND='rm x' restic snapshots", "restic snapshots", "rm x"),
     ("RCLONE_PASSWORD_COMMAND=./p rclone ls r:", "rclone ls r:", "./p"),
     ("BORG_RSH='ssh -i k' borg list r", "borg list r", "ssh -i k"),
+    ("BORG_PASSCOMMAND='cat p' borg list r", "borg list r", None),
+    ("RCLONE_SFTP_SSH='ssh h' rclone ls r:", "rclone ls r:", "ssh h"),
+    ("RESTIC_FROM_PASSWORD_COMMAND=./p restic copy", "restic copy", "./p"),
     ("PSQL_PAGER=./p psql -c 'select 1'", "psql -c 'select 1'", "./p"),
     ("RIPGREP_CONFIG_PATH=./c rg x", "rg x", None),
     ("GREP_OPTIONS=-r grep x .", "grep x .", None),

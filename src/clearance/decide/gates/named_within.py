@@ -89,8 +89,8 @@ def named_within(
         what = f'bash command "{unit.text}"'
         if rule is None and command:
             message = (
-                f'Needs approval: {what} may run the command "{command}", whose own words '
-                f"name a command a rule denies or asks about ({NAMED_WITHIN})"
+                f'Needs approval: {what} may run the command "{command}", which would be '
+                f"asked about on its own ({NAMED_WITHIN})"
             )
         elif rule is None:
             message = (
@@ -121,17 +121,25 @@ def _names_a_head(
 
 def _runs_rest(word: str) -> bool:
     """Whether the command word ``word`` names a program the analysis reads as running the
-    words after it: a wrapper, a shell or a launcher (``sh``, ``/usr/bin/env``, ``Sudo`` where
-    the volume folds case, ``bash.exe``)."""
-    from clearance.intent.shell.launchers import LAUNCHERS
-    from clearance.intent.shell.runners import SHELLS
-    from clearance.intent.shell.wrapper import INDIRECTION
+    words after it: a wrapper, a shell, a launcher or another runner (``sh``, ``/usr/bin/env``,
+    ``/bin/s[h]``, ``Sudo`` where the volume folds case, ``bash.exe``)."""
+    return _head(word, _through_heads()) is not None
 
-    name = word.rpartition("/")[2]
-    for each in (name, name.removesuffix(".exe"), name.lower().removesuffix(".exe")):
-        if each in INDIRECTION or each in SHELLS or each in LAUNCHERS:
-            return each == name or each == name[:-4] or _folds(word)
-    return False
+
+_THROUGH: list[tuple[frozenset[str], tuple[str, ...]]] = []
+
+
+def _through_heads() -> tuple[frozenset[str], tuple[str, ...]]:
+    if not _THROUGH:
+        from clearance.intent.shell.hazards import PROGRAMS
+        from clearance.intent.shell.launchers import LAUNCHERS
+        from clearance.intent.shell.runners import RUNNERS, SHELLS
+        from clearance.intent.shell.wrapper import INDIRECTION
+
+        # (the knowledge base's programs run a command from their own words: `awk 'BEGIN{…}'`)
+        names = INDIRECTION | SHELLS | LAUNCHERS | RUNNERS | frozenset(PROGRAMS)
+        _THROUGH.append((frozenset(names), ()))
+    return _THROUGH[0]
 
 
 def _head(word: str, heads: tuple[frozenset[str], tuple[str, ...]]) -> str | None:
@@ -200,25 +208,32 @@ def _tried(
     tried = 0
     for i in range(start, len(argv)):
         word = argv[i]
-        head = _head(word, heads) if word else None
-        through = head is None and line is not None and word is not None and _runs_rest(word)
+        # A program that runs a command from its words (a shell, a wrapper, git, awk) is
+        # decided as a line, as the analysis reads it; another, by the rules written for it.
+        through = line is not None and word is not None and _runs_rest(word)
+        head = _head(word, heads) if word and not through else None
         if head is None and not through:
             continue
         tried += 1
         if tried > _MOST:
             return (None, "")  # (a deny met before ends the loop)
         rest = argv[i + 1 :]
-        if not rest:
+        if not rest and not through:
             # A program named last, with nothing after it: a test filter or a package's name
-            # far more often than a command (`pytest -k drop`, `brew install node`).
+            # far more often than a command (`pytest -k drop`, `brew install node`). A shell
+            # named last reads its commands from the input, which is decided below.
             continue
         if through and line is not None:
-            decided = line(" ".join(typed[i:]))
+            words = list(typed[i:])
+            if rest and rest[0] == "--" and len(rest) > 1:
+                del words[1]  # (the program's own `--`: `start-stop-daemon -a /bin/sh -- -c …`)
+            decided = line(" ".join(words))
             if decided is None:
                 return (None, "")  # more lines than are decided for one call
-            command, found, nested = _through(decided)
-            if found is None and nested:
-                # (what it runs names a command in turn: `tool sh -c 'tool2 sh -c "rm …"'`)
+            command, found, asks = _through(decided)
+            if found is None and asks:
+                # What it runs is asked about on its own: it names a command in turn, or
+                # cannot be told (`tool sh -c 'x=rm; $x -rf ~'`, `tool sh` reading its input).
                 if best is None:
                     best = (None, command)
                 continue
@@ -242,12 +257,13 @@ def _tried(
 
 def _through(decided: Sequence[GateResult]) -> tuple[str, Rule | None, bool]:
     """The command among those a line runs (its results: ``decided``) that the most
-    restrictive rule other than the catch-all denies or asks about, with that rule; and
-    whether one of them asks for a command named among its own words."""
+    restrictive rule other than the catch-all denies or asks about, with that rule; else the
+    first that asks with a sentinel (a command named among its own words, a string not looked
+    into, a computed name, a line not parsed), and whether there is one."""
     best: tuple[str, Rule | None] = ("", None)
     nested = ""
     for result in decided:
-        if result.sentinel == NAMED_WITHIN and not nested:
+        if result.sentinel is not None and result.action != "allow" and not nested:
             nested = result.unit or result.value or "?"
         rule = result.rule
         if (

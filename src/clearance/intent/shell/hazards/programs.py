@@ -5,6 +5,8 @@ setarch, setpriv, …) and the shells themselves.
 
 from __future__ import annotations
 
+import re
+
 from clearance.intent.sentinel import UNLISTED_NAMES
 from clearance.intent.shell.hazards.finding import Finding, literal_line, option_values
 from clearance.intent.shell.hazards.variables import (
@@ -526,7 +528,9 @@ def _backup(longs: tuple[str, ...], shorts: str = "") -> Checker:
                 continue
             if option in ("-o", "--option"):
                 key, _, value = (arg or "").partition("=")
-                if arg is not None and not key.endswith((".command", ".program", ".args")):
+                if arg is not None and not key.strip().lower().endswith(
+                    (".command", ".program", ".args")
+                ):
                     continue
                 finding.runs(f"passes {option} {key[:40]}, which runs a command", value or None)
             else:
@@ -535,7 +539,30 @@ def _backup(longs: tuple[str, ...], shorts: str = "") -> Checker:
     return check
 
 
-_PSQL_RUNS = ("\\!", "\\o |", "\\o|", "\\g |", "\\g|", "\\setenv", "from program ", "to program ")
+_PSQL_RUNS = (
+    "\\!", "\\o |", "\\o|", "\\g |", "\\g|", "\\gx |", "\\gx|", "\\w |", "\\w|", "\\setenv",
+)  # fmt: skip
+# `COPY … FROM PROGRAM 'cmd'` / `TO PROGRAM`, spelled with any blanks or comments between.
+_SQL_PROGRAM = re.compile(r"\b(?:from|to)\s+program\b")
+_SQL_COMMENT = re.compile(r"/\*.*?\*/|--[^\n]*", re.DOTALL)
+
+
+# mysql(1) --pager runs a command; --plugin-dir and --default-auth load a library (gtfobins).
+_MYSQL = ("--execute", "--pager", "--plugin-dir", "--default-auth")
+
+
+def _borg(finding: Finding, words: Sequence[Word], values: Values) -> None:
+    """borg(1) --rsh, --remote-path; ``borg with-lock REPO CMD``, ``create
+    --content-from-command``/``--paths-from-command`` and ``--tar-filter`` run a command."""
+    _borg_options(finding, words, values)
+    rest = [v for v in values[1:] if v is None or v[:1] != "-"]
+    if rest and rest[0] == "with-lock":
+        finding.runs("runs a command with the repository locked (borg with-lock)")
+    for value in values[1:]:
+        if value is not None and value.startswith(
+            ("--content-from-command", "--paths-from-command", "--tar-filter")
+        ):
+            finding.runs(f"passes {value.partition('=')[0]}, which runs a command")
 
 
 def _sql_client(
@@ -550,6 +577,9 @@ def _sql_client(
         for option, arg in option_values(values, shorts, options):
             if option == "?":
                 continue
+            if option in ("--plugin-dir", "--default-auth"):
+                finding.runs(f"passes {option}, which loads a library")
+                continue
             if option == "--pager":
                 finding.runs("passes --pager, which runs a command", arg)
                 continue
@@ -558,16 +588,23 @@ def _sql_client(
                     finding.runs(f"passes {option}, a command the output is piped to",
                                  arg.lstrip()[1:] if arg else None)  # fmt: skip
                 continue
-            folded = " ".join((arg or "").lower().split())
+            lowered = (arg or "").lower()
+            folded = " ".join(_SQL_COMMENT.sub(" ", lowered).split())
             if (
                 arg is None
                 or any(marker in folded for marker in anywhere)
-                or any(part.lstrip().startswith(starts) for part in folded.split(";"))
+                or _SQL_PROGRAM.search(folded) is not None
+                or any(
+                    part.lstrip().startswith(starts)
+                    for part in lowered.replace("\n", ";").split(";")
+                )
             ):
                 finding.runs(f"passes {option} a statement that runs a command")
 
     return check
 
+
+_borg_options = _backup(("--rsh", "--remote-path"))
 
 PROGRAMS: dict[str, Checker] = {
     "tar": _tar,
@@ -608,12 +645,14 @@ PROGRAMS: dict[str, Checker] = {
     "apt-cache": _apt,
     "dpkg": _dpkg,
     "install": _install,
-    "restic": _backup(("--password-command", "--option"), "o"),
-    "rclone": _backup(("--password-command", "--sftp-ssh")),
-    "borg": _backup(("--rsh", "--remote-path")),
+    "restic": _backup(
+        ("--password-command", "--from-password-command", "--password-command2", "--option"), "o"
+    ),
+    "rclone": _backup(("--password-command", "--sftp-ssh", "--webdav-bearer-token-command")),
+    "borg": _borg,
     "psql": _sql_client(("--command", "--output"), "co", _PSQL_RUNS, ()),
-    "mysql": _sql_client(("--execute", "--pager"), "e", ("\\!",), ("system ",)),
-    "mariadb": _sql_client(("--execute", "--pager"), "e", ("\\!",), ("system ",)),
+    "mysql": _sql_client(_MYSQL, "e", ("\\!",), ("system ",)),
+    "mariadb": _sql_client(_MYSQL, "e", ("\\!",), ("system ",)),
 }
 for _name in ("bash", "sh", "dash", "zsh", "ksh", "rbash", "mksh", "ksh93", "yash", "posh"):
     PROGRAMS[_name] = _shell
