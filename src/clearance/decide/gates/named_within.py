@@ -230,7 +230,7 @@ def _tried(
             decided = line(" ".join(words))
             if decided is None:
                 return (None, "")  # more lines than are decided for one call
-            command, found, asks = _through(decided)
+            command, found, asks = _through(decided, _head(word or "", _shells()) is not None)
             if found is None and asks:
                 # What it runs is asked about on its own: it names a command in turn, or
                 # cannot be told (`tool sh -c 'x=rm; $x -rf ~'`, `tool sh` reading its input).
@@ -255,15 +255,28 @@ def _tried(
     return best
 
 
-def _through(decided: Sequence[GateResult]) -> tuple[str, Rule | None, bool]:
+def _shells() -> tuple[frozenset[str], tuple[str, ...]]:
+    from clearance.intent.shell.runners import SHELLS
+
+    return (SHELLS, ())
+
+
+def _through(decided: Sequence[GateResult], shell: bool) -> tuple[str, Rule | None, bool]:
     """The command among those a line runs (its results: ``decided``) that the most
     restrictive rule other than the catch-all denies or asks about, with that rule; else the
-    first that asks with a sentinel (a command named among its own words, a string not looked
-    into, a computed name, a line not parsed), and whether there is one."""
+    first that asks for a command named among its own words, or, for a ``shell``'s line, that
+    asks with any sentinel (its input, a computed name, a string not looked into, a line not
+    parsed: a shell may run anything), and whether there is one."""
     best: tuple[str, Rule | None] = ("", None)
     nested = ""
     for result in decided:
-        if result.sentinel is not None and result.action != "allow" and not nested:
+        sentinel = result.sentinel
+        if (
+            sentinel is not None
+            and result.action != "allow"
+            and (shell or sentinel == NAMED_WITHIN)
+            and not nested
+        ):
             nested = result.unit or result.value or "?"
         rule = result.rule
         if (

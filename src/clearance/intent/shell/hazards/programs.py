@@ -5,8 +5,6 @@ setarch, setpriv, …) and the shells themselves.
 
 from __future__ import annotations
 
-import re
-
 from clearance.intent.sentinel import UNLISTED_NAMES
 from clearance.intent.shell.hazards.finding import Finding, literal_line, option_values
 from clearance.intent.shell.hazards.variables import (
@@ -542,9 +540,10 @@ def _backup(longs: tuple[str, ...], shorts: str = "") -> Checker:
 _PSQL_RUNS = (
     "\\!", "\\o |", "\\o|", "\\g |", "\\g|", "\\gx |", "\\gx|", "\\w |", "\\w|", "\\setenv",
 )  # fmt: skip
-# `COPY … FROM PROGRAM 'cmd'` / `TO PROGRAM`, spelled with any blanks or comments between.
-_SQL_PROGRAM = re.compile(r"\b(?:from|to)\s+program\b")
-_SQL_COMMENT = re.compile(r"/\*.*?\*/|--[^\n]*", re.DOTALL)
+# `COPY … FROM PROGRAM 'cmd'` / `TO PROGRAM`, spelled with any blanks or comments between
+# (re is imported for the few statements read: a check's import path stays lean).
+_SQL_PROGRAM = r"\b(?:from|to)\s+program\b"
+_SQL_COMMENT = r"/\*.*?\*/|--[^\n]*"
 
 
 # mysql(1) --pager runs a command; --plugin-dir and --default-auth load a library (gtfobins).
@@ -588,12 +587,14 @@ def _sql_client(
                     finding.runs(f"passes {option}, a command the output is piped to",
                                  arg.lstrip()[1:] if arg else None)  # fmt: skip
                 continue
+            import re
+
             lowered = (arg or "").lower()
-            folded = " ".join(_SQL_COMMENT.sub(" ", lowered).split())
+            folded = " ".join(re.sub(_SQL_COMMENT, " ", lowered, flags=re.DOTALL).split())
             if (
                 arg is None
                 or any(marker in folded for marker in anywhere)
-                or _SQL_PROGRAM.search(folded) is not None
+                or re.search(_SQL_PROGRAM, folded) is not None
                 or any(
                     part.lstrip().startswith(starts)
                     for part in lowered.replace("\n", ";").split(";")
