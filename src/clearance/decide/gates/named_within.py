@@ -120,26 +120,25 @@ def _names_a_head(
 
 
 def _runs_rest(word: str) -> bool:
-    """Whether the command word ``word`` names a program the analysis reads as running the
-    words after it: a wrapper, a shell, a launcher or another runner (``sh``, ``/usr/bin/env``,
-    ``/bin/s[h]``, ``Sudo`` where the volume folds case, ``bash.exe``)."""
-    return _head(word, _through_heads()) is not None
+    """Whether the command word ``word`` names a program the analysis reads as running a
+    command from the words after it (``sh``, ``/usr/bin/env``, ``/bin/s[h]``, ``Sudo`` where
+    the volume folds case, ``bash.exe``, ``git``: ``may_run.RUNS_WORDS``)."""
+    return _head(word, _names()[0]) is not None
 
 
-_THROUGH: list[tuple[frozenset[str], tuple[str, ...]]] = []
+_Heads = tuple[frozenset[str], tuple[str, ...]]
+_NAMES: list[tuple[_Heads, _Heads]] = []
 
 
-def _through_heads() -> tuple[frozenset[str], tuple[str, ...]]:
-    if not _THROUGH:
-        from clearance.intent.shell.hazards import PROGRAMS
-        from clearance.intent.shell.launchers import LAUNCHERS
-        from clearance.intent.shell.runners import RUNNERS, SHELLS
-        from clearance.intent.shell.wrapper import INDIRECTION
+def _names() -> tuple[_Heads, _Heads]:
+    """The programs that run a command from their words, and the shells, as :func:`_head`
+    reads a set of names (read on first use: a line naming none pays nothing)."""
+    if not _NAMES:
+        from clearance.intent.shell.may_run import RUNS_WORDS
+        from clearance.intent.shell.runners import SHELLS
 
-        # (the knowledge base's programs run a command from their own words: `awk 'BEGIN{…}'`)
-        names = INDIRECTION | SHELLS | LAUNCHERS | RUNNERS | frozenset(PROGRAMS)
-        _THROUGH.append((frozenset(names), ()))
-    return _THROUGH[0]
+        _NAMES.append(((RUNS_WORDS, ()), (SHELLS, ())))
+    return _NAMES[0]
 
 
 def _head(word: str, heads: tuple[frozenset[str], tuple[str, ...]]) -> str | None:
@@ -230,7 +229,7 @@ def _tried(
             decided = line(" ".join(words))
             if decided is None:
                 return (None, "")  # more lines than are decided for one call
-            command, found, asks = _through(decided, _head(word or "", _shells()) is not None)
+            command, found, asks = _through(decided, _head(word or "", _names()[1]) is not None)
             if found is None and asks:
                 # What it runs is asked about on its own: it names a command in turn, or
                 # cannot be told (`tool sh -c 'x=rm; $x -rf ~'`, `tool sh` reading its input).
@@ -255,12 +254,6 @@ def _tried(
     return best
 
 
-def _shells() -> tuple[frozenset[str], tuple[str, ...]]:
-    from clearance.intent.shell.runners import SHELLS
-
-    return (SHELLS, ())
-
-
 def _through(decided: Sequence[GateResult], shell: bool) -> tuple[str, Rule | None, bool]:
     """The command among those a line runs (its results: ``decided``) that the most
     restrictive rule other than the catch-all denies or asks about, with that rule; else the
@@ -283,7 +276,7 @@ def _through(decided: Sequence[GateResult], shell: bool) -> tuple[str, Rule | No
             rule is None
             or rule.surface != "bash"
             or result.action == "allow"
-            or result.sentinel is not None
+            or sentinel is not None
             or rule.universal
             or catch_all(rule)
         ):

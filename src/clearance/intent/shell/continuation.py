@@ -9,12 +9,13 @@ joined line (``docs/shell-analysis.md``, "Line continuations").
 A pair stays where bash keeps it: inside single quotes and ``$'…'``, in a comment, after an
 escaped backslash (``\\\\<newline>``). Here-documents have rules of their own (a quoted
 delimiter keeps its body verbatim), so a line with ``<<`` is not joined here: the caller keeps
-the line as typed and floors it if a continuation touches an expansion.
+the line as typed and floors it if a continuation touches an expansion. An unquoted body's
+continuations are removed by :func:`joined_body` (quotes are plain text there).
 """
 
 from __future__ import annotations
 
-__all__ = ["joined", "touches_expansion"]
+__all__ = ["joined", "joined_body", "touches_expansion"]
 
 _WORD_BREAK = frozenset(" \t\n;&|()<>")
 
@@ -76,6 +77,25 @@ def joined(text: str) -> str | None:
             end = n if end < 0 else end
             out.append(text[i:end])  # a comment runs to the end of its line, verbatim
             i = end
+            continue
+        out.append(ch)
+        i += 1
+    return "".join(out)
+
+
+def joined_body(body: str) -> str:
+    """An unquoted here-document body with its line continuations removed, as bash reads it
+    (a backslash escapes another backslash there, so `\\\\` before a newline is no
+    continuation)."""
+    out: list[str] = []
+    i, end = 0, len(body)
+    while i < end:
+        ch = body[i]
+        if ch == "\\" and i + 1 < end:
+            nxt = body[i + 1]
+            if nxt != "\n":
+                out.append(ch + nxt)
+            i += 2
             continue
         out.append(ch)
         i += 1

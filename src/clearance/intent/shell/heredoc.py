@@ -25,7 +25,6 @@ __all__ = [
     "close_single",
     "delimiter_start",
     "delimiter_word",
-    "past_substitution",
     "substitutions",
 ]
 
@@ -155,7 +154,7 @@ def _flatten(expr: str) -> str:
     i = 0
     n = len(expr)
     while i < n:
-        end = past_substitution(expr, i)
+        end = _past_substitution(expr, i)
         if end is None:
             out.append(expr[i])
             i += 1
@@ -167,7 +166,7 @@ def _flatten(expr: str) -> str:
     return "".join(out)
 
 
-def past_substitution(text: str, k: int) -> int | None:
+def _past_substitution(text: str, k: int) -> int | None:
     """One past the ``$(…)``, ``${…}`` or backtick substitution opening at ``k`` (-1: it does
     not close), or ``None`` when none opens there."""
     ch = text[k]
@@ -201,7 +200,7 @@ def _close_paren(text: str, k: int) -> int:
             k = close_single(text, k + (1 if ch == "'" else 2), ch == "$")
         elif ch == '"':
             k = close_double(text, k + 1)
-        elif (ch == "`" or ch == "$") and (end := past_substitution(text, k)) is not None:
+        elif (ch == "`" or ch == "$") and (end := _past_substitution(text, k)) is not None:
             k = end
         elif ch == "#" and word_start:
             newline = text.find("\n", k)
@@ -245,7 +244,7 @@ def close_double(text: str, k: int) -> int:
     while (k := unescaped(text, k, '"`$')) >= 0:
         if text[k] == '"':
             return k + 1
-        end = past_substitution(text, k)
+        end = _past_substitution(text, k)
         if end is None:
             k += 1
         elif end < 0:
@@ -268,7 +267,7 @@ def close_brace(text: str, k: int) -> int:
         elif ch == '"':
             k = close_double(text, k + 1)
         else:
-            end = past_substitution(text, k)
+            end = _past_substitution(text, k)
             k = k + 1 if end is None else end
         if k < 0:
             return -1

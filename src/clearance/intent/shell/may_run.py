@@ -26,7 +26,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-__all__ = ["tried_from"]
+__all__ = ["RUNS_WORDS", "tried_from"]
 
 # Programs that print or transform text, describe commands, report on the system, or install
 # and select packages and toolchains by name, none of them running a word it is given (beyond
@@ -42,11 +42,13 @@ _QUIET = frozenset(
     | {"port", "snap", "flatpak", "choco", "winget", "scoop", "nvm", "volta", "fnm", "n"}
     | {"asdf", "pyenv", "rbenv", "nodenv", "goenv", "rustup", "sdk", "jenv", "pipx", "gem"}
 )
-# What the analysis reads by name: a reader, a builtin, a program of the knowledge base or of
-# the option table, a wrapper, shell, runner or launcher (whose command is a unit of its own).
+# Programs the analysis reads as running a command from their own words: a wrapper, a shell, a
+# runner, a launcher (whose command is a unit of its own) or a program of the knowledge base
+# (`git -c alias.x='!…'`, `awk 'BEGIN{system(…)}'`).
+RUNS_WORDS = INDIRECTION | SHELLS | RUNNERS | LAUNCHERS | KNOWLEDGE
+# What the analysis reads by name: those, a reader, a builtin, a program of the option table.
 _KNOWN = (
-    CORE | INERT | METADATA | REREAD | LATER | KNOWLEDGE | LAUNCHERS | RUNNERS | SHELLS
-    | INDIRECTION | frozenset(PROGRAMS) | _QUIET
+    CORE | INERT | METADATA | REREAD | LATER | RUNS_WORDS | frozenset(PROGRAMS) | _QUIET
 )  # fmt: skip
 # Known programs that hand the words after `--` to a program of the project (`npm run x -- …`,
 # `cargo run -- …`, `nix run .#x -- …`).

@@ -21,6 +21,7 @@ from clearance.intent.sentinel import REEVALUATED
 from clearance.intent.shell.cd import operand
 from clearance.intent.shell.command import Commands
 from clearance.intent.shell.compound import compound
+from clearance.intent.shell.continuation import joined_body
 from clearance.intent.shell.expansion import body_floor
 from clearance.intent.shell.grammar import (
     COMPOUNDS,
@@ -292,7 +293,7 @@ class Walk:
         """Each substitution of an unquoted heredoc body, as a program (an unclosed one is also
         an unresolved unit)."""
         if "\\\n" in body:
-            body = _continued(body)  # bash joins its lines first: `${x@\` then a line `P}`
+            body = joined_body(body)  # bash joins its lines first: `${x@\` then a line `P}`
         found = body_floor(body) if "${" in body else None
         if found is None and ("$((" in body or "$[" in body or "${" in body):
             from clearance.intent.shell import reeval  # a body that may hold arithmetic
@@ -439,22 +440,3 @@ def _simple_command(node: Node) -> bool:
         body = node.child_by_field_name("body")
         return body is not None and KIND[body.kind_id] == "command"
     return kind == "command"
-
-
-def _continued(body: str) -> str:
-    """An unquoted here-document body with its line continuations removed, as bash reads it
-    (a backslash escapes another backslash there, so `\\\\` before a newline is no
-    continuation)."""
-    out: list[str] = []
-    i, end = 0, len(body)
-    while i < end:
-        ch = body[i]
-        if ch == "\\" and i + 1 < end:
-            nxt = body[i + 1]
-            if nxt != "\n":
-                out.append(ch + nxt)
-            i += 2
-            continue
-        out.append(ch)
-        i += 1
-    return "".join(out)
